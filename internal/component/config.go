@@ -1,0 +1,153 @@
+package component
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is a component's configuration after validation: declared keys with
+// their defaults applied, aliases resolved, and dynamic keys kept apart.
+// Accessors convert values; since validation already ran, their errors only
+// guard against a spec whose validator and accessor disagree.
+type Config struct {
+	spec    *Spec
+	values  map[string]string
+	dynamic map[string]string
+}
+
+// NewConfig validates raw key/values against the spec and returns the
+// typed configuration, or every problem found. Problems carry only the key;
+// callers prefix the path of the component.
+func NewConfig(spec *Spec, raw map[string]string) (Config, Problems) {
+	c := Config{spec: spec, values: map[string]string{}, dynamic: map[string]string{}}
+	var probs Problems
+	seen := map[string]string{}
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := raw[k]
+		p, ok := spec.Property(k)
+		if !ok {
+			if spec.DynamicProperties {
+				c.dynamic[k] = v
+				continue
+			}
+			msg := fmt.Sprintf("unknown property %q", k)
+			if sug := Suggest(k, spec.keys()); sug != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", sug)
+			}
+			probs = append(probs, Problem{Key: k, Msg: msg})
+			continue
+		}
+		if other, dup := seen[p.Key]; dup {
+			probs = append(probs, Problem{Key: k, Msg: fmt.Sprintf("property %q is also given as %q", k, other)})
+			continue
+		}
+		seen[p.Key] = k
+		if p.Validator != nil {
+			if err := p.Validator.Validate(v); err != nil {
+				probs = append(probs, Problem{Key: k, Msg: fmt.Sprintf("property %q: %v", k, err)})
+				continue
+			}
+		}
+		c.values[p.Key] = v
+	}
+	for _, p := range spec.Properties {
+		if _, ok := c.values[p.Key]; ok {
+			continue
+		}
+		if _, given := seen[p.Key]; given {
+			continue // given but invalid: already reported
+		}
+		if p.Required {
+			probs = append(probs, Problem{Key: p.Key, Msg: fmt.Sprintf("missing required property %q", p.Key)})
+		}
+	}
+	return c, probs
+}
+
+func (s *Spec) keys() []string {
+	var out []string
+	for _, p := range s.Properties {
+		out = append(out, p.Key)
+		out = append(out, p.Aliases...)
+	}
+	return out
+}
+
+
+// Spec returns the spec the configuration was validated against.
+func (c Config) Spec() *Spec { return c.spec }
+
+// IsSet reports whether the key was given explicitly.
+func (c Config) IsSet(key string) bool {
+	_, ok := c.values[key]
+	return ok
+}
+
+// String returns the value of key, or its default.
+func (c Config) String(key string) string {
+	if v, ok := c.values[key]; ok {
+		return v
+	}
+	if p, ok := c.spec.Property(key); ok {
+		return p.Default
+	}
+	return ""
+}
+
+// Int returns the value of key as an integer.
+func (c Config) Int(key string) (int64, error) {
+	s := strings.TrimSpace(c.String(key))
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("property %q: %q is not an integer", key, s)
+	}
+	return n, nil
+}
+
+// Bool returns the value of key as a boolean.
+func (c Config) Bool(key string) (bool, error) {
+	b, err := parseBool(c.String(key))
+	if err != nil {
+		return false, fmt.Errorf("property %q: %w", key, err)
+	}
+	return b, nil
+}
+
+// Millis returns the value of key, an integer number of milliseconds, as a
+// duration.
+func (c Config) Millis(key string) (time.Duration, error) {
+	n, err := c.Int(key)
+	if err != nil {
+		return 0, err
+	}
+	return time.Duration(n) * time.Millisecond, nil
+}
+
+// List returns the value of key as a comma-separated list.
+func (c Config) List(key string) []string { return SplitList(c.String(key)) }
+
+// Dynamic returns the keys the spec does not declare, for components with
+// DynamicProperties.
+func (c Config) Dynamic() map[string]string { return c.dynamic }
+
+// Values returns every declared key that was set, resolved under its
+// canonical name, with sensitive values as they are. Use Redacted for
+// anything shown to people.
+func (c Config) Values() map[string]string {
+	out := make(map[string]string, len(c.values))
+	for k, v := range c.values {
+		out[k] = v
+	}
+	return out
+}
+
+// Redacted is the text that replaces sensitive values in logs and snapshots.
+const Redacted = "******"

@@ -1,0 +1,323 @@
+// Package config loads a Weir job file: YAML in the spec's shape, with
+// ${VAR} expansion, strict keys and line numbers, converted to a Job whose
+// services and streams are a dataflow.DataFlow. Validation against the
+// component registry reports every problem at once with its key path and
+// line.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/dataflow"
+)
+
+// Job is a loaded job file.
+type Job struct {
+	Version       string
+	Documentation string
+	// Engine is the engine component and its configuration.
+	Engine dataflow.Component
+	// DataFlow holds the services and streams. Its Name is the engine's
+	// engine.app.name when that is set.
+	DataFlow *dataflow.DataFlow
+}
+
+// LoadFile reads and parses a job file. Problems of shape (unknown keys,
+// wrong types, unset variables) are all returned as component.Problems;
+// use Validate for the checks against the registry.
+func LoadFile(path string) (*Job, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read job file: %w", err)
+	}
+	var modTime time.Time
+	if st, err := os.Stat(path); err == nil {
+		modTime = st.ModTime().UTC().Truncate(time.Millisecond)
+	}
+	return Parse(data, modTime, os.LookupEnv)
+}
+
+// Parse parses a job from YAML. lastModified becomes the dataflow's and
+// every pipeline's lastModified.
+func Parse(data []byte, lastModified time.Time, getenv func(string) (string, bool)) (*Job, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, fmt.Errorf("parse job file: %w", err)
+	}
+	p := &parser{getenv: getenv}
+	job := p.job(&root, lastModified)
+	if len(p.probs) > 0 {
+		return nil, p.probs
+	}
+	return job, nil
+}
+
+type parser struct {
+	getenv func(string) (string, bool)
+	probs  component.Problems
+}
+
+func (p *parser) problem(n *yaml.Node, path, format string, args ...any) {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	p.probs = append(p.probs, component.Problem{Path: path, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// fields walks a mapping node, refusing keys outside allowed. It returns
+// key -> (key node, value node).
+func (p *parser) fields(n *yaml.Node, path string, allowed ...string) map[string][2]*yaml.Node {
+	out := map[string][2]*yaml.Node{}
+	if n.Kind != yaml.MappingNode {
+		p.problem(n, path, "must be a mapping, not %s", kindName(n))
+		return out
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if !contains(allowed, k.Value) {
+			msg := fmt.Sprintf("unknown key %q", k.Value)
+			if sug := component.Suggest(k.Value, allowed); sug != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", sug)
+			}
+			p.problem(k, path, "%s", msg)
+			continue
+		}
+		if _, dup := out[k.Value]; dup {
+			p.problem(k, path, "key %q is given twice", k.Value)
+			continue
+		}
+		out[k.Value] = [2]*yaml.Node{k, v}
+	}
+	return out
+}
+
+func (p *parser) scalar(n *yaml.Node, path string) string {
+	if n == nil {
+		return ""
+	}
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n.Kind != yaml.ScalarNode {
+		p.problem(n, path, "must be a single value, not %s", kindName(n))
+		return ""
+	}
+	if n.Tag == "!!null" {
+		return ""
+	}
+	v, err := Expand(n.Value, p.getenv)
+	if err != nil {
+		p.problem(n, path, "%v", err)
+	}
+	return v
+}
+
+func (p *parser) job(root *yaml.Node, lastModified time.Time) *Job {
+	job := &Job{DataFlow: &dataflow.DataFlow{LastModified: lastModified}}
+	if root.Kind == 0 || len(root.Content) == 0 {
+		p.problem(nil, "", "job file is empty")
+		return job
+	}
+	doc := root.Content[0]
+	top := p.fields(doc, "", "version", "documentation", "engine", "controllerServiceConfigurations", "streamConfigurations")
+	if kv, ok := top["version"]; ok {
+		job.Version = p.scalar(kv[1], "version")
+	}
+	if kv, ok := top["documentation"]; ok {
+		job.Documentation = p.scalar(kv[1], "documentation")
+	}
+	kv, ok := top["engine"]
+	if !ok {
+		p.problem(doc, "", "missing key \"engine\"")
+		return job
+	}
+	eng := p.fields(kv[1], "engine", "component", "type", "documentation", "configuration", "controllerServiceConfigurations", "streamConfigurations")
+	job.Engine = dataflow.Component{Name: "engine", Path: "engine", Line: kv[0].Line}
+	p.component(&job.Engine, eng, "engine", kv[1])
+
+	// The lists sit at the top level in the spec's table and inside the
+	// engine in existing job files; accept either, not both.
+	for _, list := range []string{"controllerServiceConfigurations", "streamConfigurations"} {
+		a, inTop := top[list]
+		b, inEngine := eng[list]
+		switch {
+		case inTop && inEngine:
+			p.problem(b[0], "engine."+list, "%s is given both at the top level (line %d) and inside engine; keep one", list, a[0].Line)
+		case inTop:
+			p.list(job, list, list, a[1])
+		case inEngine:
+			p.list(job, list, "engine."+list, b[1])
+		}
+	}
+	if len(job.DataFlow.Streams) == 0 && len(p.probs) == 0 {
+		p.problem(kv[0], "streamConfigurations", "the job has no stream")
+	}
+	for i := range job.DataFlow.Streams {
+		job.DataFlow.Streams[i].Pipeline.LastModified = lastModified
+	}
+	if name, ok := job.Engine.Value("engine.app.name"); ok {
+		job.DataFlow.Name = name
+	}
+	return job
+}
+
+func (p *parser) list(job *Job, kind, path string, n *yaml.Node) {
+	if n.Tag == "!!null" {
+		return
+	}
+	if n.Kind != yaml.SequenceNode {
+		p.problem(n, path, "must be a list, not %s", kindName(n))
+		return
+	}
+	for i, item := range n.Content {
+		ipath := fmt.Sprintf("%s[%d]", path, i)
+		switch kind {
+		case "controllerServiceConfigurations":
+			f := p.fields(item, ipath, "controllerService", "component", "type", "documentation", "configuration")
+			c := dataflow.Component{Line: item.Line}
+			c.Name = p.name(f, "controllerService", ipath, item)
+			c.Path = fmt.Sprintf("%s[%s]", path, nameOr(c.Name, i))
+			p.component(&c, f, c.Path, item)
+			job.DataFlow.Services = append(job.DataFlow.Services, c)
+		case "streamConfigurations":
+			f := p.fields(item, ipath, "stream", "component", "type", "documentation", "configuration", "processorConfigurations")
+			s := dataflow.Stream{Component: dataflow.Component{Line: item.Line}}
+			s.Name = p.name(f, "stream", ipath, item)
+			s.Path = fmt.Sprintf("%s[%s]", path, nameOr(s.Name, i))
+			p.component(&s.Component, f, s.Path, item)
+			if kv, ok := f["processorConfigurations"]; ok && kv[1].Tag != "!!null" {
+				ppath := s.Path + ".processorConfigurations"
+				if kv[1].Kind != yaml.SequenceNode {
+					p.problem(kv[1], ppath, "must be a list, not %s", kindName(kv[1]))
+				} else {
+					for j, pn := range kv[1].Content {
+						jpath := fmt.Sprintf("%s[%d]", ppath, j)
+						pf := p.fields(pn, jpath, "processor", "component", "type", "documentation", "configuration")
+						c := dataflow.Component{Line: pn.Line}
+						c.Name = p.name(pf, "processor", jpath, pn)
+						c.Path = fmt.Sprintf("%s[%s]", ppath, nameOr(c.Name, j))
+						p.component(&c, pf, c.Path, pn)
+						s.Pipeline.Processors = append(s.Pipeline.Processors, c)
+					}
+				}
+			}
+			job.DataFlow.Streams = append(job.DataFlow.Streams, s)
+		}
+	}
+}
+
+func (p *parser) name(f map[string][2]*yaml.Node, key, path string, item *yaml.Node) string {
+	kv, ok := f[key]
+	if !ok {
+		p.problem(item, path, "missing key %q", key)
+		return ""
+	}
+	return p.scalar(kv[1], path+"."+key)
+}
+
+// component fills the identifier, documentation and flat configuration map.
+// "type" is accepted as a synonym of "component" because LogIsland's job
+// files use it; giving both is an error.
+func (p *parser) component(c *dataflow.Component, f map[string][2]*yaml.Node, path string, n *yaml.Node) {
+	comp, hasC := f["component"]
+	typ, hasT := f["type"]
+	switch {
+	case hasC && hasT:
+		p.problem(typ[0], path, "give either \"component\" or its synonym \"type\", not both")
+	case hasC:
+		c.Component = p.scalar(comp[1], path+".component")
+	case hasT:
+		c.Component = p.scalar(typ[1], path+".type")
+	default:
+		p.problem(n, path, "missing key \"component\"")
+	}
+	if kv, ok := f["documentation"]; ok {
+		c.Documentation = p.scalar(kv[1], path+".documentation")
+	}
+	kv, ok := f["configuration"]
+	if !ok || kv[1].Tag == "!!null" {
+		return
+	}
+	cpath := path + ".configuration"
+	if kv[1].Kind != yaml.MappingNode {
+		p.problem(kv[1], cpath, "must be a mapping of key to value, not %s", kindName(kv[1]))
+		return
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(kv[1].Content); i += 2 {
+		k, v := kv[1].Content[i], kv[1].Content[i+1]
+		if seen[k.Value] {
+			p.problem(k, cpath, "property %q is given twice", k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		val := p.scalar(v, cpath+"."+k.Value)
+		c.Config = append(c.Config, dataflow.Property{Key: k.Value, Value: val, Line: k.Line})
+	}
+}
+
+func nameOr(name string, i int) string {
+	if name != "" {
+		return name
+	}
+	return strconv.Itoa(i)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		return fmt.Sprintf("the value %q", n.Value)
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return "nothing"
+}
+
+// Validate checks the job against the registry: the engine component and
+// its keys, then the dataflow. It returns every problem found.
+func Validate(job *Job, reg *component.Registry) error {
+	var probs component.Problems
+	spec, err := reg.LookupKind(job.Engine.Component, component.KindEngine)
+	if err != nil {
+		probs = append(probs, component.Problem{Path: "engine.component", Line: job.Engine.Line, Msg: err.Error()})
+	} else {
+		_, cp := component.NewConfig(spec, job.Engine.Values())
+		probs = append(probs, cp.At("engine.configuration", job.Engine.LineOf)...)
+	}
+	probs = append(probs, dataflow.Validate(job.DataFlow, reg)...)
+	if len(probs) == 0 {
+		return nil
+	}
+	return probs
+}
+
+// AsProblems extracts the problems of an error from LoadFile, Parse or
+// Validate, or nil if it holds none.
+func AsProblems(err error) component.Problems {
+	var ps component.Problems
+	if errors.As(err, &ps) {
+		return ps
+	}
+	return nil
+}

@@ -1,0 +1,129 @@
+// Package dataflow is the model of what a Weir job runs: the REST API's
+// DataFlow, Stream, Pipeline, Component and Property structures. A YAML job
+// file converts to it, and the REST poller decodes into it, so both sources
+// of configuration meet in one type and go through one validation and one
+// engine.Apply.
+package dataflow
+
+import (
+	"time"
+)
+
+// Property is one configuration key of a component. Type is carried for
+// the REST contract; values are always strings and the component's property
+// declarations give them meaning.
+type Property struct {
+	Key   string `json:"key"`
+	Type  string `json:"type,omitempty"`
+	Value string `json:"value"`
+
+	// Line is the line of the key in the job file, 0 when the property did
+	// not come from a file.
+	Line int `json:"-"`
+}
+
+// Component is a service, stream or processor.
+type Component struct {
+	Name          string     `json:"name"`
+	Component     string     `json:"component"`
+	Documentation string     `json:"documentation,omitempty"`
+	Config        []Property `json:"config,omitempty"`
+
+	// Path locates the component in its source for error messages, e.g.
+	// "streamConfigurations[parsing]"; empty means the REST form is used.
+	Path string `json:"-"`
+	// Line is the component's line in the job file, 0 if none.
+	Line int `json:"-"`
+}
+
+// Pipeline is the processor chain of a stream, versioned on its own so it
+// can change without stopping the stream.
+type Pipeline struct {
+	LastModified       time.Time   `json:"lastModified"`
+	ModificationReason string      `json:"modificationReason,omitempty"`
+	Processors         []Component `json:"processors,omitempty"`
+}
+
+// Stream is a stream component with its pipeline.
+type Stream struct {
+	Component
+	Pipeline Pipeline `json:"pipeline"`
+}
+
+// DataFlow is the set of services and streams of a job.
+type DataFlow struct {
+	// Name is the dataflow name, the engine's app name. It is the path
+	// parameter of the REST API, not part of its body.
+	Name               string      `json:"-"`
+	LastModified       time.Time   `json:"lastModified"`
+	ModificationReason string      `json:"modificationReason,omitempty"`
+	Services           []Component `json:"services,omitempty"`
+	Streams            []Stream    `json:"streams,omitempty"`
+}
+
+// Values returns the properties as a map. A key given twice keeps its last
+// value; Validate reports the duplicate.
+func (c *Component) Values() map[string]string {
+	m := make(map[string]string, len(c.Config))
+	for _, p := range c.Config {
+		m[p.Key] = p.Value
+	}
+	return m
+}
+
+// Value returns the value of one key.
+func (c *Component) Value(key string) (string, bool) {
+	for i := len(c.Config) - 1; i >= 0; i-- {
+		if c.Config[i].Key == key {
+			return c.Config[i].Value, true
+		}
+	}
+	return "", false
+}
+
+// LineOf returns the job-file line of a key, or of the component itself
+// when the key has none.
+func (c *Component) LineOf(key string) int {
+	for _, p := range c.Config {
+		if p.Key == key && p.Line > 0 {
+			return p.Line
+		}
+	}
+	return c.Line
+}
+
+// Stream returns the stream of that name.
+func (d *DataFlow) Stream(name string) (*Stream, bool) {
+	for i := range d.Streams {
+		if d.Streams[i].Name == name {
+			return &d.Streams[i], true
+		}
+	}
+	return nil, false
+}
+
+// Clone returns a deep copy, so a running engine never shares its model with
+// a caller that might change it.
+func (d *DataFlow) Clone() *DataFlow {
+	c := *d
+	c.Services = cloneComponents(d.Services)
+	c.Streams = make([]Stream, len(d.Streams))
+	for i, s := range d.Streams {
+		s.Config = append([]Property(nil), s.Config...)
+		s.Pipeline.Processors = cloneComponents(s.Pipeline.Processors)
+		c.Streams[i] = s
+	}
+	return &c
+}
+
+func cloneComponents(cs []Component) []Component {
+	if cs == nil {
+		return nil
+	}
+	out := make([]Component, len(cs))
+	for i, c := range cs {
+		c.Config = append([]Property(nil), c.Config...)
+		out[i] = c
+	}
+	return out
+}

@@ -1,0 +1,34 @@
+// Package all lists every built-in component of Weir. It is the one place a
+// reader looks to find them all, and the one place a new component is added.
+package all
+
+import (
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/plugins/text"
+	"github.com/weir-streams/weir/internal/serialize"
+	"github.com/weir-streams/weir/internal/stream"
+)
+
+// Register adds every built-in component to reg.
+func Register(reg *component.Registry) {
+	// The engine and its stream.
+	reg.Register(engine.Spec())
+	reg.Register(stream.Spec())
+
+	// Serializers.
+	reg.Register(serialize.RawSpec())
+	reg.Register(serialize.JSONSpec())
+
+	// Processors.
+	reg.Register(text.SplitTextSpec())
+
+	// Controller services.
+}
+
+// NewRegistry returns a registry with every built-in component.
+func NewRegistry() *component.Registry {
+	reg := component.NewRegistry()
+	Register(reg)
+	return reg
+}

@@ -1,0 +1,181 @@
+package uaparse
+
+// Attribute indexes, in the order of the service specification. The order is
+// part of the API: Result.Each and AttributeNames report attributes in it.
+const (
+	attrDeviceClass = iota
+	attrDeviceName
+	attrDeviceBrand
+	attrDeviceCpu
+	attrDeviceFirmwareVersion
+	attrDeviceVersion
+	attrOperatingSystemClass
+	attrOperatingSystemName
+	attrOperatingSystemVersion
+	attrOperatingSystemNameVersion
+	attrOperatingSystemVersionBuild
+	attrLayoutEngineClass
+	attrLayoutEngineName
+	attrLayoutEngineVersion
+	attrLayoutEngineVersionMajor
+	attrLayoutEngineNameVersion
+	attrLayoutEngineNameVersionMajor
+	attrLayoutEngineBuild
+	attrAgentClass
+	attrAgentName
+	attrAgentVersion
+	attrAgentVersionMajor
+	attrAgentNameVersion
+	attrAgentNameVersionMajor
+	attrAgentBuild
+	attrAgentLanguage
+	attrAgentLanguageCode
+	attrAgentInformationEmail
+	attrAgentInformationUrl
+	attrAgentSecurity
+	attrAgentUuid
+	attrFacebookCarrier
+	attrFacebookDeviceClass
+	attrFacebookDeviceName
+	attrFacebookDeviceVersion
+	attrFacebookFBOP
+	attrFacebookFBSS
+	attrFacebookOperatingSystemName
+	attrFacebookOperatingSystemVersion
+	attrAnonymized
+	attrHackerAttackVector
+	attrHackerToolkit
+	attrKoboAffiliate
+	attrKoboPlatformId
+	attrIECompatibilityVersion
+	attrIECompatibilityVersionMajor
+	attrIECompatibilityNameVersion
+	attrIECompatibilityNameVersionMajor
+	attrGSAInstallationID
+	attrWebviewAppName
+	attrWebviewAppNameVersionMajor
+	attrWebviewAppVersion
+	attrWebviewAppVersionMajor
+
+	numAttributes
+)
+
+// Unknown is the value of every attribute that cannot be determined.
+const Unknown = "Unknown"
+
+var attributeNames = [numAttributes]string{
+	"DeviceClass",
+	"DeviceName",
+	"DeviceBrand",
+	"DeviceCpu",
+	"DeviceFirmwareVersion",
+	"DeviceVersion",
+	"OperatingSystemClass",
+	"OperatingSystemName",
+	"OperatingSystemVersion",
+	"OperatingSystemNameVersion",
+	"OperatingSystemVersionBuild",
+	"LayoutEngineClass",
+	"LayoutEngineName",
+	"LayoutEngineVersion",
+	"LayoutEngineVersionMajor",
+	"LayoutEngineNameVersion",
+	"LayoutEngineNameVersionMajor",
+	"LayoutEngineBuild",
+	"AgentClass",
+	"AgentName",
+	"AgentVersion",
+	"AgentVersionMajor",
+	"AgentNameVersion",
+	"AgentNameVersionMajor",
+	"AgentBuild",
+	"AgentLanguage",
+	"AgentLanguageCode",
+	"AgentInformationEmail",
+	"AgentInformationUrl",
+	"AgentSecurity",
+	"AgentUuid",
+	"FacebookCarrier",
+	"FacebookDeviceClass",
+	"FacebookDeviceName",
+	"FacebookDeviceVersion",
+	"FacebookFBOP",
+	"FacebookFBSS",
+	"FacebookOperatingSystemName",
+	"FacebookOperatingSystemVersion",
+	"Anonymized",
+	"HackerAttackVector",
+	"HackerToolkit",
+	"KoboAffiliate",
+	"KoboPlatformId",
+	"IECompatibilityVersion",
+	"IECompatibilityVersionMajor",
+	"IECompatibilityNameVersion",
+	"IECompatibilityNameVersionMajor",
+	"GSAInstallationID",
+	"WebviewAppName",
+	"WebviewAppNameVersionMajor",
+	"WebviewAppVersion",
+	"WebviewAppVersionMajor",
+}
+
+var attributeIndex = func() map[string]int {
+	m := make(map[string]int, numAttributes)
+	for i, n := range attributeNames {
+		m[n] = i
+	}
+	return m
+}()
+
+// AttributeNames returns the names of all attributes the analyzer produces,
+// in the order of the service specification. The caller owns the slice.
+func AttributeNames() []string {
+	out := make([]string, numAttributes)
+	copy(out, attributeNames[:])
+	return out
+}
+
+// IsAttribute reports whether name is one of the attribute names (exact,
+// case-sensitive match, as in the specification).
+func IsAttribute(name string) bool {
+	_, ok := attributeIndex[name]
+	return ok
+}
+
+// Result holds the attributes of one analysed user agent. It is immutable and
+// cheap to copy: the values live behind a pointer so that cached results are
+// shared between callers without copying 53 strings on every lookup.
+type Result struct {
+	v *[numAttributes]string
+}
+
+// Get returns the value of the named attribute, or the empty string when name
+// is not an attribute name (see IsAttribute). A zero Result answers Unknown.
+func (r Result) Get(name string) string {
+	i, ok := attributeIndex[name]
+	if !ok {
+		return ""
+	}
+	if r.v == nil {
+		return Unknown
+	}
+	return r.v[i]
+}
+
+// Each calls fn for every attribute in the order of AttributeNames.
+func (r Result) Each(fn func(name, value string)) {
+	for i, n := range attributeNames {
+		v := Unknown
+		if r.v != nil {
+			v = r.v[i]
+		}
+		fn(n, v)
+	}
+}
+
+// Map returns a new map of every attribute name to its value.
+func (r Result) Map() map[string]string {
+	m := make(map[string]string, numAttributes)
+	r.Each(func(n, v string) { m[n] = v })
+	return m
+}

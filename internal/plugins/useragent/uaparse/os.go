@@ -1,0 +1,265 @@
+package uaparse
+
+import "strings"
+
+// osInfo is what the comment sections and products tell about the
+// operating system. prio orders competing hints: "Windows Phone 10.0;
+// Android 4.2.1" is Windows Phone, "X11; Ubuntu; Linux" is Ubuntu.
+type osInfo struct {
+	name, version, class string
+	prio                 int
+	cpu                  string
+}
+
+var windowsNT = map[string]string{
+	"4.0": "NT4", "5.0": "2000", "5.01": "2000", "5.1": "XP", "5.2": "XP x64 Edition",
+	"6.0": "Vista", "6.1": "7", "6.2": "8", "6.3": "8.1", "6.4": "10 Preview", "10.0": "10.0",
+}
+
+// linuxDistros maps a lower case distribution token to its display name.
+var linuxDistros = []struct{ token, name string }{
+	{"kubuntu", "Kubuntu"}, {"xubuntu", "Xubuntu"}, {"lubuntu", "Lubuntu"}, {"ubuntu", "Ubuntu"},
+	{"linux mint", "Linux Mint"}, {"mint", "Linux Mint"}, {"fedora", "Fedora"}, {"debian", "Debian"},
+	{"gentoo", "Gentoo Linux"}, {"mageia", "Mageia"}, {"opensuse", "SUSE"}, {"suse", "SUSE"},
+	{"centos", "CentOS"}, {"red hat", "Red Hat"}, {"redhat", "Red Hat"}, {"arch linux", "Arch Linux"},
+	{"mandriva", "Mandriva"}, {"slackware", "Slackware"}, {"manjaro", "Manjaro"},
+}
+
+// otherOS lists systems recognised by a lower case token at the start of a
+// comment entry, with their class.
+var otherOS = []struct{ token, name, class string }{
+	{"freebsd", "FreeBSD", "Desktop"}, {"openbsd", "OpenBSD", "Desktop"}, {"netbsd", "NetBSD", "Desktop"},
+	{"dragonfly", "DragonFly BSD", "Desktop"}, {"sunos", "SunOS", "Desktop"}, {"solaris", "Solaris", "Desktop"},
+	{"irix", "IRIX", "Desktop"}, {"aix", "AIX", "Desktop"}, {"hp-ux", "HP-UX", "Desktop"},
+	{"beos", "BeOS/Haiku", "Desktop"}, {"haiku", "BeOS/Haiku", "Desktop"}, {"risc os", "RISC OS", "Desktop"},
+	{"os/2", "OS/2", "Desktop"}, {"amigaos", "AmigaOS", "Desktop"}, {"morphos", "MorphOS", "Desktop"},
+	{"tizen", "Tizen", "Mobile"}, {"kaios", "KaiOS", "Mobile"}, {"sailfish", "Sailfish", "Mobile"},
+	{"fuchsia", "Fuchsia", "Mobile"}, {"harmonyos", "HarmonyOS", "Mobile"}, {"bada", "Bada", "Mobile"},
+	{"meego", "MeeGo", "Mobile"}, {"maemo", "Maemo", "Mobile"}, {"webos", "WebOS", "Mobile"},
+	{"hpwos", "WebOS", "Mobile"}, {"symbianos", "SymbianOS", "Mobile"}, {"symbos", "SymbianOS", "Mobile"},
+	{"palmos", "PalmOS", "Mobile"}, {"palm os", "PalmOS", "Mobile"}, {"rim tablet os", "RIM Tablet OS", "Mobile"},
+	{"playstation", "CellOS", "Game Console"}, {"nintendo", "Nintendo", "Game Console"},
+	{"web0s", "WebOS", "Embedded"}, {"vidaa", "Vidaa", "Embedded"}, {"roku", "Roku OS", "Embedded"},
+}
+
+// detectOS scans every comment entry, then the products, and keeps the
+// most specific hint.
+func detectOS(p *parsed) osInfo {
+	var best osInfo
+	consider := func(o osInfo) {
+		if o.name != "" && o.prio > best.prio {
+			cpu := best.cpu
+			best = o
+			if best.cpu == "" {
+				best.cpu = cpu
+			}
+		}
+	}
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		t := p.text(e)
+		consider(osFromEntry(lt, t))
+		if cpu := cpuFromEntry(lt); cpu != "" && best.cpu == "" {
+			best.cpu = cpu
+		}
+	}
+	for _, pr := range p.products {
+		lw := strings.ToLower(pr.word)
+		switch {
+		case lw == "android" && pr.version != "":
+			consider(osInfo{name: "Android", version: androidVersion(pr.version), class: "Mobile", prio: 7})
+		case lw == "darwin" && best.prio < 5:
+			consider(darwinOS(pr.version, p))
+		case strings.HasPrefix(lw, "symbianos"):
+			consider(osInfo{name: "SymbianOS", version: cleanVersion(pr.version), class: "Mobile", prio: 6})
+		case lw == "kaios":
+			consider(osInfo{name: "KaiOS", version: cleanVersion(pr.version), class: "Mobile", prio: 8})
+		case lw == "tizen":
+			consider(osInfo{name: "Tizen", version: cleanVersion(pr.version), class: "Mobile", prio: 6})
+		case lw == "cfnetwork" && best.name == "":
+			consider(osInfo{name: "iOS", version: Unknown, class: "Mobile", prio: 1})
+		}
+	}
+	return best
+}
+
+func androidVersion(v string) string {
+	v = strings.TrimSpace(v)
+	if i := strings.IndexAny(v, " -"); i > 0 && !strings.HasPrefix(v[i:], "-update") {
+		v = v[:i]
+	}
+	if v == "" {
+		return Unknown
+	}
+	return v
+}
+
+func osFromEntry(lt, t string) osInfo {
+	switch {
+	case strings.HasPrefix(lt, "windows phone"):
+		v := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(lt, "windows phone"), " os"))
+		return osInfo{name: "Windows Phone", version: orUnknown(leadingVersion(v)), class: "Mobile", prio: 10}
+	case strings.HasPrefix(lt, "windows mobile"):
+		return osInfo{name: "Windows Mobile", version: orUnknown(leadingVersion(strings.TrimSpace(lt[14:]))), class: "Mobile", prio: 9}
+	case strings.HasPrefix(lt, "windows ce") || lt == "wince":
+		return osInfo{name: "Windows CE", version: "CE", class: "Mobile", prio: 8}
+	case strings.HasPrefix(lt, "windows nt") || strings.HasPrefix(lt, "windows-nt") || strings.HasPrefix(lt, "winnt"):
+		rest := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(lt, "windows nt"), "windows-nt"), "winnt"), " ")
+		v := leadingVersion(rest)
+		name, ok := windowsNT[v]
+		if !ok {
+			if v == "" {
+				name = Unknown
+			} else {
+				name = v
+			}
+		}
+		return osInfo{name: "Windows NT", version: name, class: "Desktop", prio: 5}
+	case lt == "windows xp":
+		return osInfo{name: "Windows NT", version: "XP", class: "Desktop", prio: 5}
+	case lt == "windows 98" || lt == "win98":
+		return osInfo{name: "Windows 9x", version: "98", class: "Desktop", prio: 5}
+	case lt == "windows 95" || lt == "win95":
+		return osInfo{name: "Windows 9x", version: "95", class: "Desktop", prio: 5}
+	case strings.HasPrefix(lt, "win 9x 4.90") || lt == "windows me":
+		return osInfo{name: "Windows 9x", version: "Millennium Edition", class: "Desktop", prio: 5}
+	case lt == "windows 3.1" || lt == "win16" || lt == "windows 3.11":
+		return osInfo{name: "Windows 3.x", version: "3.1", class: "Desktop", prio: 5}
+	case lt == "win32" || lt == "win64" && false:
+		return osInfo{name: "Windows NT", version: Unknown, class: "Desktop", prio: 2}
+	case lt == "windows":
+		return osInfo{name: "Windows", version: Unknown, class: "Desktop", prio: 2}
+	case strings.HasPrefix(lt, "android"):
+		rest := strings.TrimLeft(lt[7:], " /:")
+		if strings.HasPrefix(rest, "api") {
+			return osInfo{name: "Android", version: Unknown, class: "Mobile", prio: 7}
+		}
+		return osInfo{name: "Android", version: orUnknown(androidVersion(t[len(t)-len(rest):])), class: "Mobile", prio: 7}
+	case strings.Contains(lt, "iphone os") || strings.HasPrefix(lt, "cpu os") || strings.Contains(lt, "ipad os"):
+		i := strings.Index(lt, " os ")
+		v := ""
+		if i >= 0 {
+			v = leadingVersion(lt[i+4:])
+		}
+		return osInfo{name: "iOS", version: orUnknown(v), class: "Mobile", prio: 8}
+	case lt == "ios" || strings.HasPrefix(lt, "ios "):
+		return osInfo{name: "iOS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[3:]))), class: "Mobile", prio: 8}
+	case strings.Contains(lt, "mac os x") || strings.Contains(lt, "macos x") || strings.Contains(lt, "macosx"):
+		i := strings.Index(lt, "os x")
+		v := ""
+		if i >= 0 {
+			v = leadingVersion(strings.TrimLeft(lt[i+4:], " "))
+		} else if i = strings.Index(lt, "osx"); i >= 0 {
+			v = leadingVersion(lt[i+3:])
+		}
+		if v == "" {
+			v = "10.?"
+		}
+		cpu := ""
+		if strings.Contains(lt, "intel") {
+			cpu = "Intel"
+		} else if strings.Contains(lt, "ppc") || strings.Contains(lt, "powerpc") {
+			cpu = "PowerPC"
+		}
+		return osInfo{name: "Mac OS", version: v, class: "Desktop", prio: 6, cpu: cpu}
+	case lt == "macintosh" || lt == "mac_powerpc" || lt == "mac_ppc" || lt == "mac_68000" || lt == "mac os":
+		return osInfo{name: "Mac OS", version: Unknown, class: "Desktop", prio: 3}
+	case strings.HasPrefix(lt, "cros "):
+		return osInfo{name: "Chrome OS", version: Unknown, class: "Desktop", prio: 6}
+	case strings.HasPrefix(lt, "bb10"):
+		return osInfo{name: "BlackBerry", version: "BlackBerry 10", class: "Mobile", prio: 8}
+	case strings.HasPrefix(lt, "rim tablet os"):
+		return osInfo{name: "RIM Tablet OS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[13:]))), class: "Mobile", prio: 8}
+	}
+	for _, d := range linuxDistros {
+		if strings.HasPrefix(lt, d.token) {
+			v := leadingVersion(strings.TrimLeft(lt[len(d.token):], " /-"))
+			return osInfo{name: d.name, version: orUnknown(v), class: "Desktop", prio: 6}
+		}
+	}
+	for _, o := range otherOS {
+		if strings.HasPrefix(lt, o.token) {
+			v := leadingVersion(strings.TrimLeft(lt[len(o.token):], " /-"))
+			return osInfo{name: o.name, version: orUnknown(v), class: o.class, prio: 6}
+		}
+	}
+	if strings.HasPrefix(lt, "linux") || strings.HasSuffix(lt, " linux") || strings.Contains(lt, "linux ") {
+		return osInfo{name: "Linux", version: Unknown, class: "Desktop", prio: 3}
+	}
+	if lt == "x11" {
+		return osInfo{name: "Linux", version: Unknown, class: "Desktop", prio: 1}
+	}
+	return osInfo{}
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return Unknown
+	}
+	return s
+}
+
+// cpuFromEntry recognises the processor architecture tokens of desktop
+// comment sections.
+func cpuFromEntry(lt string) string {
+	switch {
+	case strings.Contains(lt, "x86_64") || strings.Contains(lt, "x86-64") || lt == "x64" || strings.Contains(lt, "win64; x64") || strings.Contains(lt, "amd64") && !strings.Contains(lt, "windows"):
+		if strings.Contains(lt, "amd64") {
+			return "AMD64"
+		}
+		if lt == "x64" {
+			return "Intel x86_64"
+		}
+		return "Intel x86_64"
+	case lt == "wow64" || lt == "win64":
+		return "Intel x86_64"
+	case strings.Contains(lt, "i686"):
+		return "Intel i686"
+	case strings.Contains(lt, "i586"):
+		return "Intel i586"
+	case strings.Contains(lt, "i386"):
+		return "Intel i386"
+	case strings.Contains(lt, "aarch64"):
+		return "AArch64"
+	case strings.Contains(lt, "armv7l"):
+		return "ARMv7l"
+	case strings.Contains(lt, "armv8l"):
+		return "ARMv8l"
+	case strings.Contains(lt, "armv6l"):
+		return "ARMv6l"
+	case strings.Contains(lt, "ppc64le"):
+		return "PowerPC 64 LE"
+	case strings.Contains(lt, "ppc64"):
+		return "PowerPC 64"
+	case lt == "ppc" || strings.Contains(lt, "powerpc") || strings.HasSuffix(lt, " ppc"):
+		return "PowerPC"
+	case strings.Contains(lt, "sparc64"):
+		return "Sparc 64"
+	case strings.Contains(lt, "ia64"):
+		return "Intel Itanium 64"
+	case lt == "arm" || strings.HasSuffix(lt, " arm"):
+		return "ARM"
+	}
+	return ""
+}
+
+// darwinOS maps the Darwin kernel version that CFNetwork clients send to the
+// Apple operating system release it shipped with.
+func darwinOS(v string, p *parsed) osInfo {
+	major := versionMajor(v)
+	mac := p.has("x86_64") || p.has("macintosh") || p.has("macbook") || p.has("imac")
+	if mac {
+		macs := map[string]string{"10": "10.6", "11": "10.7", "12": "10.8", "13": "10.9", "14": "10.10",
+			"15": "10.11", "16": "10.12", "17": "10.13", "18": "10.14", "19": "10.15", "20": "11", "21": "12", "22": "13", "23": "14", "24": "15"}
+		if m, ok := macs[major]; ok {
+			return osInfo{name: "Mac OS", version: m, class: "Desktop", prio: 4}
+		}
+		return osInfo{name: "Mac OS", version: Unknown, class: "Desktop", prio: 4}
+	}
+	ios := map[string]string{"9": "3.?", "10": "4.?", "11": "5.?", "12": "6.?", "13": "7.?", "14": "8.?",
+		"15": "9.?", "16": "10.?", "17": "11.?", "18": "12.?", "19": "13.?", "20": "14.?", "21": "15.?", "22": "16.?", "23": "17.?", "24": "18.?"}
+	if m, ok := ios[major]; ok {
+		return osInfo{name: "iOS", version: m, class: "Mobile", prio: 4}
+	}
+	return osInfo{name: "iOS", version: Unknown, class: "Mobile", prio: 4}
+}

@@ -1,0 +1,234 @@
+package uaparse
+
+import "strings"
+
+// product is one "name/version" token outside the comment sections, the
+// basic building block of a user agent (RFC 9110, section 10.1.5). Real user
+// agents bend the grammar: names contain spaces ("Mobile Safari"), versions
+// are missing or glued to the next product, so the parser is tolerant.
+type product struct {
+	name    string // all text since the previous token boundary, trimmed
+	word    string // the last space separated word of name
+	version string // the text after the first '/', up to a separator
+}
+
+// entry is one element of a comment section: the text between "(" and ")"
+// is split on ";" and ",". Entries keep their byte range so that the lower
+// case copy of the user agent can be sliced at the same offsets.
+type entry struct {
+	start, end int
+	block      int // index of the comment section, in order of appearance
+}
+
+// parsed is the tokenised user agent the rules look at.
+type parsed struct {
+	ua       string
+	low      string // ASCII lower case copy of ua, same byte offsets
+	products []product
+	entries  []entry
+	blocks   int
+}
+
+func (p *parsed) text(e entry) string  { return p.ua[e.start:e.end] }
+func (p *parsed) ltext(e entry) string { return p.low[e.start:e.end] }
+
+// asciiLower lower-cases ASCII letters only, so byte offsets stay valid even
+// for invalid UTF-8.
+func asciiLower(s string) string {
+	hasUpper := false
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			hasUpper = true
+			break
+		}
+	}
+	if !hasUpper {
+		return s
+	}
+	b := make([]byte, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return string(b)
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// parse tokenises ua in one left-to-right pass: linear time, no recursion.
+func parse(ua string) *parsed {
+	p := &parsed{ua: ua, low: asciiLower(ua)}
+	p.products = make([]product, 0, 8)
+	p.entries = make([]entry, 0, 12)
+	n := len(ua)
+	i := 0
+	nameStart := 0 // start of the text that becomes the next product's name
+	for i < n {
+		c := ua[i]
+		switch {
+		case c == '(' || c == '[' || c == '{':
+			p.addWords(nameStart, i)
+			i = p.parseBlock(i)
+			nameStart = i
+		case c == ')' || c == ']' || c == '}' || c == ';' || c == ',':
+			// Stray closers and separators outside a block end a name.
+			p.addWords(nameStart, i)
+			i++
+			nameStart = i
+		case c == '/':
+			name := strings.TrimSpace(ua[nameStart:i])
+			i++
+			for i < n && ua[i] == ' ' && i+1 < n && ua[i+1] >= '0' && ua[i+1] <= '9' {
+				i++ // "htc / 1.0": tolerate a space after the slash before a number
+			}
+			vs := i
+			i = scanVersion(ua, i)
+			p.addProduct(name, ua[vs:i])
+			nameStart = i
+			if i < n && ua[i] == '/' {
+				// "Safari/537.36/null", "PTST/SpeedCurve/1806": the next
+				// segment is parsed as a new token.
+				i++
+				nameStart = i
+			}
+		default:
+			i++
+		}
+	}
+	p.addWords(nameStart, n)
+	return p
+}
+
+// addWords records trailing text without a version ("like Gecko",
+// "SmartTV") as products with an empty version, one per word run.
+func (p *parsed) addWords(s, e int) {
+	t := strings.TrimSpace(p.ua[s:e])
+	if t == "" {
+		return
+	}
+	p.addProduct(t, "")
+}
+
+func (p *parsed) addProduct(name, version string) {
+	if len(p.products) >= 64 {
+		return // enough to classify; bounds the work on hostile input
+	}
+	word := name
+	if k := strings.LastIndexByte(name, ' '); k >= 0 {
+		word = name[k+1:]
+	}
+	p.products = append(p.products, product{name: name, word: word, version: strings.TrimSpace(version)})
+}
+
+// scanVersion returns the end of a version that starts at i. A version stops
+// at white space, a block or a separator. When a letter run directly follows
+// digits and ends in '/', as in "Chrome/140.0.0.0Safari/537.36" (user agents
+// with their spaces removed), the version stops before the letters.
+func scanVersion(s string, i int) int {
+	n := len(s)
+	for i < n {
+		c := s[i]
+		if isSpace(c) || c == '(' || c == ')' || c == ';' || c == ',' || c == '/' || c == '[' || c == ']' {
+			return i
+		}
+		if c >= 'A' && c <= 'Z' && i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+			j := i
+			for j < n && ((s[j] >= 'a' && s[j] <= 'z') || (s[j] >= 'A' && s[j] <= 'Z')) {
+				j++
+			}
+			if j-i >= 3 && j < n && s[j] == '/' {
+				return i
+			}
+			i = j
+			continue
+		}
+		i++
+	}
+	return i
+}
+
+// parseBlock reads a comment section starting at the opener s[i] and returns
+// the index after its closer. Nested sections stay inside one entry.
+func (p *parsed) parseBlock(i int) int {
+	s := p.ua
+	n := len(s)
+	open := s[i]
+	var close byte = ')'
+	if open == '[' {
+		close = ']'
+	} else if open == '{' {
+		close = '}'
+	}
+	block := p.blocks
+	p.blocks++
+	i++
+	depth := 0
+	es := i
+	for i < n {
+		c := s[i]
+		switch {
+		case c == '(' || c == '[':
+			depth++
+		case (c == ')' || c == ']') && depth > 0:
+			depth--
+		case c == close && depth == 0:
+			p.addEntry(es, i, block)
+			return i + 1
+		case (c == ';' || c == ',') && depth == 0:
+			p.addEntry(es, i, block)
+			es = i + 1
+		}
+		i++
+	}
+	p.addEntry(es, n, block)
+	return n
+}
+
+func (p *parsed) addEntry(s, e, block int) {
+	for s < e && isSpace(p.ua[s]) {
+		s++
+	}
+	for e > s && isSpace(p.ua[e-1]) {
+		e--
+	}
+	if s == e || len(p.entries) >= 128 {
+		return
+	}
+	p.entries = append(p.entries, entry{start: s, end: e, block: block})
+}
+
+// product returns the first product whose last word equals name, ignoring
+// case.
+func (p *parsed) product(name string) (product, bool) {
+	for _, pr := range p.products {
+		if strings.EqualFold(pr.word, name) {
+			return pr, true
+		}
+	}
+	return product{}, false
+}
+
+// entryProduct looks for "name/version" or "name version" inside a comment
+// entry, as in "(compatible; MSIE 9.0; ...)" or "(...; Bada/1.2; ...)", and
+// returns the version.
+func (p *parsed) entryVersion(prefix string) (string, bool) {
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		if !strings.HasPrefix(lt, prefix) {
+			continue
+		}
+		rest := p.text(e)[len(prefix):]
+		rest = strings.TrimLeft(rest, " /:")
+		end := 0
+		for end < len(rest) && !isSpace(rest[end]) && rest[end] != ')' {
+			end++
+		}
+		return rest[:end], true
+	}
+	return "", false
+}
+
+func (p *parsed) has(sub string) bool { return strings.Contains(p.low, sub) }

@@ -1,0 +1,231 @@
+package record
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+)
+
+// AppendJSON appends the JSON form of a value: strings as JSON strings,
+// integers and floats as JSON numbers (non-finite floats as null, which JSON
+// cannot otherwise carry), bytes as base64 strings, arrays as arrays and maps
+// as objects with sorted keys.
+func AppendJSON(dst []byte, v Value) []byte {
+	switch v.kind {
+	case String:
+		return AppendJSONString(dst, v.str)
+	case Int:
+		return strconv.AppendInt(dst, int64(v.num), 10)
+	case Float:
+		f := math.Float64frombits(v.num)
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			return append(dst, "null"...)
+		}
+		return strconv.AppendFloat(dst, f, 'g', -1, 64)
+	case Bool:
+		return strconv.AppendBool(dst, v.num == 1)
+	case Bytes:
+		b, _ := v.AsBytes()
+		dst = append(dst, '"')
+		dst = base64.StdEncoding.AppendEncode(dst, b)
+		return append(dst, '"')
+	case Array:
+		a, _ := v.AsArray()
+		dst = append(dst, '[')
+		for i, e := range a {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendJSON(dst, e)
+		}
+		return append(dst, ']')
+	case Map:
+		m, _ := v.AsMap()
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendJSONString(dst, k)
+			dst = append(dst, ':')
+			dst = AppendJSON(dst, m[k])
+		}
+		return append(dst, '}')
+	}
+	return append(dst, "null"...)
+}
+
+// AppendFieldsJSON appends fields as one JSON object, in field order.
+func AppendFieldsJSON(dst []byte, fields []Field) []byte {
+	dst = append(dst, '{')
+	for i := range fields {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendJSONString(dst, fields[i].Name)
+		dst = append(dst, ':')
+		dst = AppendJSON(dst, fields[i].Value)
+	}
+	return append(dst, '}')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// safeASCII marks the ASCII bytes that need no escaping in a JSON string.
+var safeASCII = func() (t [utf8.RuneSelf]bool) {
+	for i := 0x20; i < utf8.RuneSelf; i++ {
+		t[i] = i != '"' && i != '\\'
+	}
+	return t
+}()
+
+// AppendJSONString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD,
+// as encoding/json does, so the output is always valid JSON. Unlike
+// encoding/json it does not escape <, > and &: the output is not meant for
+// HTML, and the escapes cost space in every log line that has a URL.
+func AppendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if safeASCII[c] {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		// U+2028 and U+2029 are valid JSON but break JavaScript readers.
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// ValueFromJSON converts a value decoded by encoding/json with UseNumber into
+// a Value: integral numbers become Int, other numbers Float.
+func ValueFromJSON(x any) (Value, error) {
+	switch t := x.(type) {
+	case nil:
+		return Value{}, nil
+	case string:
+		return StringValue(t), nil
+	case bool:
+		return BoolValue(t), nil
+	case json.Number:
+		if n, err := strconv.ParseInt(string(t), 10, 64); err == nil {
+			return IntValue(n), nil
+		}
+		f, err := strconv.ParseFloat(string(t), 64)
+		if err != nil {
+			return Value{}, fmt.Errorf("number %q: %w", t, err)
+		}
+		return FloatValue(f), nil
+	case float64:
+		return FloatValue(t), nil
+	case []any:
+		a := make([]Value, len(t))
+		for i, e := range t {
+			v, err := ValueFromJSON(e)
+			if err != nil {
+				return Value{}, err
+			}
+			a[i] = v
+		}
+		return ArrayValue(a), nil
+	case map[string]any:
+		m := make(map[string]Value, len(t))
+		for k, e := range t {
+			v, err := ValueFromJSON(e)
+			if err != nil {
+				return Value{}, err
+			}
+			m[k] = v
+		}
+		return MapValue(m), nil
+	}
+	return Value{}, fmt.Errorf("unsupported JSON value of type %T", x)
+}
+
+// DecodeFieldsJSON decodes a JSON object into fields, keeping the order of
+// the keys as they appear in the input.
+func DecodeFieldsJSON(data []byte) ([]Field, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, fmt.Errorf("read fields: %w", err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, fmt.Errorf("fields must be a JSON object, got %v", tok)
+	}
+	var fields []Field
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("read field name: %w", err)
+		}
+		name, _ := tok.(string)
+		var x any
+		if err := dec.Decode(&x); err != nil {
+			return nil, fmt.Errorf("read field %q: %w", name, err)
+		}
+		v, err := ValueFromJSON(x)
+		if err != nil {
+			return nil, fmt.Errorf("field %q: %w", name, err)
+		}
+		fields = append(fields, Field{Name: name, Value: v})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("read end of fields: %w", err)
+	}
+	return fields, nil
+}
+
+// SetFields replaces all fields of the record, for decoders. The error list
+// is rebuilt from record_errors.
+func (r *Record) SetFields(fields []Field) {
+	r.fields = fields
+	r.errors = nil
+	r.restoreErrors()
+}

@@ -1,0 +1,209 @@
+// Package record holds the Record that flows through every stream: its id,
+// type, creation date and typed fields, the technical field names that all
+// components agree on, and the error list that routes a record to the error
+// topics.
+package record
+
+import (
+	"strconv"
+)
+
+// Technical field names. Processors read and write them by these names; the
+// serializers and sinks rely on them.
+const (
+	FieldID     = "record_id"     // mirrors Record.ID
+	FieldType   = "record_type"   // mirrors Record.Type
+	FieldTime   = "record_time"   // event time, epoch milliseconds
+	FieldValue  = "record_value"  // the raw input value
+	FieldKey    = "record_key"    // the raw input key
+	FieldErrors = "record_errors" // list of "<error_type>: <message>" strings
+
+	// Fields added to a record when it is routed to an error topic, so that
+	// an operator can find the input that failed.
+	FieldErrorProcessor  = "record_error_processor"
+	FieldSourceTopic     = "record_source_topic"
+	FieldSourcePartition = "record_source_partition"
+	FieldSourceOffset    = "record_source_offset"
+)
+
+// Error types used in record_errors. Processors may add their own; these are
+// the ones the core produces.
+const (
+	ErrRegexMatching  = "regex_matching_error"
+	ErrDeserializing  = "deserialization_error"
+	ErrRuntime        = "runtime_error"
+	ErrProcessing     = "processing_error"
+	ErrDatastoreWrite = "datastore_write_error"
+)
+
+// Origin says where a record came from: the broker coordinates of the input
+// message and the position of the record among the outputs of that input.
+// It is not serialized as such; it derives the id and is copied into error
+// records.
+type Origin struct {
+	Topic     string
+	Partition int32
+	Offset    int64
+	Index     int
+}
+
+// Field is one named value of a record.
+type Field struct {
+	Name  string
+	Value Value
+}
+
+// Record is the unit of data in a stream.
+//
+// Fields keep their insertion order, so serialized output is deterministic.
+// They are held in a slice and looked up linearly: records have a dozen or so
+// fields, where a slice beats a map and allocates once.
+//
+// A Record is owned by one goroutine at a time; it is not safe for
+// concurrent use.
+type Record struct {
+	ID           string
+	Type         string
+	CreationDate int64 // epoch milliseconds
+	Origin       Origin
+	fields       []Field
+	errors       []string
+}
+
+// New returns a record with the given id, type and creation date, and the
+// technical fields record_id and record_type set to match.
+func New(id, typ string, creationDate int64) *Record {
+	r := &Record{ID: id, Type: typ, CreationDate: creationDate, fields: make([]Field, 0, 16)}
+	r.Set(FieldID, StringValue(id))
+	r.Set(FieldType, StringValue(typ))
+	return r
+}
+
+// SetType changes the record type and its mirror field.
+func (r *Record) SetType(typ string) {
+	r.Type = typ
+	r.Set(FieldType, StringValue(typ))
+}
+
+// SetID changes the record id and its mirror field.
+func (r *Record) SetID(id string) {
+	r.ID = id
+	r.Set(FieldID, StringValue(id))
+}
+
+// Get returns the value of a field and whether it exists.
+func (r *Record) Get(name string) (Value, bool) {
+	for i := range r.fields {
+		if r.fields[i].Name == name {
+			return r.fields[i].Value, true
+		}
+	}
+	return Value{}, false
+}
+
+// GetString returns the field as text and whether it exists. A non-string
+// scalar is rendered with Value.Text.
+func (r *Record) GetString(name string) (string, bool) {
+	v, ok := r.Get(name)
+	if !ok {
+		return "", false
+	}
+	if s, ok := v.AsString(); ok {
+		return s, true
+	}
+	return v.Text(), true
+}
+
+// Has reports whether the record has the field.
+func (r *Record) Has(name string) bool {
+	_, ok := r.Get(name)
+	return ok
+}
+
+// Set sets a field, replacing an existing one of the same name in place.
+func (r *Record) Set(name string, v Value) {
+	for i := range r.fields {
+		if r.fields[i].Name == name {
+			r.fields[i].Value = v
+			return
+		}
+	}
+	r.fields = append(r.fields, Field{Name: name, Value: v})
+}
+
+// SetString sets a string field.
+func (r *Record) SetString(name, s string) { r.Set(name, StringValue(s)) }
+
+// Remove deletes a field if it exists.
+func (r *Record) Remove(name string) {
+	for i := range r.fields {
+		if r.fields[i].Name == name {
+			r.fields = append(r.fields[:i], r.fields[i+1:]...)
+			return
+		}
+	}
+}
+
+// Fields returns the fields in insertion order. The slice is the record's
+// own: callers must not modify it and must not keep it past the next Set.
+func (r *Record) Fields() []Field { return r.fields }
+
+// Len returns the number of fields.
+func (r *Record) Len() int { return len(r.fields) }
+
+// AddError records a failure of the given type. A record with errors is
+// routed to the error topics and skips the rest of the processor chain.
+func (r *Record) AddError(errType, message string) {
+	r.errors = append(r.errors, errType+": "+message)
+	r.Set(FieldErrors, StringsValue(r.errors))
+}
+
+// Errors returns the error strings, "<error_type>: <message>".
+func (r *Record) Errors() []string { return r.errors }
+
+// HasErrors reports whether the record carries errors.
+func (r *Record) HasErrors() bool { return len(r.errors) > 0 }
+
+// Clone returns a deep enough copy: the field slice and error list are new,
+// values are shared (they are immutable).
+func (r *Record) Clone() *Record {
+	c := *r
+	c.fields = append(make([]Field, 0, len(r.fields)+4), r.fields...)
+	c.errors = append([]string(nil), r.errors...)
+	return &c
+}
+
+// MarkSource adds the source coordinates and the failing processor to a
+// record bound for an error topic.
+func (r *Record) MarkSource(processor string) {
+	if processor != "" {
+		r.SetString(FieldErrorProcessor, processor)
+	}
+	r.SetString(FieldSourceTopic, r.Origin.Topic)
+	r.Set(FieldSourcePartition, IntValue(int64(r.Origin.Partition)))
+	r.Set(FieldSourceOffset, IntValue(r.Origin.Offset))
+}
+
+// restoreErrors rebuilds the error list from the record_errors field, for
+// records read back from JSON.
+func (r *Record) restoreErrors() {
+	v, ok := r.Get(FieldErrors)
+	if !ok {
+		return
+	}
+	a, ok := v.AsArray()
+	if !ok {
+		return
+	}
+	r.errors = r.errors[:0]
+	for _, e := range a {
+		r.errors = append(r.errors, e.Text())
+	}
+}
+
+// String renders the record for logs and test failures.
+func (r *Record) String() string {
+	b := []byte("Record{id=" + r.ID + " type=" + r.Type + " created=" + strconv.FormatInt(r.CreationDate, 10) + " fields=")
+	b = AppendFieldsJSON(b, r.fields)
+	return string(append(b, '}'))
+}

@@ -1,0 +1,147 @@
+// Package serialize holds the serializers that turn records into broker
+// messages and back: JsonSerializer (pkg.serializer.JsonSerializer) and the
+// raw serializer that the spec calls "none".
+package serialize
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/record"
+)
+
+// Identifiers of the serializers.
+const (
+	JSONName = "pkg.serializer.JsonSerializer"
+	RawName  = "none"
+)
+
+// JSONSpec is the JsonSerializer component.
+func JSONSpec() component.Spec {
+	return component.Spec{
+		Name: JSONName,
+		Kind: component.KindSerializer,
+		Summary: `Writes one compact JSON object per message: {"id":..,"type":..,"creationDate":..,"fields":{..}}. ` +
+			`Reads the same shape back; any other JSON object becomes a record whose fields are the object's keys.`,
+		NewSerializer: func(component.Config) (component.Serializer, error) { return JSON{}, nil },
+	}
+}
+
+// RawSpec is the "none" serializer: raw bytes in record_value.
+func RawSpec() component.Spec {
+	return component.Spec{
+		Name: RawName,
+		Kind: component.KindSerializer,
+		Summary: "No serialization. Reading, the message value becomes the string field record_value and the key record_key. " +
+			"Writing, the message value is record_value as text (records without it are written as JSON).",
+		NewSerializer: func(component.Config) (component.Serializer, error) { return Raw{}, nil },
+	}
+}
+
+// JSON is the JsonSerializer. It is stateless and safe for concurrent use.
+type JSON struct{}
+
+// Serialize appends the record as one JSON object.
+func (JSON) Serialize(dst []byte, r *record.Record) ([]byte, error) {
+	return AppendRecordJSON(dst, r), nil
+}
+
+// AppendRecordJSON appends the JSON form of a record.
+func AppendRecordJSON(dst []byte, r *record.Record) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = record.AppendJSONString(dst, r.ID)
+	dst = append(dst, `,"type":`...)
+	dst = record.AppendJSONString(dst, r.Type)
+	dst = append(dst, `,"creationDate":`...)
+	dst = appendInt(dst, r.CreationDate)
+	dst = append(dst, `,"fields":`...)
+	dst = record.AppendFieldsJSON(dst, r.Fields())
+	return append(dst, '}')
+}
+
+func appendInt(dst []byte, n int64) []byte {
+	return record.AppendJSON(dst, record.IntValue(n))
+}
+
+type envelope struct {
+	ID           *string         `json:"id"`
+	Type         *string         `json:"type"`
+	CreationDate *json.Number    `json:"creationDate"`
+	Fields       json.RawMessage `json:"fields"`
+}
+
+// Deserialize reads a record written by Serialize. Id, type and creation
+// date from the message win over the ones the stream derived, so a record
+// keeps its identity from one stream to the next. A JSON object of another
+// shape becomes a record whose fields are its keys, so plain JSON logs can be
+// read too.
+func (JSON) Deserialize(r *record.Record, _, value []byte) error {
+	trimmed := bytes.TrimSpace(value)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return fmt.Errorf("message is not a JSON object")
+	}
+	var env envelope
+	if err := json.Unmarshal(trimmed, &env); err != nil {
+		return fmt.Errorf("decode JSON record: %w", err)
+	}
+	if env.Fields != nil && (env.ID != nil || env.Type != nil) {
+		fields, err := record.DecodeFieldsJSON(env.Fields)
+		if err != nil {
+			return fmt.Errorf("decode JSON record: %w", err)
+		}
+		r.SetFields(fields)
+		if env.ID != nil {
+			r.SetID(*env.ID)
+		} else {
+			r.SetID(r.ID)
+		}
+		if env.Type != nil {
+			r.SetType(*env.Type)
+		} else {
+			r.SetType(r.Type)
+		}
+		if env.CreationDate != nil {
+			if n, err := env.CreationDate.Int64(); err == nil {
+				r.CreationDate = n
+			}
+		}
+		return nil
+	}
+	fields, err := record.DecodeFieldsJSON(trimmed)
+	if err != nil {
+		return fmt.Errorf("decode JSON object: %w", err)
+	}
+	id, typ := r.ID, r.Type
+	r.SetFields(fields)
+	r.SetID(id)
+	r.SetType(typ)
+	return nil
+}
+
+// Raw is the "none" serializer.
+type Raw struct{}
+
+// Serialize writes record_value as text; a record without it is written as
+// JSON so that nothing is lost.
+func (Raw) Serialize(dst []byte, r *record.Record) ([]byte, error) {
+	v, ok := r.Get(record.FieldValue)
+	if !ok {
+		return AppendRecordJSON(dst, r), nil
+	}
+	if b, ok := v.AsBytes(); ok {
+		return append(dst, b...), nil
+	}
+	return append(dst, v.Text()...), nil
+}
+
+// Deserialize sets record_value (and record_key when there is a key) from
+// the raw message.
+func (Raw) Deserialize(r *record.Record, key, value []byte) error {
+	if key != nil {
+		r.SetString(record.FieldKey, string(key))
+	}
+	r.SetString(record.FieldValue, string(value))
+	return nil
+}

@@ -1,0 +1,70 @@
+// Package status holds Weir's observability: the metrics registry shared by
+// every component, and (later) the status snapshots and HTTP handlers of the
+// status server.
+package status
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// ComponentLabels are the label names of per-component metrics.
+var ComponentLabels = []string{"stream", "component"}
+
+// Metrics creates metric vectors on one Prometheus registry, once each.
+// Components are rebuilt on every pipeline swap and dataflow restart, and two
+// instances of a component ask for the same vectors; creating them here,
+// idempotently, keeps registration out of init and out of global state.
+type Metrics struct {
+	reg  prometheus.Registerer
+	mu   sync.Mutex
+	vecs map[string]prometheus.Collector
+}
+
+// NewMetrics returns a Metrics that registers on reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	return &Metrics{reg: reg, vecs: make(map[string]prometheus.Collector)}
+}
+
+func (m *Metrics) getOrRegister(name string, make func() prometheus.Collector) prometheus.Collector {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if c, ok := m.vecs[name]; ok {
+		return c
+	}
+	c := make()
+	if err := m.reg.Register(c); err != nil {
+		var are prometheus.AlreadyRegisteredError
+		if errors.As(err, &are) {
+			c = are.ExistingCollector
+		}
+		// Any other error is a descriptor clash between two of our own
+		// definitions; the vector still works unregistered, and the clash
+		// shows up in tests that scrape /metrics.
+	}
+	m.vecs[name] = c
+	return c
+}
+
+// CounterVec returns the counter vector of that name, creating it once.
+func (m *Metrics) CounterVec(name, help string, labels ...string) *prometheus.CounterVec {
+	return m.getOrRegister(name, func() prometheus.Collector {
+		return prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "weir", Name: name, Help: help}, labels)
+	}).(*prometheus.CounterVec)
+}
+
+// GaugeVec returns the gauge vector of that name, creating it once.
+func (m *Metrics) GaugeVec(name, help string, labels ...string) *prometheus.GaugeVec {
+	return m.getOrRegister(name, func() prometheus.Collector {
+		return prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: "weir", Name: name, Help: help}, labels)
+	}).(*prometheus.GaugeVec)
+}
+
+// HistogramVec returns the histogram vector of that name, creating it once.
+func (m *Metrics) HistogramVec(name, help string, buckets []float64, labels ...string) *prometheus.HistogramVec {
+	return m.getOrRegister(name, func() prometheus.Collector {
+		return prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: "weir", Name: name, Help: help, Buckets: buckets}, labels)
+	}).(*prometheus.HistogramVec)
+}
