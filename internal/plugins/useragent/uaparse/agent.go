@@ -1,0 +1,72 @@
+package uaparse
+
+import "strings"
+
+// browserToken is a product that identifies a browser or app. The list is
+// ordered: browsers built on Chromium or Firefox carry the base browser's
+// token too, so the more specific token must be found first.
+type browserToken struct {
+	token string // lower case product word
+	name  string // AgentName
+	class string // AgentClass
+}
+
+var browserTokens = []browserToken{
+	{"headlesschrome", "Chrome", "Robot"},
+	{"edga", "Edge", "Browser"}, {"edgios", "Edge", "Browser"}, {"edg", "Edge", "Browser"},
+	{"oprgx", "Opera GX", "Browser"}, {"opt", "Opera Touch", "Browser"}, {"opr", "Opera", "Browser"},
+	{"opios", "Opera Mini", "Browser"}, {"opera mini", "Opera Mini", "Browser"},
+	{"yabrowser", "Yandex Browser", "Browser"}, {"yasearchbrowser", "Yandex Browser", "Browser"},
+	{"samsungbrowser", "SamsungBrowser", "Browser"}, {"huaweibrowser", "Huawei Browser", "Browser"},
+	{"hibrowser", "HiBrowser", "Browser"}, {"miuibrowser", "MiuiBrowser", "Browser"},
+	{"ucbrowser", "UCBrowser", "Browser"}, {"ucweb", "UCBrowser", "Browser"}, {"ucturbo", "UCBrowser", "Browser"},
+	{"mqqbrowser", "QQ Browser", "Browser"}, {"qqbrowser", "QQ Browser", "Browser"},
+	{"micromessenger", "WeChat", "Mobile App"}, {"vivaldi", "Vivaldi", "Browser"}, {"brave", "Brave", "Browser"},
+	{"ddg", "DuckDuckGo", "Browser"}, {"duckduckgo", "DuckDuckGo", "Browser"}, {"ecosia", "Ecosia", "Browser"},
+	{"silk", "Silk", "Browser"}, {"maxthon", "Maxthon", "Browser"}, {"mxbrowser", "Maxthon", "Browser"},
+	{"iron", "Iron", "Browser"}, {"coast", "Coast", "Browser"}, {"puffin", "Puffin", "Browser"},
+	{"crios", "Chrome", "Browser"}, {"fxios", "Firefox", "Browser"}, {"focus", "Firefox Focus", "Browser"},
+	{"klar", "Firefox Klar", "Browser"}, {"electron", "Electron app", "Desktop App"},
+	{"seamonkey", "SeaMonkey", "Browser"}, {"thunderbird", "Thunderbird", "Email Client"},
+	{"palemoon", "Pale Moon", "Browser"}, {"waterfox", "Waterfox", "Browser"}, {"icecat", "IceCat", "Browser"},
+	{"iceweasel", "Iceweasel", "Browser"}, {"epiphany", "Epiphany", "Browser"}, {"konqueror", "Konqueror", "Browser"},
+	{"midori", "Midori", "Browser"}, {"falkon", "Falkon", "Browser"}, {"qupzilla", "QupZilla", "Browser"},
+	{"otter", "Otter", "Browser"}, {"camino", "Camino", "Browser"}, {"netscape6", "Netscape6", "Browser"},
+	{"netscape", "Netscape", "Browser"}, {"navigator", "Netscape", "Browser"}, {"fennec", "Fennec", "Browser"},
+	{"namoroka", "Namoroka", "Browser"}, {"minefield", "Minefield", "Browser"}, {"shiretoko", "Shiretoko", "Browser"},
+	{"k-meleon", "K-Meleon", "Browser"}, {"galeon", "Galeon", "Browser"}, {"dolfin", "Dolfin", "Browser"},
+	{"sleipnir", "Sleipnir", "Browser"}, {"lunascape", "Lunascape", "Browser"}, {"kinza", "Kinza", "Browser"},
+	{"superbird", "Superbird", "Browser"}, {"dragon", "Comodo Dragon", "Browser"}, {"qtweb", "QtWeb", "Browser"},
+	{"arora", "Arora", "Browser"}, {"whale", "Whale", "Browser"}, {"avast", "Avast Secure Browser", "Browser"},
+	{"instagram", "Instagram", "Mobile App"}, {"gsa", "Google Search App", "Mobile App"},
+	{"chromium", "Chromium", "Browser"}, {"firefox", "Firefox", "Browser"}, {"chrome", "Chrome", "Browser"},
+	{"netfront", "Netfront", "Browser"}, {"blazer", "Blazer", "Browser"}, {"browserng", "BrowserNG", "Browser"},
+	{"lynx", "Lynx", "Special"}, {"links", "Links", "Special"}, {"w3m", "w3m", "Special"}, {"dillo", "Dillo", "Browser"},
+}
+
+// edgeHTMLToEdge maps the EdgeHTML engine major version to the version of
+// the Edge browser that shipped it, as Microsoft published them.
+var edgeHTMLToEdge = map[string]string{
+	"12": "20", "13": "25", "14": "38", "15": "40", "16": "41", "17": "42", "18": "44", "19": "44",
+}
+
+// chromeVersion applies the "reduced user agent" convention: Chrome 101+
+// sends "110.0.0.0", which only carries the major version.
+func chromeVersion(v string) string {
+	if strings.HasSuffix(v, ".0.0.0") {
+		return strings.TrimSuffix(v, ".0.0.0")
+	}
+	return v
+}
+
+// twoParts keeps "major.minor" of a version.
+func twoParts(v string) string {
+	i := strings.IndexByte(v, '.')
+	if i < 0 {
+		return v
+	}
+	if j := strings.IndexByte(v[i+1:], '.'); j >= 0 {
+		return v[:i+1+j]
+	}
+	return v
+}

@@ -1,0 +1,702 @@
+package uaparse
+
+import (
+	"strings"
+)
+
+// maxLength is the longest user agent analysed. Longer strings are an
+// attempt to overflow buffers (Yauaa uses the same limit and answer).
+const maxLength = 2048
+
+// state collects the findings of the rules for one user agent before they
+// are written to the attribute array.
+type state struct {
+	p  *parsed
+	os osInfo
+
+	mobile, tablet bool // a "Mobile" or "Tablet" token was seen
+	mozilla        bool // the user agent starts with Mozilla/x
+
+	devClass, devBrand, devName, devCPU, devVersion, devFirmware string
+
+	engClass, engName, engVersion, engBuild string
+
+	agClass, agName, agVersion string
+
+	webview bool
+
+	email, url, uuid, security, lang, langCode string
+}
+
+// analyze runs every rule over ua and returns the attribute values.
+func analyze(ua string) *[numAttributes]string {
+	var v [numAttributes]string
+	for i := range v {
+		v[i] = Unknown
+	}
+	if len(ua) > maxLength {
+		fillHacker(&v, hackerInfo{vector: "Buffer overflow", toolkit: Unknown})
+		return &v
+	}
+	if strings.TrimSpace(ua) == "" {
+		fillHacker(&v, hackerInfo{vector: Unknown, toolkit: Unknown})
+		return &v
+	}
+	p := parse(ua)
+	if h, ok := detectHacker(p); ok {
+		fillHacker(&v, h)
+		return &v
+	}
+	s := &state{p: p}
+	s.scanTokens()
+	s.os = detectOS(p)
+	s.detectEngine()
+	s.detectAgent()
+	s.detectDevice()
+	s.detectRobot()
+	s.extras()
+	s.fill(&v)
+	return &v
+}
+
+func fillHacker(v *[numAttributes]string, h hackerInfo) {
+	for _, i := range []int{attrDeviceClass, attrDeviceName, attrDeviceBrand, attrDeviceVersion,
+		attrOperatingSystemClass, attrOperatingSystemName, attrOperatingSystemVersion, attrOperatingSystemNameVersion,
+		attrLayoutEngineClass, attrLayoutEngineName, attrLayoutEngineVersion, attrLayoutEngineVersionMajor,
+		attrLayoutEngineNameVersion, attrLayoutEngineNameVersionMajor,
+		attrAgentClass, attrAgentName, attrAgentVersion, attrAgentVersionMajor, attrAgentNameVersion, attrAgentNameVersionMajor} {
+		v[i] = "Hacker"
+	}
+	v[attrHackerAttackVector] = h.vector
+	v[attrHackerToolkit] = h.toolkit
+	if h.agent != "" {
+		ver := cleanVersion(h.version)
+		v[attrAgentName] = h.agent
+		v[attrAgentVersion] = ver
+		v[attrAgentVersionMajor] = versionMajor(ver)
+		v[attrAgentNameVersion] = h.agent + " " + ver
+		v[attrAgentNameVersionMajor] = h.agent + " " + versionMajor(ver)
+	}
+}
+
+// scanTokens records the simple flags the other rules use.
+func (s *state) scanTokens() {
+	p := s.p
+	if len(p.products) > 0 && strings.EqualFold(p.products[0].word, "mozilla") {
+		s.mozilla = true
+	}
+	for _, pr := range p.products {
+		lw := strings.ToLower(pr.name)
+		if lw == "mobile" || strings.HasPrefix(lw, "mobile ") || strings.HasSuffix(lw, " mobile") || pr.word == "Mobile" {
+			s.mobile = true
+		}
+	}
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		switch lt {
+		case "mobile", "mobi", "phone", "smartphone":
+			s.mobile = true
+		case "tablet":
+			s.tablet = true
+		}
+		switch {
+		case lt == "u" || lt == "n":
+			s.security = "Strong security"
+		case lt == "i":
+			s.security = "Weak security"
+		}
+	}
+}
+
+// detectEngine finds the layout engine from its product token.
+func (s *state) detectEngine() {
+	p := s.p
+	if wk, ok := p.product("AppleWebKit"); ok {
+		s.engClass, s.engName, s.engVersion = "Browser", "AppleWebKit", cleanVersion(wk.version)
+		if ch, ok := p.product("Chrome"); ok && s.os.name != "iOS" {
+			cv := chromeVersion(ch.version)
+			if n := atoiPrefix(cv); n >= 28 {
+				s.engName = "Blink"
+				if strings.Contains(cv, ".") {
+					s.engVersion = twoParts(cv)
+				} else {
+					s.engVersion = cv
+				}
+			}
+		}
+		if e, ok := p.product("Edge"); ok && isVersionLike(e.version) {
+			s.engName, s.engVersion = "EdgeHTML", cleanVersion(e.version)
+		}
+		return
+	}
+	if pr, ok := p.product("Presto"); ok {
+		s.engClass, s.engName, s.engVersion = "Browser", "Presto", cleanVersion(pr.version)
+		return
+	}
+	if v, ok := p.entryVersion("trident/"); ok {
+		s.engClass, s.engName, s.engVersion = "Browser", "Trident", cleanVersion(v)
+		return
+	}
+	if g, ok := p.product("Gecko"); ok || p.has("like gecko") && p.has("rv:") {
+		s.engClass, s.engName = "Browser", "Gecko"
+		if rv, ok := p.entryVersion("rv:"); ok {
+			s.engVersion = cleanVersion(rv)
+		} else if isVersionLike(g.version) && len(g.version) < 8 {
+			s.engVersion = g.version
+		} else {
+			s.engVersion = Unknown
+		}
+		if len(g.version) >= 8 && isVersionLike(g.version) {
+			s.engBuild = g.version
+		}
+		return
+	}
+	if pr, ok := p.product("Goanna"); ok {
+		s.engClass, s.engName, s.engVersion = "Browser", "Goanna", cleanVersion(pr.version)
+		return
+	}
+	if v, ok := p.entryVersion("msie "); ok {
+		v = cleanVersion(v)
+		switch versionMajor(v) {
+		case "8":
+			s.engClass, s.engName, s.engVersion = "Browser", "Trident", "4.0"
+		case "9":
+			s.engClass, s.engName, s.engVersion = "Browser", "Trident", "5.0"
+		case "10":
+			s.engClass, s.engName, s.engVersion = "Browser", "Trident", "6.0"
+		default:
+			s.engClass, s.engName, s.engVersion = "Browser", "Internet Explorer", v
+		}
+		return
+	}
+	if pr, ok := p.product("KHTML"); ok {
+		s.engClass, s.engName, s.engVersion = "Browser", "KHTML", cleanVersion(pr.version)
+		return
+	}
+	if _, ok := p.entryVersion("khtml"); ok {
+		s.engClass, s.engName = "Browser", "KHTML"
+		if v, ok := p.entryVersion("konqueror/"); ok {
+			s.engVersion = cleanVersion(v)
+		}
+		return
+	}
+	if pr, ok := p.product("NetFront"); ok {
+		s.engClass, s.engName, s.engVersion = "Browser", "Netfront", cleanVersion(pr.version)
+		return
+	}
+	if s.mozilla {
+		s.engClass, s.engName, s.engVersion = "Browser", "Mozilla", cleanVersion(p.products[0].version)
+	}
+}
+
+func atoiPrefix(s string) int {
+	n := 0
+	for i := 0; i < len(s) && i < 9; i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// detectAgent finds the browser or application.
+func (s *state) detectAgent() {
+	p := s.p
+	// Internet Explorer and its mobile variant live in the comment.
+	ieVersion, isIE := p.entryVersion("msie ")
+	if isIE {
+		ieVersion = cleanVersion(ieVersion)
+	}
+	trident, hasTrident := p.entryVersion("trident/")
+	for _, bt := range browserTokens {
+		pr, ok := p.product(bt.token)
+		if !ok {
+			if bt.token == "opera mini" || bt.token == "edg" || bt.token == "opr" {
+				continue
+			}
+			continue
+		}
+		if bt.token == "chrome" && !isVersionLike(pr.version) {
+			continue
+		}
+		s.agName, s.agClass, s.agVersion = bt.name, bt.class, cleanVersion(pr.version)
+		switch bt.token {
+		case "chrome", "crios", "headlesschrome", "edg", "edga", "edgios":
+			s.agVersion = cleanVersion(chromeVersion(pr.version))
+		case "opr":
+			if s.os.name == "Android" || p.has("android") {
+				s.agName = "Opera Mobile"
+			}
+		case "gsa":
+			s.agName, s.agClass = "Google Search App", "Mobile App"
+		}
+		if bt.token == "chrome" {
+			s.chromeWebview(pr)
+		}
+		if bt.token == "firefox" && (p.has("fennec") || s.os.name == "Android") && false {
+			s.agName = "Fennec"
+		}
+		return
+	}
+	if e, ok := p.product("Edge"); ok && isVersionLike(e.version) {
+		maj := versionMajor(e.version)
+		ev := edgeHTMLToEdge[maj]
+		if ev == "" {
+			ev = maj
+		}
+		minor := Unknown
+		if i := strings.IndexByte(e.version, '.'); i >= 0 && e.version[i+1:] != "0" {
+			minor = e.version[i+1:]
+		}
+		s.agName, s.agClass, s.agVersion = "Edge", "Browser", ev+"."+minor
+		return
+	}
+	if isIE || hasTrident {
+		name := "Internet Explorer"
+		if _, ok := p.entryVersion("iemobile"); ok {
+			name = "IE Mobile"
+			if v, ok := p.entryVersion("iemobile"); ok {
+				ieVersion = cleanVersion(v)
+			}
+		}
+		if hasTrident && atoiPrefix(trident) >= 7 {
+			if rv, ok := p.entryVersion("rv:"); ok {
+				ieVersion = cleanVersion(rv)
+			} else if atoiPrefix(trident) == 7 {
+				ieVersion = "11.0"
+			}
+		}
+		if ieVersion == "" {
+			ieVersion = Unknown
+		}
+		s.agName, s.agClass, s.agVersion = name, "Browser", ieVersion
+		return
+	}
+	if op, ok := p.product("Opera"); ok {
+		v := op.version
+		if ver, ok := p.product("Version"); ok {
+			v = ver.version
+		}
+		s.agName, s.agClass, s.agVersion = "Opera", "Browser", cleanVersion(v)
+		if p.has("opera mini") {
+			s.agName = "Opera Mini"
+		} else if p.has("opera mobi") {
+			s.agName = "Opera Mobile"
+		} else if p.has("opera tablet") {
+			s.agName = "Opera Tablet"
+		}
+		return
+	}
+	if sf, ok := p.product("Safari"); ok {
+		if ver, ok := p.product("Version"); ok {
+			if s.os.name == "Android" {
+				s.agName, s.agClass, s.agVersion = "Stock Android Browser", "Browser", cleanVersion(ver.version)
+			} else {
+				s.agName, s.agClass, s.agVersion = "Safari", "Browser", cleanVersion(ver.version)
+			}
+			return
+		}
+		if s.os.name == "Android" {
+			s.agName, s.agClass, s.agVersion = "Stock Android Browser", "Browser", Unknown
+			return
+		}
+		s.agName, s.agClass, s.agVersion = "Safari", "Browser", cleanVersion(sf.version)
+		return
+	}
+	if s.os.name == "iOS" && s.engName == "AppleWebKit" {
+		if _, ok := p.product("Mobile"); ok {
+			s.agName, s.agClass, s.agVersion = "UIWebView", "Browser Webview", s.engVersion
+			s.webview = true
+			return
+		}
+	}
+	if s.engName == "AppleWebKit" && s.mozilla && len(p.products) <= 3 {
+		s.agName, s.agClass, s.agVersion = "AppleWebKit", "Browser", s.engVersion
+		return
+	}
+	if s.engName == "Gecko" && s.mozilla {
+		s.agName, s.agClass, s.agVersion = "Gecko", "Browser", s.engVersion
+		return
+	}
+	s.genericAgent()
+}
+
+// chromeWebview marks the Android system webview, which sends "; wv)" or
+// the old "Version/4.0 Chrome/x" pair.
+func (s *state) chromeWebview(ch product) {
+	p := s.p
+	wv := false
+	for _, e := range p.entries {
+		if p.ltext(e) == "wv" {
+			wv = true
+		}
+	}
+	if !wv && s.os.name == "Android" {
+		if ver, ok := p.product("Version"); ok && strings.HasPrefix(ver.version, "4.0") {
+			wv = true
+		}
+	}
+	if wv {
+		s.agName, s.agClass = "Chrome Webview", "Browser Webview"
+		s.webview = true
+	}
+}
+
+// genericAgent names the agent after the first meaningful product when no
+// known browser matched: apps and tools put their own name first.
+func (s *state) genericAgent() {
+	p := s.p
+	for i, pr := range p.products {
+		lw := strings.ToLower(pr.word)
+		if i == 0 && lw == "mozilla" {
+			// "Mozilla/5.0 (compatible; Name/1.0; ...)": the name is the
+			// first product-like comment entry.
+			for _, e := range p.entries {
+				t := p.text(e)
+				lt := p.ltext(e)
+				if lt == "compatible" || lt == "u" || strings.HasPrefix(lt, "msie") || strings.HasPrefix(lt, "windows") ||
+					strings.HasPrefix(lt, "+http") || strings.HasPrefix(lt, "http") {
+					continue
+				}
+				if k := strings.IndexByte(t, '/'); k > 0 {
+					s.agName, s.agClass, s.agVersion = t[:k], "Browser", cleanVersion(t[k+1:])
+					return
+				}
+				break
+			}
+			continue
+		}
+		if lw == "" || lw == "like" || lw == "gecko" || lw == "khtml" {
+			continue
+		}
+		name := pr.name
+		if name == "" {
+			continue
+		}
+		s.agName, s.agClass = name, "Special"
+		s.agVersion = cleanVersion(pr.version)
+		return
+	}
+	if s.mozilla {
+		s.agName, s.agClass, s.agVersion = "Mozilla", "Browser", cleanVersion(p.products[0].version)
+	}
+}
+
+// detectDevice derives the device from the operating system and the model
+// named in the comment.
+func (s *state) detectDevice() {
+	p := s.p
+	s.devCPU = s.os.cpu
+	switch s.os.name {
+	case "iOS":
+		s.devBrand = "Apple"
+		switch {
+		case p.has("ipad"):
+			s.devClass, s.devName = "Tablet", "Apple iPad"
+		case p.has("ipod touch"):
+			s.devClass, s.devName = "Phone", "Apple iPod Touch"
+		case p.has("ipod"):
+			s.devClass, s.devName = "Phone", "Apple iPod"
+		case p.has("iphone"):
+			s.devClass, s.devName = "Phone", "Apple iPhone"
+		default:
+			s.devClass, s.devName = "Mobile", "Apple iOS Device"
+		}
+		if pr, ok := p.product("Mobile"); ok && pr.version != "" {
+			s.devFirmware = pr.version
+		}
+	case "Mac OS":
+		s.devClass, s.devBrand, s.devName = "Desktop", "Apple", "Apple Macintosh"
+	case "Windows NT", "Windows 9x", "Windows", "Windows 3.x":
+		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Desktop"
+		if p.has("arm;") || p.has("touch") && p.has("tablet pc") {
+			s.devClass = "Tablet"
+		}
+		if p.has("xbox") {
+			s.devClass, s.devBrand, s.devName = "Game Console", "Microsoft", "Microsoft Xbox"
+		}
+	case "Chrome OS":
+		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Chromebook"
+	case "Linux", "Ubuntu", "Kubuntu", "Xubuntu", "Lubuntu", "Linux Mint", "Fedora", "Debian", "Gentoo Linux", "Mageia",
+		"SUSE", "CentOS", "Red Hat", "Arch Linux", "Mandriva", "Slackware", "Manjaro":
+		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Linux Desktop"
+	case "FreeBSD", "OpenBSD", "NetBSD", "DragonFly BSD", "SunOS", "Solaris", "IRIX", "AIX", "HP-UX", "BeOS/Haiku", "RISC OS", "OS/2":
+		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Desktop"
+	case "Windows Phone", "Windows Mobile":
+		s.devClass, s.devBrand, s.devName = "Phone", Unknown, "Generic Windows Phone"
+		s.windowsPhoneModel()
+	case "Windows CE":
+		s.devClass, s.devBrand, s.devName = "Mobile", Unknown, "Mobile"
+	case "Android":
+		s.androidDevice()
+	case "Fuchsia":
+		s.devClass, s.devBrand, s.devName = "Mobile", Unknown, "Fuchsia Device"
+	case "BlackBerry":
+		s.devClass, s.devBrand, s.devName = "Phone", "BlackBerry", "BlackBerry 10"
+	case "RIM Tablet OS":
+		s.devClass, s.devBrand, s.devName = "Tablet", "BlackBerry", "BlackBerry PlayBook"
+	case "KaiOS", "Sailfish", "Tizen", "SymbianOS", "Bada", "HarmonyOS", "WebOS", "PalmOS", "Firefox OS":
+		s.devClass = "Phone"
+		if s.tablet {
+			s.devClass = "Tablet"
+		}
+	case "Nintendo":
+		s.devClass, s.devBrand, s.devName = "Game Console", "Nintendo", "Nintendo"
+	case "CellOS":
+		s.devClass, s.devBrand, s.devName = "Game Console", "Sony", "Sony PlayStation"
+	}
+	if s.os.name == "" {
+		switch {
+		case s.tablet && s.mozilla:
+			s.devClass = "Tablet"
+			s.os = osInfo{name: "Firefox OS", version: s.engVersion, class: "Mobile"}
+		case s.mobile && s.mozilla && s.engName == "Gecko":
+			s.devClass = "Phone"
+			s.os = osInfo{name: "Firefox OS", version: s.engVersion, class: "Mobile"}
+		}
+	}
+	s.tvDevice()
+}
+
+// windowsPhoneModel reads "...; NOKIA; Lumia 930)" style vendor/model pairs.
+func (s *state) windowsPhoneModel() {
+	p := s.p
+	for i, e := range p.entries {
+		lt := p.ltext(e)
+		if strings.HasPrefix(lt, "iemobile") && i+2 < len(p.entries) {
+			vendor := strings.TrimSpace(p.text(p.entries[i+1]))
+			model := strings.TrimSpace(p.text(p.entries[i+2]))
+			if vendor == "" || strings.ContainsAny(vendor, "/:") {
+				return
+			}
+			brand, _ := brandOfModel(vendor)
+			if brand == "" {
+				brand = normalizeName(vendor)
+			}
+			s.devBrand = brand
+			rest := model
+			if hasPrefixFold(rest, brand) {
+				rest = strings.TrimLeft(rest[len(brand):], " _-")
+			}
+			if rest == "" || strings.EqualFold(model, vendor) {
+				s.devName = brand + " Windows Phone"
+				return
+			}
+			s.devName = brand + " " + normalizeName(rest)
+			return
+		}
+	}
+}
+
+// androidDevice finds the model in "(Linux; Android 10; SM-G960F Build/...)".
+func (s *state) androidDevice() {
+	p := s.p
+	model := ""
+	seenAndroid := false
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		t := p.text(e)
+		if strings.HasPrefix(lt, "android") {
+			seenAndroid = true
+			if k := strings.Index(lt, " build/"); k > 0 {
+				// "Android 4.4; Nexus 4 Build/..." joined without separator.
+				_ = k
+			}
+			continue
+		}
+		if !seenAndroid {
+			continue
+		}
+		if k := strings.Index(lt, "build/"); k >= 0 {
+			m := strings.TrimSpace(t[:k])
+			if m != "" {
+				model = m
+				break
+			}
+			continue
+		}
+		if isAndroidNoise(lt) {
+			continue
+		}
+		model = t
+		break
+	}
+	if k := strings.Index(strings.ToLower(model), " miui/"); k > 0 {
+		model = model[:k]
+	}
+	model = strings.TrimSpace(model)
+	switch {
+	case s.tablet:
+		s.devClass = "Tablet"
+	case s.mobile:
+		s.devClass = "Phone"
+	case s.mozilla:
+		s.devClass = "Tablet"
+	default:
+		s.devClass = "Mobile"
+	}
+	if model == "" || strings.EqualFold(model, "k") || strings.EqualFold(model, "mobile") {
+		s.devBrand, s.devName = Unknown, "Android Mobile"
+		return
+	}
+	brand, rest := brandOfModel(model)
+	if brand == "" {
+		// Unknown maker: Yauaa shows the first word as the brand when the
+		// model is "Maker Model".
+		if k := strings.IndexByte(model, ' '); k > 0 && !isVersionLike(model) {
+			brand = normalizeName(model[:k])
+			rest = model[k+1:]
+		} else {
+			s.devBrand, s.devName = Unknown, normalizeName(model)
+			return
+		}
+	}
+	s.devBrand = brand
+	if rest == "" {
+		s.devName = brand
+		return
+	}
+	s.devName = brand + " " + normalizeName(rest)
+	if brand == "Amazon" {
+		s.os.name = "FireOS"
+		if strings.HasPrefix(strings.ToUpper(model), "AFT") {
+			s.devClass = "Set-top box"
+		} else {
+			s.devClass = "Tablet"
+		}
+	}
+}
+
+// isAndroidNoise reports comment entries that sit between the Android
+// version and the model but are not the model: "U", locales, "wv".
+func isAndroidNoise(lt string) bool {
+	switch lt {
+	case "u", "i", "n", "wv", "mobile", "tablet", "linux", "tv", "":
+		return true
+	}
+	if len(lt) == 2 && lt[0] >= 'a' && lt[0] <= 'z' && lt[1] >= 'a' && lt[1] <= 'z' {
+		return true
+	}
+	if len(lt) >= 5 && len(lt) <= 16 && (lt[2] == '-' || lt[2] == '_') && lt[0] >= 'a' && lt[0] <= 'z' && lt[1] >= 'a' && lt[1] <= 'z' &&
+		!strings.ContainsAny(lt, " 0123456789") {
+		return true // "en-us", "zh_cn_#hans"
+	}
+	return false
+}
+
+// tvDevice recognises television and set-top box markers.
+func (s *state) tvDevice() {
+	p := s.p
+	switch {
+	case p.has("smart-tv") || p.has("smarttv") || p.has("smart tv") || p.has("hbbtv") || p.has("netcast") ||
+		p.has("; tv;") || p.has("(tv;") || p.has("googletv") || p.has("android tv") || p.has("viera") || p.has("bravia"):
+		s.devClass = "TV"
+		if s.os.class == "" || s.os.name == "Linux" {
+			s.os.class = "Embedded"
+		}
+	}
+}
+
+// extras fills informational attributes: e-mail, URL, UUID, language.
+func (s *state) extras() {
+	p := s.p
+	if i := strings.IndexByte(p.ua, '@'); i > 0 {
+		st := i
+		for st > 0 && isEmailChar(p.ua[st-1]) {
+			st--
+		}
+		en := i + 1
+		for en < len(p.ua) && isEmailChar(p.ua[en]) {
+			en++
+		}
+		if st < i && en > i+1 && strings.Contains(p.ua[i:en], ".") {
+			s.email = strings.TrimRight(p.ua[st:en], ".")
+		}
+	}
+	if i := strings.Index(p.low, "http"); i >= 0 {
+		en := i
+		for en < len(p.ua) && !isSpace(p.ua[en]) && p.ua[en] != ')' && p.ua[en] != ';' && p.ua[en] != ',' {
+			en++
+		}
+		s.url = p.ua[i:en]
+	}
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		if s.langCode == "" && isLocale(lt) {
+			s.langCode = lt
+			if len(lt) == 5 {
+				s.langCode = lt[:2] + "-" + lt[3:]
+			}
+		}
+	}
+}
+
+func isEmailChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_' || c == '+'
+}
+
+func isLocale(lt string) bool {
+	if len(lt) == 5 && (lt[2] == '-' || lt[2] == '_') {
+		for _, i := range []int{0, 1, 3, 4} {
+			if lt[i] < 'a' || lt[i] > 'z' {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// fill writes the findings into the attribute array, deriving the combined
+// attributes (NameVersion, majors) in one place so they stay consistent.
+func (s *state) fill(v *[numAttributes]string) {
+	set := func(i int, val string) {
+		if val != "" {
+			v[i] = val
+		}
+	}
+	set(attrDeviceClass, s.devClass)
+	set(attrDeviceBrand, s.devBrand)
+	set(attrDeviceName, s.devName)
+	set(attrDeviceCpu, s.devCPU)
+	set(attrDeviceFirmwareVersion, s.devFirmware)
+	set(attrDeviceVersion, s.devVersion)
+
+	set(attrOperatingSystemClass, s.os.class)
+	set(attrOperatingSystemName, s.os.name)
+	set(attrOperatingSystemVersion, s.os.version)
+	if s.os.name != "" {
+		v[attrOperatingSystemNameVersion] = s.os.name + " " + v[attrOperatingSystemVersion]
+		if v[attrOperatingSystemVersion] == Unknown {
+			v[attrOperatingSystemNameVersion] = s.os.name + " " + Unknown
+		}
+	}
+
+	set(attrLayoutEngineClass, s.engClass)
+	set(attrLayoutEngineName, s.engName)
+	set(attrLayoutEngineVersion, s.engVersion)
+	set(attrLayoutEngineBuild, s.engBuild)
+	if s.engName != "" {
+		ev := v[attrLayoutEngineVersion]
+		v[attrLayoutEngineVersionMajor] = versionMajor(ev)
+		v[attrLayoutEngineNameVersion] = s.engName + " " + ev
+		v[attrLayoutEngineNameVersionMajor] = s.engName + " " + versionMajor(ev)
+	}
+
+	set(attrAgentClass, s.agClass)
+	set(attrAgentName, s.agName)
+	set(attrAgentVersion, s.agVersion)
+	if s.agName != "" {
+		av := v[attrAgentVersion]
+		v[attrAgentVersionMajor] = versionMajor(av)
+		v[attrAgentNameVersion] = s.agName + " " + av
+		v[attrAgentNameVersionMajor] = s.agName + " " + versionMajor(av)
+	}
+	set(attrAgentInformationEmail, s.email)
+	set(attrAgentInformationUrl, s.url)
+	set(attrAgentSecurity, s.security)
+	set(attrAgentLanguageCode, s.langCode)
+	set(attrAgentUuid, s.uuid)
+}

@@ -1,0 +1,53 @@
+package uaparse
+
+import "strings"
+
+// Options configures an Analyzer.
+type Options struct {
+	// CacheSize is the number of analysed user agents kept in the LRU
+	// cache; 0 (or less) turns caching off.
+	CacheSize int
+}
+
+// Analyzer analyses user-agent strings. It is safe for concurrent use.
+type Analyzer struct {
+	cache *lruCache
+}
+
+// New returns an Analyzer with the given options.
+func New(opts Options) *Analyzer {
+	return &Analyzer{cache: newLRUCache(opts.CacheSize)}
+}
+
+// Analyze returns the attributes of ua. It never fails and never panics: a
+// hostile or broken string gets the Hacker or Unknown answers.
+func (a *Analyzer) Analyze(ua string) Result {
+	cacheable := a != nil && a.cache != nil && len(ua) <= maxLength
+	if cacheable {
+		if r, ok := a.cache.get(ua); ok {
+			return r
+		}
+	}
+	r := Result{v: analyzeSafe(ua)}
+	if cacheable {
+		// Clone so the cache does not pin a larger buffer the caller's
+		// string may be a slice of.
+		a.cache.put(strings.Clone(ua), r)
+	}
+	return r
+}
+
+// analyzeSafe turns an unexpected runtime error in a rule into an Unknown
+// answer: the analyzer must never take a stream processor down.
+func analyzeSafe(ua string) (v *[numAttributes]string) {
+	defer func() {
+		if recover() != nil {
+			var u [numAttributes]string
+			for i := range u {
+				u[i] = Unknown
+			}
+			v = &u
+		}
+	}()
+	return analyze(ua)
+}

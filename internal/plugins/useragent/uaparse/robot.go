@@ -1,0 +1,240 @@
+package uaparse
+
+import "strings"
+
+// robotWords mark a product or comment entry as an automated client.
+var robotWords = []string{
+	"bot", "crawler", "spider", "slurp", "scraper", "fetcher", "archiver", "checker", "indexer",
+	"externalhit", "externalagent", "preview", "validator", "monitor", "scanner", "analyzer", "crawl",
+	"phantomjs", "casperjs", "prerender", "datadogsynthetics", "pingdom", "headlessshell",
+}
+
+// notRobotWords are product names containing a robot word by accident.
+var notRobotWords = []string{"cubot", "robotic", "abbott", "bottle", "webpreview", "robotframework"}
+
+// httpLibraries are programming language HTTP clients: not browsers, and
+// classed as robots as Yauaa does.
+var httpLibraries = map[string]string{
+	"curl": "Curl", "wget": "Wget", "python-requests": "Python Requests", "python-urllib": "Python Urllib",
+	"java": "Oracle Java", "okhttp": "Square Okhttp", "go-http-client": "GO Http Client",
+	"apache-httpclient": "Apache HttpClient", "commons-httpclient": "Apache Jakarta Commons-HttpClient",
+	"php": "PHP", "restsharp": "RestSharp", "apache-cxf": "Apache CXF", "postmanruntime": "Postman Runtime",
+	"httpie": "Httpie", "lwp-request": "LWP-Request", "libwww-perl": "Libwww-Perl", "spray-can": "Spray-CAN",
+	"dart": "Dart", "axios": "Axios", "node-fetch": "Node-Fetch", "ruby": "Ruby", "faraday": "Faraday",
+	"guzzlehttp": "Guzzle", "scrapy": "Scrapy", "python-httpx": "Python Httpx", "aiohttp": "Aiohttp",
+	"reqwest": "Reqwest", "winhttp": "WinHTTP", "masscan": "Masscan", "zgrab": "Zgrab",
+}
+
+// robotAgentNames fixes the spelling of names whose token is not the name
+// users know.
+var robotAgentNames = map[string]string{
+	"go-http-client": "Go http client", "postmanruntime": "Postman Runtime", "bingbot": "Bingbot",
+	"mediapartners-google": "Google AdSense crawler", "adsbot-google": "Google AdsBot",
+	"adsbot-google-mobile": "Google AdsBot", "apis-google": "Google APIs", "feedfetcher-google": "Google Feedfetcher",
+	"google-read-aloud": "Google Read Aloud", "storebot-google": "Google Storebot", "google-safety": "Google Safety",
+	"duplexweb-google": "Google Duplex on the Web", "googleother": "Google Generic Crawler",
+	"facebookexternalhit": "Facebook ExternalHit", "facebookscraper": "Facebook Scraper",
+	"facebookcatalog": "Facebook Catalog", "meta-externalagent": "Meta-ExternalAgent", "meta-webindexer": "Meta-WebIndexer",
+	"ptst": "WebpageTest", "datadogsynthetics": "Datadog Synthetics", "pingdomtms": "Pingdom TMS",
+	"bitlybot": "Bitly bot", "catchpoint": "Catchpoint Analyzer", "commons-httpclient": "Jakarta Commons-HttpClient",
+	"xb2.net": "Xb2 Xbase++ Client",
+}
+
+// detectRobot recognises crawlers, monitors and HTTP libraries and rewrites
+// the device, system and agent as Yauaa reports robots.
+func (s *state) detectRobot() {
+	p := s.p
+	name, ver, ok := s.findRobot()
+	if !ok {
+		return
+	}
+	lname := strings.ToLower(name)
+	mobileDevice := s.os.name == "Android" || s.os.name == "iOS" || s.os.name == "Windows Phone" || s.os.name == "BlackBerry"
+	s.devClass = "Robot"
+	if mobileDevice {
+		s.devClass = "Robot Mobile"
+	}
+	brand := s.robotBrand(lname)
+	s.devBrand = brand
+	switch {
+	case httpLibraries[lname] != "":
+		s.devName = httpLibraries[lname]
+		if brand == Unknown {
+			if k := strings.IndexByte(s.devName, ' '); k > 0 {
+				s.devBrand = s.devName[:k]
+			} else {
+				s.devBrand = s.devName
+			}
+		}
+	case brand == Unknown:
+		s.devName = normalizeName(name)
+	default:
+		rest := name
+		if hasPrefixFold(rest, brand) {
+			rest = strings.TrimLeft(rest[len(brand):], " -_.")
+		}
+		if rest == "" {
+			s.devName = brand
+		} else {
+			s.devName = brand + " " + normalizeName(rest)
+		}
+	}
+	s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
+	switch s.devBrand {
+	case "Google":
+		s.os.name = "Google Cloud"
+	case "Microsoft":
+		s.os.name, s.os.version = "Microsoft Cloud", "Microsoft Azure"
+	case "Yahoo":
+		s.os.name = "Yahoo"
+	}
+	s.devCPU = ""
+	agent := name
+	if n, ok := robotAgentNames[lname]; ok {
+		agent = name
+		name = n
+		agent = n
+	} else if lname == name {
+		agent = normalizeRobotAgent(name)
+	}
+	s.engClass, s.engName, s.engVersion = "Robot", name, cleanVersion(ver)
+	s.agClass, s.agName, s.agVersion = "Robot", agent, cleanVersion(ver)
+	if mobileDevice && p.has("googlebot") {
+		s.agClass = "Robot Mobile"
+	}
+}
+
+// normalizeRobotAgent capitalises an all lower case robot name the way the
+// agent name is shown ("msnbot-media" -> "Msnbot-Media").
+func normalizeRobotAgent(n string) string {
+	parts := strings.Split(n, "-")
+	for i, w := range parts {
+		sub := strings.Split(w, "_")
+		for j, x := range sub {
+			switch {
+			case x == "bot":
+				sub[j] = "BOT"
+			case len(x) <= 3 && i > 0:
+				sub[j] = strings.ToUpper(x)
+			default:
+				sub[j] = capitalize(x)
+			}
+		}
+		parts[i] = strings.Join(sub, "_")
+	}
+	out := strings.Join(parts, "-")
+	if len(n) <= 3 {
+		return strings.ToUpper(n)
+	}
+	return out
+}
+
+// findRobot returns the name and version of the robot in the user agent.
+func (s *state) findRobot() (string, string, bool) {
+	p := s.p
+	// A robot name in a comment: "(compatible; Googlebot/2.1; +http://...)".
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		t := p.text(e)
+		if strings.HasPrefix(lt, "+http") || strings.HasPrefix(lt, "http") || strings.Contains(lt, "@") || strings.HasPrefix(lt, "www.") {
+			continue
+		}
+		if isRobotName(lt) {
+			name, ver := t, ""
+			if k := strings.IndexByte(t, '/'); k > 0 {
+				name, ver = t[:k], t[k+1:]
+				if sp := strings.IndexAny(ver, " +"); sp > 0 {
+					ver = ver[:sp]
+				}
+			} else if k := strings.Index(t, " +"); k > 0 {
+				name = t[:k]
+			}
+			return strings.TrimSpace(name), ver, true
+		}
+	}
+	for i, pr := range p.products {
+		lw := strings.ToLower(pr.name)
+		if isRobotName(lw) {
+			return pr.name, pr.version, true
+		}
+		if i == 0 && httpLibraries[lw] != "" {
+			return pr.name, pr.version, true
+		}
+		if i == 0 && strings.HasPrefix(lw, "jakarta commons-httpclient") {
+			return "Jakarta Commons-HttpClient", pr.version, true
+		}
+	}
+	// "Name/1.0 (+http://example.com/bot.html)" without a robot word.
+	if !s.mozilla && len(p.products) > 0 && (p.has("+http") || p.has("(http")) {
+		pr := p.products[0]
+		return pr.name, pr.version, true
+	}
+	if s.mozilla && p.has("compatible;") && p.has("+http") && s.agClass != "Browser" {
+		return s.agName, s.agVersion, s.agName != ""
+	}
+	return "", "", false
+}
+
+func isRobotName(lt string) bool {
+	if !containsAny(lt, robotWords) {
+		return false
+	}
+	if containsAny(lt, notRobotWords) {
+		return false
+	}
+	// Device models and OS entries never name robots.
+	return !strings.HasPrefix(lt, "windows") && !strings.HasPrefix(lt, "android") && !strings.Contains(lt, "build/")
+}
+
+// robotBrand finds the company behind a robot from the URL or e-mail
+// address it publishes, else Unknown.
+func (s *state) robotBrand(lname string) string {
+	p := s.p
+	switch {
+	case strings.Contains(lname, "google") || strings.HasPrefix(lname, "googlebot"):
+		return "Google"
+	case strings.Contains(lname, "bing") || strings.Contains(lname, "msnbot") || strings.Contains(lname, "adidxbot"):
+		return "Microsoft"
+	case strings.Contains(lname, "yandex") || strings.Contains(lname, "yadirect"):
+		return "Yandex"
+	}
+	host := ""
+	if i := strings.Index(p.low, "://"); i >= 0 {
+		host = hostAt(p.low, i+3)
+	} else if i := strings.Index(p.low, "www."); i >= 0 {
+		host = hostAt(p.low, i)
+	} else if i := strings.IndexByte(p.low, '@'); i >= 0 {
+		host = hostAt(p.low, i+1)
+	}
+	if host == "" {
+		return Unknown
+	}
+	labels := strings.Split(host, ".")
+	if len(labels) < 2 {
+		return Unknown
+	}
+	label := labels[len(labels)-2]
+	if len(labels) >= 3 && (label == "co" || label == "com" || label == "org" || label == "net" || label == "ac") {
+		label = labels[len(labels)-3]
+	}
+	if label == "www" || label == "" {
+		return Unknown
+	}
+	if b, ok := domainBrands[label]; ok {
+		return b
+	}
+	return normalizeName(label)
+}
+
+func hostAt(s string, i int) string {
+	j := i
+	for j < len(s) {
+		c := s[j]
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' {
+			j++
+			continue
+		}
+		break
+	}
+	return strings.Trim(s[i:j], ".")
+}
