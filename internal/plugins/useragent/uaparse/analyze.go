@@ -42,7 +42,7 @@ func analyze(ua string) *[numAttributes]string {
 		fillHacker(&v, hackerInfo{vector: Unknown, toolkit: Unknown})
 		return &v
 	}
-	p := parse(ua)
+	p := parse(urlDecode(ua))
 	if h, ok := detectHacker(p); ok {
 		fillHacker(&v, h)
 		return &v
@@ -210,6 +210,9 @@ func (s *state) detectAgent() {
 		ieVersion = cleanVersion(ieVersion)
 	}
 	trident, hasTrident := p.entryVersion("trident/")
+	if s.namedBrowser() {
+		return
+	}
 	for _, bt := range browserTokens {
 		pr, ok := p.product(bt.token)
 		if !ok {
@@ -253,6 +256,11 @@ func (s *state) detectAgent() {
 		s.agName, s.agClass, s.agVersion = "Edge", "Browser", ev+"."+minor
 		return
 	}
+	if pr, ok := p.product("Opera"); ok && isVersionLike(pr.version) && isIE {
+		s.agName, s.agClass, s.agVersion = "Opera", "Browser", cleanVersion(pr.version)
+		s.engName, s.engVersion = "Presto", prestoFor(pr.version)
+		return
+	}
 	if isIE || hasTrident {
 		name := "Internet Explorer"
 		if _, ok := p.entryVersion("iemobile"); ok {
@@ -280,6 +288,9 @@ func (s *state) detectAgent() {
 			v = ver.version
 		}
 		s.agName, s.agClass, s.agVersion = "Opera", "Browser", cleanVersion(v)
+		if s.engName == "" || s.engName == "Mozilla" || s.engName == "Gecko" {
+			s.engClass, s.engName, s.engVersion = "Browser", "Presto", prestoFor(v)
+		}
 		if p.has("opera mini") {
 			s.agName = "Opera Mini"
 		} else if p.has("opera mobi") {
@@ -321,6 +332,15 @@ func (s *state) detectAgent() {
 		return
 	}
 	s.genericAgent()
+}
+
+// prestoFor estimates the Presto engine version of an Opera release that
+// does not send a Presto token (Opera 7 to 9.x used Presto 1.x and 2.0).
+func prestoFor(operaVersion string) string {
+	if pr := atoiPrefix(operaVersion); pr >= 10 {
+		return "2.2"
+	}
+	return "1"
 }
 
 // chromeWebview marks the Android system webview, which sends "; wv)" or
@@ -368,6 +388,11 @@ func (s *state) genericAgent() {
 			}
 			continue
 		}
+		if lw == "dalvik" {
+			// The Android runtime's HTTP client: some app we cannot name.
+			s.agName, s.agClass, s.agVersion = Unknown, "Browser", Unknown
+			return
+		}
 		if lw == "" || lw == "like" || lw == "gecko" || lw == "khtml" {
 			continue
 		}
@@ -376,12 +401,46 @@ func (s *state) genericAgent() {
 			continue
 		}
 		s.agName, s.agClass = name, "Special"
+		if s.os.class == "Mobile" {
+			s.agClass = "Mobile App"
+		}
 		s.agVersion = cleanVersion(pr.version)
 		return
 	}
 	if s.mozilla {
-		s.agName, s.agClass, s.agVersion = "Mozilla", "Browser", cleanVersion(p.products[0].version)
+		v := cleanVersion(p.products[0].version)
+		if atoiPrefix(v) < 5 {
+			// Plain "Mozilla/4.x (...)" with no other browser token is
+			// Netscape Navigator, the browser that introduced the token.
+			s.agName, s.agClass, s.agVersion = "Netscape", "Browser", v
+			return
+		}
+		s.agName, s.agClass, s.agVersion = "Mozilla", "Browser", v
 	}
+}
+
+// namedBrowser recognises the many browsers that call themselves
+// "<Something>Browser/1.2" ("HiBrowser", "LG Browser", "PicoBrowser").
+// The big ones that also send a Chrome token are in browserTokens.
+func (s *state) namedBrowser() bool {
+	for _, pr := range s.p.products {
+		ln := strings.ToLower(pr.name)
+		if !strings.HasSuffix(ln, "browser") || ln == "browser" || !isVersionLike(pr.version) {
+			continue
+		}
+		switch ln {
+		case "samsungbrowser", "yabrowser", "ucbrowser", "qqbrowser", "mqqbrowser", "huaweibrowser", "miuibrowser",
+			"baidu.sogo.uc.ucbrowser", "mxbrowser", "yasearchbrowser":
+			return false
+		}
+		name := pr.name
+		if k := strings.LastIndexByte(name, '.'); k >= 0 {
+			name = name[k+1:]
+		}
+		s.agName, s.agClass, s.agVersion = name, "Browser", cleanVersion(pr.version)
+		return true
+	}
+	return false
 }
 
 // detectDevice derives the device from the operating system and the model
@@ -668,10 +727,11 @@ func (s *state) fill(v *[numAttributes]string) {
 	set(attrOperatingSystemName, s.os.name)
 	set(attrOperatingSystemVersion, s.os.version)
 	if s.os.name != "" {
-		v[attrOperatingSystemNameVersion] = s.os.name + " " + v[attrOperatingSystemVersion]
-		if v[attrOperatingSystemVersion] == Unknown {
-			v[attrOperatingSystemNameVersion] = s.os.name + " " + Unknown
+		name := s.os.name
+		if name == "Windows NT" && v[attrOperatingSystemVersion] != Unknown {
+			name = "Windows" // "Windows XP", "Windows 7", not "Windows NT 7"
 		}
+		v[attrOperatingSystemNameVersion] = name + " " + v[attrOperatingSystemVersion]
 	}
 
 	set(attrLayoutEngineClass, s.engClass)
@@ -699,4 +759,42 @@ func (s *state) fill(v *[numAttributes]string) {
 	set(attrAgentSecurity, s.security)
 	set(attrAgentLanguageCode, s.langCode)
 	set(attrAgentUuid, s.uuid)
+}
+
+// urlDecode undoes the URL encoding some clients apply to the whole user
+// agent ("Mozilla%2F5.0+%28Linux%3B+..."). Other strings are returned
+// unchanged, so a "%" in a normal user agent is left alone.
+func urlDecode(ua string) string {
+	if !strings.Contains(ua, "%2F") && !strings.Contains(ua, "%2f") || !strings.Contains(ua, "%28") && !strings.Contains(ua, "+") {
+		return ua
+	}
+	if strings.Contains(ua, "%252") || strings.Contains(ua, "..") {
+		return ua // double encoding is a traversal probe: keep it for the hacker rules
+	}
+	b := make([]byte, 0, len(ua))
+	for i := 0; i < len(ua); i++ {
+		c := ua[i]
+		switch {
+		case c == '+':
+			b = append(b, ' ')
+		case c == '%' && i+2 < len(ua) && isHex(ua[i+1]) && isHex(ua[i+2]):
+			b = append(b, unhex(ua[i+1])<<4|unhex(ua[i+2]))
+			i += 2
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func unhex(c byte) byte {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0'
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
 }

@@ -65,6 +65,13 @@ func detectOS(p *parsed) osInfo {
 	}
 	for _, pr := range p.products {
 		lw := strings.ToLower(pr.word)
+		if best.prio < 6 {
+			for _, d := range linuxDistros {
+				if d.token != "mint" && indexWord(strings.ToLower(pr.name), d.token) >= 0 {
+					consider(osInfo{name: d.name, version: Unknown, class: "Desktop", prio: 6})
+				}
+			}
+		}
 		switch {
 		case lw == "android" && pr.version != "":
 			consider(osInfo{name: "Android", version: androidVersion(pr.version), class: "Mobile", prio: 7})
@@ -76,6 +83,10 @@ func detectOS(p *parsed) osInfo {
 			consider(osInfo{name: "KaiOS", version: cleanVersion(pr.version), class: "Mobile", prio: 8})
 		case lw == "tizen":
 			consider(osInfo{name: "Tizen", version: cleanVersion(pr.version), class: "Mobile", prio: 6})
+		case lw == "ios" || lw == "ipados" || lw == "iphone os":
+			consider(osInfo{name: "iOS", version: orUnknown(leadingVersion(pr.version)), class: "Mobile", prio: 7})
+		case (lw == "iphone" || lw == "ipad") && isVersionLike(pr.version):
+			consider(osInfo{name: "iOS", version: orUnknown(leadingVersion(pr.version)), class: "Mobile", prio: 5})
 		case lw == "cfnetwork" && best.name == "":
 			consider(osInfo{name: "iOS", version: Unknown, class: "Mobile", prio: 1})
 		}
@@ -103,8 +114,15 @@ func osFromEntry(lt, t string) osInfo {
 		return osInfo{name: "Windows Mobile", version: orUnknown(leadingVersion(strings.TrimSpace(lt[14:]))), class: "Mobile", prio: 9}
 	case strings.HasPrefix(lt, "windows ce") || lt == "wince":
 		return osInfo{name: "Windows CE", version: "CE", class: "Mobile", prio: 8}
-	case strings.HasPrefix(lt, "windows nt") || strings.HasPrefix(lt, "windows-nt") || strings.HasPrefix(lt, "winnt"):
-		rest := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(lt, "windows nt"), "windows-nt"), "winnt"), " ")
+	case strings.HasPrefix(lt, "windows nt") || strings.HasPrefix(lt, "windows-nt") || strings.HasPrefix(lt, "winnt") ||
+		strings.HasPrefix(lt, "windowsnt") || strings.HasPrefix(lt, "windows_nt") || strings.HasPrefix(lt, "nt "):
+		rest := lt
+		for _, pre := range []string{"windows nt", "windows-nt", "windows_nt", "windowsnt", "winnt", "nt "} {
+			if strings.HasPrefix(rest, pre) {
+				rest = strings.TrimLeft(rest[len(pre):], " ")
+				break
+			}
+		}
 		v := leadingVersion(rest)
 		name, ok := windowsNT[v]
 		if !ok {
@@ -129,6 +147,12 @@ func osFromEntry(lt, t string) osInfo {
 		return osInfo{name: "Windows NT", version: Unknown, class: "Desktop", prio: 2}
 	case lt == "windows":
 		return osInfo{name: "Windows", version: Unknown, class: "Desktop", prio: 2}
+	case strings.HasPrefix(lt, "microsoft windows "):
+		v := leadingVersion(lt[18:])
+		if v == "" {
+			v = Unknown
+		}
+		return osInfo{name: "Windows NT", version: v, class: "Desktop", prio: 5}
 	case strings.HasPrefix(lt, "android"):
 		rest := strings.TrimLeft(lt[7:], " /:")
 		if strings.HasPrefix(rest, "api") {
@@ -172,8 +196,8 @@ func osFromEntry(lt, t string) osInfo {
 		return osInfo{name: "RIM Tablet OS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[13:]))), class: "Mobile", prio: 8}
 	}
 	for _, d := range linuxDistros {
-		if strings.HasPrefix(lt, d.token) {
-			v := leadingVersion(strings.TrimLeft(lt[len(d.token):], " /-"))
+		if k := indexWord(lt, d.token); k >= 0 && (k == 0 || d.token != "mint") {
+			v := leadingVersion(strings.TrimLeft(lt[k+len(d.token):], " /-"))
 			return osInfo{name: d.name, version: orUnknown(v), class: "Desktop", prio: 6}
 		}
 	}
@@ -263,3 +287,25 @@ func darwinOS(v string, p *parsed) osInfo {
 	}
 	return osInfo{name: "iOS", version: Unknown, class: "Mobile", prio: 4}
 }
+
+// indexWord returns the index of word in s where it is not part of a longer
+// word (bounded by non-letters), or -1.
+func indexWord(s, word string) int {
+	off := 0
+	for {
+		k := strings.Index(s[off:], word)
+		if k < 0 {
+			return -1
+		}
+		k += off
+		before := k == 0 || !isLetter(s[k-1])
+		end := k + len(word)
+		after := end >= len(s) || !isLetter(s[end])
+		if before && after {
+			return k
+		}
+		off = k + 1
+	}
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -65,7 +65,8 @@ func parse(ua string) *parsed {
 	p.entries = make([]entry, 0, 12)
 	n := len(ua)
 	i := 0
-	nameStart := 0 // start of the text that becomes the next product's name
+	nameStart := 0         // start of the text that becomes the next product's name
+	brokenComment := false // a ';' was seen outside any block
 	for i < n {
 		c := ua[i]
 		switch {
@@ -75,11 +76,22 @@ func parse(ua string) *parsed {
 			nameStart = i
 		case c == ')' || c == ']' || c == '}' || c == ';' || c == ',':
 			// Stray closers and separators outside a block end a name.
+			// Broken user agents drop the parentheses ("Mozilla/4.0 X11;
+			// U; Gentoo Linux x86_64; pl-PL ..."): the text between
+			// separators is kept as a comment entry as well.
+			if c == ';' {
+				p.addEntry(nameStart, i, -1)
+				brokenComment = true
+			}
 			p.addWords(nameStart, i)
 			i++
 			nameStart = i
 		case c == '/':
-			name := strings.TrimSpace(ua[nameStart:i])
+			ns := nameStart
+			for ns < i && isSpace(ua[ns]) {
+				ns++
+			}
+			name := strings.TrimSpace(ua[ns:i])
 			i++
 			for i < n && ua[i] == ' ' && i+1 < n && ua[i+1] >= '0' && ua[i+1] <= '9' {
 				i++ // "htc / 1.0": tolerate a space after the slash before a number
@@ -88,6 +100,13 @@ func parse(ua string) *parsed {
 			i = scanVersion(ua, i)
 			p.addProduct(name, ua[vs:i])
 			nameStart = i
+			if brokenComment {
+				// Text after a top-level separator up to this product,
+				// e.g. "pl-PL" in "...; pl-PL AppleWebKit/528.7+".
+				if k := strings.LastIndexByte(name, ' '); k > 0 {
+					p.addEntry(ns, ns+k, -1)
+				}
+			}
 			if i < n && ua[i] == '/' {
 				// "Safari/537.36/null", "PTST/SpeedCurve/1806": the next
 				// segment is parsed as a new token.
@@ -107,6 +126,11 @@ func parse(ua string) *parsed {
 func (p *parsed) addWords(s, e int) {
 	t := strings.TrimSpace(p.ua[s:e])
 	if t == "" {
+		return
+	}
+	// "Opera 8.50", "Links (2.8": a name followed by a bare version.
+	if k := strings.LastIndexByte(t, ' '); k > 0 && isVersionLike(t[k+1:]) && !isVersionLike(t) {
+		p.addProduct(strings.TrimSpace(t[:k]), t[k+1:])
 		return
 	}
 	p.addProduct(t, "")

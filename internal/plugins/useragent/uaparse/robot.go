@@ -176,7 +176,7 @@ func (s *state) findRobot() (string, string, bool) {
 }
 
 func isRobotName(lt string) bool {
-	if !containsAny(lt, robotWords) {
+	if !containsRobotWord(lt) {
 		return false
 	}
 	if containsAny(lt, notRobotWords) {
@@ -237,4 +237,25 @@ func hostAt(s string, i int) string {
 		break
 	}
 	return strings.Trim(s[i:j], ".")
+}
+
+// containsRobotWord finds a robot word that ends a word: "googlebot",
+// "msnbot-media", "YisouSpider", but not the random "iBot7KTt" that
+// anonymisers append.
+func containsRobotWord(lt string) bool {
+	for _, w := range robotWords {
+		off := 0
+		for {
+			k := strings.Index(lt[off:], w)
+			if k < 0 {
+				break
+			}
+			end := off + k + len(w)
+			if end >= len(lt) || !isLetter(lt[end]) && (lt[end] < '0' || lt[end] > '9') {
+				return true
+			}
+			off = off + k + 1
+		}
+	}
+	return false
 }
