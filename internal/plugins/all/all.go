@@ -5,6 +5,7 @@ package all
 import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/plugins/cache"
 	"github.com/weir-streams/weir/internal/plugins/text"
 	"github.com/weir-streams/weir/internal/serialize"
 	"github.com/weir-streams/weir/internal/stream"
@@ -24,6 +25,7 @@ func Register(reg *component.Registry) {
 	reg.Register(text.SplitTextSpec())
 
 	// Controller services.
+	reg.Register(cache.LRUSpec())
 }
 
 // NewRegistry returns a registry with every built-in component.
