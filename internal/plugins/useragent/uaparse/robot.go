@@ -99,6 +99,14 @@ func (s *state) detectRobot() {
 	}
 	s.engClass, s.engName, s.engVersion = "Robot", name, cleanVersion(ver)
 	s.agClass, s.agName, s.agVersion = "Robot", agent, cleanVersion(ver)
+	if strings.HasPrefix(lname, "googlebot") && !p.has("google.com/bot.html") && !p.has("googlebot.com") {
+		// Googlebot only ever points to its own documentation; anything
+		// else using the name is pretending.
+		s.devClass, s.devBrand, s.devName = "Robot Imitator", Unknown, "Googlebot Imitator"
+		s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
+		s.engName, s.engVersion = "Googlebot Imitator", Unknown
+		s.agName, s.agVersion = "Googlebot Imitator", Unknown
+	}
 	if mobileDevice && p.has("googlebot") {
 		s.agClass = "Robot Mobile"
 	}
@@ -135,26 +143,17 @@ func (s *state) findRobot() (string, string, bool) {
 	// A robot name in a comment: "(compatible; Googlebot/2.1; +http://...)".
 	for _, e := range p.entries {
 		lt := p.ltext(e)
-		t := p.text(e)
-		if strings.HasPrefix(lt, "+http") || strings.HasPrefix(lt, "http") || strings.Contains(lt, "@") || strings.HasPrefix(lt, "www.") {
+		if isInfoEntry(lt) {
 			continue
 		}
 		if isRobotName(lt) {
-			name, ver := t, ""
-			if k := strings.IndexByte(t, '/'); k > 0 {
-				name, ver = t[:k], t[k+1:]
-				if sp := strings.IndexAny(ver, " +"); sp > 0 {
-					ver = ver[:sp]
-				}
-			} else if k := strings.Index(t, " +"); k > 0 {
-				name = t[:k]
-			}
-			return strings.TrimSpace(name), ver, true
+			name, ver := splitEntryProduct(p.text(e))
+			return name, ver, true
 		}
 	}
 	for i, pr := range p.products {
 		lw := strings.ToLower(pr.name)
-		if isRobotName(lw) {
+		if isRobotName(lw) || lw == "ptst" || lw == "con_aff" {
 			return pr.name, pr.version, true
 		}
 		if i == 0 && httpLibraries[lw] != "" {
@@ -164,18 +163,68 @@ func (s *state) findRobot() (string, string, bool) {
 			return "Jakarta Commons-HttpClient", pr.version, true
 		}
 	}
-	// "Name/1.0 (+http://example.com/bot.html)" without a robot word.
-	if !s.mozilla && len(p.products) > 0 && (p.has("+http") || p.has("(http")) {
+	if !s.hasContact() {
+		return "", "", false
+	}
+	// "Mozilla/5.0 (compatible; Name/1.0; +http://example.com/)": a
+	// compatible section that gives a contact URL or address is a robot
+	// introducing itself, whatever its name.
+	if s.mozilla {
+		inCompat := -1
+		for _, e := range p.entries {
+			lt := p.ltext(e)
+			if lt == "compatible" {
+				inCompat = e.block
+				continue
+			}
+			if e.block != inCompat || isInfoEntry(lt) || strings.HasPrefix(lt, "msie") || strings.HasPrefix(lt, "windows") {
+				continue
+			}
+			name, ver := splitEntryProduct(p.text(e))
+			return name, ver, true
+		}
+		return "", "", false
+	}
+	if len(p.products) > 0 {
 		pr := p.products[0]
 		return pr.name, pr.version, true
-	}
-	if s.mozilla && p.has("compatible;") && p.has("+http") && s.agClass != "Browser" {
-		return s.agName, s.agVersion, s.agName != ""
 	}
 	return "", "", false
 }
 
+// hasContact reports a URL or e-mail address in the user agent, the way
+// crawlers tell site owners whom to contact.
+func (s *state) hasContact() bool {
+	p := s.p
+	return p.has("http://") || p.has("https://") || p.has("www.") || s.email != "" || strings.Contains(p.ua, "@")
+}
+
+// isInfoEntry reports comment entries that carry contact information
+// rather than a name.
+func isInfoEntry(lt string) bool {
+	return strings.HasPrefix(lt, "+http") || strings.HasPrefix(lt, "http") || strings.Contains(lt, "@") ||
+		strings.HasPrefix(lt, "www.") || strings.HasPrefix(lt, "+www")
+}
+
+// splitEntryProduct splits "Name/1.0" (or "Name/1.0 +http://...") inside a
+// comment entry.
+func splitEntryProduct(t string) (string, string) {
+	name, ver := t, ""
+	if k := strings.IndexByte(t, '/'); k > 0 {
+		name, ver = t[:k], t[k+1:]
+		if sp := strings.IndexAny(ver, " +;"); sp > 0 {
+			ver = ver[:sp]
+		}
+	} else if k := strings.Index(t, " +"); k > 0 {
+		name = t[:k]
+	}
+	return strings.TrimSpace(name), ver
+}
+
 func isRobotName(lt string) bool {
+	if isGoogleRobot(lt) {
+		return true
+	}
 	if !containsRobotWord(lt) {
 		return false
 	}
@@ -256,6 +305,22 @@ func containsRobotWord(lt string) bool {
 			}
 			off = off + k + 1
 		}
+	}
+	return false
+}
+
+// isGoogleRobot recognises Google's many crawlers and fetchers, which
+// mostly name themselves "Something-Google" or "GoogleSomething".
+func isGoogleRobot(lt string) bool {
+	switch {
+	case strings.Contains(lt, "-google") && !strings.Contains(lt, "com.google"):
+		return true
+	case strings.HasPrefix(lt, "google-") || strings.HasPrefix(lt, "googlebot") || strings.HasPrefix(lt, "googleother"):
+		return true
+	case strings.HasPrefix(lt, "googleassociation") || strings.HasPrefix(lt, "googledocs") || strings.HasPrefix(lt, "google favicon"):
+		return true
+	case strings.HasPrefix(lt, "google web preview") || strings.HasPrefix(lt, "google page speed") || lt == "google-speakr":
+		return true
 	}
 	return false
 }
