@@ -582,10 +582,13 @@ func (s *state) androidDevice() {
 		model = t
 		break
 	}
+	if model == "" {
+		model = s.modelElsewhere()
+	}
 	if k := strings.Index(strings.ToLower(model), " miui/"); k > 0 {
 		model = model[:k]
 	}
-	model = strings.TrimSpace(model)
+	model = strings.TrimSpace(strings.TrimPrefix(model, "Model "))
 	switch {
 	case s.tablet:
 		s.devClass = "Tablet"
@@ -626,6 +629,37 @@ func (s *state) androidDevice() {
 			s.devClass = "Tablet"
 		}
 	}
+}
+
+// modelElsewhere looks for a device model outside the usual place: in
+// another comment entry ("(SM-G950F; Android 9)") or as a "Brand/Model"
+// product ("Appie/8.11.1 Samsung/SM-A505FN Android/11").
+func (s *state) modelElsewhere() string {
+	p := s.p
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		if isAndroidNoise(lt) || strings.HasPrefix(lt, "android") || strings.HasPrefix(lt, "linux") {
+			continue
+		}
+		t := strings.TrimPrefix(p.text(e), "Model ")
+		if b, _ := brandOfModel(t); b != "" {
+			return t
+		}
+	}
+	for _, pr := range p.products {
+		if b, ok := knownBrand(pr.name); ok && pr.version != "" && !isVersionLike(pr.version) {
+			return b + " " + pr.version
+		}
+		if b, _ := brandOfModel(pr.name); b != "" && strings.ContainsAny(pr.name, "-0123456789") {
+			return pr.name
+		}
+		if strings.HasPrefix(strings.ToLower(pr.name), "android-") {
+			if b, _ := brandOfModel(pr.name[8:]); b != "" {
+				return pr.name[8:]
+			}
+		}
+	}
+	return ""
 }
 
 // isAndroidNoise reports comment entries that sit between the Android

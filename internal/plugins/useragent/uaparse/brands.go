@@ -92,7 +92,36 @@ func brandOfModel(model string) (brand, rest string) {
 	if huaweiModel(model) {
 		return "Huawei", model
 	}
+	if sonyModel(model) {
+		return "Sony", model
+	}
 	return "", model
+}
+
+// sonyModel reports Sony Xperia's "D5803", "H8266" style model numbers: one
+// capital from C to J followed by exactly four digits.
+func sonyModel(m string) bool {
+	if len(m) != 5 || m[0] < 'C' || m[0] > 'J' {
+		return false
+	}
+	for i := 1; i < 5; i++ {
+		if m[i] < '0' || m[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// knownBrand reports whether name (any case) is itself a brand, as in the
+// "Samsung/SM-A505FN" products some apps send, and returns its spelling.
+func knownBrand(name string) (string, bool) {
+	ln := strings.ToLower(strings.TrimSpace(name))
+	for _, bp := range brandPrefixes {
+		if strings.ToLower(bp.brand) == ln {
+			return bp.brand, true
+		}
+	}
+	return "", false
 }
 
 // domainBrands names the companies behind well-known robot domains where

@@ -159,7 +159,8 @@ func osFromEntry(lt, t string) osInfo {
 			return osInfo{name: "Android", version: Unknown, class: "Mobile", prio: 7}
 		}
 		return osInfo{name: "Android", version: orUnknown(androidVersion(t[len(t)-len(rest):])), class: "Mobile", prio: 7}
-	case strings.Contains(lt, "iphone os") || strings.HasPrefix(lt, "cpu os") || strings.Contains(lt, "ipad os"):
+	case strings.Contains(lt, "iphone os") || strings.HasPrefix(lt, "cpu os") || strings.Contains(lt, "ipad os") ||
+		strings.HasPrefix(lt, "cpu ios") || strings.HasPrefix(lt, "cpu like mac os x"):
 		i := strings.Index(lt, " os ")
 		v := ""
 		if i >= 0 {

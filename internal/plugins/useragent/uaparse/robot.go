@@ -5,7 +5,7 @@ import "strings"
 // robotWords mark a product or comment entry as an automated client.
 var robotWords = []string{
 	"bot", "crawler", "spider", "slurp", "scraper", "fetcher", "archiver", "checker", "indexer",
-	"externalhit", "externalagent", "preview", "validator", "monitor", "scanner", "analyzer", "crawl",
+	"externalhit", "externalagent", "preview", "validator", "monitor", "crawl",
 	"phantomjs", "casperjs", "prerender", "datadogsynthetics", "pingdom", "headlessshell",
 }
 
