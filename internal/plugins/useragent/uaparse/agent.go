@@ -28,7 +28,7 @@ var browserTokens = []browserToken{
 	{"crios", "Chrome", "Browser"}, {"fxios", "Firefox", "Browser"}, {"focus", "Firefox Focus", "Browser"},
 	{"klar", "Firefox Klar", "Browser"}, {"electron", "Electron app", "Desktop App"},
 	{"seamonkey", "SeaMonkey", "Browser"}, {"thunderbird", "Thunderbird", "Email Client"},
-	{"palemoon", "Pale Moon", "Browser"}, {"waterfox", "Waterfox", "Browser"}, {"icecat", "IceCat", "Browser"},
+	{"palemoon", "PaleMoon", "Browser"}, {"waterfox", "Waterfox", "Browser"}, {"icecat", "IceCat", "Browser"},
 	{"iceweasel", "Iceweasel", "Browser"}, {"epiphany", "Epiphany", "Browser"}, {"konqueror", "Konqueror", "Browser"},
 	{"midori", "Midori", "Browser"}, {"falkon", "Falkon", "Browser"}, {"qupzilla", "QupZilla", "Browser"},
 	{"otter", "Otter", "Browser"}, {"camino", "Camino", "Browser"}, {"netscape6", "Netscape6", "Browser"},

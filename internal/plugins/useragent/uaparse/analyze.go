@@ -210,6 +210,9 @@ func (s *state) detectAgent() {
 		ieVersion = cleanVersion(ieVersion)
 	}
 	trident, hasTrident := p.entryVersion("trident/")
+	if s.androidWebview() {
+		return
+	}
 	if s.namedBrowser() {
 		return
 	}
@@ -323,6 +326,9 @@ func (s *state) detectAgent() {
 			return
 		}
 	}
+	if (s.engName == "AppleWebKit" || s.engName == "Gecko") && s.mozilla && s.lastUnknownProduct() {
+		return
+	}
 	if s.engName == "AppleWebKit" && s.mozilla && len(p.products) <= 3 {
 		s.agName, s.agClass, s.agVersion = "AppleWebKit", "Browser", s.engVersion
 		return
@@ -341,6 +347,51 @@ func prestoFor(operaVersion string) string {
 		return "2.2"
 	}
 	return "1"
+}
+
+// androidWebview recognises the Android system webview by its "; wv)"
+// marker: whatever app embeds it (DuckDuckGo, a vendor browser), the agent
+// is the webview.
+func (s *state) androidWebview() bool {
+	p := s.p
+	for _, e := range p.entries {
+		if p.ltext(e) == "wv" {
+			if ch, ok := p.product("Chrome"); ok && isVersionLike(ch.version) {
+				s.agName, s.agClass, s.agVersion = "Chrome Webview", "Browser Webview", cleanVersion(chromeVersion(ch.version))
+				s.webview = true
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// platformProducts are the tokens every browser of an engine family sends;
+// they never name the browser itself.
+var platformProducts = map[string]bool{
+	"mozilla": true, "applewebkit": true, "khtml": true, "gecko": true, "like": true, "version": true,
+	"safari": true, "mobile": true, "chrome": true, "firefox": true, "like gecko": true, "(khtml": true,
+	"webkit": true, "mobile safari": true, "large screen safari": true, "smarttv": true, "smart-tv": true,
+}
+
+// lastUnknownProduct names the agent after the last product that is not a
+// platform token, for browsers built on an engine that add their own name
+// ("Gecko/20060610 Minimo/0.016", "AppleWebKit/531.9 ... AdobeAIR/2.5.1").
+func (s *state) lastUnknownProduct() bool {
+	p := s.p
+	for i := len(p.products) - 1; i > 0; i-- {
+		pr := p.products[i]
+		ln := strings.ToLower(pr.name)
+		if platformProducts[ln] || platformProducts[strings.ToLower(pr.word)] || pr.version == "" || strings.HasPrefix(ln, "like ") {
+			continue
+		}
+		if !isLetter(pr.name[0]) && pr.name[0] < '0' || len(pr.name) > 40 {
+			continue
+		}
+		s.agName, s.agClass, s.agVersion = pr.name, "Browser", cleanVersion(pr.version)
+		return true
+	}
+	return false
 }
 
 // chromeWebview marks the Android system webview, which sends "; wv)" or

@@ -5,7 +5,7 @@ import "strings"
 // robotWords mark a product or comment entry as an automated client.
 var robotWords = []string{
 	"bot", "crawler", "spider", "slurp", "scraper", "fetcher", "archiver", "checker", "indexer",
-	"externalhit", "externalagent", "preview", "validator", "monitor", "crawl",
+	"externalhit", "externalagent", "preview", "validator", "monitor", "crawl", "catchpoint", "linkcheck", "-probe", "synthetic", "gitlab-runner", "uptime",
 	"phantomjs", "casperjs", "prerender", "datadogsynthetics", "pingdom", "headlessshell",
 }
 
@@ -170,7 +170,7 @@ func (s *state) findRobot() (string, string, bool) {
 	// compatible section that gives a contact URL or address is a robot
 	// introducing itself, whatever its name.
 	if s.mozilla {
-		inCompat := -1
+		inCompat := -2
 		for _, e := range p.entries {
 			lt := p.ltext(e)
 			if lt == "compatible" {
