@@ -733,6 +733,35 @@ func isAndroidNoise(lt string) bool {
 // tvDevice recognises television and set-top box markers.
 func (s *state) tvDevice() {
 	p := s.p
+	if p.has("vidaa") || p.has("hisense") {
+		s.os = osInfo{name: "Vidaa", version: Unknown, class: "Embedded", cpu: s.os.cpu}
+		if pr, ok := p.product("VIDAA"); ok {
+			s.os.version = orUnknown(leadingVersion(pr.version))
+		}
+		s.devClass, s.devBrand, s.devName = "TV", "Hisense", "Hisense TV"
+	}
+	// Smart TV platforms list "(...; Brand; SmartTV; Model; ...)".
+	for i, e := range p.entries {
+		lt := p.ltext(e)
+		if lt != "smarttv" && lt != "smart-tv" {
+			continue
+		}
+		if i > 0 && p.entries[i-1].block == e.block {
+			if b := p.text(p.entries[i-1]); b != "" && !strings.ContainsAny(b, "/.0123456789") && len(b) < 20 {
+				s.devBrand = normalizeName(b)
+				s.devClass = "TV"
+				s.devName = s.devBrand + " TV"
+			}
+		}
+		for j := i + 1; j < len(p.entries) && p.entries[j].block == e.block; j++ {
+			m := p.text(p.entries[j])
+			if isModelNumber(m) && s.devBrand != "" && s.devBrand != Unknown {
+				s.devName = s.devBrand + " " + m
+				break
+			}
+		}
+		break
+	}
 	switch {
 	case p.has("smart-tv") || p.has("smarttv") || p.has("smart tv") || p.has("hbbtv") || p.has("netcast") ||
 		p.has("; tv;") || p.has("(tv;") || p.has("googletv") || p.has("android tv") || p.has("viera") || p.has("bravia"):
@@ -741,6 +770,28 @@ func (s *state) tvDevice() {
 			s.os.class = "Embedded"
 		}
 	}
+}
+
+// isModelNumber reports a token made of capitals and digits with both,
+// the shape of a television or phone model number ("HE55A6500UWTS").
+func isModelNumber(m string) bool {
+	if len(m) < 5 || len(m) > 24 {
+		return false
+	}
+	letters, digits := 0, 0
+	for i := 0; i < len(m); i++ {
+		c := m[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			letters++
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '-':
+		default:
+			return false
+		}
+	}
+	return letters > 0 && digits > 0
 }
 
 // extras fills informational attributes: e-mail, URL, UUID, language.

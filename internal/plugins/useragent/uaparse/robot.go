@@ -44,6 +44,9 @@ var robotAgentNames = map[string]string{
 // the device, system and agent as Yauaa reports robots.
 func (s *state) detectRobot() {
 	p := s.p
+	if s.fediverseServer() {
+		return
+	}
 	name, ver, ok := s.findRobot()
 	if !ok {
 		return
@@ -323,4 +326,51 @@ func isGoogleRobot(lt string) bool {
 		return true
 	}
 	return false
+}
+
+// fediverseServers are server applications of federated social networks;
+// they fetch profiles and posts from each other and name themselves.
+var fediverseServers = map[string]string{
+	"pleroma": "Pleroma", "akkoma": "Akkoma", "mastodon": "Mastodon", "misskey": "Misskey", "friendica": "Friendica",
+	"calckey": "Calckey", "lemmy": "Lemmy", "peertube": "PeerTube", "pixelfed": "Pixelfed", "gotosocial": "GoToSocial",
+	"hubzilla": "Hubzilla", "diaspora": "Diaspora", "writefreely": "WriteFreely", "synapse": "Synapse",
+	"construct": "Construct", "funkwhale": "Funkwhale", "firefish": "Firefish", "sharkey": "Sharkey", "bookwyrm": "BookWyrm",
+}
+
+// fediverseServer recognises "Pleroma 2.4.4; https://host" and
+// "http.rb/5.0.4 (Mastodon/3.5.2; +https://host/)".
+func (s *state) fediverseServer() bool {
+	p := s.p
+	name, ver := "", ""
+	for _, pr := range p.products {
+		if n, ok := fediverseServers[strings.ToLower(pr.name)]; ok {
+			name, ver = n, pr.version
+			break
+		}
+	}
+	if name == "" {
+		for _, e := range p.entries {
+			n, v := splitEntryProduct(p.text(e))
+			if fs, ok := fediverseServers[strings.ToLower(n)]; ok && v != "" {
+				name, ver = fs, v
+				break
+			}
+		}
+	}
+	if name == "" {
+		return false
+	}
+	if k := strings.IndexAny(ver, "+-"); k > 0 {
+		ver = ver[:k]
+	}
+	s.devClass, s.devBrand, s.devName = "Cloud", Unknown, Unknown
+	if s.hasContact() {
+		s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
+	} else {
+		s.os = osInfo{}
+	}
+	s.engClass, s.engName, s.engVersion = "", "", ""
+	s.agClass, s.agName, s.agVersion = "Server", name, cleanVersion(ver)
+	s.devCPU = ""
+	return true
 }
