@@ -1,0 +1,162 @@
+package stream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/dataflow"
+	"github.com/weir-streams/weir/internal/record"
+	"github.com/weir-streams/weir/internal/status"
+)
+
+// Chain is one generation of a stream's processor chain. A batch runs whole
+// on one generation; a pipeline swap publishes a new generation and closes
+// the old one once the batches that hold it have finished.
+type Chain struct {
+	Generation int64
+	stages     []stage
+	inflight   sync.WaitGroup
+}
+
+type stage struct {
+	name    string
+	proc    component.Processor
+	in, out prometheus.Counter
+	errs    prometheus.Counter
+	seconds prometheus.Observer
+}
+
+// ChainDeps is what building a chain needs.
+type ChainDeps struct {
+	Registry *component.Registry
+	Services component.ServiceLookup
+	Logger   *slog.Logger
+	Metrics  *status.Metrics
+}
+
+// BuildChain builds the processors of a pipeline, in order. If one fails,
+// the ones already built are closed and the error says which failed.
+func BuildChain(ctx context.Context, streamName string, gen int64, procs []dataflow.Component, deps ChainDeps) (*Chain, error) {
+	c := &Chain{Generation: gen}
+	m := deps.Metrics
+	in := m.CounterVec("processor_records_in_total", "Records passed to a processor.", status.ComponentLabels...)
+	out := m.CounterVec("processor_records_out_total", "Records a processor passed on without errors.", status.ComponentLabels...)
+	errs := m.CounterVec("processor_records_errors_total", "Records a processor marked as failed.", status.ComponentLabels...)
+	secs := m.HistogramVec("processor_batch_seconds", "Time a processor takes for one partition batch.", prometheus.ExponentialBuckets(0.0001, 4, 10), status.ComponentLabels...)
+	for _, p := range procs {
+		spec, err := deps.Registry.LookupKind(p.Component, component.KindProcessor)
+		if err != nil {
+			c.Close(ctx, deps.Logger)
+			return nil, fmt.Errorf("processor %q: %w", p.Name, err)
+		}
+		conf, probs := component.NewConfig(spec, p.Values())
+		if len(probs) > 0 {
+			c.Close(ctx, deps.Logger)
+			return nil, fmt.Errorf("processor %q: %w", p.Name, probs)
+		}
+		env := component.Env{
+			Name:     p.Name,
+			Stream:   streamName,
+			Logger:   deps.Logger.With("stream", streamName, "processor", p.Name),
+			Metrics:  m,
+			Services: deps.Services,
+		}
+		proc, err := spec.NewProcessor(conf, env)
+		if err != nil {
+			c.Close(ctx, deps.Logger)
+			return nil, fmt.Errorf("build processor %q (%s): %w", p.Name, p.Component, err)
+		}
+		l := env.MetricLabels()
+		c.stages = append(c.stages, stage{
+			name: p.Name, proc: proc,
+			in: in.WithLabelValues(l...), out: out.WithLabelValues(l...), errs: errs.WithLabelValues(l...),
+			seconds: secs.WithLabelValues(l...),
+		})
+	}
+	return c, nil
+}
+
+// Run passes a batch through every processor. Records that come out of a
+// processor with errors are taken out of the batch, marked with the
+// processor and their source, and returned for the error topics. A returned
+// error means ctx was cancelled: the batch must not be committed.
+func (c *Chain) Run(ctx context.Context, b *component.Batch) (failed []*record.Record, err error) {
+	for i := range c.stages {
+		if len(b.Records) == 0 {
+			break
+		}
+		st := &c.stages[i]
+		n := len(b.Records)
+		start := time.Now()
+		perr := st.run(ctx, b)
+		st.seconds.Observe(time.Since(start).Seconds())
+		st.in.Add(float64(n))
+		if perr != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("processor %q: %w", st.name, ctx.Err())
+			}
+			// The whole batch failed: every record becomes an error record,
+			// so nothing is lost and the stream goes on.
+			for _, r := range b.Records {
+				r.AddError(record.ErrProcessing, perr.Error())
+			}
+		}
+		keep := b.Records[:0]
+		for _, r := range b.Records {
+			if r.HasErrors() {
+				r.MarkSource(st.name)
+				failed = append(failed, r)
+				st.errs.Inc()
+				continue
+			}
+			keep = append(keep, r)
+		}
+		clear(b.Records[len(keep):])
+		b.Records = keep
+		st.out.Add(float64(len(keep)))
+	}
+	return failed, nil
+}
+
+// run calls the processor, turning a panic into an error: a bug in one
+// processor must cost a batch of error records, not the process.
+func (st *stage) run(ctx context.Context, b *component.Batch) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: processor panicked: %v", record.ErrRuntime, p)
+		}
+	}()
+	return st.proc.Process(ctx, b)
+}
+
+// Close closes every processor that holds resources. It is called once no
+// batch holds the chain any more.
+func (c *Chain) Close(ctx context.Context, log *slog.Logger) {
+	var errs []error
+	for _, st := range c.stages {
+		if cl, ok := st.proc.(component.Closer); ok {
+			if err := cl.Close(ctx); err != nil {
+				errs = append(errs, fmt.Errorf("close processor %q: %w", st.name, err))
+			}
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		log.Warn("closing processor chain", "generation", c.Generation, "error", err)
+	}
+}
+
+// Processors returns the processor names in order.
+func (c *Chain) Processors() []string {
+	out := make([]string, len(c.stages))
+	for i, st := range c.stages {
+		out[i] = st.name
+	}
+	return out
+}

@@ -1,0 +1,576 @@
+// Package stream is the Kafka stream, pkg.stream.engine.BrokerRecordStreamParallelProcessing:
+// consume a micro-batch, run it through the processor chain per partition,
+// produce results and errors, wait for every acknowledgement, commit. It also
+// swaps the processor chain of a running stream without leaving the
+// consumer group.
+package stream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/dataflow"
+	"github.com/weir-streams/weir/internal/record"
+)
+
+// Settings is a stream's configuration, from its own keys and the engine's.
+type Settings struct {
+	Name    string
+	Group   string // engine.app.name
+	Brokers []string
+
+	Inputs, Outputs, Errors []string
+	InSer, OutSer, ErrSer   component.Serializer
+
+	AutoCreate  bool
+	Partitions  int32
+	Replication int16
+
+	Workers       int           // engine.master
+	BatchInterval time.Duration // engine.streaming.batchDuration
+	MaxRate       int64         // engine.streaming.broker.maxRatePerPartition, 0 = none
+}
+
+// EngineSettings are the engine keys a stream obeys.
+type EngineSettings struct {
+	Group         string
+	Workers       int
+	BatchInterval time.Duration
+	MaxRate       int64
+}
+
+// BrokerResolver turns the broker list of a stream into seed addresses; it
+// starts the embedded broker for "embedded".
+type BrokerResolver func(list string) ([]string, error)
+
+// NewSettings reads a stream component's configuration.
+func NewSettings(c *dataflow.Component, reg *component.Registry, eng EngineSettings, brokers BrokerResolver) (Settings, error) {
+	spec, err := reg.LookupKind(c.Component, component.KindStream)
+	if err != nil {
+		return Settings{}, err
+	}
+	conf, probs := component.NewConfig(spec, c.Values())
+	if len(probs) > 0 {
+		return Settings{}, probs
+	}
+	s := Settings{
+		Name: c.Name, Group: eng.Group, Workers: max(eng.Workers, 1),
+		BatchInterval: eng.BatchInterval, MaxRate: eng.MaxRate,
+		Inputs: conf.List("broker.input.topics"), Outputs: conf.List("broker.output.topics"), Errors: conf.List("broker.error.topics"),
+	}
+	if s.Brokers, err = brokers(conf.String("broker.metadata.broker.list")); err != nil {
+		return Settings{}, fmt.Errorf("broker.metadata.broker.list: %w", err)
+	}
+	for _, x := range []struct {
+		key string
+		dst *component.Serializer
+	}{{"broker.input.topics.serializer", &s.InSer}, {"broker.output.topics.serializer", &s.OutSer}, {"broker.error.topics.serializer", &s.ErrSer}} {
+		sspec, err := reg.LookupKind(conf.String(x.key), component.KindSerializer)
+		if err != nil {
+			return Settings{}, fmt.Errorf("%s: %w", x.key, err)
+		}
+		if *x.dst, err = sspec.NewSerializer(component.Config{}); err != nil {
+			return Settings{}, fmt.Errorf("%s: %w", x.key, err)
+		}
+	}
+	if s.AutoCreate, err = conf.Bool("broker.topic.autoCreate"); err != nil {
+		return Settings{}, err
+	}
+	p, err := conf.Int("broker.topic.default.partitions")
+	if err != nil {
+		return Settings{}, err
+	}
+	rf, err := conf.Int("broker.topic.default.replicationFactor")
+	if err != nil {
+		return Settings{}, err
+	}
+	s.Partitions, s.Replication = int32(p), int16(rf)
+	return s, nil
+}
+
+// maxPollRecords bounds one micro-batch, and with it the memory a batch
+// holds, whatever the backlog.
+const maxPollRecords = 20000
+
+// Stream is a running Kafka stream.
+//
+// Lifecycle: New builds the first processor chain; Start creates topics,
+// checks the broker and starts the consume loop; Swap replaces the chain
+// while the loop runs; Stop finishes the batch in flight, commits it, leaves
+// the consumer group and closes the chain. Start, Swap and Stop are called
+// by one goroutine (the engine's apply path); the loop is owned by the
+// Stream and waited for by Stop.
+type Stream struct {
+	set  Settings
+	deps ChainDeps
+	log  *slog.Logger
+	m    streamMetrics
+
+	mu           sync.Mutex
+	chain        *Chain
+	lastModified time.Time
+
+	limiter limiter
+
+	stopLoop context.CancelFunc // interrupts polling
+	stopWork context.CancelFunc // interrupts a batch in flight (hard stop)
+	done     chan struct{}
+}
+
+// New builds a stream and its first processor chain.
+func New(ctx context.Context, set Settings, pipeline dataflow.Pipeline, deps ChainDeps) (*Stream, error) {
+	log := deps.Logger.With("stream", set.Name)
+	deps.Logger = deps.Logger.With("stream", set.Name)
+	chain, err := BuildChain(ctx, set.Name, 1, pipeline.Processors, deps)
+	if err != nil {
+		return nil, err
+	}
+	s := &Stream{set: set, deps: deps, log: log, chain: chain, lastModified: pipeline.LastModified}
+	s.m = newStreamMetrics(deps, set.Name)
+	s.m.generation.Set(1)
+	s.limiter.next = map[tp]time.Time{}
+	return s, nil
+}
+
+// Name returns the stream name.
+func (s *Stream) Name() string { return s.set.Name }
+
+// PipelineModified returns the lastModified of the running pipeline.
+func (s *Stream) PipelineModified() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastModified
+}
+
+// Generation returns the generation of the running chain.
+func (s *Stream) Generation() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.chain.Generation
+}
+
+// Start creates the topics (when autoCreate is on), checks that the broker
+// answers, and starts consuming. An error leaves nothing running.
+func (s *Stream) Start(ctx context.Context) error {
+	if err := s.prepareTopics(ctx); err != nil {
+		return err
+	}
+	loopCtx, stopLoop := context.WithCancel(context.Background())
+	workCtx, stopWork := context.WithCancel(context.Background())
+	s.stopLoop, s.stopWork = stopLoop, stopWork
+	s.done = make(chan struct{})
+	go s.run(loopCtx, workCtx)
+	return nil
+}
+
+func (s *Stream) prepareTopics(ctx context.Context) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(s.set.Brokers...))
+	if err != nil {
+		return fmt.Errorf("stream %q: kafka client: %w", s.set.Name, err)
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	topics := append(append(append([]string(nil), s.set.Inputs...), s.set.Outputs...), s.set.Errors...)
+	if !s.set.AutoCreate {
+		// Without auto-create the topics must exist: say so now rather than
+		// consume nothing.
+		md, err := adm.ListTopics(ctx, topics...)
+		if err != nil {
+			return fmt.Errorf("stream %q: reach brokers %v: %w", s.set.Name, s.set.Brokers, err)
+		}
+		for _, t := range topics {
+			if d, ok := md[t]; !ok || d.Err != nil {
+				return fmt.Errorf("stream %q: topic %q does not exist and broker.topic.autoCreate is false", s.set.Name, t)
+			}
+		}
+		return nil
+	}
+	resp, err := adm.CreateTopics(ctx, s.set.Partitions, s.set.Replication, nil, dedupe(topics)...)
+	if err != nil {
+		return fmt.Errorf("stream %q: create topics on %v: %w", s.set.Name, s.set.Brokers, err)
+	}
+	for _, r := range resp.Sorted() {
+		if r.Err != nil && !errors.Is(r.Err, kerr.TopicAlreadyExists) {
+			return fmt.Errorf("stream %q: create topic %q: %w", s.set.Name, r.Topic, r.Err)
+		}
+	}
+	return nil
+}
+
+// Stop finishes the batch in flight, commits it and leaves the group. If
+// ctx ends first, the batch is abandoned uncommitted (it is redelivered).
+// Stop then closes the processor chain.
+func (s *Stream) Stop(ctx context.Context) error {
+	if s.done != nil {
+		s.stopLoop()
+		select {
+		case <-s.done:
+		case <-ctx.Done():
+			s.stopWork()
+			<-s.done
+		}
+		s.stopWork()
+	}
+	s.mu.Lock()
+	c := s.chain
+	s.mu.Unlock()
+	c.inflight.Wait()
+	c.Close(ctx, s.log)
+	return nil
+}
+
+// Swap builds a new processor chain beside the running one and publishes
+// it; batches that already hold the old chain finish on it, then it is
+// closed. The consumer never leaves the group: no rebalance, no loss and no
+// duplicate. If the new chain cannot be built, the old one keeps running.
+func (s *Stream) Swap(ctx context.Context, p dataflow.Pipeline) error {
+	s.mu.Lock()
+	gen := s.chain.Generation + 1
+	s.mu.Unlock()
+	next, err := BuildChain(ctx, s.set.Name, gen, p.Processors, s.deps)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	old := s.chain
+	s.chain, s.lastModified = next, p.LastModified
+	s.mu.Unlock()
+	s.m.generation.Set(float64(gen))
+	old.inflight.Wait()
+	old.Close(ctx, s.log)
+	s.log.Info("processor chain swapped", "generation", gen, "processors", next.Processors())
+	return nil
+}
+
+// acquire returns the current chain, held until release. Taking the chain
+// under the same lock Swap publishes under guarantees that once Swap has
+// replaced it, no new batch can take the old one, so its WaitGroup only
+// counts down.
+func (s *Stream) acquire() *Chain {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.chain.inflight.Add(1)
+	return s.chain
+}
+
+// run consumes until stopped. A failed batch (a produce that was not
+// acknowledged, a commit refused) restarts the consumer, which resumes from
+// the last committed offsets: at-least-once, nothing lost.
+func (s *Stream) run(loopCtx, workCtx context.Context) {
+	defer close(s.done)
+	backoff := 500 * time.Millisecond
+	for {
+		err := s.consume(loopCtx, workCtx)
+		if loopCtx.Err() != nil {
+			return
+		}
+		s.log.Error("stream consumer failed; restarting from the last committed offsets", "error", err, "retry_in", backoff)
+		select {
+		case <-time.After(backoff):
+		case <-loopCtx.Done():
+			return
+		}
+		backoff = min(backoff*2, 30*time.Second)
+	}
+}
+
+func (s *Stream) consume(loopCtx, workCtx context.Context) error {
+	cl, err := kgo.NewClient(
+		kgo.SeedBrokers(s.set.Brokers...),
+		kgo.ClientID("weir-"+s.set.Name),
+		kgo.ConsumerGroup(s.set.Group),
+		kgo.ConsumeTopics(s.set.Inputs...),
+		kgo.DisableAutoCommit(),
+		kgo.BlockRebalanceOnPoll(),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+		// A process that dies is replaced within the session timeout; the
+		// heartbeat runs beside processing, so long batches do not expire it.
+		kgo.SessionTimeout(10*time.Second),
+		kgo.HeartbeatInterval(time.Second),
+		// Bound what the client buffers ahead of processing, for memory.
+		kgo.FetchMaxBytes(8<<20),
+		kgo.FetchMaxPartitionBytes(2<<20),
+		kgo.MaxConcurrentFetches(2),
+		kgo.ProducerBatchMaxBytes(1<<20),
+		kgo.MaxBufferedRecords(50000),
+	)
+	if err != nil {
+		return fmt.Errorf("kafka client: %w", err)
+	}
+	// With BlockRebalanceOnPoll the client must be closed this way, or a
+	// pending rebalance would wait for a poll that never comes.
+	defer cl.CloseAllowingRebalance()
+
+	next := time.Now()
+	for {
+		if wait := time.Until(next); wait > 0 {
+			select {
+			case <-time.After(wait):
+			case <-loopCtx.Done():
+				return nil
+			}
+		}
+		fetches := cl.PollRecords(loopCtx, maxPollRecords)
+		if loopCtx.Err() != nil || fetches.IsClientClosed() {
+			return nil
+		}
+		for _, fe := range fetches.Errors() {
+			if errors.Is(fe.Err, context.Canceled) {
+				continue
+			}
+			s.log.Warn("fetch error", "topic", fe.Topic, "partition", fe.Partition, "error", fe.Err)
+		}
+		start := time.Now()
+		s.m.delay.Observe(max(start.Sub(next), 0).Seconds())
+		next = start.Add(s.set.BatchInterval)
+		if fetches.NumRecords() == 0 {
+			cl.AllowRebalance()
+			continue
+		}
+		if err := s.processPoll(workCtx, cl, fetches); err != nil {
+			return err
+		}
+		if err := cl.CommitUncommittedOffsets(workCtx); err != nil {
+			return fmt.Errorf("commit offsets: %w", err)
+		}
+		s.m.batch.Observe(time.Since(start).Seconds())
+		cl.AllowRebalance()
+	}
+}
+
+// processPoll runs every partition of one poll through one chain
+// generation, on up to Workers goroutines, and returns once every output,
+// error record and completion is acknowledged.
+func (s *Stream) processPoll(ctx context.Context, cl *kgo.Client, fetches kgo.Fetches) error {
+	chain := s.acquire()
+	defer chain.inflight.Done()
+
+	var parts []kgo.FetchTopicPartition
+	fetches.EachPartition(func(p kgo.FetchTopicPartition) {
+		if len(p.Records) > 0 {
+			parts = append(parts, p)
+			last := p.Records[len(p.Records)-1].Offset
+			s.m.lag.WithLabelValues(s.set.Name, p.Topic, fmt.Sprint(p.Partition)).Set(float64(max(p.HighWatermark-last-1, 0)))
+		}
+	})
+
+	pr := &producer{cl: cl, ctx: ctx}
+	work := make(chan kgo.FetchTopicPartition)
+	errc := make(chan error, len(parts))
+	var wg sync.WaitGroup
+	for range min(s.set.Workers, len(parts)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range work {
+				if err := s.processPartition(ctx, chain, pr, p); err != nil {
+					errc <- err
+				}
+			}
+		}()
+	}
+	for _, p := range parts {
+		work <- p
+	}
+	close(work)
+	wg.Wait()
+	close(errc)
+	err := <-errc
+	// Wait for produce acknowledgements even after a failure, so no
+	// callback outlives this batch.
+	if perr := pr.wait(); err == nil {
+		err = perr
+	}
+	return err
+}
+
+func (s *Stream) processPartition(ctx context.Context, chain *Chain, pr *producer, p kgo.FetchTopicPartition) error {
+	if s.set.MaxRate > 0 {
+		if err := s.limiter.wait(ctx, tp{p.Topic, p.Partition}, len(p.Records), s.set.MaxRate); err != nil {
+			return err
+		}
+	}
+	b := component.Batch{Topic: p.Topic, Partition: p.Partition, Records: make([]*record.Record, 0, len(p.Records))}
+	var failed []*record.Record
+	for _, kr := range p.Records {
+		r := record.New(record.DeriveID(kr.Topic, kr.Partition, kr.Offset, 0), "", kr.Timestamp.UnixMilli())
+		r.Origin = record.Origin{Topic: kr.Topic, Partition: kr.Partition, Offset: kr.Offset}
+		if err := s.set.InSer.Deserialize(r, kr.Key, kr.Value); err != nil {
+			r.AddError(record.ErrDeserializing, err.Error())
+			r.Set(record.FieldValue, rawValue(kr.Value))
+			r.MarkSource("input.serializer")
+			failed = append(failed, r)
+			continue
+		}
+		b.Records = append(b.Records, r)
+	}
+	s.m.in.Add(float64(len(p.Records)))
+
+	chainFailed, err := chain.Run(ctx, &b)
+	if err != nil {
+		return err
+	}
+	failed = append(failed, chainFailed...)
+
+	var slab []byte
+	for _, r := range b.Records {
+		if slab, err = pr.send(slab, r, s.set.Outputs, s.set.OutSer); err != nil {
+			return err
+		}
+	}
+	s.m.out.Add(float64(len(b.Records)))
+	for _, c := range b.Completions() {
+		more, err := c.Wait(ctx)
+		if err != nil {
+			return fmt.Errorf("wait for processor acknowledgement: %w", err)
+		}
+		failed = append(failed, more...)
+	}
+	for _, r := range failed {
+		if slab, err = pr.send(slab, r, s.set.Errors, s.set.ErrSer); err != nil {
+			return err
+		}
+	}
+	s.m.errs.Add(float64(len(failed)))
+	return nil
+}
+
+// rawValue keeps undecodable input as a string when it is text, and as
+// bytes (base64 in JSON) when it is not, so no byte is lost.
+func rawValue(b []byte) record.Value {
+	if utf8.Valid(b) {
+		return record.StringValue(string(b))
+	}
+	return record.BytesValue(append([]byte(nil), b...))
+}
+
+// producer produces asynchronously and remembers the first failure.
+type producer struct {
+	cl      *kgo.Client
+	ctx     context.Context
+	pending sync.WaitGroup
+	mu      sync.Mutex
+	err     error
+}
+
+// slabSize is the size of the buffers that serialized records are carved
+// from: one allocation serves many records.
+const slabSize = 64 << 10
+
+// send serializes r once and produces it to every topic. It returns the slab
+// to carve the next record from.
+func (p *producer) send(slab []byte, r *record.Record, topics []string, ser component.Serializer) ([]byte, error) {
+	if len(topics) == 0 {
+		return slab, nil
+	}
+	if cap(slab)-len(slab) < 1024 {
+		slab = make([]byte, 0, slabSize)
+	}
+	start := len(slab)
+	slab = append(slab, r.ID...)
+	keyEnd := len(slab)
+	slab, err := ser.Serialize(slab, r)
+	if err != nil {
+		return slab[:start], fmt.Errorf("serialize record %s: %w", r.ID, err)
+	}
+	key, value := slab[start:keyEnd:keyEnd], slab[keyEnd:len(slab):len(slab)]
+	for _, t := range topics {
+		p.pending.Add(1)
+		p.cl.Produce(p.ctx, &kgo.Record{Topic: t, Key: key, Value: value}, p.done)
+	}
+	return slab, nil
+}
+
+func (p *producer) done(_ *kgo.Record, err error) {
+	if err != nil {
+		p.mu.Lock()
+		if p.err == nil {
+			p.err = fmt.Errorf("produce: %w", err)
+		}
+		p.mu.Unlock()
+	}
+	p.pending.Done()
+}
+
+func (p *producer) wait() error {
+	p.pending.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
+
+type tp struct {
+	topic     string
+	partition int32
+}
+
+// limiter enforces maxRatePerPartition: each partition may take n records
+// only once the records before them have used up their share of time.
+type limiter struct {
+	mu   sync.Mutex
+	next map[tp]time.Time
+}
+
+func (l *limiter) wait(ctx context.Context, key tp, n int, rate int64) error {
+	l.mu.Lock()
+	now := time.Now()
+	at := l.next[key]
+	if at.Before(now) {
+		at = now
+	}
+	l.next[key] = at.Add(time.Duration(float64(n) / float64(rate) * float64(time.Second)))
+	l.mu.Unlock()
+	if d := time.Until(at); d > 0 {
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+func dedupe(ss []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+type streamMetrics struct {
+	in, out, errs prometheus.Counter
+	batch, delay  prometheus.Observer
+	lag           *prometheus.GaugeVec
+	generation    prometheus.Gauge
+}
+
+func newStreamMetrics(deps ChainDeps, name string) streamMetrics {
+	m := deps.Metrics
+	return streamMetrics{
+		in:         m.CounterVec("stream_records_in_total", "Messages consumed.", "stream").WithLabelValues(name),
+		out:        m.CounterVec("stream_records_out_total", "Records written to the output topics.", "stream").WithLabelValues(name),
+		errs:       m.CounterVec("stream_records_errors_total", "Records written to the error topics.", "stream").WithLabelValues(name),
+		batch:      m.HistogramVec("stream_batch_seconds", "Processing time of a micro-batch, from poll to commit.", prometheus.ExponentialBuckets(0.001, 2, 16), "stream").WithLabelValues(name),
+		delay:      m.HistogramVec("stream_scheduling_delay_seconds", "How late a micro-batch started after its interval.", prometheus.ExponentialBuckets(0.001, 2, 16), "stream").WithLabelValues(name),
+		lag:        m.GaugeVec("stream_consumer_lag", "Records behind the high watermark, per partition, at the last batch.", "stream", "topic", "partition"),
+		generation: m.GaugeVec("stream_chain_generation", "Generation of the running processor chain.", "stream").WithLabelValues(name),
+	}
+}
