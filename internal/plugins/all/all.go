@@ -6,6 +6,7 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/engine"
 	"github.com/weir-streams/weir/internal/plugins/cache"
+	"github.com/weir-streams/weir/internal/plugins/docdb"
 	"github.com/weir-streams/weir/internal/plugins/text"
 	"github.com/weir-streams/weir/internal/serialize"
 	"github.com/weir-streams/weir/internal/stream"
@@ -23,8 +24,10 @@ func Register(reg *component.Registry) {
 
 	// Processors.
 	reg.Register(text.SplitTextSpec())
+	reg.Register(docdb.BulkPutSpec())
 
 	// Controller services.
+	reg.Register(docdb.ServiceSpec())
 	reg.Register(cache.LRUSpec())
 }
 
