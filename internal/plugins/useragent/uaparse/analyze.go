@@ -568,6 +568,32 @@ func (s *state) detectDevice() {
 		}
 	}
 	s.tvDevice()
+	if s.devClass == "" {
+		s.featurePhone()
+	}
+}
+
+// featurePhone recognises the Java ME and MediaTek MAUI phones and their
+// browsers: they announce the MIDP profile or a WAP browser.
+func (s *state) featurePhone() {
+	p := s.p
+	if p.has("midp") || p.has("maui") || p.has("wap browser") || p.has("up.browser") || p.has("j2me") ||
+		p.has("opera mini") || p.has("semc-browser") || p.has("obigo") || p.has("teleca") {
+		s.devClass = "Mobile"
+		if s.devBrand == "" || s.devBrand == Unknown {
+			for _, pr := range p.products {
+				name := strings.TrimPrefix(pr.name, "Mozilla ")
+				if b, rest := brandOfModel(name); b != "" {
+					s.devBrand = b
+					s.devName = b
+					if rest != "" {
+						s.devName = b + " " + normalizeName(rest)
+					}
+					break
+				}
+			}
+		}
+	}
 }
 
 // windowsPhoneModel reads "...; NOKIA; Lumia 930)" style vendor/model pairs.

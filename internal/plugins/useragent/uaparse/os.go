@@ -83,6 +83,8 @@ func detectOS(p *parsed) osInfo {
 			consider(osInfo{name: "KaiOS", version: cleanVersion(pr.version), class: "Mobile", prio: 8})
 		case lw == "tizen":
 			consider(osInfo{name: "Tizen", version: cleanVersion(pr.version), class: "Mobile", prio: 6})
+		case strings.HasSuffix(strings.ToLower(pr.name), " android") && best.prio < 7:
+			consider(osInfo{name: "Android", version: Unknown, class: "Mobile", prio: 7})
 		case lw == "ios" || lw == "ipados" || lw == "iphone os":
 			consider(osInfo{name: "iOS", version: orUnknown(leadingVersion(pr.version)), class: "Mobile", prio: 7})
 		case (lw == "iphone" || lw == "ipad") && isVersionLike(pr.version):
@@ -145,6 +147,8 @@ func osFromEntry(lt, t string) osInfo {
 		return osInfo{name: "Windows 3.x", version: "3.1", class: "Desktop", prio: 5}
 	case lt == "win32" || lt == "win64" && false:
 		return osInfo{name: "Windows NT", version: Unknown, class: "Desktop", prio: 2}
+	case strings.HasPrefix(lt, "cygwin_nt"):
+		return osInfo{name: "Windows NT", version: orUnknown(windowsNT[leadingVersion(lt[10:])]), class: "Desktop", prio: 5}
 	case lt == "windows":
 		return osInfo{name: "Windows", version: Unknown, class: "Desktop", prio: 2}
 	case strings.HasPrefix(lt, "microsoft windows "):

@@ -117,6 +117,9 @@ func parse(ua string) *parsed {
 			i++
 		}
 	}
+	if brokenComment {
+		p.addEntry(nameStart, n, -1)
+	}
 	p.addWords(nameStart, n)
 	return p
 }

@@ -6,6 +6,8 @@ import "strings"
 var robotWords = []string{
 	"bot", "crawler", "spider", "slurp", "scraper", "fetcher", "archiver", "checker", "indexer",
 	"externalhit", "externalagent", "preview", "validator", "monitor", "crawl", "catchpoint", "linkcheck", "-probe", "synthetic", "gitlab-runner", "uptime",
+	"subscribers", "feed-id", "nutch", "sleuth", "lwp::", "libfetch", "indy library", "scout", "urllog", "robosourcer",
+	"protocol discovery",
 	"phantomjs", "casperjs", "prerender", "datadogsynthetics", "pingdom", "headlessshell",
 }
 
@@ -199,7 +201,16 @@ func (s *state) findRobot() (string, string, bool) {
 // crawlers tell site owners whom to contact.
 func (s *state) hasContact() bool {
 	p := s.p
-	return p.has("http://") || p.has("https://") || p.has("www.") || s.email != "" || strings.Contains(p.ua, "@")
+	if p.has("http://") || p.has("https://") || p.has("www.") || s.email != "" || strings.Contains(p.ua, "@") {
+		return true
+	}
+	for _, e := range p.entries {
+		if lt := p.ltext(e); !strings.ContainsAny(lt, " /") && (strings.HasSuffix(lt, ".com") || strings.HasSuffix(lt, ".net") ||
+			strings.HasSuffix(lt, ".org") || strings.HasSuffix(lt, ".io")) {
+			return true // a bare domain name, "(compatible; theoldreader.com)"
+		}
+	}
+	return false
 }
 
 // isInfoEntry reports comment entries that carry contact information
@@ -303,7 +314,7 @@ func containsRobotWord(lt string) bool {
 				break
 			}
 			end := off + k + len(w)
-			if end >= len(lt) || !isLetter(lt[end]) && (lt[end] < '0' || lt[end] > '9') {
+			if !isLetter(w[len(w)-1]) || end >= len(lt) || !isLetter(lt[end]) && (lt[end] < '0' || lt[end] > '9') {
 				return true
 			}
 			off = off + k + 1
