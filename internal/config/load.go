@@ -321,3 +321,7 @@ func AsProblems(err error) component.Problems {
 	}
 	return nil
 }
+
+// StartTime is the lastModified given to a job that is not read from a file
+// (an embedded sample): the time of start, to the millisecond.
+func StartTime() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }

@@ -437,3 +437,19 @@ func StartEmbedded(o EmbeddedOptions) (*kfake.Cluster, error) {
 // Validate checks a whole job, engine included. It is what `weir validate`
 // and `weir run` call before anything starts.
 func Validate(job *config.Job, reg *component.Registry) error { return config.Validate(job, reg) }
+
+// Ready reports whether a dataflow runs.
+func (e *Engine) Ready() bool { return e.Snapshot() != nil }
+
+// Status describes the engine for /api/status.
+func (e *Engine) Status() any {
+	last, n := e.LastApply()
+	return map[string]any{
+		"app":          e.opts.Settings.AppName,
+		"settings":     e.opts.Settings,
+		"dataflow":     e.Snapshot(),
+		"lastApply":    last,
+		"applies":      n,
+		"embeddedAddr": e.EmbeddedAddr(),
+	}
+}

@@ -1,0 +1,109 @@
+// Package app runs a loaded job: engine settings, memory limit, metrics,
+// status server, the first Apply, and a graceful stop on signal or on
+// engine.streaming.timeout. cmd/weir only parses flags and calls it.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/config"
+	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/status"
+)
+
+// Options tune a run.
+type Options struct {
+	Logger   *slog.Logger
+	Registry *component.Registry
+	Embedded engine.EmbeddedOptions
+	// OnStarted, if set, runs once the job has started, beside it, until it
+	// returns or the job stops. Its error stops the job.
+	OnStarted func(ctx context.Context, e *engine.Engine) error
+	// StopTimeout bounds the graceful stop; 0 means 30 seconds.
+	StopTimeout time.Duration
+}
+
+// Run validates the job, runs it until ctx ends or the job's timeout
+// passes, and stops it gracefully.
+func Run(ctx context.Context, job *config.Job, o Options) error {
+	if err := config.Validate(job, o.Registry); err != nil {
+		return err
+	}
+	set, err := engine.SettingsFrom(&job.Engine, o.Registry)
+	if err != nil {
+		return err
+	}
+	if set.MemoryLimit > 0 {
+		debug.SetMemoryLimit(set.MemoryLimit)
+	}
+	promReg := prometheus.NewRegistry()
+	promReg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	e := engine.New(engine.Options{Settings: set, Registry: o.Registry, Logger: o.Logger, Metrics: status.NewMetrics(promReg), Embedded: o.Embedded})
+
+	stopTimeout := o.StopTimeout
+	if stopTimeout == 0 {
+		stopTimeout = 30 * time.Second
+	}
+	stop := func() {
+		sctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
+		defer cancel()
+		if err := e.Stop(sctx); err != nil {
+			o.Logger.Warn("stopping engine", "error", err)
+		}
+	}
+
+	if set.UIPort >= 0 {
+		srv, err := status.Start(fmt.Sprintf(":%d", set.UIPort), promReg, e)
+		if err != nil {
+			return err
+		}
+		o.Logger.Info("status server listening", "address", srv.Addr())
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = srv.Shutdown(sctx)
+		}()
+	}
+
+	if set.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, set.Timeout)
+		defer cancel()
+	}
+	if err := e.Apply(ctx, job.DataFlow); err != nil {
+		stop()
+		return fmt.Errorf("start job: %w", err)
+	}
+	o.Logger.Info("job started", "app", set.AppName, "streams", len(job.DataFlow.Streams), "services", len(job.DataFlow.Services))
+
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var wg sync.WaitGroup
+	if o.OnStarted != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := o.OnStarted(ctx, e); err != nil && ctx.Err() == nil {
+				cancel(err)
+			}
+		}()
+	}
+	<-ctx.Done()
+	o.Logger.Info("stopping job", "reason", context.Cause(ctx))
+	wg.Wait()
+	stop()
+	if err := context.Cause(ctx); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}
