@@ -81,7 +81,6 @@ func (s *Spec) keys() []string {
 	return out
 }
 
-
 // Spec returns the spec the configuration was validated against.
 func (c Config) Spec() *Spec { return c.spec }
 

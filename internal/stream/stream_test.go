@@ -67,9 +67,9 @@ func TestRealAccessLogEndToEnd(t *testing.T) {
 			time: 1431857103000, // 17/May/2015:10:05:03 +0000
 		},
 		{
-			line: lines[76], // a response without a body: bytes "-"
+			line:   lines[76], // a response without a body: bytes "-"
 			fields: map[string]string{"src_ip": "218.30.103.62", "http_query": "/robots.txt", "http_status": "200", "bytes_out": "-"},
-			time: 1431860711000, // 17/May/2015:11:05:11 +0000
+			time:   1431860711000, // 17/May/2015:11:05:11 +0000
 		},
 		{
 			line:   lines[4999],
