@@ -6,6 +6,7 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/engine"
 	"github.com/weir-streams/weir/internal/plugins/cache"
+	"github.com/weir-streams/weir/internal/plugins/dns"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
 	"github.com/weir-streams/weir/internal/plugins/text"
 	"github.com/weir-streams/weir/internal/serialize"
@@ -24,6 +25,7 @@ func Register(reg *component.Registry) {
 
 	// Processors.
 	reg.Register(text.SplitTextSpec())
+	reg.Register(dns.IpToFqdnSpec())
 	reg.Register(docdb.BulkPutSpec())
 
 	// Controller services.
