@@ -87,7 +87,7 @@ func (s *state) scanTokens() {
 		s.mozilla = true
 	}
 	for _, pr := range p.products {
-		lw := strings.ToLower(pr.name)
+		lw := pr.lname
 		if lw == "mobile" || strings.HasPrefix(lw, "mobile ") || strings.HasSuffix(lw, " mobile") || pr.word == "Mobile" {
 			s.mobile = true
 		}
@@ -382,8 +382,8 @@ func (s *state) lastUnknownProduct() bool {
 	p := s.p
 	for i := len(p.products) - 1; i > 0; i-- {
 		pr := p.products[i]
-		ln := strings.ToLower(pr.name)
-		if platformProducts[ln] || platformProducts[strings.ToLower(pr.word)] || pr.version == "" || strings.HasPrefix(ln, "like ") {
+		ln := pr.lname
+		if platformProducts[ln] || platformProducts[pr.lword] || pr.version == "" || strings.HasPrefix(ln, "like ") {
 			continue
 		}
 		if !isLetter(pr.name[0]) && pr.name[0] < '0' || len(pr.name) > 40 {
@@ -421,7 +421,7 @@ func (s *state) chromeWebview(ch product) {
 func (s *state) genericAgent() {
 	p := s.p
 	for i, pr := range p.products {
-		lw := strings.ToLower(pr.word)
+		lw := pr.lword
 		if i == 0 && lw == "mozilla" {
 			// "Mozilla/5.0 (compatible; Name/1.0; ...)": the name is the
 			// first product-like comment entry.
@@ -476,7 +476,7 @@ func (s *state) genericAgent() {
 // The big ones that also send a Chrome token are in browserTokens.
 func (s *state) namedBrowser() bool {
 	for _, pr := range s.p.products {
-		ln := strings.ToLower(pr.name)
+		ln := pr.lname
 		if !strings.HasSuffix(ln, "browser") || ln == "browser" || !isVersionLike(pr.version) {
 			continue
 		}
@@ -731,7 +731,7 @@ func (s *state) modelElsewhere() string {
 		if b, _ := brandOfModel(pr.name); b != "" && strings.ContainsAny(pr.name, "-0123456789") {
 			return pr.name
 		}
-		if strings.HasPrefix(strings.ToLower(pr.name), "android-") {
+		if strings.HasPrefix(pr.lname, "android-") {
 			if b, _ := brandOfModel(pr.name[8:]); b != "" {
 				return pr.name[8:]
 			}

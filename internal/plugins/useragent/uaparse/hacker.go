@@ -60,14 +60,15 @@ func detectHacker(p *parsed) (hackerInfo, bool) {
 		}
 	}
 	found := h.toolkit != Unknown
+	groups := signatures.scan(low)
 	switch {
 	case strings.Contains(low, "<!--#exec"):
 		h.vector, found = "Serverside execute", true
 	case strings.Contains(low, "<!--#include"):
 		h.vector, found = "Serverside include", true
-	case containsAny(low, traversalSignatures):
+	case groups&(1<<groupTraversal) != 0:
 		h.vector, found = "Path Traversal", true
-	case containsAny(low, scriptSignatures), containsAny(low, codeSignatures), sqlInjection(low):
+	case groups&(1<<groupScript|1<<groupCode) != 0, groups&(1<<groupSQL) != 0 && sqlContext(low):
 		h.vector, found = "Code Injection", true
 	}
 	if h.toolkit == "Nikto" {
@@ -89,16 +90,70 @@ func detectHacker(p *parsed) (hackerInfo, bool) {
 	return h, found
 }
 
-// sqlInjection catches the common SQL probes that do not contain any of the
-// fixed fragments: tautologies such as "6150=6150" next to SQL keywords.
-func sqlInjection(low string) bool {
-	if containsAny(low, sqlSignatures) {
-		// "' or " and friends are only an attack together with SQL syntax
-		// or a comparison; this keeps "Rock 'n' roll" style names out.
-		return strings.Contains(low, "=") || strings.Contains(low, "(") || strings.Contains(low, "--") ||
-			strings.Contains(low, "select") || strings.Contains(low, "sleep") || strings.Contains(low, "waitfor")
+// sqlContext confirms an SQL signature: "' or " and friends are only an
+// attack together with SQL syntax or a comparison; this keeps "Rock 'n'
+// roll" style names out.
+func sqlContext(low string) bool {
+	return strings.Contains(low, "=") || strings.Contains(low, "(") || strings.Contains(low, "--") ||
+		strings.Contains(low, "select") || strings.Contains(low, "sleep") || strings.Contains(low, "waitfor")
+}
+
+const (
+	groupSQL = iota
+	groupScript
+	groupCode
+	groupTraversal
+)
+
+// sigMatcher finds which signature groups occur in a string in a single
+// pass: signatures are indexed by their first two bytes, and a bit set of
+// those pairs skips almost every position of a normal user agent. This is
+// what keeps hacker detection cheap on the hot path of every analysis.
+type sigMatcher struct {
+	pairs   [65536 / 64]uint64
+	byPair  map[uint16][]sigRef
+	minSize int
+}
+
+type sigRef struct {
+	sig   string
+	group uint8
+}
+
+var signatures = newSigMatcher(map[uint8][]string{
+	groupSQL: sqlSignatures, groupScript: scriptSignatures, groupCode: codeSignatures, groupTraversal: traversalSignatures,
+})
+
+func newSigMatcher(groups map[uint8][]string) *sigMatcher {
+	m := &sigMatcher{byPair: map[uint16][]sigRef{}}
+	for g, sigs := range groups {
+		for _, sig := range sigs {
+			if len(sig) < 2 {
+				continue
+			}
+			k := uint16(sig[0])<<8 | uint16(sig[1])
+			m.pairs[k/64] |= 1 << (k % 64)
+			m.byPair[k] = append(m.byPair[k], sigRef{sig: sig, group: g})
+		}
 	}
-	return false
+	return m
+}
+
+// scan returns a bit mask of the groups with a signature in s.
+func (m *sigMatcher) scan(s string) uint32 {
+	var found uint32
+	for i := 0; i+1 < len(s); i++ {
+		k := uint16(s[i])<<8 | uint16(s[i+1])
+		if m.pairs[k/64]&(1<<(k%64)) == 0 {
+			continue
+		}
+		for _, r := range m.byPair[k] {
+			if strings.HasPrefix(s[i:], r.sig) {
+				found |= 1 << r.group
+			}
+		}
+	}
+	return found
 }
 
 // junkUserAgent recognises strings that are not user agents at all: a bare

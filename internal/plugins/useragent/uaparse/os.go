@@ -64,10 +64,10 @@ func detectOS(p *parsed) osInfo {
 		}
 	}
 	for _, pr := range p.products {
-		lw := strings.ToLower(pr.word)
+		lw := pr.lword
 		if best.prio < 6 {
 			for _, d := range linuxDistros {
-				if d.token != "mint" && indexWord(strings.ToLower(pr.name), d.token) >= 0 {
+				if d.token != "mint" && indexWord(pr.lname, d.token) >= 0 {
 					consider(osInfo{name: d.name, version: Unknown, class: "Desktop", prio: 6})
 				}
 			}
@@ -83,7 +83,7 @@ func detectOS(p *parsed) osInfo {
 			consider(osInfo{name: "KaiOS", version: cleanVersion(pr.version), class: "Mobile", prio: 8})
 		case lw == "tizen":
 			consider(osInfo{name: "Tizen", version: cleanVersion(pr.version), class: "Mobile", prio: 6})
-		case strings.HasSuffix(strings.ToLower(pr.name), " android") && best.prio < 7:
+		case strings.HasSuffix(pr.lname, " android") && best.prio < 7:
 			consider(osInfo{name: "Android", version: Unknown, class: "Mobile", prio: 7})
 		case lw == "ios" || lw == "ipados" || lw == "iphone os":
 			consider(osInfo{name: "iOS", version: orUnknown(leadingVersion(pr.version)), class: "Mobile", prio: 7})

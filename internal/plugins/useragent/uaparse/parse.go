@@ -10,6 +10,8 @@ type product struct {
 	name    string // all text since the previous token boundary, trimmed
 	word    string // the last space separated word of name
 	version string // the text after the first '/', up to a separator
+	lname   string // name in ASCII lower case
+	lword   string // word in ASCII lower case
 }
 
 // entry is one element of a comment section: the text between "(" and ")"
@@ -147,7 +149,9 @@ func (p *parsed) addProduct(name, version string) {
 	if k := strings.LastIndexByte(name, ' '); k >= 0 {
 		word = name[k+1:]
 	}
-	p.products = append(p.products, product{name: name, word: word, version: strings.TrimSpace(version)})
+	lname := asciiLower(name)
+	p.products = append(p.products, product{name: name, word: word, version: strings.TrimSpace(version),
+		lname: lname, lword: lname[len(lname)-len(word):]})
 }
 
 // scanVersion returns the end of a version that starts at i. A version stops

@@ -157,7 +157,7 @@ func (s *state) findRobot() (string, string, bool) {
 		}
 	}
 	for i, pr := range p.products {
-		lw := strings.ToLower(pr.name)
+		lw := pr.lname
 		if isRobotName(lw) || lw == "ptst" || lw == "con_aff" {
 			return pr.name, pr.version, true
 		}
@@ -354,7 +354,7 @@ func (s *state) fediverseServer() bool {
 	p := s.p
 	name, ver := "", ""
 	for _, pr := range p.products {
-		if n, ok := fediverseServers[strings.ToLower(pr.name)]; ok {
+		if n, ok := fediverseServers[pr.lname]; ok {
 			name, ver = n, pr.version
 			break
 		}
