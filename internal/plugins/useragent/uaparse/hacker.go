@@ -53,14 +53,16 @@ var hackerToolkits = []struct{ marker, name string }{
 func detectHacker(p *parsed) (hackerInfo, bool) {
 	low := p.low
 	h := hackerInfo{vector: Unknown, toolkit: Unknown}
-	for _, t := range hackerToolkits {
-		if strings.Contains(low, t.marker) {
-			h.toolkit = t.name
-			break
+	groups := signatures.scan(low)
+	if groups&(1<<groupToolkit) != 0 {
+		for _, t := range hackerToolkits {
+			if strings.Contains(low, t.marker) {
+				h.toolkit = t.name
+				break
+			}
 		}
 	}
 	found := h.toolkit != Unknown
-	groups := signatures.scan(low)
 	switch {
 	case strings.Contains(low, "<!--#exec"):
 		h.vector, found = "Serverside execute", true
@@ -103,6 +105,7 @@ const (
 	groupScript
 	groupCode
 	groupTraversal
+	groupToolkit
 )
 
 // sigMatcher finds which signature groups occur in a string in a single
@@ -122,6 +125,13 @@ type sigRef struct {
 
 var signatures = newSigMatcher(map[uint8][]string{
 	groupSQL: sqlSignatures, groupScript: scriptSignatures, groupCode: codeSignatures, groupTraversal: traversalSignatures,
+	groupToolkit: func() []string {
+		var out []string
+		for _, t := range hackerToolkits {
+			out = append(out, t.marker)
+		}
+		return out
+	}(),
 })
 
 func newSigMatcher(groups map[uint8][]string) *sigMatcher {

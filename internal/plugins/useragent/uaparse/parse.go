@@ -235,7 +235,8 @@ func (p *parsed) addEntry(s, e, block int) {
 // case.
 func (p *parsed) product(name string) (product, bool) {
 	for _, pr := range p.products {
-		if strings.EqualFold(pr.word, name) {
+		// Comparing lengths first skips almost every product cheaply.
+		if len(pr.lword) == len(name) && strings.EqualFold(pr.lword, name) {
 			return pr, true
 		}
 	}

@@ -2,6 +2,8 @@ package uaparse
 
 import "strings"
 
+var robotMatcher = newSigMatcher(map[uint8][]string{0: robotWords})
+
 // robotWords mark a product or comment entry as an automated client.
 var robotWords = []string{
 	"bot", "crawler", "spider", "slurp", "scraper", "fetcher", "archiver", "checker", "indexer",
@@ -145,6 +147,12 @@ func normalizeRobotAgent(n string) string {
 // findRobot returns the name and version of the robot in the user agent.
 func (s *state) findRobot() (string, string, bool) {
 	p := s.p
+	// One pass over the whole string tells whether any robot word or
+	// Google crawler name occurs at all; most user agents have none, and
+	// then no entry or product needs checking.
+	if robotMatcher.scan(p.low) == 0 && !p.has("google") {
+		return s.contactRobot()
+	}
 	// A robot name in a comment: "(compatible; Googlebot/2.1; +http://...)".
 	for _, e := range p.entries {
 		lt := p.ltext(e)
@@ -166,6 +174,23 @@ func (s *state) findRobot() (string, string, bool) {
 		}
 		if i == 0 && strings.HasPrefix(lw, "jakarta commons-httpclient") {
 			return "Jakarta Commons-HttpClient", pr.version, true
+		}
+	}
+	return s.contactRobot()
+}
+
+// contactRobot finds robots that give a contact but no robot word.
+func (s *state) contactRobot() (string, string, bool) {
+	p := s.p
+	for i, pr := range p.products {
+		if pr.lname == "ptst" || pr.lname == "con_aff" {
+			return pr.name, pr.version, true
+		}
+		if i == 0 && (httpLibraries[pr.lname] != "" || strings.HasPrefix(pr.lname, "jakarta commons-httpclient")) {
+			if httpLibraries[pr.lname] == "" {
+				return "Jakarta Commons-HttpClient", pr.version, true
+			}
+			return pr.name, pr.version, true
 		}
 	}
 	if !s.hasContact() {
@@ -361,8 +386,8 @@ func (s *state) fediverseServer() bool {
 	}
 	if name == "" {
 		for _, e := range p.entries {
-			n, v := splitEntryProduct(p.text(e))
-			if fs, ok := fediverseServers[strings.ToLower(n)]; ok && v != "" {
+			n, v := splitEntryProduct(p.ltext(e))
+			if fs, ok := fediverseServers[n]; ok && v != "" {
 				name, ver = fs, v
 				break
 			}
