@@ -55,17 +55,27 @@ func detectOS(p *parsed) osInfo {
 			}
 		}
 	}
+	// One pass over the string tells whether any distribution name occurs,
+	// so the per-entry and per-product distribution checks run only then.
+	distro := distroMatcher.scan(p.low) != 0
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		t := p.text(e)
-		consider(osFromEntry(lt, t))
+		switch lt {
+		case "khtml", "like gecko", "compatible", "u", "i", "n", "wv", "mobile", "tablet", "touch", "wow64", "win64", "x64":
+			if cpu := cpuFromEntry(lt); cpu != "" && best.cpu == "" {
+				best.cpu = cpu
+			}
+			continue
+		}
+		consider(osFromEntry(lt, t, distro))
 		if cpu := cpuFromEntry(lt); cpu != "" && best.cpu == "" {
 			best.cpu = cpu
 		}
 	}
 	for _, pr := range p.products {
 		lw := pr.lword
-		if best.prio < 6 {
+		if best.prio < 6 && distro {
 			for _, d := range linuxDistros {
 				if d.token != "mint" && indexWord(pr.lname, d.token) >= 0 {
 					consider(osInfo{name: d.name, version: Unknown, class: "Desktop", prio: 6})
@@ -107,7 +117,15 @@ func androidVersion(v string) string {
 	return v
 }
 
-func osFromEntry(lt, t string) osInfo {
+var distroMatcher = newSigMatcher(map[uint8][]string{0: func() []string {
+	var out []string
+	for _, d := range linuxDistros {
+		out = append(out, d.token)
+	}
+	return out
+}()})
+
+func osFromEntry(lt, t string, distro bool) osInfo {
 	switch {
 	case strings.HasPrefix(lt, "windows phone"):
 		v := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(lt, "windows phone"), " os"))
@@ -201,6 +219,9 @@ func osFromEntry(lt, t string) osInfo {
 		return osInfo{name: "RIM Tablet OS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[13:]))), class: "Mobile", prio: 8}
 	}
 	for _, d := range linuxDistros {
+		if !distro {
+			break
+		}
 		if k := indexWord(lt, d.token); k >= 0 && (k == 0 || d.token != "mint") {
 			v := leadingVersion(strings.TrimLeft(lt[k+len(d.token):], " /-"))
 			return osInfo{name: d.name, version: orUnknown(v), class: "Desktop", prio: 6}
