@@ -1,0 +1,55 @@
+// Package uaparse analyses HTTP User-Agent strings into the attribute set of
+// Yauaa (Yet Another UserAgent Analyzer): DeviceClass, DeviceName,
+// OperatingSystemNameVersion, LayoutEngineName, AgentName and the other
+// names listed by AttributeNames, in the order of the service specification.
+//
+// # Approach
+//
+// A user agent is parsed once, left to right, into products ("Name/1.2",
+// names may contain spaces) and comment sections ("(...; ...; ...)" split
+// on ";" and ","), tolerating the broken forms seen in real traffic:
+// missing spaces, missing parentheses, URL encoding. Hand-written rules
+// then read those tokens, each concern in its own file:
+//
+//   - hacker.go: attacks (SQL, script, template, shell and code injection,
+//     path traversal, server side includes) and scanner toolkits, found by
+//     a single pass over the string with a two-byte-indexed signature table;
+//   - os.go: the operating system from comment entries and products, with
+//     priorities (Windows Phone over Android over Linux);
+//   - analyze.go: layout engine, browser or app, device (Android models,
+//     Apple devices, TVs, feature phones) and the combined attributes;
+//   - brands.go: device brands from public model naming conventions;
+//   - robot.go: crawlers, monitors, HTTP libraries and federated servers.
+//
+// The rules capture how user agents are built rather than listing known
+// strings, so that unseen user agents of a known shape are analysed well.
+// They are our own: no rule file of Yauaa or of any other analyzer is
+// copied. The Yauaa test cases (Apache License 2.0, see
+// testdata/useragents) are used only to measure accuracy.
+//
+// Every analysis takes time linear in the length of the string. Strings
+// longer than 2048 bytes are not analysed: like Yauaa they are reported as
+// a Hacker with the attack vector "Buffer overflow".
+//
+// # Conventions
+//
+// Values follow Yauaa's spelling ("Apple iPad", "Samsung SM-G960F",
+// "Mac OS", "AppleWebKit", "Windows 7"), with one deliberate difference
+// required by the service specification: an attribute that cannot be
+// determined is "Unknown". Where Yauaa writes "??" (an unknown version)
+// the value is "Unknown"; where it writes "Unknown ??" it is "Unknown"; a
+// known name with an unknown version is "Name Unknown" (Yauaa: "Name ??").
+// Partial versions that Yauaa derives, such as "10.?" for a Mac OS X
+// without a version or "8.?" for an iOS release known only from its Darwin
+// kernel, and lower bounds such as ">=10" for the frozen "Windows NT 10.0"
+// of modern browsers, are kept as they are: they carry information.
+//
+// The empty user agent is a Hacker in every class and name attribute, with
+// attack vector and toolkit Unknown, as Yauaa answers.
+//
+// # Concurrency and caching
+//
+// An Analyzer is safe for concurrent use. With Options.CacheSize > 0 it
+// keeps that many analysed strings in a sharded LRU cache; a Result is an
+// immutable value that shares the cached attribute array.
+package uaparse
