@@ -340,72 +340,138 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) error {
 			cl.AllowRebalance()
 			continue
 		}
-		if err := s.processPoll(workCtx, cl, fetches); err != nil {
+		done, err := s.processPoll(loopCtx, workCtx, cl, fetches)
+		if err != nil && !errors.Is(err, errStopping) {
 			return err
 		}
-		if err := cl.CommitUncommittedOffsets(workCtx); err != nil {
-			return fmt.Errorf("commit offsets: %w", err)
+		// Commit exactly what was processed and acknowledged: the whole
+		// poll, or, when a stop interrupted a rate-limited poll, the chunks
+		// finished before it.
+		if len(done) > 0 {
+			if cerr := cl.CommitRecords(workCtx, done...); cerr != nil {
+				return fmt.Errorf("commit offsets: %w", cerr)
+			}
+		}
+		if err != nil {
+			return nil // stopping
 		}
 		s.m.batch.Observe(time.Since(start).Seconds())
 		cl.AllowRebalance()
 	}
 }
 
+// errStopping ends a poll early when the stream is asked to stop while a
+// rate limit holds records back.
+var errStopping = errors.New("stream stopping")
+
 // processPoll runs every partition of one poll through one chain
 // generation, on up to Workers goroutines, and returns once every output,
-// error record and completion is acknowledged.
-func (s *Stream) processPoll(ctx context.Context, cl *kgo.Client, fetches kgo.Fetches) error {
+// error record and completion is acknowledged. It returns the last
+// processed record of each partition, to commit.
+func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, fetches kgo.Fetches) ([]*kgo.Record, error) {
 	chain := s.acquire()
 	defer chain.inflight.Done()
 
+	// A poll may hold one partition more than once (one entry per buffered
+	// fetch response); merge them so one worker takes a partition's records
+	// in offset order.
 	var parts []kgo.FetchTopicPartition
+	index := map[tp]int{}
 	fetches.EachPartition(func(p kgo.FetchTopicPartition) {
-		if len(p.Records) > 0 {
-			parts = append(parts, p)
-			last := p.Records[len(p.Records)-1].Offset
-			s.m.lag.WithLabelValues(s.set.Name, p.Topic, fmt.Sprint(p.Partition)).Set(float64(max(p.HighWatermark-last-1, 0)))
+		if len(p.Records) == 0 {
+			return
 		}
+		key := tp{p.Topic, p.Partition}
+		if i, ok := index[key]; ok {
+			parts[i].Records = append(parts[i].Records, p.Records...)
+			parts[i].HighWatermark = max(parts[i].HighWatermark, p.HighWatermark)
+			return
+		}
+		index[key] = len(parts)
+		parts = append(parts, p)
 	})
+	for _, p := range parts {
+		last := p.Records[len(p.Records)-1].Offset
+		s.m.lag.WithLabelValues(s.set.Name, p.Topic, fmt.Sprint(p.Partition)).Set(float64(max(p.HighWatermark-last-1, 0)))
+	}
 
 	pr := &producer{cl: cl, ctx: ctx}
-	work := make(chan kgo.FetchTopicPartition)
+	work := make(chan int)
 	errc := make(chan error, len(parts))
+	last := make([]*kgo.Record, len(parts)) // each slot written by one worker
 	var wg sync.WaitGroup
 	for range min(s.set.Workers, len(parts)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for p := range work {
-				if err := s.processPartition(ctx, chain, pr, p); err != nil {
+			for i := range work {
+				if err := s.processPartition(stopping, ctx, chain, pr, parts[i], &last[i]); err != nil {
 					errc <- err
 				}
 			}
 		}()
 	}
-	for _, p := range parts {
-		work <- p
+	for i := range parts {
+		work <- i
 	}
 	close(work)
 	wg.Wait()
 	close(errc)
-	err := <-errc
-	// Wait for produce acknowledgements even after a failure, so no
-	// callback outlives this batch.
-	if perr := pr.wait(); err == nil {
-		err = perr
-	}
-	return err
-}
-
-func (s *Stream) processPartition(ctx context.Context, chain *Chain, pr *producer, p kgo.FetchTopicPartition) error {
-	if s.set.MaxRate > 0 {
-		if err := s.limiter.wait(ctx, tp{p.Topic, p.Partition}, len(p.Records), s.set.MaxRate); err != nil {
-			return err
+	var err error
+	for e := range errc {
+		if err == nil || errors.Is(err, errStopping) {
+			err = e
 		}
 	}
-	b := component.Batch{Topic: p.Topic, Partition: p.Partition, Records: make([]*record.Record, 0, len(p.Records))}
+	// Wait for produce acknowledgements even after a failure, so no
+	// callback outlives this batch.
+	if perr := pr.wait(); perr != nil {
+		return nil, perr
+	}
+	if err != nil && !errors.Is(err, errStopping) {
+		return nil, err
+	}
+	var done []*kgo.Record
+	for _, r := range last {
+		if r != nil {
+			done = append(done, r)
+		}
+	}
+	return done, err
+}
+
+// processPartition processes the records of one partition in offset
+// order. Under maxRatePerPartition they go in chunks of one batch
+// interval's worth, each waiting for its share of time, so a partition never
+// bursts past its rate however much a poll returned.
+//
+// *last is set to the last record of every chunk whose records were all
+// handed to the producer and whose completions were acknowledged; the
+// caller commits it once the producer has acknowledged too.
+func (s *Stream) processPartition(stopping, ctx context.Context, chain *Chain, pr *producer, p kgo.FetchTopicPartition, last **kgo.Record) error {
+	chunk := len(p.Records)
+	if s.set.MaxRate > 0 {
+		chunk = int(max(s.set.MaxRate*s.set.BatchInterval.Milliseconds()/1000, 1))
+	}
+	for start := 0; start < len(p.Records); start += chunk {
+		rs := p.Records[start:min(start+chunk, len(p.Records))]
+		if s.set.MaxRate > 0 {
+			if err := s.limiter.wait(stopping, tp{p.Topic, p.Partition}, len(rs), s.set.MaxRate); err != nil {
+				return errStopping
+			}
+		}
+		if err := s.processChunk(ctx, chain, pr, p.Topic, p.Partition, rs); err != nil {
+			return err
+		}
+		*last = rs[len(rs)-1]
+	}
+	return nil
+}
+
+func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, topic string, partition int32, records []*kgo.Record) error {
+	b := component.Batch{Topic: topic, Partition: partition, Records: make([]*record.Record, 0, len(records))}
 	var failed []*record.Record
-	for _, kr := range p.Records {
+	for _, kr := range records {
 		r := record.New(record.DeriveID(kr.Topic, kr.Partition, kr.Offset, 0), "", kr.Timestamp.UnixMilli())
 		r.Origin = record.Origin{Topic: kr.Topic, Partition: kr.Partition, Offset: kr.Offset}
 		if err := s.set.InSer.Deserialize(r, kr.Key, kr.Value); err != nil {
@@ -417,7 +483,7 @@ func (s *Stream) processPartition(ctx context.Context, chain *Chain, pr *produce
 		}
 		b.Records = append(b.Records, r)
 	}
-	s.m.in.Add(float64(len(p.Records)))
+	s.m.in.Add(float64(len(records)))
 
 	chainFailed, err := chain.Run(ctx, &b)
 	if err != nil {
