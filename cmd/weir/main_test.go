@@ -1,0 +1,335 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/weir-streams/weir/internal/streamtest"
+)
+
+// weirBin is the weir binary built once for the process tests.
+var weirBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "weir-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	weirBin = filepath.Join(dir, "weir")
+	build := exec.Command("go", "build", "-o", weirBin, ".")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build weir:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// jobFile writes a parsing job for the given brokers and returns its path.
+func jobFile(t *testing.T, app string, maxRate int) string {
+	t.Helper()
+	job := fmt.Sprintf(`version: 1.1.2
+engine:
+  component: pkg.engine.engine.BrokerStreamProcessingEngine
+  configuration:
+    engine.app.name: %s
+    engine.master: local[2]
+    engine.streaming.batchDuration: 50
+    engine.streaming.broker.maxRatePerPartition: %d
+    engine.ui.port: -1
+streamConfigurations:
+  - stream: parsing
+    component: pkg.stream.engine.BrokerRecordStreamParallelProcessing
+    configuration:
+      broker.input.topics: raw
+      broker.output.topics: events
+      broker.error.topics: errors
+      broker.metadata.broker.list: ${BROKER_LIST}
+    processorConfigurations:
+      - processor: parser
+        component: pkg.processor.SplitText
+        configuration:
+          record.type: apache_log
+          value.regex: '%s'
+          value.fields: %s
+`, app, maxRate, streamtest.ApacheRegex, streamtest.ApacheFields)
+	path := filepath.Join(t.TempDir(), "job.yml")
+	if err := os.WriteFile(path, []byte(job), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+type proc struct {
+	cmd *exec.Cmd
+	out *bytes.Buffer
+}
+
+// startWeir starts `weir run`; the process is killed when the test ends.
+func startWeir(t *testing.T, env []string, args ...string) *proc {
+	t.Helper()
+	cmd := exec.Command(weirBin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start weir: %v", err)
+	}
+	p := &proc{cmd: cmd, out: &out}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if t.Failed() {
+			t.Logf("weir output:\n%s", out.String())
+		}
+	})
+	return p
+}
+
+func (p *proc) kill9(t *testing.T) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatalf("kill -9: %v", err)
+	}
+	_ = p.cmd.Wait()
+}
+
+func repeatLog(t *testing.T, n int) []string {
+	lines := streamtest.AccessLogLines(t)
+	out := make([]string, n)
+	for i := range out {
+		out[i] = lines[i%len(lines)]
+	}
+	return out
+}
+
+// distinctIDs reads every message of events and returns the number of
+// distinct record ids (the message key) and of messages.
+func distinctIDs(t *testing.T, b *streamtest.Broker) (ids, msgs int) {
+	t.Helper()
+	n := b.Count(t, "events")
+	seen := map[string]bool{}
+	for _, m := range b.Consume(t, "events", int(n), 60*time.Second) {
+		seen[string(m.Key)] = true
+	}
+	return len(seen), int(n)
+}
+
+func waitDistinct(t *testing.T, b *streamtest.Broker, want int, timeout time.Duration) int {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		b.WaitCount(t, "events", int64(want), time.Until(deadline))
+		ids, msgs := distinctIDs(t, b)
+		if ids >= want {
+			return msgs
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d distinct records among %d messages, want %d", ids, msgs, want)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func TestKill9AndRestartLosesNothing(t *testing.T) {
+	const n = 80000
+	b := streamtest.StartBroker(t)
+	b.CreateTopic(t, "raw", 4)
+	b.ProduceLines(t, "raw", repeatLog(t, n))
+	// 4 partitions at 5,000 records/s: the run takes about 4 s, long
+	// enough to be killed in the middle.
+	job := jobFile(t, "kill-test", 5000)
+	env := []string{"BROKER_LIST=" + b.Addr}
+
+	first := startWeir(t, env, "run", "--conf", job)
+	b.WaitCount(t, "events", n/4, 60*time.Second)
+	first.kill9(t)
+	killedAt := b.Count(t, "events")
+	if killedAt >= n {
+		t.Fatalf("the run finished before the kill (%d records): the test proves nothing", killedAt)
+	}
+
+	startWeir(t, env, "run", "--conf", job)
+	msgs := waitDistinct(t, b, n, 120*time.Second)
+	t.Logf("killed after %d records; after restart %d messages for %d inputs (%d duplicates)", killedAt, msgs, n, msgs-n)
+	if errs := b.Count(t, "errors"); errs != 0 {
+		t.Errorf("%d error records", errs)
+	}
+}
+
+func TestTwoProcessesSharePartitionsAndOneTakesOver(t *testing.T) {
+	const n = 80000
+	b := streamtest.StartBroker(t)
+	b.CreateTopic(t, "raw", 4)
+	job := jobFile(t, "shared-app", 5000)
+	env := []string{"BROKER_LIST=" + b.Addr}
+	a := startWeir(t, env, "run", "--conf", job)
+	startWeir(t, env, "run", "--conf", job)
+
+	// Both members must hold partitions before one dies.
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		groups, err := adm.DescribeGroups(ctx, "shared-app")
+		cancel()
+		holding := 0
+		if err == nil {
+			for _, m := range groups["shared-app"].Members {
+				if a, ok := m.Assigned.AsConsumer(); ok {
+					for _, tp := range a.Topics {
+						if len(tp.Partitions) > 0 {
+							holding++
+							break
+						}
+					}
+				}
+			}
+		}
+		if holding == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the two processes never both held partitions (last: %d holding, err %v)", holding, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+
+	b.ProduceLines(t, "raw", repeatLog(t, n))
+	b.WaitCount(t, "events", n/4, 60*time.Second)
+	a.kill9(t)
+	msgs := waitDistinct(t, b, n, 120*time.Second)
+	t.Logf("%d messages for %d inputs after one of two processes was killed", msgs, n)
+}
+
+// freePort returns a port the system says is free now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func TestKcatProducesAndConsumesOnTheEmbeddedBroker(t *testing.T) {
+	kcat, err := exec.LookPath("kcat")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("kcat is not installed; .ci/run installs it: %v", err)
+		}
+		t.Skip("kcat is not installed (scripts/test installs it; CI fails here)")
+	}
+	port := freePort(t)
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	startWeir(t, []string{"BROKER_LIST=embedded", "WEIR_UI_PORT=-1"}, "run", "--conf", "../../conf/quickstart.yml",
+		"--embedded-port", fmt.Sprint(port), "--data-dir", t.TempDir())
+
+	lines := streamtest.AccessLogLines(t)[:50]
+	input := strings.Join(append(lines, "this is not a log line"), "\n") + "\n"
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		// The broker comes up with the job; retry until kcat reaches it.
+		produce := exec.Command(kcat, "-b", addr, "-P", "-t", "pipeline_raw")
+		produce.Stdin = strings.NewReader(input)
+		out, err := produce.CombinedOutput()
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("kcat -P: %v: %s", err, out)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	consume := func(topic string, n int) []string {
+		cmd := exec.Command(kcat, "-b", addr, "-C", "-t", topic, "-o", "beginning", "-c", fmt.Sprint(n), "-e")
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		cmd = exec.CommandContext(ctx, cmd.Path, cmd.Args[1:]...)
+		var got []string
+		for ctx.Err() == nil && len(got) < n {
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("kcat -C %s: %v", topic, err)
+			}
+			got = strings.Split(strings.TrimSpace(string(out)), "\n")
+			if len(got) < n {
+				time.Sleep(300 * time.Millisecond)
+				cmd = exec.CommandContext(ctx, cmd.Path, cmd.Args[1:]...)
+			}
+		}
+		return got
+	}
+	events := consume("pipeline_events", 50)
+	if len(events) != 50 || !strings.Contains(events[0], `"type":"apache_log"`) {
+		t.Fatalf("kcat read %d events, first %.200s", len(events), events[0])
+	}
+	errs := consume("pipeline_errors", 1)
+	if !strings.Contains(errs[0], "regex_matching_error") || !strings.Contains(errs[0], "this is not a log line") {
+		t.Fatalf("error record %s", errs[0])
+	}
+}
+
+func TestValidateReportsEveryProblemWithLines(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.yml")
+	err := os.WriteFile(bad, []byte(`engine:
+  component: pkg.engine.engine.BrokerStreamProcessingEngine
+  configuration:
+    engine.master: local[two]
+streamConfigurations:
+  - stream: s
+    component: pkg.stream.engine.BrokerRecordStreamParallelProcessing
+    configuration:
+      broker.input.topics: raw
+      broker.error.topics: errors
+      broker.metadata.broker.list: localhost:9092
+    processorConfigurations:
+      - processor: p
+        component: pkg.processor.SplitText
+        configuration:
+          value.regx: (a)
+          value.fields: a
+`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--conf", bad}, nil, &stdout, &stderr)
+	if code != 1 {
+		t.Fatalf("exit code %d, want 1; stderr %s", code, stderr.String())
+	}
+	for _, want := range []string{
+		`line 4: engine.configuration: property "engine.master": "local[two]" is not local, local[N] or local[*]`,
+		`line 16: streamConfigurations[s].processorConfigurations[p].configuration: unknown property "value.regx" (did you mean "value.regex"?)`,
+		`missing required property "value.regex"`,
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("validate output lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	code = run([]string{"validate", "--conf", "../../conf/index-apache-logs.yml"}, nil, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("the sample job is invalid: %s", stderr.String())
+	}
+}
