@@ -9,6 +9,7 @@ import (
 	"github.com/weir-streams/weir/internal/plugins/dns"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
 	"github.com/weir-streams/weir/internal/plugins/text"
+	"github.com/weir-streams/weir/internal/plugins/useragent"
 	"github.com/weir-streams/weir/internal/serialize"
 	"github.com/weir-streams/weir/internal/stream"
 )
@@ -27,6 +28,7 @@ func Register(reg *component.Registry) {
 	reg.Register(text.SplitTextSpec())
 	reg.Register(dns.IpToFqdnSpec())
 	reg.Register(docdb.BulkPutSpec())
+	reg.Register(useragent.ParseUserAgentSpec())
 
 	// Controller services.
 	reg.Register(docdb.ServiceSpec())

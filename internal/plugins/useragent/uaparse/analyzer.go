@@ -22,19 +22,26 @@ func New(opts Options) *Analyzer {
 // Analyze returns the attributes of ua. It never fails and never panics: a
 // hostile or broken string gets the Hacker or Unknown answers.
 func (a *Analyzer) Analyze(ua string) Result {
+	r, _ := a.AnalyzeCached(ua)
+	return r
+}
+
+// AnalyzeCached is Analyze that also reports whether the answer came from
+// the cache, for callers that count cache hits.
+func (a *Analyzer) AnalyzeCached(ua string) (r Result, hit bool) {
 	cacheable := a != nil && a.cache != nil && len(ua) <= maxLength
 	if cacheable {
 		if r, ok := a.cache.get(ua); ok {
-			return r
+			return r, true
 		}
 	}
-	r := Result{v: analyzeSafe(ua)}
+	r = Result{v: analyzeSafe(ua)}
 	if cacheable {
 		// Clone so the cache does not pin a larger buffer the caller's
 		// string may be a slice of.
 		a.cache.put(strings.Clone(ua), r)
 	}
-	return r
+	return r, false
 }
 
 // analyzeSafe turns an unexpected runtime error in a rule into an Unknown

@@ -179,3 +179,37 @@ func (r Result) Map() map[string]string {
 	r.Each(func(n, v string) { m[n] = v })
 	return m
 }
+
+// Attribute identifies one attribute by its position in AttributeNames. A
+// caller that reads the same attributes of many results (a stream processor)
+// resolves the names once with AttributeOf and then reads values with
+// Result.Value, without a map lookup per value.
+type Attribute int
+
+// AttributeOf returns the Attribute of name, and false when name is not an
+// attribute name (see IsAttribute).
+func AttributeOf(name string) (Attribute, bool) {
+	i, ok := attributeIndex[name]
+	return Attribute(i), ok
+}
+
+// Name returns the attribute's name, or the empty string for a value that
+// did not come from AttributeOf.
+func (a Attribute) Name() string {
+	if a < 0 || int(a) >= numAttributes {
+		return ""
+	}
+	return attributeNames[a]
+}
+
+// Value returns the value of attribute a. A zero Result answers Unknown, and
+// an Attribute that did not come from AttributeOf answers the empty string.
+func (r Result) Value(a Attribute) string {
+	if a < 0 || int(a) >= numAttributes {
+		return ""
+	}
+	if r.v == nil {
+		return Unknown
+	}
+	return r.v[a]
+}
