@@ -334,13 +334,17 @@ func (p *IpToFqdn) Process(ctx context.Context, b *component.Batch) error {
 
 	var wg sync.WaitGroup
 	for _, pe := range order {
+		acquired := false
 		select {
 		case p.sem <- struct{}{}:
+			acquired = true
 		case <-ctx.Done():
 		}
-		if ctx.Err() != nil {
+		if !acquired {
 			break
 		}
+		// A slot taken in the same instant ctx ended is still handed to a
+		// goroutine, which finds ctx done and gives the slot back.
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
