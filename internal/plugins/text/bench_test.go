@@ -1,0 +1,69 @@
+package text_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/plugins/text"
+	"github.com/weir-streams/weir/internal/record"
+	"github.com/weir-streams/weir/internal/serialize"
+	"github.com/weir-streams/weir/internal/streamtest"
+)
+
+func newSplitText(tb testing.TB, regex, fields string) component.Processor {
+	tb.Helper()
+	spec := text.SplitTextSpec()
+	conf, probs := component.NewConfig(&spec, map[string]string{"record.type": "apache_log", "value.regex": regex, "value.fields": fields})
+	if len(probs) > 0 {
+		tb.Fatal(probs)
+	}
+	p, err := spec.NewProcessor(conf, component.Env{Name: "parser"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// benchLines runs SplitText (and optionally JSON serialization) over the
+// real access log in batches of 1,000, as a stream would, and reports
+// lines per second.
+func benchLines(b *testing.B, regex, fields string, serializeToo bool) {
+	lines := streamtest.AccessLogLines(b)
+	p := newSplitText(b, regex, fields)
+	ctx := context.Background()
+	var buf []byte
+	b.ReportAllocs()
+	b.ResetTimer()
+	n := 0
+	for i := 0; i < b.N; {
+		batch := component.Batch{Records: make([]*record.Record, 0, 1000)}
+		for j := 0; j < 1000 && i < b.N; j, i = j+1, i+1 {
+			r := record.New(record.DeriveID("pipeline_raw", 0, int64(i), 0), "", 0)
+			r.SetString(record.FieldValue, lines[i%len(lines)])
+			batch.Records = append(batch.Records, r)
+		}
+		if err := p.Process(ctx, &batch); err != nil {
+			b.Fatal(err)
+		}
+		if serializeToo {
+			for _, r := range batch.Records {
+				buf, _ = serialize.JSON{}.Serialize(buf[:0], r)
+			}
+		}
+		n += len(batch.Records)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "lines/s")
+}
+
+func BenchmarkSplitTextApache(b *testing.B) {
+	benchLines(b, streamtest.ApacheRegex, streamtest.ApacheFields, false)
+}
+
+func BenchmarkSplitTextApacheEnrich(b *testing.B) {
+	benchLines(b, streamtest.ApacheEnrichRegex, streamtest.ApacheEnrichFields, false)
+}
+
+func BenchmarkSplitTextAndJSON(b *testing.B) {
+	benchLines(b, streamtest.ApacheRegex, streamtest.ApacheFields, true)
+}
