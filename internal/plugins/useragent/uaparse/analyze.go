@@ -533,8 +533,15 @@ func (s *state) detectDevice() {
 	case "Linux", "Ubuntu", "Kubuntu", "Xubuntu", "Lubuntu", "Linux Mint", "Fedora", "Debian", "Gentoo Linux", "Mageia",
 		"SUSE", "CentOS", "Red Hat", "Arch Linux", "Mandriva", "Slackware", "Manjaro":
 		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Linux Desktop"
-	case "FreeBSD", "OpenBSD", "NetBSD", "DragonFly BSD", "SunOS", "Solaris", "IRIX", "AIX", "HP-UX", "BeOS/Haiku", "RISC OS", "OS/2":
+	case "FreeBSD", "OpenBSD", "NetBSD", "DragonFly BSD", "SunOS", "Solaris", "IRIX", "AIX", "HP-UX", "BeOS/Haiku", "RISC OS", "OS/2",
+		"MorphOS":
 		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Desktop"
+		if d, ok := unixDesktops[s.os.name]; ok {
+			s.devName = d.name
+			if d.brand != "" {
+				s.devBrand = d.brand
+			}
+		}
 	case "Windows Phone", "Windows Mobile":
 		s.devClass, s.devBrand, s.devName = "Phone", Unknown, "Generic Windows Phone"
 		s.windowsPhoneModel()
@@ -813,6 +820,38 @@ func (s *state) tvDevice() {
 		}
 		break
 	}
+	// NetTV is the operating system of Philips televisions.
+	if i := strings.Index(p.low, "nettv"); i >= 0 && (i == 0 || !isLetter(p.low[i-1])) {
+		v := strings.TrimLeft(p.ua[i+len("nettv"):], "/ ")
+		s.os = osInfo{name: "NETTV", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
+		s.devClass, s.devName = "TV", "Nettv Device"
+		if p.has("philips") {
+			s.devBrand, s.devName = "Philips", "Philips Unspecified TV"
+		}
+	}
+	if !s.hbbTVDevice() && s.devClass == "TV" {
+		s.ceDevice()
+	}
+	switch {
+	case p.has("crkey"):
+		// Chromecast's "CrKey" (Chrome key) product or comment.
+		s.devClass, s.devBrand, s.devName = "Set-top box", "Google", "Google Chromecast"
+		if s.os.class == "" || s.os.name == "Linux" {
+			s.os.class = "Embedded"
+		}
+		return
+	case p.has("googletv"):
+		s.devClass, s.devBrand, s.devName = "Set-top box", "Google", "Google TV"
+		v := Unknown
+		if i := strings.Index(p.low, "googletv"); i >= 0 {
+			v = orUnknown(leadingVersion(strings.TrimLeft(p.ua[i+len("googletv"):], " /")))
+		}
+		s.os = osInfo{name: "GoogleTV", version: v, class: "Embedded", cpu: s.os.cpu}
+		return
+	case p.has("web0s") || p.has("netcast"):
+		// LG's television systems.
+		s.devClass, s.devBrand, s.devName = "TV", "LG", "LG SmartTv"
+	}
 	switch {
 	case p.has("smart-tv") || p.has("smarttv") || p.has("smart tv") || p.has("hbbtv") || p.has("netcast") ||
 		p.has("; tv;") || p.has("(tv;") || p.has("googletv") || p.has("android tv") || p.has("viera") || p.has("bravia"):
@@ -821,6 +860,112 @@ func (s *state) tvDevice() {
 			s.os.class = "Embedded"
 		}
 	}
+}
+
+// unixDesktops names the workstations of the Unix-like and other desktop
+// systems: the maker of the hardware where the system came with it (Sun,
+// SGI, IBM), otherwise the system itself, in Yauaa's spelling.
+var unixDesktops = map[string]struct{ brand, name string }{
+	"FreeBSD": {"", "FreeBsd Desktop"}, "OpenBSD": {"", "OpenBsd Desktop"}, "NetBSD": {"", "Netbsd Desktop"},
+	"DragonFly BSD": {"", "DragonFly BSD Desktop"}, "BeOS/Haiku": {"", "Beos/Haiku Desktop"},
+	"RISC OS": {"", "Risc OS Desktop"}, "OS/2": {"", "OS/2 Desktop"}, "MorphOS": {"", "MorphOs Desktop"},
+	"SunOS": {"SUN Microsystems", "SUN Microsystems Desktop"}, "Solaris": {"SUN Microsystems", "SUN Microsystems Desktop"},
+	"IRIX": {"Silicon Graphics", "Silicon Graphics Desktop"}, "AIX": {"IBM", "IBM Desktop"},
+	"HP-UX": {"HP", "HP Desktop"},
+}
+
+// hbbTVDevice reads the device of a hybrid broadcast TV. The HbbTV
+// specification (ETSI TS 102 796) makes such a set add
+// "HbbTV/1.x.y (capabilities; vendor; model; software version; hardware
+// version; reserved)" to its user agent, so vendor and model sit at fixed
+// places. A set that leaves them empty is an "Unspecified TV".
+func (s *state) hbbTVDevice() bool {
+	p := s.p
+	i := strings.Index(p.low, "hbbtv/")
+	if i < 0 {
+		return false
+	}
+	s.devClass = "TV"
+	s.devBrand, s.devName = "Unspecified TV", "Unspecified TV"
+	j := i + len("hbbtv/")
+	for j < len(p.ua) && (p.ua[j] == '.' || p.ua[j] >= '0' && p.ua[j] <= '9') {
+		j++
+	}
+	for j < len(p.ua) && p.ua[j] == ' ' {
+		j++
+	}
+	if j >= len(p.ua) || p.ua[j] != '(' {
+		return true
+	}
+	end := strings.IndexByte(p.ua[j:], ')')
+	if end < 0 {
+		end = len(p.ua) - j
+	}
+	var fields [6]string
+	n := 0
+	for f := range strings.SplitSeq(p.ua[j+1:j+end], ";") {
+		if n == len(fields) {
+			break
+		}
+		fields[n] = strings.TrimSpace(f)
+		n++
+	}
+	vendor, model, software := fields[1], fields[2], fields[3]
+	if vendor == "" {
+		return true
+	}
+	s.devBrand = brandSpelling(vendor)
+	s.devName = s.devBrand + " Unspecified TV"
+	if model != "" {
+		s.devName = s.devBrand + " " + normalizeName(model)
+	}
+	if v, ok := strings.CutPrefix(software, "LOH/"); ok {
+		// Loewe's own operating system announces itself here.
+		s.os = osInfo{name: "LOH", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
+	} else if s.os.name == "Linux" && s.os.version == Unknown && isVersionLike(software) {
+		s.os.version = software
+	}
+	return true
+}
+
+// ceDevice reads the "(Vendor, Model, wired)" or "(Vendor, Model,
+// wireless)" trailer that consumer electronics (TVs, players, set-top
+// boxes) add to say who made them and how they are connected.
+func (s *state) ceDevice() bool {
+	p := s.p
+	end := strings.LastIndex(p.low, ",wire")
+	if end < 0 {
+		if end = strings.LastIndex(p.low, ", wire"); end < 0 {
+			return false
+		}
+	}
+	start := strings.LastIndexByte(p.low[:end], '(')
+	if start < 0 {
+		return false
+	}
+	vendor, model, ok := strings.Cut(p.ua[start+1:end], ",")
+	vendor, model = strings.TrimSpace(vendor), strings.TrimSpace(model)
+	if !ok || vendor == "" || strings.ContainsAny(vendor, ";()") {
+		return false
+	}
+	s.devBrand = brandSpelling(vendor)
+	s.devName = s.devBrand + " Unspecified TV"
+	if model = strings.TrimRight(model, "*"); model != "" {
+		s.devName = s.devBrand + " " + normalizeName(model)
+	}
+	return true
+}
+
+// brandSpelling writes a vendor name as Yauaa does: a known brand in its
+// usual spelling, a shouted name ("TOSHIBA") capitalised, others as given.
+func brandSpelling(vendor string) string {
+	if b, ok := knownBrand(vendor); ok {
+		return b
+	}
+	if len(vendor) > 3 && strings.ToUpper(vendor) == vendor {
+		return capitalize(strings.ToLower(vendor))
+	}
+	return vendor
 }
 
 // isModelNumber reports a token made of capitals and digits with both,

@@ -12,7 +12,7 @@ var brandPrefixes = []struct{ prefix, brand string }{
 	{"sonyericsson", "SonyEricsson"}, {"sony", "Sony"}, {"xperia", "Sony"}, {"so-0", "Sony"},
 	{"huawei", "Huawei"}, {"honor", "Huawei"}, {"hw-", "Huawei"},
 	{"xiaomi", "Xiaomi"}, {"redmi", "Xiaomi"}, {"mi ", "Xiaomi"}, {"mix ", "Xiaomi"}, {"poco", "Xiaomi"}, {"hm note", "Xiaomi"}, {"mipad", "Xiaomi"},
-	{"lg-", "LG"}, {"lg ", "LG"}, {"lgl", "LG"}, {"lgms", "LG"}, {"lm-", "LG"}, {"lg", "LG"}, {"nexus 5", "LG"},
+	{"lg-", "LG"}, {"lg ", "LG"}, {"lgl", "LG"}, {"lgms", "LG"}, {"lm-", "LG"}, {"lg", "LG"},
 	{"nexus 4", "Google"}, {"nexus", "Google"}, {"pixel", "Google"}, {"google", "Google"},
 	{"htc", "HTC"}, {"motorola", "Motorola"}, {"moto", "Motorola"}, {"xt1", "Motorola"}, {"xt2", "Motorola"}, {"mot-", "Motorola"},
 	{"oneplus", "Oneplus"}, {"one a", "Oneplus"}, {"one e", "Oneplus"},
