@@ -2,6 +2,7 @@ package component
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -44,6 +45,13 @@ func (ps Problems) Error() string {
 		b.WriteString(p.String())
 	}
 	return b.String()
+}
+
+// Sort orders the problems by line, keeping the order in which they were
+// found among problems of one line, so that a report reads from the top of
+// the job file to the bottom. Problems without a line come first.
+func (ps Problems) Sort() {
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Line < ps[j].Line })
 }
 
 // Err returns ps as an error, or nil if there are none.

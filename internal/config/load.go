@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -54,6 +55,7 @@ func Parse(data []byte, lastModified time.Time, getenv func(string) (string, boo
 	p := &parser{getenv: getenv}
 	job := p.job(&root, lastModified)
 	if len(p.probs) > 0 {
+		p.probs.Sort()
 		return nil, p.probs
 	}
 	return job, nil
@@ -99,7 +101,11 @@ func (p *parser) fields(n *yaml.Node, path string, allowed ...string) map[string
 	return out
 }
 
-func (p *parser) scalar(n *yaml.Node, path string) string {
+// scalar returns the expanded text of the value of a key. A value that is
+// not a scalar is reported at the key's line: the line of a block mapping or
+// list is that of its first entry, below the key the user has to fix.
+func (p *parser) scalar(kv [2]*yaml.Node, path string) string {
+	n := kv[1]
 	if n == nil {
 		return ""
 	}
@@ -107,7 +113,7 @@ func (p *parser) scalar(n *yaml.Node, path string) string {
 		n = n.Alias
 	}
 	if n.Kind != yaml.ScalarNode {
-		p.problem(n, path, "must be a single value, not %s", kindName(n))
+		p.problem(kv[0], path, "must be a single value, not %s", kindName(n))
 		return ""
 	}
 	if n.Tag == "!!null" {
@@ -127,12 +133,18 @@ func (p *parser) job(root *yaml.Node, lastModified time.Time) *Job {
 		return job
 	}
 	doc := root.Content[0]
+	if doc.Kind != yaml.MappingNode {
+		// Walking on would only add a "missing key" for every key of the
+		// job, which says nothing more.
+		p.problem(doc, "", "the job file must be a mapping with the keys engine and streamConfigurations, not %s", kindName(doc))
+		return job
+	}
 	top := p.fields(doc, "", "version", "documentation", "engine", "controllerServiceConfigurations", "streamConfigurations")
 	if kv, ok := top["version"]; ok {
-		job.Version = p.scalar(kv[1], "version")
+		job.Version = p.scalar(kv, "version")
 	}
 	if kv, ok := top["documentation"]; ok {
-		job.Documentation = p.scalar(kv[1], "documentation")
+		job.Documentation = p.scalar(kv, "documentation")
 	}
 	kv, ok := top["engine"]
 	if !ok {
@@ -145,6 +157,7 @@ func (p *parser) job(root *yaml.Node, lastModified time.Time) *Job {
 
 	// The lists sit at the top level in the spec's table and inside the
 	// engine in existing job files; accept either, not both.
+	noStream, noStreamPath := kv[0], "streamConfigurations"
 	for _, list := range []string{"controllerServiceConfigurations", "streamConfigurations"} {
 		a, inTop := top[list]
 		b, inEngine := eng[list]
@@ -156,9 +169,17 @@ func (p *parser) job(root *yaml.Node, lastModified time.Time) *Job {
 		case inEngine:
 			p.list(job, list, "engine."+list, b[1])
 		}
+		// A stream list that is there but empty is reported at its own
+		// line; a missing one at the engine's.
+		if list == "streamConfigurations" && inTop != inEngine {
+			noStream, noStreamPath = a[0], list
+			if inEngine {
+				noStream, noStreamPath = b[0], "engine."+list
+			}
+		}
 	}
 	if len(job.DataFlow.Streams) == 0 && len(p.probs) == 0 {
-		p.problem(kv[0], "streamConfigurations", "the job has no stream")
+		p.problem(noStream, noStreamPath, "the job has no stream")
 	}
 	for i := range job.DataFlow.Streams {
 		job.DataFlow.Streams[i].Pipeline.LastModified = lastModified
@@ -177,8 +198,9 @@ func (p *parser) list(job *Job, kind, path string, n *yaml.Node) {
 		p.problem(n, path, "must be a list, not %s", kindName(n))
 		return
 	}
+	nameKey := map[string]string{"controllerServiceConfigurations": "controllerService", "streamConfigurations": "stream"}[kind]
 	for i, item := range n.Content {
-		ipath := fmt.Sprintf("%s[%d]", path, i)
+		ipath := itemPath(path, item, nameKey, i)
 		switch kind {
 		case "controllerServiceConfigurations":
 			f := p.fields(item, ipath, "controllerService", "component", "type", "documentation", "configuration")
@@ -199,7 +221,7 @@ func (p *parser) list(job *Job, kind, path string, n *yaml.Node) {
 					p.problem(kv[1], ppath, "must be a list, not %s", kindName(kv[1]))
 				} else {
 					for j, pn := range kv[1].Content {
-						jpath := fmt.Sprintf("%s[%d]", ppath, j)
+						jpath := itemPath(ppath, pn, "processor", j)
 						pf := p.fields(pn, jpath, "processor", "component", "type", "documentation", "configuration")
 						c := dataflow.Component{Line: pn.Line}
 						c.Name = p.name(pf, "processor", jpath, pn)
@@ -220,7 +242,7 @@ func (p *parser) name(f map[string][2]*yaml.Node, key, path string, item *yaml.N
 		p.problem(item, path, "missing key %q", key)
 		return ""
 	}
-	return p.scalar(kv[1], path+"."+key)
+	return p.scalar(kv, path+"."+key)
 }
 
 // component fills the identifier, documentation and flat configuration map.
@@ -233,14 +255,14 @@ func (p *parser) component(c *dataflow.Component, f map[string][2]*yaml.Node, pa
 	case hasC && hasT:
 		p.problem(typ[0], path, "give either \"component\" or its synonym \"type\", not both")
 	case hasC:
-		c.Component = p.scalar(comp[1], path+".component")
+		c.Component = p.scalar(comp, path+".component")
 	case hasT:
-		c.Component = p.scalar(typ[1], path+".type")
+		c.Component = p.scalar(typ, path+".type")
 	default:
 		p.problem(n, path, "missing key \"component\"")
 	}
 	if kv, ok := f["documentation"]; ok {
-		c.Documentation = p.scalar(kv[1], path+".documentation")
+		c.Documentation = p.scalar(kv, path+".documentation")
 	}
 	kv, ok := f["configuration"]
 	if !ok || kv[1].Tag == "!!null" {
@@ -259,9 +281,25 @@ func (p *parser) component(c *dataflow.Component, f map[string][2]*yaml.Node, pa
 			continue
 		}
 		seen[k.Value] = true
-		val := p.scalar(v, cpath+"."+k.Value)
+		val := p.scalar([2]*yaml.Node{k, v}, cpath+"."+k.Value)
 		c.Config = append(c.Config, dataflow.Property{Key: k.Value, Value: val, Line: k.Line})
 	}
+}
+
+// itemPath is the path of a list item for the problems found while its keys
+// are read, before its name is known: the item's plain name when it has one,
+// so that these problems carry the same path as the validator's
+// (streamConfigurations[parsing]), and its index otherwise.
+func itemPath(path string, item *yaml.Node, nameKey string, i int) string {
+	if item.Kind == yaml.MappingNode {
+		for j := 0; j+1 < len(item.Content); j += 2 {
+			k, v := item.Content[j], item.Content[j+1]
+			if k.Value == nameKey && v.Kind == yaml.ScalarNode && v.Tag != "!!null" && v.Value != "" && !strings.Contains(v.Value, "${") {
+				return fmt.Sprintf("%s[%s]", path, v.Value)
+			}
+		}
+	}
+	return fmt.Sprintf("%s[%d]", path, i)
 }
 
 func nameOr(name string, i int) string {
@@ -309,6 +347,7 @@ func Validate(job *Job, reg *component.Registry) error {
 	if len(probs) == 0 {
 		return nil
 	}
+	probs.Sort()
 	return probs
 }
 
