@@ -637,7 +637,7 @@ func (s *state) windowsPhoneModel() {
 // androidDevice finds the model in "(Linux; Android 10; SM-G960F Build/...)".
 func (s *state) androidDevice() {
 	p := s.p
-	model := ""
+	model, build := "", ""
 	seenAndroid := false
 	for _, e := range p.entries {
 		lt := p.ltext(e)
@@ -657,6 +657,7 @@ func (s *state) androidDevice() {
 			m := strings.TrimSpace(t[:k])
 			if m != "" {
 				model = m
+				build = lt[k+len("build/"):]
 				break
 			}
 			continue
@@ -689,6 +690,11 @@ func (s *state) androidDevice() {
 		return
 	}
 	brand, rest := brandOfModel(model)
+	if brand == "" && (strings.HasPrefix(build, "huawei") || strings.HasPrefix(build, "honor")) {
+		// Huawei and Honor name their builds after the maker and model
+		// ("Build/HUAWEIMAR-L21A") even when the model field is odd.
+		brand, rest = "Huawei", model
+	}
 	if brand == "" {
 		// Unknown maker: Yauaa shows the first word as the brand when the
 		// model is "Maker Model".

@@ -9,7 +9,7 @@ import "strings"
 var brandPrefixes = []struct{ prefix, brand string }{
 	{"samsung", "Samsung"}, {"sm-", "Samsung"}, {"gt-", "Samsung"}, {"sgh-", "Samsung"}, {"sch-", "Samsung"},
 	{"shv-", "Samsung"}, {"sph-", "Samsung"}, {"shw-", "Samsung"}, {"galaxy", "Samsung"}, {"sc-0", "Samsung"},
-	{"sonyericsson", "SonyEricsson"}, {"sony", "Sony"}, {"xperia", "Sony"}, {"so-0", "Sony"},
+	{"sonyericsson", "SonyEricsson"}, {"sony", "Sony"}, {"xperia", "Sony"}, {"so-0", "Sony"}, {"xq-", "Sony"}, {"sgp", "Sony"},
 	{"huawei", "Huawei"}, {"honor", "Huawei"}, {"hw-", "Huawei"},
 	{"xiaomi", "Xiaomi"}, {"redmi", "Xiaomi"}, {"mi ", "Xiaomi"}, {"mix ", "Xiaomi"}, {"poco", "Xiaomi"}, {"hm note", "Xiaomi"}, {"mipad", "Xiaomi"},
 	{"lg-", "LG"}, {"lg ", "LG"}, {"lgl", "LG"}, {"lgms", "LG"}, {"lm-", "LG"}, {"lg", "LG"},
@@ -22,7 +22,7 @@ var brandPrefixes = []struct{ prefix, brand string }{
 	{"lenovo", "Lenovo"}, {"thinkpad", "Lenovo"}, {"ideatab", "Lenovo"},
 	{"kindle", "Amazon"}, {"kf", "Amazon"}, {"aft", "Amazon"}, {"amazon", "Amazon"},
 	{"blackberry", "BlackBerry"}, {"bbb100", "BlackBerry"}, {"bbf100", "BlackBerry"},
-	{"alcatel", "Alcatel"}, {"one touch", "Alcatel"}, {"zte", "ZTE"}, {"meizu", "Meizu"}, {"wiko", "Wiko"},
+	{"alcatel", "Alcatel"}, {"one touch", "Alcatel"}, {"zte", "ZTE"}, {"meizu", "Meizu"}, {"wiko", "Wiko"}, {"w_", "Wiko"},
 	{"acer", "Acer"}, {"archos", "Archos"}, {"medion", "Medion"}, {"lifetab", "Medion"}, {"cubot", "Cubot"},
 	{"tcl", "TCL"}, {"hisense", "Hisense"}, {"infinix", "Infinix"}, {"tecno", "Tecno"}, {"itel", "Itel"},
 	{"doogee", "Doogee"}, {"oukitel", "Oukitel"}, {"umidigi", "Umidigi"}, {"blackview", "Blackview"},
@@ -40,36 +40,84 @@ var brandPrefixes = []struct{ prefix, brand string }{
 	{"sm-", "Samsung"},
 }
 
-// huaweiModel reports whether a model looks like Huawei's "ABC-XX00" or
-// "ABC-L29" naming (three capitals, a dash, letters and digits).
+// huaweiModel reports whether a model follows Huawei's and Honor's naming:
+// a three-letter series code, sometimes with a digit ("MAR", "Che1"), a
+// dash, then a variant of one to three letters, one to three digits and up
+// to three more letters or digits ("MAR-LX1M", "CAM-TL00H", "EML-L29",
+// "ANA-AN00"). Two-letter series codes ("SM-", "LM-", "XQ-") belong to
+// other makers and do not match.
 func huaweiModel(m string) bool {
-	if len(m) < 7 || m[3] != '-' {
+	dash := strings.IndexByte(m, '-')
+	if dash != 3 && dash != 4 || m[0] < 'A' || m[0] > 'Z' {
 		return false
 	}
-	for i := 0; i < 3; i++ {
-		if m[i] < 'A' || m[i] > 'Z' {
+	for i := 1; i < 3; i++ {
+		if !isLetter(m[i]) {
 			return false
 		}
 	}
-	rest := m[4:]
-	letters, digits := 0, 0
-	for i := 0; i < len(rest); i++ {
-		c := rest[i]
-		switch {
-		case c >= 'A' && c <= 'Z':
-			if digits > 0 && i < len(rest)-1 {
-				return letters > 0 && digits > 0
+	if dash == 4 && (m[3] < '0' || m[3] > '9') {
+		return false
+	}
+	rest := m[dash+1:]
+	i := 0
+	for i < len(rest) && isLetter(rest[i]) {
+		i++
+	}
+	letters := i
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	digits := i - letters
+	tail := len(rest) - i
+	if letters < 1 || letters > 3 || digits < 1 || digits > 3 || tail > 3 {
+		return false
+	}
+	for ; i < len(rest); i++ {
+		if !isLetter(rest[i]) && (rest[i] < '0' || rest[i] > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// xiaomiModel reports Xiaomi's model numbers since 2020, which encode the
+// year and month of release: "M2011K2C" (M, four digits, a letter, a digit,
+// letters) or "2201117TG" (seven digits, then one to three letters).
+func xiaomiModel(m string) bool {
+	digitsThenLetters := func(s string, nd int) bool {
+		if len(s) < nd+1 || len(s) > nd+3 {
+			return false
+		}
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if i < nd && (c < '0' || c > '9') || i >= nd && (c < 'A' || c > 'Z') {
+				return false
 			}
-			letters++
-		case c >= '0' && c <= '9':
-			digits++
-		case c == ' ':
-			return letters > 0 && letters <= 2 && digits > 0
-		default:
-			return false
 		}
+		return true
 	}
-	return letters > 0 && letters <= 2 && digits > 0 && digits <= 3
+	if len(m) >= 8 && len(m) <= 10 && m[0] == 'M' && m[5] >= 'A' && m[5] <= 'Z' && m[6] >= '0' && m[6] <= '9' {
+		for i := 1; i < 5; i++ {
+			if m[i] < '0' || m[i] > '9' {
+				return false
+			}
+		}
+		for i := 7; i < len(m); i++ {
+			if m[i] < 'A' || m[i] > 'Z' {
+				return false
+			}
+		}
+		return true
+	}
+	return digitsThenLetters(m, 7)
+}
+
+// acerModel reports Acer's tablet names: a series letter, a digit, a dash,
+// "A" and two digits ("B3-A40", "A3-A20").
+func acerModel(m string) bool {
+	return len(m) == 6 && m[0] >= 'A' && m[0] <= 'Z' && m[1] >= '0' && m[1] <= '9' && m[2] == '-' && m[3] == 'A' &&
+		m[4] >= '0' && m[4] <= '9' && m[5] >= '0' && m[5] <= '9'
 }
 
 // brandOfModel finds the brand of a device model and the model with the
@@ -89,8 +137,13 @@ func brandOfModel(model string) (brand, rest string) {
 			return brand, rest
 		}
 	}
-	if huaweiModel(model) {
+	switch {
+	case huaweiModel(model):
 		return "Huawei", model
+	case xiaomiModel(model):
+		return "Xiaomi", model
+	case acerModel(model):
+		return "Acer", model
 	}
 	if sonyModel(model) {
 		return "Sony", model
