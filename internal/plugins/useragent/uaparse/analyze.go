@@ -217,6 +217,21 @@ func (s *state) detectAgent() {
 	if s.namedBrowser() {
 		return
 	}
+	// Legacy Edge (EdgeHTML) also sends the Chrome token it imitates, so
+	// its own "Edge/12.x" product is looked at first.
+	if e, ok := p.product("Edge"); ok && isVersionLike(e.version) {
+		maj := versionMajor(e.version)
+		ev := edgeHTMLToEdge[maj]
+		if ev == "" {
+			ev = maj
+		}
+		minor := Unknown
+		if i := strings.IndexByte(e.version, '.'); i >= 0 && e.version[i+1:] != "0" {
+			minor = e.version[i+1:]
+		}
+		s.agName, s.agClass, s.agVersion = "Edge", "Browser", ev+"."+minor
+		return
+	}
 	for _, bt := range browserTokens {
 		pr, ok := p.product(bt.token)
 		if !ok {
@@ -245,19 +260,6 @@ func (s *state) detectAgent() {
 		if bt.token == "firefox" && (p.has("fennec") || s.os.name == "Android") && false {
 			s.agName = "Fennec"
 		}
-		return
-	}
-	if e, ok := p.product("Edge"); ok && isVersionLike(e.version) {
-		maj := versionMajor(e.version)
-		ev := edgeHTMLToEdge[maj]
-		if ev == "" {
-			ev = maj
-		}
-		minor := Unknown
-		if i := strings.IndexByte(e.version, '.'); i >= 0 && e.version[i+1:] != "0" {
-			minor = e.version[i+1:]
-		}
-		s.agName, s.agClass, s.agVersion = "Edge", "Browser", ev+"."+minor
 		return
 	}
 	if pr, ok := p.product("Opera"); ok && isVersionLike(pr.version) && isIE {
@@ -302,6 +304,12 @@ func (s *state) detectAgent() {
 		} else if p.has("opera tablet") {
 			s.agName = "Opera Tablet"
 		}
+		return
+	}
+	if _, ok := p.product("GSA"); ok && s.os.name == "iOS" && s.engName == "AppleWebKit" {
+		// The Google app on iOS shows pages in the system web view.
+		s.agName, s.agClass, s.agVersion = "UIWebView", "Browser Webview", s.engVersion
+		s.webview = true
 		return
 	}
 	if sf, ok := p.product("Safari"); ok {

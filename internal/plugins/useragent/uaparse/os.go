@@ -189,6 +189,13 @@ func osFromEntry(lt, t string, distro bool) osInfo {
 			v = leadingVersion(lt[i+4:])
 		}
 		return osInfo{name: "iOS", version: orUnknown(v), class: "Mobile", prio: 8}
+	case strings.Contains(lt, "iphoneos") || strings.HasPrefix(lt, "cpuos"):
+		// Spaces stripped by a proxy: "CPUiPhoneOS18_6_2likeMacOSX".
+		i := strings.Index(lt, "os") + 2
+		if k := strings.Index(lt, "iphoneos"); k >= 0 {
+			i = k + len("iphoneos")
+		}
+		return osInfo{name: "iOS", version: orUnknown(leadingVersion(lt[i:])), class: "Mobile", prio: 8}
 	case lt == "ios" || strings.HasPrefix(lt, "ios "):
 		return osInfo{name: "iOS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[3:]))), class: "Mobile", prio: 8}
 	case strings.Contains(lt, "mac os x") || strings.Contains(lt, "macos x") || strings.Contains(lt, "macosx"):
