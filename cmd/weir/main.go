@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"runtime/pprof"
 	"syscall"
 
 	"github.com/weir-streams/weir"
@@ -43,6 +44,7 @@ Flags of run and quickstart:
   --log-format text|json  --log-level debug|info|warn|error
   --data-dir DIR          where the embedded broker keeps topics and offsets (default data/kafka)
   --embedded-port N       port of the embedded broker on 127.0.0.1 (default 9092; 0 = free port)
+  --cpuprofile FILE       write a CPU profile of the run (for go tool pprof)
 `
 
 func main() {
@@ -63,6 +65,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	dataDir := fs.String("data-dir", "data/kafka", "embedded broker data directory")
 	port := fs.Int("embedded-port", 9092, "embedded broker port on 127.0.0.1")
 	show := fs.Int("show", 5, "quickstart: records to print")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -73,6 +76,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "weir:", err)
 		return 2
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "weir: --cpuprofile:", err)
+			return 2
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
 	}
 	reg := all.NewRegistry()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -73,7 +73,7 @@ type Record struct {
 // New returns a record with the given id, type and creation date, and the
 // technical fields record_id and record_type set to match.
 func New(id, typ string, creationDate int64) *Record {
-	r := &Record{ID: id, Type: typ, CreationDate: creationDate, fields: make([]Field, 0, 16)}
+	r := &Record{ID: id, Type: typ, CreationDate: creationDate, fields: make([]Field, 0, 12)}
 	r.Set(FieldID, StringValue(id))
 	r.Set(FieldType, StringValue(typ))
 	return r

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -47,6 +48,10 @@ func Start(addr string, reg *prometheus.Registry, src Source) (*Server, error) {
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(src.Status())
 	})
+	// Profiles, for operators chasing CPU or memory in production.
+	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("status server: listen on %s: %w", addr, err)

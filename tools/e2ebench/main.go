@@ -1,0 +1,275 @@
+// Command e2ebench measures Weir end to end: N real access-log lines in
+// pipeline_raw, the sample parsing job, all N records out on
+// pipeline_events. It reports records per second, CPU seconds per million
+// records and peak resident memory of the Weir process.
+//
+//	go run ./tools/e2ebench -n 1000000              # broker in this process: Weir's own CPU and memory
+//	go run ./tools/e2ebench -n 1000000 -embedded    # Weir runs its embedded broker, as the quickstart does
+//
+// In the default mode the kfake broker runs in the benchmark process, so the
+// figures of the Weir process are Weir's alone (its consumer, processors,
+// producer and commits). With -embedded the broker runs inside Weir, and
+// its CPU and memory (kfake keeps every topic in memory) count too.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2ebench:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	n := flag.Int("n", 1000000, "records to push through")
+	embedded := flag.Bool("embedded", false, "let Weir run its embedded broker (its CPU and memory count)")
+	conf := flag.String("conf", "conf/quickstart.yml", "job file (reads pipeline_raw, writes pipeline_events)")
+	logPath := flag.String("log", "testdata/access-logs/apache_combined_10k.log", "lines to repeat")
+	partitions := flag.Int("partitions", 4, "partitions of pipeline_raw")
+	profile := flag.String("cpuprofile", "", "have Weir write a CPU profile here")
+	uiPort := flag.Int("ui-port", -1, "status server port of Weir (for /debug/pprof/heap during the run); -1 = none")
+	flag.Parse()
+
+	lines, err := readLines(*logPath)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "e2ebench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	bin := filepath.Join(dir, "weir")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/weir")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("build weir: %w", err)
+	}
+
+	var addr string
+	env := []string{"WEIR_UI_PORT=" + strconv.Itoa(*uiPort)}
+	args := []string{"run", "--conf", *conf, "--log-level", "warn"}
+	if *profile != "" {
+		args = append(args, "--cpuprofile", *profile)
+	}
+	if *embedded {
+		port, err := freePort()
+		if err != nil {
+			return err
+		}
+		addr = fmt.Sprintf("127.0.0.1:%d", port)
+		env = append(env, "BROKER_LIST=embedded")
+		args = append(args, "--embedded-port", strconv.Itoa(port), "--data-dir", filepath.Join(dir, "kafka"))
+	} else {
+		c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.AllowAutoTopicCreation())
+		if err != nil {
+			return fmt.Errorf("start kfake: %w", err)
+		}
+		defer c.Close()
+		addr = c.ListenAddrs()[0]
+		env = append(env, "BROKER_LIST="+addr)
+	}
+
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ProducerLinger(5*time.Millisecond), kgo.MaxBufferedRecords(200000))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	ctx := context.Background()
+
+	startWeir := func() (*exec.Cmd, error) {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), env...)
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		return cmd, cmd.Start()
+	}
+	var weir *exec.Cmd
+	if *embedded {
+		// The broker lives in Weir: start it, then feed it.
+		if weir, err = startWeir(); err != nil {
+			return err
+		}
+		if err := waitBroker(ctx, cl); err != nil {
+			return err
+		}
+	}
+	adm := kadm.NewClient(cl)
+	if _, err := adm.CreateTopic(ctx, int32(*partitions), 1, nil, "pipeline_raw"); err != nil {
+		return fmt.Errorf("create pipeline_raw: %w", err)
+	}
+	fmt.Fprintf(os.Stderr, "producing %d lines...\n", *n)
+	produceStart := time.Now()
+	if err := produce(ctx, cl, lines, *n); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "produced in %v\n", time.Since(produceStart).Round(time.Millisecond))
+
+	start := produceStart
+	if !*embedded {
+		// The input is all there before Weir starts: the run measures
+		// consume, process, produce and commit only.
+		start = time.Now()
+		if weir, err = startWeir(); err != nil {
+			return err
+		}
+	}
+	defer func() {
+		_ = weir.Process.Signal(syscall.SIGTERM)
+		_ = weir.Wait()
+	}()
+
+	for {
+		got, err := count(ctx, adm, "pipeline_events")
+		if err == nil && got >= int64(*n) {
+			break
+		}
+		if weir.ProcessState != nil {
+			return errors.New("weir exited early")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	wall := time.Since(start)
+	cpu, err := cpuSeconds(weir.Process.Pid)
+	if err != nil {
+		return err
+	}
+	peak, err := peakRSS(weir.Process.Pid)
+	if err != nil {
+		return err
+	}
+	mode := "broker in the benchmark process (Weir alone)"
+	if *embedded {
+		mode = "embedded broker inside Weir (broker counted)"
+	}
+	fmt.Printf("mode:                      %s\n", mode)
+	fmt.Printf("records:                   %d\n", *n)
+	fmt.Printf("wall time:                 %.2f s\n", wall.Seconds())
+	fmt.Printf("records per second:        %.0f\n", float64(*n)/wall.Seconds())
+	fmt.Printf("weir CPU:                  %.2f s\n", cpu)
+	fmt.Printf("CPU seconds per million:   %.2f\n", cpu/float64(*n)*1e6)
+	fmt.Printf("records per CPU-second:    %.0f\n", float64(*n)/cpu)
+	fmt.Printf("weir peak RSS (VmHWM):     %.1f MB\n", float64(peak)/(1<<20))
+	return nil
+}
+
+func produce(ctx context.Context, cl *kgo.Client, lines [][]byte, n int) error {
+	errc := make(chan error, 1)
+	for i := 0; i < n; i++ {
+		cl.Produce(ctx, &kgo.Record{Topic: "pipeline_raw", Key: []byte(strconv.Itoa(i)), Value: lines[i%len(lines)]}, func(_ *kgo.Record, err error) {
+			if err != nil {
+				select {
+				case errc <- err:
+				default:
+				}
+			}
+		})
+	}
+	if err := cl.Flush(ctx); err != nil {
+		return err
+	}
+	select {
+	case err := <-errc:
+		return fmt.Errorf("produce: %w", err)
+	default:
+		return nil
+	}
+}
+
+func count(ctx context.Context, adm *kadm.Client, topic string) (int64, error) {
+	offs, err := adm.ListEndOffsets(ctx, topic)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	offs.Each(func(o kadm.ListedOffset) {
+		if o.Err == nil {
+			n += o.Offset
+		}
+	})
+	return n, nil
+}
+
+func waitBroker(ctx context.Context, cl *kgo.Client) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if err := cl.Ping(ctx); err == nil {
+			return nil
+		} else if time.Now().After(deadline) {
+			return fmt.Errorf("embedded broker did not come up: %w", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// cpuSeconds reads user+system CPU time of a process from /proc.
+func cpuSeconds(pid int) (float64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, fmt.Errorf("read process stats: %w", err)
+	}
+	// Fields after the command name, which is in parentheses.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+2:]))
+	utime, _ := strconv.ParseFloat(f[11], 64)
+	stime, _ := strconv.ParseFloat(f[12], 64)
+	return (utime + stime) / 100, nil // USER_HZ is 100 on Linux
+}
+
+// peakRSS reads the peak resident set size (VmHWM) of a process, in bytes.
+func peakRSS(pid int) (int64, error) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, fmt.Errorf("read process status: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, errors.New("no VmHWM in process status")
+}
+
+func readLines(path string) ([][]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	var out [][]byte
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		if len(l) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
