@@ -1,0 +1,168 @@
+package record_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/weir-streams/weir/internal/record"
+)
+
+func fieldNames(r *record.Record) []string {
+	var out []string
+	for _, f := range r.Fields() {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+func TestNewMirrorsIDAndType(t *testing.T) {
+	r := record.New("id-1", "apache_log", 1700000000000)
+	if r.ID != "id-1" || r.Type != "apache_log" || r.CreationDate != 1700000000000 {
+		t.Fatalf("record %v", r)
+	}
+	if got := fieldNames(r); !slices.Equal(got, []string{record.FieldID, record.FieldType}) {
+		t.Errorf("fields %v, want record_id and record_type", got)
+	}
+	if v, _ := r.GetString(record.FieldID); v != "id-1" {
+		t.Errorf("record_id %q", v)
+	}
+	r.SetID("id-2")
+	r.SetType("other")
+	if v, _ := r.GetString(record.FieldID); v != "id-2" || r.ID != "id-2" {
+		t.Errorf("after SetID: ID %q, record_id %q", r.ID, v)
+	}
+	if v, _ := r.GetString(record.FieldType); v != "other" || r.Type != "other" {
+		t.Errorf("after SetType: Type %q, record_type %q", r.Type, v)
+	}
+	if r.Len() != 2 {
+		t.Errorf("SetID and SetType added fields: %v", fieldNames(r))
+	}
+}
+
+func TestSetGetRemove(t *testing.T) {
+	r := record.New("id", "t", 0)
+	r.SetString("a", "1")
+	r.Set("b", record.IntValue(2))
+	r.Set("c", record.BoolValue(true))
+	if got := fieldNames(r); !slices.Equal(got, []string{"record_id", "record_type", "a", "b", "c"}) {
+		t.Fatalf("fields %v, want insertion order", got)
+	}
+	// Setting an existing field replaces it where it is.
+	r.Set("a", record.FloatValue(1.5))
+	if got := fieldNames(r); !slices.Equal(got, []string{"record_id", "record_type", "a", "b", "c"}) {
+		t.Errorf("fields after replacing a: %v", got)
+	}
+	if v, ok := r.Get("a"); !ok || !v.Equal(record.FloatValue(1.5)) {
+		t.Errorf("a = %v %v", v, ok)
+	}
+	// GetString renders other scalars as text.
+	if s, ok := r.GetString("b"); !ok || s != "2" {
+		t.Errorf("GetString(b) = %q %v", s, ok)
+	}
+	if _, ok := r.Get("missing"); ok || r.Has("missing") {
+		t.Error("a missing field is found")
+	}
+	if s, ok := r.GetString("missing"); ok || s != "" {
+		t.Errorf("GetString(missing) = %q %v", s, ok)
+	}
+	r.Remove("b")
+	r.Remove("missing") // removing what is not there is not an error
+	if got := fieldNames(r); !slices.Equal(got, []string{"record_id", "record_type", "a", "c"}) {
+		t.Errorf("fields after Remove(b): %v", got)
+	}
+	if r.Has("b") {
+		t.Error("b is still there")
+	}
+	r.Remove("c") // the last one
+	r.Remove("record_id")
+	if got := fieldNames(r); !slices.Equal(got, []string{"record_type", "a"}) {
+		t.Errorf("fields after removing the first and last: %v", got)
+	}
+}
+
+func TestAddErrorMirrorsRecordErrors(t *testing.T) {
+	r := record.New("id", "t", 0)
+	if r.HasErrors() || r.Has(record.FieldErrors) {
+		t.Fatal("a new record has errors")
+	}
+	r.AddError(record.ErrRegexMatching, "no match")
+	r.AddError(record.ErrRuntime, "boom")
+	want := []string{"regex_matching_error: no match", "runtime_error: boom"}
+	if !r.HasErrors() || !slices.Equal(r.Errors(), want) {
+		t.Errorf("Errors() = %q, want %q", r.Errors(), want)
+	}
+	v, ok := r.Get(record.FieldErrors)
+	if !ok || !v.Equal(record.StringsValue(want)) {
+		t.Errorf("record_errors = %v, want %q", v.Text(), want)
+	}
+	// Decoders rebuild the error list from the field, so a record read back
+	// from an error topic still counts as failed.
+	d := record.New("id", "t", 0)
+	d.SetFields(r.Fields())
+	if !slices.Equal(d.Errors(), want) {
+		t.Errorf("errors restored from record_errors: %q", d.Errors())
+	}
+}
+
+func TestCloneIsIndependent(t *testing.T) {
+	r := record.New("id", "t", 5)
+	r.Origin = record.Origin{Topic: "raw", Partition: 2, Offset: 9, Index: 1}
+	r.SetString("a", "1")
+	r.AddError(record.ErrProcessing, "first")
+
+	c := r.Clone()
+	if c.ID != r.ID || c.Type != r.Type || c.CreationDate != r.CreationDate || c.Origin != r.Origin {
+		t.Fatalf("clone %v of %v", c, r)
+	}
+	if c.String() != r.String() {
+		t.Fatalf("clone renders %s, original %s", c, r)
+	}
+	c.SetString("a", "changed")
+	c.SetString("new", "x")
+	c.Remove("record_type")
+	c.AddError(record.ErrProcessing, "second")
+	if v, _ := r.GetString("a"); v != "1" {
+		t.Errorf("changing the clone changed the original's a to %q", v)
+	}
+	if r.Has("new") || !r.Has("record_type") {
+		t.Errorf("changing the clone changed the original's fields: %v", fieldNames(r))
+	}
+	if len(r.Errors()) != 1 || len(c.Errors()) != 2 {
+		t.Errorf("errors: original %q, clone %q", r.Errors(), c.Errors())
+	}
+	if v, _ := r.Get(record.FieldErrors); !v.Equal(record.StringsValue([]string{"processing_error: first"})) {
+		t.Errorf("original record_errors became %s", v.Text())
+	}
+}
+
+func TestMarkSource(t *testing.T) {
+	r := record.New("id", "t", 0)
+	r.Origin = record.Origin{Topic: "raw", Partition: 3, Offset: 42}
+	r.MarkSource("parser")
+	for name, want := range map[string]record.Value{
+		record.FieldErrorProcessor:  record.StringValue("parser"),
+		record.FieldSourceTopic:     record.StringValue("raw"),
+		record.FieldSourcePartition: record.IntValue(3),
+		record.FieldSourceOffset:    record.IntValue(42),
+	} {
+		if v, ok := r.Get(name); !ok || !v.Equal(want) {
+			t.Errorf("%s = %v %v, want %v", name, v.Text(), ok, want.Text())
+		}
+	}
+	// Without a processor (undecodable input) no processor field is set.
+	d := record.New("id", "t", 0)
+	d.MarkSource("")
+	if d.Has(record.FieldErrorProcessor) || !d.Has(record.FieldSourceOffset) {
+		t.Errorf("fields %v", fieldNames(d))
+	}
+}
+
+func TestRecordString(t *testing.T) {
+	r := record.New("id", "t", 7)
+	r.Set("n", record.IntValue(1))
+	got := r.String()
+	want := `Record{id=id type=t created=7 fields={"record_id":"id","record_type":"t","n":1}}`
+	if got != want {
+		t.Errorf("String() = %s, want %s", got, want)
+	}
+}
