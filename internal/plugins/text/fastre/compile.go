@@ -1,0 +1,552 @@
+// Package fastre is a fast matcher for the subset of regular expressions
+// that log-parsing patterns use, such as the Apache access-log pattern
+// `^(?:(\S+)\s+(\S+)\s+...\[([\w:/]+\s[+\-]\d{4})\]\s+"(\S+)\s+(\S+)\s*(\S*)"...)`.
+//
+// Its only purpose is speed: (*Matcher).MatchIndex returns exactly what
+// (*regexp.Regexp).FindStringSubmatchIndex returns for the same pattern, or
+// says that it gave up, and the caller then asks regexp. Such patterns are
+// not one-pass, so regexp runs its bit-state backtracker or its NFA, which
+// cost several microseconds per line; fastre costs a few hundred
+// nanoseconds.
+//
+// # Approach
+//
+// Compile parses the pattern with regexp/syntax using the flags regexp uses
+// (syntax.Perl), so the parse tree, capture numbering and flags are the ones
+// regexp sees, and lowers the tree into a small program that a backtracker
+// runs in Go's priority order (leftmost-first, as Perl: greedy repetitions
+// try the longest count first, lazy ones the shortest, alternatives are
+// tried left to right, a capture keeps its last value). For programs whose
+// loops cannot match the empty string, the first match found by such a
+// backtracker is the match regexp reports: its own backtracker explores the
+// same program in the same order (its visited set only prunes states that
+// already failed) and its NFA is built to give the same answer.
+//
+// The speed comes from a few choices:
+//   - A repetition of a single character class (\S+, [^"]*, \d{4}, a literal
+//     rune) is one instruction that consumes as many runes as it may in a
+//     tight loop over a 256-entry table indexed by byte; runes are decoded
+//     only at bytes >= 0x80. Backing off is one stack entry that gives back
+//     one rune at a time, rather than one choice point per rune.
+//   - A repetition followed by something that cannot start with any rune of
+//     its class (\S+ followed by \s, [^"]* followed by ") never backs off,
+//     since every shorter count would fail at once; it pushes no entry.
+//   - Literal strings are compared with strings.HasPrefix.
+//   - The backtracking stack starts in an array on the Go stack and captures
+//     are written into the caller's slice, so a match allocates nothing.
+//
+// # Semantics kept
+//
+// Classes match runes as regexp does: a byte >= 0x80 starts a UTF-8
+// sequence that is decoded with utf8.DecodeRuneInString, an invalid byte is
+// U+FFFD of width one, so \S consumes a whole multi-byte rune and [^"]
+// matches any rune but the quote. Case-folded literals become classes of the
+// rune's fold orbit, as regexp's compiler does. \b and \B use ASCII word
+// characters, as regexp does.
+//
+// # Limits
+//
+// The matcher is anchored: Compile refuses a pattern that does not begin with
+// the begin-of-text anchor (^ or \A), because MatchIndex only tries a match
+// at offset zero. Unbounded repetitions (*, +, {n,}) whose body can match the
+// empty string, such as (a*)* or (a|)+, are refused: regexp gives such loops
+// special treatment that a plain backtracker does not reproduce. Programs
+// larger than maxInst instructions are refused. Every refusal wraps
+// errUnsupported; the caller then uses regexp for that pattern.
+//
+// A backtracker can take exponential time on some pattern and input pairs,
+// so MatchIndex counts its steps and gives up past 64 steps per input byte
+// plus 1024; the caller then uses regexp for that input. Log patterns on
+// their lines stay far below that budget: one step per instruction and per
+// byte consumed, plus one per rune given back.
+package fastre
+
+import (
+	"errors"
+	"fmt"
+	"regexp/syntax"
+	"unicode"
+	"unicode/utf8"
+)
+
+// errUnsupported is wrapped by every error Compile returns for a valid
+// pattern outside the supported subset.
+var errUnsupported = errors.New("pattern outside the fastre subset")
+
+// maxInst bounds the size of a program; large counted repetitions of groups
+// expand into copies and are better left to regexp.
+const maxInst = 2000
+
+// Instruction opcodes.
+const (
+	opClass  uint8 = iota // repetition of a single class: min..max runes
+	opLit                 // literal string, compared byte for byte
+	opSave                // record the position in capture slot arg
+	opSplit               // try next, and on failure alt
+	opJmp                 // continue at next
+	opAssert              // empty-width assertion arg (see assert*)
+	opMatch               // the match ends here
+)
+
+// Empty-width assertions.
+const (
+	assertBeginText = iota
+	assertEndText
+	assertBeginLine
+	assertEndLine
+	assertWordBoundary
+	assertNoWordBoundary
+)
+
+// inst is one instruction of a program.
+type inst struct {
+	op         uint8
+	greedy     bool // opClass: longest count first
+	possessive bool // opClass: giving back a rune can never lead to a match
+	arg        int  // opSave: slot; opAssert: assertion
+	next       int  // the instruction that follows
+	alt        int  // opSplit: the second choice
+	min, max   int  // opClass: bounds on the count; max < 0 means no bound
+	cls        *class
+	lit        string
+}
+
+// class is a set of runes with a byte table for the fast path.
+type class struct {
+	// tbl maps a byte to 1 if it is an ASCII rune of the class, to 2 if it
+	// is >= 0x80 and the class holds some rune >= 0x80 (the rune must then
+	// be decoded), and to 0 otherwise: no rune starting at that byte can
+	// match.
+	tbl [256]uint8
+	// high holds the ranges of the class at or above utf8.RuneSelf, as
+	// sorted lo, hi pairs.
+	high []rune
+}
+
+// Matcher is a compiled pattern. It is read-only and safe for concurrent use.
+type Matcher struct {
+	prog   []inst
+	nslots int // 2 * (number of capture groups + 1)
+}
+
+// Compile compiles pattern, which must begin with ^ or \A, for MatchIndex.
+// It returns an error wrapping errUnsupported if the pattern is valid but
+// outside the subset, and the parser's error if it is not valid.
+func Compile(pattern string) (*Matcher, error) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return nil, fmt.Errorf("parse pattern: %w", err)
+	}
+	if !anchored(re) {
+		return nil, fmt.Errorf("pattern does not begin with ^ or \\A: %w", errUnsupported)
+	}
+	c := &compiler{}
+	// Slot 0 is written by MatchIndex itself, since every match starts at
+	// zero.
+	if err := c.emit(re); err != nil {
+		return nil, err
+	}
+	c.add(inst{op: opSave, arg: 1})
+	c.add(inst{op: opMatch})
+	if len(c.prog) > maxInst {
+		return nil, fmt.Errorf("program of %d instructions exceeds %d: %w", len(c.prog), maxInst, errUnsupported)
+	}
+	for i := range c.prog {
+		if c.prog[i].op == opClass && c.prog[i].max != c.prog[i].min {
+			c.prog[i].possessive = c.prog[i].greedy && c.cannotFollow(i)
+		}
+	}
+	return &Matcher{prog: c.prog, nslots: 2 * (re.MaxCap() + 1)}, nil
+}
+
+// NumSlots returns the length of the slice MatchIndex returns on a match:
+// two per capture group plus two for the whole match.
+func (m *Matcher) NumSlots() int { return m.nslots }
+
+// anchored reports whether every match of re must start at offset zero
+// because re begins with the begin-of-text anchor.
+func anchored(re *syntax.Regexp) bool {
+	for {
+		switch re.Op {
+		case syntax.OpBeginText:
+			return true
+		case syntax.OpConcat:
+			if len(re.Sub) == 0 {
+				return false
+			}
+			re = re.Sub[0]
+		case syntax.OpCapture:
+			re = re.Sub[0]
+		default:
+			return false
+		}
+	}
+}
+
+type compiler struct {
+	prog []inst
+}
+
+// add appends an instruction whose successor is, by default, the next one
+// appended, and returns its index.
+func (c *compiler) add(in inst) int {
+	in.next = len(c.prog) + 1
+	c.prog = append(c.prog, in)
+	return len(c.prog) - 1
+}
+
+// emit appends the program for re. Every instruction it emits continues at
+// the index that follows the last one, unless patched.
+func (c *compiler) emit(re *syntax.Regexp) error {
+	if len(c.prog) > maxInst {
+		return fmt.Errorf("program exceeds %d instructions: %w", maxInst, errUnsupported)
+	}
+	switch re.Op {
+	case syntax.OpEmptyMatch:
+		return nil
+	case syntax.OpLiteral:
+		c.literal(re)
+		return nil
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		c.add(inst{op: opClass, min: 1, max: 1, greedy: true, cls: classOf(re)})
+		return nil
+	case syntax.OpBeginText:
+		c.add(inst{op: opAssert, arg: assertBeginText})
+		return nil
+	case syntax.OpEndText:
+		c.add(inst{op: opAssert, arg: assertEndText})
+		return nil
+	case syntax.OpBeginLine:
+		c.add(inst{op: opAssert, arg: assertBeginLine})
+		return nil
+	case syntax.OpEndLine:
+		c.add(inst{op: opAssert, arg: assertEndLine})
+		return nil
+	case syntax.OpWordBoundary:
+		c.add(inst{op: opAssert, arg: assertWordBoundary})
+		return nil
+	case syntax.OpNoWordBoundary:
+		c.add(inst{op: opAssert, arg: assertNoWordBoundary})
+		return nil
+	case syntax.OpCapture:
+		c.add(inst{op: opSave, arg: 2 * re.Cap})
+		if err := c.emit(re.Sub[0]); err != nil {
+			return err
+		}
+		c.add(inst{op: opSave, arg: 2*re.Cap + 1})
+		return nil
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			if err := c.emit(sub); err != nil {
+				return err
+			}
+		}
+		return nil
+	case syntax.OpAlternate:
+		return c.alternate(re.Sub)
+	case syntax.OpQuest, syntax.OpStar, syntax.OpPlus:
+		// regexp's Simplify drops a repetition of the empty string and a
+		// repetition of the same repetition: do the same.
+		sub := re.Sub[0]
+		if sub.Op == syntax.OpEmptyMatch {
+			return nil
+		}
+		if sub.Op == re.Op && sub.Flags&syntax.NonGreedy == re.Flags&syntax.NonGreedy {
+			return c.emit(sub)
+		}
+		min, max := 0, -1
+		switch re.Op {
+		case syntax.OpQuest:
+			max = 1
+		case syntax.OpPlus:
+			min = 1
+		}
+		return c.repeat(sub, min, max, re.Flags&syntax.NonGreedy == 0)
+	case syntax.OpRepeat:
+		if re.Min == 0 && re.Max == 0 {
+			return nil
+		}
+		return c.repeat(re.Sub[0], re.Min, re.Max, re.Flags&syntax.NonGreedy == 0)
+	default:
+		return fmt.Errorf("operator %v: %w", re.Op, errUnsupported)
+	}
+}
+
+// literal emits a literal string. Runes that are case-folded, or that an
+// invalid byte of the input could also match (U+FFFD), become classes, as
+// regexp's compiler treats them; the others are compared as UTF-8 bytes,
+// which is the same thing for valid runes.
+func (c *compiler) literal(re *syntax.Regexp) {
+	var buf []byte
+	flush := func() {
+		if len(buf) > 0 {
+			c.add(inst{op: opLit, lit: string(buf)})
+			buf = buf[:0]
+		}
+	}
+	for _, r := range re.Rune {
+		fold := re.Flags&syntax.FoldCase != 0 && unicode.SimpleFold(r) != r
+		if !fold && r != utf8.RuneError && utf8.ValidRune(r) {
+			buf = utf8.AppendRune(buf, r)
+			continue
+		}
+		flush()
+		c.add(inst{op: opClass, min: 1, max: 1, greedy: true, cls: literalClass(r, fold)})
+	}
+	flush()
+}
+
+// alternate emits a|b|c as a chain of splits, each preferring its left.
+func (c *compiler) alternate(subs []*syntax.Regexp) error {
+	var jumps []int
+	for i, sub := range subs {
+		if i == len(subs)-1 {
+			if err := c.emit(sub); err != nil {
+				return err
+			}
+			break
+		}
+		split := c.add(inst{op: opSplit})
+		if err := c.emit(sub); err != nil {
+			return err
+		}
+		jumps = append(jumps, c.add(inst{op: opJmp}))
+		c.prog[split].alt = len(c.prog)
+	}
+	for _, j := range jumps {
+		c.prog[j].next = len(c.prog)
+	}
+	return nil
+}
+
+// repeat emits sub{min,max} (max < 0: unbounded). A single-rune sub becomes
+// one counted class instruction; anything else is expanded the way
+// syntax.Simplify expands it, min copies then nested optional copies or a
+// loop, so that capture groups behave as they do in regexp.
+func (c *compiler) repeat(sub *syntax.Regexp, min, max int, greedy bool) error {
+	if cls := singleRune(sub); cls != nil {
+		c.add(inst{op: opClass, min: min, max: max, greedy: greedy, cls: cls})
+		return nil
+	}
+	if max < 0 && canBeEmpty(sub) {
+		return fmt.Errorf("unbounded repetition of %v, which can match the empty string: %w", sub, errUnsupported)
+	}
+	// Simplify writes x{n,} as n-1 copies and x+, and x{0,} as x*; a plus
+	// loop tries another iteration before leaving, exactly as the copies
+	// followed by a star would, so both are emitted as copies then a star.
+	for i := 0; i < min; i++ {
+		if err := c.emit(sub); err != nil {
+			return err
+		}
+	}
+	if max < 0 {
+		// loop: split(body, out); body; jmp loop.
+		loop := c.add(inst{op: opSplit})
+		if err := c.emit(sub); err != nil {
+			return err
+		}
+		j := c.add(inst{op: opJmp})
+		c.prog[j].next = loop
+		c.preferSplit(loop, loop+1, len(c.prog), greedy)
+		return nil
+	}
+	// x{n,m}: the optional copies are nested, (x(x)?)?, so failing to match
+	// one copy skips all later ones: every split exits to the same end.
+	var splits []int
+	for i := min; i < max; i++ {
+		splits = append(splits, c.add(inst{op: opSplit}))
+		if err := c.emit(sub); err != nil {
+			return err
+		}
+	}
+	for _, s := range splits {
+		c.preferSplit(s, s+1, len(c.prog), greedy)
+	}
+	return nil
+}
+
+// preferSplit sets split s to try body first when greedy and out first
+// when lazy.
+func (c *compiler) preferSplit(s, body, out int, greedy bool) {
+	if greedy {
+		c.prog[s].next, c.prog[s].alt = body, out
+	} else {
+		c.prog[s].next, c.prog[s].alt = out, body
+	}
+}
+
+// singleRune returns the class of re if re always matches exactly one rune.
+func singleRune(re *syntax.Regexp) *class {
+	switch re.Op {
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return classOf(re)
+	case syntax.OpLiteral:
+		if len(re.Rune) == 1 {
+			return literalClass(re.Rune[0], re.Flags&syntax.FoldCase != 0)
+		}
+	}
+	return nil
+}
+
+// canBeEmpty reports whether re can match the empty string.
+func canBeEmpty(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return len(re.Rune) == 0
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL, syntax.OpNoMatch:
+		return false
+	case syntax.OpCapture, syntax.OpPlus:
+		return canBeEmpty(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min == 0 || canBeEmpty(re.Sub[0])
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			if !canBeEmpty(sub) {
+				return false
+			}
+		}
+		return true
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if canBeEmpty(sub) {
+				return true
+			}
+		}
+		return false
+	default: // empty match, assertions, star, quest
+		return true
+	}
+}
+
+// classOf builds the class of a char class or any-char node.
+func classOf(re *syntax.Regexp) *class {
+	switch re.Op {
+	case syntax.OpAnyChar:
+		return newClass([]rune{0, unicode.MaxRune})
+	case syntax.OpAnyCharNotNL:
+		return newClass([]rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune})
+	}
+	return newClass(re.Rune)
+}
+
+// literalClass builds the class matching r, or any rune of its simple
+// case-folding orbit when fold is set.
+func literalClass(r rune, fold bool) *class {
+	runes := []rune{r}
+	if fold {
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			runes = append(runes, f)
+		}
+	}
+	var ranges []rune
+	for _, x := range runes {
+		ranges = append(ranges, x, x)
+	}
+	return newClass(ranges)
+}
+
+// newClass builds a class from lo, hi pairs, which need not be sorted.
+func newClass(ranges []rune) *class {
+	cl := &class{}
+	hasHigh := false
+	for i := 0; i+1 < len(ranges); i += 2 {
+		lo, hi := ranges[i], ranges[i+1]
+		for r := lo; r <= hi && r < utf8.RuneSelf; r++ {
+			cl.tbl[r] = 1
+		}
+		if hi >= utf8.RuneSelf {
+			hasHigh = true
+			cl.high = append(cl.high, max(lo, utf8.RuneSelf), hi)
+		}
+	}
+	// Sort the high ranges (few; insertion sort) for the binary search.
+	for i := 2; i < len(cl.high); i += 2 {
+		for j := i; j >= 2 && cl.high[j] < cl.high[j-2]; j -= 2 {
+			cl.high[j], cl.high[j-2] = cl.high[j-2], cl.high[j]
+			cl.high[j+1], cl.high[j-1] = cl.high[j-1], cl.high[j+1]
+		}
+	}
+	if hasHigh {
+		for b := utf8.RuneSelf; b < 256; b++ {
+			cl.tbl[b] = 2
+		}
+	}
+	return cl
+}
+
+// hasHigh reports whether r (>= utf8.RuneSelf) is in the class.
+func (cl *class) hasHigh(r rune) bool {
+	h := cl.high
+	if len(h) <= 8 {
+		for i := 0; i < len(h); i += 2 {
+			if r >= h[i] && r <= h[i+1] {
+				return true
+			}
+		}
+		return false
+	}
+	lo, hi := 0, len(h)/2
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		switch {
+		case r < h[2*m]:
+			hi = m
+		case r > h[2*m+1]:
+			lo = m + 1
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// has reports whether r is in the class.
+func (cl *class) has(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= 0 && cl.tbl[r] == 1
+	}
+	return cl.hasHigh(r)
+}
+
+// disjoint reports whether no rune is in both classes.
+func (cl *class) disjoint(o *class) bool {
+	for b := 0; b < utf8.RuneSelf; b++ {
+		if cl.tbl[b] == 1 && o.tbl[b] == 1 {
+			return false
+		}
+	}
+	for i := 0; i < len(cl.high); i += 2 {
+		for j := 0; j < len(o.high); j += 2 {
+			if cl.high[i] <= o.high[j+1] && o.high[j] <= cl.high[i+1] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// cannotFollow reports whether, for the class repetition at pc, the
+// instructions after it must fail at any position holding a rune of its
+// class. Giving a rune back then never helps, so the repetition need not
+// keep a backtracking entry. It looks through capture saves, which consume
+// nothing, and stops at anything else but a class needing at least one rune
+// or a literal.
+func (c *compiler) cannotFollow(pc int) bool {
+	cl := c.prog[pc].cls
+	next := c.prog[pc].next
+	for steps := 0; steps < len(c.prog); steps++ {
+		in := &c.prog[next]
+		switch in.op {
+		case opSave, opJmp:
+			next = in.next
+			continue
+		case opClass:
+			return in.min >= 1 && cl.disjoint(in.cls)
+		case opLit:
+			r, _ := utf8.DecodeRuneInString(in.lit)
+			return !cl.has(r)
+		}
+		return false
+	}
+	return false
+}

@@ -1,0 +1,4 @@
+package fastre
+
+// ErrUnsupported exposes errUnsupported to the external tests.
+var ErrUnsupported = errUnsupported

@@ -1,0 +1,380 @@
+package fastre_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/weir-streams/weir/internal/plugins/text/fastre"
+	"github.com/weir-streams/weir/internal/streamtest"
+)
+
+// anchor wraps a pattern the way SplitText does.
+func anchor(p string) string { return `^(?:` + p + `)` }
+
+// compare matches input with both engines and reports any difference. It
+// returns false if fastre gave up, which is allowed.
+func compare(t testing.TB, re *regexp.Regexp, m *fastre.Matcher, input string) bool {
+	t.Helper()
+	want := re.FindStringSubmatchIndex(input)
+	var buf [64]int
+	got, ok, gaveUp := m.MatchIndex(input, buf[:0])
+	if gaveUp {
+		return false
+	}
+	if ok != (want != nil) || !slices.Equal(got, want) {
+		t.Fatalf("pattern %q input %q: fastre %v (ok %v), regexp %v", re.String(), input, got, ok, want)
+	}
+	return true
+}
+
+// compile compiles p with both engines; m is nil if fastre refuses it.
+func compile(t testing.TB, p string) (*regexp.Regexp, *fastre.Matcher) {
+	t.Helper()
+	re := regexp.MustCompile(p)
+	m, err := fastre.Compile(p)
+	if err != nil {
+		if !errors.Is(err, fastre.ErrUnsupported) {
+			t.Fatalf("pattern %q: error %v does not wrap errUnsupported", p, err)
+		}
+		return re, nil
+	}
+	if m.NumSlots() != 2*(re.NumSubexp()+1) {
+		t.Fatalf("pattern %q: %d slots, regexp has %d groups", p, m.NumSlots(), re.NumSubexp())
+	}
+	return re, m
+}
+
+var tablePatterns = []string{
+	`(\S+)\s+(\S+)`,
+	`(\S*)"`,
+	`(\S+)\s*(\S*)"`,
+	`\[([\w:/]+\s[+\-]\d{4})\]`,
+	`"([^"]*)"?`,
+	`"([^"]*)"\s+"([^"]*)"?`,
+	`(a|ab)(c|bcd)(d*)`,
+	`(a+|b+)*c`,
+	`(?:(a)|b)+`,
+	`(a)?(b)?c`,
+	`(a*?)(a*)`,
+	`(a+?)(a?)`,
+	`(a??)(a)`,
+	`(\d{1,3})(\d*)`,
+	`(\d{2,}?)(\d+)`,
+	`(\d{2,4}?)x`,
+	`(?i)get\s+(\S+)`,
+	`(?i:k)+`,
+	`(é+)(\S)`,
+	`([^a]+)(.)`,
+	`(.*)"`,
+	`(?s)(.*)x`,
+	`(\pL+)(\PL*)`,
+	`\x{FFFD}+(.)`,
+	`(\S+)$`,
+	`(\w+)\b(.*)`,
+	`(\w+)\B(.*)`,
+	`(?m)(.*)$\n(.*)$`,
+	`(?m)a\n^b`,
+	`(ab){2}(c)`,
+	`(ab|a){1,3}(b*)`,
+	`(?:(ab)|(a)){2,}c?`,
+	`(a|b|cd|)(d?)`,
+	`x*`,
+	``,
+	`[^\x00-\x{10FFFF}]?a`,
+	`(GET|POST|HEAD) (\S+)`,
+	`(\d+)-(\d+)|(\w+)`,
+	`((a)|(b))+`,
+	`(a(b)?)+`,
+	`(?U)(a+)(a*)`,
+}
+
+var tableInputs = []string{
+	"", "a", "ab", "abc", "abcd", "abbcd", "aaab", "aaaa", "ac", "bc", "abababc", "aabbc",
+	`GET /index.html HTTP/1.1" 200`, `get /x`, `Get  /x "`, `"quoted" "agent`, `"" ""`,
+	"12345x", "12x", "1", "1-2", "kKK", "ééé x", "é\xff\xfe z", "\xe2\x82 x", "\xff\xff\"",
+	"a\nb", "x\ny\n", "word  rest", "héllo wörld", "ab\xc3", "[17/May/2015:10:05:03 +0000]",
+	"   ", "\t\"", "ſK", "abcabc", "aabab",
+}
+
+func TestTable(t *testing.T) {
+	for _, p := range tablePatterns {
+		re, m := compile(t, anchor(p))
+		if m == nil {
+			t.Errorf("pattern %q unexpectedly refused", p)
+			continue
+		}
+		for _, in := range tableInputs {
+			if !compare(t, re, m, in) {
+				t.Errorf("pattern %q input %q: gave up", p, in)
+			}
+		}
+	}
+}
+
+// TestApacheLog checks both sample patterns on every line of the real log,
+// and that none of those lines exhausts the budget.
+func TestApacheLog(t *testing.T) {
+	lines := streamtest.AccessLogLines(t)
+	for _, p := range []string{streamtest.ApacheRegex, streamtest.ApacheEnrichRegex} {
+		re, m := compile(t, anchor(p))
+		if m == nil {
+			t.Fatalf("pattern %q refused", p)
+		}
+		matched := 0
+		for _, l := range lines {
+			if !compare(t, re, m, l) {
+				t.Fatalf("gave up on %q", l)
+			}
+			// A line cut anywhere exercises the failing paths too.
+			compare(t, re, m, l[:len(l)/2])
+			compare(t, re, m, l[:len(l)*9/10])
+			if re.MatchString(l) {
+				matched++
+			}
+		}
+		if matched < len(lines)-20 {
+			t.Errorf("pattern %q matched only %d of %d lines", p, matched, len(lines))
+		}
+	}
+}
+
+func TestUnsupported(t *testing.T) {
+	for _, p := range []string{
+		`a`,               // not anchored
+		`(^a)|b`,          // not anchored at every alternative
+		`^(a*)*`,          // loop over an empty-able body
+		`^(a|)+`,          // same
+		`^(?:a?b?)+`,      // same
+		`^(a*){2,}`,       // same, counted
+		`^(?:ab|c){1000}`, // too large a program
+	} {
+		if _, err := fastre.Compile(p); !errors.Is(err, fastre.ErrUnsupported) {
+			t.Errorf("pattern %q: error %v, want errUnsupported", p, err)
+		}
+	}
+	if _, err := fastre.Compile(`^(a`); err == nil || errors.Is(err, fastre.ErrUnsupported) {
+		t.Errorf("invalid pattern: error %v, want a parse error", err)
+	}
+}
+
+// TestGiveUp checks that an exponential case stops within its budget and
+// says so rather than running for ever or answering wrongly.
+func TestGiveUp(t *testing.T) {
+	m, err := fastre.Compile(`^(?:(a|aa)+)b`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ok, gaveUp := m.MatchIndex(strings.Repeat("a", 60), nil)
+	if ok || !gaveUp {
+		t.Fatalf("ok %v gaveUp %v, want a give-up", ok, gaveUp)
+	}
+}
+
+func TestNoAllocs(t *testing.T) {
+	lines := streamtest.AccessLogLines(t)[:100]
+	m, err := fastre.Compile(anchor(streamtest.ApacheEnrichRegex))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf [64]int
+	allocs := testing.AllocsPerRun(10, func() {
+		for _, l := range lines {
+			m.MatchIndex(l, buf[:0])
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per run, want 0", allocs)
+	}
+}
+
+func TestConcurrent(t *testing.T) {
+	lines := streamtest.AccessLogLines(t)[:500]
+	re, m := compile(t, anchor(streamtest.ApacheEnrichRegex))
+	done := make(chan struct{})
+	for g := 0; g < 4; g++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for _, l := range lines {
+				want := re.FindStringSubmatchIndex(l)
+				got, _, _ := m.MatchIndex(l, nil)
+				if !slices.Equal(got, want) {
+					t.Errorf("line %q: %v, want %v", l, got, want)
+					return
+				}
+			}
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+}
+
+// gen builds random patterns and inputs from the shapes log patterns use,
+// over a small alphabet with multi-byte, folding and invalid UTF-8, so that
+// collisions between pattern and input are frequent.
+type gen struct{ r *rand.Rand }
+
+var atoms = []string{
+	`a`, `b`, `ab`, `k`, `é`, `"`, ` `, `.`, `\s`, `\S`, `\d`, `\w`, `\W`, `[^"]`, `[a-c]`, `[^ab]`,
+	`(?i:k)`, `(?i:é)`, `\x{FFFD}`, `\pL`, `[\w:/]`, `[+\-]`, `\b`, `\B`, `$`, `(?s:.)`, `1`,
+}
+
+var quants = []string{``, ``, ``, `*`, `+`, `?`, `*?`, `+?`, `??`, `{2}`, `{1,3}`, `{0,2}?`, `{2,}`}
+
+func (g gen) pattern(depth int) string {
+	n := 1 + g.r.Intn(4)
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if depth > 0 && g.r.Intn(4) == 0 {
+			inner := g.pattern(depth - 1)
+			if g.r.Intn(3) == 0 {
+				inner += "|" + g.pattern(depth-1)
+			}
+			open := "("
+			if g.r.Intn(3) == 0 {
+				open = "(?:"
+			}
+			b.WriteString(open + inner + ")" + quants[g.r.Intn(len(quants))])
+			continue
+		}
+		b.WriteString(atoms[g.r.Intn(len(atoms))] + quants[g.r.Intn(len(quants))])
+	}
+	return b.String()
+}
+
+var pieces = []string{"a", "b", "k", "K", "\u212a", " ", "\"", "1", "é", "É", "\xff", "\xe2\x82", "\n", "_", ":", "/", "+", "ab"}
+
+func (g gen) input() string {
+	n := g.r.Intn(12)
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		b.WriteString(pieces[g.r.Intn(len(pieces))])
+	}
+	return b.String()
+}
+
+// TestRandomDifferential compares the engines on random patterns and
+// inputs; the seed is fixed so that a failure can be reproduced.
+func TestRandomDifferential(t *testing.T) {
+	g := gen{rand.New(rand.NewSource(1))}
+	patterns := 3000
+	if testing.Short() {
+		patterns = 500
+	}
+	compiled, gaveUp := 0, 0
+	for i := 0; i < patterns; i++ {
+		p := anchor(g.pattern(3))
+		re, m := compile(t, p)
+		if m == nil {
+			continue
+		}
+		compiled++
+		for j := 0; j < 30; j++ {
+			if !compare(t, re, m, g.input()) {
+				gaveUp++
+			}
+		}
+	}
+	if compiled < patterns/2 {
+		t.Errorf("only %d of %d random patterns compiled", compiled, patterns)
+	}
+	t.Logf("%d patterns compiled of %d, %d give-ups", compiled, patterns, gaveUp)
+}
+
+// FuzzMatchesRegexp fuzzes the pattern, starting from the shapes above, and
+// the input. Any pattern regexp accepts must either be refused by fastre or
+// give the same answer on every input, unless fastre gives up. Run it for a
+// bounded time, e.g.:
+//
+//	go test -run '^$' -fuzz FuzzMatchesRegexp -fuzztime 60s ./internal/plugins/text/fastre/
+func FuzzMatchesRegexp(f *testing.F) {
+	for i, p := range tablePatterns {
+		f.Add(p, tableInputs[i%len(tableInputs)])
+	}
+	f.Add(streamtest.ApacheEnrichRegex, streamtest.AccessLogLines(f)[0])
+	g := gen{rand.New(rand.NewSource(2))}
+	for i := 0; i < 50; i++ {
+		f.Add(g.pattern(2), g.input())
+	}
+	f.Fuzz(func(t *testing.T, pattern, input string) {
+		// Long patterns and inputs only slow the search down: counted
+		// repetitions make programs large and regexp itself slow.
+		if len(pattern) > 80 || len(input) > 512 {
+			return
+		}
+		p := anchor(pattern)
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return
+		}
+		m, err := fastre.Compile(p)
+		if err != nil {
+			if !errors.Is(err, fastre.ErrUnsupported) {
+				t.Fatalf("pattern %q: regexp accepts it but fastre: %v", p, err)
+			}
+			return
+		}
+		compare(t, re, m, input)
+	})
+}
+
+func benchLines(b *testing.B, match func(string) bool) {
+	lines := streamtest.AccessLogLines(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if !match(lines[i%len(lines)]) && i < len(lines) && i%len(lines) == 0 {
+			b.Fatal("first line does not match")
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "lines/s")
+}
+
+func benchFastre(b *testing.B, p string) {
+	m, err := fastre.Compile(anchor(p))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf [64]int
+	benchLines(b, func(l string) bool {
+		_, ok, _ := m.MatchIndex(l, buf[:0])
+		return ok
+	})
+}
+
+func benchRegexp(b *testing.B, p string) {
+	re := regexp.MustCompile(anchor(p))
+	benchLines(b, func(l string) bool { return re.FindStringSubmatchIndex(l) != nil })
+}
+
+func BenchmarkFastreApache(b *testing.B)       { benchFastre(b, streamtest.ApacheRegex) }
+func BenchmarkRegexpApache(b *testing.B)       { benchRegexp(b, streamtest.ApacheRegex) }
+func BenchmarkFastreApacheEnrich(b *testing.B) { benchFastre(b, streamtest.ApacheEnrichRegex) }
+func BenchmarkRegexpApacheEnrich(b *testing.B) { benchRegexp(b, streamtest.ApacheEnrichRegex) }
+
+// Example of a fall-back, as SplitText does it.
+func ExampleMatcher_MatchIndex() {
+	const p = `^(?:(\S+) (\S+))`
+	re := regexp.MustCompile(p)
+	m, err := fastre.Compile(p)
+	var buf [6]int
+	line := "GET /index.html"
+	var idx []int
+	if err == nil {
+		var ok, gaveUp bool
+		if idx, ok, gaveUp = m.MatchIndex(line, buf[:0]); gaveUp {
+			idx = re.FindStringSubmatchIndex(line)
+		} else if !ok {
+			idx = nil
+		}
+	} else {
+		idx = re.FindStringSubmatchIndex(line)
+	}
+	fmt.Println(idx)
+	// Output: [0 15 0 3 4 15]
+}

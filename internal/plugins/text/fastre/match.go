@@ -1,0 +1,243 @@
+package fastre
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Kinds of backtracking entries.
+const (
+	kBranch  = iota // resume at pc, pos
+	kRestore        // put value pos back into capture slot pc
+	kGreedy         // class repetition at pc ended at pos: give back one rune, not below lo
+	kLazy           // class repetition at pc stopped at pos after n runes: take one more
+)
+
+// entry is one backtracking entry; the meaning of its fields depends on
+// kind.
+type entry struct {
+	kind int32
+	pc   int32
+	pos  int
+	n    int // kGreedy: lowest position; kLazy: runes taken
+}
+
+// stackSize is the number of entries kept on the Go stack; the Apache
+// patterns need a few dozen. Deeper matches grow the stack on the heap.
+const stackSize = 128
+
+// MatchIndex matches s against the anchored pattern. On a match it returns
+// the same indexes as (*regexp.Regexp).FindStringSubmatchIndex, written into
+// dst if its capacity allows (no allocation then), and ok true. Without a
+// match it returns nil, false. If the match took more steps than its budget
+// it returns gaveUp true, and the caller must ask regexp instead.
+func (m *Matcher) MatchIndex(s string, dst []int) (idx []int, ok bool, gaveUp bool) {
+	if cap(dst) < m.nslots {
+		dst = make([]int, m.nslots)
+	}
+	dst = dst[:m.nslots]
+	for i := range dst {
+		dst[i] = -1
+	}
+	dst[0] = 0
+	var buf [stackSize]entry
+	stack := buf[:0]
+	budget := 64*len(s) + 1024
+	prog := m.prog
+	pc, pos := 0, 0
+	for {
+		budget--
+		if budget < 0 {
+			return nil, false, true
+		}
+		in := &prog[pc]
+		failed := false
+		switch in.op {
+		case opClass:
+			cl := in.cls
+			// Take the required runes one at a time.
+			p := pos
+			for n := 0; n < in.min; n++ {
+				w := step(cl, s, p)
+				if w == 0 {
+					failed = true
+					break
+				}
+				p += w
+			}
+			if failed {
+				break
+			}
+			lo := p
+			if in.max == in.min {
+				pos = p
+				pc = in.next
+				break
+			}
+			if !in.greedy {
+				stack = append(stack, entry{kind: kLazy, pc: int32(pc), pos: p, n: in.min})
+				pos = p
+				pc = in.next
+				break
+			}
+			if in.max < 0 {
+				// The hot loop: ASCII bytes of the class by table.
+				for p < len(s) {
+					t := cl.tbl[s[p]]
+					if t == 1 {
+						p++
+						continue
+					}
+					if t == 0 {
+						break
+					}
+					r, w := utf8.DecodeRuneInString(s[p:])
+					if !cl.hasHigh(r) {
+						break
+					}
+					p += w
+				}
+			} else {
+				for n := in.min; n < in.max; n++ {
+					w := step(cl, s, p)
+					if w == 0 {
+						break
+					}
+					p += w
+				}
+			}
+			budget -= p - lo
+			if p > lo && !in.possessive {
+				stack = append(stack, entry{kind: kGreedy, pc: int32(pc), pos: p, n: lo})
+			}
+			pos = p
+			pc = in.next
+		case opLit:
+			if !strings.HasPrefix(s[pos:], in.lit) {
+				failed = true
+				break
+			}
+			pos += len(in.lit)
+			pc = in.next
+		case opSave:
+			// Without a choice point below, failing ends the match, so the
+			// old value need not be kept.
+			if len(stack) > 0 {
+				stack = append(stack, entry{kind: kRestore, pc: int32(in.arg), pos: dst[in.arg]})
+			}
+			dst[in.arg] = pos
+			pc = in.next
+		case opSplit:
+			stack = append(stack, entry{kind: kBranch, pc: int32(in.alt), pos: pos})
+			pc = in.next
+		case opJmp:
+			pc = in.next
+		case opAssert:
+			if !assert(in.arg, s, pos) {
+				failed = true
+				break
+			}
+			pc = in.next
+		case opMatch:
+			return dst, true, false
+		}
+		if !failed {
+			continue
+		}
+		// Backtrack to the most recent choice, undoing captures on the way.
+		for {
+			if len(stack) == 0 {
+				return nil, false, false
+			}
+			budget--
+			e := &stack[len(stack)-1]
+			switch e.kind {
+			case kRestore:
+				dst[e.pc] = e.pos
+				stack = stack[:len(stack)-1]
+				continue
+			case kBranch:
+				pc, pos = int(e.pc), e.pos
+				stack = stack[:len(stack)-1]
+			case kGreedy:
+				// Give back one rune. An ASCII byte is a rune of its own;
+				// otherwise decoding backwards finds the same rune boundary
+				// as decoding forwards did, since a non-continuation byte
+				// always starts a rune in both directions.
+				p := e.pos - 1
+				if s[p] >= utf8.RuneSelf {
+					_, w := utf8.DecodeLastRuneInString(s[e.n:e.pos])
+					p = e.pos - w
+				}
+				pc, pos = int(prog[e.pc].next), p
+				if p <= e.n {
+					stack = stack[:len(stack)-1]
+				} else {
+					e.pos = p
+				}
+			case kLazy:
+				in := &prog[e.pc]
+				w := 0
+				if in.max < 0 || e.n < in.max {
+					w = step(in.cls, s, e.pos)
+				}
+				if w == 0 {
+					stack = stack[:len(stack)-1]
+					continue
+				}
+				e.pos += w
+				e.n++
+				pc, pos = int(in.next), e.pos
+				if in.max >= 0 && e.n >= in.max {
+					stack = stack[:len(stack)-1]
+				}
+			}
+			break
+		}
+	}
+}
+
+// step returns the width of the rune at s[p] if it is in the class, or 0.
+func step(cl *class, s string, p int) int {
+	if p >= len(s) {
+		return 0
+	}
+	switch cl.tbl[s[p]] {
+	case 1:
+		return 1
+	case 0:
+		return 0
+	}
+	r, w := utf8.DecodeRuneInString(s[p:])
+	if !cl.hasHigh(r) {
+		return 0
+	}
+	return w
+}
+
+// isWordByte reports whether b is an ASCII word character, the only ones
+// regexp's \b knows.
+func isWordByte(b byte) bool {
+	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+}
+
+// assert evaluates an empty-width assertion at pos. Only ASCII bytes
+// matter: a rune >= 0x80 is neither a newline nor a word character.
+func assert(a int, s string, pos int) bool {
+	switch a {
+	case assertBeginText:
+		return pos == 0
+	case assertEndText:
+		return pos == len(s)
+	case assertBeginLine:
+		return pos == 0 || s[pos-1] == '\n'
+	case assertEndLine:
+		return pos == len(s) || s[pos] == '\n'
+	}
+	before := pos > 0 && isWordByte(s[pos-1])
+	after := pos < len(s) && isWordByte(s[pos])
+	if a == assertWordBoundary {
+		return before != after
+	}
+	return before == after
+}
