@@ -333,3 +333,27 @@ streamConfigurations:
 		t.Fatalf("the sample job is invalid: %s", stderr.String())
 	}
 }
+
+// TestComponentsReferenceIsCurrent keeps docs/components.md true: it must be
+// exactly what `weir components` prints. Regenerate it with
+// `go run ./cmd/weir components > docs/components.md`.
+func TestComponentsReferenceIsCurrent(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"components"}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("weir components: exit %d: %s", code, stderr.String())
+	}
+	doc, err := os.ReadFile("../../docs/components.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(doc) != stdout.String() {
+		t.Fatal("docs/components.md is out of date: run go run ./cmd/weir components > docs/components.md")
+	}
+	for _, id := range []string{"pkg.processor.SplitText", "pkg.processor.useragent.ParseUserAgent", "pkg.processor.enrichment.IpToFqdn",
+		"pkg.processor.datastore.BulkPut", "pkg.service.cache.LRUKeyValueCacheService", "pkg.service.docdb.DocDBControllerService",
+		"pkg.serializer.JsonSerializer", "pkg.engine.engine.BrokerStreamProcessingEngine", "pkg.stream.engine.BrokerRecordStreamParallelProcessing"} {
+		if !strings.Contains(stdout.String(), "## "+id+" (") {
+			t.Errorf("the spec's component %s is not registered", id)
+		}
+	}
+}
