@@ -2,6 +2,7 @@ package uaparse
 
 import (
 	"strings"
+	"unsafe"
 )
 
 // maxLength is the longest user agent analysed. Longer strings are an
@@ -679,7 +680,7 @@ func (s *state) androidDevice() {
 	if model == "" {
 		model = s.modelElsewhere()
 	}
-	if k := strings.Index(strings.ToLower(model), " miui/"); k > 0 {
+	if k := strings.Index(p.lowerOf(model), " miui/"); k > 0 {
 		model = model[:k]
 	}
 	model = strings.TrimSpace(strings.TrimPrefix(model, "Model "))
@@ -1072,12 +1073,15 @@ func (s *state) fill(v *[numAttributes]string) {
 	set(attrOperatingSystemClass, s.os.class)
 	set(attrOperatingSystemName, s.os.name)
 	set(attrOperatingSystemVersion, s.os.version)
+	// The five "Name Version" attributes are built in one buffer, one
+	// allocation instead of five.
+	osName := ""
 	if s.os.name != "" {
 		name := s.os.name
 		if name == "Windows NT" && v[attrOperatingSystemVersion] != Unknown {
 			name = "Windows" // "Windows XP", "Windows 7", not "Windows NT 7"
 		}
-		v[attrOperatingSystemNameVersion] = name + " " + v[attrOperatingSystemVersion]
+		osName = name
 	}
 
 	set(attrLayoutEngineClass, s.engClass)
@@ -1085,20 +1089,43 @@ func (s *state) fill(v *[numAttributes]string) {
 	set(attrLayoutEngineVersion, s.engVersion)
 	set(attrLayoutEngineBuild, s.engBuild)
 	if s.engName != "" {
-		ev := v[attrLayoutEngineVersion]
-		v[attrLayoutEngineVersionMajor] = versionMajor(ev)
-		v[attrLayoutEngineNameVersion] = s.engName + " " + ev
-		v[attrLayoutEngineNameVersionMajor] = s.engName + " " + versionMajor(ev)
+		v[attrLayoutEngineVersionMajor] = versionMajor(v[attrLayoutEngineVersion])
 	}
 
 	set(attrAgentClass, s.agClass)
 	set(attrAgentName, s.agName)
 	set(attrAgentVersion, s.agVersion)
 	if s.agName != "" {
-		av := v[attrAgentVersion]
-		v[attrAgentVersionMajor] = versionMajor(av)
-		v[attrAgentNameVersion] = s.agName + " " + av
-		v[attrAgentNameVersionMajor] = s.agName + " " + versionMajor(av)
+		v[attrAgentVersionMajor] = versionMajor(v[attrAgentVersion])
+	}
+	var pairs [5]struct {
+		attr        int
+		name, value string
+	}
+	n, size := 0, 0
+	add := func(attr int, name, value string) {
+		if name != "" {
+			pairs[n].attr, pairs[n].name, pairs[n].value = attr, name, value
+			n++
+			size += len(name) + 1 + len(value)
+		}
+	}
+	add(attrOperatingSystemNameVersion, osName, v[attrOperatingSystemVersion])
+	add(attrLayoutEngineNameVersion, s.engName, v[attrLayoutEngineVersion])
+	add(attrLayoutEngineNameVersionMajor, s.engName, v[attrLayoutEngineVersionMajor])
+	add(attrAgentNameVersion, s.agName, v[attrAgentVersion])
+	add(attrAgentNameVersionMajor, s.agName, v[attrAgentVersionMajor])
+	if n > 0 {
+		buf := make([]byte, 0, size)
+		for _, pr := range pairs[:n] {
+			start := len(buf)
+			buf = append(buf, pr.name...)
+			buf = append(buf, ' ')
+			buf = append(buf, pr.value...)
+			// buf never grows (its capacity is exact) and its bytes are
+			// never written again, so the strings may share it.
+			v[pr.attr] = unsafe.String(&buf[start], len(buf)-start)
+		}
 	}
 	set(attrAgentInformationEmail, s.email)
 	set(attrAgentInformationUrl, s.url)

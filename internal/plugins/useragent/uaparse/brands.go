@@ -123,13 +123,13 @@ func acerModel(m string) bool {
 // brandOfModel finds the brand of a device model and the model with the
 // brand prefix removed.
 func brandOfModel(model string) (brand, rest string) {
-	lm := strings.ToLower(model)
+	lm := asciiLower(model)
 	for _, bp := range brandPrefixes {
 		if strings.HasPrefix(lm, bp.prefix) {
 			brand = bp.brand
 			// Remove the brand itself from the model, not a model prefix
 			// such as "SM-" or "Nexus".
-			if strings.HasPrefix(lm, strings.ToLower(brand)) {
+			if hasPrefixFold(lm, brand) {
 				rest = strings.TrimLeft(model[len(brand):], " -_/")
 			} else {
 				rest = model
@@ -168,9 +168,9 @@ func sonyModel(m string) bool {
 // knownBrand reports whether name (any case) is itself a brand, as in the
 // "Samsung/SM-A505FN" products some apps send, and returns its spelling.
 func knownBrand(name string) (string, bool) {
-	ln := strings.ToLower(strings.TrimSpace(name))
+	name = strings.TrimSpace(name)
 	for _, bp := range brandPrefixes {
-		if strings.ToLower(bp.brand) == ln {
+		if strings.EqualFold(bp.brand, name) {
 			return bp.brand, true
 		}
 	}

@@ -1,6 +1,9 @@
 package uaparse
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // product is one "name/version" token outside the comment sections, the
 // basic building block of a user agent (RFC 9110, section 10.1.5). Real user
@@ -29,6 +32,12 @@ type parsed struct {
 	products []product
 	entries  []entry
 	blocks   int
+
+	// Typical user agents have fewer products and entries than these
+	// arrays hold, so the slices above start on them and the whole parse
+	// costs one allocation; longer ones grow the slices as usual.
+	productBuf [12]product
+	entryBuf   [16]entry
 }
 
 func (p *parsed) text(e entry) string  { return p.ua[e.start:e.end] }
@@ -55,7 +64,25 @@ func asciiLower(s string) string {
 		}
 		b[i] = c
 	}
-	return string(b)
+	// b is never written again, so it can back the string without the
+	// copy string(b) would make.
+	return unsafe.String(&b[0], len(b))
+}
+
+// lowerOf returns the lower case form of s. When s is a substring of the
+// user agent, as product names are, it is the same range of p.low and costs
+// nothing; otherwise it is computed.
+func (p *parsed) lowerOf(s string) string {
+	if len(s) == 0 || len(p.ua) == 0 {
+		return s
+	}
+	base := uintptr(unsafe.Pointer(unsafe.StringData(p.ua)))
+	at := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	if at >= base && at+uintptr(len(s)) <= base+uintptr(len(p.ua)) {
+		off := int(at - base)
+		return p.low[off : off+len(s)]
+	}
+	return asciiLower(s)
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
@@ -63,8 +90,8 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // parse tokenises ua in one left-to-right pass: linear time, no recursion.
 func parse(ua string) *parsed {
 	p := &parsed{ua: ua, low: asciiLower(ua)}
-	p.products = make([]product, 0, 8)
-	p.entries = make([]entry, 0, 12)
+	p.products = p.productBuf[:0]
+	p.entries = p.entryBuf[:0]
 	n := len(ua)
 	i := 0
 	nameStart := 0         // start of the text that becomes the next product's name
@@ -149,7 +176,7 @@ func (p *parsed) addProduct(name, version string) {
 	if k := strings.LastIndexByte(name, ' '); k >= 0 {
 		word = name[k+1:]
 	}
-	lname := asciiLower(name)
+	lname := p.lowerOf(name)
 	p.products = append(p.products, product{name: name, word: word, version: strings.TrimSpace(version),
 		lname: lname, lword: lname[len(lname)-len(word):]})
 }

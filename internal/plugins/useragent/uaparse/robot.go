@@ -55,7 +55,7 @@ func (s *state) detectRobot() {
 	if !ok {
 		return
 	}
-	lname := strings.ToLower(name)
+	lname := asciiLower(name)
 	mobileDevice := s.os.name == "Android" || s.os.name == "iOS" || s.os.name == "Windows Phone" || s.os.name == "BlackBerry"
 	s.devClass = "Robot"
 	if mobileDevice {
