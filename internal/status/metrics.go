@@ -50,21 +50,35 @@ func (m *Metrics) getOrRegister(name string, make func() prometheus.Collector) p
 
 // CounterVec returns the counter vector of that name, creating it once.
 func (m *Metrics) CounterVec(name, help string, labels ...string) *prometheus.CounterVec {
-	return m.getOrRegister(name, func() prometheus.Collector {
+	mk := func() prometheus.Collector {
 		return prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "weir", Name: name, Help: help}, labels)
-	}).(*prometheus.CounterVec)
+	}
+	if v, ok := m.getOrRegister(name, mk).(*prometheus.CounterVec); ok {
+		return v
+	}
+	// The name is taken by a metric of another kind: a bug in our own
+	// definitions. An unregistered vector keeps the caller working.
+	return mk().(*prometheus.CounterVec)
 }
 
 // GaugeVec returns the gauge vector of that name, creating it once.
 func (m *Metrics) GaugeVec(name, help string, labels ...string) *prometheus.GaugeVec {
-	return m.getOrRegister(name, func() prometheus.Collector {
+	mk := func() prometheus.Collector {
 		return prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: "weir", Name: name, Help: help}, labels)
-	}).(*prometheus.GaugeVec)
+	}
+	if v, ok := m.getOrRegister(name, mk).(*prometheus.GaugeVec); ok {
+		return v
+	}
+	return mk().(*prometheus.GaugeVec)
 }
 
 // HistogramVec returns the histogram vector of that name, creating it once.
 func (m *Metrics) HistogramVec(name, help string, buckets []float64, labels ...string) *prometheus.HistogramVec {
-	return m.getOrRegister(name, func() prometheus.Collector {
+	mk := func() prometheus.Collector {
 		return prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: "weir", Name: name, Help: help, Buckets: buckets}, labels)
-	}).(*prometheus.HistogramVec)
+	}
+	if v, ok := m.getOrRegister(name, mk).(*prometheus.HistogramVec); ok {
+		return v
+	}
+	return mk().(*prometheus.HistogramVec)
 }
