@@ -1,0 +1,238 @@
+package component_test
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/weir-streams/weir/internal/component"
+)
+
+func noProcessor(component.Config, component.Env) (component.Processor, error) { return nil, nil }
+
+func testSpec() *component.Spec {
+	return &component.Spec{
+		Name: "pkg.processor.Test",
+		Kind: component.KindProcessor,
+		Properties: []component.Property{
+			{Key: "count", Required: true, Validator: component.IntRange(1, 10)},
+			{Key: "override.field", Aliases: []string{"overwrite.field"}, Default: "false", Validator: component.Bool},
+			{Key: "wait", Default: "1500", Validator: component.IntRange(0, 60000)},
+			{Key: "topics", Default: "a, b"},
+			{Key: "label"},
+		},
+		NewProcessor: noProcessor,
+	}
+}
+
+// problemTexts renders problems as "key: message" for comparison.
+func problemTexts(ps component.Problems) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Key+": "+p.Msg)
+	}
+	return out
+}
+
+func TestNewConfigValid(t *testing.T) {
+	spec := testSpec()
+	conf, probs := component.NewConfig(spec, map[string]string{"count": " 7 ", "overwrite.field": "TRUE"})
+	if len(probs) != 0 {
+		t.Fatalf("problems: %v", probs)
+	}
+	if conf.Spec() != spec {
+		t.Error("Spec() is not the spec validated against")
+	}
+	if n, err := conf.Int("count"); err != nil || n != 7 {
+		t.Errorf("Int(count) = %d, %v", n, err)
+	}
+	// A value given under an alias is read under the key.
+	if !conf.IsSet("override.field") || conf.IsSet("overwrite.field") {
+		t.Error("the alias is not resolved to its key")
+	}
+	if b, err := conf.Bool("override.field"); err != nil || !b {
+		t.Errorf("Bool(override.field) = %v, %v", b, err)
+	}
+	// Defaults apply to keys not given, which do not count as set.
+	if conf.IsSet("wait") {
+		t.Error("a default counts as set")
+	}
+	if d, err := conf.Millis("wait"); err != nil || d != 1500*time.Millisecond {
+		t.Errorf("Millis(wait) = %v, %v", d, err)
+	}
+	if got := conf.List("topics"); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("List(topics) = %q", got)
+	}
+	if got := conf.String("label"); got != "" {
+		t.Errorf("String of a key without default = %q", got)
+	}
+	if got := conf.String("not.declared"); got != "" {
+		t.Errorf("String of an undeclared key = %q", got)
+	}
+	want := map[string]string{"count": " 7 ", "override.field": "TRUE"}
+	vals := conf.Values()
+	if !maps.Equal(vals, want) {
+		t.Errorf("Values() = %v, want %v", vals, want)
+	}
+	vals["count"] = "changed"
+	if conf.String("count") != " 7 " {
+		t.Error("Values() shares its map with the configuration")
+	}
+	if len(conf.Dynamic()) != 0 {
+		t.Errorf("dynamic keys %v of a spec without them", conf.Dynamic())
+	}
+	// Accessors guard against a validator that accepts what they cannot
+	// read.
+	conf, _ = component.NewConfig(spec, map[string]string{"count": "1", "label": "x"})
+	if _, err := conf.Int("label"); err == nil || err.Error() != `property "label": "x" is not an integer` {
+		t.Errorf("Int(label) error %v", err)
+	}
+	if _, err := conf.Bool("label"); err == nil || !strings.Contains(err.Error(), `property "label": "x" is not true or false`) {
+		t.Errorf("Bool(label) error %v", err)
+	}
+	if _, err := conf.Millis("label"); err == nil {
+		t.Error("Millis(label) gives no error")
+	}
+}
+
+func TestNewConfigProblems(t *testing.T) {
+	tests := []struct {
+		name string
+		raw  map[string]string
+		want []string
+	}{
+		{"required missing", map[string]string{}, []string{`count: missing required property "count"`}},
+		// A required key given with a bad value is reported once, for its
+		// value, not a second time as missing.
+		{"required invalid", map[string]string{"count": "0"}, []string{`count: property "count": 0 is out of range [1, 10]`}},
+		{"unknown with suggestion", map[string]string{"count": "1", "wiat": "5"}, []string{`wiat: unknown property "wiat" (did you mean "wait"?)`}},
+		{"unknown alias typo", map[string]string{"count": "1", "overwrite.feld": "true"}, []string{`overwrite.feld: unknown property "overwrite.feld" (did you mean "overwrite.field"?)`}},
+		{"unknown without suggestion", map[string]string{"count": "1", "zzz.qqq.xxx": "5"}, []string{`zzz.qqq.xxx: unknown property "zzz.qqq.xxx"`}},
+		{"name and alias", map[string]string{"count": "1", "override.field": "true", "overwrite.field": "false"},
+			[]string{`overwrite.field: property "overwrite.field" is also given as "override.field"`}},
+		{"invalid default-bearing key", map[string]string{"count": "1", "wait": "soon"}, []string{`wait: property "wait": "soon" is not an integer`}},
+		// Every problem is found in one pass, in key order then missing keys.
+		{"several", map[string]string{"wait": "-1", "x": "1", "override.field": "maybe"}, []string{
+			`override.field: property "override.field": "maybe" is not true or false`,
+			`wait: property "wait": -1 is out of range [0, 60000]`,
+			`x: unknown property "x"`,
+			`count: missing required property "count"`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, probs := component.NewConfig(testSpec(), tt.raw)
+			if got := problemTexts(probs); !slices.Equal(got, tt.want) {
+				t.Errorf("problems\n got %q\nwant %q", got, tt.want)
+			}
+			// Problems carry the key only: the caller adds where the
+			// component is.
+			for _, p := range probs {
+				if p.Path != "" || p.Line != 0 {
+					t.Errorf("problem %+v has a path or line", p)
+				}
+			}
+		})
+	}
+}
+
+func TestNewConfigDynamicKeys(t *testing.T) {
+	spec := testSpec()
+	spec.DynamicProperties = true
+	conf, probs := component.NewConfig(spec, map[string]string{"count": "2", "custom.key": "v", "other": ""})
+	if len(probs) != 0 {
+		t.Fatalf("problems: %v", probs)
+	}
+	if want := map[string]string{"custom.key": "v", "other": ""}; !maps.Equal(conf.Dynamic(), want) {
+		t.Errorf("Dynamic() = %v, want %v", conf.Dynamic(), want)
+	}
+	if conf.IsSet("custom.key") || conf.String("custom.key") != "" {
+		t.Error("a dynamic key is read as a declared one")
+	}
+	if _, ok := conf.Values()["custom.key"]; ok {
+		t.Error("Values() holds a dynamic key")
+	}
+	// Declared keys are still validated.
+	if _, probs := component.NewConfig(spec, map[string]string{"count": "x"}); len(probs) != 1 {
+		t.Errorf("problems %v, want the invalid count", probs)
+	}
+}
+
+func TestSpecPropertyResolvesAliases(t *testing.T) {
+	spec := testSpec()
+	for _, k := range []string{"override.field", "overwrite.field"} {
+		p, ok := spec.Property(k)
+		if !ok || p.Key != "override.field" {
+			t.Errorf("Property(%q) = %v, %v", k, p, ok)
+		}
+	}
+	if _, ok := spec.Property("missing"); ok {
+		t.Error("Property(missing) is found")
+	}
+}
+
+func TestProblems(t *testing.T) {
+	p := component.Problem{Path: "engine.configuration", Key: "engine.master", Line: 4, Msg: "bad"}
+	if got := p.String(); got != "line 4: engine.configuration: bad" {
+		t.Errorf("String() = %q", got)
+	}
+	if got := (component.Problem{Msg: "job file is empty"}).String(); got != "job file is empty" {
+		t.Errorf("String() without path and line = %q", got)
+	}
+	if got := (component.Problem{Path: "services[a]", Msg: "m"}).String(); got != "services[a]: m" {
+		t.Errorf("String() without line = %q", got)
+	}
+
+	var none component.Problems
+	if none.Err() != nil {
+		t.Error("no problems give an error")
+	}
+	one := component.Problems{p}
+	if err := one.Err(); err == nil || err.Error() != "line 4: engine.configuration: bad" {
+		t.Errorf("one problem: %v", err)
+	}
+	two := component.Problems{p, {Msg: "second"}}
+	if got := two.Error(); got != "2 configuration problems:\n  line 4: engine.configuration: bad\n  second" {
+		t.Errorf("two problems: %q", got)
+	}
+
+	// At fills in what the component's caller knows, without overwriting
+	// what a problem already says.
+	lines := map[string]int{"count": 12}
+	at := component.Problems{{Key: "count", Msg: "a"}, {Key: "other", Msg: "b"}, {Path: "own", Key: "count", Line: 3, Msg: "c"}}.
+		At("streams[s].config", func(k string) int { return lines[k] })
+	want := []component.Problem{
+		{Path: "streams[s].config", Key: "count", Line: 12, Msg: "a"},
+		{Path: "streams[s].config", Key: "other", Line: 0, Msg: "b"},
+		{Path: "own", Key: "count", Line: 3, Msg: "c"},
+	}
+	if !slices.Equal(at, want) {
+		t.Errorf("At() = %+v, want %+v", at, want)
+	}
+	if got := (component.Problems{{Key: "k", Msg: "m"}}).At("p", nil); got[0].Path != "p" || got[0].Line != 0 {
+		t.Errorf("At with no line function = %+v", got)
+	}
+}
+
+func TestBatchAwait(t *testing.T) {
+	var b component.Batch
+	if len(b.Completions()) != 0 {
+		t.Fatal("a new batch has completions")
+	}
+	c1, c2 := doneCompletion{}, doneCompletion{}
+	b.Await(c1)
+	b.Await(c2)
+	if got := b.Completions(); len(got) != 2 {
+		t.Errorf("completions %v, want both", got)
+	}
+	if _, err := b.Completions()[0].Wait(context.Background()); err != nil {
+		t.Error(err)
+	}
+	env := component.Env{Name: "p", Stream: "s"}
+	if got := env.MetricLabels(); !slices.Equal(got, []string{"s", "p"}) {
+		t.Errorf("MetricLabels() = %q, want stream then component", got)
+	}
+}
