@@ -147,3 +147,19 @@ func (r *Registry) Specs() []*Spec {
 func kindOrder(k Kind) int {
 	return strings.Index("engine stream processor service serializer", string(k))
 }
+
+// Configure looks up an identifier of the given kind and validates values
+// against its spec: the one step every builder (engine, stream, chain,
+// services) takes before constructing a component. The error is the lookup
+// error or the Problems found.
+func (r *Registry) Configure(name string, kind Kind, values map[string]string) (*Spec, Config, error) {
+	spec, err := r.LookupKind(name, kind)
+	if err != nil {
+		return nil, Config{}, err
+	}
+	conf, probs := NewConfig(spec, values)
+	if len(probs) > 0 {
+		return nil, Config{}, probs
+	}
+	return spec, conf, nil
+}

@@ -35,13 +35,12 @@ type Settings struct {
 
 // SettingsFrom reads the engine component of a job.
 func SettingsFrom(c *dataflow.Component, reg *component.Registry) (Settings, error) {
-	spec, err := reg.LookupKind(c.Component, component.KindEngine)
+	_, conf, err := reg.Configure(c.Component, component.KindEngine, c.Values())
 	if err != nil {
+		if probs, ok := err.(component.Problems); ok {
+			return Settings{}, probs.At("engine.configuration", c.LineOf)
+		}
 		return Settings{}, err
-	}
-	conf, probs := component.NewConfig(spec, c.Values())
-	if len(probs) > 0 {
-		return Settings{}, probs.At("engine.configuration", c.LineOf)
 	}
 	s := Settings{AppName: conf.String("engine.app.name"), Workers: Workers(conf.String("engine.master"))}
 	if s.BatchInterval, err = conf.Millis("engine.streaming.batchDuration"); err != nil {

@@ -26,15 +26,10 @@ func (s *serviceSet) Service(name string) (component.Service, bool) {
 func (e *Engine) buildServices(ctx context.Context, df *dataflow.DataFlow) (*serviceSet, error) {
 	set := &serviceSet{byName: map[string]component.Service{}}
 	for _, c := range df.Services {
-		spec, err := e.opts.Registry.LookupKind(c.Component, component.KindService)
+		spec, conf, err := e.opts.Registry.Configure(c.Component, component.KindService, c.Values())
 		if err != nil {
 			set.close(ctx, e.log)
 			return nil, fmt.Errorf("service %q: %w", c.Name, err)
-		}
-		conf, probs := component.NewConfig(spec, c.Values())
-		if len(probs) > 0 {
-			set.close(ctx, e.log)
-			return nil, fmt.Errorf("service %q: %w", c.Name, probs)
 		}
 		env := component.Env{Name: c.Name, Logger: e.opts.Logger.With("service", c.Name), Metrics: e.opts.Metrics, Services: set}
 		svc, err := spec.NewService(ctx, conf, env)

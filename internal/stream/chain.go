@@ -51,15 +51,10 @@ func BuildChain(ctx context.Context, streamName string, gen int64, procs []dataf
 	errs := m.CounterVec("processor_records_errors_total", "Records a processor marked as failed.", status.ComponentLabels...)
 	secs := m.HistogramVec("processor_batch_seconds", "Time a processor takes for one partition batch.", prometheus.ExponentialBuckets(0.0001, 4, 10), status.ComponentLabels...)
 	for _, p := range procs {
-		spec, err := deps.Registry.LookupKind(p.Component, component.KindProcessor)
+		spec, conf, err := deps.Registry.Configure(p.Component, component.KindProcessor, p.Values())
 		if err != nil {
 			c.Close(ctx, deps.Logger)
 			return nil, fmt.Errorf("processor %q: %w", p.Name, err)
-		}
-		conf, probs := component.NewConfig(spec, p.Values())
-		if len(probs) > 0 {
-			c.Close(ctx, deps.Logger)
-			return nil, fmt.Errorf("processor %q: %w", p.Name, probs)
 		}
 		env := component.Env{
 			Name:     p.Name,

@@ -56,13 +56,9 @@ type BrokerResolver func(list string) ([]string, error)
 
 // NewSettings reads a stream component's configuration.
 func NewSettings(c *dataflow.Component, reg *component.Registry, eng EngineSettings, brokers BrokerResolver) (Settings, error) {
-	spec, err := reg.LookupKind(c.Component, component.KindStream)
+	_, conf, err := reg.Configure(c.Component, component.KindStream, c.Values())
 	if err != nil {
 		return Settings{}, err
-	}
-	conf, probs := component.NewConfig(spec, c.Values())
-	if len(probs) > 0 {
-		return Settings{}, probs
 	}
 	s := Settings{
 		Name: c.Name, Group: eng.Group, Workers: max(eng.Workers, 1),
