@@ -4,14 +4,36 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/weir-streams/weir/internal/plugins/text/fastre"
-	"github.com/weir-streams/weir/internal/streamtest"
 )
+
+// The sample patterns of internal/streamtest (ApacheRegex and
+// ApacheEnrichRegex), copied because importing streamtest would link the
+// whole engine, Kafka and Mongo clients into this package's tests, which
+// makes them slow to build and breaks -fuzz (streamtest imports SplitText,
+// which imports fastre). The stream tests run streamtest's own copies
+// through SplitText and thus through fastre.
+const (
+	apacheRegex       = `(\S+)\s+(\S+)\s+(\S+)\s+\[([\w:/]+\s[+\-]\d{4})\]\s+"(\S+)\s+(\S+)\s*(\S*)"\s+(\S+)\s+(\S+)`
+	apacheEnrichRegex = apacheRegex + `\s+"([^"]*)"\s+"([^"]*)"?`
+)
+
+// accessLogLines returns the lines of the bundled real access log.
+func accessLogLines(tb testing.TB) []string {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "testdata", "access-logs", "apache_combined_10k.log"))
+	if err != nil {
+		tb.Fatalf("read access log: %v", err)
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
 
 // anchor wraps a pattern the way SplitText does.
 func anchor(p string) string { return `^(?:` + p + `)` }
@@ -119,8 +141,8 @@ func TestTable(t *testing.T) {
 // TestApacheLog checks both sample patterns on every line of the real log,
 // and that none of those lines exhausts the budget.
 func TestApacheLog(t *testing.T) {
-	lines := streamtest.AccessLogLines(t)
-	for _, p := range []string{streamtest.ApacheRegex, streamtest.ApacheEnrichRegex} {
+	lines := accessLogLines(t)
+	for _, p := range []string{apacheRegex, apacheEnrichRegex} {
 		re, m := compile(t, anchor(p))
 		if m == nil {
 			t.Fatalf("pattern %q refused", p)
@@ -176,8 +198,8 @@ func TestGiveUp(t *testing.T) {
 }
 
 func TestNoAllocs(t *testing.T) {
-	lines := streamtest.AccessLogLines(t)[:100]
-	m, err := fastre.Compile(anchor(streamtest.ApacheEnrichRegex))
+	lines := accessLogLines(t)[:100]
+	m, err := fastre.Compile(anchor(apacheEnrichRegex))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,8 +215,8 @@ func TestNoAllocs(t *testing.T) {
 }
 
 func TestConcurrent(t *testing.T) {
-	lines := streamtest.AccessLogLines(t)[:500]
-	re, m := compile(t, anchor(streamtest.ApacheEnrichRegex))
+	lines := accessLogLines(t)[:500]
+	re, m := compile(t, anchor(apacheEnrichRegex))
 	done := make(chan struct{})
 	for g := 0; g < 4; g++ {
 		go func() {
@@ -296,7 +318,7 @@ func FuzzMatchesRegexp(f *testing.F) {
 	for i, p := range tablePatterns {
 		f.Add(p, tableInputs[i%len(tableInputs)])
 	}
-	f.Add(streamtest.ApacheEnrichRegex, streamtest.AccessLogLines(f)[0])
+	f.Add(apacheEnrichRegex, accessLogLines(f)[0])
 	g := gen{rand.New(rand.NewSource(2))}
 	for i := 0; i < 50; i++ {
 		f.Add(g.pattern(2), g.input())
@@ -324,7 +346,7 @@ func FuzzMatchesRegexp(f *testing.F) {
 }
 
 func benchLines(b *testing.B, match func(string) bool) {
-	lines := streamtest.AccessLogLines(b)
+	lines := accessLogLines(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -352,10 +374,10 @@ func benchRegexp(b *testing.B, p string) {
 	benchLines(b, func(l string) bool { return re.FindStringSubmatchIndex(l) != nil })
 }
 
-func BenchmarkFastreApache(b *testing.B)       { benchFastre(b, streamtest.ApacheRegex) }
-func BenchmarkRegexpApache(b *testing.B)       { benchRegexp(b, streamtest.ApacheRegex) }
-func BenchmarkFastreApacheEnrich(b *testing.B) { benchFastre(b, streamtest.ApacheEnrichRegex) }
-func BenchmarkRegexpApacheEnrich(b *testing.B) { benchRegexp(b, streamtest.ApacheEnrichRegex) }
+func BenchmarkFastreApache(b *testing.B)       { benchFastre(b, apacheRegex) }
+func BenchmarkRegexpApache(b *testing.B)       { benchRegexp(b, apacheRegex) }
+func BenchmarkFastreApacheEnrich(b *testing.B) { benchFastre(b, apacheEnrichRegex) }
+func BenchmarkRegexpApacheEnrich(b *testing.B) { benchRegexp(b, apacheEnrichRegex) }
 
 // Example of a fall-back, as SplitText does it.
 func ExampleMatcher_MatchIndex() {
