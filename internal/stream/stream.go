@@ -477,8 +477,10 @@ func (s *Stream) processPartition(stopping, ctx context.Context, chain *Chain, p
 func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, topic string, partition int32, records []*kgo.Record) error {
 	b := component.Batch{Topic: topic, Partition: partition, Records: make([]*record.Record, 0, len(records))}
 	var failed []*record.Record
-	for _, kr := range records {
-		r := record.New(record.DeriveID(kr.Topic, kr.Partition, kr.Offset, 0), "", kr.Timestamp.UnixMilli())
+	recs := record.NewBatch(len(records))
+	for i, kr := range records {
+		r := &recs[i]
+		r.Init(record.DeriveID(kr.Topic, kr.Partition, kr.Offset, 0), "", kr.Timestamp.UnixMilli())
 		r.Origin = record.Origin{Topic: kr.Topic, Partition: kr.Partition, Offset: kr.Offset}
 		if err := s.set.InSer.Deserialize(r, kr.Key, kr.Value); err != nil {
 			r.AddError(record.ErrDeserializing, err.Error())

@@ -90,7 +90,9 @@ func run() error {
 		env = append(env, "BROKER_LIST="+addr)
 	}
 
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ProducerLinger(5*time.Millisecond), kgo.MaxBufferedRecords(200000))
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ProducerLinger(5*time.Millisecond), kgo.MaxBufferedRecords(200000),
+		// Uncompressed input, as Kafka's own producer writes by default.
+		kgo.ProducerBatchCompression(kgo.NoCompression()))
 	if err != nil {
 		return err
 	}
