@@ -183,5 +183,5 @@ var domainBrands = map[string]string{
 	"bing": "Microsoft", "msn": "Microsoft", "live": "Microsoft", "microsoft": "Microsoft",
 	"google": "Google", "googlebot": "Google", "yandex": "Yandex", "ya": "Yandex", "baidu": "Baidu",
 	"facebook": "Facebook", "apple": "Apple", "yahoo": "Yahoo", "naver": "Naver", "archive": "Archive",
-	"bit": "Bitly",
+	"aka": "Microsoft", "amzn": "Amazon",
 }

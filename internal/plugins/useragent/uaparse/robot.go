@@ -25,7 +25,7 @@ var httpLibraries = map[string]string{
 	"php": "PHP", "restsharp": "RestSharp", "apache-cxf": "Apache CXF", "postmanruntime": "Postman Runtime",
 	"httpie": "Httpie", "lwp-request": "LWP-Request", "libwww-perl": "Libwww-Perl", "spray-can": "Spray-CAN",
 	"dart": "Dart", "axios": "Axios", "node-fetch": "Node-Fetch", "ruby": "Ruby", "faraday": "Faraday",
-	"guzzlehttp": "Guzzle", "scrapy": "Scrapy", "python-httpx": "Python Httpx", "aiohttp": "Aiohttp",
+	"guzzlehttp": "Guzzle", "jakarta commons-httpclient": "Apache Jakarta Commons-HttpClient", "scrapy": "Scrapy", "python-httpx": "Python Httpx", "aiohttp": "Aiohttp",
 	"reqwest": "Reqwest", "winhttp": "WinHTTP", "masscan": "Masscan", "zgrab": "Zgrab",
 }
 
@@ -41,8 +41,24 @@ var robotAgentNames = map[string]string{
 	"facebookcatalog": "Facebook Catalog", "meta-externalagent": "Meta-ExternalAgent", "meta-webindexer": "Meta-WebIndexer",
 	"ptst": "WebpageTest", "datadogsynthetics": "Datadog Synthetics", "pingdomtms": "Pingdom TMS",
 	"bitlybot": "Bitly bot", "catchpoint": "Catchpoint Analyzer", "commons-httpclient": "Jakarta Commons-HttpClient",
-	"xb2.net": "Xb2 Xbase++ Client",
+	"xb2.net": "Xb2 Xbase++ Client", "con_aff": "Con Aff Robot", "gitlab-runner": "Gitlab CI Runner",
 }
+
+// robotKind tells how a robot was recognised, which decides how much of
+// the ordinary analysis is kept.
+type robotKind int
+
+const (
+	robotNone robotKind = iota
+	// robotNamed robots call themselves a bot, crawler, spider, ...: they
+	// are the agent and the layout engine.
+	robotNamed
+	// robotLibrary robots are HTTP client libraries.
+	robotLibrary
+	// robotContact robots give a contact URL or address but no robot word
+	// in their name.
+	robotContact
+)
 
 // detectRobot recognises crawlers, monitors and HTTP libraries and rewrites
 // the device, system and agent as Yauaa reports robots.
@@ -51,20 +67,30 @@ func (s *state) detectRobot() {
 	if s.fediverseServer() {
 		return
 	}
-	name, ver, ok := s.findRobot()
-	if !ok {
+	name, ver, kind := s.findRobot()
+	if kind == robotNone {
+		return
+	}
+	name = cleanRobotName(name)
+	if name == "" {
 		return
 	}
 	lname := asciiLower(name)
 	mobileDevice := s.os.name == "Android" || s.os.name == "iOS" || s.os.name == "Windows Phone" || s.os.name == "BlackBerry"
 	s.devClass = "Robot"
-	if mobileDevice {
+	if mobileDevice && kind == robotNamed {
 		s.devClass = "Robot Mobile"
+	}
+	agent := name
+	if n, ok := robotAgentNames[lname]; ok {
+		agent = n
+	} else if lname == name {
+		agent = normalizeRobotAgent(name)
 	}
 	brand := s.robotBrand(lname)
 	s.devBrand = brand
 	switch {
-	case httpLibraries[lname] != "":
+	case kind == robotLibrary && httpLibraries[lname] != "":
 		s.devName = httpLibraries[lname]
 		if brand == Unknown {
 			if k := strings.IndexByte(s.devName, ' '); k > 0 {
@@ -73,18 +99,23 @@ func (s *state) detectRobot() {
 				s.devBrand = s.devName
 			}
 		}
-	case brand == Unknown:
-		s.devName = normalizeName(name)
+	case kind == robotContact && !nameBrand(lname):
+		// A robot known only by the contact it gives is shown as a robot
+		// of the company the contact belongs to.
+		if brand == Unknown {
+			brand = firstWordBrand(agent)
+			s.devBrand = brand
+		}
+		s.devName = brand + " Robot"
 	default:
-		rest := name
-		if hasPrefixFold(rest, brand) {
-			rest = strings.TrimLeft(rest[len(brand):], " -_.")
+		if brand == Unknown && !endsInRobotWord(lname) {
+			// A robot without a contact and without a generic robot
+			// word in its name is a product named after its maker
+			// ("Catchpoint", "PhantomJS", "gitlab-runner").
+			brand = firstWordBrand(agent)
+			s.devBrand = brand
 		}
-		if rest == "" {
-			s.devName = brand
-		} else {
-			s.devName = brand + " " + normalizeName(rest)
-		}
+		s.devName = robotDeviceName(brand, agent, lname)
 	}
 	s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
 	switch s.devBrand {
@@ -96,27 +127,197 @@ func (s *state) detectRobot() {
 		s.os.name = "Yahoo"
 	}
 	s.devCPU = ""
-	agent := name
-	if n, ok := robotAgentNames[lname]; ok {
-		agent = name
-		name = n
-		agent = n
-	} else if lname == name {
-		agent = normalizeRobotAgent(name)
+	if _, mapped := robotAgentNames[lname]; mapped {
+		name = agent
 	}
 	s.engClass, s.engName, s.engVersion = "Robot", name, cleanVersion(ver)
 	s.agClass, s.agName, s.agVersion = "Robot", agent, cleanVersion(ver)
 	if strings.HasPrefix(lname, "googlebot") && !p.has("google.com/bot.html") && !p.has("googlebot.com") {
-		// Googlebot only ever points to its own documentation; anything
-		// else using the name is pretending.
-		s.devClass, s.devBrand, s.devName = "Robot Imitator", Unknown, "Googlebot Imitator"
-		s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
-		s.engName, s.engVersion = "Googlebot Imitator", Unknown
-		s.agName, s.agVersion = "Googlebot Imitator", Unknown
+		s.googlebotImitator(ver)
 	}
 	if mobileDevice && p.has("googlebot") {
 		s.agClass = "Robot Mobile"
 	}
+}
+
+// googlebotImitator describes a client that calls itself Googlebot but does
+// not point to Google's documentation, as Googlebot always does. The
+// company behind it shows in its own URL, and a product of its own, if it
+// names one, is the agent.
+func (s *state) googlebotImitator(ver string) {
+	p := s.p
+	brand := Unknown
+	if b := s.urlBrand(); b != "" && b != "Google" {
+		brand = b
+	}
+	s.devClass, s.devBrand, s.devName = "Robot Imitator", brand, "Googlebot Imitator"
+	if brand != Unknown {
+		s.devName = brand + " Googlebot Imitator"
+	}
+	s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
+	ver = cleanVersion(ver)
+	s.engName, s.engVersion = "Googlebot Imitator", ver
+	s.agName, s.agVersion = "Googlebot Imitator", ver
+	// "Ryderspider/1.0 (Googlebot/2.1)", "(compatible; Googlebot/2.1;
+	// BeforeYouClick/1.0; ...)": the imitator's own name and version.
+	for i, pr := range p.products {
+		if i == 0 && pr.lname == "mozilla" || pr.version == "" || strings.HasPrefix(pr.lname, "googlebot") || !isLetter(pr.name[0]) {
+			continue
+		}
+		s.agName, s.agVersion = pr.name, cleanVersion(pr.version)
+		return
+	}
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		if strings.HasPrefix(lt, "googlebot") || lt == "compatible" || isInfoEntry(lt) || !strings.Contains(lt, "/") {
+			continue
+		}
+		n, v := splitEntryProduct(p.text(e))
+		if n != "" && isLetter(n[0]) {
+			s.agName, s.agVersion = n, cleanVersion(v)
+		}
+		return
+	}
+}
+
+// robotDeviceNames are the device names of robots whose name does not
+// follow the usual "Brand Product" form.
+var robotDeviceNames = map[string]string{
+	"googlebot": "Google", "bingbot": "Microsoft BingBot", "con_aff": "Popular Product Price Robot",
+}
+
+// robotDeviceName composes the device name of a robot: the company, then
+// the product with the company's name taken off its front ("YandexBot" of
+// Yandex is "Yandex BOT", "DotBot" of Opensiteexplorer is "Opensiteexplorer
+// Dotbot").
+func robotDeviceName(brand, agent, lname string) string {
+	if n, ok := robotDeviceNames[lname]; ok {
+		return n
+	}
+	if brand == Unknown {
+		return normalizeName(agent)
+	}
+	if alnumEqualFold(agent, brand) {
+		return normalizeName(agent)
+	}
+	rest := agent
+	if hasPrefixFold(rest, brand) {
+		rest = strings.TrimLeft(rest[len(brand):], " -_.!")
+	}
+	if rest == "" {
+		return brand
+	}
+	return brand + " " + normalizeName(rest)
+}
+
+// alnumEqualFold compares two names ignoring case and everything but
+// letters and digits ("MJ12bot" and "MJ12BOT", "Domain-Crawler" and
+// "DomainCrawler").
+func alnumEqualFold(a, b string) bool {
+	i, j := 0, 0
+	for {
+		for i < len(a) && !isAlnum(a[i]) {
+			i++
+		}
+		for j < len(b) && !isAlnum(b[j]) {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		if lowerByte(a[i]) != lowerByte(b[j]) {
+			return false
+		}
+		i++
+		j++
+	}
+}
+
+func isAlnum(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' }
+
+func lowerByte(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// genericRobotWords are the words that make a name a robot's name; a robot
+// called only that ("Googlebot", "Scspider") says nothing about its maker.
+var genericRobotWords = []string{"bot", "spider", "crawler", "crawl", "fetcher", "scraper", "indexer", "checker"}
+
+// endsInRobotWord reports a name made of a prefix and a generic robot word.
+func endsInRobotWord(lname string) bool {
+	for _, w := range genericRobotWords {
+		if strings.HasSuffix(lname, w) || strings.HasSuffix(lname, w+"s") {
+			return true
+		}
+	}
+	return false
+}
+
+// firstWordBrand takes the first word of a product name as the name of its
+// maker: "Gitlab CI Runner" is made by Gitlab, "kube-probe" by Kube,
+// "PhantomJS" by PhantomJs.
+func firstWordBrand(agent string) string {
+	w := agent
+	if k := strings.IndexAny(w, " -_/"); k > 0 {
+		w = w[:k]
+	}
+	if w == "" {
+		return Unknown
+	}
+	return normalizeName(w)
+}
+
+// cleanRobotName trims what robots write around their name: a domain in
+// front ("DomainCheck.io Crawler"), a contact or version behind it
+// ("YOURLS v1.7.2 +http://..."), a colon ("Toweyabot: toweya.com"). A name
+// that is a domain ("MegaIndex.ru") is kept.
+func cleanRobotName(name string) string {
+	name = strings.TrimSpace(name)
+	if k := strings.Index(name, " +"); k > 0 {
+		name = strings.TrimSpace(name[:k])
+	}
+	if k := strings.Index(name, ": "); k > 0 {
+		name = name[:k]
+	}
+	if k := strings.LastIndex(name, " v"); k > 0 && k+2 < len(name) && name[k+2] >= '0' && name[k+2] <= '9' {
+		name = name[:k]
+	}
+	if k := strings.IndexByte(name, ' '); k > 0 && isDomainName(strings.TrimPrefix(name[:k], "www.")) {
+		rest := strings.TrimSpace(name[k+1:])
+		if strings.EqualFold(rest, "mozilla") {
+			// "www.deadlinkchecker.com Mozilla/5.0 (...)": the site is
+			// the robot, the rest is the browser it imitates.
+			d := strings.TrimPrefix(name[:k], "www.")
+			return capitalize(d[:strings.LastIndexByte(d, '.')])
+		}
+		// "arameda.com Spider": the domain is the contact, the rest is
+		// the robot; Yauaa capitalises what is left.
+		name = capitalize(rest)
+	}
+	return name
+}
+
+// isDomainName reports "example.com" shaped words: labels of letters,
+// digits and dashes separated by dots, ending in a letters-only label.
+func isDomainName(w string) bool {
+	dot := strings.LastIndexByte(w, '.')
+	if dot <= 0 || dot == len(w)-1 || len(w)-dot-1 > 6 {
+		return false
+	}
+	for i := dot + 1; i < len(w); i++ {
+		if !isLetter(w[i]) {
+			return false
+		}
+	}
+	for i := 0; i < dot; i++ {
+		if c := w[i]; !isAlnum(c) && c != '-' && c != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 // normalizeRobotAgent capitalises an all lower case robot name the way the
@@ -144,13 +345,14 @@ func normalizeRobotAgent(n string) string {
 	return out
 }
 
-// findRobot returns the name and version of the robot in the user agent.
-func (s *state) findRobot() (string, string, bool) {
+// findRobot returns the name and version of the robot in the user agent,
+// and how it was recognised.
+func (s *state) findRobot() (string, string, robotKind) {
 	p := s.p
 	// One pass over the whole string tells whether any robot word or
 	// Google crawler name occurs at all; most user agents have none, and
 	// then no entry or product needs checking.
-	if robotMatcher.scan(p.low) == 0 && !p.has("google") {
+	if robotMatcher.scan(p.low) == 0 && !p.has("google") && !p.has("ptst") {
 		return s.contactRobot()
 	}
 	// A robot name in a comment: "(compatible; Googlebot/2.1; +http://...)".
@@ -159,42 +361,71 @@ func (s *state) findRobot() (string, string, bool) {
 		if isInfoEntry(lt) {
 			continue
 		}
+		if isSpelledAddress(lt) {
+			// "(zitebot support [at] zite [dot] com)" still names the
+			// robot in its first word; a plain address does not.
+			if w, _, _ := strings.Cut(lt, " "); !isRobotName(w) {
+				continue
+			}
+		}
 		if isRobotName(lt) {
 			name, ver := splitEntryProduct(p.text(e))
-			return name, ver, true
+			return name, ver, robotNamed
+		}
+		if v, ok := strings.CutPrefix(lt, "ptst "); ok {
+			return "PTST", v, robotNamed
 		}
 	}
 	for i, pr := range p.products {
 		lw := pr.lname
-		if isRobotName(lw) || lw == "ptst" || lw == "con_aff" {
-			return pr.name, pr.version, true
+		if lw == "ptst" {
+			return s.webpageTest(i)
+		}
+		if isRobotName(lw) || lw == "con_aff" {
+			return pr.name, pr.version, robotNamed
 		}
 		if i == 0 && httpLibraries[lw] != "" {
-			return pr.name, pr.version, true
+			return pr.name, pr.version, robotLibrary
 		}
 		if i == 0 && strings.HasPrefix(lw, "jakarta commons-httpclient") {
-			return "Jakarta Commons-HttpClient", pr.version, true
+			return "Jakarta Commons-HttpClient", pr.version, robotLibrary
 		}
 	}
 	return s.contactRobot()
 }
 
+// webpageTest reads the "PTST/<version>" token of WebPageTest, the page
+// speed test service, or "PTST/<service>/<version>" of the services built on
+// it (SpeedCurve).
+func (s *state) webpageTest(i int) (string, string, robotKind) {
+	p := s.p
+	pr := p.products[i]
+	if pr.version == "" || isVersionLike(pr.version) {
+		return pr.name, pr.version, robotNamed
+	}
+	ver := ""
+	if i+1 < len(p.products) && isVersionLike(p.products[i+1].name) {
+		ver = p.products[i+1].name
+	}
+	return pr.version + " WebpageTest", ver, robotNamed
+}
+
 // contactRobot finds robots that give a contact but no robot word.
-func (s *state) contactRobot() (string, string, bool) {
+func (s *state) contactRobot() (string, string, robotKind) {
 	p := s.p
 	for i, pr := range p.products {
-		if pr.lname == "ptst" || pr.lname == "con_aff" {
-			return pr.name, pr.version, true
+		if pr.lname == "con_aff" {
+			return pr.name, pr.version, robotNamed
 		}
 		if i == 0 && (httpLibraries[pr.lname] != "" || strings.HasPrefix(pr.lname, "jakarta commons-httpclient")) {
 			if httpLibraries[pr.lname] == "" {
-				return "Jakarta Commons-HttpClient", pr.version, true
+				return "Jakarta Commons-HttpClient", pr.version, robotLibrary
 			}
-			return pr.name, pr.version, true
+			return pr.name, pr.version, robotLibrary
 		}
 	}
 	if !s.hasContact() {
-		return "", "", false
+		return "", "", robotNone
 	}
 	// "Mozilla/5.0 (compatible; Name/1.0; +http://example.com/)": a
 	// compatible section that gives a contact URL or address is a robot
@@ -211,23 +442,28 @@ func (s *state) contactRobot() (string, string, bool) {
 				continue
 			}
 			name, ver := splitEntryProduct(p.text(e))
-			return name, ver, true
+			return name, ver, robotContact
 		}
-		return "", "", false
+		return "", "", robotNone
 	}
 	if len(p.products) > 0 {
 		pr := p.products[0]
-		return pr.name, pr.version, true
+		return pr.name, pr.version, robotContact
 	}
-	return "", "", false
+	return "", "", robotNone
 }
 
 // hasContact reports a URL or e-mail address in the user agent, the way
 // crawlers tell site owners whom to contact.
 func (s *state) hasContact() bool {
 	p := s.p
-	if p.has("http://") || p.has("https://") || p.has("www.") || s.email != "" || strings.Contains(p.ua, "@") {
+	if p.has("http://") || p.has("https://") || p.has("www.") || hasEmailAddress(p.low) {
 		return true
+	}
+	for _, e := range p.entries {
+		if isSpelledAddress(p.ltext(e)) {
+			return true
+		}
 	}
 	for _, e := range p.entries {
 		if lt := p.ltext(e); !strings.ContainsAny(lt, " /") && (strings.HasSuffix(lt, ".com") || strings.HasSuffix(lt, ".net") ||
@@ -238,11 +474,34 @@ func (s *state) hasContact() bool {
 	return false
 }
 
+// hasEmailAddress reports an "@" followed by a domain name ("bot@example.com",
+// "info\\@netcraft.com"), not the "@2.0x" of a screen scale.
+func hasEmailAddress(low string) bool {
+	for off := 0; off < len(low); {
+		k := strings.IndexByte(low[off:], '@')
+		if k < 0 {
+			return false
+		}
+		at := off + k
+		if at > 0 && isDomainName(strings.TrimRight(hostAt(low, at+1), ".")) {
+			return true
+		}
+		off = at + 1
+	}
+	return false
+}
+
 // isInfoEntry reports comment entries that carry contact information
 // rather than a name.
 func isInfoEntry(lt string) bool {
 	return strings.HasPrefix(lt, "+http") || strings.HasPrefix(lt, "http") || strings.Contains(lt, "@") ||
 		strings.HasPrefix(lt, "www.") || strings.HasPrefix(lt, "+www")
+}
+
+// isSpelledAddress reports an address spelled out against harvesters:
+// "support at example dot com", "buibui[dot]bot[at]example[dot]com".
+func isSpelledAddress(lt string) bool {
+	return strings.Contains(lt, "[dot]") || strings.Contains(lt, "[at]") || strings.Contains(lt, " at ") && strings.Contains(lt, " dot ")
 }
 
 // splitEntryProduct splits "Name/1.0" (or "Name/1.0 +http://...") inside a
@@ -274,10 +533,21 @@ func isRobotName(lt string) bool {
 	return !strings.HasPrefix(lt, "windows") && !strings.HasPrefix(lt, "android") && !strings.Contains(lt, "build/")
 }
 
-// robotBrand finds the company behind a robot from the URL or e-mail
-// address it publishes, else Unknown.
+// robotBrand finds the company behind a robot: a few crawler names tell it,
+// otherwise the URL or e-mail address it publishes; else Unknown.
 func (s *state) robotBrand(lname string) string {
-	p := s.p
+	if b := brandOfRobotName(lname); b != "" {
+		return b
+	}
+	if b := s.urlBrand(); b != "" {
+		return b
+	}
+	return Unknown
+}
+
+// brandOfRobotName names the company of the big crawler families, whose
+// many robots carry the company's name ("YandexMetrika", "AdsBot-Google").
+func brandOfRobotName(lname string) string {
 	switch {
 	case strings.Contains(lname, "google") || strings.HasPrefix(lname, "googlebot"):
 		return "Google"
@@ -285,33 +555,100 @@ func (s *state) robotBrand(lname string) string {
 		return "Microsoft"
 	case strings.Contains(lname, "yandex") || strings.Contains(lname, "yadirect"):
 		return "Yandex"
+	case strings.HasPrefix(lname, "meta-"):
+		return "Meta"
 	}
-	host := ""
+	for _, c := range robotCompanies {
+		if strings.HasPrefix(lname, c.prefix) {
+			return c.brand
+		}
+	}
+	return ""
+}
+
+func nameBrand(lname string) bool { return brandOfRobotName(lname) != "" }
+
+// robotCompanies are makers whose robots start with the company's name and
+// give no URL ("Applebot", "facebookcatalog").
+var robotCompanies = []struct{ prefix, brand string }{
+	{"applebot", "Apple"}, {"amazonbot", "Amazon"}, {"facebook", "Facebook"}, {"baiduspider", "Baidu"},
+	{"bitlybot", "Bitly"}, {"con_aff", "Popular Product"},
+}
+
+// urlBrand names the owner of the first URL or e-mail address in the user
+// agent: the domain name without its top level ("www.semrush.com" is
+// Semrush), the account of a code hosting site ("github.com/renovatebot"
+// is Renovatebot), nothing for link shorteners and web mail.
+func (s *state) urlBrand() string {
+	p := s.p
+	host, at := "", -1
 	if i := strings.Index(p.low, "://"); i >= 0 {
-		host = hostAt(p.low, i+3)
+		at = i + 3
 	} else if i := strings.Index(p.low, "www."); i >= 0 {
-		host = hostAt(p.low, i)
+		at = i
 	} else if i := strings.IndexByte(p.low, '@'); i >= 0 {
-		host = hostAt(p.low, i+1)
+		at = i + 1
+	} else {
+		// A bare domain in a comment or product: "(velen.io)",
+		// "MetaURI API/2.0 +metauri.com".
+		for _, e := range p.entries {
+			if lt := strings.TrimPrefix(p.ltext(e), "+"); isDomainName(lt) {
+				host = lt
+				break
+			}
+		}
+		if host == "" {
+			for _, pr := range p.products {
+				for w := range strings.FieldsSeq(pr.lname) {
+					if w = strings.TrimPrefix(w, "+"); isDomainName(w) {
+						host = w
+						break
+					}
+				}
+				if host != "" {
+					break
+				}
+			}
+		}
+	}
+	if at >= 0 {
+		host = hostAt(p.low, at)
 	}
 	if host == "" {
-		return Unknown
+		return ""
+	}
+	if host == "github.com" || host == "gitlab.com" || host == "www.github.com" {
+		// The account owns the project, not the hosting site.
+		end := at + len(host)
+		if at >= 0 && end < len(p.low) && p.low[end] == '/' {
+			if owner := hostAt(p.low, end+1); owner != "" && !strings.Contains(owner, ".") {
+				return normalizeName(owner)
+			}
+		}
+		return ""
 	}
 	labels := strings.Split(host, ".")
 	if len(labels) < 2 {
-		return Unknown
+		return ""
 	}
 	label := labels[len(labels)-2]
 	if len(labels) >= 3 && (label == "co" || label == "com" || label == "org" || label == "net" || label == "ac") {
 		label = labels[len(labels)-3]
 	}
-	if label == "www" || label == "" {
-		return Unknown
+	if label == "www" || label == "" || nonOwnerDomains[label] {
+		return ""
 	}
 	if b, ok := domainBrands[label]; ok {
 		return b
 	}
 	return normalizeName(label)
+}
+
+// nonOwnerDomains are link shorteners and mail providers: they do not tell
+// who runs the robot.
+var nonOwnerDomains = map[string]bool{
+	"bit": true, "tinyurl": true, "goo": true, "t": true, "ow": true,
+	"gmail": true, "hotmail": true, "outlook": true, "googlemail": true, "mail": true, "protonmail": true,
 }
 
 func hostAt(s string, i int) string {
@@ -378,9 +715,15 @@ var fediverseServers = map[string]string{
 func (s *state) fediverseServer() bool {
 	p := s.p
 	name, ver := "", ""
-	for _, pr := range p.products {
+	for i, pr := range p.products {
 		if n, ok := fediverseServers[pr.lname]; ok {
 			name, ver = n, pr.version
+			break
+		}
+		// "Friendica 'Siberian Iris' 2021.12-rc-1445; https://host": a
+		// release name between the server and its version.
+		if w, _, ok := strings.Cut(pr.lname, " "); ok && i == 0 && fediverseServers[w] != "" && isVersionLike(pr.version) {
+			name, ver = fediverseServers[w], pr.version
 			break
 		}
 	}
