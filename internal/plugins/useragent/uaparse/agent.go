@@ -39,7 +39,7 @@ var browserTokens = []browserToken{
 	{"superbird", "Superbird", "Browser"}, {"dragon", "Comodo Dragon", "Browser"}, {"qtweb", "QtWeb", "Browser"},
 	{"arora", "Arora", "Browser"}, {"whale", "Whale", "Browser"}, {"avast", "Avast Secure Browser", "Browser"},
 	{"instagram", "Instagram", "Mobile App"}, {"appie", "Albert Heijn App", "Mobile App"},
-	{"chromium", "Chromium", "Browser"}, {"firefox", "Firefox", "Browser"}, {"chrome", "Chrome", "Browser"},
+	{"odin", "HiBrowser", "Browser"}, {"chromium", "Chromium", "Browser"}, {"firefox", "Firefox", "Browser"}, {"chrome", "Chrome", "Browser"},
 	{"netfront", "Netfront", "Browser"}, {"blazer", "Blazer", "Browser"}, {"browserng", "BrowserNG", "Browser"},
 	{"lynx", "Lynx", "Special"}, {"links", "Links", "Special"}, {"w3m", "w3m", "Special"}, {"dillo", "Dillo", "Browser"},
 }

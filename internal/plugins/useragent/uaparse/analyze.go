@@ -212,6 +212,9 @@ func (s *state) detectAgent() {
 		ieVersion = cleanVersion(ieVersion)
 	}
 	trident, hasTrident := p.entryVersion("trident/")
+	if s.knownApp() {
+		return
+	}
 	if s.androidWebview() {
 		return
 	}
@@ -457,7 +460,7 @@ func (s *state) genericAgent() {
 		if lw == "" || lw == "like" || lw == "gecko" || lw == "khtml" {
 			continue
 		}
-		name := pr.name
+		name := appName(pr.name)
 		if name == "" {
 			continue
 		}
@@ -469,15 +472,49 @@ func (s *state) genericAgent() {
 		return
 	}
 	if s.mozilla {
-		v := cleanVersion(p.products[0].version)
-		if atoiPrefix(v) < 5 {
-			// Plain "Mozilla/4.x (...)" with no other browser token is
-			// Netscape Navigator, the browser that introduced the token.
-			s.agName, s.agClass, s.agVersion = "Netscape", "Browser", v
-			return
-		}
-		s.agName, s.agClass, s.agVersion = "Mozilla", "Browser", v
+		// Plain "Mozilla/x (...)" with no other browser token is named
+		// after Netscape Navigator, the browser that introduced the token.
+		s.agName, s.agClass, s.agVersion = "Netscape", "Browser", cleanVersion(p.products[0].version)
 	}
+}
+
+// appName writes the product name of an application as Yauaa shows it:
+// underscores become spaces ("Bitwarden_Mobile") and an all lower case name
+// gets capitals ("bol.com" is "Bol.com", "fediverse's stats" is
+// "Fediverse's Stats").
+func appName(n string) string {
+	if strings.IndexByte(n, '_') >= 0 && strings.IndexByte(n, '-') < 0 && !hasShoutedWord(n) {
+		n = strings.ReplaceAll(n, "_", " ")
+	}
+	if n == "" || asciiLower(n) != n || strings.Count(n, ".") >= 2 {
+		// Mixed case is the maker's spelling; reverse domain names
+		// ("com.google.android.youtube") are identifiers, not names.
+		return n
+	}
+	b := []byte(n)
+	for i := range b {
+		if i == 0 || b[i-1] == ' ' || b[i-1] == '-' {
+			b[i] = upper(b[i])
+		}
+	}
+	return string(b)
+}
+
+// hasShoutedWord reports a word of two or more capitals ("NCSA_Mosaic"),
+// which marks an underscore as part of the name.
+func hasShoutedWord(n string) bool {
+	run := 0
+	for i := 0; i < len(n); i++ {
+		if n[i] >= 'A' && n[i] <= 'Z' {
+			run++
+			if run >= 2 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
 }
 
 // namedBrowser recognises the many browsers that call themselves
