@@ -625,6 +625,75 @@ func (s *state) detectDevice() {
 	if s.devClass == "" {
 		s.featurePhone()
 	}
+	if s.os.name == "Tizen" && (s.devBrand == "" || s.devBrand == Unknown) {
+		// Tizen phones, watches and televisions are all Samsung's.
+		s.devBrand = "Samsung"
+	}
+	switch s.devClass {
+	case "", "Phone", "Mobile", "Tablet":
+		if s.devBrand == "" || s.devBrand == Unknown {
+			s.deviceFromTokens()
+		}
+	}
+}
+
+// deviceFromTokens finds a "BrandModel" token anywhere in the user agent
+// for the phones that do not follow the Android layout: "(BlackBerry;
+// U; BlackBerry 9900; nl)", "Series60/3.1 NokiaN95/10.0.018",
+// "(Linux; Tizen 2.3; SAMSUNG SM-Z130H)". Only a token that starts with
+// the brand's own name counts, so that a model prefix cannot match an
+// unrelated word.
+func (s *state) deviceFromTokens() {
+	p := s.p
+	// The first pass wants a brand with a model; only if none is found
+	// does a bare brand ("(SAMSUNG; ...)", "OPPO") count.
+	for _, needModel := range [2]bool{true, false} {
+		try := func(tok string) bool {
+			tok = strings.Trim(tok, " ;,")
+			lt := asciiLower(tok)
+			if len(tok) < 3 || strings.HasSuffix(lt, "browser") || strings.HasSuffix(lt, "toolbar") {
+				return false
+			}
+			b, rest := brandOfModel(tok)
+			if b == "" || !hasPrefixFold(tok, b) {
+				return false
+			}
+			rest = strings.Trim(rest, " -_")
+			if rest == "" || strings.EqualFold(rest, b) {
+				if needModel {
+					return false
+				}
+				s.devBrand = b
+				if s.devName == "" || s.devName == Unknown {
+					s.devName = b
+				}
+				return true
+			}
+			s.devBrand, s.devName = b, b+" "+normalizeName(rest)
+			return true
+		}
+		for _, e := range p.entries {
+			t := p.text(e)
+			if k := strings.IndexByte(t, '/'); k > 0 {
+				t = t[:k]
+			}
+			if try(t) {
+				return
+			}
+			for w := range strings.FieldsFuncSeq(p.text(e), func(r rune) bool { return r == ' ' || r == '/' }) {
+				if try(w) {
+					return
+				}
+			}
+		}
+		for _, pr := range p.products {
+			for w := range strings.FieldsSeq(pr.name) {
+				if try(w) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // featurePhone recognises the Java ME and MediaTek MAUI phones and their
@@ -830,8 +899,8 @@ func isAndroidNoise(lt string) bool {
 	case "u", "i", "n", "wv", "mobile", "tablet", "linux", "tv", "":
 		return true
 	}
-	if len(lt) == 2 && lt[0] >= 'a' && lt[0] <= 'z' && lt[1] >= 'a' && lt[1] <= 'z' {
-		return true
+	if (len(lt) == 2 || len(lt) == 3 && lt[2] == '-') && lt[0] >= 'a' && lt[0] <= 'z' && lt[1] >= 'a' && lt[1] <= 'z' {
+		return true // "nl", and "de-" with the country left out
 	}
 	if len(lt) >= 5 && len(lt) <= 16 && (lt[2] == '-' || lt[2] == '_') && lt[0] >= 'a' && lt[0] <= 'z' && lt[1] >= 'a' && lt[1] <= 'z' &&
 		!strings.ContainsAny(lt, " 0123456789") {

@@ -10,6 +10,8 @@ var brandPrefixes = []struct{ prefix, brand string }{
 	{"samsung", "Samsung"}, {"sm-", "Samsung"}, {"gt-", "Samsung"}, {"sgh-", "Samsung"}, {"sch-", "Samsung"},
 	{"shv-", "Samsung"}, {"sph-", "Samsung"}, {"shw-", "Samsung"}, {"galaxy", "Samsung"}, {"sc-0", "Samsung"},
 	{"sonyericsson", "SonyEricsson"}, {"sony", "Sony"}, {"xperia", "Sony"}, {"so-0", "Sony"}, {"xq-", "Sony"}, {"sgp", "Sony"},
+	{"bravia", "Sony"}, {"smartwatch", "Sony"}, {"nsz-", "Sony"}, {"sol2", "Sony"}, {"sov3", "Sony"},
+	{"glass ", "Google"}, {"sdk_gphone", "Google"}, {"hm ", "Xiaomi"}, {"mi-", "Xiaomi"},
 	{"huawei", "Huawei"}, {"honor", "Huawei"}, {"hw-", "Huawei"},
 	{"xiaomi", "Xiaomi"}, {"redmi", "Xiaomi"}, {"mi ", "Xiaomi"}, {"mix ", "Xiaomi"}, {"poco", "Xiaomi"}, {"hm note", "Xiaomi"}, {"mipad", "Xiaomi"},
 	{"lg-", "LG"}, {"lg ", "LG"}, {"lgl", "LG"}, {"lgms", "LG"}, {"lm-", "LG"}, {"lg", "LG"},
@@ -110,6 +112,11 @@ func xiaomiModel(m string) bool {
 		}
 		return true
 	}
+	if len(m) == 7 && strings.HasPrefix(m, "201") && isDigits(m) {
+		// The first Redmi phones were sold under 2013 and 2014 model
+		// numbers ("2013023", "2014811").
+		return true
+	}
 	return digitsThenLetters(m, 7)
 }
 
@@ -124,6 +131,14 @@ func acerModel(m string) bool {
 // brand prefix removed.
 func brandOfModel(model string) (brand, rest string) {
 	lm := asciiLower(model)
+	if len(lm) > 8 && strings.HasPrefix(lm, "samsung ") {
+		// Samsung Internet puts "SAMSUNG" in front of whatever device it
+		// runs on ("SAMSUNG Redmi Note 9 Pro"); a model with a brand of
+		// its own belongs to that brand.
+		if b, r := brandOfModel(model[8:]); b != "" && b != "Samsung" {
+			return b, r
+		}
+	}
 	for _, bp := range brandPrefixes {
 		if strings.HasPrefix(lm, bp.prefix) {
 			brand = bp.brand
@@ -145,7 +160,7 @@ func brandOfModel(model string) (brand, rest string) {
 	case acerModel(model):
 		return "Acer", model
 	}
-	if sonyModel(model) {
+	if sonyModel(model) || sonyCarrierModel(model) {
 		return "Sony", model
 	}
 	return "", model
@@ -163,6 +178,29 @@ func sonyModel(m string) bool {
 		}
 	}
 	return true
+}
+
+// sonyCarrierModel reports the models Japanese carriers sell Sony phones
+// under: three digits and "SO" ("401SO", "601SO"), and Sony's Xperia
+// "LT28h" / "MT11i" / "ST25i" series codes.
+func sonyCarrierModel(m string) bool {
+	if len(m) == 5 && strings.HasSuffix(m, "SO") && isDigits(m[:3]) {
+		return true
+	}
+	if len(m) >= 4 && len(m) <= 5 && (strings.HasPrefix(m, "LT") || strings.HasPrefix(m, "MT") || strings.HasPrefix(m, "ST")) &&
+		isDigits(m[2:4]) && (len(m) == 4 || m[4] >= 'a' && m[4] <= 'z') {
+		return true
+	}
+	return false
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // knownBrand reports whether name (any case) is itself a brand, as in the
