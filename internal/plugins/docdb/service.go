@@ -351,6 +351,9 @@ func (s *Service) Put(ctx context.Context, recs []*record.Record) (component.Com
 	return s.w.put(ctx, recs)
 }
 
+// Stats returns the service's counters since it started.
+func (s *Service) Stats() Stats { return s.w.snapshot() }
+
 // Close writes what is still queued, waiting at most until ctx ends, then
 // disconnects. Completions still pending when ctx ends report an error, so
 // their batches are not committed and are redelivered.

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -56,7 +57,8 @@ type writerConfig struct {
 // Its goroutine is owned by the writer: started by newWriter, stopped and
 // waited for by close.
 type writer struct {
-	cfg writerConfig
+	cfg   writerConfig
+	stats struct{ written, duplicates, refused, retries atomic.Int64 }
 
 	mu      sync.Mutex
 	queue   []item
@@ -100,6 +102,7 @@ func (w *writer) put(ctx context.Context, recs []*record.Record) (component.Comp
 		doc, err := Document(r)
 		if err != nil {
 			c.finish(i, err.Error())
+			w.stats.refused.Add(1)
 			w.cfg.metrics.refused.Inc()
 			continue
 		}
@@ -250,6 +253,7 @@ func (w *writer) write(batch []item) {
 			return
 		}
 		w.cfg.metrics.retries.Add(float64(len(pending)))
+		w.stats.retries.Add(int64(len(pending)))
 		w.cfg.log.Warn("MongoDB write failed; retrying with backoff",
 			"documents", len(pending), "attempt", attempt, "backoff", backoff, "error", transient)
 		t := time.NewTimer(backoff + rand.N(backoff/2))
@@ -281,7 +285,7 @@ func (w *writer) attempt(batch []item) ([]item, error) {
 		}
 	}
 	start := time.Now()
-	_, err := w.cfg.coll.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+	res, err := w.cfg.coll.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
 	w.cfg.metrics.duration.Observe(time.Since(start).Seconds())
 	if err == nil {
 		// With w:0 (UNACKNOWLEDGED) the driver returns no error once the
@@ -291,8 +295,16 @@ func (w *writer) attempt(batch []item) ([]item, error) {
 		}
 		return nil, nil
 	}
+
 	var bwe mongo.BulkWriteException
 	if errors.As(err, &bwe) {
+		// A document is taken as written only if the server's counts
+		// account for every statement. A server that stops an unordered
+		// bulk at its first error, or reports the wrong index, fails this
+		// check; the batch is then split until each outcome is certain.
+		if len(bwe.WriteErrors) > 0 && len(batch) > 1 && !accountsFor(res, len(bwe.WriteErrors), len(batch)) {
+			return w.split(batch)
+		}
 		byIndex := make(map[int]mongo.BulkWriteError, len(bwe.WriteErrors))
 		for _, we := range bwe.WriteErrors {
 			byIndex[we.Index] = we
@@ -324,23 +336,13 @@ func (w *writer) attempt(batch []item) ([]item, error) {
 
 	if isDocumentError(err) {
 		// The command as a whole was refused because of its content, and
-		// the server does not say which document: halve the batch until
+		// the server does not say which document: split the batch until
 		// the culprit stands alone, so only it is refused.
 		if len(batch) == 1 {
 			w.settle(batch[0], refused, fmt.Sprintf("MongoDB refused the document: %v", err))
 			return nil, nil
 		}
-		half := len(batch) / 2
-		var pending []item
-		var cause error
-		for _, part := range [][]item{batch[:half], batch[half:]} {
-			p, c := w.attempt(part)
-			pending = append(pending, p...)
-			if c != nil {
-				cause = c
-			}
-		}
-		return pending, cause
+		return w.split(batch)
 	}
 	// Anything else (network, server selection, timeouts, authentication,
 	// a shutting-down or stepping-down server) is about the database, not
@@ -348,16 +350,45 @@ func (w *writer) attempt(batch []item) ([]item, error) {
 	return batch, err
 }
 
+// split attempts the two halves of a batch on their own and merges what
+// is left to retry.
+func (w *writer) split(batch []item) ([]item, error) {
+	half := len(batch) / 2
+	var pending []item
+	var cause error
+	for _, part := range [][]item{batch[:half], batch[half:]} {
+		p, c := w.attempt(part)
+		pending = append(pending, p...)
+		if c != nil {
+			cause = c
+		}
+	}
+	return pending, cause
+}
+
+// accountsFor reports whether a bulk result accounts for every statement:
+// each one either succeeded (inserted, matched or upserted) or has a write
+// error.
+func accountsFor(res *mongo.BulkWriteResult, writeErrors, statements int) bool {
+	if res == nil {
+		return false
+	}
+	return int(res.InsertedCount+res.MatchedCount+res.UpsertedCount)+writeErrors == statements
+}
+
 // settle records the outcome of one document.
 func (w *writer) settle(it item, o outcome, reason string) {
 	switch o {
 	case written:
+		w.stats.written.Add(1)
 		w.cfg.metrics.written.Inc()
 		it.c.finish(it.idx, "")
 	case duplicate:
+		w.stats.duplicates.Add(1)
 		w.cfg.metrics.duplicates.Inc()
 		it.c.finish(it.idx, "")
 	case refused:
+		w.stats.refused.Add(1)
 		w.cfg.metrics.refused.Inc()
 		w.cfg.log.Warn("MongoDB refused a document for good; it goes to the error topics", "id", it.id, "reason", reason)
 		it.c.finish(it.idx, reason)
@@ -485,6 +516,12 @@ func (c *completion) Wait(ctx context.Context) ([]*record.Record, error) {
 	return failed, nil
 }
 
+// Stats are the service's counters since it started, for tests and
+// benchmarks; the same figures are exported as metrics.
+type Stats struct {
+	Written, Duplicates, Refused, Retries float64
+}
+
 // writerMetrics are the service's metrics, labelled with its name.
 type writerMetrics struct {
 	written, duplicates, refused, retries prometheus.Counter
@@ -501,5 +538,14 @@ func newWriterMetrics(m *status.Metrics, labels []string) writerMetrics {
 		queued:     m.GaugeVec("docdb_queued_documents", "Documents queued for the next bulk writes.", status.ComponentLabels...).WithLabelValues(labels...),
 		duration: m.HistogramVec("docdb_bulk_write_seconds", "Duration of one bulk write attempt.",
 			prometheus.ExponentialBuckets(0.001, 4, 10), status.ComponentLabels...).WithLabelValues(labels...),
+	}
+}
+
+func (w *writer) snapshot() Stats {
+	return Stats{
+		Written:    float64(w.stats.written.Load()),
+		Duplicates: float64(w.stats.duplicates.Load()),
+		Refused:    float64(w.stats.refused.Load()),
+		Retries:    float64(w.stats.retries.Load()),
 	}
 }
