@@ -27,6 +27,8 @@ type state struct {
 	webview bool
 
 	email, url, uuid, security, lang, langCode string
+
+	ieCompat string // the Internet Explorer version a newer one emulates
 }
 
 // analyze runs every rule over ua and returns the attribute values.
@@ -1134,31 +1136,61 @@ func (s *state) extras() {
 		}
 		s.url = p.ua[i:en]
 	}
-	for _, e := range p.entries {
-		lt := p.ltext(e)
-		if s.langCode == "" && isLocale(lt) {
-			s.langCode = lt
-			if len(lt) == 5 {
-				s.langCode = lt[:2] + "-" + lt[3:]
-			}
+	s.uuid = findUUID(p.ua)
+	// Internet Explorer 8 and later can emulate an older release for old
+	// sites: it then sends the older "MSIE" version next to its own
+	// Trident engine, which is always 4 behind the real release.
+	if v, ok := p.entryVersion("msie "); ok {
+		if t, ok := p.entryVersion("trident/"); ok && atoiPrefix(v) < atoiPrefix(t)+4 && isVersionLike(v) {
+			s.ieCompat = cleanVersion(v)
 		}
 	}
+	for _, e := range p.entries {
+		if code := localeOf(p.text(e)); code != "" {
+			s.langCode, s.lang = code, languageName(code)
+			break
+		}
+	}
+}
+
+// findUUID returns the first UUID ("8-4-4-4-12" hexadecimal digits) in
+// the user agent, the installation or device identifier some apps send, or
+// the empty string.
+func findUUID(ua string) string {
+	const n = 36
+	for off := 0; off+n <= len(ua); {
+		k := strings.IndexByte(ua[off+8:], '-')
+		if k < 0 {
+			return ""
+		}
+		st := off + k // the candidate starts 8 bytes before the dash
+		if isUUIDAt(ua, st) && (st == 0 || !isHex(ua[st-1])) && (st+n == len(ua) || !isHex(ua[st+n])) {
+			return ua[st : st+n]
+		}
+		off = st + 1
+	}
+	return ""
+}
+
+func isUUIDAt(s string, i int) bool {
+	if i < 0 || i+36 > len(s) {
+		return false
+	}
+	for j := 0; j < 36; j++ {
+		c := s[i+j]
+		if j == 8 || j == 13 || j == 18 || j == 23 {
+			if c != '-' {
+				return false
+			}
+		} else if !isHex(c) {
+			return false
+		}
+	}
+	return true
 }
 
 func isEmailChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_' || c == '+'
-}
-
-func isLocale(lt string) bool {
-	if len(lt) == 5 && (lt[2] == '-' || lt[2] == '_') {
-		for _, i := range []int{0, 1, 3, 4} {
-			if lt[i] < 'a' || lt[i] > 'z' {
-				return false
-			}
-		}
-		return true
-	}
-	return false
 }
 
 // fill writes the findings into the attribute array, deriving the combined
@@ -1237,6 +1269,14 @@ func (s *state) fill(v *[numAttributes]string) {
 	set(attrAgentInformationUrl, s.url)
 	set(attrAgentSecurity, s.security)
 	set(attrAgentLanguageCode, s.langCode)
+	set(attrAgentLanguage, s.lang)
+	if s.ieCompat != "" {
+		major := versionMajor(s.ieCompat)
+		v[attrIECompatibilityVersion] = s.ieCompat
+		v[attrIECompatibilityVersionMajor] = major
+		v[attrIECompatibilityNameVersion] = "Internet Explorer " + s.ieCompat
+		v[attrIECompatibilityNameVersionMajor] = "Internet Explorer " + major
+	}
 	set(attrAgentUuid, s.uuid)
 }
 

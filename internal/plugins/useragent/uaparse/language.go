@@ -1,0 +1,90 @@
+package uaparse
+
+import "strings"
+
+// languageNames are the English names of ISO 639 language codes, as Yauaa
+// shows them in AgentLanguage. Only codes listed here are taken from a
+// bare two-letter comment entry, so that other short tokens are not read
+// as languages.
+var languageNames = map[string]string{
+	"af": "Afrikaans", "ak": "Akan", "am": "Amharic", "ar": "Arabic", "az": "Azerbaijani", "be": "Belarusian",
+	"bg": "Bulgarian", "bn": "Bengali", "bs": "Bosnian", "ca": "Catalan", "cs": "Czech", "cy": "Welsh",
+	"da": "Danish", "de": "German", "el": "Greek", "en": "English", "eo": "Esperanto", "es": "Spanish",
+	"et": "Estonian", "eu": "Basque", "fa": "Persian", "fi": "Finnish", "fr": "French", "ga": "Irish",
+	"gl": "Galician", "gu": "Gujarati", "he": "Hebrew", "hi": "Hindi", "hr": "Croatian", "hu": "Hungarian",
+	"hy": "Armenian", "id": "Indonesian", "is": "Icelandic", "it": "Italian", "ja": "Japanese", "ka": "Georgian",
+	"kk": "Kazakh", "km": "Khmer", "kn": "Kannada", "ko": "Korean", "lt": "Lithuanian", "lv": "Latvian",
+	"mk": "Macedonian", "ml": "Malayalam", "mn": "Mongolian", "mr": "Marathi", "ms": "Malay", "mt": "Maltese",
+	"nb": "Norwegian Bokmål", "ne": "Nepali", "nl": "Dutch", "nn": "Norwegian Nynorsk", "no": "Norwegian",
+	"pa": "Punjabi", "pl": "Polish", "pt": "Portuguese", "ro": "Romanian", "ru": "Russian", "sk": "Slovak",
+	"sl": "Slovenian", "sq": "Albanian", "sr": "Serbian", "sv": "Swedish", "sw": "Swahili", "ta": "Tamil",
+	"te": "Telugu", "th": "Thai", "tl": "Tagalog", "tr": "Turkish", "uk": "Ukrainian", "ur": "Urdu",
+	"uz": "Uzbek", "vi": "Vietnamese", "zh": "Chinese", "zu": "Zulu",
+	"eng": "English", "nld": "Dutch", "deu": "German", "ger": "German", "fra": "French", "fre": "French",
+	"ces": "Czech", "cze": "Czech", "spa": "Spanish", "ita": "Italian", "pol": "Polish", "swe": "Swedish",
+}
+
+// countryNames are the English names of ISO 3166 country codes used in
+// locales.
+var countryNames = map[string]string{
+	"ae": "United Arab Emirates", "ar": "Argentina", "at": "Austria", "au": "Australia", "be": "Belgium",
+	"bg": "Bulgaria", "br": "Brazil", "ca": "Canada", "ch": "Switzerland", "cl": "Chile", "cn": "China",
+	"co": "Colombia", "cz": "Czech Republic", "de": "Germany", "dk": "Denmark", "ee": "Estonia", "eg": "Egypt",
+	"es": "Spain", "fi": "Finland", "fr": "France", "gb": "United Kingdom", "gr": "Greece", "hk": "Hong Kong",
+	"hr": "Croatia", "hu": "Hungary", "id": "Indonesia", "ie": "Ireland", "il": "Israel", "in": "India",
+	"iq": "Iraq", "ir": "Iran", "it": "Italy", "jp": "Japan", "kr": "South Korea", "kz": "Kazakhstan",
+	"lt": "Lithuania", "lu": "Luxembourg", "lv": "Latvia", "ma": "Morocco", "mt": "Malta", "mx": "Mexico",
+	"my": "Malaysia", "ng": "Nigeria", "nl": "Netherlands", "no": "Norway", "nz": "New Zealand", "pe": "Peru",
+	"ph": "Philippines", "pk": "Pakistan", "pl": "Poland", "pt": "Portugal", "ro": "Romania", "rs": "Serbia",
+	"ru": "Russia", "sa": "Saudi Arabia", "se": "Sweden", "sg": "Singapore", "si": "Slovenia", "sk": "Slovakia",
+	"th": "Thailand", "tr": "Turkey", "tw": "Taiwan", "ua": "Ukraine", "uk": "United Kingdom",
+	"us": "United States", "ve": "Venezuela", "vn": "Vietnam", "za": "South Africa",
+}
+
+// localeOf recognises a comment entry that is a locale and returns the
+// language code as Yauaa writes it: "en-US" and "zh_CN_#Hans" become
+// "en-us" and "zh-cn", a bare "de" or "AK" stays a language, and longer
+// platform forms ("ja-JP-mac") are kept as they are.
+func localeOf(t string) string {
+	lt := asciiLower(t)
+	if k := strings.Index(lt, "_#"); k > 0 {
+		lt, t = lt[:k], t[:k]
+	}
+	switch {
+	case len(lt) == 2 && isLetter(lt[0]) && isLetter(lt[1]):
+		if _, ok := languageNames[lt]; ok {
+			return lt
+		}
+	case len(lt) == 5 && (lt[2] == '-' || lt[2] == '_'):
+		if _, ok := languageNames[lt[:2]]; ok && isLetter(lt[3]) && isLetter(lt[4]) {
+			return lt[:2] + "-" + lt[3:]
+		}
+	case len(lt) > 6 && lt[2] == '-' && (lt[5] == '-' || lt[5] == '.'):
+		if _, ok := languageNames[lt[:2]]; ok && isLetter(lt[3]) && isLetter(lt[4]) {
+			return t
+		}
+	}
+	return ""
+}
+
+// languageName spells a language code out: "en-us" is "English (United
+// States)". Simplified Chinese is written "Chinese (S)" as Yauaa does.
+func languageName(code string) string {
+	lc := asciiLower(code)
+	if lc == "zh-cn" {
+		return "Chinese (S)"
+	}
+	lang, ok := languageNames[lc[:min(2, len(lc))]]
+	if len(lc) == 3 {
+		lang, ok = languageNames[lc]
+	}
+	if !ok {
+		return code
+	}
+	if len(lc) >= 5 && lc[2] == '-' {
+		if c, ok := countryNames[lc[3:5]]; ok {
+			return lang + " (" + c + ")"
+		}
+	}
+	return lang
+}
