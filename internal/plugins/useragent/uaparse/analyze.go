@@ -652,8 +652,7 @@ func (s *state) deviceFromTokens() {
 	for _, needModel := range [2]bool{true, false} {
 		try := func(tok string) bool {
 			tok = strings.Trim(tok, " ;,")
-			lt := asciiLower(tok)
-			if len(tok) < 3 || strings.HasSuffix(lt, "browser") || strings.HasSuffix(lt, "toolbar") {
+			if len(tok) < 3 || !startsWithBrand(tok) || hasSuffixFold(tok, "browser") || hasSuffixFold(tok, "toolbar") {
 				return false
 			}
 			b, rest := brandOfModel(tok)
@@ -696,6 +695,21 @@ func (s *state) deviceFromTokens() {
 			}
 		}
 	}
+}
+
+// startsWithBrand reports a token that begins with a brand's own name, a
+// cheap test that spares most tokens the full model lookup.
+func startsWithBrand(tok string) bool {
+	for _, bp := range brandPrefixes {
+		if hasPrefixFold(tok, bp.brand) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }
 
 // featurePhone recognises the Java ME and MediaTek MAUI phones and their
@@ -1146,7 +1160,7 @@ func (s *state) extras() {
 		}
 	}
 	for _, e := range p.entries {
-		if code := localeOf(p.text(e)); code != "" {
+		if code := localeOf(p.text(e), p.ltext(e)); code != "" {
 			s.langCode, s.lang = code, languageName(code)
 			break
 		}

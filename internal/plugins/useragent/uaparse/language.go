@@ -41,12 +41,12 @@ var countryNames = map[string]string{
 	"us": "United States", "ve": "Venezuela", "vn": "Vietnam", "za": "South Africa",
 }
 
-// localeOf recognises a comment entry that is a locale and returns the
+// localeOf recognises a comment entry (t, and lt in lower case) that is a
+// locale and returns the
 // language code as Yauaa writes it: "en-US" and "zh_CN_#Hans" become
 // "en-us" and "zh-cn", a bare "de" or "AK" stays a language, and longer
 // platform forms ("ja-JP-mac") are kept as they are.
-func localeOf(t string) string {
-	lt := asciiLower(t)
+func localeOf(t, lt string) string {
 	if k := strings.Index(lt, "_#"); k > 0 {
 		lt, t = lt[:k], t[:k]
 	}
@@ -57,6 +57,9 @@ func localeOf(t string) string {
 		}
 	case len(lt) == 5 && (lt[2] == '-' || lt[2] == '_'):
 		if _, ok := languageNames[lt[:2]]; ok && isLetter(lt[3]) && isLetter(lt[4]) {
+			if lt[2] == '-' {
+				return lt // a slice of the lower case user agent: no copy
+			}
 			return lt[:2] + "-" + lt[3:]
 		}
 	case len(lt) > 6 && lt[2] == '-' && (lt[5] == '-' || lt[5] == '.'):
@@ -70,7 +73,10 @@ func localeOf(t string) string {
 // languageName spells a language code out: "en-us" is "English (United
 // States)". Simplified Chinese is written "Chinese (S)" as Yauaa does.
 func languageName(code string) string {
-	lc := asciiLower(code)
+	lc := code
+	if len(code) > 5 {
+		lc = asciiLower(code) // "ja-JP-mac", kept in its own spelling
+	}
 	if lc == "zh-cn" {
 		return "Chinese (S)"
 	}
