@@ -19,7 +19,11 @@
 //   - analyze.go: layout engine, browser or app, device (Android models,
 //     Apple devices, TVs, feature phones) and the combined attributes;
 //   - brands.go: device brands from public model naming conventions;
-//   - robot.go: crawlers, monitors, HTTP libraries and federated servers.
+//   - apps.go: applications inside another client's user agent (Electron
+//     apps, Microsoft Office, Internet Explorer shells, TV browsers);
+//   - language.go: the language of the client from locale entries;
+//   - robot.go: crawlers, monitors, HTTP libraries and federated servers,
+//     named after the company behind them.
 //
 // The rules capture how user agents are built rather than listing known
 // strings, so that unseen user agents of a known shape are analysed well.
