@@ -81,7 +81,7 @@ func New(id, typ string, creationDate int64) *Record {
 
 // fieldsPerRecord is the field capacity a new record starts with: enough for
 // a parsed log line, so the slice rarely grows.
-const fieldsPerRecord = 12
+const fieldsPerRecord = 16
 
 // NewBatch returns n records whose structs and field storage come from two
 // allocations instead of 2n: the stream creates records by the thousand per

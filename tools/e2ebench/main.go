@@ -171,6 +171,11 @@ func run() error {
 	fmt.Printf("CPU seconds per million:   %.2f\n", cpu/float64(*n)*1e6)
 	fmt.Printf("records per CPU-second:    %.0f\n", float64(*n)/cpu)
 	fmt.Printf("weir peak RSS (VmHWM):     %.1f MB\n", float64(peak)/(1<<20))
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
+		self := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		fmt.Printf("benchmark process CPU:     %.2f s (producer and, without -embedded, the broker)\n", self.Seconds())
+	}
 	return nil
 }
 
