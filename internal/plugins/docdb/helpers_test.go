@@ -247,12 +247,18 @@ func expectedIDsFrom(n, partitions, first int) map[string]bool {
 // database holds.
 func openCollection(t testing.TB, uri, collection string) *mongo.Collection {
 	t.Helper()
+	return openCollectionIn(t, uri, "weir_test", collection)
+}
+
+// openCollectionIn is openCollection in another database.
+func openCollectionIn(t testing.TB, uri, db, collection string) *mongo.Collection {
+	t.Helper()
 	client, err := mongo.Connect(options.Client().ApplyURI(uri))
 	if err != nil {
 		t.Fatalf("connect checker client: %v", err)
 	}
 	t.Cleanup(func() { _ = client.Disconnect(context.Background()) })
-	return client.Database("weir_test").Collection(collection)
+	return client.Database(db).Collection(collection)
 }
 
 // idCounts returns how many documents hold each _id.
