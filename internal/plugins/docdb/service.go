@@ -359,7 +359,11 @@ func (s *Service) Stats() Stats { return s.w.snapshot() }
 // their batches are not committed and are redelivered.
 func (s *Service) Close(ctx context.Context) error {
 	s.w.close(ctx)
-	if err := s.client.Disconnect(context.WithoutCancel(ctx)); err != nil {
+	// The writer is done, so no operation holds a connection; the bound
+	// only guards against a connection that never answers its close.
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := s.client.Disconnect(dctx); err != nil {
 		return fmt.Errorf("disconnect from MongoDB: %w", err)
 	}
 	return nil
