@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -106,6 +107,14 @@ func run() error {
 		return cmd, cmd.Start()
 	}
 	var weir *exec.Cmd
+	// Whatever happens from here, the Weir process is stopped and waited
+	// for: a benchmark leaves no process behind.
+	defer func() {
+		if weir != nil && weir.Process != nil {
+			_ = weir.Process.Signal(syscall.SIGTERM)
+			_ = weir.Wait()
+		}
+	}()
 	if *embedded {
 		// The broker lives in Weir: start it, then feed it.
 		if weir, err = startWeir(); err != nil {
@@ -116,7 +125,12 @@ func run() error {
 		}
 	}
 	adm := kadm.NewClient(cl)
-	if _, err := adm.CreateTopic(ctx, int32(*partitions), 1, nil, "pipeline_raw"); err != nil {
+	// With -embedded, Weir has created the topic already (autoCreate).
+	resp, err := adm.CreateTopic(ctx, int32(*partitions), 1, nil, "pipeline_raw")
+	if err == nil {
+		err = resp.Err
+	}
+	if err != nil && !errors.Is(err, kerr.TopicAlreadyExists) {
 		return fmt.Errorf("create pipeline_raw: %w", err)
 	}
 	fmt.Fprintf(os.Stderr, "producing %d lines...\n", *n)
@@ -135,11 +149,6 @@ func run() error {
 			return err
 		}
 	}
-	defer func() {
-		_ = weir.Process.Signal(syscall.SIGTERM)
-		_ = weir.Wait()
-	}()
-
 	for {
 		got, err := count(ctx, adm, "pipeline_events")
 		if err == nil && got >= int64(*n) {
