@@ -107,14 +107,27 @@ type Batch struct {
 	Partition int32
 
 	completions []Completion
+	awaitedBy   []string // the processor that registered each completion
+	processor   string
 }
 
 // Await registers work that must be acknowledged before the batch's offsets
 // are committed.
-func (b *Batch) Await(c Completion) { b.completions = append(b.completions, c) }
+func (b *Batch) Await(c Completion) {
+	b.completions = append(b.completions, c)
+	b.awaitedBy = append(b.awaitedBy, b.processor)
+}
+
+// SetProcessor names the processor about to run, so that the completions it
+// registers, and the records they fail, are attributed to it. The processor
+// chain calls it; processors do not.
+func (b *Batch) SetProcessor(name string) { b.processor = name }
 
 // Completions returns the registered work, for the stream.
 func (b *Batch) Completions() []Completion { return b.completions }
+
+// AwaitedBy returns the name of the processor that registered completion i.
+func (b *Batch) AwaitedBy(i int) string { return b.awaitedBy[i] }
 
 // Env is what a component is given when it is built.
 type Env struct {

@@ -90,6 +90,7 @@ func (c *Chain) Run(ctx context.Context, b *component.Batch) (failed []*record.R
 		st := &c.stages[i]
 		n := len(b.Records)
 		start := time.Now()
+		b.SetProcessor(st.name)
 		perr := st.run(ctx, b)
 		st.seconds.Observe(time.Since(start).Seconds())
 		st.in.Add(float64(n))

@@ -528,10 +528,13 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 		}
 	}
 	s.m.out.Add(float64(len(b.Records)))
-	for _, c := range b.Completions() {
+	for i, c := range b.Completions() {
 		more, err := c.Wait(ctx)
 		if err != nil {
-			return fmt.Errorf("wait for processor acknowledgement: %w", err)
+			return fmt.Errorf("wait for processor %q acknowledgement: %w", b.AwaitedBy(i), err)
+		}
+		for _, r := range more {
+			r.MarkSource(b.AwaitedBy(i))
 		}
 		failed = append(failed, more...)
 	}
