@@ -13,25 +13,10 @@ import (
 	"github.com/weir-streams/weir/internal/status"
 )
 
-// fakeClock is a clock that moves only when told, so expiry is tested
-// without sleeping.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{t: time.Date(2015, 5, 17, 10, 5, 0, 0, time.UTC)} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
+// newFakeClock returns a clock that moves only when told, so entry lives
+// are tested without sleeping.
+func newFakeClock() *ManualClock {
+	return NewManualClock(time.Date(2015, 5, 17, 10, 5, 0, 0, time.UTC))
 }
 
 func TestLRUEvictsLeastRecentlyUsed(t *testing.T) {

@@ -30,32 +30,17 @@ func (s services) Service(name string) (component.Service, bool) {
 	return svc, ok
 }
 
-// fakeClock moves only when told, so cache lives are tested without
-// sleeping.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{t: time.Date(2015, 5, 17, 10, 5, 0, 0, time.UTC)} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
+// newFakeClock returns a clock that moves only when told, so entry lives
+// are tested without sleeping.
+func newFakeClock() *cache.ManualClock {
+	return cache.NewManualClock(time.Date(2015, 5, 17, 10, 5, 0, 0, time.UTC))
 }
 
 // fixture is a DNS server, a cache on a fake clock and a metrics registry.
 type fixture struct {
 	t     *testing.T
 	dns   *dnstest.Server
-	clock *fakeClock
+	clock *cache.ManualClock
 	cache *cache.LRUService
 	reg   *prometheus.Registry
 	env   component.Env
