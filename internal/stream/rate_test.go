@@ -19,7 +19,7 @@ func TestMaxRatePerPartitionHoldsBackABacklog(t *testing.T) {
 	b.ProduceLines(t, "pipeline_raw", append(lines, lines...))
 	start := time.Now()
 	streamtest.StartEngine(t, engine.Settings{MaxRate: 500, Workers: 2, BatchInterval: 100 * time.Millisecond},
-		parsingDataflow(b.Addr, streamtest.ApacheRegex, streamtest.ApacheFields))
+		parsingDataflow(b.Addr, false))
 	b.WaitCount(t, "pipeline_events", 1, 30*time.Second)
 	time.Sleep(time.Until(start.Add(time.Second)))
 	// In one second 2 partitions at 500/s allow 1,000 records, plus one

@@ -13,10 +13,10 @@ import (
 )
 
 // parsingDataflow is the spec's sample job as a dataflow.
-func parsingDataflow(brokers string, regex, fields string) *dataflow.DataFlow {
+// With enrich, the parser also takes the referer and the user agent.
+func parsingDataflow(brokers string, enrich bool) *dataflow.DataFlow {
 	s := streamtest.Stream("parsing", brokers, "pipeline_raw", "pipeline_events", "pipeline_errors")
-	s.Pipeline.Processors = []dataflow.Component{streamtest.Processor("apache_parser", "pkg.processor.SplitText",
-		"record.type", "apache_log", "value.regex", regex, "value.fields", fields)}
+	s.Pipeline.Processors = []dataflow.Component{streamtest.ApacheParser(enrich)}
 	return &dataflow.DataFlow{LastModified: time.Unix(1, 0), Streams: []dataflow.Stream{s}}
 }
 
@@ -28,7 +28,7 @@ func TestRealAccessLogEndToEnd(t *testing.T) {
 		t.Fatalf("access log has %d lines, want 10000", len(lines))
 	}
 	b.ProduceLines(t, "pipeline_raw", lines)
-	streamtest.StartEngine(t, engine.Settings{}, parsingDataflow(b.Addr, streamtest.ApacheRegex, streamtest.ApacheFields))
+	streamtest.StartEngine(t, engine.Settings{}, parsingDataflow(b.Addr, false))
 
 	recs := streamtest.Decode(t, b.Consume(t, "pipeline_events", 10000, 60*time.Second))
 	byLine := map[string]*record.Record{}
@@ -98,7 +98,7 @@ func TestEnrichmentRegexParsesTheWholeLog(t *testing.T) {
 	b.CreateTopic(t, "pipeline_raw", 2)
 	lines := streamtest.AccessLogLines(t)
 	b.ProduceLines(t, "pipeline_raw", lines)
-	streamtest.StartEngine(t, engine.Settings{}, parsingDataflow(b.Addr, streamtest.ApacheEnrichRegex, streamtest.ApacheEnrichFields))
+	streamtest.StartEngine(t, engine.Settings{}, parsingDataflow(b.Addr, true))
 	recs := streamtest.Decode(t, b.Consume(t, "pipeline_events", len(lines), 60*time.Second))
 	uas := map[string]bool{}
 	for _, r := range recs {
@@ -122,7 +122,7 @@ func TestBadLinesBecomeErrorRecords(t *testing.T) {
 	bad := []string{"", "garbage that is no log line", "83.149.9.216 - - [32/Foo/2015:10:05:03 +0000] \"GET / HTTP/1.1\" 200 1"}
 	good := streamtest.AccessLogLines(t)[:3]
 	b.ProduceLines(t, "pipeline_raw", append(append([]string{}, good...), bad...))
-	streamtest.StartEngine(t, engine.Settings{}, parsingDataflow(b.Addr, streamtest.ApacheRegex, streamtest.ApacheFields))
+	streamtest.StartEngine(t, engine.Settings{}, parsingDataflow(b.Addr, false))
 
 	errs := streamtest.Decode(t, b.Consume(t, "pipeline_errors", len(bad), 30*time.Second))
 	want := map[string]string{

@@ -321,3 +321,15 @@ const ApacheEnrichRegex = ApacheRegex + `\s+"([^"]*)"\s+"([^"]*)"?`
 
 // ApacheEnrichFields are the field names of ApacheEnrichRegex.
 const ApacheEnrichFields = ApacheFields + ",http_referer,http_user_agent"
+
+// ApacheParser returns a SplitText processor named apache_parser that
+// parses access-log lines into apache_log records: the spec's 9-group
+// sample regex, or with enrich the 11-group variant with referer and user
+// agent.
+func ApacheParser(enrich bool) dataflow.Component {
+	regex, fields := ApacheRegex, ApacheFields
+	if enrich {
+		regex, fields = ApacheEnrichRegex, ApacheEnrichFields
+	}
+	return Processor("apache_parser", "pkg.processor.SplitText", "record.type", "apache_log", "value.regex", regex, "value.fields", fields)
+}

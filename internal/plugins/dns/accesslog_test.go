@@ -152,8 +152,7 @@ func TestInStreamOverRealAccessLog(t *testing.T) {
 
 	s := streamtest.Stream("parsing_stream", b.Addr, "pipeline_raw", "pipeline_events", "pipeline_errors")
 	s.Pipeline.Processors = []dataflow.Component{
-		streamtest.Processor("apache_parser", "pkg.processor.SplitText",
-			"record.type", "apache_log", "value.regex", streamtest.ApacheEnrichRegex, "value.fields", streamtest.ApacheEnrichFields),
+		streamtest.ApacheParser(true),
 		streamtest.Processor("ip_to_fqdn", dns.IpToFqdnName,
 			"ip.address.field", "src_ip", "fqdn.field", "src_ip", "override.fqdn.field", "true",
 			"cache.service", "lru_cache_service", "cache.max.time", "86400",
