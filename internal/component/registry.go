@@ -25,6 +25,13 @@ type Spec struct {
 	// which properties with a ServiceRef ask for.
 	Provides string
 
+	// Check, when set, validates what single-property validators cannot:
+	// keys that must agree with each other (a regex and its field list).
+	// It runs at validation, so `weir validate` and a refused remote
+	// configuration report it before anything is built. Its error is
+	// reported at the component's configuration path.
+	Check func(conf Config) error
+
 	NewProcessor  func(conf Config, env Env) (Processor, error)
 	NewService    func(ctx context.Context, conf Config, env Env) (Service, error)
 	NewSerializer func(conf Config) (Serializer, error)

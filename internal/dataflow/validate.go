@@ -93,6 +93,11 @@ func validateComponent(c *Component, kind component.Kind, reg *component.Registr
 	}
 	conf, cp := component.NewConfig(spec, c.Values())
 	probs = append(probs, cp.At(cpath, c.LineOf)...)
+	if spec.Check != nil && len(cp) == 0 {
+		if err := spec.Check(conf); err != nil {
+			probs = append(probs, component.Problem{Path: cpath, Line: c.Line, Msg: err.Error()})
+		}
+	}
 	for _, prop := range spec.Properties {
 		if prop.ServiceRef == "" || !conf.IsSet(prop.Key) {
 			continue
