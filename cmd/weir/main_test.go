@@ -357,3 +357,45 @@ func TestComponentsReferenceIsCurrent(t *testing.T) {
 		}
 	}
 }
+
+func TestRunStopsAtTheJobTimeoutAndRefusesABadFile(t *testing.T) {
+	b := streamtest.StartBroker(t)
+	job := jobFile(t, "timeout-test", 0)
+	data, err := os.ReadFile(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	timed := strings.Replace(string(data), "engine.ui.port: -1", "engine.ui.port: -1\n    engine.streaming.timeout: 1500", 1)
+	if err := os.WriteFile(job, []byte(timed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startWeir(t, []string{"BROKER_LIST=" + b.Addr}, "run", "--conf", job)
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("weir run ended with %v after its timeout, want exit 0", err)
+		}
+	case <-time.After(60 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-done
+		t.Fatal("weir run did not stop at engine.streaming.timeout")
+	}
+	if !strings.Contains(p.out.String(), "stopping job") {
+		t.Errorf("no graceful stop in the log:\n%s", p.out.String())
+	}
+
+	bad := strings.Replace(string(data), "local[2]", "local[two]", 1)
+	if err := os.WriteFile(job, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	t.Setenv("BROKER_LIST", b.Addr)
+	if code := run([]string{"run", "--conf", job}, nil, &stdout, &stderr); code != 1 {
+		t.Fatalf("weir run on a bad file exited %d, want 1", code)
+	}
+	if !strings.Contains(stderr.String(), `"local[two]" is not local, local[N] or local[*]`) {
+		t.Errorf("weir run did not say what is wrong:\n%s", stderr.String())
+	}
+}
