@@ -610,9 +610,12 @@ func (s *state) detectDevice() {
 		}
 	case "Nintendo":
 		s.devClass, s.devBrand, s.devName = "Game Console", "Nintendo", "Nintendo"
+		s.gameConsole()
 	case "CellOS":
 		s.devClass, s.devBrand, s.devName = "Game Console", "Sony", "Sony PlayStation"
+		s.gameConsole()
 	}
+	s.eReader()
 	if s.os.name == "" {
 		switch {
 		case s.tablet && s.mozilla:
@@ -769,19 +772,20 @@ func (s *state) windowsPhoneModel() {
 func (s *state) androidDevice() {
 	p := s.p
 	model, build := "", ""
-	seenAndroid := false
+	androidBlock := -2 // the comment section that names Android
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		t := p.text(e)
 		if strings.HasPrefix(lt, "android") {
-			seenAndroid = true
-			if k := strings.Index(lt, " build/"); k > 0 {
-				// "Android 4.4; Nexus 4 Build/..." joined without separator.
-				_ = k
-			}
+			// The last section that names Android wins: an app may put
+			// its own "(Android 5.0.2)" before the webview's comment.
+			androidBlock = e.block
 			continue
 		}
-		if !seenAndroid {
+		// The model sits in the same comment section as the Android
+		// version: "(Linux; Android 9) AppleWebKit/537.36 (KHTML, like
+		// Gecko)" names no model, and "KHTML" is not one.
+		if androidBlock == -2 || e.block != androidBlock {
 			continue
 		}
 		if k := strings.Index(lt, "build/"); k >= 0 {
@@ -821,7 +825,7 @@ func (s *state) androidDevice() {
 		return
 	}
 	brand, rest := brandOfModel(model)
-	if brand == "" && (strings.HasPrefix(build, "huawei") || strings.HasPrefix(build, "honor")) {
+	if brand == "" && (strings.HasPrefix(build, "huawei") || strings.HasPrefix(build, "honor") || p.has("harmonyos")) {
 		// Huawei and Honor name their builds after the maker and model
 		// ("Build/HUAWEIMAR-L21A") even when the model field is odd.
 		brand, rest = "Huawei", model
@@ -858,14 +862,29 @@ func (s *state) androidDevice() {
 // product ("Appie/8.11.1 Samsung/SM-A505FN Android/11").
 func (s *state) modelElsewhere() string {
 	p := s.p
-	for _, e := range p.entries {
+	bare := "" // a brand without a model, used only if no model is found
+	for i, e := range p.entries {
 		lt := p.ltext(e)
 		if isAndroidNoise(lt) || strings.HasPrefix(lt, "android") || strings.HasPrefix(lt, "linux") {
 			continue
 		}
 		t := strings.TrimPrefix(p.text(e), "Model ")
-		if b, _ := brandOfModel(t); b != "" {
-			return t
+		if b, rest := brandOfModel(t); b != "" {
+			if rest != "" && !strings.EqualFold(rest, b) {
+				return t
+			}
+			// Apps list "...; samsung; SM-T310; ..." (Instagram's
+			// "Android (19/4.4.2; 200dpi; 800x1280; samsung; SM-T310")
+			// with the maker and the model in separate entries.
+			if i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+				next := p.text(p.entries[i+1])
+				if nb, _ := brandOfModel(next); nb == b || nb == "" && isModelNumber(next) {
+					return b + " " + next
+				}
+			}
+			if bare == "" {
+				bare = t
+			}
 		}
 	}
 	for _, pr := range p.products {
@@ -881,7 +900,7 @@ func (s *state) modelElsewhere() string {
 			}
 		}
 	}
-	return ""
+	return bare
 }
 
 // frozenOSVersion applies the "frozen" platform versions of modern
@@ -912,7 +931,14 @@ func (s *state) frozenOSVersion() {
 // version and the model but are not the model: "U", locales, "wv".
 func isAndroidNoise(lt string) bool {
 	switch lt {
-	case "u", "i", "n", "wv", "mobile", "tablet", "linux", "tv", "":
+	case "u", "i", "n", "wv", "mobile", "tablet", "linux", "tv", "", "unspecified device":
+		return true
+	}
+	// Firefox's "rv:68.0" engine revision, the CPU of "Linux armv7l" and
+	// the operating system entries of browsers that run on Android
+	// without being Android ("Sailfish 3.0") are never the model.
+	if strings.HasPrefix(lt, "rv:") || strings.HasPrefix(lt, "linux ") || strings.HasPrefix(lt, "sailfish") ||
+		strings.HasPrefix(lt, "opera mini") || strings.HasPrefix(lt, "harmonyos") {
 		return true
 	}
 	if (len(lt) == 2 || len(lt) == 3 && lt[2] == '-') && lt[0] >= 'a' && lt[0] <= 'z' && lt[1] >= 'a' && lt[1] <= 'z' {

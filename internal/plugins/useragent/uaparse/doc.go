@@ -19,6 +19,8 @@
 //   - analyze.go: layout engine, browser or app, device (Android models,
 //     Apple devices, TVs, feature phones) and the combined attributes;
 //   - brands.go: device brands from public model naming conventions;
+//   - devices.go: game consoles and e-book readers, named after the model
+//     the console or reader announces;
 //   - apps.go: applications inside another client's user agent (Electron
 //     apps, Microsoft Office, Internet Explorer shells, TV browsers);
 //   - language.go: the language of the client from locale entries;
