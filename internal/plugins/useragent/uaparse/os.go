@@ -75,11 +75,23 @@ func detectOS(p *parsed) osInfo {
 	}
 	for _, pr := range p.products {
 		lw := pr.lword
-		if best.prio < 6 && distro {
+		if best.prio < 8 && distro {
 			for _, d := range linuxDistros {
-				if d.token != "mint" && indexWord(pr.lname, d.token) >= 0 {
-					consider(osInfo{name: d.name, version: Unknown, class: "Desktop", prio: 6})
+				if d.token == "mint" || indexWord(pr.lname, d.token) < 0 {
+					continue
 				}
+				// "Ubuntu/10.04", "Linux Mint/10", "Debian/7.0": a
+				// distribution product carries the release, which is more
+				// precise than the bare name in the comment, so it wins
+				// over it. A release code name ("Ubuntu/hardy") is
+				// translated.
+				if strings.HasSuffix(pr.lname, d.token) {
+					if v := distroRelease(pr.version); v != "" {
+						consider(osInfo{name: d.name, version: v, class: "Desktop", prio: 7})
+						continue
+					}
+				}
+				consider(osInfo{name: d.name, version: Unknown, class: "Desktop", prio: 6})
 			}
 		}
 		switch {
@@ -114,7 +126,33 @@ func androidVersion(v string) string {
 	if v == "" {
 		return Unknown
 	}
+	if r := androidAPILevel(v); r != "" {
+		return r
+	}
 	return v
+}
+
+// androidReleases maps Android API levels to the release that introduced
+// them (published in the Android developer documentation). Android
+// release numbers have not passed 16, so a whole number from 19 up where a
+// release is expected is an API level that an app sent instead.
+var androidReleases = map[string]string{
+	"19": "4.4", "20": "4.4W", "21": "5.0", "22": "5.1", "23": "6.0", "24": "7.0", "25": "7.1", "26": "8.0",
+	"27": "8.1", "28": "9", "29": "10", "30": "11", "31": "12", "32": "12.1", "33": "13", "34": "14",
+	"35": "15", "36": "16",
+}
+
+// androidAPILevel returns the release of an API level ("30" is "11"), or
+// "" when v is not a known API level.
+func androidAPILevel(v string) string {
+	end := 0
+	for end < len(v) && v[end] >= '0' && v[end] <= '9' {
+		end++
+	}
+	if end != 2 || end < len(v) && v[end] == '.' {
+		return ""
+	}
+	return androidReleases[v[:end]]
 }
 
 var distroMatcher = newSigMatcher(map[uint8][]string{0: func() []string {
@@ -178,7 +216,8 @@ func osFromEntry(lt, t string, distro bool) osInfo {
 	case strings.HasPrefix(lt, "android"):
 		rest := strings.TrimLeft(lt[7:], " /:")
 		if strings.HasPrefix(rest, "api") {
-			return osInfo{name: "Android", version: Unknown, class: "Mobile", prio: 7}
+			// "Android API 30": the API level, which names the release.
+			return osInfo{name: "Android", version: orUnknown(androidAPILevel(strings.TrimLeft(rest[3:], " :-"))), class: "Mobile", prio: 7}
 		}
 		return osInfo{name: "Android", version: orUnknown(androidVersion(t[len(t)-len(rest):])), class: "Mobile", prio: 7}
 	case strings.Contains(lt, "iphone os") || strings.HasPrefix(lt, "cpu os") || strings.Contains(lt, "ipad os") ||
@@ -229,10 +268,24 @@ func osFromEntry(lt, t string, distro bool) osInfo {
 		if !distro {
 			break
 		}
-		if k := indexWord(lt, d.token); k >= 0 && (k == 0 || d.token != "mint") {
-			v := leadingVersion(strings.TrimLeft(lt[k+len(d.token):], " /-"))
+		// A package version such as "3.26.1-1ubuntu1" names the
+		// distribution that built the package, not the system.
+		if k := indexWord(lt, d.token); k >= 0 && (k == 0 || d.token != "mint") && (k == 0 || lt[k-1] < '0' || lt[k-1] > '9') {
+			rest := strings.TrimLeft(lt[k+len(d.token):], " /-")
+			v := ""
+			if !strings.Contains(rest, d.token) {
+				v = leadingVersion(rest)
+				if v == "" {
+					v = distroRelease(rest)
+				}
+			}
 			return osInfo{name: d.name, version: orUnknown(v), class: "Desktop", prio: 6}
 		}
+	}
+	if r, ok := ubuntuReleases[lt]; ok && distro {
+		// "Gecko/2000000000 Ubuntu (hardy) Firefox/8.8.8": the code name
+		// alone in a comment after the distribution.
+		return osInfo{name: "Ubuntu", version: r, class: "Desktop", prio: 6}
 	}
 	for _, o := range otherOS {
 		if strings.HasPrefix(lt, o.token) {
@@ -342,3 +395,40 @@ func indexWord(s, word string) int {
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// ubuntuReleases maps Ubuntu's release code names, which old Firefox
+// builds sent instead of the number ("Ubuntu/hardy", "(Ubuntu-feisty)"),
+// to the release number (published by Canonical).
+var ubuntuReleases = map[string]string{
+	"warty": "4.10", "hoary": "5.04", "breezy": "5.10", "dapper": "6.06", "edgy": "6.10", "feisty": "7.04",
+	"gutsy": "7.10", "hardy": "8.04", "intrepid": "8.10", "jaunty": "9.04", "karmic": "9.10", "lucid": "10.04",
+	"maverick": "10.10", "natty": "11.04", "oneiric": "11.10", "precise": "12.04", "quantal": "12.10",
+	"raring": "13.04", "saucy": "13.10", "trusty": "14.04", "utopic": "14.10", "vivid": "15.04", "wily": "15.10",
+	"xenial": "16.04", "yakkety": "16.10", "zesty": "17.04", "artful": "17.10", "bionic": "18.04",
+	"cosmic": "18.10", "disco": "19.04", "eoan": "19.10", "focal": "20.04", "groovy": "20.10",
+	"hirsute": "21.04", "impish": "21.10", "jammy": "22.04", "kinetic": "22.10", "lunar": "23.04",
+	"mantic": "23.10", "noble": "24.04", "oracular": "24.10", "plucky": "25.04",
+}
+
+// distroRelease reads the release of a distribution from the text after
+// its name: a version as it is written ("10.04", "1.5.dfsg+1.5.0.1-4"), or
+// an Ubuntu code name, with "-security" (the security updates channel)
+// kept as a suffix. It returns "" when there is neither.
+func distroRelease(v string) string {
+	v = strings.TrimSpace(v)
+	if isVersionLike(v) {
+		return v
+	}
+	name, channel, _ := strings.Cut(asciiLower(v), "-")
+	if i := strings.IndexAny(name, " ;)"); i >= 0 {
+		name = name[:i]
+	}
+	r, ok := ubuntuReleases[name]
+	if !ok {
+		return ""
+	}
+	if channel == "security" {
+		return r + " Security"
+	}
+	return r
+}
