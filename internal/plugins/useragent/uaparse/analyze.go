@@ -488,10 +488,14 @@ func appName(n string) string {
 	if strings.IndexByte(n, '_') >= 0 && strings.IndexByte(n, '-') < 0 && !hasShoutedWord(n) {
 		n = strings.ReplaceAll(n, "_", " ")
 	}
-	if n == "" || asciiLower(n) != n || strings.Count(n, ".") >= 2 {
-		// Mixed case is the maker's spelling; reverse domain names
-		// ("com.google.android.youtube") are identifiers, not names.
+	if strings.Count(n, ".") >= 2 && strings.IndexByte(n, ' ') < 0 {
+		if name := packageAppName(n); name != "" {
+			return name
+		}
 		return n
+	}
+	if n == "" || asciiLower(n) != n {
+		return n // mixed case is the maker's spelling
 	}
 	b := []byte(n)
 	for i := range b {
@@ -500,6 +504,65 @@ func appName(n string) string {
 		}
 	}
 	return string(b)
+}
+
+// packageAppName names an app after its package or bundle identifier, the
+// reverse domain name Android and iOS apps are known by: the parts after
+// the maker's domain, without the platform words ("android", "ios", "apps")
+// and the extension kinds ("ShareExtension", "Widget") ("com.google.
+// android.youtube" is "Youtube", "com.google.android.apps.youtube.music"
+// is "Youtube Music"). A capitalised iOS bundle part is the maker's product
+// and keeps the maker's name in front ("com.google.Maps" is "Google
+// Maps"). It returns "" for a name that is not an identifier.
+func packageAppName(id string) string {
+	parts := strings.Split(id, ".")
+	if len(parts) < 3 || len(parts) > 8 {
+		return ""
+	}
+	for _, pt := range parts {
+		if pt == "" || !isIdentifier(pt) {
+			return ""
+		}
+	}
+	maker := parts[1]
+	var words []string
+	capitalised := false
+	for i, pt := range parts[2:] {
+		lp := asciiLower(pt)
+		switch lp {
+		case "android", "ios", "apps", "app", "mobile", "client", "iphone", "ipad":
+			continue
+		}
+		if i > 0 && (strings.HasSuffix(lp, "extension") || strings.HasSuffix(lp, "widget") || lp == "beta" || lp == "debug") {
+			continue
+		}
+		if i == 0 && pt[0] >= 'A' && pt[0] <= 'Z' {
+			capitalised = true
+		}
+		words = append(words, capitalize(lp))
+	}
+	if len(words) == 0 || len(words) > 3 {
+		return ""
+	}
+	name := strings.Join(words, " ")
+	if capitalised && !strings.EqualFold(words[0], maker) {
+		name = capitalize(asciiLower(maker)) + " " + name
+	}
+	return name
+}
+
+// isIdentifier reports a part of a package name: letters, digits and
+// underscores, starting with a letter.
+func isIdentifier(s string) bool {
+	if !isLetter(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !isLetter(c) && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // hasShoutedWord reports a word of two or more capitals ("NCSA_Mosaic"),

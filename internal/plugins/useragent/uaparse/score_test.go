@@ -125,7 +125,7 @@ var (
 		"DeviceClass": 90.3, "DeviceBrand": 89.7, "DeviceName": 84.9,
 		"OperatingSystemClass": 93.5, "OperatingSystemName": 92.6, "OperatingSystemVersion": 91.2,
 		"LayoutEngineClass": 95.3, "LayoutEngineName": 92.0, "LayoutEngineVersionMajor": 93.2,
-		"AgentClass": 92.1, "AgentName": 87.6, "AgentVersionMajor": 90.3,
+		"AgentClass": 92.1, "AgentName": 88.0, "AgentVersionMajor": 90.3,
 		"HackerAttackVector": 95.7, "HackerToolkit": 95.1,
 	}
 )
