@@ -56,6 +56,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.detectEngine()
 	s.detectAgent()
 	s.detectDevice()
+	s.anonymized()
 	s.frozenOSVersion()
 	s.detectRobot()
 	s.extras()
@@ -91,7 +92,10 @@ func (s *state) scanTokens() {
 	}
 	for _, pr := range p.products {
 		lw := pr.lname
-		if lw == "mobile" || strings.HasPrefix(lw, "mobile ") || strings.HasSuffix(lw, " mobile") || pr.word == "Mobile" {
+		// "Version/4.0Mobile Safari" and "MobileSafari" are what is left of
+		// "Mobile Safari" when spaces were lost.
+		if lw == "mobile" || strings.HasPrefix(lw, "mobile ") || strings.HasSuffix(lw, " mobile") || pr.word == "Mobile" ||
+			pr.lword == "mobilesafari" || strings.HasSuffix(lw, "mobile safari") {
 			s.mobile = true
 		}
 	}
@@ -966,6 +970,25 @@ func (s *state) modelElsewhere() string {
 	return bare
 }
 
+// anonymized marks the user agents that privacy tools have rewritten:
+// they say so ("anonymized by Abelssoft", "Anonymisiert durch AlMiSoft"),
+// or they send an Opera 9 release that never existed: from version 10 on
+// (and in the 9.70 previews) Opera froze its token at "Opera/9.80", so a
+// later "Opera/9.99" was made up. Such a string says nothing reliable about the
+// device.
+func (s *state) anonymized() {
+	p := s.p
+	if p.has("anonymized by") || p.has("anonymised by") || p.has("anonymisiert durch") {
+		s.devClass = "Anonymized"
+		return
+	}
+	if op, ok := p.product("Opera"); ok && strings.HasPrefix(op.version, "9.") && len(op.version) == 4 {
+		if minor := atoiPrefix(op.version[2:]); minor > 80 {
+			s.devClass = "Anonymized"
+		}
+	}
+}
+
 // frozenOSVersion applies the "frozen" platform versions of modern
 // browsers: Chrome, Edge and Firefox stopped updating the OS version in the
 // user agent (Windows 11 still says "Windows NT 10.0", every macOS since
@@ -1387,7 +1410,10 @@ func (s *state) fill(v *[numAttributes]string) {
 // agent ("Mozilla%2F5.0+%28Linux%3B+..."). Other strings are returned
 // unchanged, so a "%" in a normal user agent is left alone.
 func urlDecode(ua string) string {
-	if !strings.Contains(ua, "%2F") && !strings.Contains(ua, "%2f") || !strings.Contains(ua, "%28") && !strings.Contains(ua, "+") {
+	// An encoded user agent has an encoded slash or space and an encoded
+	// parenthesis, semicolon or plus for a space.
+	slashOrSpace := strings.Contains(ua, "%2F") || strings.Contains(ua, "%2f") || strings.Contains(ua, "%20")
+	if !slashOrSpace || !strings.Contains(ua, "%28") && !strings.Contains(ua, "%3B") && !strings.Contains(ua, "+") {
 		return ua
 	}
 	if strings.Contains(ua, "%252") || strings.Contains(ua, "..") {
