@@ -683,6 +683,11 @@ func (s *state) detectDevice() {
 		s.gameConsole()
 	}
 	s.eReader()
+	if _, ok := p.product("Silk"); ok && (s.devClass == "Desktop" || s.devClass == "") {
+		// Amazon's Silk browser runs only on Fire tablets and TVs; in
+		// its desktop mode it sends a Linux or Mac desktop platform.
+		s.devClass, s.devBrand, s.devName = "Tablet", "Amazon", "Amazon Kindle Fire"
+	}
 	if s.os.name == "" {
 		switch {
 		case s.tablet && s.mozilla:
@@ -811,6 +816,11 @@ func (s *state) windowsPhoneModel() {
 	for i, e := range p.entries {
 		lt := p.ltext(e)
 		if strings.HasPrefix(lt, "iemobile") && i+2 < len(p.entries) {
+			// Windows Phone 8 puts its processor and input ("ARM;
+			// Touch;") between the browser and the maker.
+			for i+3 < len(p.entries) && (p.ltext(p.entries[i+1]) == "arm" || p.ltext(p.entries[i+1]) == "touch") {
+				i++
+			}
 			vendor := strings.TrimSpace(p.text(p.entries[i+1]))
 			model := strings.TrimSpace(p.text(p.entries[i+2]))
 			if vendor == "" || strings.ContainsAny(vendor, "/:") {
@@ -1052,6 +1062,12 @@ func (s *state) tvDevice() {
 		lt := p.ltext(e)
 		if lt != "smarttv" && lt != "smart-tv" {
 			continue
+		}
+		if lt == "smart-tv" && (i == 0 || p.entries[i-1].block != e.block) && (s.devBrand == "" || s.devBrand == Unknown) {
+			// Samsung's televisions open their comment with "SMART-TV"
+			// ("(SMART-TV; Linux; Tizen 2.2)", "(SMART-TV; X11; Linux
+			// i686)"); other makers name themselves first.
+			s.devClass, s.devBrand, s.devName = "TV", "Samsung", "Samsung Smart TV"
 		}
 		if i > 0 && p.entries[i-1].block == e.block {
 			if b := p.text(p.entries[i-1]); b != "" && !strings.ContainsAny(b, "/.0123456789") && len(b) < 20 {

@@ -122,7 +122,7 @@ func scoreDev(t *testing.T) (map[string]score, score) {
 var (
 	coreFloor      = 91.2
 	attributeFloor = map[string]float64{
-		"DeviceClass": 91.0, "DeviceBrand": 89.8, "DeviceName": 85.0,
+		"DeviceClass": 91.1, "DeviceBrand": 90.1, "DeviceName": 85.4,
 		"OperatingSystemClass": 93.5, "OperatingSystemName": 92.6, "OperatingSystemVersion": 91.2,
 		"LayoutEngineClass": 95.3, "LayoutEngineName": 92.0, "LayoutEngineVersionMajor": 93.2,
 		"AgentClass": 92.1, "AgentName": 88.0, "AgentVersionMajor": 90.3,
