@@ -18,7 +18,7 @@ import (
 func AppendJSON(dst []byte, v Value) []byte {
 	switch v.kind {
 	case String:
-		return AppendJSONString(dst, v.str)
+		return AppendJSONString(dst, v.string())
 	case Int:
 		return strconv.AppendInt(dst, int64(v.num), 10)
 	case Float:
@@ -81,10 +81,15 @@ func AppendFieldsJSON(dst []byte, fields []Field) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// safeASCII marks the ASCII bytes that need no escaping in a JSON string.
-var safeASCII = func() (t [utf8.RuneSelf]bool) {
+// jsonSafe is 1 for the bytes that need no escaping in a JSON string
+// (printable ASCII other than the quote and the backslash) and 0 for the rest: control
+// characters, the two that need a backslash, and every byte of a multi-byte
+// UTF-8 sequence, which is checked rune by rune.
+var jsonSafe = func() (t [256]uint8) {
 	for i := 0x20; i < utf8.RuneSelf; i++ {
-		t[i] = i != '"' && i != '\\'
+		if i != '"' && i != '\\' {
+			t[i] = 1
+		}
 	}
 	return t
 }()
@@ -93,16 +98,32 @@ var safeASCII = func() (t [utf8.RuneSelf]bool) {
 // as encoding/json does, so the output is always valid JSON. Unlike
 // encoding/json it does not escape <, > and &: the output is not meant for
 // HTML, and the escapes cost space in every log line that has a URL.
+//
+// Safe bytes are skipped eight at a time, by and-ing their table entries
+// and branching once, and copied as one run: strings are mostly long runs
+// of printable ASCII, and a branch per byte cost 2.4 times as much on a
+// real log line. (A word-at-a-time bit trick was tried before and was
+// slower than the table.)
 func AppendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
+	start, i := 0, 0
+	for {
+		for i+8 <= len(s) {
+			t := s[i : i+8]
+			if jsonSafe[t[0]]&jsonSafe[t[1]]&jsonSafe[t[2]]&jsonSafe[t[3]]&
+				jsonSafe[t[4]]&jsonSafe[t[5]]&jsonSafe[t[6]]&jsonSafe[t[7]] == 0 {
+				break
+			}
+			i += 8
+		}
+		for i < len(s) && jsonSafe[s[i]] != 0 {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if safeASCII[c] {
-				i++
-				continue
-			}
 			dst = append(dst, s[start:i]...)
 			switch c {
 			case '"', '\\':
@@ -226,6 +247,10 @@ func DecodeFieldsJSON(data []byte) ([]Field, error) {
 // is rebuilt from record_errors.
 func (r *Record) SetFields(fields []Field) {
 	r.fields = fields
+	r.names = 0
+	for i := range fields {
+		r.names |= nameBit(fields[i].Name)
+	}
 	r.errors = nil
 	r.restoreErrors()
 }

@@ -1,7 +1,9 @@
 package record_test
 
 import (
+	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/weir-streams/weir/internal/record"
@@ -164,5 +166,74 @@ func TestRecordString(t *testing.T) {
 	want := `Record{id=id type=t created=7 fields={"record_id":"id","record_type":"t","n":1}}`
 	if got != want {
 		t.Errorf("String() = %s, want %s", got, want)
+	}
+}
+
+// TestSetGetRemoveModel checks Set, Get, Has and Remove against a plain
+// model over names that share lengths and last bytes (so that their bits
+// in the record's name set collide), across Init, SetFields and Clone.
+func TestSetGetRemoveModel(t *testing.T) {
+	names := []string{"", "a", "b", "ab", "ba", "xab", "yab", "record_type", "record_time", "http_status", "user_agent",
+		"user_agenT", "bytes_out", "record_id", "src_ip", "identd", "c", "cc", "ccc", "cccc"}
+	for i := range 60 {
+		names = append(names, "f"+strconv.Itoa(i))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	recs := record.NewBatch(2)
+	r := &recs[0]
+	r.Init("id", "t", 0)
+	var model []record.Field
+	find := func(name string) int {
+		for i := range model {
+			if model[i].Name == name {
+				return i
+			}
+		}
+		return -1
+	}
+	model = append(model, record.Field{Name: record.FieldID, Value: record.StringValue("id")}, record.Field{Name: record.FieldType, Value: record.StringValue("t")})
+	for step := range 20000 {
+		name := names[rng.IntN(len(names))]
+		switch op := rng.IntN(10); {
+		case op < 6:
+			v := record.IntValue(int64(step))
+			r.Set(name, v)
+			if i := find(name); i >= 0 {
+				model[i].Value = v
+			} else {
+				model = append(model, record.Field{Name: name, Value: v})
+			}
+		case op < 8:
+			r.Remove(name)
+			if i := find(name); i >= 0 {
+				model = append(model[:i], model[i+1:]...)
+			}
+		case op < 9:
+			c := r.Clone()
+			r = c
+		default:
+			fields := append([]record.Field(nil), model...)
+			r.SetFields(fields)
+		}
+		for _, n := range names {
+			got, ok := r.Get(n)
+			i := find(n)
+			if ok != (i >= 0) || ok && !got.Equal(model[i].Value) || r.Has(n) != ok {
+				t.Fatalf("step %d: Get(%q) = %v, %v; model has it at %d", step, n, got, ok, i)
+			}
+		}
+		if len(r.Fields()) != len(model) {
+			t.Fatalf("step %d: %d fields, model %d", step, len(r.Fields()), len(model))
+		}
+		for i, f := range r.Fields() {
+			if f.Name != model[i].Name {
+				t.Fatalf("step %d: field %d is %q, model %q", step, i, f.Name, model[i].Name)
+			}
+		}
+		if len(model) > 40 {
+			r.Init("id", "t", 0)
+			model = model[:0]
+			model = append(model, record.Field{Name: record.FieldID, Value: record.StringValue("id")}, record.Field{Name: record.FieldType, Value: record.StringValue("t")})
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"github.com/weir-streams/weir/internal/record"
 )
@@ -136,5 +137,40 @@ func TestValueEqual(t *testing.T) {
 		if got := tt.b.Equal(tt.a); got != tt.want {
 			t.Errorf("%s: Equal the other way = %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestValueSize pins the size of Value: every field of every record holds
+// one, so a larger layout costs zeroing, copying and scanning in every batch.
+func TestValueSize(t *testing.T) {
+	if n := unsafe.Sizeof(record.Value{}); n != 24 {
+		t.Errorf("Value is %d bytes, want 24", n)
+	}
+}
+
+// TestValueAccessorsOfOtherKinds checks that an accessor of another kind
+// returns the zero value, whatever the pointer and number words hold.
+func TestValueAccessorsOfOtherKinds(t *testing.T) {
+	s := record.StringValue("x") // length 1 in the number word
+	if n, ok := s.AsInt(); n != 0 || ok {
+		t.Errorf("AsInt of a string = %d, %v", n, ok)
+	}
+	if b, ok := s.AsBool(); b || ok {
+		t.Errorf("AsBool of a string = %v, %v", b, ok)
+	}
+	if b, ok := s.AsBytes(); b != nil || ok {
+		t.Errorf("AsBytes of a string = %v, %v", b, ok)
+	}
+	if str, ok := record.IntValue(5).AsString(); str != "" || ok {
+		t.Errorf("AsString of an int = %q, %v", str, ok)
+	}
+	if b, ok := record.BytesValue([]byte{}).AsBytes(); b == nil || len(b) != 0 || !ok {
+		t.Errorf("AsBytes of empty bytes = %#v, %v", b, ok)
+	}
+	if b, ok := record.BytesValue(nil).AsBytes(); b != nil || !ok {
+		t.Errorf("AsBytes of nil bytes = %#v, %v", b, ok)
+	}
+	if m, ok := record.MapValue(nil).AsMap(); m != nil || !ok {
+		t.Errorf("AsMap of a nil map = %v, %v", m, ok)
 	}
 }
