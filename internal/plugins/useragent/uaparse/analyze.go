@@ -145,7 +145,7 @@ func (s *state) detectEngine() {
 		s.engClass, s.engName, s.engVersion = "Browser", "Trident", cleanVersion(v)
 		return
 	}
-	if g, ok := p.product("Gecko"); ok || p.has("like gecko") && p.has("rv:") {
+	if g, ok := p.product("Gecko"); ok || p.has(kwLikeGecko) && p.has(kwRV) {
 		s.engClass, s.engName = "Browser", "Gecko"
 		if rv, ok := p.entryVersion("rv:"); ok {
 			s.engVersion = cleanVersion(rv)
@@ -258,7 +258,7 @@ func (s *state) detectAgent() {
 		case "chrome", "crios", "headlesschrome", "edg", "edga", "edgios":
 			s.agVersion = cleanVersion(chromeVersion(pr.version))
 		case "opr":
-			if s.os.name == "Android" || p.has("android") {
+			if s.os.name == "Android" || p.has(kwAndroid) {
 				s.agName = "Opera Mobile"
 			}
 		case "gsa":
@@ -267,7 +267,7 @@ func (s *state) detectAgent() {
 		if bt.token == "chrome" {
 			s.chromeWebview(pr)
 		}
-		if bt.token == "firefox" && (p.has("fennec") || s.os.name == "Android") && false {
+		if bt.token == "firefox" && (p.has(kwFennec) || s.os.name == "Android") && false {
 			s.agName = "Fennec"
 		}
 		return
@@ -307,11 +307,11 @@ func (s *state) detectAgent() {
 		if s.engName == "" || s.engName == "Mozilla" || s.engName == "Gecko" {
 			s.engClass, s.engName, s.engVersion = "Browser", "Presto", prestoFor(v)
 		}
-		if p.has("opera mini") {
+		if p.has(kwOperaMini) {
 			s.agName = "Opera Mini"
-		} else if p.has("opera mobi") {
+		} else if p.has(kwOperaMobi) {
 			s.agName = "Opera Mobile"
-		} else if p.has("opera tablet") {
+		} else if p.has(kwOperaTablet) {
 			s.agName = "Opera Tablet"
 		}
 		return
@@ -619,13 +619,13 @@ func (s *state) detectDevice() {
 	case "iOS":
 		s.devBrand = "Apple"
 		switch {
-		case p.has("ipad"):
+		case p.has(kwIPad):
 			s.devClass, s.devName = "Tablet", "Apple iPad"
-		case p.has("ipod touch"):
+		case p.has(kwIPodTouch):
 			s.devClass, s.devName = "Phone", "Apple iPod Touch"
-		case p.has("ipod"):
+		case p.has(kwIPod):
 			s.devClass, s.devName = "Phone", "Apple iPod"
-		case p.has("iphone"):
+		case p.has(kwIPhone):
 			s.devClass, s.devName = "Phone", "Apple iPhone"
 		default:
 			s.devClass, s.devName = "Mobile", "Apple iOS Device"
@@ -637,10 +637,10 @@ func (s *state) detectDevice() {
 		s.devClass, s.devBrand, s.devName = "Desktop", "Apple", "Apple Macintosh"
 	case "Windows NT", "Windows 9x", "Windows", "Windows 3.x":
 		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Desktop"
-		if p.has("arm;") || p.has("touch") && p.has("tablet pc") {
+		if p.has(kwARMSemi) || p.has(kwTouch) && p.has(kwTabletPC) {
 			s.devClass = "Tablet"
 		}
-		if p.has("xbox") {
+		if p.has(kwXbox) {
 			s.devClass, s.devBrand, s.devName = "Game Console", "Microsoft", "Microsoft Xbox"
 		}
 	case "Chrome OS":
@@ -773,14 +773,57 @@ func (s *state) deviceFromTokens() {
 }
 
 // startsWithBrand reports a token that begins with a brand's own name, a
-// cheap test that spares most tokens the full model lookup.
+// cheap test that spares most tokens the full model lookup. It is asked of
+// every word of many user agents, so only the brands with the token's
+// first letter are compared, without case, byte by byte: brand names are
+// ASCII (TestBrandNamesASCII), and for an ASCII name this answers as
+// strings.EqualFold does.
 func startsWithBrand(tok string) bool {
-	for _, bp := range brandPrefixes {
-		if hasPrefixFold(tok, bp.brand) {
+	if tok == "" {
+		return false
+	}
+	for _, b := range brandsByInitial[lowerASCII(tok[0])] {
+		if len(tok) >= len(b) && asciiHasPrefixLower(tok, b) {
 			return true
 		}
 	}
 	return false
+}
+
+// brandsByInitial lists the distinct brand names of brandPrefixes in lower
+// case, by their first byte.
+var brandsByInitial = func() (t [256][]string) {
+	seen := map[string]bool{}
+	for _, bp := range brandPrefixes {
+		b := asciiLower(bp.brand)
+		if b == "" || seen[b] {
+			continue
+		}
+		seen[b] = true
+		t[b[0]] = append(t[b[0]], b)
+	}
+	return t
+}()
+
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// asciiHasPrefixLower reports whether s starts with the lower case prefix,
+// ignoring the case of ASCII letters in s.
+func asciiHasPrefixLower(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if lowerASCII(s[i]) != prefix[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func hasSuffixFold(s, suffix string) bool {
@@ -791,8 +834,8 @@ func hasSuffixFold(s, suffix string) bool {
 // browsers: they announce the MIDP profile or a WAP browser.
 func (s *state) featurePhone() {
 	p := s.p
-	if p.has("midp") || p.has("maui") || p.has("wap browser") || p.has("up.browser") || p.has("j2me") ||
-		p.has("opera mini") || p.has("semc-browser") || p.has("obigo") || p.has("teleca") {
+	if p.has(kwMIDP) || p.has(kwMAUI) || p.has(kwWAPBrowser) || p.has(kwUPBrowser) || p.has(kwJ2ME) ||
+		p.has(kwOperaMini) || p.has(kwSEMCBrowser) || p.has(kwObigo) || p.has(kwTeleca) {
 		s.devClass = "Mobile"
 		if s.devBrand == "" || s.devBrand == Unknown {
 			for _, pr := range p.products {
@@ -902,7 +945,7 @@ func (s *state) androidDevice() {
 		return
 	}
 	brand, rest := brandOfModel(model)
-	if brand == "" && (strings.HasPrefix(build, "huawei") || strings.HasPrefix(build, "honor") || p.has("harmonyos")) {
+	if brand == "" && (strings.HasPrefix(build, "huawei") || strings.HasPrefix(build, "honor") || p.has(kwHarmonyOS)) {
 		// Huawei and Honor name their builds after the maker and model
 		// ("Build/HUAWEIMAR-L21A") even when the model field is odd.
 		brand, rest = "Huawei", model
@@ -988,7 +1031,7 @@ func (s *state) modelElsewhere() string {
 // device.
 func (s *state) anonymized() {
 	p := s.p
-	if p.has("anonymized by") || p.has("anonymised by") || p.has("anonymisiert durch") {
+	if p.has(kwAnonymizedBy) || p.has(kwAnonymisedBy) || p.has(kwAnonymisiertDurch) {
 		s.devClass = "Anonymized"
 		return
 	}
@@ -1050,7 +1093,7 @@ func isAndroidNoise(lt string) bool {
 // tvDevice recognises television and set-top box markers.
 func (s *state) tvDevice() {
 	p := s.p
-	if p.has("vidaa") || p.has("hisense") {
+	if p.has(kwVidaa) || p.has(kwHisense) {
 		s.os = osInfo{name: "Vidaa", version: Unknown, class: "Embedded", cpu: s.os.cpu}
 		if pr, ok := p.product("VIDAA"); ok {
 			s.os.version = orUnknown(leadingVersion(pr.version))
@@ -1090,7 +1133,7 @@ func (s *state) tvDevice() {
 		v := strings.TrimLeft(p.ua[i+len("nettv"):], "/ ")
 		s.os = osInfo{name: "NETTV", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
 		s.devClass, s.devName = "TV", "Nettv Device"
-		if p.has("philips") {
+		if p.has(kwPhilips) {
 			s.devBrand, s.devName = "Philips", "Philips Unspecified TV"
 		}
 	}
@@ -1098,14 +1141,14 @@ func (s *state) tvDevice() {
 		s.ceDevice()
 	}
 	switch {
-	case p.has("crkey"):
+	case p.has(kwCrKey):
 		// Chromecast's "CrKey" (Chrome key) product or comment.
 		s.devClass, s.devBrand, s.devName = "Set-top box", "Google", "Google Chromecast"
 		if s.os.class == "" || s.os.name == "Linux" {
 			s.os.class = "Embedded"
 		}
 		return
-	case p.has("googletv"):
+	case p.has(kwGoogleTV):
 		s.devClass, s.devBrand, s.devName = "Set-top box", "Google", "Google TV"
 		v := Unknown
 		if i := strings.Index(p.low, "googletv"); i >= 0 {
@@ -1113,13 +1156,13 @@ func (s *state) tvDevice() {
 		}
 		s.os = osInfo{name: "GoogleTV", version: v, class: "Embedded", cpu: s.os.cpu}
 		return
-	case p.has("web0s") || p.has("netcast"):
+	case p.has(kwWeb0S) || p.has(kwNetCast):
 		// LG's television systems.
 		s.devClass, s.devBrand, s.devName = "TV", "LG", "LG SmartTv"
 	}
 	switch {
-	case p.has("smart-tv") || p.has("smarttv") || p.has("smart tv") || p.has("hbbtv") || p.has("netcast") ||
-		p.has("; tv;") || p.has("(tv;") || p.has("googletv") || p.has("android tv") || p.has("viera") || p.has("bravia"):
+	case p.has(kwSmartDashTV) || p.has(kwSmartTV) || p.has(kwSmartSpaceTV) || p.has(kwHbbTV) || p.has(kwNetCast) ||
+		p.has(kwSemiTVSemi) || p.has(kwOpenTVSemi) || p.has(kwGoogleTV) || p.has(kwAndroidTV) || p.has(kwViera) || p.has(kwBravia):
 		s.devClass = "TV"
 		if s.os.class == "" || s.os.name == "Linux" {
 			s.os.class = "Embedded"

@@ -52,7 +52,7 @@ func (s *state) officeApp() bool {
 		s.agName, s.agClass, s.agVersion = "Microsoft Outlook", "Email Client", cleanVersion(pr.version)
 		return true
 	}
-	if _, ok := p.product("Office"); !ok || !p.has("microsoft office/") {
+	if _, ok := p.product("Office"); !ok || !p.has(kwMicrosoftOfficeSlash) {
 		return false
 	}
 	for _, e := range p.entries {
@@ -117,7 +117,7 @@ var webOSReleases = map[string]string{
 // from the engine version.
 func (s *state) tvBrowser() bool {
 	p := s.p
-	if !p.has("webappmanager") || !p.has("web0s") {
+	if !p.has(kwWebAppManager) || !p.has(kwWeb0S) {
 		return false
 	}
 	s.agName, s.agClass, s.agVersion = "LG Browser", "Browser", Unknown

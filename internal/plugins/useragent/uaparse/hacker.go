@@ -53,8 +53,7 @@ var hackerToolkits = []struct{ marker, name string }{
 func detectHacker(p *parsed) (hackerInfo, bool) {
 	low := p.low
 	h := hackerInfo{vector: Unknown, toolkit: Unknown}
-	groups := signatures.scan(low)
-	if groups&(1<<groupToolkit) != 0 {
+	if p.hasAny(&toolkitNeedles) {
 		for _, t := range hackerToolkits {
 			if strings.Contains(low, t.marker) {
 				h.toolkit = t.name
@@ -64,13 +63,13 @@ func detectHacker(p *parsed) (hackerInfo, bool) {
 	}
 	found := h.toolkit != Unknown
 	switch {
-	case strings.Contains(low, "<!--#exec"):
+	case p.has(kwSSIExec):
 		h.vector, found = "Serverside execute", true
-	case strings.Contains(low, "<!--#include"):
+	case p.has(kwSSIInclude):
 		h.vector, found = "Serverside include", true
-	case groups&(1<<groupTraversal) != 0:
+	case p.hasAny(&traversalNeedles):
 		h.vector, found = "Path Traversal", true
-	case groups&(1<<groupScript|1<<groupCode) != 0, groups&(1<<groupSQL) != 0 && sqlContext(low):
+	case p.hasAny(&scriptNeedles), p.hasAny(&codeNeedles), p.hasAny(&sqlNeedles) && sqlContext(low):
 		h.vector, found = "Code Injection", true
 	}
 	if h.toolkit == "Nikto" {
@@ -100,71 +99,24 @@ func sqlContext(low string) bool {
 		strings.Contains(low, "select") || strings.Contains(low, "sleep") || strings.Contains(low, "waitfor")
 }
 
-const (
-	groupSQL = iota
-	groupScript
-	groupCode
-	groupTraversal
-	groupToolkit
-)
-
-// sigMatcher finds which signature groups occur in a string in a single
-// pass: signatures are indexed by their first two bytes, and a bit set of
-// those pairs skips almost every position of a normal user agent. This is
-// what keeps hacker detection cheap on the hot path of every analysis.
-type sigMatcher struct {
-	pairs   [65536 / 64]uint64
-	byPair  map[uint16][]sigRef
-	minSize int
-}
-
-type sigRef struct {
-	sig   string
-	group uint8
-}
-
-var signatures = newSigMatcher(map[uint8][]string{
-	groupSQL: sqlSignatures, groupScript: scriptSignatures, groupCode: codeSignatures, groupTraversal: traversalSignatures,
-	groupToolkit: func() []string {
+// The signature groups are answered by the single pass of uaNeedles over
+// the string, which keeps hacker detection cheap on the hot path of every
+// analysis.
+var (
+	sqlNeedles       = uaNeedles.group(sqlSignatures)
+	scriptNeedles    = uaNeedles.group(scriptSignatures)
+	codeNeedles      = uaNeedles.group(codeSignatures)
+	traversalNeedles = uaNeedles.group(traversalSignatures)
+	toolkitNeedles   = uaNeedles.group(func() []string {
 		var out []string
 		for _, t := range hackerToolkits {
 			out = append(out, t.marker)
 		}
 		return out
-	}(),
-})
-
-func newSigMatcher(groups map[uint8][]string) *sigMatcher {
-	m := &sigMatcher{byPair: map[uint16][]sigRef{}}
-	for g, sigs := range groups {
-		for _, sig := range sigs {
-			if len(sig) < 2 {
-				continue
-			}
-			k := uint16(sig[0])<<8 | uint16(sig[1])
-			m.pairs[k/64] |= 1 << (k % 64)
-			m.byPair[k] = append(m.byPair[k], sigRef{sig: sig, group: g})
-		}
-	}
-	return m
-}
-
-// scan returns a bit mask of the groups with a signature in s.
-func (m *sigMatcher) scan(s string) uint32 {
-	var found uint32
-	for i := 0; i+1 < len(s); i++ {
-		k := uint16(s[i])<<8 | uint16(s[i+1])
-		if m.pairs[k/64]&(1<<(k%64)) == 0 {
-			continue
-		}
-		for _, r := range m.byPair[k] {
-			if strings.HasPrefix(s[i:], r.sig) {
-				found |= 1 << r.group
-			}
-		}
-	}
-	return found
-}
+	}())
+	kwSSIExec    = uaNeedles.add("<!--#exec")
+	kwSSIInclude = uaNeedles.add("<!--#include")
+)
 
 // junkUserAgent recognises strings that are not user agents at all: a bare
 // URL, a client hint header pasted in, a placeholder left by a tool.

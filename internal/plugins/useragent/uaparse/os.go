@@ -57,7 +57,7 @@ func detectOS(p *parsed) osInfo {
 	}
 	// One pass over the string tells whether any distribution name occurs,
 	// so the per-entry and per-product distribution checks run only then.
-	distro := distroMatcher.scan(p.low) != 0
+	distro := p.hasAny(&distroNeedles)
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		t := p.text(e)
@@ -155,13 +155,13 @@ func androidAPILevel(v string) string {
 	return androidReleases[v[:end]]
 }
 
-var distroMatcher = newSigMatcher(map[uint8][]string{0: func() []string {
+var distroNeedles = uaNeedles.group(func() []string {
 	var out []string
 	for _, d := range linuxDistros {
 		out = append(out, d.token)
 	}
 	return out
-}()})
+}())
 
 func osFromEntry(lt, t string, distro bool) osInfo {
 	switch {
@@ -357,7 +357,7 @@ func cpuFromEntry(lt string) string {
 // Apple operating system release it shipped with.
 func darwinOS(v string, p *parsed) osInfo {
 	major := versionMajor(v)
-	mac := p.has("x86_64") || p.has("macintosh") || p.has("macbook") || p.has("imac")
+	mac := p.has(kwX86x64) || p.has(kwMacintosh) || p.has(kwMacBook) || p.has(kwIMac)
 	if mac {
 		macs := map[string]string{"10": "10.6", "11": "10.7", "12": "10.8", "13": "10.9", "14": "10.10",
 			"15": "10.11", "16": "10.12", "17": "10.13", "18": "10.14", "19": "10.15", "20": "11", "21": "12", "22": "13", "23": "14", "24": "15"}

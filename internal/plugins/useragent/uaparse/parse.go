@@ -38,6 +38,11 @@ type parsed struct {
 	// costs one allocation; longer ones grow the slices as usual.
 	productBuf [12]product
 	entryBuf   [16]entry
+
+	// found records which needles of uaNeedles occur in low, so that the
+	// rules' "does the user agent contain ..." questions cost a bit test
+	// instead of a scan of the string each.
+	found needleBits
 }
 
 func (p *parsed) text(e entry) string  { return p.ua[e.start:e.end] }
@@ -90,6 +95,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // parse tokenises ua in one left-to-right pass: linear time, no recursion.
 func parse(ua string) *parsed {
 	p := &parsed{ua: ua, low: asciiLower(ua)}
+	uaNeedles.scan(p.low, &p.found)
 	p.products = p.productBuf[:0]
 	p.entries = p.entryBuf[:0]
 	n := len(ua)
@@ -289,5 +295,3 @@ func (p *parsed) entryVersion(prefix string) (string, bool) {
 	}
 	return "", false
 }
-
-func (p *parsed) has(sub string) bool { return strings.Contains(p.low, sub) }

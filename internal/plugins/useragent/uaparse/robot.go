@@ -2,7 +2,7 @@ package uaparse
 
 import "strings"
 
-var robotMatcher = newSigMatcher(map[uint8][]string{0: robotWords})
+var robotNeedles = uaNeedles.group(robotWords)
 
 // robotWords mark a product or comment entry as an automated client.
 var robotWords = []string{
@@ -132,10 +132,10 @@ func (s *state) detectRobot() {
 	}
 	s.engClass, s.engName, s.engVersion = "Robot", name, cleanVersion(ver)
 	s.agClass, s.agName, s.agVersion = "Robot", agent, cleanVersion(ver)
-	if strings.HasPrefix(lname, "googlebot") && !p.has("google.com/bot.html") && !p.has("googlebot.com") {
+	if strings.HasPrefix(lname, "googlebot") && !p.has(kwGoogleBotHTML) && !p.has(kwGooglebotCom) {
 		s.googlebotImitator(ver)
 	}
-	if mobileDevice && p.has("googlebot") {
+	if mobileDevice && p.has(kwGooglebot) {
 		s.agClass = "Robot Mobile"
 	}
 }
@@ -352,7 +352,7 @@ func (s *state) findRobot() (string, string, robotKind) {
 	// One pass over the whole string tells whether any robot word or
 	// Google crawler name occurs at all; most user agents have none, and
 	// then no entry or product needs checking.
-	if robotMatcher.scan(p.low) == 0 && !p.has("google") && !p.has("ptst") {
+	if !p.hasAny(&robotNeedles) && !p.has(kwGoogle) && !p.has(kwPTST) {
 		return s.contactRobot()
 	}
 	// A robot name in a comment: "(compatible; Googlebot/2.1; +http://...)".
@@ -457,7 +457,7 @@ func (s *state) contactRobot() (string, string, robotKind) {
 // crawlers tell site owners whom to contact.
 func (s *state) hasContact() bool {
 	p := s.p
-	if p.has("http://") || p.has("https://") || p.has("www.") || hasEmailAddress(p.low) {
+	if p.has(kwHTTP) || p.has(kwHTTPS) || p.has(kwWWW) || hasEmailAddress(p.low) {
 		return true
 	}
 	for _, e := range p.entries {

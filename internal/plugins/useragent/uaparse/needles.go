@@ -1,0 +1,201 @@
+package uaparse
+
+import "strings"
+
+// The rules ask many questions of the form "does the user agent contain
+// this word anywhere": attack signatures, robot words, distribution names,
+// television and feature phone markers. Asked one by one, each is a scan of
+// the whole string, and together they were a fifth of the analysis time. A
+// needleSet answers all of them with a single pass over the lower case user
+// agent at parse time, recording which needles occur in a bit set that the
+// rules then consult at the cost of a bit test.
+
+// needleID identifies a needle registered in uaNeedles.
+type needleID uint16
+
+// needleCap is the number of needles the bit set of a parse holds. Needles
+// registered beyond it (and needles shorter than two bytes, which the
+// two-byte index cannot hold) still work: they are answered by a scan of
+// the string, as before, so growing the rules never breaks an answer.
+const needleCap = 1024
+
+type needleBits [needleCap / 64]uint64
+
+func (b *needleBits) set(id needleID)      { b[id>>6] |= 1 << (id & 63) }
+func (b *needleBits) has(id needleID) bool { return b[id>>6]&(1<<(id&63)) != 0 }
+
+// needleSet indexes its needles by their first two bytes. A bit set of
+// those byte pairs lets the scan skip almost every position of an ordinary
+// user agent with one load and one test; at the remaining positions only
+// the few needles starting with that pair are compared.
+type needleSet struct {
+	words []string
+	ids   map[string]needleID
+
+	pairs [65536 / 64]uint64
+	index [65536]uint16 // byte pair -> position in lists; 0 is the empty list
+	lists [][]needleID
+}
+
+// needleGroup is a set of needles asked about together ("does any SQL
+// injection signature occur"), as a mask over the bit set.
+type needleGroup struct {
+	mask needleBits
+	slow []needleID // needles outside the bit set, answered by a scan
+}
+
+var uaNeedles = &needleSet{ids: map[string]needleID{}}
+
+// add registers a lower case needle and returns its identifier; the same
+// needle registered twice gets the same identifier. It is called while the
+// package variables are initialised, before build.
+func (n *needleSet) add(w string) needleID {
+	if id, ok := n.ids[w]; ok {
+		return id
+	}
+	id := needleID(len(n.words))
+	n.words = append(n.words, w)
+	n.ids[w] = id
+	return id
+}
+
+// group registers needles and returns the group they form.
+func (n *needleSet) group(words []string) needleGroup {
+	var g needleGroup
+	for _, w := range words {
+		id := n.add(w)
+		if n.indexed(id) {
+			g.mask.set(id)
+		} else {
+			g.slow = append(g.slow, id)
+		}
+	}
+	return g
+}
+
+// indexed reports whether a needle is found by the scan rather than by a
+// search of its own.
+func (n *needleSet) indexed(id needleID) bool {
+	return int(id) < needleCap && len(n.words[id]) >= 2
+}
+
+// build makes the index once every needle is registered.
+func (n *needleSet) build() {
+	n.lists = [][]needleID{nil}
+	for i, w := range n.words {
+		id := needleID(i)
+		if !n.indexed(id) {
+			continue
+		}
+		k := uint16(w[0])<<8 | uint16(w[1])
+		if n.index[k] == 0 {
+			n.index[k] = uint16(len(n.lists))
+			n.lists = append(n.lists, nil)
+			n.pairs[k>>6] |= 1 << (k & 63)
+		}
+		n.lists[n.index[k]] = append(n.lists[n.index[k]], id)
+	}
+}
+
+func init() { uaNeedles.build() }
+
+// scan records in found every indexed needle that occurs in s.
+func (n *needleSet) scan(s string, found *needleBits) {
+	for i := 0; i+1 < len(s); i++ {
+		k := uint16(s[i])<<8 | uint16(s[i+1])
+		if n.pairs[k>>6]&(1<<(k&63)) == 0 {
+			continue
+		}
+		rest := s[i:]
+		for _, id := range n.lists[n.index[k]] {
+			if w := n.words[id]; len(rest) >= len(w) && rest[:len(w)] == w {
+				found.set(id)
+			}
+		}
+	}
+}
+
+// has reports whether the needle occurs in the lower case user agent.
+func (p *parsed) has(id needleID) bool {
+	if uaNeedles.indexed(id) {
+		return p.found.has(id)
+	}
+	return strings.Contains(p.low, uaNeedles.words[id])
+}
+
+// hasAny reports whether any needle of the group occurs in the lower case
+// user agent.
+func (p *parsed) hasAny(g *needleGroup) bool {
+	for i, m := range g.mask {
+		if p.found[i]&m != 0 {
+			return true
+		}
+	}
+	for _, id := range g.slow {
+		if strings.Contains(p.low, uaNeedles.words[id]) {
+			return true
+		}
+	}
+	return false
+}
+
+// Needles the rules look up by name, one per word they ask about.
+var (
+	kwARMSemi              = uaNeedles.add("arm;")
+	kwAndroid              = uaNeedles.add("android")
+	kwAndroidTV            = uaNeedles.add("android tv")
+	kwAnonymisedBy         = uaNeedles.add("anonymised by")
+	kwAnonymisiertDurch    = uaNeedles.add("anonymisiert durch")
+	kwAnonymizedBy         = uaNeedles.add("anonymized by")
+	kwBravia               = uaNeedles.add("bravia")
+	kwCrKey                = uaNeedles.add("crkey")
+	kwFennec               = uaNeedles.add("fennec")
+	kwGoogle               = uaNeedles.add("google")
+	kwGoogleBotHTML        = uaNeedles.add("google.com/bot.html")
+	kwGoogleTV             = uaNeedles.add("googletv")
+	kwGooglebot            = uaNeedles.add("googlebot")
+	kwGooglebotCom         = uaNeedles.add("googlebot.com")
+	kwHTTP                 = uaNeedles.add("http://")
+	kwHTTPS                = uaNeedles.add("https://")
+	kwHarmonyOS            = uaNeedles.add("harmonyos")
+	kwHbbTV                = uaNeedles.add("hbbtv")
+	kwHisense              = uaNeedles.add("hisense")
+	kwIMac                 = uaNeedles.add("imac")
+	kwIPad                 = uaNeedles.add("ipad")
+	kwIPhone               = uaNeedles.add("iphone")
+	kwIPod                 = uaNeedles.add("ipod")
+	kwIPodTouch            = uaNeedles.add("ipod touch")
+	kwJ2ME                 = uaNeedles.add("j2me")
+	kwLikeGecko            = uaNeedles.add("like gecko")
+	kwMAUI                 = uaNeedles.add("maui")
+	kwMIDP                 = uaNeedles.add("midp")
+	kwMacBook              = uaNeedles.add("macbook")
+	kwMacintosh            = uaNeedles.add("macintosh")
+	kwMicrosoftOfficeSlash = uaNeedles.add("microsoft office/")
+	kwNetCast              = uaNeedles.add("netcast")
+	kwObigo                = uaNeedles.add("obigo")
+	kwOpenTVSemi           = uaNeedles.add("(tv;")
+	kwOperaMini            = uaNeedles.add("opera mini")
+	kwOperaMobi            = uaNeedles.add("opera mobi")
+	kwOperaTablet          = uaNeedles.add("opera tablet")
+	kwPTST                 = uaNeedles.add("ptst")
+	kwPhilips              = uaNeedles.add("philips")
+	kwRV                   = uaNeedles.add("rv:")
+	kwSEMCBrowser          = uaNeedles.add("semc-browser")
+	kwSemiTVSemi           = uaNeedles.add("; tv;")
+	kwSmartDashTV          = uaNeedles.add("smart-tv")
+	kwSmartSpaceTV         = uaNeedles.add("smart tv")
+	kwSmartTV              = uaNeedles.add("smarttv")
+	kwTabletPC             = uaNeedles.add("tablet pc")
+	kwTeleca               = uaNeedles.add("teleca")
+	kwTouch                = uaNeedles.add("touch")
+	kwUPBrowser            = uaNeedles.add("up.browser")
+	kwVidaa                = uaNeedles.add("vidaa")
+	kwViera                = uaNeedles.add("viera")
+	kwWAPBrowser           = uaNeedles.add("wap browser")
+	kwWWW                  = uaNeedles.add("www.")
+	kwWeb0S                = uaNeedles.add("web0s")
+	kwWebAppManager        = uaNeedles.add("webappmanager")
+	kwX86x64               = uaNeedles.add("x86_64")
+	kwXbox                 = uaNeedles.add("xbox")
+)

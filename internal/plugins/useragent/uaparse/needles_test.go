@@ -1,0 +1,78 @@
+package uaparse
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestNeedlesIndexed checks that every needle is answered by the single
+// scan: one shorter than two bytes or beyond the bit set would still be
+// answered, but by a scan of its own, which is the cost the set removes.
+func TestNeedlesIndexed(t *testing.T) {
+	if len(uaNeedles.words) > needleCap {
+		t.Errorf("%d needles registered, the bit set holds %d", len(uaNeedles.words), needleCap)
+	}
+	for i, w := range uaNeedles.words {
+		if !uaNeedles.indexed(needleID(i)) {
+			t.Errorf("needle %q is not indexed", w)
+		}
+		if w != strings.ToLower(w) {
+			t.Errorf("needle %q is not lower case: it would never match the lower case user agent", w)
+		}
+	}
+}
+
+// TestNeedleScanMatchesContains compares the scan with strings.Contains for
+// every needle on the DEV user agents and their variants.
+func TestNeedleScanMatchesContains(t *testing.T) {
+	for _, uas := range goldenInputs(t) {
+		for _, ua := range uas {
+			low := asciiLower(ua)
+			var found needleBits
+			uaNeedles.scan(low, &found)
+			for i, w := range uaNeedles.words {
+				if got, want := found.has(needleID(i)), strings.Contains(low, w); got != want {
+					t.Fatalf("needle %q in %q: scan says %v, strings.Contains %v", w, truncate(ua), got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestBrandNamesASCII guards startsWithBrand, which compares brand names
+// byte by byte: that answers as strings.EqualFold only for ASCII names.
+func TestBrandNamesASCII(t *testing.T) {
+	for _, bp := range brandPrefixes {
+		if bp.brand == "" || !utf8.ValidString(bp.brand) {
+			t.Errorf("brand %q is empty or invalid", bp.brand)
+		}
+		for i := 0; i < len(bp.brand); i++ {
+			if bp.brand[i] >= utf8.RuneSelf {
+				t.Errorf("brand %q is not ASCII", bp.brand)
+			}
+		}
+	}
+}
+
+// TestStartsWithBrand compares startsWithBrand with the plain loop over
+// brandPrefixes it replaces, on every word of the DEV user agents.
+func TestStartsWithBrand(t *testing.T) {
+	slow := func(tok string) bool {
+		for _, bp := range brandPrefixes {
+			if hasPrefixFold(tok, bp.brand) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, ua := range goldenInputs(t)["dev"] {
+		for _, w := range strings.FieldsFunc(ua, func(r rune) bool { return r == ' ' || r == '/' || r == ';' || r == '(' }) {
+			for _, tok := range []string{w, strings.ToUpper(w), "\u212a" + w, w[:len(w)/2]} {
+				if got, want := startsWithBrand(tok), slow(tok); got != want {
+					t.Fatalf("startsWithBrand(%q) = %v, want %v", tok, got, want)
+				}
+			}
+		}
+	}
+}
