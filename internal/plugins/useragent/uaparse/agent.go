@@ -44,6 +44,18 @@ var browserTokens = []browserToken{
 	{"lynx", "Lynx", "Special"}, {"links", "Links", "Special"}, {"w3m", "w3m", "Special"}, {"dillo", "Dillo", "Browser"},
 }
 
+// browserTokenNeedles registers each browser token with the needle scan,
+// in the order of browserTokens. The tokens are lower case, so a product
+// whose last word matches one without case is that same text in the lower
+// case user agent.
+var browserTokenNeedles = func() []needleID {
+	out := make([]needleID, len(browserTokens))
+	for i, bt := range browserTokens {
+		out[i] = uaNeedles.add(bt.token)
+	}
+	return out
+}()
+
 // edgeHTMLToEdge maps the EdgeHTML engine major version to the version of
 // the Edge browser that shipped it, as Microsoft published them.
 var edgeHTMLToEdge = map[string]string{

@@ -48,6 +48,7 @@ func analyze(ua string) *[numAttributes]string {
 	p := parse(urlDecode(ua))
 	if h, ok := detectHacker(p); ok {
 		fillHacker(&v, h)
+		releaseParsed(p)
 		return &v
 	}
 	s := &state{p: p}
@@ -61,6 +62,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.detectRobot()
 	s.extras()
 	s.fill(&v)
+	releaseParsed(p)
 	return &v
 }
 
@@ -242,7 +244,12 @@ func (s *state) detectAgent() {
 		s.agName, s.agClass, s.agVersion = "Edge", "Browser", ev+"."+minor
 		return
 	}
-	for _, bt := range browserTokens {
+	for i, bt := range browserTokens {
+		// A product named after the token is part of the user agent, so
+		// a token the needle scan did not see needs no product search.
+		if !p.has(browserTokenNeedles[i]) {
+			continue
+		}
 		pr, ok := p.product(bt.token)
 		if !ok {
 			if bt.token == "opera mini" || bt.token == "edg" || bt.token == "opr" {

@@ -76,3 +76,48 @@ func TestStartsWithBrand(t *testing.T) {
 		}
 	}
 }
+
+// TestCPUHints checks the prefilter of detectOS: every entry for which
+// cpuFromEntry names a processor contains one of cpuHintNeedles.
+func TestCPUHints(t *testing.T) {
+	for _, uas := range goldenInputs(t) {
+		for _, ua := range uas {
+			if len(ua) > maxLength {
+				continue
+			}
+			p := parse(ua)
+			for _, e := range p.entries {
+				lt := p.ltext(e)
+				if cpuFromEntry(lt) == "" {
+					continue
+				}
+				hinted := false
+				for _, h := range []string{"64", "86", "ppc", "arm", "powerpc"} {
+					hinted = hinted || strings.Contains(lt, h)
+				}
+				if !hinted || !p.hasAny(&cpuHintNeedles) {
+					t.Errorf("processor entry %q has no hint", lt)
+				}
+			}
+		}
+	}
+}
+
+// TestBrowserTokensLowerCase guards the needle prefilter of the browser
+// token loop, which relies on lower case ASCII tokens.
+func TestBrowserTokensLowerCase(t *testing.T) {
+	for _, bt := range browserTokens {
+		if bt.token != strings.ToLower(bt.token) || !isASCII(bt.token) || len(bt.token) < 2 {
+			t.Errorf("browser token %q is not lower case ASCII of two bytes or more", bt.token)
+		}
+	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}

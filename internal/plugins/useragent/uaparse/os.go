@@ -42,6 +42,18 @@ var otherOS = []struct{ token, name, class string }{
 	{"web0s", "WebOS", "Embedded"}, {"vidaa", "Vidaa", "Embedded"}, {"roku", "Roku OS", "Embedded"},
 }
 
+// otherOSByInitial lists the positions in otherOS of the tokens starting
+// with each byte, in order, so that an entry is compared only with the
+// tokens it can start with.
+var otherOSByInitial = func() (t [256][]int) {
+	for i, o := range otherOS {
+		if o.token != "" {
+			t[o.token[0]] = append(t[o.token[0]], i)
+		}
+	}
+	return t
+}()
+
 // detectOS scans every comment entry, then the products, and keeps the
 // most specific hint.
 func detectOS(p *parsed) osInfo {
@@ -58,19 +70,23 @@ func detectOS(p *parsed) osInfo {
 	// One pass over the string tells whether any distribution name occurs,
 	// so the per-entry and per-product distribution checks run only then.
 	distro := p.hasAny(&distroNeedles)
+	// Likewise for processor names: every answer of cpuFromEntry needs
+	// one of cpuHintNeedles in the entry (TestCPUHints), so without one
+	// anywhere no entry is asked.
+	cpuHint := p.hasAny(&cpuHintNeedles)
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		t := p.text(e)
 		switch lt {
 		case "khtml", "like gecko", "compatible", "u", "i", "n", "wv", "mobile", "tablet", "touch", "wow64", "win64", "x64":
-			if cpu := cpuFromEntry(lt); cpu != "" && best.cpu == "" {
-				best.cpu = cpu
+			if best.cpu == "" && cpuHint {
+				best.cpu = cpuFromEntry(lt)
 			}
 			continue
 		}
-		consider(osFromEntry(lt, t, distro))
-		if cpu := cpuFromEntry(lt); cpu != "" && best.cpu == "" {
-			best.cpu = cpu
+		consider(osFromEntry(p, lt, t, distro))
+		if best.cpu == "" && cpuHint {
+			best.cpu = cpuFromEntry(lt)
 		}
 	}
 	for _, pr := range p.products {
@@ -163,7 +179,24 @@ var distroNeedles = uaNeedles.group(func() []string {
 	return out
 }())
 
-func osFromEntry(lt, t string, distro bool) osInfo {
+// cpuHintNeedles are fragments of which every processor name that
+// cpuFromEntry recognises contains one.
+var cpuHintNeedles = uaNeedles.group([]string{"64", "86", "ppc", "arm", "powerpc"})
+
+// Needles of the iOS and macOS entries: an entry can only contain them if
+// the user agent does, which spares most entries the searches.
+var (
+	kwIPhoneOS        = uaNeedles.add("iphone os")
+	kwIPadOS          = uaNeedles.add("ipad os")
+	kwIPhoneOSNoSpace = uaNeedles.add("iphoneos")
+	kwMacOSX          = uaNeedles.add("mac os x")
+	kwMacOSXOneSpace  = uaNeedles.add("macos x")
+	kwMacOSXNoSpace   = uaNeedles.add("macosx")
+)
+
+// osFromEntry reads the operating system from one comment entry: lt is
+// its lower case text, a part of p.low, and t the text as sent.
+func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 	switch {
 	case strings.HasPrefix(lt, "windows phone"):
 		v := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(lt, "windows phone"), " os"))
@@ -220,7 +253,7 @@ func osFromEntry(lt, t string, distro bool) osInfo {
 			return osInfo{name: "Android", version: orUnknown(androidAPILevel(strings.TrimLeft(rest[3:], " :-"))), class: "Mobile", prio: 7}
 		}
 		return osInfo{name: "Android", version: orUnknown(androidVersion(t[len(t)-len(rest):])), class: "Mobile", prio: 7}
-	case strings.Contains(lt, "iphone os") || strings.HasPrefix(lt, "cpu os") || strings.Contains(lt, "ipad os") ||
+	case p.has(kwIPhoneOS) && strings.Contains(lt, "iphone os") || strings.HasPrefix(lt, "cpu os") || p.has(kwIPadOS) && strings.Contains(lt, "ipad os") ||
 		strings.HasPrefix(lt, "cpu ios") || strings.HasPrefix(lt, "cpu like mac os x"):
 		i := strings.Index(lt, " os ")
 		v := ""
@@ -228,7 +261,7 @@ func osFromEntry(lt, t string, distro bool) osInfo {
 			v = leadingVersion(lt[i+4:])
 		}
 		return osInfo{name: "iOS", version: orUnknown(v), class: "Mobile", prio: 8}
-	case strings.Contains(lt, "iphoneos") || strings.HasPrefix(lt, "cpuos"):
+	case p.has(kwIPhoneOSNoSpace) && strings.Contains(lt, "iphoneos") || strings.HasPrefix(lt, "cpuos"):
 		// Spaces stripped by a proxy: "CPUiPhoneOS18_6_2likeMacOSX".
 		i := strings.Index(lt, "os") + 2
 		if k := strings.Index(lt, "iphoneos"); k >= 0 {
@@ -237,7 +270,8 @@ func osFromEntry(lt, t string, distro bool) osInfo {
 		return osInfo{name: "iOS", version: orUnknown(leadingVersion(lt[i:])), class: "Mobile", prio: 8}
 	case lt == "ios" || strings.HasPrefix(lt, "ios "):
 		return osInfo{name: "iOS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[3:]))), class: "Mobile", prio: 8}
-	case strings.Contains(lt, "mac os x") || strings.Contains(lt, "macos x") || strings.Contains(lt, "macosx"):
+	case p.has(kwMacOSX) && strings.Contains(lt, "mac os x") || p.has(kwMacOSXOneSpace) && strings.Contains(lt, "macos x") ||
+		p.has(kwMacOSXNoSpace) && strings.Contains(lt, "macosx"):
 		i := strings.Index(lt, "os x")
 		v := ""
 		if i >= 0 {
@@ -282,13 +316,18 @@ func osFromEntry(lt, t string, distro bool) osInfo {
 			return osInfo{name: d.name, version: orUnknown(v), class: "Desktop", prio: 6}
 		}
 	}
-	if r, ok := ubuntuReleases[lt]; ok && distro {
+	if distro {
 		// "Gecko/2000000000 Ubuntu (hardy) Firefox/8.8.8": the code name
 		// alone in a comment after the distribution.
-		return osInfo{name: "Ubuntu", version: r, class: "Desktop", prio: 6}
+		if r, ok := ubuntuReleases[lt]; ok {
+			return osInfo{name: "Ubuntu", version: r, class: "Desktop", prio: 6}
+		}
 	}
-	for _, o := range otherOS {
-		if strings.HasPrefix(lt, o.token) {
+	if lt == "" {
+		return osInfo{}
+	}
+	for _, i := range otherOSByInitial[lt[0]] {
+		if o := otherOS[i]; strings.HasPrefix(lt, o.token) {
 			v := leadingVersion(strings.TrimLeft(lt[len(o.token):], " /-"))
 			return osInfo{name: o.name, version: orUnknown(v), class: o.class, prio: 6}
 		}
