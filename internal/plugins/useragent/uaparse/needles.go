@@ -32,6 +32,14 @@ type needleSet struct {
 	words []string
 	ids   map[string]needleID
 
+	// allIndexed is set by build when every needle is in the bit set,
+	// which spares has the check of each identifier.
+	allIndexed bool
+	// head and headMask hold the first eight bytes of each needle (fewer
+	// for shorter ones) as a little-endian word, so that a candidate is
+	// usually rejected by one comparison of words.
+	head, headMask []uint64
+
 	pairs [65536 / 64]uint64
 	index [65536]uint16 // byte pair -> position in lists; 0 is the empty list
 	lists [][]needleID
@@ -82,10 +90,18 @@ func (n *needleSet) indexed(id needleID) bool {
 // build makes the index once every needle is registered.
 func (n *needleSet) build() {
 	n.lists = [][]needleID{nil}
+	n.allIndexed = true
+	n.head = make([]uint64, len(n.words))
+	n.headMask = make([]uint64, len(n.words))
 	for i, w := range n.words {
 		id := needleID(i)
 		if !n.indexed(id) {
+			n.allIndexed = false
 			continue
+		}
+		for j := 0; j < len(w) && j < 8; j++ {
+			n.head[i] |= uint64(w[j]) << (8 * j)
+			n.headMask[i] |= 0xff << (8 * j)
 		}
 		k := uint16(w[0])<<8 | uint16(w[1])
 		if n.index[k] == 0 {
@@ -107,8 +123,22 @@ func (n *needleSet) scan(s string, found *needleBits) {
 			continue
 		}
 		rest := s[i:]
+		if len(rest) < 8 {
+			for _, id := range n.lists[n.index[k]] {
+				if w := n.words[id]; len(rest) >= len(w) && rest[:len(w)] == w {
+					found.set(id)
+				}
+			}
+			continue
+		}
+		// The compiler turns these eight byte loads into one.
+		x := uint64(rest[0]) | uint64(rest[1])<<8 | uint64(rest[2])<<16 | uint64(rest[3])<<24 |
+			uint64(rest[4])<<32 | uint64(rest[5])<<40 | uint64(rest[6])<<48 | uint64(rest[7])<<56
 		for _, id := range n.lists[n.index[k]] {
-			if w := n.words[id]; len(rest) >= len(w) && rest[:len(w)] == w {
+			if x&n.headMask[id] != n.head[id] {
+				continue
+			}
+			if w := n.words[id]; len(w) <= 8 || len(rest) >= len(w) && rest[8:len(w)] == w[8:] {
 				found.set(id)
 			}
 		}
@@ -117,7 +147,7 @@ func (n *needleSet) scan(s string, found *needleBits) {
 
 // has reports whether the needle occurs in the lower case user agent.
 func (p *parsed) has(id needleID) bool {
-	if uaNeedles.indexed(id) {
+	if uaNeedles.allIndexed || uaNeedles.indexed(id) {
 		return p.found.has(id)
 	}
 	return strings.Contains(p.low, uaNeedles.words[id])

@@ -1,6 +1,9 @@
 package uaparse
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 var robotNeedles = uaNeedles.group(robotWords)
 
@@ -361,7 +364,7 @@ func (s *state) findRobot() (string, string, robotKind) {
 		if isInfoEntry(lt) {
 			continue
 		}
-		if isSpelledAddress(lt) {
+		if p.spelledAddress(lt) {
 			// "(zitebot support [at] zite [dot] com)" still names the
 			// robot in its first word; a plain address does not.
 			if w, _, _ := strings.Cut(lt, " "); !isRobotName(w) {
@@ -461,7 +464,7 @@ func (s *state) hasContact() bool {
 		return true
 	}
 	for _, e := range p.entries {
-		if isSpelledAddress(p.ltext(e)) {
+		if p.spelledAddress(p.ltext(e)) {
 			return true
 		}
 	}
@@ -496,6 +499,15 @@ func hasEmailAddress(low string) bool {
 func isInfoEntry(lt string) bool {
 	return strings.HasPrefix(lt, "+http") || strings.HasPrefix(lt, "http") || strings.Contains(lt, "@") ||
 		strings.HasPrefix(lt, "www.") || strings.HasPrefix(lt, "+www")
+}
+
+// spelledNeedles are what every spelled address contains one of.
+var spelledNeedles = uaNeedles.group([]string{"[dot]", "[at]", " at "})
+
+// spelledAddress is isSpelledAddress for an entry lt of p, asked only when
+// the user agent contains what such an address needs.
+func (p *parsed) spelledAddress(lt string) bool {
+	return p.hasAny(&spelledNeedles) && isSpelledAddress(lt)
 }
 
 // isSpelledAddress reports an address spelled out against harvesters:
@@ -710,10 +722,25 @@ var fediverseServers = map[string]string{
 	"construct": "Construct", "funkwhale": "Funkwhale", "firefish": "Firefish", "sharkey": "Sharkey", "bookwyrm": "BookWyrm",
 }
 
+var fediverseNeedles = uaNeedles.group(func() []string {
+	var out []string
+	for k := range fediverseServers {
+		out = append(out, k)
+	}
+	// Sorted, so that the needles are numbered the same in every run.
+	slices.Sort(out)
+	return out
+}())
+
 // fediverseServer recognises "Pleroma 2.4.4; https://host" and
 // "http.rb/5.0.4 (Mastodon/3.5.2; +https://host/)".
 func (s *state) fediverseServer() bool {
 	p := s.p
+	// Every name looked up below is a part of the lower case user agent,
+	// so without a server name in it there is nothing to find.
+	if !p.hasAny(&fediverseNeedles) {
+		return false
+	}
 	name, ver := "", ""
 	for i, pr := range p.products {
 		if n, ok := fediverseServers[pr.lname]; ok {
