@@ -110,11 +110,17 @@ const fieldsPerRecord = 16
 // has its own capacity-limited share of the field storage; a record that
 // outgrows it moves to a slice of its own, so records never overwrite one
 // another. The records are zero: Init each one.
-func NewBatch(n int) []Record {
+func NewBatch(n int) []Record { return NewBatchFields(n, fieldsPerRecord) }
+
+// NewBatchFields is NewBatch with room for perRecord fields in each record
+// (at least 1). The stream sizes it from the records of its previous batch,
+// so that field storage neither sits unused nor grows record by record.
+func NewBatchFields(n, perRecord int) []Record {
+	perRecord = max(perRecord, 1)
 	recs := make([]Record, n)
-	store := make([]Field, n*fieldsPerRecord)
+	store := make([]Field, n*perRecord)
 	for i := range recs {
-		recs[i].fields = store[i*fieldsPerRecord : i*fieldsPerRecord : (i+1)*fieldsPerRecord]
+		recs[i].fields = store[i*perRecord : i*perRecord : (i+1)*perRecord]
 	}
 	return recs
 }

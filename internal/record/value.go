@@ -172,6 +172,10 @@ func (v Value) AsMap() (map[string]Value, bool) {
 	return *(*map[string]Value)(v.ptr), true
 }
 
+// String renders the value as JSON, for logs and test failures. (Printing
+// the struct itself would show the address of a string, not the string.)
+func (v Value) String() string { return string(AppendJSON(nil, v)) }
+
 // Text renders a scalar value as text: strings as they are, numbers in
 // decimal, booleans as true/false, bytes as their string, null as "".
 // Arrays and maps are rendered as JSON.

@@ -6,14 +6,17 @@
 package stream
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
+	"github.com/pierrec/lz4/v4"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -34,6 +37,9 @@ type Settings struct {
 	InSer, OutSer, ErrSer   component.Serializer
 
 	Compression kgo.CompressionCodec
+	// Compressor, when set, compresses produced batches instead of the
+	// client's own compressor for Compression (see newLz4Compressor).
+	Compressor kgo.Compressor
 
 	AutoCreate  bool
 	Partitions  int32
@@ -93,6 +99,7 @@ func NewSettings(c *dataflow.Component, reg *component.Registry, eng EngineSetti
 		s.Compression = kgo.ZstdCompression()
 	default:
 		s.Compression = kgo.Lz4Compression()
+		s.Compressor = newLz4Compressor()
 	}
 	if s.AutoCreate, err = conf.Bool("broker.topic.autoCreate"); err != nil {
 		return Settings{}, err
@@ -107,6 +114,55 @@ func NewSettings(c *dataflow.Component, reg *component.Registry, eng EngineSetti
 	}
 	s.Partitions, s.Replication = int32(p), int16(rf)
 	return s, nil
+}
+
+// compressionOpt returns the client option that compresses produced
+// batches.
+func (s *Stream) compressionOpt() kgo.Opt {
+	if s.set.Compressor != nil {
+		return kgo.WithCompressor(s.set.Compressor)
+	}
+	return kgo.ProducerBatchCompression(s.set.Compression)
+}
+
+// lz4Compressor writes lz4 frames of 64 KiB blocks without a content
+// checksum, as the Java producer does, where the client's own lz4 codec
+// writes 4 MiB blocks with one. The 4 MiB block buffers were half of the
+// live heap at full speed and, being dropped from their pool at every
+// garbage collection, a tenth of all allocation; small blocks and no
+// checksum also compress about 1.5 times faster, for output about a tenth
+// larger (ratio 0.19 instead of 0.18 on the sample job's JSON). Every Kafka
+// consumer reads these frames: block size and checksum are declared in the
+// frame header.
+type lz4Compressor struct {
+	writers sync.Pool
+}
+
+func newLz4Compressor() *lz4Compressor {
+	c := &lz4Compressor{}
+	c.writers.New = func() any {
+		w := lz4.NewWriter(nil)
+		// The options are constants the library accepts; an error here
+		// would leave the library's defaults, which are valid lz4 too.
+		_ = w.Apply(lz4.BlockSizeOption(lz4.Block64Kb), lz4.ChecksumOption(false), lz4.CompressionLevelOption(lz4.Fast))
+		return w
+	}
+	return c
+}
+
+// Compress implements kgo.Compressor. A nil result makes the client send
+// the batch uncompressed.
+func (c *lz4Compressor) Compress(dst *bytes.Buffer, src []byte, _ ...kgo.CompressFlag) ([]byte, kgo.CompressionCodecType) {
+	w := c.writers.Get().(*lz4.Writer)
+	defer c.writers.Put(w)
+	w.Reset(dst)
+	if _, err := w.Write(src); err != nil {
+		return nil, kgo.CodecNone
+	}
+	if err := w.Close(); err != nil {
+		return nil, kgo.CodecNone
+	}
+	return dst.Bytes(), kgo.CodecLz4
 }
 
 // maxPollRecords bounds one micro-batch, and with it the memory a batch
@@ -132,6 +188,12 @@ type Stream struct {
 	lastModified time.Time
 
 	limiter limiter
+	slabs   slabPool
+
+	// fieldHint is the largest field count of a record in the latest
+	// chunk, the field capacity of the next chunk's records (0 until
+	// a chunk has run).
+	fieldHint atomic.Int64
 
 	stopLoop context.CancelFunc // interrupts polling
 	stopWork context.CancelFunc // interrupts a batch in flight (hard stop)
@@ -315,8 +377,8 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) error {
 		kgo.FetchMaxPartitionBytes(1<<20),
 		kgo.MaxConcurrentFetches(2),
 		kgo.ProducerBatchMaxBytes(1<<20),
-		kgo.ProducerBatchCompression(s.set.Compression),
 		kgo.MaxBufferedRecords(8192),
+		s.compressionOpt(),
 	)
 	if err != nil {
 		return fmt.Errorf("kafka client: %w", err)
@@ -423,7 +485,7 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, fetc
 		s.m.lag.WithLabelValues(s.set.Name, p.Topic, fmt.Sprint(p.Partition)).Set(float64(max(p.HighWatermark-last-1, 0)))
 	}
 
-	pr := &producer{cl: cl, ctx: ctx}
+	pr := &producer{cl: cl, ctx: ctx, slabs: &s.slabs}
 	work := make(chan int)
 	errc := make(chan error, len(parts))
 	last := make([]*kgo.Record, len(parts)) // each slot written by one worker
@@ -452,8 +514,11 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, fetc
 		}
 	}
 	// Wait for produce acknowledgements even after a failure, so no
-	// callback outlives this batch.
-	if perr := pr.wait(); perr != nil {
+	// callback outlives this batch. Once every record is acknowledged the
+	// client holds none of them, and their slabs serve the next poll.
+	perr := pr.wait()
+	pr.recycle()
+	if perr != nil {
 		return nil, perr
 	}
 	if err != nil && !errors.Is(err, errStopping) {
@@ -499,7 +564,7 @@ func (s *Stream) processPartition(stopping, ctx context.Context, chain *Chain, p
 func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, topic string, partition int32, records []*kgo.Record) error {
 	b := component.Batch{Topic: topic, Partition: partition, Records: make([]*record.Record, 0, len(records))}
 	var failed []*record.Record
-	recs := record.NewBatch(len(records))
+	recs := record.NewBatchFields(len(records), s.fieldsPerRecord())
 	for i, kr := range records {
 		r := &recs[i]
 		r.Init(record.DeriveID(kr.Topic, kr.Partition, kr.Offset, 0), "", kr.Timestamp.UnixMilli())
@@ -520,6 +585,7 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 		return err
 	}
 	failed = append(failed, chainFailed...)
+	s.noteFields(b.Records)
 
 	var slab []byte
 	for _, r := range b.Records {
@@ -547,6 +613,34 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 	return nil
 }
 
+// defaultFieldsPerRecord is the field capacity of records before the
+// stream has seen a chunk: enough for a parsed log line.
+const defaultFieldsPerRecord = 16
+
+// fieldsPerRecord returns the field capacity to give the records of a new
+// chunk: the most fields a record of the latest chunk ended with. Sized
+// this way, the sample job's records take 12 fields instead of 16, and a
+// job whose records end with 30 fields does not grow every record's slice.
+func (s *Stream) fieldsPerRecord() int {
+	if n := s.fieldHint.Load(); n > 0 {
+		return int(n)
+	}
+	return defaultFieldsPerRecord
+}
+
+// noteFields remembers the field count of the chunk's largest record, for
+// the next chunk. Records that failed are left out: they are few, and a
+// record that outgrows its share only costs an allocation of its own.
+func (s *Stream) noteFields(recs []*record.Record) {
+	most := 0
+	for _, r := range recs {
+		most = max(most, r.Len())
+	}
+	if most > 0 {
+		s.fieldHint.Store(int64(most))
+	}
+}
+
 // rawValue keeps undecodable input as a string when it is text, and as
 // bytes (base64 in JSON) when it is not, so no byte is lost.
 func rawValue(b []byte) record.Value {
@@ -560,9 +654,11 @@ func rawValue(b []byte) record.Value {
 type producer struct {
 	cl      *kgo.Client
 	ctx     context.Context
+	slabs   *slabPool
 	pending sync.WaitGroup
 	mu      sync.Mutex
 	err     error
+	used    [][]byte // slabs taken from slabs, returned by recycle
 }
 
 // slabSize is the size of the buffers that serialized records are carved
@@ -576,7 +672,7 @@ func (p *producer) send(slab []byte, r *record.Record, topics []string, ser comp
 		return slab, nil
 	}
 	if cap(slab)-len(slab) < 1024 {
-		slab = make([]byte, 0, slabSize)
+		slab = p.newSlab()
 	}
 	start := len(slab)
 	slab = append(slab, r.ID...)
@@ -591,6 +687,64 @@ func (p *producer) send(slab []byte, r *record.Record, topics []string, ser comp
 		p.cl.Produce(p.ctx, &kgo.Record{Topic: t, Key: key, Value: value}, p.done)
 	}
 	return slab, nil
+}
+
+// newSlab takes a slab from the pool and remembers it, to give it back
+// once the poll is acknowledged.
+func (p *producer) newSlab() []byte {
+	slab := p.slabs.get()
+	p.mu.Lock()
+	p.used = append(p.used, slab)
+	p.mu.Unlock()
+	return slab
+}
+
+// recycle gives the slabs of this poll back to the pool. It must only be
+// called after wait: the client reads a record's key and value until the
+// record's promise has run. (A slab that append grew was never taken from
+// the pool and is simply left to the garbage collector.)
+func (p *producer) recycle() {
+	p.mu.Lock()
+	used := p.used
+	p.used = nil
+	p.mu.Unlock()
+	p.slabs.put(used)
+}
+
+// slabPool keeps the serialization slabs of a stream from one poll to the
+// next. Serialized records were the largest allocation of a poll (about
+// 900 bytes a record in the sample job), and allocating them anew for
+// every poll made the garbage collector run that much more often.
+type slabPool struct {
+	mu   sync.Mutex
+	free [][]byte
+}
+
+// maxFreeSlabs bounds what the pool keeps between polls: 128 slabs of
+// 64 KiB, enough for a full poll of 4,096 records of 2 KB.
+const maxFreeSlabs = 128
+
+func (sp *slabPool) get() []byte {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if n := len(sp.free); n > 0 {
+		slab := sp.free[n-1]
+		sp.free[n-1] = nil
+		sp.free = sp.free[:n-1]
+		return slab[:0]
+	}
+	return make([]byte, 0, slabSize)
+}
+
+func (sp *slabPool) put(slabs [][]byte) {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	for _, slab := range slabs {
+		if len(sp.free) >= maxFreeSlabs {
+			return
+		}
+		sp.free = append(sp.free, slab)
+	}
 }
 
 func (p *producer) done(_ *kgo.Record, err error) {
