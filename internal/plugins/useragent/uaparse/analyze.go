@@ -1136,7 +1136,7 @@ func (s *state) tvDevice() {
 		break
 	}
 	// NetTV is the operating system of Philips televisions.
-	if i := strings.Index(p.low, "nettv"); i >= 0 && (i == 0 || !isLetter(p.low[i-1])) {
+	if i := p.index(kwNetTV); i >= 0 && (i == 0 || !isLetter(p.low[i-1])) {
 		v := strings.TrimLeft(p.ua[i+len("nettv"):], "/ ")
 		s.os = osInfo{name: "NETTV", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
 		s.devClass, s.devName = "TV", "Nettv Device"
@@ -1196,7 +1196,7 @@ var unixDesktops = map[string]struct{ brand, name string }{
 // places. A set that leaves them empty is an "Unspecified TV".
 func (s *state) hbbTVDevice() bool {
 	p := s.p
-	i := strings.Index(p.low, "hbbtv/")
+	i := p.index(kwHbbTVSlash)
 	if i < 0 {
 		return false
 	}
@@ -1478,6 +1478,9 @@ func (s *state) fill(v *[numAttributes]string) {
 func urlDecode(ua string) string {
 	// An encoded user agent has an encoded slash or space and an encoded
 	// parenthesis, semicolon or plus for a space.
+	if strings.IndexByte(ua, '%') < 0 {
+		return ua // every encoded slash or space has a '%': one fast search for most user agents
+	}
 	slashOrSpace := strings.Contains(ua, "%2F") || strings.Contains(ua, "%2f") || strings.Contains(ua, "%20")
 	if !slashOrSpace || !strings.Contains(ua, "%28") && !strings.Contains(ua, "%3B") && !strings.Contains(ua, "+") {
 		return ua

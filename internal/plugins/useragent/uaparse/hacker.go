@@ -116,6 +116,10 @@ var (
 	}())
 	kwSSIExec    = uaNeedles.add("<!--#exec")
 	kwSSIInclude = uaNeedles.add("<!--#include")
+
+	// A Sec-CH-UA client hint header pasted in as a user agent.
+	kwHintEscaped = uaNeedles.add(";v=\\\"")
+	kwHintQuoted  = uaNeedles.add("\";v=\"")
 )
 
 // junkUserAgent recognises strings that are not user agents at all: a bare
@@ -125,7 +129,7 @@ func junkUserAgent(p *parsed) bool {
 	switch {
 	case strings.HasPrefix(low, "http://") || strings.HasPrefix(low, "https://") || strings.HasPrefix(low, "hthttp"):
 		return true
-	case strings.Contains(low, ";v=\\\"") || strings.Contains(low, "\";v=\""):
+	case p.has(kwHintEscaped) || p.has(kwHintQuoted):
 		return true
 	case strings.HasPrefix(low, ";__ct_job_id__"):
 		return true

@@ -48,8 +48,9 @@ type needleSet struct {
 // needleGroup is a set of needles asked about together ("does any SQL
 // injection signature occur"), as a mask over the bit set.
 type needleGroup struct {
-	mask needleBits
-	slow []needleID // needles outside the bit set, answered by a scan
+	mask   needleBits
+	lo, hi int        // the words of mask that can be non-zero: [lo, hi)
+	slow   []needleID // needles outside the bit set, answered by a scan
 }
 
 var uaNeedles = &needleSet{ids: map[string]needleID{}}
@@ -77,6 +78,17 @@ func (n *needleSet) group(words []string) needleGroup {
 		} else {
 			g.slow = append(g.slow, id)
 		}
+	}
+	// The needles of a group are mostly registered together, so their
+	// bits fall in a few words; hasAny looks only at those.
+	g.lo, g.hi = len(g.mask), 0
+	for i, m := range g.mask {
+		if m != 0 {
+			g.lo, g.hi = min(g.lo, i), i+1
+		}
+	}
+	if g.hi == 0 {
+		g.lo = 0
 	}
 	return g
 }
@@ -153,11 +165,21 @@ func (p *parsed) has(id needleID) bool {
 	return strings.Contains(p.low, uaNeedles.words[id])
 }
 
+// index returns the position of the first occurrence of the needle in the
+// lower case user agent, or -1; the scan answers most of them without a
+// search.
+func (p *parsed) index(id needleID) int {
+	if !p.has(id) {
+		return -1
+	}
+	return strings.Index(p.low, uaNeedles.words[id])
+}
+
 // hasAny reports whether any needle of the group occurs in the lower case
 // user agent.
 func (p *parsed) hasAny(g *needleGroup) bool {
-	for i, m := range g.mask {
-		if p.found[i]&m != 0 {
+	for i := g.lo; i < g.hi; i++ {
+		if p.found[i]&g.mask[i] != 0 {
 			return true
 		}
 	}
@@ -203,6 +225,8 @@ var (
 	kwMacintosh            = uaNeedles.add("macintosh")
 	kwMicrosoftOfficeSlash = uaNeedles.add("microsoft office/")
 	kwNetCast              = uaNeedles.add("netcast")
+	kwNetTV                = uaNeedles.add("nettv")
+	kwHbbTVSlash           = uaNeedles.add("hbbtv/")
 	kwObigo                = uaNeedles.add("obigo")
 	kwOpenTVSemi           = uaNeedles.add("(tv;")
 	kwOperaMini            = uaNeedles.add("opera mini")
