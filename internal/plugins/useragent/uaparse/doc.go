@@ -11,9 +11,13 @@
 // missing spaces, missing parentheses, URL encoding. Hand-written rules
 // then read those tokens, each concern in its own file:
 //
+//   - needles.go: one pass over the lower case string, at parse time,
+//     records which of several hundred fragments occur (attack signatures,
+//     robot words, distribution, television and phone markers); the rules
+//     ask it instead of searching the whole string each time;
 //   - hacker.go: attacks (SQL, script, template, shell and code injection,
 //     path traversal, server side includes) and scanner toolkits, found by
-//     a single pass over the string with a two-byte-indexed signature table;
+//     their signatures in that pass;
 //   - os.go: the operating system from comment entries and products, with
 //     priorities (Windows Phone over Android over Linux);
 //   - analyze.go: layout engine, browser or app, device (Android models,
