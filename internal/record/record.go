@@ -192,6 +192,15 @@ func (r *Record) Set(name string, v Value) {
 		}
 	}
 	r.names |= bit
+	if n := len(r.fields); n < cap(r.fields) {
+		// Storing the two parts in place costs two pointer writes; an
+		// append of the whole Field is a typed copy, whose write barrier
+		// scans the struct while the garbage collector runs.
+		r.fields = r.fields[:n+1]
+		f := &r.fields[n]
+		f.Name, f.Value = name, v
+		return
+	}
 	r.fields = append(r.fields, Field{Name: name, Value: v})
 }
 
