@@ -29,7 +29,8 @@ type Spec struct {
 	// keys that must agree with each other (a regex and its field list).
 	// It runs at validation, so `weir validate` and a refused remote
 	// configuration report it before anything is built. Its error is
-	// reported at the component's configuration path.
+	// reported at the component's configuration path; an errors.Join of
+	// several errors is reported as several problems.
 	Check func(conf Config) error
 
 	NewProcessor  func(conf Config, env Env) (Processor, error)

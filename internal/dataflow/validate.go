@@ -95,7 +95,14 @@ func validateComponent(c *Component, kind component.Kind, reg *component.Registr
 	probs = append(probs, cp.At(cpath, c.LineOf)...)
 	if spec.Check != nil && len(cp) == 0 {
 		if err := spec.Check(conf); err != nil {
-			probs = append(probs, component.Problem{Path: cpath, Line: c.Line, Msg: err.Error()})
+			// A joined error is several problems: report each.
+			errs := []error{err}
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				errs = j.Unwrap()
+			}
+			for _, e := range errs {
+				probs = append(probs, component.Problem{Path: cpath, Line: c.Line, Msg: e.Error()})
+			}
 		}
 	}
 	for _, prop := range spec.Properties {

@@ -3,6 +3,7 @@ package text
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -34,6 +35,7 @@ func SplitTextSpec() component.Spec {
 			{Key: "keep.raw.content", Description: "Keep the raw line in record_value.", Default: "true", Validator: component.Bool},
 			{Key: "timezone.record.time", Description: "Time zone (IANA name) of record_time values that carry no offset of their own.", Default: "UTC", Validator: timeZone},
 		},
+		Check:        checkSplitText,
 		NewProcessor: newSplitText,
 	}
 }
@@ -59,6 +61,22 @@ type SplitText struct {
 	keepRaw   bool
 	loc       *time.Location
 	timeIndex int // index of record_time in valueF, -1 if absent
+}
+
+// checkSplitText refuses, at validation, what a single key cannot show: a
+// regex whose capture groups do not match its field list, and a key regex
+// without key fields (or the reverse).
+func checkSplitText(conf component.Config) error {
+	var errs []error
+	if _, _, err := compileAnchored(conf, "value.regex", "value.fields"); err != nil {
+		errs = append(errs, err)
+	}
+	if conf.IsSet("key.regex") || conf.IsSet("key.fields") {
+		if _, _, err := compileAnchored(conf, "key.regex", "key.fields"); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func newSplitText(conf component.Config, env component.Env) (component.Processor, error) {
