@@ -93,13 +93,13 @@ func NewSettings(c *dataflow.Component, reg *component.Registry, eng EngineSetti
 		s.Compression = kgo.NoCompression()
 	case "gzip":
 		s.Compression = kgo.GzipCompression()
-	case "snappy":
-		s.Compression = kgo.SnappyCompression()
+	case "lz4":
+		s.Compression = kgo.Lz4Compression()
+		s.Compressor = newLz4Compressor()
 	case "zstd":
 		s.Compression = kgo.ZstdCompression()
 	default:
-		s.Compression = kgo.Lz4Compression()
-		s.Compressor = newLz4Compressor()
+		s.Compression = kgo.SnappyCompression()
 	}
 	if s.AutoCreate, err = conf.Bool("broker.topic.autoCreate"); err != nil {
 		return Settings{}, err
