@@ -104,6 +104,11 @@ var expectedErrors = []struct {
 	{"unclosed_var.bad.yml", []string{`line 19: streamConfigurations[s].configuration.broker.metadata.broker.list: unclosed variable reference "${BROKER_LIST:-localhost:9092"`}},
 	{"invalid_var_name.bad.yml", []string{`line 19: streamConfigurations[s].configuration.broker.metadata.broker.list: invalid variable name "BROKER_LIST-localhost:9092" in ${BROKER_LIST-localhost:9092}`}},
 
+	{"splittext_groups_fields.bad.yml", []string{
+		`line 13: streamConfigurations[s].processorConfigurations[p].configuration: property "value.regex" has 2 capture groups but "value.fields" names 1 fields`,
+		`line 13: streamConfigurations[s].processorConfigurations[p].configuration: properties "key.regex" and "key.fields" must be given together`,
+	}},
+
 	{"missing_service.bad.yml", []string{`line 31: streamConfigurations[s].processorConfigurations[dns].configuration: property "cache.service" names service "dns_cach", which is not defined (did you mean "dns_cache"?)`}},
 	{"wrong_service.bad.yml", []string{`line 37: streamConfigurations[s].processorConfigurations[dns].configuration: property "cache.service" names service "store", a pkg.service.docdb.DocDBControllerService, which does not provide "cache"`}},
 
@@ -452,40 +457,5 @@ func TestProblemsSortByLine(t *testing.T) {
 	}
 	if want := []string{"d", "b", "e", "a", "c"}; !slices.Equal(got, want) {
 		t.Errorf("sorted %v, want %v", got, want)
-	}
-}
-
-// TestSplitTextCrossKeyProblemsAreReportedAtValidation checks that weir
-// validate, not only weir run, refuses a regex whose groups do not match
-// its fields, and a key regex without key fields: both at once.
-func TestSplitTextCrossKeyProblemsAreReportedAtValidation(t *testing.T) {
-	job, err := config.Parse([]byte(`engine:
-  component: pkg.engine.engine.BrokerStreamProcessingEngine
-streamConfigurations:
-  - stream: s
-    component: pkg.stream.engine.BrokerRecordStreamParallelProcessing
-    configuration:
-      broker.input.topics: raw
-      broker.error.topics: errors
-      broker.metadata.broker.list: localhost:9092
-    processorConfigurations:
-      - processor: p
-        component: pkg.processor.SplitText
-        configuration:
-          value.regex: (\w+) (\w+)
-          value.fields: one
-          key.regex: (\d+)
-`), time.Unix(1, 0), func(string) (string, bool) { return "", false })
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = config.Validate(job, all.NewRegistry())
-	for _, want := range []string{
-		`line 11: streamConfigurations[s].processorConfigurations[p].configuration: property "value.regex" has 2 capture groups but "value.fields" names 1 fields`,
-		`line 11: streamConfigurations[s].processorConfigurations[p].configuration: properties "key.regex" and "key.fields" must be given together`,
-	} {
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("validation error lacks %q:\n%v", want, err)
-		}
 	}
 }
