@@ -399,3 +399,75 @@ func TestRunStopsAtTheJobTimeoutAndRefusesABadFile(t *testing.T) {
 		t.Errorf("weir run did not say what is wrong:\n%s", stderr.String())
 	}
 }
+
+// TestKill9WithTheEmbeddedBrokerLosesNothing kills a weir process that
+// hosts the embedded broker in the middle of a run, and restarts it on the
+// same data directory: the broker's topics and committed offsets come back
+// from disk, and every input has its record.
+func TestKill9WithTheEmbeddedBrokerLosesNothing(t *testing.T) {
+	const n = 60000
+	port := freePort(t)
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	dataDir := t.TempDir()
+	job := jobFile(t, "embedded-kill", 5000)
+	args := []string{"run", "--conf", job, "--embedded-port", fmt.Sprint(port), "--data-dir", dataDir}
+	env := []string{"BROKER_LIST=embedded"}
+
+	first := startWeir(t, env, args...)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.DefaultProduceTopic("raw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	for cl.Ping(ctx) != nil {
+		time.Sleep(100 * time.Millisecond)
+	}
+	lines := repeatLog(t, n)
+	rs := make([]*kgo.Record, n)
+	for i, l := range lines {
+		rs[i] = &kgo.Record{Key: []byte(fmt.Sprint(i)), Value: []byte(l)}
+	}
+	if err := cl.ProduceSync(ctx, rs...).FirstErr(); err != nil {
+		t.Fatalf("produce: %v", err)
+	}
+	adm := kadm.NewClient(cl)
+	count := func(topic string) int64 {
+		offs, err := adm.ListEndOffsets(ctx, topic)
+		if err != nil {
+			return -1
+		}
+		var c int64
+		offs.Each(func(o kadm.ListedOffset) { c += o.Offset })
+		return c
+	}
+	for count("events") < n/4 {
+		if ctx.Err() != nil {
+			t.Fatal("no progress before the kill")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	first.kill9(t)
+	cl.Close()
+
+	startWeir(t, env, args...)
+	cl2, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ConsumeTopics("events"), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl2.Close()
+	seen := map[string]bool{}
+	msgs := 0
+	for len(seen) < n {
+		f := cl2.PollFetches(ctx)
+		if ctx.Err() != nil {
+			t.Fatalf("after restart: %d distinct records of %d among %d messages", len(seen), n, msgs)
+		}
+		f.EachRecord(func(r *kgo.Record) {
+			seen[string(r.Key)] = true
+			msgs++
+		})
+	}
+	t.Logf("%d messages for %d inputs after kill -9 of the process hosting the broker", msgs, n)
+}
