@@ -675,9 +675,12 @@ func (s *state) detectDevice() {
 		s.devClass, s.devBrand, s.devName = "Mobile", Unknown, "Fuchsia Device"
 	case "BlackBerry":
 		s.devClass, s.devBrand, s.devName = "Phone", "BlackBerry", "BlackBerry 10"
+	case "RIM OS":
+		// The model ("BlackBerry 9900") is read by deviceFromTokens.
+		s.devClass = "Phone"
 	case "RIM Tablet OS":
 		s.devClass, s.devBrand, s.devName = "Tablet", "BlackBerry", "BlackBerry PlayBook"
-	case "KaiOS", "Sailfish", "Tizen", "SymbianOS", "Bada", "HarmonyOS", "WebOS", "PalmOS", "Firefox OS":
+	case "KaiOS", "Sailfish", "Tizen", "SymbianOS", "Symbian", "Bada", "HarmonyOS", "WebOS", "PalmOS", "Firefox OS":
 		s.devClass = "Phone"
 		if s.tablet {
 			s.devClass = "Tablet"

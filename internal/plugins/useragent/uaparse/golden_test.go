@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "66a315d0cfb433875b13e536af3bdfe79ca19992568bd0d34db6d2e6c416f6b7",
-	"dev-variants": "d4f6435b178c3f242090778c4f535aa4f91e040d5e720d71a19ca018e61d5907",
-	"access-log":   "e640bc4ca2b2fcc5eaebe593f566e07d9f71fb6f82594c3e06a74ba8ffa578bb",
+	"dev":          "f7412db5c371b5ef9284455146cf735670697146cb831e04ab4c54f9d092d45e",
+	"dev-variants": "bb23d235b594ba9b49efced20977550fb6a0ded50d7117285d4a8eff878ad143",
+	"access-log":   "451078e7814aebfe0a9430d034e64f2df338f04d9039c29bc2fde18ac926d97e",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 

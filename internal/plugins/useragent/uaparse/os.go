@@ -295,6 +295,24 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 		return osInfo{name: "Chrome OS", version: Unknown, class: "Desktop", prio: 6}
 	case strings.HasPrefix(lt, "bb10"):
 		return osInfo{name: "BlackBerry", version: "BlackBerry 10", class: "Mobile", prio: 8}
+	case lt == "ipad" || lt == "iphone" || lt == "ipod" || lt == "ipod touch" || lt == "ipados":
+		// "Opera/9.80 (iPad; U; xx)": the device alone still names the
+		// system, for Apple ships no other on it; an entry that gives the
+		// version ("CPU OS 15_0") wins over this.
+		return osInfo{name: "iOS", version: Unknown, class: "Mobile", prio: 4}
+	case lt == "blackberry" || strings.HasPrefix(lt, "blackberry ") && len(lt) > 11 && lt[11] >= '0' && lt[11] <= '9':
+		// "(BlackBerry; U; BlackBerry 9900; nl)": the phones before
+		// BlackBerry 10 run RIM's own system, which names no version.
+		return osInfo{name: "RIM OS", version: "RIM OS", class: "Mobile", prio: 6}
+	case strings.HasPrefix(lt, "series40") || strings.HasPrefix(lt, "series30"):
+		// Nokia's Series 40 and Series 30+ feature phones are counted
+		// with Symbian, as Yauaa does; they name no system version.
+		return osInfo{name: "Symbian", version: Unknown, class: "Mobile", prio: 5}
+	case strings.HasPrefix(lt, "symbian/"):
+		// "Symbian/3" is the Symbian release itself (Nokia N8, E7).
+		return osInfo{name: "Symbian", version: orUnknown(leadingVersion(lt[8:])), class: "Mobile", prio: 6}
+	case lt == "symbian os" || strings.HasPrefix(lt, "symbian os "):
+		return osInfo{name: "SymbianOS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[10:]))), class: "Mobile", prio: 6}
 	case strings.HasPrefix(lt, "rim tablet os"):
 		return osInfo{name: "RIM Tablet OS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[13:]))), class: "Mobile", prio: 8}
 	}
