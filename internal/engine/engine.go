@@ -152,6 +152,7 @@ func (e *Engine) Apply(ctx context.Context, df *dataflow.DataFlow) error {
 		df.Name = e.opts.Settings.AppName
 	}
 	kind, detail, err := e.apply(ctx, df)
+	e.recordApply(kind, err)
 	e.stateMu.Lock()
 	e.applies++
 	e.lastApply = ApplyResult{Time: time.Now(), Kind: kind, Detail: detail}
@@ -450,5 +451,21 @@ func (e *Engine) Status() any {
 		"lastApply":    last,
 		"applies":      n,
 		"embeddedAddr": e.EmbeddedAddr(),
+	}
+}
+
+// recordApply exports the outcome of an Apply: a counter by change kind and
+// result, and the time of the last applied change.
+func (e *Engine) recordApply(kind string, err error) {
+	if e.opts.Metrics == nil {
+		return
+	}
+	result := "applied"
+	if err != nil {
+		result = "refused"
+	}
+	e.opts.Metrics.CounterVec("engine_applies_total", "Configuration changes submitted to the engine, by kind (start, dataflow, pipeline, none, validate) and result.", "kind", "result").WithLabelValues(kind, result).Inc()
+	if err == nil && kind != "none" {
+		e.opts.Metrics.GaugeVec("engine_last_applied_timestamp_seconds", "Unix time of the last configuration change applied.").WithLabelValues().SetToCurrentTime()
 	}
 }

@@ -172,6 +172,36 @@ func TestBadPipelineIsRefusedAndTheChainKeepsRunning(t *testing.T) {
 	if g := e.Generation("parsing"); g != 1 {
 		t.Fatalf("generation = %d, want 1", g)
 	}
+	if got := applies(t, e, "validate", "refused"); got != 1 {
+		t.Fatalf("weir_engine_applies_total{kind=validate,result=refused} = %v, want 1", got)
+	}
+	if got := applies(t, e, "start", "applied"); got != 1 {
+		t.Fatalf("weir_engine_applies_total{kind=start,result=applied} = %v, want 1", got)
+	}
+}
+
+// applies reads weir_engine_applies_total for a kind and result (0 if none).
+func applies(t *testing.T, e *streamtest.Engine, kind, result string) float64 {
+	t.Helper()
+	mfs, err := e.Metrics.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != "weir_engine_applies_total" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range m.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			if labels["kind"] == kind && labels["result"] == result {
+				return m.GetCounter().GetValue()
+			}
+		}
+	}
+	return 0
 }
 
 func dedupeKeys(ps []dataflow.Property) []dataflow.Property {
