@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "f7412db5c371b5ef9284455146cf735670697146cb831e04ab4c54f9d092d45e",
-	"dev-variants": "bb23d235b594ba9b49efced20977550fb6a0ded50d7117285d4a8eff878ad143",
+	"dev":          "b508ea3ab91129cbc8b9b6f623ed1fa5a8c238c7040c5de5391889e4b2f4734d",
+	"dev-variants": "f56703ab514233f083230280626e46bcffeb6669db51b033a82e21b00f861c4f",
 	"access-log":   "451078e7814aebfe0a9430d034e64f2df338f04d9039c29bc2fde18ac926d97e",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

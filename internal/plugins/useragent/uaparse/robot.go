@@ -72,6 +72,7 @@ func (s *state) detectRobot() {
 	}
 	name, ver, kind := s.findRobot()
 	if kind == robotNone {
+		s.contactOnlyDevice()
 		return
 	}
 	name = cleanRobotName(name)
@@ -779,4 +780,21 @@ func (s *state) fediverseServer() bool {
 	s.agClass, s.agName, s.agVersion = "Server", name, cleanVersion(ver)
 	s.devCPU = ""
 	return true
+}
+
+// contactOnlyDevice describes a client that names no device and no system
+// but leaves a contact ("Mozilla/4.0 (http://example.nl)"): only a program
+// run by the owner of that contact sends such a string, so the device is
+// that company's robot in the cloud, while the agent stays the client it
+// claims to be.
+func (s *state) contactOnlyDevice() {
+	if s.devClass != "" && s.devClass != Unknown || s.os.name != "" || !s.hasContact() {
+		return
+	}
+	brand := s.urlBrand()
+	if brand == "" {
+		return
+	}
+	s.devClass, s.devBrand, s.devName = "Robot", brand, brand+" Robot"
+	s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
 }
