@@ -347,6 +347,9 @@ func (s *state) detectAgent() {
 	}
 	if s.os.name == "iOS" && s.engName == "AppleWebKit" {
 		if _, ok := p.product("Mobile"); ok {
+			if s.iosAppAfterMobile() {
+				return
+			}
 			s.agName, s.agClass, s.agVersion = "UIWebView", "Browser Webview", s.engVersion
 			s.webview = true
 			return
@@ -1517,4 +1520,37 @@ func unhex(c byte) byte {
 		return c - 'a' + 10
 	}
 	return c - 'A' + 10
+}
+
+// iosAppAfterMobile names the iOS app that shows pages in the system web
+// view and appends its own product after the "Mobile/15E148" token
+// ("Mobile/15E148 Klarna/24.27.393", "Mobile/15E148 Safari Line/12.3.0"):
+// Safari itself would send "Version/x Safari/y", so a versioned product in
+// that place is the app around the web view.
+func (s *state) iosAppAfterMobile() bool {
+	p := s.p
+	seen := false
+	for _, pr := range p.products {
+		if !seen {
+			seen = pr.lname == "mobile"
+			continue
+		}
+		name, ln := pr.name, pr.lname
+		if strings.HasPrefix(ln, "safari ") {
+			name, ln = name[7:], ln[7:]
+		}
+		switch ln {
+		case "", "safari", "version", "mobile", "applewebkit", "webkit", "iphone", "ipad", "ipod", "ios":
+			// The device and system repeated ("iPhone/14.8.1") are not
+			// the app.
+			continue
+		}
+		if !isLetter(name[0]) || pr.version == "" || pr.version[0] < '0' || pr.version[0] > '9' ||
+			!isVersionLike(pr.version) || strings.ContainsAny(name, " ():") {
+			return false
+		}
+		s.agName, s.agClass, s.agVersion = name, "Mobile App", cleanVersion(pr.version)
+		return true
+	}
+	return false
 }

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "b508ea3ab91129cbc8b9b6f623ed1fa5a8c238c7040c5de5391889e4b2f4734d",
-	"dev-variants": "f56703ab514233f083230280626e46bcffeb6669db51b033a82e21b00f861c4f",
+	"dev":          "aadffc42f9ccad8d4850969a9a347a5967f3432d0c7423df24bced42a8e990d0",
+	"dev-variants": "cc9c5c35ca7e8a71e14a1e3f3e42857ece64463f98c5fcbcb4f095d31daf0181",
 	"access-log":   "451078e7814aebfe0a9430d034e64f2df338f04d9039c29bc2fde18ac926d97e",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

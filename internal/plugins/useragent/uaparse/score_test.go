@@ -125,7 +125,7 @@ var (
 		"DeviceClass": 91.8, "DeviceBrand": 90.6, "DeviceName": 85.9,
 		"OperatingSystemClass": 94.3, "OperatingSystemName": 93.4, "OperatingSystemVersion": 91.4,
 		"LayoutEngineClass": 95.3, "LayoutEngineName": 92.0, "LayoutEngineVersionMajor": 93.2,
-		"AgentClass": 92.2, "AgentName": 88.0, "AgentVersionMajor": 90.3,
+		"AgentClass": 92.3, "AgentName": 88.2, "AgentVersionMajor": 90.6,
 		"HackerAttackVector": 95.7, "HackerToolkit": 95.1,
 	}
 )
