@@ -1,11 +1,7 @@
 package docdb_test
 
 import (
-	"bufio"
 	"context"
-	"os"
-	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -20,6 +16,7 @@ import (
 	"github.com/weir-streams/weir/internal/plugins/text"
 	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/status"
+	"github.com/weir-streams/weir/internal/streamtest"
 )
 
 // apacheRegex and apacheFields are the spec's sample parser settings.
@@ -118,23 +115,7 @@ func newSplitText(t testing.TB) component.Processor {
 // readLog returns the lines of the real access log.
 func readLog(t testing.TB) []string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	path := filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "access-logs", "apache_combined_10k.log")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("open the real access log: %v", err)
-	}
-	defer f.Close()
-	var lines []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("read the real access log: %v", err)
-	}
-	return lines
+	return streamtest.AccessLogLines(t)
 }
 
 // rawRecords makes the records the stream makes from input messages: one

@@ -34,8 +34,7 @@ func TestParseUserAgentInStream(t *testing.T) {
 
 	s := streamtest.Stream("enrich", b.Addr, "pipeline_raw", "pipeline_events", "pipeline_errors")
 	s.Pipeline.Processors = []dataflow.Component{
-		streamtest.Processor("apache_parser", "pkg.processor.SplitText",
-			"record.type", "apache_log", "value.regex", streamtest.ApacheEnrichRegex, "value.fields", streamtest.ApacheEnrichFields),
+		streamtest.ApacheParser(true),
 		streamtest.Processor("user_agent", useragent.ParseUserAgentName,
 			"useragent.field", "http_user_agent", "fields", strings.Join(streamFields, ",")),
 	}

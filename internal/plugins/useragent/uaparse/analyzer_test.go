@@ -1,11 +1,9 @@
 package uaparse
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,35 +14,16 @@ import (
 var accessLog = filepath.Join("..", "..", "..", "..", "testdata", "access-logs", "apache_combined_10k.log")
 
 // accessLogUserAgents returns the distinct user agents of the real access
-// log: the last quoted field of each line.
+// log, in order of first appearance.
 func accessLogUserAgents(t *testing.T) []string {
 	t.Helper()
-	f, err := os.Open(accessLog)
-	if err != nil {
-		t.Fatalf("open access log: %v", err)
-	}
-	defer f.Close()
 	seen := map[string]bool{}
 	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	for sc.Scan() {
-		// One line of the log lost its closing quote: the user agent is
-		// then the text after the last quote.
-		line := strings.TrimRight(sc.Text(), " \r")
-		line = strings.TrimSuffix(line, "\"")
-		k := strings.LastIndexByte(line, '"')
-		if k < 0 {
-			continue
-		}
-		ua := line[k+1:]
+	for _, ua := range accessLogLineUserAgents(t) {
 		if !seen[ua] {
 			seen[ua] = true
 			out = append(out, ua)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("read access log: %v", err)
 	}
 	return out
 }

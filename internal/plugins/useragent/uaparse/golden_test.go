@@ -23,8 +23,9 @@ var goldenSets = map[string]string{
 }
 
 // accessLogLineUserAgents returns the user agent of every line of the real
-// access log, in order and with repetitions, read as
-// accessLogUserAgents reads them.
+// access log, in order and with repetitions: the text between the last two
+// quotes. One line of the log lost its closing quote; its user agent is the
+// text after the last quote.
 func accessLogLineUserAgents(t *testing.T) []string {
 	t.Helper()
 	f, err := os.Open(accessLog)
