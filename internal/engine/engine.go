@@ -16,7 +16,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/weir-streams/weir/internal/component"
-	"github.com/weir-streams/weir/internal/config"
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/stream"
@@ -127,9 +126,6 @@ func New(opts Options) *Engine {
 	}
 	return &Engine{opts: opts, log: opts.Logger.With("engine", opts.Settings.AppName)}
 }
-
-// Settings returns the engine's settings.
-func (e *Engine) Settings() Settings { return e.opts.Settings }
 
 // Apply makes the engine run df:
 //
@@ -433,10 +429,6 @@ func StartEmbedded(o EmbeddedOptions) (*kfake.Cluster, error) {
 	}
 	return c, nil
 }
-
-// Validate checks a whole job, engine included. It is what `weir validate`
-// and `weir run` call before anything starts.
-func Validate(job *config.Job, reg *component.Registry) error { return config.Validate(job, reg) }
 
 // Ready reports whether a dataflow runs.
 func (e *Engine) Ready() bool { return e.Snapshot() != nil }

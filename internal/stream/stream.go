@@ -215,9 +215,6 @@ func New(ctx context.Context, set Settings, pipeline dataflow.Pipeline, deps Cha
 	return s, nil
 }
 
-// Name returns the stream name.
-func (s *Stream) Name() string { return s.set.Name }
-
 // PipelineModified returns the lastModified of the running pipeline.
 func (s *Stream) PipelineModified() time.Time {
 	s.mu.Lock()
