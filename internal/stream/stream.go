@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -406,16 +407,17 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) error {
 		start := time.Now()
 		s.m.delay.Observe(max(start.Sub(next), 0).Seconds())
 		next = start.Add(s.set.BatchInterval)
-		if fetches.NumRecords() >= maxPollRecords || s.behind(fetches) {
+		parts, behind := s.partitions(fetches)
+		if behind {
 			// A backlog: take the next batch at once. The interval only
 			// bounds how long records wait while the stream keeps up.
 			next = start
 		}
-		if fetches.NumRecords() == 0 {
+		if len(parts) == 0 {
 			cl.AllowRebalance()
 			continue
 		}
-		done, err := s.processPoll(loopCtx, workCtx, cl, fetches)
+		done, err := s.processPoll(loopCtx, workCtx, cl, parts)
 		if err != nil && !errors.Is(err, errStopping) {
 			return err
 		}
@@ -435,34 +437,12 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) error {
 	}
 }
 
-// behind reports whether a partition of the poll has records beyond those
-// polled (its high watermark is past the last polled offset).
-func (s *Stream) behind(fetches kgo.Fetches) bool {
-	behind := false
-	fetches.EachPartition(func(p kgo.FetchTopicPartition) {
-		if n := len(p.Records); n > 0 && p.HighWatermark > p.Records[n-1].Offset+1 {
-			behind = true
-		}
-	})
-	return behind
-}
-
-// errStopping ends a poll early when the stream is asked to stop while a
-// rate limit holds records back.
-var errStopping = errors.New("stream stopping")
-
-// processPoll runs every partition of one poll through one chain
-// generation, on up to Workers goroutines, and returns once every output,
-// error record and completion is acknowledged. It returns the last
-// processed record of each partition, to commit.
-func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, fetches kgo.Fetches) ([]*kgo.Record, error) {
-	chain := s.acquire()
-	defer chain.inflight.Done()
-
-	// A poll may hold one partition more than once (one entry per buffered
-	// fetch response); merge them so one worker takes a partition's records
-	// in offset order.
-	var parts []kgo.FetchTopicPartition
+// partitions merges the records of a poll by partition and sets each
+// partition's lag. A poll may hold one partition more than once (one entry
+// per buffered fetch response); merged, one worker takes a partition's
+// records in offset order. behind reports whether any partition has
+// records beyond those polled: a backlog.
+func (s *Stream) partitions(fetches kgo.Fetches) (parts []kgo.FetchTopicPartition, behind bool) {
 	index := map[tp]int{}
 	fetches.EachPartition(func(p kgo.FetchTopicPartition) {
 		if len(p.Records) == 0 {
@@ -478,9 +458,24 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, fetc
 		parts = append(parts, p)
 	})
 	for _, p := range parts {
-		last := p.Records[len(p.Records)-1].Offset
-		s.m.lag.WithLabelValues(s.set.Name, p.Topic, fmt.Sprint(p.Partition)).Set(float64(max(p.HighWatermark-last-1, 0)))
+		lag := max(p.HighWatermark-p.Records[len(p.Records)-1].Offset-1, 0)
+		s.m.lag.WithLabelValues(s.set.Name, p.Topic, strconv.Itoa(int(p.Partition))).Set(float64(lag))
+		behind = behind || lag > 0
 	}
+	return parts, behind
+}
+
+// errStopping ends a poll early when the stream is asked to stop while a
+// rate limit holds records back.
+var errStopping = errors.New("stream stopping")
+
+// processPoll runs the partitions of one poll through one chain
+// generation, on up to Workers goroutines, and returns once every output,
+// error record and completion is acknowledged. It returns the last
+// processed record of each partition, to commit.
+func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, parts []kgo.FetchTopicPartition) ([]*kgo.Record, error) {
+	chain := s.acquire()
+	defer chain.inflight.Done()
 
 	pr := &producer{cl: cl, ctx: ctx, slabs: &s.slabs}
 	work := make(chan int)
