@@ -1,6 +1,7 @@
 package uaparse
 
 import (
+	"strconv"
 	"strings"
 	"unsafe"
 )
@@ -216,6 +217,12 @@ func (s *state) detectAgent() {
 	p := s.p
 	// Internet Explorer and its mobile variant live in the comment.
 	ieVersion, isIE := p.entryVersion("msie ")
+	if !isIE && p.has(kwMSIE) {
+		// "(compatible;MSIE9.0;WindowsNT6.1;Trident/5.0)": spaces lost.
+		if v, ok := p.entryVersion("msie"); ok && isVersionLike(v) {
+			ieVersion, isIE = v, true
+		}
+	}
 	if isIE {
 		ieVersion = cleanVersion(ieVersion)
 	}
@@ -298,6 +305,13 @@ func (s *state) detectAgent() {
 			} else if atoiPrefix(trident) == 7 {
 				ieVersion = "11.0"
 			}
+		} else if rv, ok := p.entryVersion("rv:"); ok && hasTrident && isVersionLike(rv) {
+			ieVersion = cleanVersion(rv)
+		} else if t := atoiPrefix(trident); hasTrident && (t == 5 || t == 6) && atoiPrefix(ieVersion) < t+4 {
+			// Internet Explorer 9 and 10 (Trident 5 and 6) emulating an
+			// older release send its "MSIE 7.0"; the engine tells the
+			// real release, always four ahead of it.
+			ieVersion = strconv.Itoa(t+4) + ".0"
 		}
 		if ieVersion == "" {
 			ieVersion = Unknown
@@ -316,6 +330,15 @@ func (s *state) detectAgent() {
 		}
 		if p.has(kwOperaMini) {
 			s.agName = "Opera Mini"
+			// "(Android; Opera Mini/7.5.33135/191.273; U; ar) ...
+			// Version/12.16": the Version token is that of the Presto
+			// engine on Opera's servers; the client names its own.
+			if mv, ok := p.entryVersion("opera mini/"); ok && isVersionLike(mv) {
+				if k := strings.IndexByte(mv, '/'); k > 0 {
+					mv = mv[:k]
+				}
+				s.agVersion = cleanVersion(mv)
+			}
 		} else if p.has(kwOperaMobi) {
 			s.agName = "Opera Mobile"
 		} else if p.has(kwOperaTablet) {
@@ -1060,10 +1083,19 @@ func (s *state) anonymized() {
 // user agent (Windows 11 still says "Windows NT 10.0", every macOS since
 // Big Sur says "10_15_7" or "10.15"), so the real version is at least that.
 func (s *state) frozenOSVersion() {
+	if s.reducedPlatform() {
+		return
+	}
 	major := atoiPrefix(s.agVersion)
 	modern := false
 	switch s.agName {
-	case "Chrome", "Edge", "Chromium", "SamsungBrowser", "Firefox":
+	case "SamsungBrowser":
+		// Samsung Internet numbers its own releases; the Chromium under
+		// it tells its age.
+		if ch, ok := s.p.product("Chrome"); ok {
+			modern = atoiPrefix(ch.version) >= 90
+		}
+	case "Chrome", "Edge", "Chromium", "Firefox":
 		modern = major >= 90
 	case "Safari":
 		modern = major >= 14
@@ -1077,6 +1109,43 @@ func (s *state) frozenOSVersion() {
 	case s.os.name == "Mac OS" && (s.os.version == "10.15.7" || s.os.version == "10.15" && s.agName == "Firefox"):
 		s.os.version = ">=10.15.7"
 	}
+}
+
+// reducedPlatform applies Chrome's "reduced" user agent: from release
+// 101 on, Chrome sends its version as "<major>.0.0.0" together with a
+// fixed platform, "Windows NT 10.0; Win64; x64" on Windows and "Android
+// 10; K" on Android, whatever the real system is; only the client hints
+// tell it. Such a platform says nothing about the system version, nor does
+// an Android version next to a hidden model ("K", "Unspecified Device"). Edge
+// and Samsung Internet keep their own rule (frozenOSVersion). A reduced
+// version older than release 90, from before the reduction was announced,
+// is not a real browser, and its platform is not believed at all. It
+// reports whether it decided the version.
+func (s *state) reducedPlatform() bool {
+	p := s.p
+	ch, ok := p.product("Chrome")
+	if !ok || !strings.HasSuffix(ch.version, ".0.0.0") {
+		return false
+	}
+	switch {
+	case s.os.name == "Windows NT" && s.os.version == "10.0" && p.has(kwWindowsNT100) && s.agName != "Edge" && s.agName != "SamsungBrowser":
+		s.os.version = Unknown
+		if atoiPrefix(ch.version) < 90 {
+			s.os.name = Unknown
+		}
+		return true
+	case s.os.name == "Android":
+		for i, e := range p.entries {
+			if i+1 < len(p.entries) && strings.HasPrefix(p.ltext(e), "android ") {
+				// "K" and "Unspecified Device" stand for the hidden model.
+				if m := p.ltext(p.entries[i+1]); m == "k" || m == "unspecified device" {
+					s.os.version = Unknown
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // isAndroidNoise reports comment entries that sit between the Android

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "aadffc42f9ccad8d4850969a9a347a5967f3432d0c7423df24bced42a8e990d0",
-	"dev-variants": "cc9c5c35ca7e8a71e14a1e3f3e42857ece64463f98c5fcbcb4f095d31daf0181",
-	"access-log":   "451078e7814aebfe0a9430d034e64f2df338f04d9039c29bc2fde18ac926d97e",
+	"dev":          "c1f3d18abb9bdf05fe1462e68117af3500208a93855bdcf1e056e990dd2decfb",
+	"dev-variants": "a79a3543907d36b60612e6d5b22bc5e403c8fd6ef20d3198d43c28f9e13852c4",
+	"access-log":   "0bb9b092692e9744bf2b629e74215d9deb90b9a9e98d5016fa89e68591543884",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 

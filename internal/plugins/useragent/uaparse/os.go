@@ -11,8 +11,10 @@ type osInfo struct {
 	cpu                  string
 }
 
+// windowsNT names the releases of the Windows NT kernel versions; a
+// version not listed ("4.0", "3.51") is shown as it is.
 var windowsNT = map[string]string{
-	"4.0": "NT4", "5.0": "2000", "5.01": "2000", "5.1": "XP", "5.2": "XP x64 Edition",
+	"5.0": "2000", "5.01": "2000", "5.1": "XP", "5.2": "XP x64 Edition",
 	"6.0": "Vista", "6.1": "7", "6.2": "8", "6.3": "8.1", "6.4": "10 Preview", "10.0": "10.0",
 }
 
@@ -192,6 +194,11 @@ var (
 	kwMacOSX          = uaNeedles.add("mac os x")
 	kwMacOSXOneSpace  = uaNeedles.add("macos x")
 	kwMacOSXNoSpace   = uaNeedles.add("macosx")
+
+	// kwWindowsNT100 is the platform of Chrome's reduced user agent,
+	// written with its spaces (reducedPlatform).
+	kwWindowsNT100 = uaNeedles.add("windows nt 10.0")
+	kwMSIE         = uaNeedles.add("msie")
 )
 
 // osFromEntry reads the operating system from one comment entry: lt is
@@ -218,10 +225,11 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 		name, ok := windowsNT[v]
 		if !ok {
 			if v == "" {
-				name = Unknown
-			} else {
-				name = v
+				// "(Windows NT; Windows NT 10.0; ...)": an entry with the
+				// version wins over the bare one.
+				return osInfo{name: "Windows NT", version: Unknown, class: "Desktop", prio: 4}
 			}
+			name = v
 		}
 		return osInfo{name: "Windows NT", version: name, class: "Desktop", prio: 5}
 	case lt == "windows xp":
@@ -241,11 +249,17 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 	case lt == "windows":
 		return osInfo{name: "Windows", version: Unknown, class: "Desktop", prio: 2}
 	case strings.HasPrefix(lt, "microsoft windows "):
-		v := leadingVersion(lt[18:])
-		if v == "" {
-			v = Unknown
+		return osInfo{name: "Windows NT", version: orUnknown(windowsRelease(lt[18:])), class: "Desktop", prio: 5}
+	case strings.HasPrefix(lt, "windows ") && len(lt) > 8 && lt[8] >= '0' && lt[8] <= '9':
+		// "Windows 2000", "Windows 8.1", "Windows 6.0" (the kernel
+		// version), "Windows 95/NT4" (no single release).
+		if v := windowsRelease(lt[8:]); v != "" {
+			return osInfo{name: "Windows NT", version: v, class: "Desktop", prio: 5}
 		}
-		return osInfo{name: "Windows NT", version: v, class: "Desktop", prio: 5}
+		if v := leadingVersion(lt[8:]); (v == "95" || v == "98") && (len(lt) == 10 || lt[10] == ' ') {
+			return osInfo{name: "Windows 9x", version: v, class: "Desktop", prio: 5}
+		}
+		return osInfo{name: "Windows", version: Unknown, class: "Desktop", prio: 2}
 	case strings.HasPrefix(lt, "android"):
 		rest := strings.TrimLeft(lt[7:], " /:")
 		if strings.HasPrefix(rest, "api") {
@@ -270,6 +284,11 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 		return osInfo{name: "iOS", version: orUnknown(leadingVersion(lt[i:])), class: "Mobile", prio: 8}
 	case lt == "ios" || strings.HasPrefix(lt, "ios "):
 		return osInfo{name: "iOS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[3:]))), class: "Mobile", prio: 8}
+	case strings.HasPrefix(lt, "mac_"):
+		// "Mac_PowerPC", "Mac_68000": Internet Explorer's and Opera's
+		// names of the classic Mac OS, before Mac OS X, even where
+		// "Mac OS X" follows in the same entry.
+		return osInfo{name: "Mac OS", version: "before 10", class: "Desktop", prio: 6}
 	case p.has(kwMacOSX) && strings.Contains(lt, "mac os x") || p.has(kwMacOSXOneSpace) && strings.Contains(lt, "macos x") ||
 		p.has(kwMacOSXNoSpace) && strings.Contains(lt, "macosx"):
 		i := strings.Index(lt, "os x")
@@ -289,10 +308,17 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 			cpu = "PowerPC"
 		}
 		return osInfo{name: "Mac OS", version: v, class: "Desktop", prio: 6, cpu: cpu}
-	case lt == "macintosh" || lt == "mac_powerpc" || lt == "mac_ppc" || lt == "mac_68000" || lt == "mac os":
+	case lt == "macintosh" || lt == "mac os":
 		return osInfo{name: "Mac OS", version: Unknown, class: "Desktop", prio: 3}
 	case strings.HasPrefix(lt, "cros "):
-		return osInfo{name: "Chrome OS", version: Unknown, class: "Desktop", prio: 6}
+		// Chrome OS ships with its browser: the Chrome version is the
+		// version of the system (the platform number after the CPU is
+		// the build).
+		v := Unknown
+		if ch, ok := p.product("Chrome"); ok && isVersionLike(ch.version) {
+			v = cleanVersion(chromeVersion(ch.version))
+		}
+		return osInfo{name: "Chrome OS", version: v, class: "Desktop", prio: 6}
 	case strings.HasPrefix(lt, "bb10"):
 		return osInfo{name: "BlackBerry", version: "BlackBerry 10", class: "Mobile", prio: 8}
 	case lt == "ipad" || lt == "iphone" || lt == "ipod" || lt == "ipod touch" || lt == "ipados":
@@ -357,6 +383,24 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 		return osInfo{name: "Linux", version: Unknown, class: "Desktop", prio: 1}
 	}
 	return osInfo{}
+}
+
+// windowsReleases names the Windows releases by their marketing number,
+// or by the kernel version some clients send in its place ("Windows 6.0"
+// is Vista), as Yauaa writes them.
+var windowsReleases = map[string]string{
+	"2000": "2000", "7": "7", "8": "8", "8.1": "8.1", "10": "10.0", "11": "11", "11.0": "11",
+	"5.0": "2000", "5.1": "XP", "5.2": "XP x64 Edition", "6.0": "Vista", "6.1": "7", "6.2": "8", "6.3": "8.1", "10.0": "10.0",
+}
+
+// windowsRelease reads the release from the text after "Windows ", or ""
+// when it names no single known release.
+func windowsRelease(rest string) string {
+	v := leadingVersion(rest)
+	if len(v) < len(rest) && rest[len(v)] != ' ' {
+		return "" // "95/NT4"
+	}
+	return windowsReleases[v]
 }
 
 func orUnknown(s string) string {
