@@ -144,6 +144,23 @@ func (s *state) detectEngine() {
 		s.engClass, s.engName, s.engVersion = "Browser", "Presto", cleanVersion(pr.version)
 		return
 	}
+	if len(p.products) > 0 && p.products[0].lname == "opera" && isVersionLike(p.products[0].version) {
+		// "Opera/5.0 (...)": only the Presto releases of Opera (up to
+		// 12) start with their own name, whatever tokens follow.
+		s.engClass, s.engName, s.engVersion = "Browser", "Presto", prestoFor(p.products[0].version)
+		return
+	}
+	if pr, ok := p.product("Goanna"); ok {
+		// Pale Moon's fork of Gecko, which keeps a "Gecko/20100101" token
+		// for compatibility. Its version is that of the platform, sent
+		// as "rv:" as in Gecko (some releases sent a build date as the
+		// Goanna version).
+		s.engClass, s.engName, s.engVersion = "Browser", "Goanna", cleanVersion(pr.version)
+		if rv, ok := p.entryVersion("rv:"); ok && isVersionLike(rv) {
+			s.engVersion = cleanVersion(rv)
+		}
+		return
+	}
 	if v, ok := p.entryVersion("trident/"); ok {
 		s.engClass, s.engName, s.engVersion = "Browser", "Trident", cleanVersion(v)
 		return
@@ -160,10 +177,6 @@ func (s *state) detectEngine() {
 		if len(g.version) >= 8 && isVersionLike(g.version) {
 			s.engBuild = g.version
 		}
-		return
-	}
-	if pr, ok := p.product("Goanna"); ok {
-		s.engClass, s.engName, s.engVersion = "Browser", "Goanna", cleanVersion(pr.version)
 		return
 	}
 	if v, ok := p.entryVersion("msie "); ok {
@@ -251,6 +264,13 @@ func (s *state) detectAgent() {
 		s.agName, s.agClass, s.agVersion = "Edge", "Browser", ev+"."+minor
 		return
 	}
+	if pr, ok := p.product("Opera"); ok && isVersionLike(pr.version) && (isIE || s.engName == "Gecko") {
+		// "MSIE 6.0; ...) Opera 8.02", "Firefox/2.0.0 Opera 9.51": Opera
+		// disguised as another browser names itself last.
+		s.agName, s.agClass, s.agVersion = "Opera", "Browser", cleanVersion(pr.version)
+		s.engName, s.engVersion = "Presto", prestoFor(pr.version)
+		return
+	}
 	for i, bt := range browserTokens {
 		// A product named after the token is part of the user agent, so
 		// a token the needle scan did not see needs no product search.
@@ -281,14 +301,9 @@ func (s *state) detectAgent() {
 		if bt.token == "chrome" {
 			s.chromeWebview(pr)
 		}
-		if bt.token == "firefox" && (p.has(kwFennec) || s.os.name == "Android") && false {
-			s.agName = "Fennec"
+		if bt.token == "firefox" {
+			s.firefoxDerivative()
 		}
-		return
-	}
-	if pr, ok := p.product("Opera"); ok && isVersionLike(pr.version) && isIE {
-		s.agName, s.agClass, s.agVersion = "Opera", "Browser", cleanVersion(pr.version)
-		s.engName, s.engVersion = "Presto", prestoFor(pr.version)
 		return
 	}
 	if isIE || hasTrident {
@@ -392,12 +407,54 @@ func (s *state) detectAgent() {
 	s.genericAgent()
 }
 
-// prestoFor estimates the Presto engine version of an Opera release that
-// does not send a Presto token (Opera 7 to 9.x used Presto 1.x and 2.0).
-func prestoFor(operaVersion string) string {
-	if pr := atoiPrefix(operaVersion); pr >= 10 {
-		return "2.2"
+// firefoxAddOns are the products that Firefox extensions and toolbars
+// append to the user agent; they do not name another browser.
+var firefoxAddOns = map[string]bool{
+	"firephp": true, "stumbleupon": true, "owasmime": true, "kaios": true, "yff3": true, "yff35": true,
+	"ffco7": true, "navigator": true, "fbsmtwb": true,
+}
+
+// firefoxDerivative names the browsers built on Firefox that append their
+// own product after its token ("Firefox/68.9 Mypal/28.9.1", "Firefox/52.9
+// Basilisk/20180427"). Tokens of add-ons and toolbars (firefoxAddOns,
+// "GTB7.1") and the made-up Chromium versions that privacy tools append
+// ("Agency/95.8.7917.18") are passed over.
+func (s *state) firefoxDerivative() {
+	p := s.p
+	seen := false
+	for _, pr := range p.products {
+		if !seen {
+			seen = pr.lword == "firefox"
+			continue
+		}
+		ln := pr.lname
+		if ln == "" || !isLetter(pr.name[0]) || !isVersionLike(pr.version) || platformProducts[ln] ||
+			firefoxAddOns[ln] || strings.HasPrefix(ln, "gtb") || strings.HasSuffix(ln, "toolbar") ||
+			strings.ContainsAny(ln, " ():") || chromiumBuild(pr.version) {
+			continue
+		}
+		s.agName, s.agClass, s.agVersion = appName(pr.name), "Browser", cleanVersion(pr.version)
+		return
 	}
+}
+
+// chromiumBuild reports a version of Chromium's four-part shape with a
+// build number in the thousands ("95.8.7917.18").
+func chromiumBuild(v string) bool {
+	if strings.Count(v, ".") != 3 {
+		return false
+	}
+	_, rest, _ := strings.Cut(v, ".")
+	_, rest, _ = strings.Cut(rest, ".")
+	build, _, _ := strings.Cut(rest, ".")
+	return len(build) >= 4
+}
+
+// prestoFor gives the Presto engine version of an Opera release that does
+// not send a Presto token: Opera 7 to 9 (Presto 1.x and 2.0), and Opera
+// disguised as Internet Explorer or Firefox, which hides its engine too.
+// Like Yauaa it answers "1": the token that would tell more is missing.
+func prestoFor(string) string {
 	return "1"
 }
 

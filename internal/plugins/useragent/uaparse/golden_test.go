@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "c1f3d18abb9bdf05fe1462e68117af3500208a93855bdcf1e056e990dd2decfb",
-	"dev-variants": "a79a3543907d36b60612e6d5b22bc5e403c8fd6ef20d3198d43c28f9e13852c4",
+	"dev":          "bec809ad657cc3a5f83af993131a69a148dc566217109a71a367fcf04c356df6",
+	"dev-variants": "52d297937107c4c452b5b91d08e07a5daa80959c842981fb20d30be88ddcd624",
 	"access-log":   "0bb9b092692e9744bf2b629e74215d9deb90b9a9e98d5016fa89e68591543884",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
