@@ -124,7 +124,11 @@ func (s *state) detectEngine() {
 	p := s.p
 	if wk, ok := p.product("AppleWebKit"); ok {
 		s.engClass, s.engName, s.engVersion = "Browser", "AppleWebKit", cleanVersion(wk.version)
-		if ch, ok := p.product("Chrome"); ok && s.os.name != "iOS" {
+		ch, ok := p.product("Chrome")
+		if !ok {
+			ch, ok = p.product("HeadlessChrome")
+		}
+		if ok && s.os.name != "iOS" {
 			cv := chromeVersion(ch.version)
 			if n := atoiPrefix(cv); n >= 28 {
 				s.engName = "Blink"
@@ -738,8 +742,11 @@ func (s *state) detectDevice() {
 	case "Linux", "Ubuntu", "Kubuntu", "Xubuntu", "Lubuntu", "Linux Mint", "Fedora", "Debian", "Gentoo Linux", "Mageia",
 		"SUSE", "CentOS", "Red Hat", "Arch Linux", "Mandriva", "Slackware", "Manjaro":
 		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Linux Desktop"
+	case "Raspbian":
+		// The Raspberry Pi foundation's own distribution.
+		s.devClass, s.devBrand, s.devName = "Desktop", "Raspberry", "Raspberry PI"
 	case "FreeBSD", "OpenBSD", "NetBSD", "DragonFly BSD", "SunOS", "Solaris", "IRIX", "AIX", "HP-UX", "BeOS/Haiku", "RISC OS", "OS/2",
-		"MorphOS":
+		"MorphOS", "AmigaOS", "UNIX BSD/SYSV":
 		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Desktop"
 		if d, ok := unixDesktops[s.os.name]; ok {
 			s.devName = d.name
@@ -754,6 +761,10 @@ func (s *state) detectDevice() {
 		s.devClass, s.devBrand, s.devName = "Mobile", Unknown, "Mobile"
 	case "Android":
 		s.androidDevice()
+	default:
+		if s.os.linux {
+			s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Linux Desktop"
+		}
 	case "Fuchsia":
 		s.devClass, s.devBrand, s.devName = "Mobile", Unknown, "Fuchsia Device"
 	case "BlackBerry":
@@ -1316,6 +1327,7 @@ var unixDesktops = map[string]struct{ brand, name string }{
 	"FreeBSD": {"", "FreeBsd Desktop"}, "OpenBSD": {"", "OpenBsd Desktop"}, "NetBSD": {"", "Netbsd Desktop"},
 	"DragonFly BSD": {"", "DragonFly BSD Desktop"}, "BeOS/Haiku": {"", "Beos/Haiku Desktop"},
 	"RISC OS": {"", "Risc OS Desktop"}, "OS/2": {"", "OS/2 Desktop"}, "MorphOS": {"", "MorphOs Desktop"},
+	"AmigaOS": {"Amiga", "Amiga"}, "UNIX BSD/SYSV": {"", "Unix BSD/Sysv Desktop"},
 	"SunOS": {"SUN Microsystems", "SUN Microsystems Desktop"}, "Solaris": {"SUN Microsystems", "SUN Microsystems Desktop"},
 	"IRIX": {"Silicon Graphics", "Silicon Graphics Desktop"}, "AIX": {"IBM", "IBM Desktop"},
 	"HP-UX": {"HP", "HP Desktop"},

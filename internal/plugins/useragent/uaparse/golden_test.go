@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "bec809ad657cc3a5f83af993131a69a148dc566217109a71a367fcf04c356df6",
-	"dev-variants": "52d297937107c4c452b5b91d08e07a5daa80959c842981fb20d30be88ddcd624",
-	"access-log":   "0bb9b092692e9744bf2b629e74215d9deb90b9a9e98d5016fa89e68591543884",
+	"dev":          "1971d91ac2e169a5a894af51c97c5c3e2e1cb43b989f47d04c6f721ca4e5dfcc",
+	"dev-variants": "07df580614985a829be8cd2fb23ce54f38151e621097c8c778f4b8ec57bd2985",
+	"access-log":   "322df15359754867cf280729ba4a2b02abf5fb3332d5cb1e917a2c1e6f234818",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 

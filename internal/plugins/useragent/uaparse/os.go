@@ -9,6 +9,9 @@ type osInfo struct {
 	name, version, class string
 	prio                 int
 	cpu                  string
+	// linux marks a Linux distribution known only by the name it gives
+	// itself ("Moblin/3.5.1"), which runs on a Linux desktop.
+	linux bool
 }
 
 // windowsNT names the releases of the Windows NT kernel versions; a
@@ -24,7 +27,7 @@ var linuxDistros = []struct{ token, name string }{
 	{"linux mint", "Linux Mint"}, {"mint", "Linux Mint"}, {"fedora", "Fedora"}, {"debian", "Debian"},
 	{"gentoo", "Gentoo Linux"}, {"mageia", "Mageia"}, {"opensuse", "SUSE"}, {"suse", "SUSE"},
 	{"centos", "CentOS"}, {"red hat", "Red Hat"}, {"redhat", "Red Hat"}, {"arch linux", "Arch Linux"},
-	{"mandriva", "Mandriva"}, {"slackware", "Slackware"}, {"manjaro", "Manjaro"},
+	{"mandriva", "Mandriva"}, {"slackware", "Slackware"}, {"manjaro", "Manjaro"}, {"raspbian", "Raspbian"},
 }
 
 // otherOS lists systems recognised by a lower case token at the start of a
@@ -32,7 +35,7 @@ var linuxDistros = []struct{ token, name string }{
 var otherOS = []struct{ token, name, class string }{
 	{"freebsd", "FreeBSD", "Desktop"}, {"openbsd", "OpenBSD", "Desktop"}, {"netbsd", "NetBSD", "Desktop"},
 	{"dragonfly", "DragonFly BSD", "Desktop"}, {"sunos", "SunOS", "Desktop"}, {"solaris", "Solaris", "Desktop"},
-	{"irix", "IRIX", "Desktop"}, {"aix", "AIX", "Desktop"}, {"hp-ux", "HP-UX", "Desktop"},
+	{"irix64", "IRIX", "Desktop"}, {"irix", "IRIX", "Desktop"}, {"unix bsd/sysv", "UNIX BSD/SYSV", "Desktop"}, {"aix", "AIX", "Desktop"}, {"hp-ux", "HP-UX", "Desktop"},
 	{"beos", "BeOS/Haiku", "Desktop"}, {"haiku", "BeOS/Haiku", "Desktop"}, {"risc os", "RISC OS", "Desktop"},
 	{"os/2", "OS/2", "Desktop"}, {"amigaos", "AmigaOS", "Desktop"}, {"morphos", "MorphOS", "Desktop"},
 	{"tizen", "Tizen", "Mobile"}, {"kaios", "KaiOS", "Mobile"}, {"sailfish", "Sailfish", "Mobile"},
@@ -91,8 +94,11 @@ func detectOS(p *parsed) osInfo {
 			best.cpu = cpuFromEntry(lt)
 		}
 	}
-	for _, pr := range p.products {
+	for i, pr := range p.products {
 		lw := pr.lword
+		if best.name == "Linux" && i > 0 && i+1 < len(p.products) && p.products[i-1].lword == "gecko" && p.products[i+1].lword == "firefox" {
+			consider(geckoBuildOS(pr))
+		}
 		if best.prio < 8 && distro {
 			for _, d := range linuxDistros {
 				if d.token == "mint" || indexWord(pr.lname, d.token) < 0 {
@@ -119,6 +125,10 @@ func detectOS(p *parsed) osInfo {
 			consider(darwinOS(pr.version, p))
 		case strings.HasPrefix(lw, "symbianos"):
 			consider(osInfo{name: "SymbianOS", version: cleanVersion(pr.version), class: "Mobile", prio: 6})
+		case best.prio < 7 && (lw == "solaris" || lw == "freebsd" || lw == "openbsd" || lw == "netbsd" || lw == "sunos"):
+			// "Gecko/20100215 Solaris/10.1 (GNU)": a build for that
+			// system, whatever platform the comment claims.
+			consider(osInfo{name: otherOSName(lw), version: orUnknown(releaseWord(pr.version)), class: "Desktop", prio: 7})
 		case lw == "kaios":
 			consider(osInfo{name: "KaiOS", version: cleanVersion(pr.version), class: "Mobile", prio: 8})
 		case lw == "tizen":
@@ -134,6 +144,40 @@ func detectOS(p *parsed) osInfo {
 		}
 	}
 	return best
+}
+
+// geckoBuildOS reads the system from the product that Linux distributions
+// put between the Gecko and Firefox tokens of the Firefox they build
+// ("Gecko/20091022 Moblin/3.5.1-3.15.18.moblin2 Firefox/3.5.1", "Gecko/
+// 20110429 Mandriva Linux/1.9.2.17-0.1mdv2010.0 (2010.0) Firefox/3.6.17"):
+// its name and package version. Names of the distribution table are left
+// to the distribution rules, and browsers (a SeaMonkey build) are not
+// systems. It is asked only where the comment names plain Linux.
+func geckoBuildOS(pr product) osInfo {
+	if !isVersionLike(pr.version) || pr.lname == "goanna" || platformProducts[pr.lname] || !isLetter(pr.name[0]) {
+		return osInfo{}
+	}
+	for _, d := range linuxDistros {
+		if pr.lname == d.token {
+			return osInfo{}
+		}
+	}
+	for _, bt := range browserTokens {
+		if pr.lword == bt.token {
+			return osInfo{}
+		}
+	}
+	return osInfo{name: pr.name, version: pr.version, class: "Desktop", prio: 7, linux: true}
+}
+
+// otherOSName returns the display name of an otherOS token.
+func otherOSName(token string) string {
+	for _, o := range otherOS {
+		if o.token == token {
+			return o.name
+		}
+	}
+	return token
 }
 
 func androidVersion(v string) string {
@@ -342,6 +386,21 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 	case strings.HasPrefix(lt, "rim tablet os"):
 		return osInfo{name: "RIM Tablet OS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[13:]))), class: "Mobile", prio: 8}
 	}
+	if strings.HasPrefix(lt, "linux ") && len(lt) > 6 && lt[6] >= '0' && lt[6] <= '9' {
+		// "Linux 2.6.18-gentoo-r6 x86_64", "Linux 4.4.0-154-generic":
+		// the kernel release, as uname prints it, is the version; a
+		// distribution named in it is the system.
+		v := releaseWord(t[6:])
+		if distro {
+			lv := lt[6 : 6+len(v)]
+			for _, d := range linuxDistros {
+				if indexWord(lv, d.token) >= 0 {
+					return osInfo{name: d.name, version: v, class: "Desktop", prio: 6}
+				}
+			}
+		}
+		return osInfo{name: "Linux", version: v, class: "Desktop", prio: 3}
+	}
 	for _, d := range linuxDistros {
 		if !distro {
 			break
@@ -350,6 +409,7 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 		// distribution that built the package, not the system.
 		if k := indexWord(lt, d.token); k >= 0 && (k == 0 || d.token != "mint") && (k == 0 || lt[k-1] < '0' || lt[k-1] > '9') {
 			rest := strings.TrimLeft(lt[k+len(d.token):], " /-")
+			rest = strings.TrimPrefix(rest, "gnu/linux ") // "Debian GNU/Linux 7.8 (wheezy)"
 			v := ""
 			if !strings.Contains(rest, d.token) {
 				v = leadingVersion(rest)
@@ -372,8 +432,7 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 	}
 	for _, i := range otherOSByInitial[lt[0]] {
 		if o := otherOS[i]; strings.HasPrefix(lt, o.token) {
-			v := leadingVersion(strings.TrimLeft(lt[len(o.token):], " /-"))
-			return osInfo{name: o.name, version: orUnknown(v), class: o.class, prio: 6}
+			return osInfo{name: o.name, version: orUnknown(releaseWord(t[len(o.token):])), class: o.class, prio: 6}
 		}
 	}
 	if strings.HasPrefix(lt, "linux") || strings.HasSuffix(lt, " linux") || strings.Contains(lt, "linux ") {
@@ -401,6 +460,21 @@ func windowsRelease(rest string) string {
 		return "" // "95/NT4"
 	}
 	return windowsReleases[v]
+}
+
+// releaseWord returns the release that follows a system name: the first
+// word of rest when it starts with a digit, with the suffixes a release
+// carries ("8.2-STABLE", "2.2.8-RELEASE", "4.4.0-154-generic"), or "".
+func releaseWord(rest string) string {
+	rest = strings.TrimLeft(rest, " /-")
+	if !isVersionLike(rest) {
+		return ""
+	}
+	end := strings.IndexByte(rest, ' ')
+	if end < 0 {
+		end = len(rest)
+	}
+	return rest[:end]
 }
 
 func orUnknown(s string) string {
