@@ -122,6 +122,14 @@ func (s *state) scanTokens() {
 // detectEngine finds the layout engine from its product token.
 func (s *state) detectEngine() {
 	p := s.p
+	if s.os.name == "Windows Phone" {
+		// Windows Phone 8.1 appends "like iPhone OS 7_0_3 Mac OS X
+		// AppleWebKit/537" for compatibility; its engine is Trident.
+		if v, ok := p.entryVersion("trident/"); ok {
+			s.engClass, s.engName, s.engVersion = "Browser", "Trident", cleanVersion(v)
+			return
+		}
+	}
 	if wk, ok := p.product("AppleWebKit"); ok {
 		s.engClass, s.engName, s.engVersion = "Browser", "AppleWebKit", cleanVersion(wk.version)
 		ch, ok := p.product("Chrome")
@@ -171,7 +179,11 @@ func (s *state) detectEngine() {
 	}
 	if g, ok := p.product("Gecko"); ok || p.has(kwLikeGecko) && p.has(kwRV) {
 		s.engClass, s.engName = "Browser", "Gecko"
-		if rv, ok := p.entryVersion("rv:"); ok {
+		if isVersionLike(g.version) && len(g.version) < 8 && strings.IndexByte(g.version, '.') > 0 {
+			// "Gecko/110.0": the mobile builds send the engine version
+			// itself, which stays right where "rv:" was frozen at 109.0.
+			s.engVersion = g.version
+		} else if rv, ok := p.entryVersion("rv:"); ok {
 			s.engVersion = cleanVersion(rv)
 		} else if isVersionLike(g.version) && len(g.version) < 8 {
 			s.engVersion = g.version
@@ -199,11 +211,18 @@ func (s *state) detectEngine() {
 	}
 	if pr, ok := p.product("KHTML"); ok {
 		s.engClass, s.engName, s.engVersion = "Browser", "KHTML", cleanVersion(pr.version)
+		if v, ok := p.entryVersion("konqueror/"); ok && !isVersionLike(pr.version) {
+			// "KHTML/TDEHTML/14.1.1": the fork's name in the version.
+			s.engVersion = cleanVersion(v)
+		}
 		return
 	}
-	if _, ok := p.entryVersion("khtml"); ok {
+	_, khtml := p.entryVersion("khtml")
+	if v, ok := p.entryVersion("konqueror/"); ok || khtml {
+		// "(compatible; Konqueror/3.1-rc5; i686 Linux)": Konqueror
+		// shipped with its KHTML engine, of the same version.
 		s.engClass, s.engName = "Browser", "KHTML"
-		if v, ok := p.entryVersion("konqueror/"); ok {
+		if ok {
 			s.engVersion = cleanVersion(v)
 		}
 		return
@@ -406,6 +425,10 @@ func (s *state) detectAgent() {
 	}
 	if s.engName == "Gecko" && s.mozilla {
 		s.agName, s.agClass, s.agVersion = "Gecko", "Browser", s.engVersion
+		return
+	}
+	if v, ok := p.entryVersion("konqueror/"); ok && s.engName == "KHTML" {
+		s.agName, s.agClass, s.agVersion = "Konqueror", "Browser", cleanVersion(v)
 		return
 	}
 	s.genericAgent()
@@ -734,6 +757,10 @@ func (s *state) detectDevice() {
 		if p.has(kwARMSemi) || p.has(kwTouch) && p.has(kwTabletPC) {
 			s.devClass = "Tablet"
 		}
+		if p.has(kwTabletPC) && !p.has(kwTouch) {
+			// "Tablet PC 2.0": the pen input of a Windows tablet.
+			s.devClass, s.devName = "Tablet", "Tablet PC"
+		}
 		if p.has(kwXbox) {
 			s.devClass, s.devBrand, s.devName = "Game Console", "Microsoft", "Microsoft Xbox"
 		}
@@ -742,6 +769,11 @@ func (s *state) detectDevice() {
 	case "Linux", "Ubuntu", "Kubuntu", "Xubuntu", "Lubuntu", "Linux Mint", "Fedora", "Debian", "Gentoo Linux", "Mageia",
 		"SUSE", "CentOS", "Red Hat", "Arch Linux", "Mandriva", "Slackware", "Manjaro":
 		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Linux Desktop"
+	case "Ubuntu Touch":
+		s.devClass, s.devBrand, s.devName = "Phone", Unknown, "Linux Mobile"
+		if s.tablet {
+			s.devClass = "Tablet"
+		}
 	case "Raspbian":
 		// The Raspberry Pi foundation's own distribution.
 		s.devClass, s.devBrand, s.devName = "Desktop", "Raspberry", "Raspberry PI"
@@ -796,10 +828,10 @@ func (s *state) detectDevice() {
 		switch {
 		case s.tablet && s.mozilla:
 			s.devClass = "Tablet"
-			s.os = osInfo{name: "Firefox OS", version: s.engVersion, class: "Mobile"}
+			s.os = osInfo{name: "Firefox OS", version: firefoxOSVersion(s.engVersion), class: "Mobile"}
 		case s.mobile && s.mozilla && s.engName == "Gecko":
 			s.devClass = "Phone"
-			s.os = osInfo{name: "Firefox OS", version: s.engVersion, class: "Mobile"}
+			s.os = osInfo{name: "Firefox OS", version: firefoxOSVersion(s.engVersion), class: "Mobile"}
 		}
 	}
 	s.tvDevice()
@@ -1171,12 +1203,35 @@ func (s *state) frozenOSVersion() {
 	if !modern {
 		return
 	}
+	if ver, ok := s.p.product("Version"); ok && s.agName == "Safari" && s.os.name == "iOS" && strings.HasPrefix(s.os.version, "18.") &&
+		atoiPrefix(ver.version) >= 26 {
+		// From iOS 26 on, Safari keeps "iPhone OS 18_6" in the platform
+		// and tells the real release only as its own version, which
+		// now follows the system's numbering.
+		s.os.version = s.agVersion
+		return
+	}
 	switch {
 	case s.os.name == "Windows NT" && s.os.version == "10.0":
 		s.os.version = ">=10"
 	case s.os.name == "Mac OS" && (s.os.version == "10.15.7" || s.os.version == "10.15" && s.agName == "Firefox"):
 		s.os.version = ">=10.15.7"
 	}
+}
+
+// firefoxOSReleases maps the Gecko versions that Firefox OS releases
+// shipped with to those releases (Mozilla's documentation of the Firefox
+// OS user agent); other Gecko versions are shown as they are.
+var firefoxOSReleases = map[string]string{
+	"18.0": "1.0.1", "18.1": "1.1", "26.0": "1.2", "28.0": "1.3", "30.0": "1.4", "32.0": "2.0", "34.0": "2.1",
+	"37.0": "2.2", "44.0": "2.5",
+}
+
+func firefoxOSVersion(gecko string) string {
+	if r, ok := firefoxOSReleases[gecko]; ok {
+		return r
+	}
+	return gecko
 }
 
 // reducedPlatform applies Chrome's "reduced" user agent: from release

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "1971d91ac2e169a5a894af51c97c5c3e2e1cb43b989f47d04c6f721ca4e5dfcc",
-	"dev-variants": "07df580614985a829be8cd2fb23ce54f38151e621097c8c778f4b8ec57bd2985",
-	"access-log":   "322df15359754867cf280729ba4a2b02abf5fb3332d5cb1e917a2c1e6f234818",
+	"dev":          "e00c300c2f0b549c7d0b04d63436670ae9d5aad4a678730520b5f3218bcbfc63",
+	"dev-variants": "503c3d4096e33b76a298b58bab1b597c0a4283c0ab482f49a6f1bf3aec2110d3",
+	"access-log":   "a9f612ba413fc086dbb46502be29a41c7ddd1489c98f1526de38ff1524277362",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 

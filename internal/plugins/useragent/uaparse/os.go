@@ -94,6 +94,11 @@ func detectOS(p *parsed) osInfo {
 			best.cpu = cpuFromEntry(lt)
 		}
 	}
+	if best.name == "Windows NT" && best.version == "8" && p.has(kwARMSemi) {
+		// "Windows NT 6.2; ARM": Windows Phone 8 (its desktop mode, and
+		// Internet Explorer 10 on it) sends the kernel of Windows 8.
+		best.name, best.version, best.class, best.prio = "Windows Phone", "8", "Mobile", 10
+	}
 	for i, pr := range p.products {
 		lw := pr.lword
 		if best.name == "Linux" && i > 0 && i+1 < len(p.products) && p.products[i-1].lword == "gecko" && p.products[i+1].lword == "firefox" {
@@ -310,6 +315,9 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 			// "Android API 30": the API level, which names the release.
 			return osInfo{name: "Android", version: orUnknown(androidAPILevel(strings.TrimLeft(rest[3:], " :-"))), class: "Mobile", prio: 7}
 		}
+		if len(rest) > 1 && rest[0] == '-' && rest[1] >= '0' && rest[1] <= '9' {
+			rest = rest[1:] // "Android-4.0.3"
+		}
 		return osInfo{name: "Android", version: orUnknown(androidVersion(t[len(t)-len(rest):])), class: "Mobile", prio: 7}
 	case p.has(kwIPhoneOS) && strings.Contains(lt, "iphone os") || strings.HasPrefix(lt, "cpu os") || p.has(kwIPadOS) && strings.Contains(lt, "ipad os") ||
 		strings.HasPrefix(lt, "cpu ios") || strings.HasPrefix(lt, "cpu like mac os x"):
@@ -401,6 +409,11 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 		}
 		return osInfo{name: "Linux", version: v, class: "Desktop", prio: 3}
 	}
+	if distro && strings.HasPrefix(lt, "ubuntu ") && strings.Contains(lt, " like android") {
+		// "(Linux; Ubuntu 15.04 like Android 4.4)": Ubuntu's phone and
+		// tablet system, which runs Android's drivers.
+		return osInfo{name: "Ubuntu Touch", version: orUnknown(leadingVersion(lt[7:])), class: "Mobile", prio: 8}
+	}
 	for _, d := range linuxDistros {
 		if !distro {
 			break
@@ -433,6 +446,15 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 	for _, i := range otherOSByInitial[lt[0]] {
 		if o := otherOS[i]; strings.HasPrefix(lt, o.token) {
 			return osInfo{name: o.name, version: orUnknown(releaseWord(t[len(o.token):])), class: o.class, prio: 6}
+		}
+	}
+	if k := strings.IndexByte(lt, ' '); k > 0 && k+1 < len(lt) && cpuFromEntry(lt[:k]) != "" {
+		// "i686 FreeBSD 6.4": the processor first.
+		lr, tr := lt[k+1:], t[k+1:]
+		for _, i := range otherOSByInitial[lr[0]] {
+			if o := otherOS[i]; strings.HasPrefix(lr, o.token) {
+				return osInfo{name: o.name, version: orUnknown(releaseWord(tr[len(o.token):])), class: o.class, prio: 6}
+			}
 		}
 	}
 	if strings.HasPrefix(lt, "linux") || strings.HasSuffix(lt, " linux") || strings.Contains(lt, "linux ") {
