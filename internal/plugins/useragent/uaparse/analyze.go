@@ -806,7 +806,18 @@ func (s *state) detectDevice() {
 		s.devClass = "Phone"
 	case "RIM Tablet OS":
 		s.devClass, s.devBrand, s.devName = "Tablet", "BlackBerry", "BlackBerry PlayBook"
-	case "KaiOS", "Sailfish", "Tizen", "SymbianOS", "Symbian", "Bada", "HarmonyOS", "WebOS", "PalmOS", "Firefox OS":
+	case "HarmonyOS", "Sailfish":
+		if p.has(kwAndroid) {
+			// These systems also announce Android, in its layout, with
+			// the model where Android puts it.
+			s.androidDevice()
+			break
+		}
+		s.devClass = "Phone"
+		if s.tablet {
+			s.devClass = "Tablet"
+		}
+	case "KaiOS", "Tizen", "SymbianOS", "Symbian", "Bada", "WebOS", "PalmOS", "Firefox OS", "OpenHarmony":
 		s.devClass = "Phone"
 		if s.tablet {
 			s.devClass = "Tablet"

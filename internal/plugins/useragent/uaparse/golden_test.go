@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "e00c300c2f0b549c7d0b04d63436670ae9d5aad4a678730520b5f3218bcbfc63",
-	"dev-variants": "503c3d4096e33b76a298b58bab1b597c0a4283c0ab482f49a6f1bf3aec2110d3",
+	"dev":          "4e2d3abff94ea62c8bb1116a15dd193393017d16199d66b7962189980ad6144c",
+	"dev-variants": "bc1584cc09d9c7c118c4fc876219061d0421e1a55e9e5727ec0b522cb6ac088e",
 	"access-log":   "a9f612ba413fc086dbb46502be29a41c7ddd1489c98f1526de38ff1524277362",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -39,7 +39,7 @@ var otherOS = []struct{ token, name, class string }{
 	{"beos", "BeOS/Haiku", "Desktop"}, {"haiku", "BeOS/Haiku", "Desktop"}, {"risc os", "RISC OS", "Desktop"},
 	{"os/2", "OS/2", "Desktop"}, {"amigaos", "AmigaOS", "Desktop"}, {"morphos", "MorphOS", "Desktop"},
 	{"tizen", "Tizen", "Mobile"}, {"kaios", "KaiOS", "Mobile"}, {"sailfish", "Sailfish", "Mobile"},
-	{"fuchsia", "Fuchsia", "Mobile"}, {"harmonyos", "HarmonyOS", "Mobile"}, {"bada", "Bada", "Mobile"},
+	{"fuchsia", "Fuchsia", "Mobile"}, {"harmonyos", "HarmonyOS", "Mobile"}, {"openharmony", "OpenHarmony", "Mobile"}, {"bada", "Bada", "Mobile"},
 	{"meego", "MeeGo", "Mobile"}, {"maemo", "Maemo", "Mobile"}, {"webos", "WebOS", "Mobile"},
 	{"hpwos", "WebOS", "Mobile"}, {"symbianos", "SymbianOS", "Mobile"}, {"symbos", "SymbianOS", "Mobile"},
 	{"palmos", "PalmOS", "Mobile"}, {"palm os", "PalmOS", "Mobile"}, {"rim tablet os", "RIM Tablet OS", "Mobile"},
@@ -79,9 +79,16 @@ func detectOS(p *parsed) osInfo {
 	// one of cpuHintNeedles in the entry (TestCPUHints), so without one
 	// anywhere no entry is asked.
 	cpuHint := p.hasAny(&cpuHintNeedles)
-	for _, e := range p.entries {
+	for i, e := range p.entries {
 		lt := p.ltext(e)
 		t := p.text(e)
+		if (lt == "ipados" || lt == "ios") && i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+			// "(iPadOS,15.7;...)": a comma between name and version.
+			if v := leadingVersion(p.text(p.entries[i+1])); v != "" {
+				consider(osInfo{name: "iOS", version: v, class: "Mobile", prio: 8})
+				continue
+			}
+		}
 		switch lt {
 		case "khtml", "like gecko", "compatible", "u", "i", "n", "wv", "mobile", "tablet", "touch", "wow64", "win64", "x64":
 			if best.cpu == "" && cpuHint {
@@ -140,10 +147,18 @@ func detectOS(p *parsed) osInfo {
 			consider(osInfo{name: "Tizen", version: cleanVersion(pr.version), class: "Mobile", prio: 6})
 		case strings.HasSuffix(pr.lname, " android") && best.prio < 7:
 			consider(osInfo{name: "Android", version: Unknown, class: "Mobile", prio: 7})
-		case lw == "ios" || lw == "ipados" || lw == "iphone os":
+		case (lw == "ios" || lw == "ipados" || strings.HasSuffix(pr.lname, "iphone os")) && !strings.HasSuffix(pr.lname, " for ios"):
 			consider(osInfo{name: "iOS", version: orUnknown(leadingVersion(pr.version)), class: "Mobile", prio: 7})
+		case lw == "ios" || strings.HasSuffix(lw, "-ios"):
+			// "Pinterest for iOS/6.80", "Outlook-iOS/711.2587062": an app
+			// for iOS, with its own version.
+			consider(osInfo{name: "iOS", version: Unknown, class: "Mobile", prio: 2})
 		case (lw == "iphone" || lw == "ipad") && isVersionLike(pr.version):
-			consider(osInfo{name: "iOS", version: orUnknown(leadingVersion(pr.version)), class: "Mobile", prio: 5})
+			// "iPhone/15.4.1 hw/iPhone14_3": Yauaa does not take the
+			// version after the device for the system's.
+			consider(osInfo{name: "iOS", version: Unknown, class: "Mobile", prio: 5})
+		case lw == "watchos":
+			consider(osInfo{name: "watchOS", version: orUnknown(leadingVersion(pr.version)), class: "Mobile", prio: 7})
 		case lw == "cfnetwork" && best.name == "":
 			consider(osInfo{name: "iOS", version: Unknown, class: "Mobile", prio: 1})
 		}
@@ -309,6 +324,9 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 			return osInfo{name: "Windows 9x", version: v, class: "Desktop", prio: 5}
 		}
 		return osInfo{name: "Windows", version: Unknown, class: "Desktop", prio: 2}
+	case strings.HasPrefix(lt, "adr ") && len(lt) > 4 && lt[4] >= '0' && lt[4] <= '9':
+		// UC Browser's "Adr 7.0" names Android.
+		return osInfo{name: "Android", version: orUnknown(androidVersion(lt[4:])), class: "Mobile", prio: 7}
 	case strings.HasPrefix(lt, "android"):
 		rest := strings.TrimLeft(lt[7:], " /:")
 		if strings.HasPrefix(rest, "api") {
@@ -323,7 +341,9 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 		strings.HasPrefix(lt, "cpu ios") || strings.HasPrefix(lt, "cpu like mac os x"):
 		i := strings.Index(lt, " os ")
 		v := ""
-		if i >= 0 {
+		if strings.HasPrefix(lt, "cpu ios ") {
+			v = leadingVersion(lt[8:]) // "CPU iOS 15_5 like Mac OS X"
+		} else if i >= 0 {
 			v = leadingVersion(lt[i+4:])
 		}
 		return osInfo{name: "iOS", version: orUnknown(v), class: "Mobile", prio: 8}
@@ -373,6 +393,21 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 		return osInfo{name: "Chrome OS", version: v, class: "Desktop", prio: 6}
 	case strings.HasPrefix(lt, "bb10"):
 		return osInfo{name: "BlackBerry", version: "BlackBerry 10", class: "Mobile", prio: 8}
+	case strings.HasPrefix(lt, "macos") && (len(lt) == 5 || lt[5] == ' ' || lt[5] == '('):
+		// "macOS 13.1", "macOS(Catalyst) 13.1.0" (an iPad app on a Mac).
+		rest := lt[5:]
+		if k := strings.IndexByte(rest, ')'); k >= 0 {
+			rest = rest[k+1:]
+		}
+		return osInfo{name: "Mac OS", version: orUnknown(leadingVersion(strings.TrimSpace(rest))), class: "Desktop", prio: 6}
+	case strings.HasPrefix(lt, "windows/") && len(lt) > 8 && lt[8] >= '0' && lt[8] <= '9':
+		// "(Windows/10.0; Desktop WOW64; ...)" of Microsoft's Office apps.
+		v := leadingVersion(lt[8:])
+		name, ok := windowsNT[v]
+		if !ok {
+			name = v
+		}
+		return osInfo{name: "Windows NT", version: name, class: "Desktop", prio: 5}
 	case lt == "ipad" || lt == "iphone" || lt == "ipod" || lt == "ipod touch" || lt == "ipados":
 		// "Opera/9.80 (iPad; U; xx)": the device alone still names the
 		// system, for Apple ships no other on it; an entry that gives the
@@ -445,7 +480,14 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 	}
 	for _, i := range otherOSByInitial[lt[0]] {
 		if o := otherOS[i]; strings.HasPrefix(lt, o.token) {
-			return osInfo{name: o.name, version: orUnknown(releaseWord(t[len(o.token):])), class: o.class, prio: 6}
+			prio := 6
+			if o.token == "harmonyos" || o.token == "sailfish" {
+				// Systems that run Android apps and name Android too:
+				// "(Linux; Android 10; HarmonyOS; ...)", "(Android 4.4.2;
+				// U; Sailfish 3.0)".
+				prio = 8
+			}
+			return osInfo{name: o.name, version: orUnknown(releaseWord(t[len(o.token):])), class: o.class, prio: prio}
 		}
 	}
 	if k := strings.IndexByte(lt, ' '); k > 0 && k+1 < len(lt) && cpuFromEntry(lt[:k]) != "" {
