@@ -132,7 +132,7 @@ func (s *state) detectEngine() {
 	}
 	if wk, ok := p.product("AppleWebKit"); ok {
 		s.engClass, s.engName, s.engVersion = "Browser", "AppleWebKit", cleanVersion(wk.version)
-		ch, ok := p.product("Chrome")
+		ch, ok := p.chromeProduct()
 		if !ok {
 			ch, ok = p.product("HeadlessChrome")
 		}
@@ -236,6 +236,20 @@ func (s *state) detectEngine() {
 	}
 }
 
+// chromeProduct returns the "Chrome/x" product that names the Blink
+// engine: Chrome's own token, or "Mobile Chrome". Browsers that only claim
+// to be like it ("Silk/94.3.10 like Chrome/94.0") or put their name in
+// front of it ("Brave Chrome/80.0") are reported on their WebKit base, as
+// Yauaa does.
+func (p *parsed) chromeProduct() (product, bool) {
+	for _, pr := range p.products {
+		if len(pr.lword) == 6 && pr.lword == "chrome" && (len(pr.lname) == 6 || pr.lname == "mobile chrome") {
+			return pr, true
+		}
+	}
+	return product{}, false
+}
+
 func atoiPrefix(s string) int {
 	n := 0
 	for i := 0; i < len(s) && i < 9; i++ {
@@ -311,6 +325,12 @@ func (s *state) detectAgent() {
 			continue
 		}
 		s.agName, s.agClass, s.agVersion = bt.name, bt.class, cleanVersion(pr.version)
+		if pr.version == "" && (bt.class == "Special" || bt.token == "dillo") && len(p.entries) > 0 && p.entries[0].block == 0 &&
+			p.products[0].lword == bt.token && isVersionLike(p.text(p.entries[0])) {
+			// "Links (2.1; Linux 2.6.18 x86_64; 80x24)": the text
+			// browsers put their version first in the comment.
+			s.agVersion = cleanVersion(p.text(p.entries[0]))
+		}
 		switch bt.token {
 		case "chrome", "crios", "headlesschrome", "edg", "edga", "edgios":
 			s.agVersion = cleanVersion(chromeVersion(pr.version))
@@ -322,6 +342,15 @@ func (s *state) detectAgent() {
 			s.agName, s.agClass = "Google Search App", "Mobile App"
 		}
 		if bt.token == "chrome" {
+			if k := strings.LastIndexByte(pr.name, ' '); k > 0 && isLetter(pr.name[0]) {
+				switch strings.ToLower(pr.name[:k]) {
+				case "mobile", "like", "(khtml", "khtml":
+				default:
+					// "Brave Chrome/80.0": the browser names itself in
+					// front of the Chrome token it is built on.
+					s.agName = pr.name[:k]
+				}
+			}
 			s.chromeWebview(pr)
 		}
 		if bt.token == "firefox" {

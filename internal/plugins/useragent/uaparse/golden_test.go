@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "4e2d3abff94ea62c8bb1116a15dd193393017d16199d66b7962189980ad6144c",
-	"dev-variants": "bc1584cc09d9c7c118c4fc876219061d0421e1a55e9e5727ec0b522cb6ac088e",
-	"access-log":   "a9f612ba413fc086dbb46502be29a41c7ddd1489c98f1526de38ff1524277362",
+	"dev":          "6482d0e0fdad8744b92c1096dc23c64c0f6b1046598a925030c4c20b70b0f589",
+	"dev-variants": "b4a14d030716a9ab10c3e611843ca45236496357b3457502b77d67e5a224e2f9",
+	"access-log":   "d3a5399925409439e5d172158adac828486a5f9201c7f49bd23c0dc68fdf32ba",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 
