@@ -64,9 +64,16 @@ var edgeHTMLToEdge = map[string]string{
 
 // chromeVersion applies the "reduced user agent" convention: Chrome 101+
 // sends "110.0.0.0", which only carries the major version.
+//
+// Chrome and Edge 99 could also be told (a flag for testing sites against
+// three-digit versions) to send the coming major release in the minor
+// place: "99.100.4844.51" is release 100.
 func chromeVersion(v string) string {
 	if strings.HasSuffix(v, ".0.0.0") {
 		return strings.TrimSuffix(v, ".0.0.0")
+	}
+	if strings.HasPrefix(v, "99.1") && len(v) > 6 && v[6] == '.' && isVersionLike(v[3:]) {
+		return v[3:6] + ".0" + v[6:]
 	}
 	return v
 }

@@ -217,14 +217,11 @@ func (s *state) detectEngine() {
 		}
 		return
 	}
-	_, khtml := p.entryVersion("khtml")
-	if v, ok := p.entryVersion("konqueror/"); ok || khtml {
+	if v, ok := p.entryVersion("konqueror/"); ok {
 		// "(compatible; Konqueror/3.1-rc5; i686 Linux)": Konqueror
-		// shipped with its KHTML engine, of the same version.
-		s.engClass, s.engName = "Browser", "KHTML"
-		if ok {
-			s.engVersion = cleanVersion(v)
-		}
+		// shipped with its KHTML engine, of the same version. A bare
+		// "(KHTML, like Gecko)" of another browser names no engine.
+		s.engClass, s.engName, s.engVersion = "Browser", "KHTML", cleanVersion(v)
 		return
 	}
 	if pr, ok := p.product("NetFront"); ok {
@@ -323,6 +320,14 @@ func (s *state) detectAgent() {
 		}
 		if bt.token == "chrome" && !isVersionLike(pr.version) {
 			continue
+		}
+		if (bt.token == "focus" || bt.token == "klar") && s.os.name == "Android" {
+			if ver, ok := p.product("Version"); ok && strings.HasPrefix(ver.version, "4.0") {
+				// Firefox Focus for Android first showed pages in the
+				// system web view ("Version/4.0 Focus/1.3 Chrome/60"):
+				// the Chrome rule below names it.
+				continue
+			}
 		}
 		s.agName, s.agClass, s.agVersion = bt.name, bt.class, cleanVersion(pr.version)
 		if pr.version == "" && (bt.class == "Special" || bt.token == "dillo") && len(p.entries) > 0 && p.entries[0].block == 0 &&

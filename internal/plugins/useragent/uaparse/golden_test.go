@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "6482d0e0fdad8744b92c1096dc23c64c0f6b1046598a925030c4c20b70b0f589",
-	"dev-variants": "b4a14d030716a9ab10c3e611843ca45236496357b3457502b77d67e5a224e2f9",
+	"dev":          "5230af2d58bf7b22cbcef642e28588e0a97ede952eaf191cccac744699d0401b",
+	"dev-variants": "03345e5331ce3159cc0de0362cc3eaf85a4a06d5c8323c3d733e383947b9f50f",
 	"access-log":   "d3a5399925409439e5d172158adac828486a5f9201c7f49bd23c0dc68fdf32ba",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
