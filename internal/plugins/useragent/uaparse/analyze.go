@@ -130,7 +130,15 @@ func (s *state) detectEngine() {
 			return
 		}
 	}
-	if wk, ok := p.product("AppleWebKit"); ok {
+	wk, ok := p.product("AppleWebKit")
+	if !ok && p.has(kwBrowserAppleWebKit) {
+		// "Browser/AppleWebKit534.30": the built-in browser of Chinese
+		// feature phones names its engine as its version.
+		if b, found := p.product("Browser"); found && hasPrefixFold(b.version, "applewebkit") {
+			wk, ok = b, true
+		}
+	}
+	if ok {
 		s.engClass, s.engName, s.engVersion = "Browser", "AppleWebKit", cleanVersion(wk.version)
 		ch, ok := p.chromeProduct()
 		if !ok {
@@ -150,6 +158,7 @@ func (s *state) detectEngine() {
 		if e, ok := p.product("Edge"); ok && isVersionLike(e.version) {
 			s.engName, s.engVersion = "EdgeHTML", cleanVersion(e.version)
 		}
+		s.ucEngine()
 		return
 	}
 	if pr, ok := p.product("Presto"); ok {
@@ -194,6 +203,17 @@ func (s *state) detectEngine() {
 			s.engBuild = g.version
 		}
 		return
+	}
+	if v, ok := p.entryVersion("msiemobile "); ok {
+		// "MSIEMobile 6.5": the engine of Windows Mobile 6.5.
+		s.engClass, s.engName, s.engVersion = "Browser", "Internet Explorer Mobile", cleanVersion(v)
+		return
+	}
+	if _, ok := p.product("U2"); ok {
+		s.ucEngine()
+		if s.engName != "" {
+			return
+		}
 	}
 	if v, ok := p.entryVersion("msie "); ok {
 		v = cleanVersion(v)
@@ -245,6 +265,28 @@ func (p *parsed) chromeProduct() (product, bool) {
 		}
 	}
 	return product{}, false
+}
+
+// ucEngine names the engines of UC Browser: U2 (its Java phone client)
+// and U3 (its own build of WebKit) announce themselves as products, and
+// on a WebKit without Chrome's token (iOS, old Android) UC Browser's own
+// version stands for the engine.
+func (s *state) ucEngine() {
+	p := s.p
+	if !p.has(kwUCBrowser) {
+		return
+	}
+	if u, ok := p.product("U3"); ok && isVersionLike(u.version) {
+		s.engClass, s.engName, s.engVersion = "Browser", "UCBrowser U3", cleanVersion(u.version)
+		return
+	}
+	if u, ok := p.product("U2"); ok && isVersionLike(u.version) {
+		s.engClass, s.engName, s.engVersion = "Browser", "UCBrowser U2", cleanVersion(u.version)
+		return
+	}
+	if uc, ok := p.product("UCBrowser"); ok && s.engName == "AppleWebKit" && isVersionLike(uc.version) {
+		s.engName, s.engVersion = "UCBrowser", cleanVersion(uc.version)
+	}
 }
 
 func atoiPrefix(s string) int {

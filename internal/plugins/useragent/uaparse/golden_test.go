@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "5230af2d58bf7b22cbcef642e28588e0a97ede952eaf191cccac744699d0401b",
-	"dev-variants": "03345e5331ce3159cc0de0362cc3eaf85a4a06d5c8323c3d733e383947b9f50f",
-	"access-log":   "d3a5399925409439e5d172158adac828486a5f9201c7f49bd23c0dc68fdf32ba",
+	"dev":          "3b0bba88ba86b0255247bef50287edee8439881e2b385a83f2e8dc669395ad01",
+	"dev-variants": "4b999fd31bcf1e2980e0f8eecc0f2f2b26a986b0cc70737d9d33fbb7da78792a",
+	"access-log":   "547afaa52a16f869c19a5094a1292e405456cdd744a355ebb6d147edc95c4f83",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 

@@ -97,6 +97,9 @@ func versionMajor(v string) string {
 	if i := strings.IndexByte(v, '_'); i > 0 {
 		return v[:i]
 	}
+	if n := len(v); n > 1 && v[n-1] == '+' {
+		return v[:n-1] // "420+": WebKit's mark of a build past release 420
+	}
 	return v
 }
 

@@ -263,6 +263,10 @@ var (
 	// written with its spaces (reducedPlatform).
 	kwWindowsNT100 = uaNeedles.add("windows nt 10.0")
 	kwMSIE         = uaNeedles.add("msie")
+
+	// Needles of the engine rules (detectEngine, ucEngine).
+	kwBrowserAppleWebKit = uaNeedles.add("browser/applewebkit")
+	kwUCBrowser          = uaNeedles.add("ucbrowser")
 )
 
 // osFromEntry reads the operating system from one comment entry: lt is
