@@ -159,6 +159,10 @@ func (s *state) detectEngine() {
 			s.engName, s.engVersion = "EdgeHTML", cleanVersion(e.version)
 		}
 		s.ucEngine()
+		if g, ok := p.product("WebKitGTK+"); ok && isVersionLike(g.version) {
+			// WebKitGTK, the GNOME port, names its own release.
+			s.engName, s.engVersion = "WebKitGTK", cleanVersion(g.version)
+		}
 		return
 	}
 	if pr, ok := p.product("Presto"); ok {
@@ -248,8 +252,34 @@ func (s *state) detectEngine() {
 		s.engClass, s.engName, s.engVersion = "Browser", "Netfront", cleanVersion(pr.version)
 		return
 	}
+	for _, pr := range p.products {
+		// Engines that name themselves without an AppleWebKit token:
+		// YouTube's Cobalt (televisions, consoles) and Huawei's ArkWeb.
+		if (pr.lname == "cobalt" || pr.lname == "arkweb") && isVersionLike(pr.version) {
+			s.engClass, s.engName, s.engVersion = "Browser", pr.name, cleanVersion(pr.version)
+			return
+		}
+	}
+	if ch, ok := p.chromeProduct(); ok && atoiPrefix(ch.version) >= 28 {
+		// "XXX_APP/1.2025 (Windows_NT 10.0.19045; ...) Electron/37.4.0
+		// Chrome/138.0": Chromium's engine without the WebKit token.
+		s.engClass, s.engName, s.engVersion = "Browser", "Blink", twoParts(cleanVersion(chromeVersion(ch.version)))
+		return
+	}
 	if s.mozilla {
 		s.engClass, s.engName, s.engVersion = "Browser", "Mozilla", cleanVersion(p.products[0].version)
+		return
+	}
+	if s.os.name == "Android" {
+		for _, pr := range p.products {
+			if pr.lname == "android" && p.has(kwAndroidSlash) || strings.HasPrefix(pr.lname, "android-") {
+				// "Android/9/G960FXXU5CSF2/...", "Appie/8.31.0 ...
+				// Android/7.0-API24": an app that names Android as a
+				// product shows its pages in Android's WebKit.
+				s.engClass, s.engName, s.engVersion = "Browser", "AppleWebKit", Unknown
+				return
+			}
+		}
 	}
 }
 
@@ -492,7 +522,7 @@ func (s *state) detectAgent() {
 			return
 		}
 	}
-	if (s.engName == "AppleWebKit" || s.engName == "Gecko") && s.mozilla && s.lastUnknownProduct() {
+	if (s.engName == "AppleWebKit" || s.engName == "WebKitGTK" || s.engName == "Gecko") && s.mozilla && s.lastUnknownProduct() {
 		return
 	}
 	if s.engName == "AppleWebKit" && s.mozilla && len(p.products) <= 3 {

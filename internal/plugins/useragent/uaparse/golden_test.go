@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "3b0bba88ba86b0255247bef50287edee8439881e2b385a83f2e8dc669395ad01",
-	"dev-variants": "4b999fd31bcf1e2980e0f8eecc0f2f2b26a986b0cc70737d9d33fbb7da78792a",
+	"dev":          "988cb40427b4277aaf44834af8ae0aae25d51b40bc45a63c8548eb75b4d1d491",
+	"dev-variants": "a8509baa2cecd1b30d5ee5e5e12111cd3507d062348175e6eb8970353a348070",
 	"access-log":   "547afaa52a16f869c19a5094a1292e405456cdd744a355ebb6d147edc95c4f83",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -267,6 +267,7 @@ var (
 	// Needles of the engine rules (detectEngine, ucEngine).
 	kwBrowserAppleWebKit = uaNeedles.add("browser/applewebkit")
 	kwUCBrowser          = uaNeedles.add("ucbrowser")
+	kwAndroidSlash       = uaNeedles.add("android/")
 )
 
 // osFromEntry reads the operating system from one comment entry: lt is
