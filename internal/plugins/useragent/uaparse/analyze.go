@@ -600,6 +600,10 @@ func (s *state) androidWebview() bool {
 		if p.ltext(e) == "wv" {
 			if ch, ok := p.product("Chrome"); ok && isVersionLike(ch.version) {
 				s.agName, s.agClass, s.agVersion = "Chrome Webview", "Browser Webview", cleanVersion(chromeVersion(ch.version))
+				if w, ok := p.product("EdgW"); ok && isVersionLike(w.version) {
+					// Microsoft's Edge WebView on Android marks itself.
+					s.agName, s.agVersion = "Edge Webview", cleanVersion(w.version)
+				}
 				s.webview = true
 				return true
 			}
@@ -923,7 +927,27 @@ func (s *state) detectDevice() {
 		if s.tablet {
 			s.devClass = "Tablet"
 		}
-	case "KaiOS", "Tizen", "SymbianOS", "Symbian", "Bada", "WebOS", "PalmOS", "Firefox OS", "OpenHarmony":
+	case "WebOS", "HP WebOS":
+		// Palm's and then HP's system: the model is the product after
+		// Safari ("Safari/525.27.1 Pre/1.0", "TouchPad/1.0").
+		s.devClass, s.devBrand = "Phone", "Palm"
+		if s.os.name == "HP WebOS" {
+			s.devBrand = "HP"
+		}
+		if p.has(kwTouchPad) || p.has(kwHPTablet) {
+			s.devClass = "Tablet"
+		}
+		if n := len(p.products); n > 1 && strings.EqualFold(p.products[n-2].lword, "safari") && isVersionLike(p.products[n-1].version) &&
+			isLetter(p.products[n-1].name[0]) {
+			s.devName = s.devBrand + " " + normalizeName(p.products[n-1].name)
+		}
+	case "PalmOS":
+		// Palm's handhelds were organisers first.
+		s.devClass, s.devBrand = "Mobile", "Palm"
+	case "Maemo":
+		// Maemo 5, with Firefox for mobile, ran on Nokia's N900.
+		s.devClass, s.devBrand, s.devName = "Phone", "Nokia", "Nokia N900"
+	case "KaiOS", "Tizen", "SymbianOS", "Symbian", "Bada", "Firefox OS", "OpenHarmony":
 		s.devClass = "Phone"
 		if s.tablet {
 			s.devClass = "Tablet"

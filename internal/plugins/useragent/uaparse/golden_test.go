@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "988cb40427b4277aaf44834af8ae0aae25d51b40bc45a63c8548eb75b4d1d491",
-	"dev-variants": "a8509baa2cecd1b30d5ee5e5e12111cd3507d062348175e6eb8970353a348070",
+	"dev":          "7c14c6baac4018d3b112acab00adcf8e57a9d6511dc4dbeac1f7ec0d9f114d7c",
+	"dev-variants": "0fb2574ffc027dc332a06e9b7a6dc7e715d536a9ac5c1f73b0c792564dede2cf",
 	"access-log":   "547afaa52a16f869c19a5094a1292e405456cdd744a355ebb6d147edc95c4f83",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

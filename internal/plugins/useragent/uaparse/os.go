@@ -41,7 +41,7 @@ var otherOS = []struct{ token, name, class string }{
 	{"tizen", "Tizen", "Mobile"}, {"kaios", "KaiOS", "Mobile"}, {"sailfish", "Sailfish", "Mobile"},
 	{"fuchsia", "Fuchsia", "Mobile"}, {"harmonyos", "HarmonyOS", "Mobile"}, {"openharmony", "OpenHarmony", "Mobile"}, {"bada", "Bada", "Mobile"},
 	{"meego", "MeeGo", "Mobile"}, {"maemo", "Maemo", "Mobile"}, {"webos", "WebOS", "Mobile"},
-	{"hpwos", "WebOS", "Mobile"}, {"symbianos", "SymbianOS", "Mobile"}, {"symbos", "SymbianOS", "Mobile"},
+	{"hpwos", "HP WebOS", "Mobile"}, {"symbianos", "SymbianOS", "Mobile"}, {"symbos", "SymbianOS", "Mobile"},
 	{"palmos", "PalmOS", "Mobile"}, {"palm os", "PalmOS", "Mobile"}, {"rim tablet os", "RIM Tablet OS", "Mobile"},
 	{"playstation", "CellOS", "Game Console"}, {"nintendo", "Nintendo", "Game Console"},
 	{"web0s", "WebOS", "Embedded"}, {"vidaa", "Vidaa", "Embedded"}, {"roku", "Roku OS", "Embedded"},
@@ -268,6 +268,8 @@ var (
 	kwBrowserAppleWebKit = uaNeedles.add("browser/applewebkit")
 	kwUCBrowser          = uaNeedles.add("ucbrowser")
 	kwAndroidSlash       = uaNeedles.add("android/")
+	kwTouchPad           = uaNeedles.add("touchpad")
+	kwHPTablet           = uaNeedles.add("hp-tablet")
 )
 
 // osFromEntry reads the operating system from one comment entry: lt is
@@ -280,7 +282,13 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 	case strings.HasPrefix(lt, "windows mobile"):
 		return osInfo{name: "Windows Mobile", version: orUnknown(leadingVersion(strings.TrimSpace(lt[14:]))), class: "Mobile", prio: 9}
 	case strings.HasPrefix(lt, "windows ce") || lt == "wince":
-		return osInfo{name: "Windows CE", version: "CE", class: "Mobile", prio: 8}
+		v := "CE"
+		if len(lt) > 11 && lt[10] == ' ' {
+			if r := leadingVersion(lt[11:]); r != "" {
+				v = "CE " + r // "Windows CE 5.1"
+			}
+		}
+		return osInfo{name: "Windows CE", version: v, class: "Mobile", prio: 8}
 	case strings.HasPrefix(lt, "windows nt") || strings.HasPrefix(lt, "windows-nt") || strings.HasPrefix(lt, "winnt") ||
 		strings.HasPrefix(lt, "windowsnt") || strings.HasPrefix(lt, "windows_nt") || strings.HasPrefix(lt, "nt "):
 		rest := lt
