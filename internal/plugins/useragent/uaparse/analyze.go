@@ -871,6 +871,15 @@ func (s *state) detectDevice() {
 			// "Tablet PC 2.0": the pen input of a Windows tablet.
 			s.devClass, s.devName = "Tablet", "Tablet PC"
 		}
+		if b, model := windowsOEM(p); b != "" {
+			s.devBrand = b
+			switch {
+			case model != "":
+				s.devName = b + " " + model
+			case s.devClass == "Desktop":
+				s.devName = b + " Desktop"
+			}
+		}
 		if p.has(kwXbox) {
 			s.devClass, s.devBrand, s.devName = "Game Console", "Microsoft", "Microsoft Xbox"
 		}

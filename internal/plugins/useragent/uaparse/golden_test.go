@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "7c14c6baac4018d3b112acab00adcf8e57a9d6511dc4dbeac1f7ec0d9f114d7c",
-	"dev-variants": "0fb2574ffc027dc332a06e9b7a6dc7e715d536a9ac5c1f73b0c792564dede2cf",
-	"access-log":   "547afaa52a16f869c19a5094a1292e405456cdd744a355ebb6d147edc95c4f83",
+	"dev":          "282aeb655da0322231c7ed118c5da38b95a7e9081f66d4d6f4c2cc29862c6ef3",
+	"dev-variants": "35cbee76a49d2d0e55842cdb838e4ee2d1f5985328cd932989d30805f69a4773",
+	"access-log":   "e197b1aad180c1485688bbadf5f35259def2a88df908818d66c8d1de9b205a66",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 
