@@ -953,6 +953,11 @@ func (s *state) detectDevice() {
 	case "PalmOS":
 		// Palm's handhelds were organisers first.
 		s.devClass, s.devBrand = "Mobile", "Palm"
+	case "Roku OS":
+		s.devClass, s.devBrand, s.devName = "Set-top box", "Roku", "Roku"
+		if strings.HasPrefix(s.os.version, "DVP") {
+			s.devName = "Roku Digital Video"
+		}
 	case "Maemo":
 		// Maemo 5, with Firefox for mobile, ran on Nokia's N900.
 		s.devClass, s.devBrand, s.devName = "Phone", "Nokia", "Nokia N900"

@@ -141,6 +141,10 @@ func detectOS(p *parsed) osInfo {
 			// "Gecko/20100215 Solaris/10.1 (GNU)": a build for that
 			// system, whatever platform the comment claims.
 			consider(osInfo{name: otherOSName(lw), version: orUnknown(releaseWord(pr.version)), class: "Desktop", prio: 7})
+		case pr.lname == "roku" && pr.version != "":
+			// "Roku/DVP-4.1 (024.01E01250A)": Roku's players name their
+			// firmware ("DVP" for Digital Video Player).
+			consider(osInfo{name: "Roku OS", version: pr.version, class: "Embedded", prio: 7})
 		case lw == "kaios":
 			consider(osInfo{name: "KaiOS", version: cleanVersion(pr.version), class: "Mobile", prio: 8})
 		case lw == "tizen":
@@ -379,7 +383,8 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 		i := strings.Index(lt, "os x")
 		v := ""
 		if i >= 0 {
-			v = leadingVersion(strings.TrimLeft(lt[i+4:], " "))
+			// "Mac OS X Version 10.11.4 (Build 15E65)" of Microsoft's apps.
+			v = leadingVersion(strings.TrimPrefix(strings.TrimLeft(lt[i+4:], " "), "version "))
 		} else if i = strings.Index(lt, "osx"); i >= 0 {
 			v = leadingVersion(lt[i+3:])
 		}
