@@ -953,6 +953,18 @@ func (s *state) detectDevice() {
 	case "PalmOS":
 		// Palm's handhelds were organisers first.
 		s.devClass, s.devBrand = "Mobile", "Palm"
+	case "tvOS":
+		s.devClass, s.devBrand, s.devName = "Set-top box", "Apple", "Apple TV"
+	case "PICO OS":
+		s.devClass, s.devBrand, s.devName = "Virtual Reality", "Pico", "Pico"
+		for _, e := range p.entries {
+			if lt := p.ltext(e); strings.HasPrefix(lt, "pico ") {
+				if k := picoOSAt(lt); k > 5 {
+					s.devName = "Pico " + normalizeName(p.text(e)[5:k])
+				}
+				break
+			}
+		}
 	case "Roku OS":
 		s.devClass, s.devBrand, s.devName = "Set-top box", "Roku", "Roku"
 		if strings.HasPrefix(s.os.version, "DVP") {

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "c2599c9eafceee1bf30995f211cc0ecf9d461dc9d6431df5b12bb6486cf61c38",
-	"dev-variants": "78c5567baee7118bb8db1a4f73f4e602a4cf66e6b39d1479134ab75b53a63506",
+	"dev":          "c0006754ecc086bcd3152afb18b977785943e03df98c08ccbbd7bde0ed3b26b6",
+	"dev-variants": "ae2500f1ef47caac7d573aa2c28002b7fec1d3ae504db6e6714959442744524e",
 	"access-log":   "e197b1aad180c1485688bbadf5f35259def2a88df908818d66c8d1de9b205a66",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -101,6 +101,16 @@ func detectOS(p *parsed) osInfo {
 			best.cpu = cpuFromEntry(lt)
 		}
 	}
+	if best.name == "iOS" && p.has(kwAppleTV) {
+		best.name = "tvOS" // "(Apple TV; U; CPU OS 8_1_3 like Mac OS X)"
+	}
+	if best.name == "WebOS" && best.class == "Embedded" && best.version == Unknown {
+		if ch, ok := p.product("Chrome"); ok {
+			if r, ok := webOSTVReleases[versionMajor(ch.version)]; ok {
+				best.version = r
+			}
+		}
+	}
 	if best.name == "Windows NT" && best.version == "8" && p.has(kwARMSemi) {
 		// "Windows NT 6.2; ARM": Windows Phone 8 (its desktop mode, and
 		// Internet Explorer 10 on it) sends the kernel of Windows 8.
@@ -274,6 +284,7 @@ var (
 	kwAndroidSlash       = uaNeedles.add("android/")
 	kwTouchPad           = uaNeedles.add("touchpad")
 	kwHPTablet           = uaNeedles.add("hp-tablet")
+	kwAppleTV            = uaNeedles.add("apple tv")
 )
 
 // osFromEntry reads the operating system from one comment entry: lt is
@@ -371,6 +382,14 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 			i = k + len("iphoneos")
 		}
 		return osInfo{name: "iOS", version: orUnknown(leadingVersion(lt[i:])), class: "Mobile", prio: 8}
+	case strings.HasPrefix(lt, "pico ") && picoOSAt(lt) > 0:
+		// "PICO 4 OS5.9.2 like Quest": the Pico headsets' own system,
+		// on an Android or a desktop Linux platform.
+		class := "Desktop"
+		if p.has(kwAndroid) {
+			class = "Mobile"
+		}
+		return osInfo{name: "PICO OS", version: orUnknown(leadingVersion(lt[picoOSAt(lt)+3:])), class: class, prio: 9}
 	case lt == "ios" || strings.HasPrefix(lt, "ios "):
 		return osInfo{name: "iOS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[3:]))), class: "Mobile", prio: 8}
 	case strings.HasPrefix(lt, "mac_"):
@@ -610,6 +629,28 @@ func releaseWord(rest string) string {
 		end = len(rest)
 	}
 	return rest[:end]
+}
+
+// picoOSAt returns the index of " os<digit>" in a Pico headset entry, or
+// -1.
+func picoOSAt(lt string) int {
+	for k := strings.Index(lt, " os"); k >= 0; {
+		if k+3 < len(lt) && lt[k+3] >= '0' && lt[k+3] <= '9' {
+			return k
+		}
+		n := strings.Index(lt[k+3:], " os")
+		if n < 0 {
+			break
+		}
+		k += 3 + n
+	}
+	return -1
+}
+
+// webOSTVReleases maps the Chromium version of LG's web engine to the
+// webOS TV release that ships it (LG's webOS TV developer documentation).
+var webOSTVReleases = map[string]string{
+	"38": "3.x", "53": "4.x", "68": "5.x", "79": "6.x", "87": "22", "94": "23", "108": "24", "120": "25",
 }
 
 func orUnknown(s string) string {
