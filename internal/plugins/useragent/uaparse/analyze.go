@@ -990,6 +990,7 @@ func (s *state) detectDevice() {
 		// Amazon's Silk browser runs only on Fire tablets and TVs; in
 		// its desktop mode it sends a Linux or Mac desktop platform.
 		s.devClass, s.devBrand, s.devName = "Tablet", "Amazon", "Amazon Kindle Fire"
+		s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
 	}
 	if s.os.name == "" {
 		switch {
@@ -1272,6 +1273,7 @@ func (s *state) androidDevice() {
 	s.devName = brand + " " + normalizeName(rest)
 	if brand == "Amazon" {
 		s.os.name = "FireOS"
+		s.os.version = fireOSVersion(s.os.version)
 		if strings.HasPrefix(strings.ToUpper(model), "AFT") {
 			s.devClass = "Set-top box"
 		} else {

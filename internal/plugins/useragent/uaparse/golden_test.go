@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "c0006754ecc086bcd3152afb18b977785943e03df98c08ccbbd7bde0ed3b26b6",
-	"dev-variants": "ae2500f1ef47caac7d573aa2c28002b7fec1d3ae504db6e6714959442744524e",
-	"access-log":   "e197b1aad180c1485688bbadf5f35259def2a88df908818d66c8d1de9b205a66",
+	"dev":          "0805669b52743399796f170a56fa404d3c8554137ce9f70a62dfd532cba643ba",
+	"dev-variants": "9799b227ab329c1baed14f91c7fd85d58b846ef524f13c8bfae510ada0e142d9",
+	"access-log":   "8873b4f0e5c2b588b5ca7a8d205c796506fa9e0f526e500ba6d84c9fecbe6bd9",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 

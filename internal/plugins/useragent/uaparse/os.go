@@ -101,6 +101,14 @@ func detectOS(p *parsed) osInfo {
 			best.cpu = cpuFromEntry(lt)
 		}
 	}
+	if best.name == "" && p.has(kwAndroidColon) {
+		// "(LenovoTB-X606X_EEA:mt8768 Android:29)": the API level.
+		if k := strings.Index(p.low, "android:"); k >= 0 {
+			if r := androidAPILevel(p.low[k+8:]); r != "" {
+				consider(osInfo{name: "Android", version: r, class: "Mobile", prio: 7})
+			}
+		}
+	}
 	if best.name == "iOS" && p.has(kwAppleTV) {
 		best.name = "tvOS" // "(Apple TV; U; CPU OS 8_1_3 like Mac OS X)"
 	}
@@ -143,6 +151,14 @@ func detectOS(p *parsed) osInfo {
 		switch {
 		case lw == "android" && pr.version != "":
 			consider(osInfo{name: "Android", version: androidVersion(pr.version), class: "Mobile", prio: 7})
+		case pr.lname == "msft-wp":
+			// "MSFT-WP/7.10.8860": Windows Phone's own HTTP stack.
+			consider(osInfo{name: "Windows Phone", version: orUnknown(pr.version), class: "Mobile", prio: 7})
+		case best.prio < 2 && (pr.lname == "win32" || pr.lname == "win64"):
+			consider(osInfo{name: "Windows", version: Unknown, class: "Desktop", prio: 2})
+		case strings.HasPrefix(pr.lname, "apple-iphone") || strings.HasPrefix(pr.lname, "apple-ipad") || strings.HasPrefix(pr.lname, "apple-ipod"):
+			// "Apple-iPhone3C1/1104.257": the device and its build.
+			consider(osInfo{name: "iOS", version: Unknown, class: "Mobile", prio: 4})
 		case lw == "darwin" && best.prio < 5:
 			consider(darwinOS(pr.version, p))
 		case strings.HasPrefix(lw, "symbianos"):
@@ -285,6 +301,7 @@ var (
 	kwTouchPad           = uaNeedles.add("touchpad")
 	kwHPTablet           = uaNeedles.add("hp-tablet")
 	kwAppleTV            = uaNeedles.add("apple tv")
+	kwAndroidColon       = uaNeedles.add("android:")
 )
 
 // osFromEntry reads the operating system from one comment entry: lt is
@@ -352,11 +369,18 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 			return osInfo{name: "Windows 9x", version: v, class: "Desktop", prio: 5}
 		}
 		return osInfo{name: "Windows", version: Unknown, class: "Desktop", prio: 2}
+	case strings.HasPrefix(lt, "windows ") && cpuFromEntry(lt[8:]) != "":
+		// "(X11; Windows x86_64)": Windows, on that processor.
+		return osInfo{name: "Windows", version: Unknown, class: "Desktop", prio: 3}
+	case lt == "wine" || lt == "wine64":
+		// "Windows NT 6.3; Wine64": a Windows program under Wine, on
+		// Linux.
+		return osInfo{name: "Linux", version: Unknown, class: "Desktop", prio: 7}
 	case strings.HasPrefix(lt, "adr ") && len(lt) > 4 && lt[4] >= '0' && lt[4] <= '9':
 		// UC Browser's "Adr 7.0" names Android.
 		return osInfo{name: "Android", version: orUnknown(androidVersion(lt[4:])), class: "Mobile", prio: 7}
 	case strings.HasPrefix(lt, "android"):
-		rest := strings.TrimLeft(lt[7:], " /:")
+		rest := strings.TrimLeft(strings.TrimPrefix(lt[7:], "_os"), " /:") // "android_os/4.4.4"
 		if strings.HasPrefix(rest, "api") {
 			// "Android API 30": the API level, which names the release.
 			return osInfo{name: "Android", version: orUnknown(androidAPILevel(strings.TrimLeft(rest[3:], " :-"))), class: "Mobile", prio: 7}
@@ -645,6 +669,16 @@ func picoOSAt(lt string) int {
 		k += 3 + n
 	}
 	return -1
+}
+
+// fireOSVersion names the Fire OS release of the Android version it is
+// built on where Yauaa does: Fire OS 7 is Android 9. Other Fire OS
+// releases are known by their Android version.
+func fireOSVersion(android string) string {
+	if android == "9" || strings.HasPrefix(android, "9.") {
+		return "7"
+	}
+	return android
 }
 
 // webOSTVReleases maps the Chromium version of LG's web engine to the
