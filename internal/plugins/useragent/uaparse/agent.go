@@ -27,7 +27,7 @@ var browserTokens = []browserToken{
 	{"iron", "Iron", "Browser"}, {"coast", "Coast", "Browser"}, {"puffin", "Puffin", "Browser"},
 	{"crios", "Chrome", "Browser"}, {"crmo", "Chrome", "Browser"}, {"fxios", "Firefox", "Browser"}, {"focus", "Firefox Focus", "Browser"},
 	{"klar", "Firefox Klar", "Browser"}, {"electron", "Electron app", "Desktop App"},
-	{"seamonkey", "SeaMonkey", "Browser"}, {"thunderbird", "Thunderbird", "Email Client"},
+	{"qwantmobile", "Qwant", "Browser"}, {"seamonkey", "SeaMonkey", "Browser"}, {"thunderbird", "Thunderbird", "Email Client"},
 	{"palemoon", "PaleMoon", "Browser"}, {"waterfox", "Waterfox", "Browser"}, {"icecat", "IceCat", "Browser"},
 	{"iceweasel", "Iceweasel", "Browser"}, {"epiphany", "Epiphany", "Browser"}, {"konqueror", "Konqueror", "Browser"},
 	{"midori", "Midori", "Browser"}, {"falkon", "Falkon", "Browser"}, {"qupzilla", "QupZilla", "Browser"},

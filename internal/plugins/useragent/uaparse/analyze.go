@@ -510,6 +510,19 @@ func (s *state) detectAgent() {
 			return
 		}
 		s.agName, s.agClass, s.agVersion = "Safari", "Browser", cleanVersion(sf.version)
+		for i := 1; i < len(p.products); i++ {
+			if p.products[i].lword != "safari" {
+				continue
+			}
+			// "AppleWebKit/312.8 (KHTML, like Gecko) Shiira/1.2.1
+			// Safari/125": a WebKit browser names itself before the
+			// Safari token it sends for compatibility.
+			if pr := p.products[i-1]; pr.lname != "" && isLetter(pr.name[0]) && isVersionLike(pr.version) && !platformProducts[pr.lname] &&
+				!strings.ContainsAny(pr.name, " ()") {
+				s.agName, s.agVersion = pr.name, cleanVersion(pr.version)
+			}
+			break
+		}
 		return
 	}
 	if s.os.name == "iOS" && s.engName == "AppleWebKit" {

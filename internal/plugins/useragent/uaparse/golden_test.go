@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "0805669b52743399796f170a56fa404d3c8554137ce9f70a62dfd532cba643ba",
-	"dev-variants": "9799b227ab329c1baed14f91c7fd85d58b846ef524f13c8bfae510ada0e142d9",
-	"access-log":   "8873b4f0e5c2b588b5ca7a8d205c796506fa9e0f526e500ba6d84c9fecbe6bd9",
+	"dev":          "430b15a64a62a27cf2dbdedeba96ebbfbb39a91f0336a35fcf6bd05d78c388a6",
+	"dev-variants": "5d22cff5b99326ec1e37195b2c64f117343222adad5cccb6c89b0b5f6b90a19f",
+	"access-log":   "5e18dc9ea5d7872a8c58b4399a06befb57516f0454a99dc583e2b988ca58623e",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 
