@@ -190,6 +190,16 @@ func (s *state) detectEngine() {
 		s.engClass, s.engName, s.engVersion = "Browser", "Trident", cleanVersion(v)
 		return
 	}
+	if s.mozilla && p.has(kwGeckoSpace) {
+		for _, pr := range p.products {
+			if strings.HasPrefix(pr.lname, "gecko ") && pr.version != "" {
+				// "rv:12.3) Gecko Kazehakase/0.5.4": the engine token
+				// without its build date, which names no version.
+				s.engClass, s.engName, s.engVersion = "Browser", "Gecko", Unknown
+				return
+			}
+		}
+	}
 	if g, ok := p.product("Gecko"); ok || p.has(kwLikeGecko) && p.has(kwRV) {
 		s.engClass, s.engName = "Browser", "Gecko"
 		if isVersionLike(g.version) && len(g.version) < 8 && strings.IndexByte(g.version, '.') > 0 {
@@ -644,11 +654,26 @@ func (s *state) lastUnknownProduct() bool {
 		if platformProducts[ln] || platformProducts[pr.lword] || pr.version == "" || strings.HasPrefix(ln, "like ") {
 			continue
 		}
-		if !isLetter(pr.name[0]) && pr.name[0] < '0' || len(pr.name) > 40 {
+		if !isLetter(pr.name[0]) && pr.name[0] < '0' || len(pr.name) > 40 || isDistroProduct(ln) {
 			continue
 		}
-		s.agName, s.agClass, s.agVersion = pr.name, "Browser", cleanVersion(pr.version)
+		name := pr.name
+		if strings.HasPrefix(ln, "gecko ") {
+			name = name[6:] // "Gecko Kazehakase/0.5.4"
+		}
+		s.agName, s.agClass, s.agVersion = name, "Browser", cleanVersion(pr.version)
 		return true
+	}
+	return false
+}
+
+// isDistroProduct reports a Linux distribution's product ("Debian/0.4.3-
+// 1ubuntu1", "Ubuntu/10.04"): the package's origin, not the browser.
+func isDistroProduct(ln string) bool {
+	for _, d := range linuxDistros {
+		if ln == d.token {
+			return true
+		}
 	}
 	return false
 }

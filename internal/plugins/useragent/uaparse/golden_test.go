@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "430b15a64a62a27cf2dbdedeba96ebbfbb39a91f0336a35fcf6bd05d78c388a6",
-	"dev-variants": "5d22cff5b99326ec1e37195b2c64f117343222adad5cccb6c89b0b5f6b90a19f",
+	"dev":          "7a5b14d4dabdef397db6b58bbd79469d91acd267351ec7eb91b402e464a33ecd",
+	"dev-variants": "f3eeef62040d585a37dd5e4c93e2545d17a25ce462e3d2fbe3b550106f53b0d9",
 	"access-log":   "5e18dc9ea5d7872a8c58b4399a06befb57516f0454a99dc583e2b988ca58623e",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -302,6 +302,7 @@ var (
 	kwHPTablet           = uaNeedles.add("hp-tablet")
 	kwAppleTV            = uaNeedles.add("apple tv")
 	kwAndroidColon       = uaNeedles.add("android:")
+	kwGeckoSpace         = uaNeedles.add(") gecko ")
 )
 
 // osFromEntry reads the operating system from one comment entry: lt is
