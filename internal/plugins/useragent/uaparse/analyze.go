@@ -516,7 +516,9 @@ func (s *state) detectAgent() {
 			return
 		}
 		if s.os.name == "Android" {
-			s.agName, s.agClass, s.agVersion = "Stock Android Browser", "Browser", Unknown
+			// The stock browser ships with the system and shares its
+			// version.
+			s.agName, s.agClass, s.agVersion = "Stock Android Browser", "Browser", orUnknown(s.os.version)
 			return
 		}
 		s.agName, s.agClass, s.agVersion = "Safari", "Browser", cleanVersion(sf.version)
