@@ -1398,13 +1398,15 @@ func (s *state) frozenOSVersion() {
 	major := atoiPrefix(s.agVersion)
 	modern := false
 	switch s.agName {
-	case "SamsungBrowser":
-		// Samsung Internet numbers its own releases; the Chromium under
-		// it tells its age.
+	case "SamsungBrowser", "Edge":
+		// Samsung Internet numbers its own releases, and a privacy tool
+		// may dress up Edge's; the Chromium under them tells their age.
 		if ch, ok := s.p.product("Chrome"); ok {
 			modern = atoiPrefix(ch.version) >= 90
+		} else {
+			modern = major >= 90
 		}
-	case "Chrome", "Edge", "Chromium", "Firefox":
+	case "Chrome", "Chromium", "Firefox":
 		modern = major >= 90
 	case "Safari":
 		modern = major >= 14
