@@ -421,6 +421,11 @@ func (s *state) detectAgent() {
 		switch bt.token {
 		case "chrome", "crios", "headlesschrome", "edg", "edga", "edgios":
 			s.agVersion = cleanVersion(chromeVersion(pr.version))
+			if ch, ok := p.chromeProduct(); ok && bt.token != "chrome" && strings.HasSuffix(ch.version, ".0.0.0") {
+				// Edge on a reduced Chromium user agent: like Yauaa,
+				// report the release that Chromium's token carries.
+				s.agVersion = chromeVersion(ch.version)
+			}
 		case "opr":
 			if s.os.name == "Android" || p.has(kwAndroid) {
 				s.agName = "Opera Mobile"
