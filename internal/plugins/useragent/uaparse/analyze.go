@@ -1415,6 +1415,14 @@ func (s *state) frozenOSVersion() {
 		modern = major >= 90
 	case "Safari":
 		modern = major >= 14
+	default:
+		// A browser on Apple's WebKit that keeps Safari's "Version/16.5"
+		// token ("Version/16.5 Safari/605.1.15 Ddg/17.5") has Safari's
+		// frozen macOS platform too.
+		if ver, ok := s.p.product("Version"); ok && s.os.name == "Mac OS" && s.engName == "AppleWebKit" {
+			_, safari := s.p.product("Safari")
+			modern = safari && atoiPrefix(ver.version) >= 14
+		}
 	}
 	if !modern {
 		return
@@ -1574,6 +1582,9 @@ func (s *state) tvDevice() {
 		v := Unknown
 		if i := strings.Index(p.low, "googletv"); i >= 0 {
 			v = orUnknown(leadingVersion(strings.TrimLeft(p.ua[i+len("googletv"):], " /")))
+			if !strings.Contains(v, ".") {
+				v = Unknown // "GoogleTV/162671": a build number, not a release
+			}
 		}
 		s.os = osInfo{name: "GoogleTV", version: v, class: "Embedded", cpu: s.os.cpu}
 		return

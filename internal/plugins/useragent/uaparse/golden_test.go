@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "1c4292a3b9c334012bcaa6cd54be23048c736634082757d33cfd99f774b29cad",
-	"dev-variants": "d6ed607e4fed3a8cf3b76a2c26a47972cff117e266b9b49233673bdb936ff9a8",
+	"dev":          "c5cd8fd5ad3d9d493a07eb5443a6f730bffd22f5c06ef033189a0900e5b3b900",
+	"dev-variants": "6566ffe872eaaaa1328773b3e9c9c9f820234bc5fb4e86f8510cd53565df3076",
 	"access-log":   "5e18dc9ea5d7872a8c58b4399a06befb57516f0454a99dc583e2b988ca58623e",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
