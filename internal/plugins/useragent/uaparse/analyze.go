@@ -661,7 +661,7 @@ func (s *state) lastUnknownProduct() bool {
 		if platformProducts[ln] || platformProducts[pr.lword] || pr.version == "" || strings.HasPrefix(ln, "like ") {
 			continue
 		}
-		if !isLetter(pr.name[0]) && pr.name[0] < '0' || len(pr.name) > 40 || isDistroProduct(ln) {
+		if pr.name == "" || !isLetter(pr.name[0]) && pr.name[0] < '0' || len(pr.name) > 40 || isDistroProduct(ln) {
 			continue
 		}
 		name := pr.name
@@ -992,7 +992,7 @@ func (s *state) detectDevice() {
 			s.devClass = "Tablet"
 		}
 		if n := len(p.products); n > 1 && strings.EqualFold(p.products[n-2].lword, "safari") && isVersionLike(p.products[n-1].version) &&
-			isLetter(p.products[n-1].name[0]) {
+			p.products[n-1].name != "" && isLetter(p.products[n-1].name[0]) {
 			s.devName = s.devBrand + " " + normalizeName(p.products[n-1].name)
 		}
 	case "PalmOS":

@@ -204,7 +204,7 @@ func detectOS(p *parsed) osInfo {
 // to the distribution rules, and browsers (a SeaMonkey build) are not
 // systems. It is asked only where the comment names plain Linux.
 func geckoBuildOS(pr product) osInfo {
-	if !isVersionLike(pr.version) || pr.lname == "goanna" || platformProducts[pr.lname] || !isLetter(pr.name[0]) {
+	if !isVersionLike(pr.version) || pr.name == "" || pr.lname == "goanna" || platformProducts[pr.lname] || !isLetter(pr.name[0]) {
 		return osInfo{}
 	}
 	for _, d := range linuxDistros {
