@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "c5cd8fd5ad3d9d493a07eb5443a6f730bffd22f5c06ef033189a0900e5b3b900",
-	"dev-variants": "6566ffe872eaaaa1328773b3e9c9c9f820234bc5fb4e86f8510cd53565df3076",
+	"dev":          "e41bb957cc7f2d19c4f7e3ed3b3c3d0cfa88ce9631cc07c587fd4d34126568dd",
+	"dev-variants": "ca665020560a3551a9376b36cb24c302ea1fb76701691ea84d486edf8133f0c3",
 	"access-log":   "5e18dc9ea5d7872a8c58b4399a06befb57516f0454a99dc583e2b988ca58623e",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -312,6 +312,10 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 	case strings.HasPrefix(lt, "windows phone"):
 		v := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(lt, "windows phone"), " os"))
 		return osInfo{name: "Windows Phone", version: orUnknown(leadingVersion(v)), class: "Mobile", prio: 10}
+	case strings.HasPrefix(lt, "osmeta ") && len(lt) > 7 && lt[7] >= '0' && lt[7] <= '9':
+		// "osmeta 10.3.2132": Facebook's layer that ran its iOS apps on
+		// Windows 10 Mobile, with the system's version.
+		return osInfo{name: "Windows Phone", version: leadingVersion(lt[7:]), class: "Mobile", prio: 11}
 	case strings.HasPrefix(lt, "windows mobile"):
 		return osInfo{name: "Windows Mobile", version: orUnknown(leadingVersion(strings.TrimSpace(lt[14:]))), class: "Mobile", prio: 9}
 	case strings.HasPrefix(lt, "windows ce") || lt == "wince":
