@@ -362,7 +362,7 @@ func (s *state) detectAgent() {
 	if s.androidWebview() {
 		return
 	}
-	if s.namedBrowser() {
+	if s.namedBrowser() || s.chineseShell() {
 		return
 	}
 	// Legacy Edge (EdgeHTML) also sends the Chrome token it imitates, so
@@ -858,6 +858,37 @@ func hasShoutedWord(n string) bool {
 	return false
 }
 
+// chineseShell recognises the Chinese browsers built on Internet Explorer
+// or Chromium that mark themselves with a code rather than a product:
+// Qihoo's "QIHU 360EE" (360 Safe Browser, the edition after the name) and
+// Sogou's "SE 2.X MetaSr 1.0" (Sogou Explorer 2.X).
+func (s *state) chineseShell() bool {
+	p := s.p
+	word := func(i int) string {
+		j := i
+		for j < len(p.ua) && !isSpace(p.ua[j]) && p.ua[j] != ';' && p.ua[j] != ')' && p.ua[j] != '/' {
+			j++
+		}
+		return p.ua[i:j]
+	}
+	if i := p.index(kwQihu); i >= 0 {
+		if v := word(i + len("qihu ")); v != "" {
+			s.agName, s.agClass, s.agVersion = "Qihoo 360 Safe Browser", "Browser", v
+			return true
+		}
+	}
+	if i := p.index(kwMetaSr); i >= 4 && p.low[i-1] == ' ' {
+		// "SE 2.X MetaSr": the release sits between "SE " and MetaSr.
+		if k := strings.LastIndex(p.low[:i-1], "se "); k >= 0 && (k == 0 || !isLetter(p.low[k-1])) {
+			if v := word(k + 3); v != "" {
+				s.agName, s.agClass, s.agVersion = "Sogou Explorer", "Browser", v
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // namedBrowser recognises the many browsers that call themselves
 // "<Something>Browser/1.2" ("HiBrowser", "LG Browser", "PicoBrowser").
 // The big ones that also send a Chrome token are in browserTokens.
@@ -875,6 +906,9 @@ func (s *state) namedBrowser() bool {
 		name := pr.name
 		if k := strings.LastIndexByte(name, '.'); k >= 0 {
 			name = name[k+1:]
+		}
+		if strings.IndexByte(name, '_') > 0 {
+			name = appName(name) // "coc_coc_browser" is "Coc Coc Browser"
 		}
 		s.agName, s.agClass, s.agVersion = name, "Browser", cleanVersion(pr.version)
 		return true

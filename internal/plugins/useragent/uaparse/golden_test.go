@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "e41bb957cc7f2d19c4f7e3ed3b3c3d0cfa88ce9631cc07c587fd4d34126568dd",
-	"dev-variants": "ca665020560a3551a9376b36cb24c302ea1fb76701691ea84d486edf8133f0c3",
-	"access-log":   "5e18dc9ea5d7872a8c58b4399a06befb57516f0454a99dc583e2b988ca58623e",
+	"dev":          "84e1802024d5480691577ec189cc8b899a0ea9eda8a80a1cf16beff18ddb2d31",
+	"dev-variants": "3cc20b83aa9d5ffc14c834defd515f287c17e9100e698dbf7f0e4c7607c9f57b",
+	"access-log":   "a6ddac5dbf724680b29e645aa9f5c5ea95843ae5aa74d496ffe59e9387bd263c",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 

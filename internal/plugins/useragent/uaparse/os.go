@@ -303,6 +303,8 @@ var (
 	kwAppleTV            = uaNeedles.add("apple tv")
 	kwAndroidColon       = uaNeedles.add("android:")
 	kwGeckoSpace         = uaNeedles.add(") gecko ")
+	kwQihu               = uaNeedles.add("qihu ")
+	kwMetaSr             = uaNeedles.add("metasr")
 )
 
 // osFromEntry reads the operating system from one comment entry: lt is
