@@ -57,6 +57,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.os = detectOS(p)
 	s.detectEngine()
 	s.detectAgent()
+	s.cfnetworkEngine()
 	s.detectDevice()
 	s.anonymized()
 	s.frozenOSVersion()
@@ -611,6 +612,58 @@ func chromiumBuild(v string) bool {
 	_, rest, _ = strings.Cut(rest, ".")
 	build, _, _ := strings.Cut(rest, ".")
 	return len(build) >= 4
+}
+
+// cfnetworkEngine describes the apps that use Apple's HTTP library
+// directly ("GiFi/415 CFNetwork/1331.0.7 Darwin/21.4.0"): there is no web
+// engine, and Yauaa reports the app itself in its place, as a Mobile App
+// on iOS and a Desktop App on macOS. App names sent URL encoded
+// ("Network%20Logger%20Pro") are decoded.
+func (s *state) cfnetworkEngine() {
+	p := s.p
+	if s.engName != "" || len(p.products) < 2 || !p.has(kwCFNetwork) {
+		return
+	}
+	if _, ok := p.product("CFNetwork"); !ok {
+		return
+	}
+	app := p.products[0]
+	if app.lword == "cfnetwork" || app.name == "" {
+		return
+	}
+	class := "Mobile App"
+	if s.os.name == "Mac OS" {
+		class = "Desktop App"
+	} else if app.version == "" {
+		return
+	}
+	name := percentDecode(app.name)
+	s.engClass, s.engName, s.engVersion = class, name, cleanVersion(app.version)
+	if s.agName == app.name || s.agName == appName(app.name) {
+		if s.agName == app.name {
+			s.agName = name
+		}
+		if class == "Desktop App" && s.agClass == "Special" {
+			s.agClass = class
+		}
+	}
+}
+
+// percentDecode undoes the %XX escapes of a name.
+func percentDecode(n string) string {
+	if strings.IndexByte(n, '%') < 0 {
+		return n
+	}
+	b := make([]byte, 0, len(n))
+	for i := 0; i < len(n); i++ {
+		if n[i] == '%' && i+2 < len(n) && isHex(n[i+1]) && isHex(n[i+2]) {
+			b = append(b, unhex(n[i+1])<<4|unhex(n[i+2]))
+			i += 2
+			continue
+		}
+		b = append(b, n[i])
+	}
+	return string(b)
 }
 
 // prestoFor gives the Presto engine version of an Opera release that does

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "84e1802024d5480691577ec189cc8b899a0ea9eda8a80a1cf16beff18ddb2d31",
-	"dev-variants": "3cc20b83aa9d5ffc14c834defd515f287c17e9100e698dbf7f0e4c7607c9f57b",
-	"access-log":   "a6ddac5dbf724680b29e645aa9f5c5ea95843ae5aa74d496ffe59e9387bd263c",
+	"dev":          "e4991a60160ad57e95903f00ba0d348a6d0547c7817b0531bf2e9643fde25999",
+	"dev-variants": "26d71733c31903d6b3b614365d014ddfd4bcf656bb6a0a06a1564877e9025e89",
+	"access-log":   "8ab7f935d39cc12bacc8a01e4655333fdbbb3169b21f51a97369b58a0c7dc7af",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 

@@ -304,6 +304,7 @@ var (
 	kwAndroidColon       = uaNeedles.add("android:")
 	kwGeckoSpace         = uaNeedles.add(") gecko ")
 	kwQihu               = uaNeedles.add("qihu ")
+	kwCFNetwork          = uaNeedles.add("cfnetwork/")
 	kwMetaSr             = uaNeedles.add("metasr")
 )
 
