@@ -614,13 +614,27 @@ func chromiumBuild(v string) bool {
 	return len(build) >= 4
 }
 
-// cfnetworkEngine describes the apps that use Apple's HTTP library
+// cfnetworkEngine describes the apps that use Apple's HTTP libraries
 // directly ("GiFi/415 CFNetwork/1331.0.7 Darwin/21.4.0"): there is no web
 // engine, and Yauaa reports the app itself in its place, as a Mobile App
 // on iOS and a Desktop App on macOS. App names sent URL encoded
 // ("Network%20Logger%20Pro") are decoded.
 func (s *state) cfnetworkEngine() {
 	p := s.p
+	if s.engName == "" && s.engClass == "" && p.has(kwAlamofire) {
+		// "Walibi NL/4.0.15 (nl.walibi.corporate; build:254; iOS
+		// 15.4.1) Alamofire/5.5.0": the default user agent of Alamofire,
+		// Swift's HTTP library, names no engine but is an app's.
+		if _, ok := p.product("Alamofire"); ok {
+			switch s.os.name {
+			case "iOS":
+				s.engClass = "Mobile App"
+			case "Mac OS":
+				s.engClass = "Desktop App"
+			}
+		}
+		return
+	}
 	if s.engName != "" || len(p.products) < 2 || !p.has(kwCFNetwork) {
 		return
 	}

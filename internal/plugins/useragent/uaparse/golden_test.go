@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "e4991a60160ad57e95903f00ba0d348a6d0547c7817b0531bf2e9643fde25999",
-	"dev-variants": "26d71733c31903d6b3b614365d014ddfd4bcf656bb6a0a06a1564877e9025e89",
+	"dev":          "14d060811f95fb3775c7b716833918cd3290ded6c188f8d735e6e352c71bebbc",
+	"dev-variants": "eb76881439d9ac573860c9049c19d995b011dc4ddc440494de9bf08ef8ccb548",
 	"access-log":   "8ab7f935d39cc12bacc8a01e4655333fdbbb3169b21f51a97369b58a0c7dc7af",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -305,6 +305,7 @@ var (
 	kwGeckoSpace         = uaNeedles.add(") gecko ")
 	kwQihu               = uaNeedles.add("qihu ")
 	kwCFNetwork          = uaNeedles.add("cfnetwork/")
+	kwAlamofire          = uaNeedles.add("alamofire/")
 	kwMetaSr             = uaNeedles.add("metasr")
 )
 
