@@ -271,6 +271,11 @@ func (s *state) detectEngine() {
 			return
 		}
 	}
+	if pr, ok := p.product("ExoPlayerLib"); ok {
+		// Google's ExoPlayer media library plays the stream itself.
+		s.engClass, s.engName, s.engVersion = "Special", "ExoPlayer", cleanVersion(pr.version)
+		return
+	}
 	if ch, ok := p.chromeProduct(); ok && atoiPrefix(ch.version) >= 28 {
 		// "XXX_APP/1.2025 (Windows_NT 10.0.19045; ...) Electron/37.4.0
 		// Chrome/138.0": Chromium's engine without the WebKit token.
