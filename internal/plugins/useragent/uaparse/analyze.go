@@ -1048,7 +1048,7 @@ func (s *state) detectDevice() {
 		// The Raspberry Pi foundation's own distribution.
 		s.devClass, s.devBrand, s.devName = "Desktop", "Raspberry", "Raspberry PI"
 	case "FreeBSD", "OpenBSD", "NetBSD", "DragonFly BSD", "SunOS", "Solaris", "IRIX", "AIX", "HP-UX", "BeOS/Haiku", "RISC OS", "OS/2",
-		"MorphOS", "AmigaOS", "UNIX BSD/SYSV":
+		"MorphOS", "AmigaOS", "UNIX BSD/SYSV", "illumOS":
 		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Desktop"
 		if d, ok := unixDesktops[s.os.name]; ok {
 			s.devName = d.name
@@ -1715,7 +1715,7 @@ var unixDesktops = map[string]struct{ brand, name string }{
 	"FreeBSD": {"", "FreeBsd Desktop"}, "OpenBSD": {"", "OpenBsd Desktop"}, "NetBSD": {"", "Netbsd Desktop"},
 	"DragonFly BSD": {"", "DragonFly BSD Desktop"}, "BeOS/Haiku": {"", "Beos/Haiku Desktop"},
 	"RISC OS": {"", "Risc OS Desktop"}, "OS/2": {"", "OS/2 Desktop"}, "MorphOS": {"", "MorphOs Desktop"},
-	"AmigaOS": {"Amiga", "Amiga"}, "UNIX BSD/SYSV": {"", "Unix BSD/Sysv Desktop"},
+	"AmigaOS": {"Amiga", "Amiga"}, "illumOS": {"", "OpenSolaris Desktop"}, "UNIX BSD/SYSV": {"", "Unix BSD/Sysv Desktop"},
 	"SunOS": {"SUN Microsystems", "SUN Microsystems Desktop"}, "Solaris": {"SUN Microsystems", "SUN Microsystems Desktop"},
 	"IRIX": {"Silicon Graphics", "Silicon Graphics Desktop"}, "AIX": {"IBM", "IBM Desktop"},
 	"HP-UX": {"HP", "HP Desktop"},

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "89f54995f735d05972d0667d988e27bfbb162a00630f4a91fc60c5b6f62f2831",
-	"dev-variants": "51a248dcd02d08f5d4c97a3027b682a9656ba650a92f4a08fe54a3def100ec6a",
+	"dev":          "9a2089b3ff20d7290196b204be0db11628ed2a08f6f34a6174e3eea1e613d976",
+	"dev-variants": "a9deb2ece581a12f4911635427945ba7f22d5269ee970615d7b3d922f7a31581",
 	"access-log":   "8ab7f935d39cc12bacc8a01e4655333fdbbb3169b21f51a97369b58a0c7dc7af",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

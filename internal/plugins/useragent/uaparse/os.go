@@ -43,7 +43,7 @@ var otherOS = []struct{ token, name, class string }{
 	{"meego", "MeeGo", "Mobile"}, {"maemo", "Maemo", "Mobile"}, {"webos", "WebOS", "Mobile"},
 	{"hpwos", "HP WebOS", "Mobile"}, {"symbianos", "SymbianOS", "Mobile"}, {"symbos", "SymbianOS", "Mobile"},
 	{"palmos", "PalmOS", "Mobile"}, {"palm os", "PalmOS", "Mobile"}, {"rim tablet os", "RIM Tablet OS", "Mobile"},
-	{"playstation", "CellOS", "Game Console"}, {"nintendo", "Nintendo", "Game Console"},
+	{"playstation", "CellOS", "Game Console"}, {"cellos", "CellOS", "Game Console"}, {"illumos", "illumOS", "Desktop"}, {"nintendo", "Nintendo", "Game Console"},
 	{"web0s", "WebOS", "Embedded"}, {"vidaa", "Vidaa", "Embedded"}, {"roku", "Roku OS", "Embedded"},
 }
 
