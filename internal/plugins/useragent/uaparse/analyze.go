@@ -1063,6 +1063,17 @@ func (s *state) detectDevice() {
 		s.devClass, s.devBrand, s.devName = "Mobile", Unknown, "Mobile"
 	case "Android":
 		s.androidDevice()
+		if s.devBrand == "Google" && strings.HasPrefix(s.devName, "Google Glass") {
+			s.devClass = "Augmented Reality"
+			// "(...; Glass 1 Build/IMM76L; XE7)": Google Glass names its
+			// own firmware release ("XE" and a number) next to Android's.
+			for _, e := range p.entries {
+				if lt := p.ltext(e); len(lt) > 2 && lt[0] == 'x' && lt[1] == 'e' && allDigits(lt[2:]) {
+					s.os.name, s.os.version, s.os.class = "Glass OS", lt[2:], "Augmented Reality"
+					break
+				}
+			}
+		}
 	default:
 		if s.os.linux {
 			s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Linux Desktop"

@@ -696,6 +696,15 @@ var webOSTVReleases = map[string]string{
 	"38": "3.x", "53": "4.x", "68": "5.x", "79": "6.x", "87": "22", "94": "23", "108": "24", "120": "25",
 }
 
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
 func orUnknown(s string) string {
 	if s == "" {
 		return Unknown
