@@ -60,6 +60,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.cfnetworkEngine()
 	s.detectDevice()
 	s.anonymized()
+	s.desktopMode()
 	s.frozenOSVersion()
 	s.detectRobot()
 	s.extras()
@@ -1573,6 +1574,21 @@ func firefoxOSVersion(gecko string) string {
 		return r
 	}
 	return gecko
+}
+
+// desktopMode restores the system of Samsung Internet's "desktop site"
+// mode, which replaces the Android platform with a Linux desktop one:
+// Samsung Internet runs on Android (and lately Windows, which it names).
+// Other browsers that carry its token on a headset ("OculusBrowser/22.2
+// SamsungBrowser/4.0") keep their platform.
+func (s *state) desktopMode() {
+	p := s.p
+	if s.os.name != "Linux" || !p.has(kwSamsungBrowser) || p.has(kwOculusBrowser) {
+		return
+	}
+	if _, ok := p.product("SamsungBrowser"); ok {
+		s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+	}
 }
 
 // reducedPlatform applies Chrome's "reduced" user agent: from release

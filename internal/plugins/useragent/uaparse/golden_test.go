@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "0439ec9dafdde514ea7b18562a108f4d731d39c315e677f8a4a3267a29a3e60c",
-	"dev-variants": "857568d90c00de9d37afe0ef0622babd2b2cdb272149b7c7a50e7cc9b2a6841e",
+	"dev":          "fac28c1b3fbf1bd0829c542c3c8a38d157d338b9369fff7b03c49a1fe2c01f14",
+	"dev-variants": "65e6774497fe2ad94bbade21197d52f5819d3d6974359222ae98c50044dde062",
 	"access-log":   "8ab7f935d39cc12bacc8a01e4655333fdbbb3169b21f51a97369b58a0c7dc7af",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -306,6 +306,8 @@ var (
 	kwQihu               = uaNeedles.add("qihu ")
 	kwCFNetwork          = uaNeedles.add("cfnetwork/")
 	kwAlamofire          = uaNeedles.add("alamofire/")
+	kwSamsungBrowser     = uaNeedles.add("samsungbrowser")
+	kwOculusBrowser      = uaNeedles.add("oculusbrowser")
 	kwMetaSr             = uaNeedles.add("metasr")
 )
 
