@@ -1576,13 +1576,21 @@ func firefoxOSVersion(gecko string) string {
 	return gecko
 }
 
-// desktopMode restores the system of Samsung Internet's "desktop site"
-// mode, which replaces the Android platform with a Linux desktop one:
-// Samsung Internet runs on Android (and lately Windows, which it names).
+// desktopMode restores the handheld class of Minimo's Linux platform and
+// the system of Samsung Internet's "desktop site" mode, which replaces the
+// Android platform with a Linux desktop one: Samsung Internet runs on
+// Android (and lately Windows, which it names).
 // Other browsers that carry its token on a headset ("OculusBrowser/22.2
 // SamsungBrowser/4.0") keep their platform.
 func (s *state) desktopMode() {
 	p := s.p
+	if s.os.name == "Linux" && p.has(kwMinimo) {
+		if _, ok := p.product("Minimo"); ok {
+			// Minimo, Mozilla's browser for handhelds, ran on Linux PDAs.
+			s.os.class, s.devClass = "Mobile", "Mobile"
+			return
+		}
+	}
 	if s.os.name != "Linux" || !p.has(kwSamsungBrowser) || p.has(kwOculusBrowser) {
 		return
 	}

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "fac28c1b3fbf1bd0829c542c3c8a38d157d338b9369fff7b03c49a1fe2c01f14",
-	"dev-variants": "65e6774497fe2ad94bbade21197d52f5819d3d6974359222ae98c50044dde062",
+	"dev":          "e50cbc4f34a70d82b7d6e62e0c2314c1c8717414d8ee2e95e88b6aacf9e040a3",
+	"dev-variants": "f9df2c5550bf847564e733fe0cc037bd6760dfbd968b6ca5802d9bc2cb42682a",
 	"access-log":   "8ab7f935d39cc12bacc8a01e4655333fdbbb3169b21f51a97369b58a0c7dc7af",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

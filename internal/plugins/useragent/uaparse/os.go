@@ -308,6 +308,7 @@ var (
 	kwAlamofire          = uaNeedles.add("alamofire/")
 	kwSamsungBrowser     = uaNeedles.add("samsungbrowser")
 	kwOculusBrowser      = uaNeedles.add("oculusbrowser")
+	kwMinimo             = uaNeedles.add("minimo/")
 	kwMetaSr             = uaNeedles.add("metasr")
 )
 
