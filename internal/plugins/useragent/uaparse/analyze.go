@@ -1727,7 +1727,11 @@ func (s *state) tvDevice() {
 				v = Unknown // "GoogleTV/162671": a build number, not a release
 			}
 		}
-		s.os = osInfo{name: "GoogleTV", version: v, class: "Embedded", cpu: s.os.cpu}
+		if s.os.name != "Fuchsia" {
+			// Google TV on Fuchsia ("(X11; Linux; Fuchsia; GoogleTV)")
+			// keeps the system it names.
+			s.os = osInfo{name: "GoogleTV", version: v, class: "Embedded", cpu: s.os.cpu}
+		}
 		return
 	case p.has(kwWeb0S) || p.has(kwNetCast):
 		// LG's television systems.
