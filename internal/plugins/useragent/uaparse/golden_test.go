@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "640f2138935bc07b8297a9908c69f65960ca4e85ea18ce8280fc42f127f64d81",
-	"dev-variants": "a6376f00a8e555ba9dbcdcd3b1557b50be932da5c8ca9f8d8cf8a805e0e23359",
+	"dev":          "3d24611e9d8fa615adbaea44d65377bafd467ef09710f5e1948b7eada7b0ed04",
+	"dev-variants": "6292deaaa831f5e2c90a837f86ea08164bb8ee6db142535a52c8eaabfc996a67",
 	"access-log":   "8ab7f935d39cc12bacc8a01e4655333fdbbb3169b21f51a97369b58a0c7dc7af",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -167,6 +167,9 @@ func detectOS(p *parsed) osInfo {
 			// "Gecko/20100215 Solaris/10.1 (GNU)": a build for that
 			// system, whatever platform the comment claims.
 			consider(osInfo{name: otherOSName(lw), version: orUnknown(releaseWord(pr.version)), class: "Desktop", prio: 7})
+		case pr.lname == "kreatv" && isVersionLike(pr.version):
+			// ARRIS's set-top box platform.
+			consider(osInfo{name: "KreaTV", version: pr.version, class: "Embedded", prio: 7})
 		case pr.lname == "roku" && pr.version != "":
 			// "Roku/DVP-4.1 (024.01E01250A)": Roku's players name their
 			// firmware ("DVP" for Digital Video Player).
@@ -499,6 +502,10 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 		return osInfo{name: "Symbian", version: orUnknown(leadingVersion(lt[8:])), class: "Mobile", prio: 6}
 	case lt == "symbian os" || strings.HasPrefix(lt, "symbian os "):
 		return osInfo{name: "SymbianOS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[10:]))), class: "Mobile", prio: 6}
+	case strings.HasPrefix(lt, "loh/"):
+		// Loewe's television system ("(Linux mips; U; HBBTV/1.0;
+		// LOH/2.01; ...)").
+		return osInfo{name: "LOH", version: orUnknown(leadingVersion(lt[4:])), class: "Embedded", prio: 7}
 	case strings.HasPrefix(lt, "rim tablet os"):
 		return osInfo{name: "RIM Tablet OS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[13:]))), class: "Mobile", prio: 8}
 	}
