@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "3d24611e9d8fa615adbaea44d65377bafd467ef09710f5e1948b7eada7b0ed04",
-	"dev-variants": "6292deaaa831f5e2c90a837f86ea08164bb8ee6db142535a52c8eaabfc996a67",
+	"dev":          "2554b26cd196b5d2f9eb1e415b29635c507b13f45d1121f6e31cd9e181864998",
+	"dev-variants": "ceb4d25b9adcf5006cbd37741cf4aeea7fe25c0392686d881cd5a7f1368753cc",
 	"access-log":   "8ab7f935d39cc12bacc8a01e4655333fdbbb3169b21f51a97369b58a0c7dc7af",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -167,6 +167,13 @@ func detectOS(p *parsed) osInfo {
 			// "Gecko/20100215 Solaris/10.1 (GNU)": a build for that
 			// system, whatever platform the comment claims.
 			consider(osInfo{name: otherOSName(lw), version: orUnknown(releaseWord(pr.version)), class: "Desktop", prio: 7})
+		case best.prio < 7 && p.has(kwSpaceIOSSpace) && strings.Contains(pr.lname, " ios "):
+			// "Apple iPhone iOS 13.3.1 AppleWebKit/1": the system named in
+			// free text before the first product.
+			k := strings.Index(pr.lname, " ios ")
+			if v := leadingVersion(pr.lname[k+5:]); v != "" {
+				consider(osInfo{name: "iOS", version: v, class: "Mobile", prio: 7})
+			}
 		case pr.lname == "kreatv" && isVersionLike(pr.version):
 			// ARRIS's set-top box platform.
 			consider(osInfo{name: "KreaTV", version: pr.version, class: "Embedded", prio: 7})
@@ -312,6 +319,7 @@ var (
 	kwSamsungBrowser     = uaNeedles.add("samsungbrowser")
 	kwOculusBrowser      = uaNeedles.add("oculusbrowser")
 	kwMinimo             = uaNeedles.add("minimo/")
+	kwSpaceIOSSpace      = uaNeedles.add(" ios ")
 	kwMetaSr             = uaNeedles.add("metasr")
 )
 
