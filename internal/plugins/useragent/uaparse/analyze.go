@@ -369,7 +369,7 @@ func (s *state) detectAgent() {
 	if s.androidWebview() {
 		return
 	}
-	if s.namedBrowser() || s.chineseShell() {
+	if s.namedBrowser() || s.markedBrowser() {
 		return
 	}
 	// Legacy Edge (EdgeHTML) also sends the Chrome token it imitates, so
@@ -931,11 +931,12 @@ func hasShoutedWord(n string) bool {
 	return false
 }
 
-// chineseShell recognises the Chinese browsers built on Internet Explorer
-// or Chromium that mark themselves with a code rather than a product:
-// Qihoo's "QIHU 360EE" (360 Safe Browser, the edition after the name) and
-// Sogou's "SE 2.X MetaSr 1.0" (Sogou Explorer 2.X).
-func (s *state) chineseShell() bool {
+// markedBrowser recognises the browsers built on Internet Explorer,
+// Chromium or WebKit that mark themselves with a code or a comment rather
+// than a product: Ecosia's comment, Qihoo's "QIHU 360EE" (360 Safe
+// Browser, the edition after the name) and Sogou's "SE 2.X MetaSr 1.0"
+// (Sogou Explorer 2.X).
+func (s *state) markedBrowser() bool {
 	p := s.p
 	word := func(i int) string {
 		j := i
@@ -943,6 +944,19 @@ func (s *state) chineseShell() bool {
 			j++
 		}
 		return p.ua[i:j]
+	}
+	if p.has(kwEcosiaSpace) {
+		// "(Ecosia android@111.0.5563.58)", "(Ecosia ios@3.1.3.731)":
+		// Ecosia's browser names itself, platform and version in a
+		// comment of its own.
+		for _, e := range p.entries {
+			if lt := p.ltext(e); strings.HasPrefix(lt, "ecosia ") {
+				if k := strings.IndexByte(lt, '@'); k > 0 && isVersionLike(lt[k+1:]) {
+					s.agName, s.agClass, s.agVersion = "Ecosia", "Browser", cleanVersion(p.text(e)[k+1:])
+					return true
+				}
+			}
+		}
 	}
 	if i := p.index(kwQihu); i >= 0 {
 		if v := word(i + len("qihu ")); v != "" {

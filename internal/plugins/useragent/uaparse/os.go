@@ -320,6 +320,7 @@ var (
 	kwOculusBrowser      = uaNeedles.add("oculusbrowser")
 	kwMinimo             = uaNeedles.add("minimo/")
 	kwSpaceIOSSpace      = uaNeedles.add(" ios ")
+	kwEcosiaSpace        = uaNeedles.add("(ecosia ")
 	kwMetaSr             = uaNeedles.add("metasr")
 )
 
