@@ -410,12 +410,17 @@ func (s *state) detectAgent() {
 		if bt.token == "chrome" && !isVersionLike(pr.version) {
 			continue
 		}
-		if (bt.token == "focus" || bt.token == "klar") && s.os.name == "Android" {
-			if ver, ok := p.product("Version"); ok && strings.HasPrefix(ver.version, "4.0") {
-				// Firefox Focus for Android first showed pages in the
-				// system web view ("Version/4.0 Focus/1.3 Chrome/60"):
-				// the Chrome rule below names it.
-				continue
+		if bt.token == "focus" || bt.token == "klar" || bt.token == "duckduckgo" {
+			ver, ok := p.product("Version")
+			ch, chrome := p.chromeProduct()
+			if ok && chrome && strings.HasPrefix(ver.version, "4.0") && isVersionLike(ch.version) {
+				// Firefox Focus and DuckDuckGo for Android first showed
+				// pages in the system web view ("Version/4.0 Focus/1.3
+				// Chrome/60", "Version/4.0 Chrome/90 DuckDuckGo/5"),
+				// which is what Yauaa names.
+				s.agName, s.agClass, s.agVersion = "Chrome Webview", "Browser Webview", cleanVersion(chromeVersion(ch.version))
+				s.webview = true
+				return
 			}
 		}
 		s.agName, s.agClass, s.agVersion = bt.name, bt.class, cleanVersion(pr.version)

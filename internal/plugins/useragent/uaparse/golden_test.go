@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "0a8b241d7a452d428ae55de84ac8437a6863415f5c7a05cd8f715a8b6c294c32",
-	"dev-variants": "d5619e1af11cc46756756e844146e1d042e9b3589d8ae5c25519ec70604ddf73",
+	"dev":          "e4743b0ca21252295a8165d36b206fe9db054e11e90bf42a9ceac444ea232f9b",
+	"dev-variants": "ee3ba3e228c5095ad398b7f3f49df67f30ed87eeb9b1420f810e7fcfb96b3386",
 	"access-log":   "8ab7f935d39cc12bacc8a01e4655333fdbbb3169b21f51a97369b58a0c7dc7af",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
