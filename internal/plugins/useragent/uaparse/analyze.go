@@ -706,6 +706,17 @@ func (s *state) androidWebview() bool {
 	p := s.p
 	for _, e := range p.entries {
 		if p.ltext(e) == "wv" {
+			// Opera's Android browsers built on the system web view name
+			// themselves: "OPR/62.5" is Opera Mini there, "OPT/1.0"
+			// Opera Touch.
+			if pr, ok := p.product("OPR"); ok && isVersionLike(pr.version) {
+				s.agName, s.agClass, s.agVersion = "Opera Mini", "Browser", cleanVersion(pr.version)
+				return true
+			}
+			if pr, ok := p.product("OPT"); ok && isVersionLike(pr.version) {
+				s.agName, s.agClass, s.agVersion = "Opera Touch", "Browser", cleanVersion(pr.version)
+				return true
+			}
 			if ch, ok := p.product("Chrome"); ok && isVersionLike(ch.version) {
 				s.agName, s.agClass, s.agVersion = "Chrome Webview", "Browser Webview", cleanVersion(chromeVersion(ch.version))
 				if w, ok := p.product("EdgW"); ok && isVersionLike(w.version) {
@@ -938,9 +949,10 @@ func hasShoutedWord(n string) bool {
 
 // markedBrowser recognises the browsers built on Internet Explorer,
 // Chromium or WebKit that mark themselves with a code or a comment rather
-// than a product: Ecosia's comment, Qihoo's "QIHU 360EE" (360 Safe
-// Browser, the edition after the name) and Sogou's "SE 2.X MetaSr 1.0"
-// (Sogou Explorer 2.X).
+// than a product of their own: Ecosia's comment, Xiaomi's
+// "XiaoMi/MiuiBrowser/10.1.1", Qihoo's "QIHU 360EE" (360 Safe Browser, the
+// edition after the name) and Sogou's "SE 2.X MetaSr 1.0" (Sogou Explorer
+// 2.X).
 func (s *state) markedBrowser() bool {
 	p := s.p
 	word := func(i int) string {
@@ -961,6 +973,18 @@ func (s *state) markedBrowser() bool {
 					return true
 				}
 			}
+		}
+	}
+	if i := p.index(kwXiaomiMiui); i >= 0 {
+		// "XiaoMi/MiuiBrowser/10.1.1": Xiaomi's own browser.
+		j := i + len("xiaomi/miuibrowser/")
+		k := j
+		for k < len(p.ua) && (p.ua[k] == '.' || p.ua[k] >= '0' && p.ua[k] <= '9') {
+			k++
+		}
+		if k > j {
+			s.agName, s.agClass, s.agVersion = "Mi Browser", "Browser", p.ua[j:k]
+			return true
 		}
 	}
 	if i := p.index(kwQihu); i >= 0 {

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "e4743b0ca21252295a8165d36b206fe9db054e11e90bf42a9ceac444ea232f9b",
-	"dev-variants": "ee3ba3e228c5095ad398b7f3f49df67f30ed87eeb9b1420f810e7fcfb96b3386",
+	"dev":          "9f37164f5f54c2b1a4065f5be213acb3cfeed668249d710d363ec8532d90bd0e",
+	"dev-variants": "cfa4f2e5c3b7690590997d8815a6d1241e26ca87bd2001f5aa04f4d7d1d9f358",
 	"access-log":   "8ab7f935d39cc12bacc8a01e4655333fdbbb3169b21f51a97369b58a0c7dc7af",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -321,6 +321,7 @@ var (
 	kwMinimo             = uaNeedles.add("minimo/")
 	kwSpaceIOSSpace      = uaNeedles.add(" ios ")
 	kwEcosiaSpace        = uaNeedles.add("(ecosia ")
+	kwXiaomiMiui         = uaNeedles.add("xiaomi/miuibrowser/")
 	kwMetaSr             = uaNeedles.add("metasr")
 )
 
