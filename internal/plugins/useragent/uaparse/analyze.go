@@ -547,7 +547,7 @@ func (s *state) detectAgent() {
 			// Safari/125": a WebKit browser names itself before the
 			// Safari token it sends for compatibility.
 			if pr := p.products[i-1]; pr.lname != "" && isLetter(pr.name[0]) && isVersionLike(pr.version) && !platformProducts[pr.lname] &&
-				!strings.ContainsAny(pr.name, " ()") {
+				!platformProducts[pr.lword] && !strings.ContainsAny(pr.name, "()") && !strings.HasPrefix(pr.lname, "like ") {
 				s.agName, s.agVersion = pr.name, cleanVersion(pr.version)
 			}
 			break

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "9f37164f5f54c2b1a4065f5be213acb3cfeed668249d710d363ec8532d90bd0e",
-	"dev-variants": "cfa4f2e5c3b7690590997d8815a6d1241e26ca87bd2001f5aa04f4d7d1d9f358",
+	"dev":          "5020a6845ea79c25854f22cee2faf6ffdc2cb0df824291713b3ab57fa46a9276",
+	"dev-variants": "3681d6813bc557910641d7f126306cff358a9c7f6f287f95a3a5a795afc45163",
 	"access-log":   "8ab7f935d39cc12bacc8a01e4655333fdbbb3169b21f51a97369b58a0c7dc7af",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
