@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "5020a6845ea79c25854f22cee2faf6ffdc2cb0df824291713b3ab57fa46a9276",
-	"dev-variants": "3681d6813bc557910641d7f126306cff358a9c7f6f287f95a3a5a795afc45163",
+	"dev":          "659c305b1af37181cd94aeaba697c1c485db31355e2079e2cf070e482033e3f0",
+	"dev-variants": "8f32b125cd9a23484f9413feb8eef821f77ab11fa3de0986e1c5cc88fc1c5b07",
 	"access-log":   "8ab7f935d39cc12bacc8a01e4655333fdbbb3169b21f51a97369b58a0c7dc7af",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -570,6 +570,11 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 	}
 	for _, i := range otherOSByInitial[lt[0]] {
 		if o := otherOS[i]; strings.HasPrefix(lt, o.token) {
+			if len(lt) > len(o.token) && lt[len(o.token)] >= '0' && lt[len(o.token)] <= '9' {
+				// "SunOS5.10": a name run into its number is not read
+				// (Yauaa does not either).
+				continue
+			}
 			prio := 6
 			if o.token == "harmonyos" || o.token == "sailfish" {
 				// Systems that run Android apps and name Android too:
