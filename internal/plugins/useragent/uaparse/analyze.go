@@ -1016,7 +1016,7 @@ func (s *state) namedBrowser() bool {
 		}
 		switch ln {
 		case "samsungbrowser", "yabrowser", "ucbrowser", "qqbrowser", "mqqbrowser", "huaweibrowser", "miuibrowser",
-			"baidu.sogo.uc.ucbrowser", "mxbrowser", "yasearchbrowser":
+			"baidu.sogo.uc.ucbrowser", "mxbrowser", "yasearchbrowser", "qwantbrowser":
 			return false
 		}
 		name := pr.name

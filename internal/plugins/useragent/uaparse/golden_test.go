@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "659c305b1af37181cd94aeaba697c1c485db31355e2079e2cf070e482033e3f0",
-	"dev-variants": "8f32b125cd9a23484f9413feb8eef821f77ab11fa3de0986e1c5cc88fc1c5b07",
+	"dev":          "53b978ca0415d09d1e4c40672fa0ab27b75ea0af4f2b8856065fe9780424d8e0",
+	"dev-variants": "7225de8b06250ebd03acf47276b7a39b38fa5e4280f97810aa283c50bff2b567",
 	"access-log":   "8ab7f935d39cc12bacc8a01e4655333fdbbb3169b21f51a97369b58a0c7dc7af",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
