@@ -41,7 +41,7 @@ var browserTokens = []browserToken{
 	{"instagram", "Instagram", "Mobile App"}, {"appie", "Albert Heijn App", "Mobile App"},
 	{"odin", "HiBrowser", "Browser"}, {"chromium", "Chromium", "Browser"}, {"firefox", "Firefox", "Browser"}, {"chrome", "Chrome", "Browser"},
 	{"netfront", "Netfront", "Browser"}, {"blazer", "Blazer", "Browser"}, {"browserng", "BrowserNG", "Browser"},
-	{"lynx", "Lynx", "Special"}, {"links", "Links", "Special"}, {"w3m", "w3m", "Special"}, {"dillo", "Dillo", "Browser"},
+	{"lynx", "Lynx", "Special"}, {"links", "Links", "Special"}, {"w3m", "w3m", "Special"}, {"dillo", "Dillo", "Special"},
 }
 
 // browserTokenNeedles registers each browser token with the needle scan,

@@ -424,7 +424,7 @@ func (s *state) detectAgent() {
 			}
 		}
 		s.agName, s.agClass, s.agVersion = bt.name, bt.class, cleanVersion(pr.version)
-		if pr.version == "" && (bt.class == "Special" || bt.token == "dillo") && len(p.entries) > 0 && p.entries[0].block == 0 &&
+		if pr.version == "" && bt.class == "Special" && len(p.entries) > 0 && p.entries[0].block == 0 &&
 			p.products[0].lword == bt.token && isVersionLike(p.text(p.entries[0])) {
 			// "Links (2.1; Linux 2.6.18 x86_64; 80x24)": the text
 			// browsers put their version first in the comment.

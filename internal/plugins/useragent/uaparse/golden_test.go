@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "53b978ca0415d09d1e4c40672fa0ab27b75ea0af4f2b8856065fe9780424d8e0",
-	"dev-variants": "7225de8b06250ebd03acf47276b7a39b38fa5e4280f97810aa283c50bff2b567",
+	"dev":          "1d57b85ddaa89f58e86a9ecdd871a2d7e326cedf47cf431bd2a96509a009dbb2",
+	"dev-variants": "689a72348ca8154cef421a831abf4d63da2f490867be5d4228d14f1fdf0e1127",
 	"access-log":   "8ab7f935d39cc12bacc8a01e4655333fdbbb3169b21f51a97369b58a0c7dc7af",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
