@@ -133,7 +133,7 @@ func (s *state) detectEngine() {
 		}
 	}
 	wk, ok := p.product("AppleWebKit")
-	if !ok && p.has(kwBrowserAppleWebKit) {
+	if !ok && strings.Contains(p.low, "browser/applewebkit") {
 		// "Browser/AppleWebKit534.30": the built-in browser of Chinese
 		// feature phones names its engine as its version.
 		if b, found := p.product("Browser"); found && hasPrefixFold(b.version, "applewebkit") {
@@ -143,7 +143,7 @@ func (s *state) detectEngine() {
 	if ok {
 		s.engClass, s.engName, s.engVersion = "Browser", "AppleWebKit", cleanVersion(wk.version)
 		ch, ok := p.chromeProduct()
-		if !ok {
+		if !ok && p.has(kwHeadlessChrome) {
 			ch, ok = p.product("HeadlessChrome")
 		}
 		if ok && s.os.name != "iOS" {
@@ -161,9 +161,11 @@ func (s *state) detectEngine() {
 			s.engName, s.engVersion = "EdgeHTML", cleanVersion(e.version)
 		}
 		s.ucEngine()
-		if g, ok := p.product("WebKitGTK+"); ok && isVersionLike(g.version) {
-			// WebKitGTK, the GNOME port, names its own release.
-			s.engName, s.engVersion = "WebKitGTK", cleanVersion(g.version)
+		if p.has(kwWebKitGTK) {
+			if g, ok := p.product("WebKitGTK+"); ok && isVersionLike(g.version) {
+				// WebKitGTK, the GNOME port, names its own release.
+				s.engName, s.engVersion = "WebKitGTK", cleanVersion(g.version)
+			}
 		}
 		return
 	}
@@ -177,7 +179,7 @@ func (s *state) detectEngine() {
 		s.engClass, s.engName, s.engVersion = "Browser", "Presto", prestoFor(p.products[0].version)
 		return
 	}
-	if pr, ok := p.product("Goanna"); ok {
+	if pr, ok := p.goanna(); ok {
 		// Pale Moon's fork of Gecko, which keeps a "Gecko/20100101" token
 		// for compatibility. Its version is that of the platform, sent
 		// as "rv:" as in Gecko (some releases sent a build date as the
@@ -192,7 +194,7 @@ func (s *state) detectEngine() {
 		s.engClass, s.engName, s.engVersion = "Browser", "Trident", cleanVersion(v)
 		return
 	}
-	if s.mozilla && p.has(kwGeckoSpace) {
+	if s.mozilla && strings.Contains(p.low, ") gecko ") {
 		for _, pr := range p.products {
 			if strings.HasPrefix(pr.lname, "gecko ") && pr.version != "" {
 				// "rv:12.3) Gecko Kazehakase/0.5.4": the engine token
@@ -220,15 +222,17 @@ func (s *state) detectEngine() {
 		}
 		return
 	}
-	if v, ok := p.entryVersion("msiemobile "); ok {
+	if v, ok := p.entryVersion("msiemobile "); ok && p.has(kwMSIE) {
 		// "MSIEMobile 6.5": the engine of Windows Mobile 6.5.
 		s.engClass, s.engName, s.engVersion = "Browser", "Internet Explorer Mobile", cleanVersion(v)
 		return
 	}
-	if _, ok := p.product("U2"); ok {
-		s.ucEngine()
-		if s.engName != "" {
-			return
+	if p.has(kwUCBrowser) {
+		if _, ok := p.product("U2"); ok {
+			s.ucEngine()
+			if s.engName != "" {
+				return
+			}
 		}
 	}
 	if v, ok := p.entryVersion("msie "); ok {
@@ -272,10 +276,12 @@ func (s *state) detectEngine() {
 			return
 		}
 	}
-	if pr, ok := p.product("ExoPlayerLib"); ok {
-		// Google's ExoPlayer media library plays the stream itself.
-		s.engClass, s.engName, s.engVersion = "Special", "ExoPlayer", cleanVersion(pr.version)
-		return
+	if p.has(kwExoPlayer) {
+		if pr, ok := p.product("ExoPlayerLib"); ok {
+			// Google's ExoPlayer media library plays the stream itself.
+			s.engClass, s.engName, s.engVersion = "Special", "ExoPlayer", cleanVersion(pr.version)
+			return
+		}
 	}
 	if ch, ok := p.chromeProduct(); ok && atoiPrefix(ch.version) >= 28 {
 		// "XXX_APP/1.2025 (Windows_NT 10.0.19045; ...) Electron/37.4.0
@@ -289,7 +295,7 @@ func (s *state) detectEngine() {
 	}
 	if s.os.name == "Android" {
 		for _, pr := range p.products {
-			if pr.lname == "android" && p.has(kwAndroidSlash) || strings.HasPrefix(pr.lname, "android-") {
+			if pr.lname == "android" && strings.Contains(p.low, "android/") || strings.HasPrefix(pr.lname, "android-") {
 				// "Android/9/G960FXXU5CSF2/...", "Appie/8.31.0 ...
 				// Android/7.0-API24": an app that names Android as a
 				// product shows its pages in Android's WebKit.
@@ -298,6 +304,24 @@ func (s *state) detectEngine() {
 			}
 		}
 	}
+}
+
+// operaProduct returns the "Opera" product, asked only when the user
+// agent names Opera.
+func (p *parsed) operaProduct() (product, bool) {
+	if !p.has(kwOpera) {
+		return product{}, false
+	}
+	return p.product("Opera")
+}
+
+// goanna returns the Goanna engine's product, asked only when the user
+// agent names it.
+func (p *parsed) goanna() (product, bool) {
+	if !p.has(kwGoanna) {
+		return product{}, false
+	}
+	return p.product("Goanna")
 }
 
 // chromeProduct returns the "Chrome/x" product that names the Blink
@@ -387,7 +411,7 @@ func (s *state) detectAgent() {
 		s.agName, s.agClass, s.agVersion = "Edge", "Browser", ev+"."+minor
 		return
 	}
-	if pr, ok := p.product("Opera"); ok && isVersionLike(pr.version) && (isIE || s.engName == "Gecko") {
+	if pr, ok := p.operaProduct(); ok && isVersionLike(pr.version) && (isIE || s.engName == "Gecko") {
 		// "MSIE 6.0; ...) Opera 8.02", "Firefox/2.0.0 Opera 9.51": Opera
 		// disguised as another browser names itself last.
 		s.agName, s.agClass, s.agVersion = "Opera", "Browser", cleanVersion(pr.version)
@@ -1149,7 +1173,7 @@ func (s *state) detectDevice() {
 		if s.os.name == "HP WebOS" {
 			s.devBrand = "HP"
 		}
-		if p.has(kwTouchPad) || p.has(kwHPTablet) {
+		if strings.Contains(p.low, "touchpad") || strings.Contains(p.low, "hp-tablet") {
 			s.devClass = "Tablet"
 		}
 		if n := len(p.products); n > 1 && strings.EqualFold(p.products[n-2].lword, "safari") && isVersionLike(p.products[n-1].version) &&
@@ -1580,7 +1604,10 @@ func (s *state) frozenOSVersion() {
 		// A browser on Apple's WebKit that keeps Safari's "Version/16.5"
 		// token ("Version/16.5 Safari/605.1.15 Ddg/17.5") has Safari's
 		// frozen macOS platform too.
-		if ver, ok := s.p.product("Version"); ok && s.os.name == "Mac OS" && s.engName == "AppleWebKit" {
+		if s.os.name != "Mac OS" || s.engName != "AppleWebKit" {
+			break
+		}
+		if ver, ok := s.p.product("Version"); ok {
 			_, safari := s.p.product("Safari")
 			modern = safari && atoiPrefix(ver.version) >= 14
 		}
@@ -1588,13 +1615,14 @@ func (s *state) frozenOSVersion() {
 	if !modern {
 		return
 	}
-	if ver, ok := s.p.product("Version"); ok && s.agName == "Safari" && s.os.name == "iOS" && strings.HasPrefix(s.os.version, "18.") &&
-		atoiPrefix(ver.version) >= 26 {
-		// From iOS 26 on, Safari keeps "iPhone OS 18_6" in the platform
-		// and tells the real release only as its own version, which
-		// now follows the system's numbering.
-		s.os.version = s.agVersion
-		return
+	if s.agName == "Safari" && s.os.name == "iOS" && strings.HasPrefix(s.os.version, "18.") {
+		if ver, ok := s.p.product("Version"); ok && atoiPrefix(ver.version) >= 26 {
+			// From iOS 26 on, Safari keeps "iPhone OS 18_6" in the
+			// platform and tells the real release only as its own
+			// version, which now follows the system's numbering.
+			s.os.version = s.agVersion
+			return
+		}
 	}
 	switch {
 	case s.os.name == "Windows NT" && s.os.version == "10.0":
@@ -1654,6 +1682,9 @@ func (s *state) desktopMode() {
 // reports whether it decided the version.
 func (s *state) reducedPlatform() bool {
 	p := s.p
+	if s.os.name != "Android" && (s.os.name != "Windows NT" || !p.has(kwWindowsNT100)) {
+		return false
+	}
 	ch, ok := p.product("Chrome")
 	if !ok || !strings.HasSuffix(ch.version, ".0.0.0") {
 		return false

@@ -101,7 +101,7 @@ func detectOS(p *parsed) osInfo {
 			best.cpu = cpuFromEntry(lt)
 		}
 	}
-	if best.name == "" && p.has(kwAndroidColon) {
+	if best.name == "" && strings.Contains(p.low, "android:") {
 		// "(LenovoTB-X606X_EEA:mt8768 Android:29)": the API level.
 		if k := strings.Index(p.low, "android:"); k >= 0 {
 			if r := androidAPILevel(p.low[k+8:]); r != "" {
@@ -109,7 +109,7 @@ func detectOS(p *parsed) osInfo {
 			}
 		}
 	}
-	if best.name == "iOS" && p.has(kwAppleTV) {
+	if best.name == "iOS" && strings.Contains(p.low, "apple tv") {
 		best.name = "tvOS" // "(Apple TV; U; CPU OS 8_1_3 like Mac OS X)"
 	}
 	if best.name == "WebOS" && best.class == "Embedded" && best.version == Unknown {
@@ -156,7 +156,8 @@ func detectOS(p *parsed) osInfo {
 			consider(osInfo{name: "Windows Phone", version: orUnknown(pr.version), class: "Mobile", prio: 7})
 		case best.prio < 2 && (pr.lname == "win32" || pr.lname == "win64"):
 			consider(osInfo{name: "Windows", version: Unknown, class: "Desktop", prio: 2})
-		case strings.HasPrefix(pr.lname, "apple-iphone") || strings.HasPrefix(pr.lname, "apple-ipad") || strings.HasPrefix(pr.lname, "apple-ipod"):
+		case strings.HasPrefix(pr.lname, "apple-i") && (strings.HasPrefix(pr.lname[7:], "phone") || strings.HasPrefix(pr.lname[7:], "pad") ||
+			strings.HasPrefix(pr.lname[7:], "pod")):
 			// "Apple-iPhone3C1/1104.257": the device and its build.
 			consider(osInfo{name: "iOS", version: Unknown, class: "Mobile", prio: 4})
 		case lw == "darwin" && best.prio < 5:
@@ -304,25 +305,27 @@ var (
 	kwWindowsNT100 = uaNeedles.add("windows nt 10.0")
 	kwMSIE         = uaNeedles.add("msie")
 
-	// Needles of the engine rules (detectEngine, ucEngine).
-	kwBrowserAppleWebKit = uaNeedles.add("browser/applewebkit")
-	kwUCBrowser          = uaNeedles.add("ucbrowser")
-	kwAndroidSlash       = uaNeedles.add("android/")
-	kwTouchPad           = uaNeedles.add("touchpad")
-	kwHPTablet           = uaNeedles.add("hp-tablet")
-	kwAppleTV            = uaNeedles.add("apple tv")
-	kwAndroidColon       = uaNeedles.add("android:")
-	kwGeckoSpace         = uaNeedles.add(") gecko ")
-	kwQihu               = uaNeedles.add("qihu ")
-	kwCFNetwork          = uaNeedles.add("cfnetwork/")
-	kwAlamofire          = uaNeedles.add("alamofire/")
-	kwSamsungBrowser     = uaNeedles.add("samsungbrowser")
-	kwOculusBrowser      = uaNeedles.add("oculusbrowser")
-	kwMinimo             = uaNeedles.add("minimo/")
-	kwSpaceIOSSpace      = uaNeedles.add(" ios ")
-	kwEcosiaSpace        = uaNeedles.add("(ecosia ")
-	kwXiaomiMiui         = uaNeedles.add("xiaomi/miuibrowser/")
-	kwMetaSr             = uaNeedles.add("metasr")
+	// Needles of the rules for rarer systems, engines and browsers; each
+	// starts with a byte pair that ordinary user agents seldom contain,
+	// so that the scan stays cheap.
+	kwUCBrowser      = uaNeedles.add("ucbrowser")
+	kwQihu           = uaNeedles.add("qihu ")
+	kwCFNetwork      = uaNeedles.add("cfnetwork/")
+	kwAlamofire      = uaNeedles.add("alamofire/")
+	kwSamsungBrowser = uaNeedles.add("sungbrowser")
+	kwOculusBrowser  = uaNeedles.add("oculusbrowser")
+	kwMinimo         = uaNeedles.add("minimo/")
+	kwSpaceIOSSpace  = uaNeedles.add(" ios ")
+	kwEcosiaSpace    = uaNeedles.add("(ecosia ")
+	kwXiaomiMiui     = uaNeedles.add("xiaomi/miuibrowser/")
+	kwWebKitGTK      = uaNeedles.add("gtk+/")
+	kwGoanna         = uaNeedles.add("goanna/")
+	kwExoPlayer      = uaNeedles.add("exoplayerlib/")
+	kwMetaSr         = uaNeedles.add("metasr")
+	kwOpera          = uaNeedles.add("opera")
+	// A browser token registers this one already: asking it costs no
+	// further scanning.
+	kwHeadlessChrome = uaNeedles.add("headlesschrome")
 )
 
 // osFromEntry reads the operating system from one comment entry: lt is
@@ -585,7 +588,7 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 			return osInfo{name: o.name, version: orUnknown(releaseWord(t[len(o.token):])), class: o.class, prio: prio}
 		}
 	}
-	if k := strings.IndexByte(lt, ' '); k > 0 && k+1 < len(lt) && cpuFromEntry(lt[:k]) != "" {
+	if k := strings.IndexByte(lt, ' '); k > 0 && k <= 7 && k+1 < len(lt) && strings.IndexByte("xawips", lt[0]) >= 0 && cpuFromEntry(lt[:k]) != "" {
 		// "i686 FreeBSD 6.4": the processor first.
 		lr, tr := lt[k+1:], t[k+1:]
 		for _, i := range otherOSByInitial[lr[0]] {
