@@ -588,7 +588,7 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 			return osInfo{name: o.name, version: orUnknown(releaseWord(t[len(o.token):])), class: o.class, prio: prio}
 		}
 	}
-	if k := strings.IndexByte(lt, ' '); k > 0 && k <= 7 && k+1 < len(lt) && strings.IndexByte("xawips", lt[0]) >= 0 && cpuFromEntry(lt[:k]) != "" {
+	if k := strings.IndexByte(lt, ' '); k >= 3 && k <= 7 && k+1 < len(lt) && isCPUWord(lt[:k]) {
 		// "i686 FreeBSD 6.4": the processor first.
 		lr, tr := lt[k+1:], t[k+1:]
 		for _, i := range otherOSByInitial[lr[0]] {
@@ -722,6 +722,16 @@ func fireOSVersion(android string) string {
 // webOS TV release that ships it (LG's webOS TV developer documentation).
 var webOSTVReleases = map[string]string{
 	"38": "3.x", "53": "4.x", "68": "5.x", "79": "6.x", "87": "22", "94": "23", "108": "24", "120": "25",
+}
+
+// isCPUWord reports the processor names that precede a system in an entry
+// ("i686 FreeBSD 6.4").
+func isCPUWord(w string) bool {
+	switch w {
+	case "i386", "i486", "i586", "i686", "x86", "x86_64", "amd64", "armv6l", "armv7l", "aarch64", "ppc", "sparc", "sparc64", "mips":
+		return true
+	}
+	return false
 }
 
 func allDigits(s string) bool {
