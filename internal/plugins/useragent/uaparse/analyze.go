@@ -629,6 +629,11 @@ func (s *state) detectDevice() {
 	case "iOS":
 		s.devBrand = "Apple"
 		switch {
+		case p.has(kwAppleTV) || p.has(kwAppleTV2):
+			// The Apple TV runs tvOS, a variant of iOS with the same
+			// version numbers.
+			s.devClass, s.devName = "Set-top box", "Apple TV"
+			s.os.name = "tvOS"
 		case p.has(kwIPad):
 			s.devClass, s.devName = "Tablet", "Apple iPad"
 		case p.has(kwIPodTouch):
@@ -721,7 +726,7 @@ func (s *state) detectDevice() {
 	}
 	switch s.devClass {
 	case "", "Phone", "Mobile", "Tablet":
-		if s.devBrand == "" || s.devBrand == Unknown {
+		if (s.devBrand == "" || s.devBrand == Unknown) && s.os.name != "Fuchsia" {
 			s.deviceFromTokens()
 		}
 	}
@@ -1112,6 +1117,7 @@ func (s *state) tvDevice() {
 			s.os.version = orUnknown(leadingVersion(pr.version))
 		}
 		s.devClass, s.devBrand, s.devName = "TV", "Hisense", "Hisense TV"
+		s.vidaaModel()
 	}
 	// Smart TV platforms list "(...; Brand; SmartTV; Model; ...)".
 	for i, e := range p.entries {
@@ -1134,17 +1140,25 @@ func (s *state) tvDevice() {
 		}
 		for j := i + 1; j < len(p.entries) && p.entries[j].block == e.block; j++ {
 			m := p.text(p.entries[j])
-			if isModelNumber(m) && s.devBrand != "" && s.devBrand != Unknown {
-				s.devName = s.devBrand + " " + m
+			if isModelNumber(strings.ReplaceAll(m, "_", "-")) && s.devBrand != "" && s.devBrand != Unknown {
+				s.devName = s.devBrand + " " + normalizeName(m)
 				break
 			}
 		}
 		break
 	}
-	// NetTV is the operating system of Philips televisions.
+	// NetTV is the operating system of Philips televisions, announced in
+	// the comment ("(CE-HTML/1.0 NETTV/3.3.0)"). Sets of other makers that
+	// run a NetTV-compatible portal add it as a product after their own
+	// system ("Zeasn/2.0 NETTV/4.5.0 Mozilla/5.0 (Linux ...)"), which
+	// stays their operating system.
 	if i := p.index(kwNetTV); i >= 0 && (i == 0 || !isLetter(p.low[i-1])) {
-		v := strings.TrimLeft(p.ua[i+len("nettv"):], "/ ")
-		s.os = osInfo{name: "NETTV", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
+		if p.inComment(i) {
+			v := strings.TrimLeft(p.ua[i+len("nettv"):], "/ ")
+			s.os = osInfo{name: "NETTV", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
+		} else if s.os.name == "Linux" {
+			s.os.class = "Embedded"
+		}
 		s.devClass, s.devName = "TV", "Nettv Device"
 		if p.has(kwPhilips) {
 			s.devBrand, s.devName = "Philips", "Philips Unspecified TV"
@@ -1153,31 +1167,39 @@ func (s *state) tvDevice() {
 	if !s.hbbTVDevice() && s.devClass == "TV" {
 		s.ceDevice()
 	}
-	switch {
-	case p.has(kwCrKey):
-		// Chromecast's "CrKey" (Chrome key) product or comment.
-		s.devClass, s.devBrand, s.devName = "Set-top box", "Google", "Google Chromecast"
-		if s.os.class == "" || s.os.name == "Linux" {
-			s.os.class = "Embedded"
-		}
+	if s.setTopBox() {
 		return
-	case p.has(kwGoogleTV):
-		s.devClass, s.devBrand, s.devName = "Set-top box", "Google", "Google TV"
-		v := Unknown
-		if i := strings.Index(p.low, "googletv"); i >= 0 {
-			v = orUnknown(leadingVersion(strings.TrimLeft(p.ua[i+len("googletv"):], " /")))
-		}
-		s.os = osInfo{name: "GoogleTV", version: v, class: "Embedded", cpu: s.os.cpu}
-		return
-	case p.has(kwWeb0S) || p.has(kwNetCast):
-		// LG's television systems.
-		s.devClass, s.devBrand, s.devName = "TV", "LG", "LG SmartTv"
 	}
 	switch {
-	case p.has(kwSmartDashTV) || p.has(kwSmartTV) || p.has(kwSmartSpaceTV) || p.has(kwHbbTV) || p.has(kwNetCast) ||
-		p.has(kwSemiTVSemi) || p.has(kwOpenTVSemi) || p.has(kwGoogleTV) || p.has(kwAndroidTV) || p.has(kwViera) || p.has(kwBravia):
+	case p.has(kwCrKey):
+		// Chromecast's "CrKey" (Chrome key) product or comment. Its
+		// system is whatever the comment says (a desktop Linux, or
+		// nothing), so the class of the system is left as it is.
+		s.devClass, s.devBrand, s.devName = "Set-top box", "Google", "Google Chromecast"
+		return
+	case p.has(kwGoogleTV) && s.os.name != "Fuchsia":
+		s.googleTV()
+		return
+	case p.has(kwWeb0S) || p.has(kwNetCast):
+		// LG's television systems. webOS sets name their model in the
+		// "(LGE, 49UJ634V-ZD, wired)" trailer, except the first
+		// generation, which puts "WEBOS1" there.
+		s.devClass, s.devBrand, s.devName = "TV", "LG", "LG SmartTv"
+		if s.ceDevice() && (s.devBrand != "LG" || strings.HasPrefix(asciiLower(s.devName), "lg webos") ||
+			strings.HasSuffix(s.devName, "Unspecified TV")) {
+			s.devBrand, s.devName = "LG", "LG SmartTv"
+		}
+		s.webOSVersion()
+	}
+	switch {
+	case p.has(kwNetCast) && !p.has(kwWeb0S):
+		// The NetCast sets before webOS send a plain desktop Linux
+		// platform, which Yauaa keeps as a desktop system.
 		s.devClass = "TV"
-		if s.os.class == "" || s.os.name == "Linux" {
+	case p.has(kwSmartDashTV) || p.has(kwSmartTV) || p.has(kwSmartSpaceTV) || p.has(kwHbbTV) ||
+		p.has(kwSemiTVSemi) || p.has(kwOpenTVSemi) || p.has(kwGoogleTV) && s.os.name != "Fuchsia" || p.has(kwViera) || p.has(kwBravia):
+		s.devClass = "TV"
+		if s.os.class == "" || s.os.name == "Linux" || s.os.name == "Android" {
 			s.os.class = "Embedded"
 		}
 	}
@@ -1216,6 +1238,12 @@ func (s *state) hbbTVDevice() bool {
 		j++
 	}
 	if j >= len(p.ua) || p.ua[j] != '(' {
+		// Loewe's sets of the first HbbTV version name their own system
+		// in a separate entry ("HBBTV/1.0; LOH/2.01;").
+		if v, ok := p.entryVersion("loh/"); ok {
+			s.devBrand, s.devName = "Loewe", "Loewe Unspecified TV"
+			s.os = osInfo{name: "LOH", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
+		}
 		return true
 	}
 	end := strings.IndexByte(p.ua[j:], ')')
@@ -1245,6 +1273,10 @@ func (s *state) hbbTVDevice() bool {
 		s.os = osInfo{name: "LOH", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
 	} else if s.os.name == "Linux" && s.os.version == Unknown && isVersionLike(software) {
 		s.os.version = software
+	} else if (s.os.name == "" || s.os.name == Unknown) && software != "" {
+		// A set that names no platform runs its maker's own firmware,
+		// whose version is the software version of the HbbTV entry.
+		s.os = osInfo{name: "Proprietary", version: software, class: "Embedded", cpu: s.os.cpu}
 	}
 	return true
 }
@@ -1271,7 +1303,7 @@ func (s *state) ceDevice() bool {
 	}
 	s.devBrand = brandSpelling(vendor)
 	s.devName = s.devBrand + " Unspecified TV"
-	if model = strings.TrimRight(model, "*"); model != "" {
+	if model != "" {
 		s.devName = s.devBrand + " " + normalizeName(model)
 	}
 	return true
@@ -1280,6 +1312,9 @@ func (s *state) ceDevice() bool {
 // brandSpelling writes a vendor name as Yauaa does: a known brand in its
 // usual spelling, a shouted name ("TOSHIBA") capitalised, others as given.
 func brandSpelling(vendor string) string {
+	if vendor == "LGE" {
+		return "LG" // LG Electronics
+	}
 	if b, ok := knownBrand(vendor); ok {
 		return b
 	}

@@ -115,3 +115,171 @@ func (s *state) eReader() {
 		}
 	}
 }
+
+// inComment reports whether the byte at offset i of the user agent lies
+// inside a comment section ("(...)").
+func (p *parsed) inComment(i int) bool {
+	for _, e := range p.entries {
+		if e.block >= 0 && e.start <= i && i < e.end {
+			return true
+		}
+	}
+	return false
+}
+
+// vidaaModel reads the model of a Hisense television from the
+// "(Hisense;HE55A7000EUWTS;V0000.01.00A.J0828)" comment its browser adds
+// after the chipset ("Hisense-MSD6886"): the maker, then the model number.
+func (s *state) vidaaModel() {
+	p := s.p
+	for i, e := range p.entries {
+		if p.ltext(e) != "hisense" || i+1 >= len(p.entries) || p.entries[i+1].block != e.block {
+			continue
+		}
+		if m := p.text(p.entries[i+1]); isModelNumber(strings.ReplaceAll(m, "_", "-")) {
+			s.devName = "Hisense " + normalizeName(m)
+			return
+		}
+	}
+}
+
+// Needles of the set-top box rules.
+var (
+	kwKreaTV   = uaNeedles.add("kreatv/")
+	kwRokuDVP  = uaNeedles.add("roku/dvp-")
+	kwNSZDash  = uaNeedles.add("nsz-")
+	kwAppleTV  = uaNeedles.add("apple tv")
+	kwAppleTV2 = uaNeedles.add("appletv")
+)
+
+// setTopBoxMakers are companies that make set-top boxes only; a comment
+// entry that starts with one of them ("Arris MediaPlayer 2.0") names such
+// a box.
+var setTopBoxMakers = []struct{ prefix, brand string }{
+	{"arris ", "Arris"}, {"amino ", "Amino"}, {"humax ", "Humax"}, {"kaon ", "Kaon"},
+	{"technicolor ", "Technicolor"}, {"sagemcom ", "Sagemcom"},
+}
+
+// setTopBox recognises the boxes that connect a television to the
+// internet and reports whether it found one:
+//   - Arris's KreaTV system ("KreaTV/15.99.2.1 (ARRIS, IPC1100P2, wired)"),
+//   - Roku's players, whose product version is the "DVP" (digital video
+//     player) firmware ("Roku/DVP-10.5"),
+//   - Android TV devices that say so in their model ("SHIELD Android TV"),
+//     and Sony's NSZ Google TV players,
+//   - the WPE WebKit browser of Comcast's RDK based X1 boxes, which adds
+//     only "WPE" to a Linux platform,
+//   - comment entries naming a set-top box maker.
+func (s *state) setTopBox() bool {
+	p := s.p
+	if pr, ok := p.product("KreaTV"); ok && p.has(kwKreaTV) && isVersionLike(pr.version) {
+		s.os = osInfo{name: "KreaTV", version: pr.version, class: "Embedded", cpu: s.os.cpu}
+		s.devClass, s.devBrand, s.devName = "Set-top box", "Arris", "Arris KreaTV"
+		s.ceDevice()
+		return true
+	}
+	if pr, ok := p.product("Roku"); ok && p.has(kwRokuDVP) {
+		s.os = osInfo{name: "Roku OS", version: pr.version, class: "Embedded", cpu: s.os.cpu}
+		s.devClass, s.devBrand, s.devName = "Set-top box", "Roku", "Roku Digital Video"
+		return true
+	}
+	if s.os.name == "Android" && (p.has(kwAndroidTV) || p.has(kwNSZDash) && s.devBrand == "Sony") {
+		s.devClass = "Set-top box"
+		s.os.class = "Embedded"
+		if k := strings.IndexByte(s.devName, '/'); k > 0 && s.devBrand == "Sony" {
+			s.devName = s.devName[:k] // "NSZ-GS7/GX70": the player and its remote
+		}
+		return true
+	}
+	if s.os.name == "Android" && strings.Contains(s.devName, "Google TV") {
+		// Google's own streaming devices ("4K Google TV Stick").
+		s.devClass = "Set-top box"
+		if s.devBrand == "" || s.devBrand == Unknown {
+			s.devBrand, s.devName = "Google", "Google "+s.devName
+		}
+		return true
+	}
+	if s.os.name == "Linux" && len(p.products) > 0 && p.products[len(p.products)-1].name == "WPE" {
+		s.devClass, s.devBrand, s.devName = "Set-top box", "Comcast", "Comcast X1"
+		return true
+	}
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		for _, m := range setTopBoxMakers {
+			if strings.HasPrefix(lt, m.prefix) {
+				model := strings.TrimSpace(p.text(e)[len(m.prefix):])
+				if k := strings.LastIndexByte(model, ' '); k > 0 && isVersionLike(model[k+1:]) {
+					model = model[:k]
+				}
+				s.devClass, s.devBrand, s.devName = "Set-top box", m.brand, m.brand+" "+normalizeName(model)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// googleTV handles the Google TV platform of 2010 to 2014, on boxes of
+// Sony, Logitech, LG and others: "(Linux; GoogleTV 3.2; NSZ-GS7/GX70
+// Build/MASTER)" names the system version and the box, while the first
+// generation sends only "GoogleTV/161242", a build number.
+func (s *state) googleTV() {
+	p := s.p
+	s.devClass, s.devBrand, s.devName = "Set-top box", "Google", "Google TV"
+	v := Unknown
+	for i, e := range p.entries {
+		lt := p.ltext(e)
+		if !strings.HasPrefix(lt, "googletv ") {
+			continue
+		}
+		if ver := leadingVersion(lt[len("googletv "):]); strings.Contains(ver, ".") {
+			v = ver
+		}
+		if i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+			model := p.text(p.entries[i+1])
+			if k := strings.Index(p.ltext(p.entries[i+1]), " build/"); k > 0 {
+				model = model[:k]
+			}
+			if k := strings.IndexByte(model, '/'); k > 0 {
+				model = model[:k]
+			}
+			if b, rest := brandOfModel(model); b != "" && rest != "" {
+				s.devBrand, s.devName = b, b+" "+normalizeName(rest)
+			}
+		}
+		break
+	}
+	s.os = osInfo{name: "GoogleTV", version: v, class: "Embedded", cpu: s.os.cpu}
+}
+
+// webOSVersion derives the version of LG's webOS TV from the Chromium
+// release its web runtime is built on, as LG documents for developers:
+// each webOS TV release ships one Chromium (3.x: 38, 4.x: 53, 5.x: 68,
+// 6.x: 79, then the yearly 22: 87, 23: 94, 24: 108, 25: 120).
+func (s *state) webOSVersion() {
+	if s.os.name != "WebOS" || s.os.version != Unknown && s.os.version != "" {
+		return
+	}
+	pr, ok := s.p.product("Chrome")
+	if !ok || pr.name != "Chrome" {
+		return
+	}
+	switch atoiPrefix(pr.version) {
+	case 38:
+		s.os.version = "3.x"
+	case 53:
+		s.os.version = "4.x"
+	case 68:
+		s.os.version = "5.x"
+	case 79:
+		s.os.version = "6.x"
+	case 87:
+		s.os.version = "22"
+	case 94:
+		s.os.version = "23"
+	case 108:
+		s.os.version = "24"
+	case 120:
+		s.os.version = "25"
+	}
+}
