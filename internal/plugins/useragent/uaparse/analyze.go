@@ -657,6 +657,7 @@ func (s *state) detectDevice() {
 		}
 		if p.has(kwXbox) {
 			s.devClass, s.devBrand, s.devName = "Game Console", "Microsoft", "Microsoft Xbox"
+			s.os.class = "Game Console"
 		}
 	case "Chrome OS":
 		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Chromebook"
@@ -701,6 +702,10 @@ func (s *state) detectDevice() {
 		s.gameConsole()
 	}
 	s.eReader()
+	s.wearable()
+	if s.os.name == "" {
+		s.homeDevice()
+	}
 	if _, ok := p.product("Silk"); ok && (s.devClass == "Desktop" || s.devClass == "") {
 		// Amazon's Silk browser runs only on Fire tablets and TVs; in
 		// its desktop mode it sends a Linux or Mac desktop platform.

@@ -283,3 +283,115 @@ func (s *state) webOSVersion() {
 		s.os.version = "25"
 	}
 }
+
+// Needles of the wearable, headset and car rules.
+var (
+	kwVRSafari     = uaNeedles.add("vr safari")
+	kwOculus       = uaNeedles.add("oculusbrowser")
+	kwWatch        = uaNeedles.add("watch")
+	kwWatchOS      = uaNeedles.add("watchos/")
+	kwQtCarBrowser = uaNeedles.add("qtcarbrowser")
+	kwTeslaSlash   = uaNeedles.add("tesla/")
+	kwPico         = uaNeedles.add("pico")
+)
+
+// wearable recognises devices worn or driven rather than held:
+//   - virtual reality headsets, whose browsers (Samsung Internet for Gear
+//     VR, the Oculus and Pico browsers) say "VR Safari" where a phone says
+//     "Mobile Safari"; Oculus headsets name only their code name
+//     ("Pacific", "Quest") and Pico headsets their model and system
+//     ("PICO 4 OS5.9.2 like Quest");
+//   - watches, whose model names say so ("SmartWatch 3", "LG Watch
+//     Urbane", "G Watch R"), and Apple's watchOS;
+//   - Tesla cars, whose browser is "QtCarBrowser" or adds "Tesla/<firmware>".
+func (s *state) wearable() {
+	p := s.p
+	switch {
+	case p.has(kwVRSafari) || p.has(kwOculus) && !p.has(kwPico):
+		s.devClass = "Virtual Reality"
+		if s.devBrand == "" || s.devBrand == Unknown {
+			s.devBrand, s.devName = "Oculus", "Oculus"
+			for _, e := range p.entries {
+				lt := p.ltext(e)
+				if lt == "pacific" || lt == "quest" || strings.HasPrefix(lt, "quest ") {
+					s.devName = "Oculus " + normalizeName(p.text(e))
+					break
+				}
+			}
+		}
+		s.picoHeadset()
+	case p.has(kwWatchOS):
+		if pr, ok := p.product("watchOS"); ok {
+			s.devClass, s.devBrand, s.devName = "Watch", "Apple", "Apple Watch"
+			s.os = osInfo{name: "watchOS", version: orUnknown(pr.version), class: "Mobile", cpu: s.os.cpu}
+		}
+	case p.has(kwWatch) && (s.os.name == "Android" || s.os.name == "Tizen"):
+		lm := asciiLower(s.devName)
+		if !strings.Contains(lm, "watch") {
+			return
+		}
+		s.devClass = "Watch"
+		if s.devBrand == "G" {
+			// LG sold its first Android Wear watches as "G Watch".
+			s.devBrand, s.devName = "LG", "LG "+s.devName
+		}
+	case s.os.name == "Android" && len(p.products) > 0 && p.products[0].name == "AlexaService":
+		// Amazon's voice service on its Echo devices.
+		s.devClass, s.devBrand, s.devName = "Voice", "Amazon", "Amazon Alexa"
+	case p.has(kwQtCarBrowser) || p.has(kwTeslaSlash) && s.os.name == "Linux":
+		s.devClass, s.devBrand, s.devName = "Car", "Tesla", "Tesla"
+	}
+}
+
+// picoHeadset reads the model and system of a Pico headset from its
+// comment entry ("PICO 4 OS5.9.2 like Quest", "Pico Neo3 Link OS5.8.4.0
+// like Quest").
+func (s *state) picoHeadset() {
+	p := s.p
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		if !strings.HasPrefix(lt, "pico ") {
+			continue
+		}
+		t := p.text(e)
+		model, version := t[len("pico "):], ""
+		if k := strings.Index(lt, " os"); k > 0 && k+3 < len(lt) && lt[k+3] >= '0' && lt[k+3] <= '9' {
+			model = t[len("pico "):k]
+			version = leadingVersion(t[k+3:])
+		}
+		s.devBrand, s.devName = "Pico", "Pico "+normalizeName(strings.TrimSpace(model))
+		if version != "" {
+			s.os.name, s.os.version = "PICO OS", version
+		}
+		return
+	}
+}
+
+// homeDevice recognises devices that name no operating system in the
+// usual places: the PlayStation 3's own HTTP library ("PS3Application
+// libhttp/4.8.5-000 (CellOS)"), Sonos speakers ("Linux UPnP/1.0
+// Sonos/53.3-71050 (ZPS12)", the model code in the comment) and Amazon's
+// Alexa voice service on Echo devices ("AlexaService/2.2 (Linux;Android 9)").
+func (s *state) homeDevice() {
+	p := s.p
+	for _, e := range p.entries {
+		if p.ltext(e) == "cellos" {
+			s.devClass, s.devBrand, s.devName = "Game Console", "Sony", "Sony PlayStation 3"
+			s.os = osInfo{name: "CellOS", version: Unknown, class: "Game Console", cpu: s.os.cpu}
+			return
+		}
+	}
+	if pr, ok := p.product("Sonos"); ok && isVersionLike(pr.version) {
+		s.devBrand, s.devName = "Sonos", "Sonos"
+		for _, e := range p.entries {
+			if t := p.text(e); isModelNumber(t) || len(t) == 4 && isModelNumber(t+"-") {
+				s.devName = "Sonos " + t
+				break
+			}
+		}
+		if _, ok := p.product("UPnP"); ok {
+			// "Linux UPnP/1.0": the UPnP server of an embedded Linux.
+			s.os = osInfo{name: "Linux", version: Unknown, class: "Embedded", cpu: s.os.cpu}
+		}
+	}
+}

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "ce2a0e18ca3186046d35c23bb044e84675c8660b082440e6fb0eb16fae9e925e",
-	"dev-variants": "d874483195318f4dbe3958e3777ab291b88d6fa8e5bf3b87429995ebfd28bb8c",
+	"dev":          "adaa5e0413778d829329cb6f3bc26c31bec4514550201831e4f2153635f7b0dd",
+	"dev-variants": "7416b53691d3781db3bf05f96ad6e64889292bc9d73b9b83e1f043a622a45af2",
 	"access-log":   "451078e7814aebfe0a9430d034e64f2df338f04d9039c29bc2fde18ac926d97e",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
