@@ -701,6 +701,14 @@ func (s *state) detectDevice() {
 		s.devClass, s.devBrand, s.devName = "Game Console", "Sony", "Sony PlayStation"
 		s.gameConsole()
 	}
+	if s.os.name == "Linux" && !p.has(kwOculus) && !p.has(kwVRSafari) {
+		if _, ok := p.product("SamsungBrowser"); ok {
+			// Samsung Internet in its desktop mode, which only its tablet
+			// version offers, sends a desktop Linux platform.
+			s.devClass, s.devBrand, s.devName = "Tablet", "Samsung", "Samsung Tablet"
+			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+		}
+	}
 	s.eReader()
 	s.wearable()
 	if s.os.name == "" {
@@ -965,6 +973,9 @@ func (s *state) androidDevice() {
 	}
 	if model == "" || strings.EqualFold(model, "k") || strings.EqualFold(model, "mobile") {
 		s.devBrand, s.devName = Unknown, "Android Mobile"
+		if model == "K" {
+			s.reducedAndroid()
+		}
 		return
 	}
 	brand, rest := brandOfModel(model)
@@ -979,6 +990,11 @@ func (s *state) androidDevice() {
 		if k := strings.IndexByte(model, ' '); k > 0 && !isVersionLike(model) {
 			brand = normalizeName(model[:k])
 			rest = model[k+1:]
+		} else if k := strings.IndexAny(model, "-_"); k > 0 && k+1 < len(model) && isLetters(model[:k]) {
+			// "YC-83P", "Tesla_SP9_2": the same with the maker and the
+			// model joined by a dash or an underscore.
+			brand = normalizeName(model[:k])
+			rest = strings.ReplaceAll(model[k+1:], "-", " ")
 		} else {
 			s.devBrand, s.devName = Unknown, normalizeName(model)
 			return
@@ -994,7 +1010,7 @@ func (s *state) androidDevice() {
 		s.os.name = "FireOS"
 		if strings.HasPrefix(strings.ToUpper(model), "AFT") {
 			s.devClass = "Set-top box"
-		} else {
+		} else if !strings.Contains(asciiLower(model), "phone") {
 			s.devClass = "Tablet"
 		}
 	}

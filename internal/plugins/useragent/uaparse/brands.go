@@ -40,6 +40,37 @@ var brandPrefixes = []struct{ prefix, brand string }{
 	{"kobo", "Kobo"}, {"pocketbook", "PocketBook"}, {"tolino", "Tolino"}, {"onyx", "Onyx"}, {"boox", "Onyx"},
 	{"lyf", "LYF"}, {"ls-", "LYF"}, {"manta", "Manta"}, {"mid", "Manta"}, {"o2", "O2"}, {"palm", "Palm"},
 	{"sm-", "Samsung"},
+	// Product lines sold without the maker's name in the model, from the
+	// makers' catalogues (and the device parsers of ua-parser/uap-core,
+	// Apache-2.0, used as a list of facts): HTC's Desire, Sensation,
+	// Wildfire and Incredible and Verizon's ADR63xx codes, Motorola's Xoom
+	// and MZ60x tablets, ZTE's Blade, Wileyfox's Swift, Asus's PadFone and
+	// its Z00x/Z01x (ZenFone), K00x/K01x (MeMO Pad) and P00x/P01x (ZenPad)
+	// codes, Meizu's "Mx Note" phones, Kobo's Arc tablets, Teclast's X98,
+	// BlackBerry's Android phones (STV100, BBx100), Amazon's Fire Phone,
+	// LG's carrier codes (Docomo L-0x and DM-0x, Verizon VS9xx, Sprint
+	// LS9xx, US Cellular/Sprint RS9xx) and OnePlus's two-letter series
+	// codes (GM19xx, HD19xx, IN20xx, KB20xx, LE21xx, NE22xx, BE20xx,
+	// AC20xx, EB21xx, DN21xx).
+	{"desire", "HTC"}, {"sensation", "HTC"}, {"wildfire", "HTC"}, {"incredible", "HTC"}, {"adr63", "HTC"}, {"adr64", "HTC"},
+	{"xoom", "Motorola"}, {"mz60", "Motorola"}, {"blade", "ZTE"}, {"swift", "Wileyfox"}, {"padfone", "Asus"},
+	{"z00", "Asus"}, {"z01", "Asus"}, {"k00", "Asus"}, {"k01", "Asus"}, {"p00", "Asus"}, {"p01", "Asus"},
+	{"m1 note", "Meizu"}, {"m2 note", "Meizu"}, {"m3 note", "Meizu"}, {"m5 note", "Meizu"}, {"m6 note", "Meizu"}, {"mz-", "Meizu"},
+	{"arc 7", "Kobo"}, {"arc 10", "Kobo"}, {"x98 ", "Teclast"},
+	{"stv100", "BlackBerry"}, {"stj100", "BlackBerry"}, {"bba100", "BlackBerry"}, {"bbc100", "BlackBerry"}, {"bbd100", "BlackBerry"},
+	{"bbe100", "BlackBerry"}, {"bbg100", "BlackBerry"}, {"fire phone", "Amazon"},
+	{"l-0", "LG"}, {"dm-0", "LG"}, {"vs9", "LG"}, {"ls9", "LG"}, {"rs9", "LG"},
+	{"a0001", "Oneplus"}, {"gm19", "Oneplus"}, {"hd19", "Oneplus"}, {"in20", "Oneplus"}, {"kb20", "Oneplus"}, {"le21", "Oneplus"},
+	{"ne22", "Oneplus"}, {"be20", "Oneplus"}, {"ac20", "Oneplus"}, {"eb21", "Oneplus"}, {"dn21", "Oneplus"},
+	// Wiko names its phones with first names and words rather than codes
+	// (Cink, Pulp, Sunny, Lenny, U Feel, ...), and its later ones W-V680,
+	// W-K130, W-P311.
+	{"cink", "Wiko"}, {"pulp", "Wiko"}, {"sunny", "Wiko"}, {"lenny", "Wiko"}, {"u feel", "Wiko"}, {"ufeel", "Wiko"},
+	{"u pulse", "Wiko"}, {"upulse", "Wiko"}, {"rainbow", "Wiko"}, {"bloom", "Wiko"}, {"jerry", "Wiko"}, {"fever", "Wiko"},
+	{"ridge", "Wiko"}, {"selfy", "Wiko"}, {"tommy", "Wiko"}, {"harry", "Wiko"}, {"kenny", "Wiko"}, {"robby", "Wiko"},
+	{"jimmy", "Wiko"}, {"freddy", "Wiko"}, {"darkmoon", "Wiko"}, {"darknight", "Wiko"}, {"darkside", "Wiko"},
+	{"darkfull", "Wiko"}, {"getaway", "Wiko"}, {"highway", "Wiko"}, {"stairway", "Wiko"},
+	{"w-v", "Wiko"}, {"w-k", "Wiko"}, {"w-p", "Wiko"},
 }
 
 // huaweiModel reports whether a model follows Huawei's and Honor's naming:
@@ -50,6 +81,12 @@ var brandPrefixes = []struct{ prefix, brand string }{
 // other makers and do not match.
 func huaweiModel(m string) bool {
 	dash := strings.IndexByte(m, '-')
+	if dash == 2 && isLetters(m[:2]) && huaweiVariant(m[3:]) {
+		// Two-letter series ("SC-UL10") only with Huawei's own variant
+		// codes, which other makers' two-letter prefixes ("SM-G960F",
+		// "LM-X420") do not use.
+		return true
+	}
 	if dash != 3 && dash != 4 || m[0] < 'A' || m[0] > 'Z' {
 		return false
 	}
@@ -159,6 +196,8 @@ func brandOfModel(model string) (brand, rest string) {
 		return "Xiaomi", model
 	case acerModel(model):
 		return "Acer", model
+	case alcatelModel(model):
+		return "Alcatel", model
 	}
 	if sonyModel(model) || sonyCarrierModel(model) {
 		return "Sony", model
@@ -189,6 +228,11 @@ func sonyCarrierModel(m string) bool {
 	}
 	if len(m) >= 4 && len(m) <= 5 && (strings.HasPrefix(m, "LT") || strings.HasPrefix(m, "MT") || strings.HasPrefix(m, "ST")) &&
 		isDigits(m[2:4]) && (len(m) == 4 || m[4] >= 'a' && m[4] <= 'z') {
+		return true
+	}
+	// The Xperia models made for China: "L39h", "L50t", "L55u".
+	if len(m) == 4 && (m[0] == 'L' || m[0] == 'l') && isDigits(m[1:3]) && (m[3] == 'h' || m[3] == 't' || m[3] == 'u' || m[3] == 'w' ||
+		m[3] == 'T' || m[3] == 'H' || m[3] == 'U' || m[3] == 'W') {
 		return true
 	}
 	return false
@@ -222,4 +266,46 @@ var domainBrands = map[string]string{
 	"google": "Google", "googlebot": "Google", "yandex": "Yandex", "ya": "Yandex", "baidu": "Baidu",
 	"facebook": "Facebook", "apple": "Apple", "yahoo": "Yahoo", "naver": "Naver", "archive": "Archive",
 	"aka": "Microsoft", "amzn": "Amazon",
+}
+
+// alcatelModel reports Alcatel's (TCL's) OneTouch model numbers: four
+// digits, alone or with one capital for the variant ("8063", "5059D",
+// "6045Y").
+func alcatelModel(m string) bool {
+	m = strings.TrimSuffix(m, "_EEA")
+	switch {
+	case len(m) == 4:
+		return isDigits(m) && m[0] != '0'
+	case len(m) == 5:
+		return isDigits(m[:4]) && m[0] != '0' && m[4] >= 'A' && m[4] <= 'Z'
+	}
+	return false
+}
+
+// isLetters reports a non-empty string of ASCII letters only.
+func isLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isLetter(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// huaweiVariant reports the variant codes Huawei and Honor append to a
+// series: the network and market letters ("AL", "TL", "UL", "CL", "DL",
+// "L", "LX", "AN", "TN", "BD", "NX") and two or three digits ("UL10",
+// "AL00", "L21", "LX1").
+func huaweiVariant(v string) bool {
+	i := 0
+	for i < len(v) && v[i] >= 'A' && v[i] <= 'Z' {
+		i++
+	}
+	switch v[:i] {
+	case "AL", "TL", "UL", "CL", "DL", "L", "LX", "AN", "TN", "BD", "NX":
+	default:
+		return false
+	}
+	d := len(v) - i
+	return d >= 1 && d <= 3 && isDigits(v[i:])
 }

@@ -395,3 +395,25 @@ func (s *state) homeDevice() {
 		}
 	}
 }
+
+// reducedAndroid handles the reduced user agent of Chrome 110 and later
+// (and the browsers built on it), which always sends "(Linux; Android 10;
+// K)": the version is frozen, so it says nothing about the real system,
+// and the model is hidden. Samsung Internet still names its maker.
+func (s *state) reducedAndroid() {
+	p := s.p
+	for _, e := range p.entries {
+		if p.text(e) == "Android 10" {
+			s.os.version = Unknown
+			break
+		}
+	}
+	if _, ok := p.product("SamsungBrowser"); ok {
+		s.devBrand = "Samsung"
+		if s.devClass == "Phone" {
+			s.devName = "Samsung Phone"
+		} else {
+			s.devName = "Samsung Tablet"
+		}
+	}
+}

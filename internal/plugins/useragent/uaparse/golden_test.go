@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "adaa5e0413778d829329cb6f3bc26c31bec4514550201831e4f2153635f7b0dd",
-	"dev-variants": "7416b53691d3781db3bf05f96ad6e64889292bc9d73b9b83e1f043a622a45af2",
-	"access-log":   "451078e7814aebfe0a9430d034e64f2df338f04d9039c29bc2fde18ac926d97e",
+	"dev":          "b650e303127d121bb30abc2ca76617dcfb704bbc436810a63fbf8cb85defa5a1",
+	"dev-variants": "449ad84c3fa6683b16ec4f52fe6c78dd6fb6d9c8b49b849bec94c0639553d103",
+	"access-log":   "28ec89c21d7f96598d1db6d5fc75ef5e379bbf4af05ad76b076ef3631e7a601f",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 
