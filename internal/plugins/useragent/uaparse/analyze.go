@@ -655,6 +655,9 @@ func (s *state) detectDevice() {
 		if p.has(kwARMSemi) || p.has(kwTouch) && p.has(kwTabletPC) {
 			s.devClass = "Tablet"
 		}
+		if s.os.name == "Windows NT" && p.has(kwWPDesktop) {
+			s.wpDesktop()
+		}
 		if p.has(kwXbox) {
 			s.devClass, s.devBrand, s.devName = "Game Console", "Microsoft", "Microsoft Xbox"
 			s.os.class = "Game Console"
@@ -689,7 +692,7 @@ func (s *state) detectDevice() {
 		s.devClass = "Phone"
 	case "RIM Tablet OS":
 		s.devClass, s.devBrand, s.devName = "Tablet", "BlackBerry", "BlackBerry PlayBook"
-	case "KaiOS", "Sailfish", "Tizen", "SymbianOS", "Symbian", "Bada", "HarmonyOS", "WebOS", "PalmOS", "Firefox OS":
+	case "KaiOS", "Sailfish", "Tizen", "SymbianOS", "Symbian", "Bada", "HarmonyOS", "WebOS", "PalmOS", "Firefox OS", "MeeGo", "Maemo":
 		s.devClass = "Phone"
 		if s.tablet {
 			s.devClass = "Tablet"
@@ -733,15 +736,14 @@ func (s *state) detectDevice() {
 	if s.devClass == "" {
 		s.featurePhone()
 	}
-	if s.os.name == "Tizen" && (s.devBrand == "" || s.devBrand == Unknown) {
-		// Tizen phones, watches and televisions are all Samsung's.
-		s.devBrand = "Samsung"
-	}
 	switch s.devClass {
 	case "", "Phone", "Mobile", "Tablet":
 		if (s.devBrand == "" || s.devBrand == Unknown) && s.os.name != "Fuchsia" {
 			s.deviceFromTokens()
 		}
+	}
+	if s.os.name == "Tizen" {
+		s.tizenDevice()
 	}
 }
 
@@ -782,6 +784,14 @@ func (s *state) deviceFromTokens() {
 		for _, e := range p.entries {
 			t := p.text(e)
 			if k := strings.IndexByte(t, '/'); k > 0 {
+				// "LYF/F101K/LYF-F101K-000-01-39-130818": the maker, the
+				// model and the firmware, each after a slash.
+				if b, ok := knownBrand(strings.TrimLeft(t[:k], "$")); ok && !needModel {
+					if m, _, _ := strings.Cut(t[k+1:], "/"); m != "" && strings.IndexByte(t[k+1:], '/') > 0 {
+						s.devBrand, s.devName = b, b+" "+m
+						return
+					}
+				}
 				t = t[:k]
 			}
 			if try(t) {
@@ -868,9 +878,25 @@ func (s *state) featurePhone() {
 	if p.has(kwMIDP) || p.has(kwMAUI) || p.has(kwWAPBrowser) || p.has(kwUPBrowser) || p.has(kwJ2ME) ||
 		p.has(kwOperaMini) || p.has(kwSEMCBrowser) || p.has(kwObigo) || p.has(kwTeleca) {
 		s.devClass = "Mobile"
+		for _, e := range p.entries {
+			if p.ltext(e) == "java" {
+				// "UCWEB/2.0 (Java; U; MIDP-2.0; Nokia112)": the Java
+				// edition of a browser for phones.
+				s.devClass = "Phone"
+				if s.os.class == "" || s.os.class == Unknown {
+					s.os.class = "Mobile"
+				}
+				break
+			}
+		}
 		if s.devBrand == "" || s.devBrand == Unknown {
 			for _, pr := range p.products {
 				name := strings.TrimPrefix(pr.name, "Mozilla ")
+				if k := strings.LastIndexByte(name, ' '); k > 0 && allLetters(name[k+1:]) && isVersionLike(pr.version) {
+					// "SAMSUNG GT-S3332 Opera/9.80": the model, then the
+					// browser the version belongs to.
+					name = name[:k]
+				}
 				if b, rest := brandOfModel(name); b != "" {
 					s.devBrand = b
 					s.devName = b
@@ -990,7 +1016,7 @@ func (s *state) androidDevice() {
 		if k := strings.IndexByte(model, ' '); k > 0 && !isVersionLike(model) {
 			brand = normalizeName(model[:k])
 			rest = model[k+1:]
-		} else if k := strings.IndexAny(model, "-_"); k > 0 && k+1 < len(model) && isLetters(model[:k]) {
+		} else if k := strings.IndexAny(model, "-_"); k > 0 && k+1 < len(model) && isLetter(model[0]) && allAlnum(model[:k]) {
 			// "YC-83P", "Tesla_SP9_2": the same with the maker and the
 			// model joined by a dash or an underscore.
 			brand = normalizeName(model[:k])
@@ -1045,6 +1071,13 @@ func (s *state) modelElsewhere() string {
 				bare = t
 			}
 		}
+	}
+	if len(p.products) > 1 && len(p.products[0].version) > 1 && p.products[0].version[0] == 'V' && isDigits(p.products[0].version[1:]) &&
+		p.products[1].name == "Linux" {
+		// The browsers of MediaTek's reference phones start with the
+		// model and its hardware revision: "Athens15_TD/V2 Linux/3.0.13
+		// Android/4.0 Release/02.15.2012 Browser/AppleWebKit534.30".
+		return p.products[0].name
 	}
 	for _, pr := range p.products {
 		if b, ok := knownBrand(pr.name); ok && pr.version != "" && !isVersionLike(pr.version) {
@@ -1220,7 +1253,7 @@ func (s *state) tvDevice() {
 	case p.has(kwSmartDashTV) || p.has(kwSmartTV) || p.has(kwSmartSpaceTV) || p.has(kwHbbTV) ||
 		p.has(kwSemiTVSemi) || p.has(kwOpenTVSemi) || p.has(kwGoogleTV) && s.os.name != "Fuchsia" || p.has(kwViera) || p.has(kwBravia):
 		s.devClass = "TV"
-		if s.os.class == "" || s.os.name == "Linux" || s.os.name == "Android" {
+		if s.os.class == "" || s.os.name == "Linux" || s.os.name == "Android" || s.os.name == "Tizen" {
 			s.os.class = "Embedded"
 		}
 	}

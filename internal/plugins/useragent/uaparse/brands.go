@@ -71,6 +71,11 @@ var brandPrefixes = []struct{ prefix, brand string }{
 	{"jimmy", "Wiko"}, {"freddy", "Wiko"}, {"darkmoon", "Wiko"}, {"darknight", "Wiko"}, {"darkside", "Wiko"},
 	{"darkfull", "Wiko"}, {"getaway", "Wiko"}, {"highway", "Wiko"}, {"stairway", "Wiko"},
 	{"w-v", "Wiko"}, {"w-k", "Wiko"}, {"w-p", "Wiko"},
+	// Prestigio's smartphones (PSP, PAP) and tablets (PMT), and the
+	// reference designs of MediaTek's chipsets sold under the chip's name.
+	{"psp3", "Prestigio"}, {"psp5", "Prestigio"}, {"psp7", "Prestigio"}, {"psp8", "Prestigio"}, {"pap3", "Prestigio"},
+	{"pap4", "Prestigio"}, {"pap5", "Prestigio"}, {"pmt3", "Prestigio"}, {"pmt5", "Prestigio"}, {"pmt7", "Prestigio"},
+	{"mt65", "MediaTek"}, {"mt67", "MediaTek"}, {"mt81", "MediaTek"},
 }
 
 // huaweiModel reports whether a model follows Huawei's and Honor's naming:
@@ -81,7 +86,7 @@ var brandPrefixes = []struct{ prefix, brand string }{
 // other makers and do not match.
 func huaweiModel(m string) bool {
 	dash := strings.IndexByte(m, '-')
-	if dash == 2 && isLetters(m[:2]) && huaweiVariant(m[3:]) {
+	if dash == 2 && allLetters(m[:2]) && huaweiVariant(m[3:]) {
 		// Two-letter series ("SC-UL10") only with Huawei's own variant
 		// codes, which other makers' two-letter prefixes ("SM-G960F",
 		// "LM-X420") do not use.
@@ -282,8 +287,8 @@ func alcatelModel(m string) bool {
 	return false
 }
 
-// isLetters reports a non-empty string of ASCII letters only.
-func isLetters(s string) bool {
+// allLetters reports a non-empty string of ASCII letters only.
+func allLetters(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if !isLetter(s[i]) {
 			return false
@@ -308,4 +313,14 @@ func huaweiVariant(v string) bool {
 	}
 	d := len(v) - i
 	return d >= 1 && d <= 3 && isDigits(v[i:])
+}
+
+// allAlnum reports a non-empty string of ASCII letters and digits only.
+func allAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isLetter(s[i]) && (s[i] < '0' || s[i] > '9') {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -417,3 +417,61 @@ func (s *state) reducedAndroid() {
 		}
 	}
 }
+
+var (
+	kwWPDesktop = uaNeedles.add("wpdesktop")
+	kwFamilyHub = uaNeedles.add("family hub")
+)
+
+// wpDesktop handles Internet Explorer on Windows Phone 8 in its desktop
+// mode: it claims a Windows NT desktop ("Windows NT 6.2; ARM; ...") but
+// adds "WPDesktop" and then the phone's model ("Nokia 625H").
+func (s *state) wpDesktop() {
+	p := s.p
+	version := Unknown
+	switch s.os.version {
+	case "6.2", "8":
+		version = "8"
+	case "6.3", "8.1":
+		version = "8.1"
+	}
+	s.os = osInfo{name: "Windows Phone", version: version, class: "Mobile", cpu: s.os.cpu}
+	s.devClass, s.devBrand, s.devName = "Phone", Unknown, "Generic Windows Phone"
+	for i, e := range p.entries {
+		if p.ltext(e) != "wpdesktop" || i+1 >= len(p.entries) || p.entries[i+1].block != e.block {
+			continue
+		}
+		model := p.text(p.entries[i+1])
+		if b, rest := brandOfModel(model); b != "" {
+			s.devBrand, s.devName = b, b
+			if rest != "" {
+				s.devName = b + " " + normalizeName(rest)
+			}
+		}
+		return
+	}
+}
+
+// tizenDevice completes the devices of Samsung's Tizen: phones, watches,
+// televisions and the Family Hub refrigerators are all Samsung's; a Tizen
+// that names no model and no mobile browser is an embedded device.
+func (s *state) tizenDevice() {
+	p := s.p
+	if s.devBrand == "" || s.devBrand == Unknown {
+		s.devBrand = "Samsung"
+	}
+	if p.has(kwFamilyHub) {
+		s.devClass = "Home Appliance"
+		if !s.mobile {
+			s.os.class = "Embedded"
+		}
+		return
+	}
+	if s.devName == "" || s.devName == Unknown {
+		s.devName = "Samsung Tizen Device"
+		if !s.mobile && !s.tablet && s.devClass == "Phone" {
+			s.devClass = Unknown
+			s.os.class = "Embedded"
+		}
+	}
+}

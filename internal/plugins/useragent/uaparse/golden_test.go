@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "b650e303127d121bb30abc2ca76617dcfb704bbc436810a63fbf8cb85defa5a1",
-	"dev-variants": "449ad84c3fa6683b16ec4f52fe6c78dd6fb6d9c8b49b849bec94c0639553d103",
+	"dev":          "782b814f2655205dfce409e4a51b95840296dcc5009487c2e7a94b30bcdfc3b0",
+	"dev-variants": "bc3794f649a5d7162489f9790eff530307e7368a61d0438b88f1f8b1124f4ccf",
 	"access-log":   "28ec89c21d7f96598d1db6d5fc75ef5e379bbf4af05ad76b076ef3631e7a601f",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
