@@ -716,7 +716,12 @@ func (s *state) detectDevice() {
 	s.wearable()
 	if s.os.name == "" {
 		s.homeDevice()
+		if s.devClass == "" {
+			s.gameConsole()
+		}
+		s.appleProduct()
 	}
+	s.deviceFamilies()
 	if _, ok := p.product("Silk"); ok && (s.devClass == "Desktop" || s.devClass == "") {
 		// Amazon's Silk browser runs only on Fire tablets and TVs; in
 		// its desktop mode it sends a Linux or Mac desktop platform.
@@ -1148,6 +1153,9 @@ func isAndroidNoise(lt string) bool {
 	// Firefox's "rv:68.0" engine revision, the CPU of "Linux armv7l" and
 	// the operating system entries of browsers that run on Android
 	// without being Android ("Sailfish 3.0") are never the model.
+	if strings.HasPrefix(lt, "sdk ") && isDigits(lt[4:]) {
+		return true // "SDK 31", the API level some apps add
+	}
 	if strings.HasPrefix(lt, "rv:") || strings.HasPrefix(lt, "linux ") || strings.HasPrefix(lt, "sailfish") ||
 		strings.HasPrefix(lt, "opera mini") || strings.HasPrefix(lt, "harmonyos") {
 		return true
@@ -1179,14 +1187,17 @@ func (s *state) tvDevice() {
 		if lt != "smarttv" && lt != "smart-tv" {
 			continue
 		}
-		if lt == "smart-tv" && (i == 0 || p.entries[i-1].block != e.block) && (s.devBrand == "" || s.devBrand == Unknown) {
+		if lt == "smart-tv" && (i == 0 || p.entries[i-1].block != e.block || p.ltext(p.entries[i-1]) == "smarthub") &&
+			(s.devBrand == "" || s.devBrand == Unknown) {
 			// Samsung's televisions open their comment with "SMART-TV"
 			// ("(SMART-TV; Linux; Tizen 2.2)", "(SMART-TV; X11; Linux
 			// i686)"); other makers name themselves first.
 			s.devClass, s.devBrand, s.devName = "TV", "Samsung", "Samsung Smart TV"
 		}
 		if i > 0 && p.entries[i-1].block == e.block {
-			if b := p.text(p.entries[i-1]); b != "" && !strings.ContainsAny(b, "/.0123456789") && len(b) < 20 {
+			// "SmartHub" is Samsung's television portal, not a maker.
+			if b := p.text(p.entries[i-1]); b != "" && !strings.ContainsAny(b, "/.0123456789") && len(b) < 20 &&
+				!strings.EqualFold(b, "smarthub") {
 				s.devBrand = normalizeName(b)
 				s.devClass = "TV"
 				s.devName = s.devBrand + " TV"

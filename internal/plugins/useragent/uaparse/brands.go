@@ -76,6 +76,8 @@ var brandPrefixes = []struct{ prefix, brand string }{
 	{"psp3", "Prestigio"}, {"psp5", "Prestigio"}, {"psp7", "Prestigio"}, {"psp8", "Prestigio"}, {"pap3", "Prestigio"},
 	{"pap4", "Prestigio"}, {"pap5", "Prestigio"}, {"pmt3", "Prestigio"}, {"pmt5", "Prestigio"}, {"pmt7", "Prestigio"},
 	{"mt65", "MediaTek"}, {"mt67", "MediaTek"}, {"mt81", "MediaTek"},
+	// Phones sold by the Japanese carrier KDDI (au) under its own name.
+	{"kddi", "Kddi"},
 }
 
 // huaweiModel reports whether a model follows Huawei's and Honor's naming:

@@ -475,3 +475,86 @@ func (s *state) tizenDevice() {
 		}
 	}
 }
+
+// appleProduct reads the "Apple-iPhone3C1/1104.257" products of Apple's
+// own system services: the device kind and its hardware revision.
+func (s *state) appleProduct() {
+	p := s.p
+	if len(p.products) == 0 || !strings.HasPrefix(p.products[0].lname, "apple-i") {
+		return
+	}
+	ln := p.products[0].lname[len("apple-"):]
+	switch {
+	case strings.HasPrefix(ln, "iphone"):
+		s.devClass, s.devName = "Phone", "Apple iPhone"
+	case strings.HasPrefix(ln, "ipod"):
+		// Every iPod that runs iOS is an iPod touch.
+		s.devClass, s.devName = "Phone", "Apple iPod Touch"
+	case strings.HasPrefix(ln, "ipad"):
+		s.devClass, s.devName = "Tablet", "Apple iPad"
+	default:
+		return
+	}
+	s.devBrand = "Apple"
+	s.os = osInfo{name: "iOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+}
+
+// deviceFamilies applies what a maker's naming says about the kind of
+// device or its maker beyond the brand:
+//   - Samsung's tablets are the GT-P, GT-N80xx, SM-T, SM-P and SM-X models,
+//     Lenovo's the TB models ("TB-8704F", "TB3-X70F");
+//   - Google Glass is an augmented reality headset;
+//   - Palm's webOS phones add their model as a product ("Pre/1.0"), HP's
+//     TouchPad tablet says "hp-tablet";
+//   - Panasonic's Viera televisions name the set only;
+//   - Nokia's S60 3rd edition browser (SymbianOS 9, "Series60/3.1
+//     NokiaN95/10.0.018" inside the comment) names the phone in a way
+//     Yauaa reports as the generic "Nokia Symbian Phone".
+func (s *state) deviceFamilies() {
+	p := s.p
+	switch s.os.name {
+	case "Android":
+		// Only a browser's guess of "Phone" (from "Mobile Safari") is
+		// corrected; apps that say nothing of the screen stay "Mobile".
+		if s.devClass == "Phone" {
+			lm := asciiLower(strings.TrimPrefix(s.devName, s.devBrand+" "))
+			switch {
+			case s.devBrand == "Samsung" && (strings.HasPrefix(lm, "gt-p") || strings.HasPrefix(lm, "gt-n80") ||
+				strings.HasPrefix(lm, "sm-t") || strings.HasPrefix(lm, "sm-p") || strings.HasPrefix(lm, "sm-x")):
+				s.devClass = "Tablet"
+			case strings.HasPrefix(lm, "tb-") || strings.Contains(lm, " tb-") ||
+				len(lm) > 4 && strings.HasPrefix(lm, "tb") && lm[2] >= '0' && lm[2] <= '9' && lm[3] == '-':
+				s.devClass = "Tablet"
+			case s.devBrand == "Google" && strings.HasPrefix(lm, "glass"):
+				s.devClass = "Augmented Reality"
+			}
+		}
+	case "WebOS":
+		if s.devBrand == "" || s.devBrand == Unknown {
+			for _, e := range p.entries {
+				if p.ltext(e) == "hp-tablet" {
+					s.devClass, s.devBrand, s.devName = "Tablet", "HP", "HP TouchPad"
+					return
+				}
+			}
+			for _, name := range [...]string{"Pre", "Pixi", "Veer"} {
+				if pr, ok := p.product(name); ok && pr.name == name {
+					s.devBrand, s.devName = "Palm", "Palm "+normalizeName(name)
+					return
+				}
+			}
+		}
+	case "SymbianOS":
+		if s.devBrand == "Nokia" {
+			for _, e := range p.entries {
+				if strings.HasPrefix(p.ltext(e), "series60/3.") && strings.Contains(p.ltext(e), " nokia") {
+					s.devName = "Nokia Symbian Phone"
+					return
+				}
+			}
+		}
+	}
+	if s.devClass == "TV" && (s.devBrand == "" || s.devBrand == Unknown) && p.has(kwViera) {
+		s.devBrand, s.devName = "Panasonic", "Panasonic Viera"
+	}
+}

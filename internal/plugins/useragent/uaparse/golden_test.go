@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "782b814f2655205dfce409e4a51b95840296dcc5009487c2e7a94b30bcdfc3b0",
-	"dev-variants": "bc3794f649a5d7162489f9790eff530307e7368a61d0438b88f1f8b1124f4ccf",
+	"dev":          "d2a4e39e6b38ed7d119e4260c43741c6cec77c8dc207ee89ffd952fc185ab64b",
+	"dev-variants": "faf233887dd9c5d84e88252f46c2009aa68371d3cdbb62dd1700cacd46ac2b0f",
 	"access-log":   "28ec89c21d7f96598d1db6d5fc75ef5e379bbf4af05ad76b076ef3631e7a601f",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
