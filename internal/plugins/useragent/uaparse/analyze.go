@@ -625,6 +625,12 @@ func (s *state) namedBrowser() bool {
 func (s *state) detectDevice() {
 	p := s.p
 	s.devCPU = s.os.cpu
+	if s.os.name == "Linux" {
+		// Opera's TV browser (OMI) disguises Android as "Andr0id 7.0".
+		if v, ok := p.entryVersion("andr0id "); ok && isVersionLike(v) {
+			s.os = osInfo{name: "Android", version: v, class: "Mobile", cpu: s.os.cpu}
+		}
+	}
 	switch s.os.name {
 	case "iOS":
 		s.devBrand = "Apple"
@@ -722,10 +728,17 @@ func (s *state) detectDevice() {
 		s.appleProduct()
 	}
 	s.deviceFamilies()
-	if _, ok := p.product("Silk"); ok && (s.devClass == "Desktop" || s.devClass == "") {
-		// Amazon's Silk browser runs only on Fire tablets and TVs; in
-		// its desktop mode it sends a Linux or Mac desktop platform.
-		s.devClass, s.devBrand, s.devName = "Tablet", "Amazon", "Amazon Kindle Fire"
+	if s.devClass == "Desktop" || s.devClass == "" {
+		_, silk := p.product("Silk")
+		if !silk {
+			_, silk = p.entryVersion("silk/")
+		}
+		if silk {
+			// Amazon's Silk browser runs only on Fire tablets and TVs; in
+			// its desktop mode it sends a Linux or Mac desktop platform.
+			s.devClass, s.devBrand, s.devName = "Tablet", "Amazon", "Amazon Kindle Fire"
+			s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+		}
 	}
 	if s.os.name == "" {
 		switch {
@@ -958,7 +971,7 @@ func (s *state) androidDevice() {
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		t := p.text(e)
-		if strings.HasPrefix(lt, "android") {
+		if strings.HasPrefix(lt, "android") || strings.HasPrefix(lt, "andr0id ") {
 			// The last section that names Android wins: an app may put
 			// its own "(Android 5.0.2)" before the webview's comment.
 			androidBlock = e.block
@@ -1038,12 +1051,7 @@ func (s *state) androidDevice() {
 	}
 	s.devName = brand + " " + normalizeName(rest)
 	if brand == "Amazon" {
-		s.os.name = "FireOS"
-		if strings.HasPrefix(strings.ToUpper(model), "AFT") {
-			s.devClass = "Set-top box"
-		} else if !strings.Contains(asciiLower(model), "phone") {
-			s.devClass = "Tablet"
-		}
+		s.amazonDevice(model)
 	}
 }
 

@@ -78,6 +78,8 @@ var brandPrefixes = []struct{ prefix, brand string }{
 	{"mt65", "MediaTek"}, {"mt67", "MediaTek"}, {"mt81", "MediaTek"},
 	// Phones sold by the Japanese carrier KDDI (au) under its own name.
 	{"kddi", "Kddi"},
+	// Amazon's Echo devices with a screen (AEO...), the BeBook readers.
+	{"aeo", "Amazon"}, {"bebook", "Bebook"},
 }
 
 // huaweiModel reports whether a model follows Huawei's and Honor's naming:

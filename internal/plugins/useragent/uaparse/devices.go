@@ -527,6 +527,9 @@ func (s *state) deviceFamilies() {
 				s.devClass = "Tablet"
 			case s.devBrand == "Google" && strings.HasPrefix(lm, "glass"):
 				s.devClass = "Augmented Reality"
+			case strings.HasPrefix(lm, "mid") && len(lm) > 3 && (lm[3] >= '0' && lm[3] <= '9' || lm[3] == '-' || lm[3] == ' '):
+				// "MID713": a Mobile Internet Device, the generic tablets.
+				s.devClass = "Tablet"
 			}
 		}
 	case "WebOS":
@@ -556,5 +559,29 @@ func (s *state) deviceFamilies() {
 	}
 	if s.devClass == "TV" && (s.devBrand == "" || s.devBrand == Unknown) && p.has(kwViera) {
 		s.devBrand, s.devName = "Panasonic", "Panasonic Viera"
+	}
+}
+
+// amazonDevice completes an Amazon device from its model code: AFT... are
+// the Fire TV players, AEO... the Echo Show smart displays, the others
+// Fire tablets (and the Fire Phone). They run Fire OS, whose version
+// Amazon bases on an Android release: Fire OS 7 on Android 9, Fire OS 8
+// on Android 11; the older ones are reported with the Android version.
+func (s *state) amazonDevice(model string) {
+	s.os.name = "FireOS"
+	um := strings.ToUpper(model)
+	switch {
+	case strings.HasPrefix(um, "AFT"):
+		s.devClass = "Set-top box"
+	case strings.HasPrefix(um, "AEO"):
+		s.devClass = "Smart Display"
+	case !strings.Contains(um, "PHONE"):
+		s.devClass = "Tablet"
+	}
+	switch versionMajor(s.os.version) {
+	case "9":
+		s.os.version = "7"
+	case "11":
+		s.os.version = "8"
 	}
 }

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "d2a4e39e6b38ed7d119e4260c43741c6cec77c8dc207ee89ffd952fc185ab64b",
-	"dev-variants": "faf233887dd9c5d84e88252f46c2009aa68371d3cdbb62dd1700cacd46ac2b0f",
-	"access-log":   "28ec89c21d7f96598d1db6d5fc75ef5e379bbf4af05ad76b076ef3631e7a601f",
+	"dev":          "3a96bec82c93fbc7573098c273501be3add15c589d9e2e755516416380ed1a6b",
+	"dev-variants": "d3a617aad52865d3c6d95e8f40d2e3633af0f74fda7a6440958a6fc80a235088",
+	"access-log":   "48a48f61bef78fc474d7c96786616bc2a9f73dd0c5d7d59db700a3335ae79e2b",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 
