@@ -685,6 +685,9 @@ func (s *state) detectDevice() {
 	case "Windows Phone", "Windows Mobile":
 		s.devClass, s.devBrand, s.devName = "Phone", Unknown, "Generic Windows Phone"
 		s.windowsPhoneModel()
+		if s.devBrand == Unknown {
+			s.windowsPhoneVendor()
+		}
 	case "Windows CE":
 		s.devClass, s.devBrand, s.devName = "Mobile", Unknown, "Mobile"
 	case "Android":

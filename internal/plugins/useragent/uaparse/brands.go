@@ -80,6 +80,9 @@ var brandPrefixes = []struct{ prefix, brand string }{
 	{"kddi", "Kddi"},
 	// Amazon's Echo devices with a screen (AEO...), the BeBook readers.
 	{"aeo", "Amazon"}, {"bebook", "Bebook"},
+	// More of Wiko's names, and Nokia's type designations ("RM-1089"),
+	// which Microsoft kept for the Lumia phones it sold as Nokia.
+	{"birdy", "Wiko"}, {"iggy", "Wiko"}, {"ozzy", "Wiko"}, {"barry", "Wiko"}, {"rm-", "Nokia"},
 }
 
 // huaweiModel reports whether a model follows Huawei's and Honor's naming:

@@ -585,3 +585,36 @@ func (s *state) amazonDevice(model string) {
 		s.os.version = "8"
 	}
 }
+
+// windowsPhoneVendor reads the maker and model of a Windows phone whose
+// browser is not Internet Explorer Mobile: "(Windows Phone 10.0; Android
+// 4.2.1; Microsoft; RM-1092)" names the maker, then the model, while apps
+// in an emulation layer name only the model ("RM-1089_1038").
+func (s *state) windowsPhoneVendor() {
+	p := s.p
+	for i, e := range p.entries {
+		t := p.text(e)
+		vendor := ""
+		switch lt := p.ltext(e); lt {
+		case "microsoft":
+			vendor = "Microsoft"
+		default:
+			if b, ok := knownBrand(t); ok {
+				vendor = b
+			}
+		}
+		if vendor != "" {
+			if i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+				if m := p.text(p.entries[i+1]); isModelNumber(m) || strings.ContainsAny(m, "0123456789") && len(m) < 30 {
+					s.devBrand, s.devName = vendor, vendor+" "+normalizeName(strings.TrimPrefix(m, vendor+" "))
+					return
+				}
+			}
+			continue
+		}
+		if b, rest := brandOfModel(t); b != "" && rest != "" && !hasPrefixFold(t, b) && strings.ContainsAny(t, "0123456789") {
+			s.devBrand, s.devName = b, b+" "+normalizeName(rest)
+			return
+		}
+	}
+}

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "3a96bec82c93fbc7573098c273501be3add15c589d9e2e755516416380ed1a6b",
-	"dev-variants": "d3a617aad52865d3c6d95e8f40d2e3633af0f74fda7a6440958a6fc80a235088",
+	"dev":          "140a52e276c345816d093b85a33b080c4f2116ea9a4df88474a0245ad4114379",
+	"dev-variants": "18894909a6ad05c129e5934ac4c2df190e1a1339f5dfca1f696fd9c5beb3bb5b",
 	"access-log":   "48a48f61bef78fc474d7c96786616bc2a9f73dd0c5d7d59db700a3335ae79e2b",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
