@@ -83,6 +83,11 @@ var brandPrefixes = []struct{ prefix, brand string }{
 	// More of Wiko's names, and Nokia's type designations ("RM-1089"),
 	// which Microsoft kept for the Lumia phones it sold as Nokia.
 	{"birdy", "Wiko"}, {"iggy", "Wiko"}, {"ozzy", "Wiko"}, {"barry", "Wiko"}, {"rm-", "Nokia"},
+	// Lenovo's tablet codes (TB2-, TB3-, TB-X..., Yoga Tablet YT3-,
+	// Yoga Book YB1-), Motorola's Droid phones for Verizon, Ulefone's
+	// Armor rugged phones (which Yauaa spells Ulephone).
+	{"tb2-", "Lenovo"}, {"tb3-", "Lenovo"}, {"tb-x", "Lenovo"}, {"tb-7", "Lenovo"}, {"tb-8", "Lenovo"}, {"yt3-", "Lenovo"},
+	{"yb1-", "Lenovo"}, {"droid", "Motorola"}, {"armor", "Ulephone"},
 }
 
 // huaweiModel reports whether a model follows Huawei's and Honor's naming:
@@ -210,6 +215,8 @@ func brandOfModel(model string) (brand, rest string) {
 		return "Acer", model
 	case alcatelModel(model):
 		return "Alcatel", model
+	case catModel(model):
+		return "CAT", model
 	}
 	if sonyModel(model) || sonyCarrierModel(model) {
 		return "Sony", model
@@ -330,4 +337,13 @@ func allAlnum(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// catModel reports the rugged phones Bullitt makes under the Caterpillar
+// (CAT) brand, named "S" and two digits ("S41", "S60", "S48c").
+func catModel(m string) bool {
+	if len(m) < 3 || len(m) > 4 || m[0] != 'S' || m[1] < '3' || m[1] > '7' || m[2] < '0' || m[2] > '9' {
+		return false
+	}
+	return len(m) == 3 || m[3] == 'c'
 }

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "140a52e276c345816d093b85a33b080c4f2116ea9a4df88474a0245ad4114379",
-	"dev-variants": "18894909a6ad05c129e5934ac4c2df190e1a1339f5dfca1f696fd9c5beb3bb5b",
-	"access-log":   "48a48f61bef78fc474d7c96786616bc2a9f73dd0c5d7d59db700a3335ae79e2b",
+	"dev":          "3bfe96da270ca27619518f6ef8e15d15c69a7d83c4825e25d88053467e9ddd37",
+	"dev-variants": "6538470e43ace30c690dc26a1e0b53ac20908f56d69defa2afeff9af0fca72cb",
+	"access-log":   "aaaeee9d16f33fa7266fa6c0dcfd1939d4357db66d6e4c3a6d6f9b0ffeea4ae2",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 
