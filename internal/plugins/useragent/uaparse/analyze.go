@@ -625,6 +625,9 @@ func (s *state) namedBrowser() bool {
 func (s *state) detectDevice() {
 	p := s.p
 	s.devCPU = s.os.cpu
+	if s.os.name == "" {
+		s.systemFromEntries()
+	}
 	if s.os.name == "Linux" {
 		// Opera's TV browser (OMI) disguises Android as "Andr0id 7.0".
 		if v, ok := p.entryVersion("andr0id "); ok && isVersionLike(v) {
@@ -754,6 +757,7 @@ func (s *state) detectDevice() {
 		}
 	}
 	s.tvDevice()
+	s.starboardDevice()
 	if s.devClass == "" {
 		s.featurePhone()
 	}
@@ -974,7 +978,7 @@ func (s *state) androidDevice() {
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		t := p.text(e)
-		if strings.HasPrefix(lt, "android") || strings.HasPrefix(lt, "andr0id ") {
+		if strings.HasPrefix(lt, "android") || strings.HasPrefix(lt, "andr0id ") || strings.HasPrefix(lt, "adr ") {
 			// The last section that names Android wins: an app may put
 			// its own "(Android 5.0.2)" before the webview's comment.
 			androidBlock = e.block
@@ -1055,6 +1059,16 @@ func (s *state) androidDevice() {
 	s.devName = brand + " " + normalizeName(rest)
 	if brand == "Amazon" {
 		s.amazonDevice(model)
+	}
+	if brand == "Huawei" && androidBlock >= 0 {
+		for _, e := range p.entries {
+			if e.block == androidBlock && p.ltext(e) == "harmonyos" {
+				// Huawei's HarmonyOS runs Android apps and says
+				// "Android 10" for them; its own version is not given.
+				s.os.name, s.os.version = "HarmonyOS", Unknown
+				break
+			}
+		}
 	}
 }
 

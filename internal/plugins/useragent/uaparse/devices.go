@@ -618,3 +618,82 @@ func (s *state) windowsPhoneVendor() {
 		}
 	}
 }
+
+// systemFromEntries reads the systems that only their comment entry
+// announces: UC Browser's abbreviation "Adr 7.0" of Android, and
+// OpenHarmony with the kind of device before it ("(Phone; OpenHarmony
+// 5.0)").
+func (s *state) systemFromEntries() {
+	p := s.p
+	for i, e := range p.entries {
+		lt := p.ltext(e)
+		switch {
+		case strings.HasPrefix(lt, "adr ") && isVersionLike(lt[4:]):
+			s.os = osInfo{name: "Android", version: leadingVersion(lt[4:]), class: "Mobile", cpu: s.os.cpu}
+			return
+		case strings.HasPrefix(lt, "openharmony ") && isVersionLike(lt[len("openharmony "):]):
+			s.os = osInfo{name: "OpenHarmony", version: leadingVersion(lt[len("openharmony "):]), class: "Mobile", cpu: s.os.cpu}
+			if i > 0 && p.entries[i-1].block == e.block {
+				switch p.ltext(p.entries[i-1]) {
+				case "phone":
+					s.devClass = "Phone"
+				case "tablet":
+					s.devClass = "Tablet"
+				}
+			}
+			return
+		}
+	}
+}
+
+// starboardDevice reads the device of YouTube's Cobalt (Starboard) and of
+// the TV browsers that follow its convention: a product
+// "<operator>_<type>_<chipset>/<firmware>" followed by "(<brand>, <model>,
+// <connection>)" ("_TV_MT5800/012.002.051.001 (Philips, 32PHS5301-12,
+// wireless)", "_GAME_foo/Basjes (Sony, PS5, Carrier pigeon)"). The type
+// says what the device is.
+func (s *state) starboardDevice() {
+	p := s.p
+	if s.devClass == "TV" || s.devClass == "Set-top box" || s.devClass == "Game Console" {
+		return
+	}
+	for _, pr := range p.products {
+		class := ""
+		switch {
+		case strings.Contains(pr.name, "_GAME_"):
+			class = "Game Console"
+		case strings.Contains(pr.name, "_STB_") || strings.Contains(pr.name, "_OTT_"):
+			class = "Set-top box"
+		case strings.Contains(pr.name, "_TV_"):
+			class = "TV"
+		default:
+			continue
+		}
+		// The comment after the product holds brand, model, connection.
+		end := strings.Index(p.ua, pr.name)
+		if end < 0 {
+			return
+		}
+		rest := p.ua[end+len(pr.name):]
+		open := strings.IndexByte(rest, '(')
+		close := strings.IndexByte(rest, ')')
+		if open < 0 || close < open {
+			return
+		}
+		parts := strings.Split(rest[open+1:close], ",")
+		if len(parts) < 2 {
+			return
+		}
+		brand, model := strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1])
+		if brand == "" || model == "" {
+			return
+		}
+		s.devClass = class
+		s.devBrand = brandSpelling(brand)
+		s.devName = s.devBrand + " " + normalizeName(model)
+		if s.os.name == "" || s.os.name == "Linux" || s.os.name == "Android" {
+			s.os.class = "Embedded"
+		}
+		return
+	}
+}

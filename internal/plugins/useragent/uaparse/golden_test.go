@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "3bfe96da270ca27619518f6ef8e15d15c69a7d83c4825e25d88053467e9ddd37",
-	"dev-variants": "6538470e43ace30c690dc26a1e0b53ac20908f56d69defa2afeff9af0fca72cb",
+	"dev":          "45c094fa8c887521be14012aebe22e9eb7accb322ee0ebc5c5752a378d58ec54",
+	"dev-variants": "683fdd867e398a80372bb58cf8802da3cd4a84eea341cbe1110e17e065f05571",
 	"access-log":   "aaaeee9d16f33fa7266fa6c0dcfd1939d4357db66d6e4c3a6d6f9b0ffeea4ae2",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
