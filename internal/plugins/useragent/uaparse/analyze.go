@@ -659,6 +659,15 @@ func (s *state) detectDevice() {
 		}
 	case "Mac OS":
 		s.devClass, s.devBrand, s.devName = "Desktop", "Apple", "Apple Macintosh"
+		for _, e := range p.entries {
+			if strings.HasPrefix(p.ltext(e), "mac_powerpc") {
+				// Internet Explorer for Mac and Opera name the classic
+				// Mac OS (before OS X) by its processor only; Yauaa
+				// keeps this even when "Mac OS X" follows.
+				s.os.version = "before 10"
+				break
+			}
+		}
 	case "Windows NT", "Windows 9x", "Windows", "Windows 3.x":
 		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Desktop"
 		if p.has(kwARMSemi) || p.has(kwTouch) && p.has(kwTabletPC) {
@@ -1030,6 +1039,11 @@ func (s *state) androidDevice() {
 		return
 	}
 	brand, rest := brandOfModel(model)
+	if brand == "" && strings.HasPrefix(build, "10.") && len(build) > 5 && build[3] == '.' && build[2] >= '0' && build[2] <= '3' {
+		// BlackBerry 10's Android runtime reports the BlackBerry 10
+		// release as the build ("Leap Build/10.3.2.231").
+		brand, rest = "BlackBerry", model
+	}
 	if brand == "" && (strings.HasPrefix(build, "huawei") || strings.HasPrefix(build, "honor") || p.has(kwHarmonyOS)) {
 		// Huawei and Honor name their builds after the maker and model
 		// ("Build/HUAWEIMAR-L21A") even when the model field is odd.

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "45c094fa8c887521be14012aebe22e9eb7accb322ee0ebc5c5752a378d58ec54",
-	"dev-variants": "683fdd867e398a80372bb58cf8802da3cd4a84eea341cbe1110e17e065f05571",
+	"dev":          "67b472856a934bbd2131e6146f51fbeb1f68c56d7d37834ff416abbcd174b5ca",
+	"dev-variants": "e434fba30638ab76a01482bb4c751424abd14ce015648d58b858d2e34bd3f49c",
 	"access-log":   "aaaeee9d16f33fa7266fa6c0dcfd1939d4357db66d6e4c3a6d6f9b0ffeea4ae2",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
