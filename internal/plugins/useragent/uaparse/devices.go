@@ -191,7 +191,7 @@ func (s *state) setTopBox() bool {
 		}
 		return true
 	}
-	if s.os.name == "Android" && strings.Contains(s.devName, "Google TV") {
+	if s.os.name == "Android" && (strings.Contains(s.devName, "Google TV") || strings.HasPrefix(s.devName, "Chromecast")) {
 		// Google's own streaming devices ("4K Google TV Stick").
 		s.devClass = "Set-top box"
 		if s.devBrand == "" || s.devBrand == Unknown {
@@ -309,8 +309,13 @@ func (s *state) wearable() {
 	switch {
 	case p.has(kwVRSafari) || p.has(kwOculus) && !p.has(kwPico):
 		s.devClass = "Virtual Reality"
-		if s.devBrand == "" || s.devBrand == Unknown {
-			s.devBrand, s.devName = "Oculus", "Oculus"
+		if s.devBrand == "" || s.devBrand == Unknown || s.devBrand == "Quest" || s.devBrand == "Pacific" {
+			// Oculus headsets name only their code name ("Pacific",
+			// "Quest 2"), which the generic rule took for a maker.
+			if s.devBrand == "" || s.devBrand == Unknown {
+				s.devName = "Oculus"
+			}
+			s.devBrand = "Oculus"
 			for _, e := range p.entries {
 				lt := p.ltext(e)
 				if lt == "pacific" || lt == "quest" || strings.HasPrefix(lt, "quest ") {
@@ -421,6 +426,7 @@ func (s *state) reducedAndroid() {
 var (
 	kwWPDesktop = uaNeedles.add("wpdesktop")
 	kwFamilyHub = uaNeedles.add("family hub")
+	kwTVSafari  = uaNeedles.add("tv safari")
 )
 
 // wpDesktop handles Internet Explorer on Windows Phone 8 in its desktop
@@ -459,6 +465,11 @@ func (s *state) tizenDevice() {
 	p := s.p
 	if s.devBrand == "" || s.devBrand == Unknown {
 		s.devBrand = "Samsung"
+	}
+	if s.devClass == "TV" || p.has(kwTVSafari) {
+		s.devClass, s.devName = "TV", "Samsung Smart TV"
+		s.os.class = "Embedded"
+		return
 	}
 	if p.has(kwFamilyHub) {
 		s.devClass = "Home Appliance"
@@ -525,6 +536,10 @@ func (s *state) deviceFamilies() {
 			case strings.HasPrefix(lm, "tb-") || strings.Contains(lm, " tb-") ||
 				len(lm) > 4 && strings.HasPrefix(lm, "tb") && lm[2] >= '0' && lm[2] <= '9' && lm[3] == '-':
 				s.devClass = "Tablet"
+			case s.devBrand == "Samsung" && (strings.HasPrefix(lm, "sm-r7") || strings.HasPrefix(lm, "sm-r8") ||
+				strings.HasPrefix(lm, "sm-r9")):
+				// The Gear S and Galaxy Watch models.
+				s.devClass = "Watch"
 			case s.devBrand == "Google" && strings.HasPrefix(lm, "glass"):
 				s.devClass = "Augmented Reality"
 			case strings.HasPrefix(lm, "mid") && len(lm) > 3 && (lm[3] >= '0' && lm[3] <= '9' || lm[3] == '-' || lm[3] == ' '):
