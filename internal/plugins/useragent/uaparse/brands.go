@@ -210,7 +210,7 @@ func brandOfModel(model string) (brand, rest string) {
 	case huaweiModel(model):
 		return "Huawei", model
 	case xiaomiModel(model):
-		return "Xiaomi", model
+		return "Xiaomi", redmiName(model)
 	case acerModel(model):
 		return "Acer", model
 	case alcatelModel(model):
@@ -346,4 +346,20 @@ func catModel(m string) bool {
 		return false
 	}
 	return len(m) == 3 || m[3] == 'c'
+}
+
+// redmiName gives the first Redmi phones, sold under numbers of their year
+// of release, their product names: 2013023 the Redmi 1W, 2014011 the
+// Redmi 1S, and the 201481x and 2014821 variants the Redmi 2. Later model
+// numbers are kept as they are.
+func redmiName(m string) string {
+	switch {
+	case m == "2013023":
+		return "Redmi 1W"
+	case m == "2014011":
+		return "Redmi 1S"
+	case len(m) == 7 && (strings.HasPrefix(m, "201481") || m == "2014821"):
+		return "Redmi 2"
+	}
+	return m
 }

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "67b472856a934bbd2131e6146f51fbeb1f68c56d7d37834ff416abbcd174b5ca",
-	"dev-variants": "e434fba30638ab76a01482bb4c751424abd14ce015648d58b858d2e34bd3f49c",
+	"dev":          "20ebb3be0fecdc64bcaf10c0d279f5acc5c854da41c485c557844019e003880d",
+	"dev-variants": "272c86c8c9c8109e986c4a4503fd8fd7cd118db9d3ff59cff50fea899941fbf6",
 	"access-log":   "aaaeee9d16f33fa7266fa6c0dcfd1939d4357db66d6e4c3a6d6f9b0ffeea4ae2",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
