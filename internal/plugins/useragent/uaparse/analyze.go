@@ -1098,6 +1098,17 @@ func (s *state) modelElsewhere() string {
 			continue
 		}
 		t := strings.TrimPrefix(p.text(e), "Model ")
+		if k := strings.IndexByte(t, ':'); k > 0 && strings.Contains(lt, " android:") {
+			// "LenovoTB-X606X_EEA:mt8768 Android:29": the model and its
+			// chipset, then the API level. Exynos chipsets are Samsung's.
+			if strings.HasPrefix(lt[k+1:], "exynos") {
+				return "Samsung " + t[:k]
+			}
+			t = t[:k]
+		}
+		if strings.HasPrefix(lt, "exynos") && isModelNumber(strings.ToUpper(t)) {
+			return "Samsung " + t
+		}
 		if b, rest := brandOfModel(t); b != "" {
 			if rest != "" && !strings.EqualFold(rest, b) {
 				return t

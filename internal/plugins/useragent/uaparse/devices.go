@@ -643,6 +643,17 @@ func (s *state) systemFromEntries() {
 	for i, e := range p.entries {
 		lt := p.ltext(e)
 		switch {
+		case strings.Contains(lt, " android:"):
+			// "(LenovoTB-X606X_EEA:mt8768 Android:29)": the API level.
+			k := strings.Index(lt, " android:") + len(" android:")
+			end := k
+			for end < len(lt) && lt[end] >= '0' && lt[end] <= '9' {
+				end++
+			}
+			if v := androidAPILevel(lt[k:end]); v != "" {
+				s.os = osInfo{name: "Android", version: v, class: "Mobile", cpu: s.os.cpu}
+				return
+			}
 		case strings.HasPrefix(lt, "adr ") && isVersionLike(lt[4:]):
 			s.os = osInfo{name: "Android", version: leadingVersion(lt[4:]), class: "Mobile", cpu: s.os.cpu}
 			return

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "20ebb3be0fecdc64bcaf10c0d279f5acc5c854da41c485c557844019e003880d",
-	"dev-variants": "272c86c8c9c8109e986c4a4503fd8fd7cd118db9d3ff59cff50fea899941fbf6",
+	"dev":          "02664374e76401ef9ac1143e923f6fa1ce273273a2ee23304c0404890755e20f",
+	"dev-variants": "a6153ec35c535b79cbfc85e94af2c2d6c0cca470ef17fd54f9703d6cca49604f",
 	"access-log":   "aaaeee9d16f33fa7266fa6c0dcfd1939d4357db66d6e4c3a6d6f9b0ffeea4ae2",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
