@@ -670,7 +670,7 @@ func (s *state) detectDevice() {
 		}
 	case "Windows NT", "Windows 9x", "Windows", "Windows 3.x":
 		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Desktop"
-		if p.has(kwARMSemi) || p.has(kwTouch) && p.has(kwTabletPC) {
+		if p.has(kwARMSemi) || p.has(kwTabletPC) {
 			s.devClass = "Tablet"
 		}
 		if s.os.name == "Windows NT" && p.has(kwWPDesktop) {

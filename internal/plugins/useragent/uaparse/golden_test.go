@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "02664374e76401ef9ac1143e923f6fa1ce273273a2ee23304c0404890755e20f",
-	"dev-variants": "a6153ec35c535b79cbfc85e94af2c2d6c0cca470ef17fd54f9703d6cca49604f",
-	"access-log":   "aaaeee9d16f33fa7266fa6c0dcfd1939d4357db66d6e4c3a6d6f9b0ffeea4ae2",
+	"dev":          "9f8cadde03adc69498a2b5b7db496ef88207216f30d1b8b075d3e1bb6cd4a3ba",
+	"dev-variants": "99e135d0f176c18610bea04f5b0035f7b135022e88bd51f05e36047818fc395f",
+	"access-log":   "b5049252db27fa6f877247ed9aa6c10f17b2ec1e89c88f83157d6c0e7c5e22c5",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 
