@@ -525,6 +525,9 @@ func (s *state) deviceFamilies() {
 	p := s.p
 	switch s.os.name {
 	case "Android":
+		if s.devName == "Android Mobile" && len(p.entries) > 0 && p.ltext(p.entries[0]) == "fban/fb4a" {
+			s.facebookAndroid(true)
+		}
 		// Only a browser's guess of "Phone" (from "Mobile Safari") is
 		// corrected; apps that say nothing of the screen stay "Mobile".
 		if s.devClass == "Phone" {
@@ -643,6 +646,9 @@ func (s *state) systemFromEntries() {
 	for i, e := range p.entries {
 		lt := p.ltext(e)
 		switch {
+		case lt == "fban/fb4a":
+			s.facebookAndroid(false)
+			return
 		case strings.Contains(lt, " android:"):
 			// "(LenovoTB-X606X_EEA:mt8768 Android:29)": the API level.
 			k := strings.Index(lt, " android:") + len(" android:")
@@ -721,5 +727,49 @@ func (s *state) starboardDevice() {
 			s.os.class = "Embedded"
 		}
 		return
+	}
+}
+
+// facebookAndroid reads the device fields of the Facebook app for Android
+// when it sends only its own bracket ("[FBAN/FB4A;...;FBMF/samsung;
+// FBDV/SM-G970U;FBSV/12;...]"): the maker (FBMF), the model (FBDV) and
+// the Android release (FBSV).
+//
+// It sets the system first (device false), before the Android rules run,
+// and the device once they found no model (device true).
+func (s *state) facebookAndroid(device bool) {
+	p := s.p
+	maker, model, version := "", "", ""
+	for _, e := range p.entries {
+		t := p.text(e)
+		if len(t) < 6 || t[4] != '/' {
+			continue
+		}
+		switch p.ltext(e)[:5] {
+		case "fbmf/":
+			maker = t[5:]
+		case "fbdv/":
+			model = t[5:]
+		case "fbsv/":
+			version = t[5:]
+		}
+	}
+	if !device {
+		if isVersionLike(version) {
+			s.os = osInfo{name: "Android", version: version, class: "Mobile", cpu: s.os.cpu}
+		}
+		return
+	}
+	if model == "" {
+		return
+	}
+	b, rest := brandOfModel(model)
+	if b == "" {
+		if kb, ok := knownBrand(maker); ok {
+			b, rest = kb, model
+		}
+	}
+	if b != "" && rest != "" {
+		s.devBrand, s.devName = b, b+" "+normalizeName(rest)
 	}
 }

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "9f8cadde03adc69498a2b5b7db496ef88207216f30d1b8b075d3e1bb6cd4a3ba",
-	"dev-variants": "99e135d0f176c18610bea04f5b0035f7b135022e88bd51f05e36047818fc395f",
+	"dev":          "9abc2555900588007d64337f4eba9b6a07028f27c083e4e6149401614512e285",
+	"dev-variants": "f2ded5d8b012975b49dcbe8cc8be8a44d7a2f42b7987cf35545900feca27cd07",
 	"access-log":   "b5049252db27fa6f877247ed9aa6c10f17b2ec1e89c88f83157d6c0e7c5e22c5",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
