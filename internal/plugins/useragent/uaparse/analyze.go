@@ -820,7 +820,7 @@ func (s *state) deviceFromTokens() {
 			if k := strings.IndexByte(t, '/'); k > 0 {
 				// "LYF/F101K/LYF-F101K-000-01-39-130818": the maker, the
 				// model and the firmware, each after a slash.
-				if b, ok := knownBrand(strings.TrimLeft(t[:k], "$")); ok && !needModel {
+				if b, ok := knownBrand(strings.TrimLeft(t[:k], "$")); ok {
 					if m, _, _ := strings.Cut(t[k+1:], "/"); m != "" && strings.IndexByte(t[k+1:], '/') > 0 {
 						s.devBrand, s.devName = b, b+" "+m
 						return
