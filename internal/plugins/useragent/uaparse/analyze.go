@@ -1304,6 +1304,18 @@ func (s *state) tvDevice() {
 			strings.HasSuffix(s.devName, "Unspecified TV")) {
 			s.devBrand, s.devName = "LG", "LG SmartTv"
 		}
+		if s.devName == "LG SmartTv" {
+			// "LG Browser/5.00.00(+mouse+3D; LGE; 42LM6700-UA; 04.02.00;
+			// ...)": the maker, then the model.
+			for i, e := range p.entries {
+				if p.ltext(e) == "lge" && i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+					if m := p.text(p.entries[i+1]); isModelNumber(m) && !strings.HasPrefix(m, "WEBOS") {
+						s.devName = "LG " + m
+					}
+					break
+				}
+			}
+		}
 		s.webOSVersion()
 	}
 	switch {
