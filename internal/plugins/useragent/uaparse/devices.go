@@ -183,7 +183,7 @@ func (s *state) setTopBox() bool {
 		s.devClass, s.devBrand, s.devName = "Set-top box", "Roku", "Roku Digital Video"
 		return true
 	}
-	if s.os.name == "Android" && (p.has(kwAndroidTV) || p.has(kwNSZDash) && s.devBrand == "Sony") {
+	if s.os.name == "Android" && (p.has(kwAndroidTV) || p.has(kwNSZDash) && s.devBrand == "Sony" || hasWordFold(s.devName, "box")) {
 		s.devClass = "Set-top box"
 		s.os.class = "Embedded"
 		if k := strings.IndexByte(s.devName, '/'); k > 0 && s.devBrand == "Sony" {
@@ -465,6 +465,11 @@ func (s *state) tizenDevice() {
 	p := s.p
 	if s.devBrand == "" || s.devBrand == Unknown {
 		s.devBrand = "Samsung"
+	}
+	if lm := asciiLower(s.devName); strings.HasPrefix(lm, "samsung sm-r7") || strings.HasPrefix(lm, "samsung sm-r8") ||
+		strings.HasPrefix(lm, "samsung sm-r9") {
+		s.devClass = "Watch" // the Gear S and Galaxy Watch models
+		return
 	}
 	if s.devClass == "TV" || p.has(kwTVSafari) {
 		s.devClass, s.devName = "TV", "Samsung Smart TV"
@@ -772,4 +777,15 @@ func (s *state) facebookAndroid(device bool) {
 	if b != "" && rest != "" {
 		s.devBrand, s.devName = b, b+" "+normalizeName(rest)
 	}
+}
+
+// hasWordFold reports whether s contains word, in any case, as a whole
+// space separated word ("Mi Box S" has "box", "Onyx Boox" has not).
+func hasWordFold(s, word string) bool {
+	for w := range strings.FieldsSeq(s) {
+		if strings.EqualFold(w, word) {
+			return true
+		}
+	}
+	return false
 }
