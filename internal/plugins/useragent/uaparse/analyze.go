@@ -926,7 +926,7 @@ func (s *state) featurePhone() {
 		if s.devBrand == "" || s.devBrand == Unknown {
 			for _, pr := range p.products {
 				name := strings.TrimPrefix(pr.name, "Mozilla ")
-				if k := strings.LastIndexByte(name, ' '); k > 0 && allLetters(name[k+1:]) && isVersionLike(pr.version) {
+				if k := strings.LastIndexByte(name, ' '); k > 0 && allLetters(name[k+1:]) && pr.version != "" {
 					// "SAMSUNG GT-S3332 Opera/9.80": the model, then the
 					// browser the version belongs to.
 					name = name[:k]
