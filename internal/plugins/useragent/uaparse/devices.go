@@ -528,6 +528,15 @@ func (s *state) appleProduct() {
 //     Yauaa reports as the generic "Nokia Symbian Phone".
 func (s *state) deviceFamilies() {
 	p := s.p
+	if s.os.name == "Android" || s.os.name == "Maemo" {
+		if pr, ok := p.product("SailfishBrowser"); ok && pr.name == "SailfishBrowser" {
+			// Jolla's Sailfish OS runs Android apps and grew out of
+			// Maemo; its own browser says which system it really is.
+			v, _ := p.entryVersion("sailfish ")
+			s.os.name, s.os.version = "Sailfish", orUnknown(leadingVersion(v))
+			s.devClass = "Phone"
+		}
+	}
 	switch s.os.name {
 	case "Android":
 		if s.devName == "Android Mobile" && len(p.entries) > 0 && p.ltext(p.entries[0]) == "fban/fb4a" {
