@@ -386,6 +386,14 @@ func (s *state) homeDevice() {
 			return
 		}
 	}
+	if len(p.products) >= 2 && p.products[0].name == "Spotify" && (p.products[1].name == "Win32" || p.products[1].name == "Win64") &&
+		len(p.entries) > 0 && p.entries[0].block >= 0 {
+		// "Spotify/112000510 Win32/0 (PC laptop)": Spotify's desktop
+		// client names the platform and the kind of computer.
+		s.os = osInfo{name: "Windows", version: Unknown, class: "Desktop", cpu: s.os.cpu}
+		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, normalizeName(p.text(p.entries[0]))
+		return
+	}
 	if pr, ok := p.product("Sonos"); ok && isVersionLike(pr.version) {
 		s.devBrand, s.devName = "Sonos", "Sonos"
 		for _, e := range p.entries {
