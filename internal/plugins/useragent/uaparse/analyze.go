@@ -779,6 +779,9 @@ func (s *state) detectDevice() {
 	if s.os.name == "Tizen" {
 		s.tizenDevice()
 	}
+	if s.os.name == "SymbianOS" && s.devBrand == "Nokia" {
+		s.symbianGeneric()
+	}
 }
 
 // deviceFromTokens finds a "BrandModel" token anywhere in the user agent
@@ -1039,7 +1042,7 @@ func (s *state) androidDevice() {
 		return
 	}
 	brand, rest := brandOfModel(model)
-	if brand == "" && strings.HasPrefix(build, "10.") && len(build) > 5 && build[3] == '.' && build[2] >= '0' && build[2] <= '3' {
+	if brand == "" && strings.HasPrefix(build, "10.") && len(build) > 5 && build[3] >= '0' && build[3] <= '3' && build[4] == '.' {
 		// BlackBerry 10's Android runtime reports the BlackBerry 10
 		// release as the build ("Leap Build/10.3.2.231").
 		brand, rest = "BlackBerry", model
@@ -1138,8 +1141,14 @@ func (s *state) modelElsewhere() string {
 		if b, ok := knownBrand(pr.name); ok && pr.version != "" && !isVersionLike(pr.version) {
 			return b + " " + pr.version
 		}
-		if b, _ := brandOfModel(pr.name); b != "" && strings.ContainsAny(pr.name, "-0123456789") {
-			return pr.name
+		name := pr.name
+		if k := strings.LastIndexByte(name, ' '); k > 0 && pr.lword == "android" {
+			// "Appie/8.32.1 Doro 8040 Android/11": the model, then the
+			// system the version belongs to.
+			name = name[:k]
+		}
+		if b, _ := brandOfModel(name); b != "" && strings.ContainsAny(name, "-0123456789") {
+			return name
 		}
 		if strings.HasPrefix(pr.lname, "android-") {
 			if b, _ := brandOfModel(pr.name[8:]); b != "" {

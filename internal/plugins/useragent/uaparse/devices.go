@@ -531,9 +531,6 @@ func (s *state) appleProduct() {
 //   - Palm's webOS phones add their model as a product ("Pre/1.0"), HP's
 //     TouchPad tablet says "hp-tablet";
 //   - Panasonic's Viera televisions name the set only;
-//   - Nokia's S60 3rd edition browser (SymbianOS 9, "Series60/3.1
-//     NokiaN95/10.0.018" inside the comment) names the phone in a way
-//     Yauaa reports as the generic "Nokia Symbian Phone".
 func (s *state) deviceFamilies() {
 	p := s.p
 	if s.os.name == "Android" || s.os.name == "Maemo" {
@@ -583,15 +580,6 @@ func (s *state) deviceFamilies() {
 			for _, name := range [...]string{"Pre", "Pixi", "Veer"} {
 				if pr, ok := p.product(name); ok && pr.name == name {
 					s.devBrand, s.devName = "Palm", "Palm "+normalizeName(name)
-					return
-				}
-			}
-		}
-	case "SymbianOS":
-		if s.devBrand == "Nokia" {
-			for _, e := range p.entries {
-				if strings.HasPrefix(p.ltext(e), "series60/3.") && strings.Contains(p.ltext(e), " nokia") {
-					s.devName = "Nokia Symbian Phone"
 					return
 				}
 			}
@@ -805,4 +793,17 @@ func hasWordFold(s, word string) bool {
 		}
 	}
 	return false
+}
+
+// symbianGeneric handles Nokia's S60 3rd edition browser (SymbianOS 9,
+// "Series60/3.1 NokiaN95/10.0.018" inside the comment), whose phone Yauaa
+// reports as the generic "Nokia Symbian Phone".
+func (s *state) symbianGeneric() {
+	p := s.p
+	for _, e := range p.entries {
+		if lt := p.ltext(e); strings.HasPrefix(lt, "series60/3.") && strings.Contains(lt, " nokia") {
+			s.devName = "Nokia Symbian Phone"
+			return
+		}
+	}
 }
