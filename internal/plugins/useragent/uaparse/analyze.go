@@ -713,7 +713,9 @@ func (s *state) detectDevice() {
 		s.devClass = "Phone"
 	case "RIM Tablet OS":
 		s.devClass, s.devBrand, s.devName = "Tablet", "BlackBerry", "BlackBerry PlayBook"
-	case "KaiOS", "Sailfish", "Tizen", "SymbianOS", "Symbian", "Bada", "HarmonyOS", "WebOS", "PalmOS", "Firefox OS", "MeeGo", "Maemo":
+	case "PalmOS":
+		s.palmPDA()
+	case "KaiOS", "Sailfish", "Tizen", "SymbianOS", "Symbian", "Bada", "HarmonyOS", "WebOS", "Firefox OS", "MeeGo", "Maemo":
 		s.devClass = "Phone"
 		if s.tablet {
 			s.devClass = "Tablet"
@@ -781,6 +783,10 @@ func (s *state) detectDevice() {
 	}
 	if s.os.name == "SymbianOS" && s.devBrand == "Nokia" {
 		s.symbianGeneric()
+	}
+	if s.os.name == "Maemo" && (s.devBrand == "" || s.devBrand == Unknown) && strings.EqualFold(s.os.cpu, "armv7l") {
+		// Maemo 5 ran on one ARMv7 device only, Nokia's N900.
+		s.devBrand, s.devName = "Nokia", "Nokia N900"
 	}
 }
 

@@ -807,3 +807,20 @@ func (s *state) symbianGeneric() {
 		}
 	}
 }
+
+// palmPDA names the handhelds of Palm OS: personal digital assistants
+// rather than phones, named after their product line when the browser
+// says it ("Tungsten Proxyless 1.1"), otherwise "Palm OS PDA".
+func (s *state) palmPDA() {
+	p := s.p
+	s.devClass, s.devBrand, s.devName = "Mobile", "Palm", "Palm OS PDA"
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		for _, line := range [...]string{"tungsten", "treo", "zire", "centro"} {
+			if strings.HasPrefix(lt, line) {
+				s.devName = "Palm " + capitalize(line)
+				return
+			}
+		}
+	}
+}

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "0e46415853e7c45f7a89979e5785c2ef4be66448684c5c85f3a6d1a90043fd72",
-	"dev-variants": "cd29b85b9ccfe27942ef474468eb781fefda1b3e6901ea81a8e7603357a4034e",
+	"dev":          "e09631639fd7a538d8dc8695c37c2a93d41bdf4729e7dea63632645c87a2d33f",
+	"dev-variants": "018c6f7e6a7f9b29210b766ab8ad1fbb068ea9d987fca2cba09f18cfbaf3fcfe",
 	"access-log":   "b5049252db27fa6f877247ed9aa6c10f17b2ec1e89c88f83157d6c0e7c5e22c5",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
