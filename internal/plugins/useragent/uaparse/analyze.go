@@ -673,8 +673,13 @@ func (s *state) detectDevice() {
 		if p.has(kwARMSemi) || p.has(kwTabletPC) {
 			s.devClass = "Tablet"
 		}
+		if p.has(kwTabletPC) {
+			s.devName = "Tablet PC"
+		}
 		if s.os.name == "Windows NT" && p.has(kwWPDesktop) {
 			s.wpDesktop()
+		} else {
+			s.windowsOEM()
 		}
 		if p.has(kwXbox) {
 			s.devClass, s.devBrand, s.devName = "Game Console", "Microsoft", "Microsoft Xbox"

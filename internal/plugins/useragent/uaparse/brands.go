@@ -46,7 +46,7 @@ var brandPrefixes = []struct{ prefix, brand string }{
 	// Wildfire and Incredible and Verizon's ADR63xx codes, Motorola's Xoom
 	// and MZ60x tablets, ZTE's Blade, Wileyfox's Swift, Asus's PadFone and
 	// its Z00x/Z01x (ZenFone), K00x/K01x (MeMO Pad) and P00x/P01x (ZenPad)
-	// codes, Meizu's "Mx Note" phones, Kobo's Arc tablets, Teclast's X98,
+	// codes, Meizu's MX and "Mx Note" phones, Kobo's Arc tablets, Teclast's X98,
 	// BlackBerry's Android phones (STV100, BBx100), Amazon's Fire Phone,
 	// LG's carrier codes (Docomo L-0x and DM-0x, Verizon VS9xx, Sprint
 	// LS9xx, US Cellular/Sprint RS9xx) and OnePlus's two-letter series
@@ -55,7 +55,7 @@ var brandPrefixes = []struct{ prefix, brand string }{
 	{"desire", "HTC"}, {"sensation", "HTC"}, {"wildfire", "HTC"}, {"incredible", "HTC"}, {"adr63", "HTC"}, {"adr64", "HTC"},
 	{"xoom", "Motorola"}, {"mz60", "Motorola"}, {"blade", "ZTE"}, {"swift", "Wileyfox"}, {"padfone", "Asus"},
 	{"z00", "Asus"}, {"z01", "Asus"}, {"k00", "Asus"}, {"k01", "Asus"}, {"p00", "Asus"}, {"p01", "Asus"},
-	{"m1 note", "Meizu"}, {"m2 note", "Meizu"}, {"m3 note", "Meizu"}, {"m5 note", "Meizu"}, {"m6 note", "Meizu"}, {"mz-", "Meizu"},
+	{"mx3", "Meizu"}, {"mx4", "Meizu"}, {"mx5", "Meizu"}, {"mx6", "Meizu"}, {"m1 note", "Meizu"}, {"m2 note", "Meizu"}, {"m3 note", "Meizu"}, {"m5 note", "Meizu"}, {"m6 note", "Meizu"}, {"mz-", "Meizu"},
 	{"arc 7", "Kobo"}, {"arc 10", "Kobo"}, {"x98 ", "Teclast"},
 	{"stv100", "BlackBerry"}, {"stj100", "BlackBerry"}, {"bba100", "BlackBerry"}, {"bbc100", "BlackBerry"}, {"bbd100", "BlackBerry"},
 	{"bbe100", "BlackBerry"}, {"bbg100", "BlackBerry"}, {"fire phone", "Amazon"},

@@ -824,3 +824,38 @@ func (s *state) palmPDA() {
 		}
 	}
 }
+
+// windowsOEMs are the codes computer makers add to Internet Explorer's
+// user agent on the Windows installations they ship ("MALNJS" on a
+// Lenovo, "MAGWJS" on a Gateway): four letters for the maker, then two
+// for the kind of installation.
+var windowsOEMs = map[string]string{
+	"MALN": "Lenovo", "MALC": "Lenovo", "MALE": "Lenovo", "MAGW": "Gateway", "ASU2": "Asus", "ASJB": "Asus",
+	"MAAR": "Acer", "MAAU": "Acer", "MATB": "Toshiba", "MATM": "Toshiba", "MDDR": "Dell", "MDDC": "Dell", "MDDS": "Dell",
+	"MAMD": "Medion", "MASM": "Samsung", "MASE": "Samsung", "MASP": "Sony", "MAFS": "Fujitsu", "MAPB": "Packard Bell",
+	"MAMI": "MSI",
+}
+
+// windowsOEM names the maker of a Windows computer from the OEM code in
+// the comment; HP's codes ("HPNTDF", "HPDTDF") name the maker in their
+// first two letters.
+func (s *state) windowsOEM() {
+	p := s.p
+	for _, e := range p.entries {
+		t := p.text(e)
+		if len(t) != 4 && len(t) != 6 && len(t) != 8 || !allAlnum(t) || strings.ToUpper(t) != t {
+			continue
+		}
+		if b, ok := windowsOEMs[t[:4]]; ok && (len(t) == 4 || len(t) == 6) {
+			s.devBrand, s.devName = b, b+" Desktop"
+			if s.devClass == "Tablet" {
+				s.devName = b + " Tablet"
+			}
+			return
+		}
+		if strings.HasPrefix(t, "HP") && (strings.HasSuffix(t[:6], "TDF") || strings.HasPrefix(t, "HPCM")) {
+			s.devBrand, s.devName = "HP", "HP "+normalizeName(t[2:6])
+			return
+		}
+	}
+}

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "e09631639fd7a538d8dc8695c37c2a93d41bdf4729e7dea63632645c87a2d33f",
-	"dev-variants": "018c6f7e6a7f9b29210b766ab8ad1fbb068ea9d987fca2cba09f18cfbaf3fcfe",
-	"access-log":   "b5049252db27fa6f877247ed9aa6c10f17b2ec1e89c88f83157d6c0e7c5e22c5",
+	"dev":          "f58cf8659f9b9c034932cfc0c5ad8be1356e8a1b2bef351fb94a04c8f4ccc7cb",
+	"dev-variants": "ecc423558a266055fcd4549400c254fdc0bd90c41ae652f7feb418d53f4bb16c",
+	"access-log":   "4ab7616626564456b8f0fa7420806d79ddfc84e637db3e594fb242d79a67b732",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 
