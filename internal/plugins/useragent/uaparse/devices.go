@@ -386,6 +386,26 @@ func (s *state) homeDevice() {
 			return
 		}
 	}
+	if len(p.products) > 0 {
+		first := p.products[0]
+		switch {
+		case strings.HasPrefix(first.lname, "android-") && len(first.name) > 8:
+			// "Android-SAMSUNG-GT-I9060C/101.40404": the download manager
+			// of Samsung's Android browser, with the phone's model.
+			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+			s.devClass = "Mobile"
+			if b, rest := brandOfModel(first.name[8:]); b != "" && rest != "" {
+				s.devBrand, s.devName = b, b+" "+normalizeName(rest)
+			}
+			return
+		case strings.EqualFold(first.version, "android") && len(p.entries) == 0:
+			// "member-react-native-application/android/1.11.12": an app
+			// that names its platform where the version would be.
+			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+			s.devClass = "Mobile"
+			return
+		}
+	}
 	if len(p.products) >= 2 && p.products[0].name == "Spotify" && (p.products[1].name == "Win32" || p.products[1].name == "Win64") &&
 		len(p.entries) > 0 && p.entries[0].block >= 0 {
 		// "Spotify/112000510 Win32/0 (PC laptop)": Spotify's desktop
@@ -504,10 +524,15 @@ func (s *state) tizenDevice() {
 // own system services: the device kind and its hardware revision.
 func (s *state) appleProduct() {
 	p := s.p
-	if len(p.products) == 0 || !strings.HasPrefix(p.products[0].lname, "apple-i") {
+	if len(p.products) == 0 || !strings.HasPrefix(p.products[0].lname, "apple-i") && !strings.HasPrefix(p.products[0].lname, "apple i") {
 		return
 	}
 	ln := p.products[0].lname[len("apple-"):]
+	version := Unknown
+	if strings.HasSuffix(ln, " ios") && isVersionLike(p.products[0].version) {
+		// "Apple iPhone iOS 13.3.1": the device, the system and its version.
+		version = p.products[0].version
+	}
 	switch {
 	case strings.HasPrefix(ln, "iphone"):
 		s.devClass, s.devName = "Phone", "Apple iPhone"
@@ -520,7 +545,7 @@ func (s *state) appleProduct() {
 		return
 	}
 	s.devBrand = "Apple"
-	s.os = osInfo{name: "iOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+	s.os = osInfo{name: "iOS", version: version, class: "Mobile", cpu: s.os.cpu}
 }
 
 // deviceFamilies applies what a maker's naming says about the kind of

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "f58cf8659f9b9c034932cfc0c5ad8be1356e8a1b2bef351fb94a04c8f4ccc7cb",
-	"dev-variants": "ecc423558a266055fcd4549400c254fdc0bd90c41ae652f7feb418d53f4bb16c",
+	"dev":          "172735bfa0bde140867f36d5d2cd75947738ce85461c9d53bc62a54ed824e8b6",
+	"dev-variants": "45c376f9859d96ebc56d0f66a9813699eef8e6747badbc846ba9de9014cc9b7a",
 	"access-log":   "4ab7616626564456b8f0fa7420806d79ddfc84e637db3e594fb242d79a67b732",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
