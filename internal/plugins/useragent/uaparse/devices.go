@@ -529,9 +529,9 @@ func (s *state) appleProduct() {
 	}
 	ln := p.products[0].lname[len("apple-"):]
 	version := Unknown
-	if strings.HasSuffix(ln, " ios") && isVersionLike(p.products[0].version) {
+	if k := strings.Index(ln, " ios "); k > 0 && isVersionLike(ln[k+5:]) {
 		// "Apple iPhone iOS 13.3.1": the device, the system and its version.
-		version = p.products[0].version
+		version = leadingVersion(ln[k+5:])
 	}
 	switch {
 	case strings.HasPrefix(ln, "iphone"):
