@@ -398,6 +398,16 @@ func (s *state) homeDevice() {
 				s.devBrand, s.devName = b, b+" "+normalizeName(rest)
 			}
 			return
+		case first.name == "MSFT-WP" && isVersionLike(first.version):
+			// The system HTTP client of Windows Phone ("MSFT-WP/7.10.8860").
+			s.os = osInfo{name: "Windows Phone", version: first.version, class: "Mobile", cpu: s.os.cpu}
+			s.devClass = "Phone"
+			return
+		case first.name == "Echo" && len(p.products) == 1 && isVersionLike(first.version):
+			// Amazon's Echo speakers fetch with a bare "Echo/1.0".
+			s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+			s.devClass, s.devBrand, s.devName = "Voice", "Amazon", "Amazon Echo"
+			return
 		case strings.EqualFold(first.version, "android") && len(p.entries) == 0:
 			// "member-react-native-application/android/1.11.12": an app
 			// that names its platform where the version would be.

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "35c814e71b117d1841cfeb37dde04ed88942b0def8402e1387cfbaf9d4a28d6f",
-	"dev-variants": "c1c947d61f8ed0e3715472c690488fe9fd5396022ad524c14278f049bb0aeef2",
+	"dev":          "5468c973f71bea701bb1966208a3ff06923ff98281a16326c6a92c0025e045d4",
+	"dev-variants": "e1df25f1107fcb9f793f4786d305971ee7f859ed243fad31e3d287b0c76975e7",
 	"access-log":   "4ab7616626564456b8f0fa7420806d79ddfc84e637db3e594fb242d79a67b732",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
