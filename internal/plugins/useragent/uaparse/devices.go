@@ -585,21 +585,32 @@ func (s *state) deviceFamilies() {
 		// Only a browser's guess of "Phone" (from "Mobile Safari") is
 		// corrected; apps that say nothing of the screen stay "Mobile".
 		if s.devClass == "Phone" {
-			lm := asciiLower(strings.TrimPrefix(s.devName, s.devBrand+" "))
+			// The model without the brand, compared without case and
+			// without copying: this runs for every Android phone.
+			m := s.devName
+			if len(m) > len(s.devBrand) && m[len(s.devBrand)] == ' ' && strings.HasPrefix(m, s.devBrand) {
+				m = m[len(s.devBrand)+1:]
+			}
+			pre := func(prefixes ...string) bool {
+				for _, x := range prefixes {
+					if asciiHasPrefixLower(m, x) {
+						return true
+					}
+				}
+				return false
+			}
 			switch {
-			case s.devBrand == "Samsung" && (strings.HasPrefix(lm, "gt-p") || strings.HasPrefix(lm, "gt-n80") ||
-				strings.HasPrefix(lm, "sm-t") || strings.HasPrefix(lm, "sm-p") || strings.HasPrefix(lm, "sm-x")):
+			case s.devBrand == "Samsung" && pre("gt-p", "gt-n80", "sm-t", "sm-p", "sm-x"):
 				s.devClass = "Tablet"
-			case strings.HasPrefix(lm, "tb-") || strings.Contains(lm, " tb-") ||
-				len(lm) > 4 && strings.HasPrefix(lm, "tb") && lm[2] >= '0' && lm[2] <= '9' && lm[3] == '-':
+			case pre("tb-") || strings.Contains(m, " TB-") || strings.Contains(m, " tb-") ||
+				len(m) > 4 && pre("tb") && m[2] >= '0' && m[2] <= '9' && m[3] == '-':
 				s.devClass = "Tablet"
-			case s.devBrand == "Samsung" && (strings.HasPrefix(lm, "sm-r7") || strings.HasPrefix(lm, "sm-r8") ||
-				strings.HasPrefix(lm, "sm-r9")):
+			case s.devBrand == "Samsung" && pre("sm-r7", "sm-r8", "sm-r9"):
 				// The Gear S and Galaxy Watch models.
 				s.devClass = "Watch"
-			case s.devBrand == "Google" && strings.HasPrefix(lm, "glass"):
+			case s.devBrand == "Google" && pre("glass"):
 				s.devClass = "Augmented Reality"
-			case strings.HasPrefix(lm, "mid") && len(lm) > 3 && (lm[3] >= '0' && lm[3] <= '9' || lm[3] == '-' || lm[3] == ' '):
+			case len(m) > 3 && pre("mid") && (m[3] >= '0' && m[3] <= '9' || m[3] == '-' || m[3] == ' '):
 				// "MID713": a Mobile Internet Device, the generic tablets.
 				s.devClass = "Tablet"
 			}
