@@ -1343,7 +1343,7 @@ func (s *state) tvDevice() {
 		// The NetCast sets before webOS send a plain desktop Linux
 		// platform, which Yauaa keeps as a desktop system.
 		s.devClass = "TV"
-	case p.has(kwSmartDashTV) || p.has(kwSmartTV) || p.has(kwSmartSpaceTV) || p.has(kwHbbTV) ||
+	case p.has(kwSmartDashTV) || smartTVWord(p) || p.has(kwSmartSpaceTV) || p.has(kwHbbTV) ||
 		p.has(kwSemiTVSemi) || p.has(kwOpenTVSemi) || p.has(kwGoogleTV) && s.os.name != "Fuchsia" || p.has(kwViera) || p.has(kwBravia):
 		s.devClass = "TV"
 		if s.os.class == "" || s.os.name == "Linux" || s.os.name == "Android" || s.os.name == "Tizen" {

@@ -905,3 +905,21 @@ func (s *state) windowsOEM() {
 		}
 	}
 }
+
+// smartTVWord reports "SmartTV" as a word of its own ("Linux/SmartTV",
+// "SmartTV Safari", "SmartTV/7.0"). "SmartTvA/3.0.0" is a portal API that
+// also set-top boxes and other devices announce, not a television.
+func smartTVWord(p *parsed) bool {
+	i := p.index(kwSmartTV)
+	for i >= 0 {
+		if end := i + len("smarttv"); end >= len(p.low) || p.low[end] != 'a' {
+			return true
+		}
+		next := strings.Index(p.low[i+len("smarttv"):], "smarttv")
+		if next < 0 {
+			return false
+		}
+		i += len("smarttv") + next
+	}
+	return false
+}

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "5468c973f71bea701bb1966208a3ff06923ff98281a16326c6a92c0025e045d4",
-	"dev-variants": "e1df25f1107fcb9f793f4786d305971ee7f859ed243fad31e3d287b0c76975e7",
+	"dev":          "f78af4dba5ae49e89e65402c9361416bc75e7866c5cd6d183793f438bb6e2b20",
+	"dev-variants": "73e394243af7cb32c66204b95d224902cfae2bb469810d3b6f09820718dded6a",
 	"access-log":   "4ab7616626564456b8f0fa7420806d79ddfc84e637db3e594fb242d79a67b732",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
