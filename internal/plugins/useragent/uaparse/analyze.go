@@ -690,6 +690,7 @@ func (s *state) detectDevice() {
 	case "Linux", "Ubuntu", "Kubuntu", "Xubuntu", "Lubuntu", "Linux Mint", "Fedora", "Debian", "Gentoo Linux", "Mageia",
 		"SUSE", "CentOS", "Red Hat", "Arch Linux", "Mandriva", "Slackware", "Manjaro":
 		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Linux Desktop"
+		s.linuxDevice()
 	case "FreeBSD", "OpenBSD", "NetBSD", "DragonFly BSD", "SunOS", "Solaris", "IRIX", "AIX", "HP-UX", "BeOS/Haiku", "RISC OS", "OS/2",
 		"MorphOS":
 		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Desktop"

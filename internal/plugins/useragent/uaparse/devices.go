@@ -923,3 +923,27 @@ func smartTVWord(p *parsed) bool {
 	}
 	return false
 }
+
+var kwRaspbian = uaNeedles.add("raspbian")
+
+// linuxDevice recognises the Linux devices that are not desktops: the
+// Raspberry Pi, whose Raspbian system its Chromium names ("Raspbian
+// Chromium/72.0"), and Ubuntu Touch phones, which say "Ubuntu 15.04 like
+// Android 4.4" and run a mobile browser.
+func (s *state) linuxDevice() {
+	p := s.p
+	if p.has(kwRaspbian) {
+		s.devBrand, s.devName = "Raspberry", "Raspberry PI"
+		s.os.name = "Raspbian"
+		return
+	}
+	if s.os.name == "Ubuntu" && s.mobile {
+		for _, e := range p.entries {
+			if lt := p.ltext(e); strings.HasPrefix(lt, "ubuntu ") && strings.Contains(lt, " like android") {
+				s.devClass, s.devName = "Phone", "Linux Mobile"
+				s.os.name, s.os.class = "Ubuntu Touch", "Mobile"
+				return
+			}
+		}
+	}
+}

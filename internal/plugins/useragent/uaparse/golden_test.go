@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "f78af4dba5ae49e89e65402c9361416bc75e7866c5cd6d183793f438bb6e2b20",
-	"dev-variants": "73e394243af7cb32c66204b95d224902cfae2bb469810d3b6f09820718dded6a",
+	"dev":          "67f25f8452f40359f0c5f9d95041601d90a572cb3e3324e2893add7f2db5d3d9",
+	"dev-variants": "9872f1532e89ef2b13fc92f57820e87a5b4ed4f920f984a2619bdc330c2240dc",
 	"access-log":   "4ab7616626564456b8f0fa7420806d79ddfc84e637db3e594fb242d79a67b732",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
