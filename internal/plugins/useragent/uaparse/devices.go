@@ -620,6 +620,9 @@ func (s *state) deviceFamilies() {
 			for _, e := range p.entries {
 				if p.ltext(e) == "hp-tablet" {
 					s.devClass, s.devBrand, s.devName = "Tablet", "HP", "HP TouchPad"
+					if _, ok := p.entryVersion("hpwos/"); ok {
+						s.os.name = "HP WebOS" // HP's own name for webOS 3
+					}
 					return
 				}
 			}

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "67f25f8452f40359f0c5f9d95041601d90a572cb3e3324e2893add7f2db5d3d9",
-	"dev-variants": "9872f1532e89ef2b13fc92f57820e87a5b4ed4f920f984a2619bdc330c2240dc",
+	"dev":          "422aa892c127dd6cf410a63ccdd2b4e74e8b6d3483f08c684b300b10b64b9008",
+	"dev-variants": "4f1b3ff6a501134d465d4e0187dbc534a76f89d0b50fd1649b981adf28eacaec",
 	"access-log":   "4ab7616626564456b8f0fa7420806d79ddfc84e637db3e594fb242d79a67b732",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
