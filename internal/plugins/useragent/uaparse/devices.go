@@ -609,7 +609,15 @@ func (s *state) deviceFamilies() {
 				// The Gear S and Galaxy Watch models.
 				s.devClass = "Watch"
 			case s.devBrand == "Google" && pre("glass"):
+				// Glass runs its own Android based system, whose releases
+				// are the "XE" (Explorer Edition) numbers.
 				s.devClass = "Augmented Reality"
+				s.os.name, s.os.class, s.os.version = "Glass OS", "Augmented Reality", Unknown
+				for _, e := range p.entries {
+					if t := p.text(e); len(t) > 2 && t[0] == 'X' && t[1] == 'E' && isDigits(t[2:]) {
+						s.os.version = t[2:]
+					}
+				}
 			case len(m) > 3 && pre("mid") && (m[3] >= '0' && m[3] <= '9' || m[3] == '-' || m[3] == ' '):
 				// "MID713": a Mobile Internet Device, the generic tablets.
 				s.devClass = "Tablet"

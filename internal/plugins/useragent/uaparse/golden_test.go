@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "422aa892c127dd6cf410a63ccdd2b4e74e8b6d3483f08c684b300b10b64b9008",
-	"dev-variants": "4f1b3ff6a501134d465d4e0187dbc534a76f89d0b50fd1649b981adf28eacaec",
+	"dev":          "93d3f1bf11c8d35c094c4faf0988f417e36ef479289ad8052a2ff3103d128543",
+	"dev-variants": "bf753305944f3c2f67d0950f4c9c0c9e3439816d1ea3e1084b086bdc5ddc4501",
 	"access-log":   "4ab7616626564456b8f0fa7420806d79ddfc84e637db3e594fb242d79a67b732",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
