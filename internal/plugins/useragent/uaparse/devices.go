@@ -582,6 +582,18 @@ func (s *state) deviceFamilies() {
 		if s.devName == "Android Mobile" && len(p.entries) > 0 && p.ltext(p.entries[0]) == "fban/fb4a" {
 			s.facebookAndroid(true)
 		}
+		for _, e := range p.entries {
+			// "Screen Size phone", "Screen Size 10" tablet": apps that
+			// say what kind of screen they run on.
+			if lt := p.ltext(e); strings.HasPrefix(lt, "screen size ") {
+				switch {
+				case strings.HasSuffix(lt, "phone"):
+					s.devClass = "Phone"
+				case strings.HasSuffix(lt, "tablet"):
+					s.devClass = "Tablet"
+				}
+			}
+		}
 		// Only a browser's guess of "Phone" (from "Mobile Safari") is
 		// corrected; apps that say nothing of the screen stay "Mobile".
 		if s.devClass == "Phone" {
@@ -727,6 +739,12 @@ func (s *state) systemFromEntries() {
 				s.os = osInfo{name: "Android", version: v, class: "Mobile", cpu: s.os.cpu}
 				return
 			}
+		case strings.HasPrefix(lt, "cpu android "):
+			// "(Samsung SMJ200M; CPU Android 5.1.1; ...)", the iOS layout
+			// ("CPU iPhone OS 12_0") copied by an app; Yauaa keeps the
+			// version unknown there.
+			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+			return
 		case strings.HasPrefix(lt, "adr ") && isVersionLike(lt[4:]):
 			s.os = osInfo{name: "Android", version: leadingVersion(lt[4:]), class: "Mobile", cpu: s.os.cpu}
 			return

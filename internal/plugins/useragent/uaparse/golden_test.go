@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "93d3f1bf11c8d35c094c4faf0988f417e36ef479289ad8052a2ff3103d128543",
-	"dev-variants": "bf753305944f3c2f67d0950f4c9c0c9e3439816d1ea3e1084b086bdc5ddc4501",
+	"dev":          "dd504f324e63de23b83bc3caf9dbed4b0953878a2eea4aa1a110f6e3c62d66d5",
+	"dev-variants": "ad4b68663385a348144fcc0695ba8ad908a00b13379b1d5c3afe2f4cdc4bc64e",
 	"access-log":   "4ab7616626564456b8f0fa7420806d79ddfc84e637db3e594fb242d79a67b732",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
