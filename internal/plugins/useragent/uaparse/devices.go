@@ -408,6 +408,29 @@ func (s *state) homeDevice() {
 			s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
 			s.devClass, s.devBrand, s.devName = "Voice", "Amazon", "Amazon Echo"
 			return
+		case strings.Contains(first.lname, "android") || strings.HasSuffix(first.lname, "-ios") || strings.Contains(first.lname, "-ios-"):
+			// Apps named after their platform: "GeenStijlAndroidApp/2.0",
+			// "MastodonAndroid/1.2.2", "Outlook-iOS/711.2587062.prod.iphone";
+			// one named after both ("Outlook-iOS-Android") is only mobile.
+			android := strings.Contains(first.lname, "android")
+			ios := strings.HasSuffix(first.lname, "-ios") || strings.Contains(first.lname, "-ios-")
+			s.devClass = "Mobile"
+			switch {
+			case android && ios:
+				s.os.class = "Mobile"
+			case android:
+				s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+			default:
+				s.os = osInfo{name: "iOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+				s.devBrand, s.devName = "Apple", "Apple iOS Device"
+				switch lv := asciiLower(first.version); {
+				case strings.Contains(lv, "iphone"):
+					s.devClass, s.devName = "Phone", "Apple iPhone"
+				case strings.Contains(lv, "ipad"):
+					s.devClass, s.devName = "Tablet", "Apple iPad"
+				}
+			}
+			return
 		case strings.EqualFold(first.version, "android") && len(p.entries) == 0:
 			// "member-react-native-application/android/1.11.12": an app
 			// that names its platform where the version would be.
@@ -621,13 +644,12 @@ func (s *state) deviceFamilies() {
 				// The Gear S and Galaxy Watch models.
 				s.devClass = "Watch"
 			case s.devBrand == "Google" && pre("glass"):
-				// Glass runs its own Android based system, whose releases
-				// are the "XE" (Explorer Edition) numbers.
+				// The first Glass releases named their own Android based
+				// system by its "XE" (Explorer Edition) number ("; XE7)").
 				s.devClass = "Augmented Reality"
-				s.os.name, s.os.class, s.os.version = "Glass OS", "Augmented Reality", Unknown
 				for _, e := range p.entries {
 					if t := p.text(e); len(t) > 2 && t[0] == 'X' && t[1] == 'E' && isDigits(t[2:]) {
-						s.os.version = t[2:]
+						s.os.name, s.os.class, s.os.version = "Glass OS", "Augmented Reality", t[2:]
 					}
 				}
 			case len(m) > 3 && pre("mid") && (m[3] >= '0' && m[3] <= '9' || m[3] == '-' || m[3] == ' '):

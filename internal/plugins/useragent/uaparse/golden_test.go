@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "dd504f324e63de23b83bc3caf9dbed4b0953878a2eea4aa1a110f6e3c62d66d5",
-	"dev-variants": "ad4b68663385a348144fcc0695ba8ad908a00b13379b1d5c3afe2f4cdc4bc64e",
+	"dev":          "8cb44721428f137a0fdbda7620615e84596ffe93830da02ce1820a14ee4e5747",
+	"dev-variants": "5c6599cdd328aeb0405066345554196c1e565aa31cb5d60e966dbacda71972ae",
 	"access-log":   "4ab7616626564456b8f0fa7420806d79ddfc84e637db3e594fb242d79a67b732",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
