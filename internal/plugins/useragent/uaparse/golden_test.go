@@ -16,7 +16,7 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "8cb44721428f137a0fdbda7620615e84596ffe93830da02ce1820a14ee4e5747",
+	"dev":          "d67a7b703891493d67fb4a98a443ad8b6cdcb00277a081d12db56903057f7c01",
 	"dev-variants": "5c6599cdd328aeb0405066345554196c1e565aa31cb5d60e966dbacda71972ae",
 	"access-log":   "4ab7616626564456b8f0fa7420806d79ddfc84e637db3e594fb242d79a67b732",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
