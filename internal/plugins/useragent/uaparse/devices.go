@@ -621,7 +621,12 @@ func (s *state) deviceFamilies() {
 		for _, e := range p.entries {
 			// "Screen Size phone", "Screen Size 10" tablet": apps that
 			// say what kind of screen they run on.
-			if lt := p.ltext(e); strings.HasPrefix(lt, "screen size ") {
+			lt := p.ltext(e)
+			if s.devClass == "Mobile" && (lt == "mobile2.0" || lt == "tablet2.0") {
+				// "(compatible; Mobile2.0)", "(compatible; Tablet2.0)".
+				s.devClass = map[bool]string{true: "Phone", false: "Tablet"}[lt[0] == 'm']
+			}
+			if strings.HasPrefix(lt, "screen size ") {
 				switch {
 				case strings.HasSuffix(lt, "phone"):
 					s.devClass = "Phone"

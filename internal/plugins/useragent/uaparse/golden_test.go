@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "d67a7b703891493d67fb4a98a443ad8b6cdcb00277a081d12db56903057f7c01",
-	"dev-variants": "5c6599cdd328aeb0405066345554196c1e565aa31cb5d60e966dbacda71972ae",
+	"dev":          "8217fe8fe899d29b7633542038bca516c6dbd5fbe9f7082bdfb013ecda0a98d5",
+	"dev-variants": "20a74039894b241a9648ce10a27a2cf895cb4f0ae9533fdb3c10f25b94cda904",
 	"access-log":   "4ab7616626564456b8f0fa7420806d79ddfc84e637db3e594fb242d79a67b732",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
