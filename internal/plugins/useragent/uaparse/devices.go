@@ -624,7 +624,10 @@ func (s *state) deviceFamilies() {
 			lt := p.ltext(e)
 			if s.devClass == "Mobile" && (lt == "mobile2.0" || lt == "tablet2.0") {
 				// "(compatible; Mobile2.0)", "(compatible; Tablet2.0)".
-				s.devClass = map[bool]string{true: "Phone", false: "Tablet"}[lt[0] == 'm']
+				s.devClass = "Tablet"
+				if lt[0] == 'm' {
+					s.devClass = "Phone"
+				}
 			}
 			if strings.HasPrefix(lt, "screen size ") {
 				switch {
