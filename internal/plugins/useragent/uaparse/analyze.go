@@ -999,6 +999,7 @@ func (s *state) androidDevice() {
 	p := s.p
 	model, build := "", ""
 	androidBlock := -2 // the comment section that names Android
+	bareAndroid := false // that entry is "Android" without a version
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		t := p.text(e)
@@ -1006,6 +1007,7 @@ func (s *state) androidDevice() {
 			// The last section that names Android wins: an app may put
 			// its own "(Android 5.0.2)" before the webview's comment.
 			androidBlock = e.block
+			bareAndroid = lt == "android"
 			continue
 		}
 		// The model sits in the same comment section as the Android
@@ -1041,6 +1043,10 @@ func (s *state) androidDevice() {
 		s.devClass = "Tablet"
 	case s.mobile:
 		s.devClass = "Phone"
+	case s.mozilla && bareAndroid:
+		// "(Android; Linux armv7l; rv:10.0.3)": the old Firefox and AIR
+		// runtimes that say neither Mobile nor Tablet nor the version.
+		s.devClass = "Mobile"
 	case s.mozilla:
 		s.devClass = "Tablet"
 	default:

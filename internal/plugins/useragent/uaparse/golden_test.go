@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "8217fe8fe899d29b7633542038bca516c6dbd5fbe9f7082bdfb013ecda0a98d5",
-	"dev-variants": "20a74039894b241a9648ce10a27a2cf895cb4f0ae9533fdb3c10f25b94cda904",
+	"dev":          "1fc356f19f0091bfb35f99088deae5ea426f7ae7689e8652d8387ced3a99cc44",
+	"dev-variants": "b19520ab56fdaea84dbbab6d7934c057cb9248984b31cc5aa7aa29645257a731",
 	"access-log":   "4ab7616626564456b8f0fa7420806d79ddfc84e637db3e594fb242d79a67b732",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
