@@ -998,7 +998,7 @@ func (s *state) windowsPhoneModel() {
 func (s *state) androidDevice() {
 	p := s.p
 	model, build := "", ""
-	androidBlock := -2 // the comment section that names Android
+	androidBlock := -2   // the comment section that names Android
 	bareAndroid := false // that entry is "Android" without a version
 	for _, e := range p.entries {
 		lt := p.ltext(e)
