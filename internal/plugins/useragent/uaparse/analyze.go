@@ -1039,7 +1039,7 @@ func (s *state) androidDevice() {
 	}
 	model = strings.TrimSpace(strings.TrimPrefix(model, "Model "))
 	switch {
-	case s.tablet:
+	case s.tablet || p.has(kwOperaTablet):
 		s.devClass = "Tablet"
 	case s.mobile:
 		s.devClass = "Phone"
@@ -1234,7 +1234,8 @@ func isAndroidNoise(lt string) bool {
 		return true // "SDK 31", the API level some apps add
 	}
 	if strings.HasPrefix(lt, "rv:") || strings.HasPrefix(lt, "linux ") || strings.HasPrefix(lt, "sailfish") ||
-		strings.HasPrefix(lt, "opera mini") || strings.HasPrefix(lt, "harmonyos") {
+		strings.HasPrefix(lt, "opera mini") || strings.HasPrefix(lt, "opera tablet") || strings.HasPrefix(lt, "opera mobi") ||
+		strings.HasPrefix(lt, "harmonyos") {
 		return true
 	}
 	if (len(lt) == 2 || len(lt) == 3 && lt[2] == '-') && lt[0] >= 'a' && lt[0] <= 'z' && lt[1] >= 'a' && lt[1] <= 'z' {

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "1fc356f19f0091bfb35f99088deae5ea426f7ae7689e8652d8387ced3a99cc44",
-	"dev-variants": "b19520ab56fdaea84dbbab6d7934c057cb9248984b31cc5aa7aa29645257a731",
+	"dev":          "e6316247a15c560412dc39d9f620ed47a3acd97c5f6497c5b5e55f056cedb773",
+	"dev-variants": "c9853d0f61896e1b6be6f42fcef65cb95201c0f512de12222a2f105bb5c3013d",
 	"access-log":   "4ab7616626564456b8f0fa7420806d79ddfc84e637db3e594fb242d79a67b732",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
