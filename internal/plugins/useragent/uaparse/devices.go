@@ -570,6 +570,17 @@ func (s *state) tizenDevice() {
 // own system services: the device kind and its hardware revision.
 func (s *state) appleProduct() {
 	p := s.p
+	if strings.HasPrefix(p.low, "appletv") {
+		// "AppleTV11,1/11.1": the Apple TV's own services name the
+		// hardware and the tvOS release.
+		if k := strings.IndexByte(p.ua, '/'); k > 0 && k < 16 {
+			if v := leadingVersion(p.ua[k+1:]); v != "" {
+				s.devClass, s.devBrand, s.devName = "Set-top box", "Apple", "Apple TV"
+				s.os = osInfo{name: "tvOS", version: v, class: "Mobile", cpu: s.os.cpu}
+				return
+			}
+		}
+	}
 	if len(p.products) == 0 || !strings.HasPrefix(p.products[0].lname, "apple-i") && !strings.HasPrefix(p.products[0].lname, "apple i") {
 		return
 	}
