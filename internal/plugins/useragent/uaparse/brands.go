@@ -77,7 +77,7 @@ var brandPrefixes = []struct{ prefix, brand string }{
 	{"pap4", "Prestigio"}, {"pap5", "Prestigio"}, {"pmt3", "Prestigio"}, {"pmt5", "Prestigio"}, {"pmt7", "Prestigio"},
 	{"mt65", "MediaTek"}, {"mt67", "MediaTek"}, {"mt81", "MediaTek"},
 	// Phones sold by the Japanese carrier KDDI (au) under its own name.
-	{"kddi", "Kddi"},
+	{"kddi", "Kddi"}, {"mibox", "Xiaomi"},
 	// Amazon's Echo devices with a screen (AEO...), the BeBook readers.
 	{"aeo", "Amazon"}, {"bebook", "Bebook"},
 	// More of Wiko's names, and Nokia's type designations ("RM-1089"),

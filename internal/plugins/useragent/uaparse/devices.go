@@ -183,7 +183,7 @@ func (s *state) setTopBox() bool {
 		s.devClass, s.devBrand, s.devName = "Set-top box", "Roku", "Roku Digital Video"
 		return true
 	}
-	if s.os.name == "Android" && (p.has(kwAndroidTV) || p.has(kwNSZDash) && s.devBrand == "Sony" || hasWordFold(s.devName, "box")) {
+	if s.os.name == "Android" && (p.has(kwAndroidTV) || p.has(kwNSZDash) && s.devBrand == "Sony" || hasWordFold(s.devName, "box") || strings.Contains(s.devName, "BOX")) {
 		s.devClass = "Set-top box"
 		s.os.class = "Embedded"
 		if k := strings.IndexByte(s.devName, '/'); k > 0 && s.devBrand == "Sony" {
