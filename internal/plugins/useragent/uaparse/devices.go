@@ -30,6 +30,13 @@ func (s *state) gameConsole() {
 			return
 		case lt == "ps2" || strings.HasPrefix(lt, "ps2 "):
 			s.devClass, s.devBrand, s.devName = "Game Console", "Sony", "Sony PlayStation 2"
+			for _, e2 := range p.entries {
+				// The PlayStation 2's network system, "PlayStation BB
+				// Navigator 1.0".
+				if l2 := p.ltext(e2); strings.HasPrefix(l2, "playstation bb ") {
+					s.os = osInfo{name: "PlayStation BB", version: p.text(e2)[len("playstation bb "):], class: "Game Console", cpu: s.os.cpu}
+				}
+			}
 			return
 		case strings.HasPrefix(lt, "psp"):
 			s.devClass, s.devBrand, s.devName = "Handheld Game Console", "Sony", "Sony PlayStation Portable"
@@ -46,6 +53,11 @@ func (s *state) gameConsole() {
 			version = strings.TrimSpace(version)
 			s.devClass, s.devBrand, s.devName = "Game Console", "Sony", "Sony PlayStation "+normalizeName(model)
 			s.sonyConsoleOS(asciiLower(model), version)
+			if pr, ok := p.product("RNPS"); ok && isVersionLike(pr.version) {
+				// React Native for PlayStation apps run on their own
+				// runtime, which names its version.
+				s.os = osInfo{name: "RNPS", version: pr.version, class: "Game Console", cpu: s.os.cpu}
+			}
 			return
 		}
 	}

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "e6316247a15c560412dc39d9f620ed47a3acd97c5f6497c5b5e55f056cedb773",
-	"dev-variants": "c9853d0f61896e1b6be6f42fcef65cb95201c0f512de12222a2f105bb5c3013d",
+	"dev":          "dcf91581b6c86af8d8f321553a5bdebcccc47dbbf0e4de8fc41c15f41dfb7704",
+	"dev-variants": "caa7318d46d3fc5d93e45156ad5f1fdd04317411e039c46fa20b4658f9c39d37",
 	"access-log":   "4ab7616626564456b8f0fa7420806d79ddfc84e637db3e594fb242d79a67b732",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
