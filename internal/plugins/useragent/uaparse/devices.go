@@ -994,7 +994,7 @@ func (s *state) windowsOEM() {
 			}
 			return
 		}
-		if strings.HasPrefix(t, "HP") && (strings.HasSuffix(t[:6], "TDF") || strings.HasPrefix(t, "HPCM")) {
+		if len(t) >= 6 && strings.HasPrefix(t, "HP") && (strings.HasSuffix(t[:6], "TDF") || strings.HasPrefix(t, "HPCM")) {
 			s.devBrand, s.devName = "HP", "HP "+normalizeName(t[2:6])
 			return
 		}
