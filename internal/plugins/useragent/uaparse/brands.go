@@ -193,7 +193,11 @@ func brandOfModel(model string) (brand, rest string) {
 			return b, r
 		}
 	}
-	for _, bp := range brandPrefixes {
+	if lm == "" {
+		return "", model
+	}
+	for _, i := range prefixesByInitial[lm[0]] {
+		bp := brandPrefixes[i]
 		if strings.HasPrefix(lm, bp.prefix) {
 			brand = bp.brand
 			// Remove the brand itself from the model, not a model prefix
@@ -270,13 +274,30 @@ func isDigits(s string) bool {
 // "Samsung/SM-A505FN" products some apps send, and returns its spelling.
 func knownBrand(name string) (string, bool) {
 	name = strings.TrimSpace(name)
-	for _, bp := range brandPrefixes {
-		if strings.EqualFold(bp.brand, name) {
-			return bp.brand, true
+	if name == "" {
+		return "", false
+	}
+	// Only the brands with the same first letter are compared, without
+	// case and without copying the name (brand names are ASCII).
+	for _, b := range brandsByInitial[lowerASCII(name[0])] {
+		if len(b) == len(name) && asciiHasPrefixLower(name, b) {
+			return brandSpellings[b], true
 		}
 	}
 	return "", false
 }
+
+// brandSpellings gives the spelling of each brand of brandPrefixes by its
+// lower case form.
+var brandSpellings = func() map[string]string {
+	m := map[string]string{}
+	for _, bp := range brandPrefixes {
+		if l := asciiLower(bp.brand); m[l] == "" {
+			m[l] = bp.brand
+		}
+	}
+	return m
+}()
 
 // domainBrands names the companies behind well-known robot domains where
 // the domain does not spell the brand.
@@ -363,3 +384,14 @@ func redmiName(m string) string {
 	}
 	return m
 }
+
+// prefixesByInitial lists the positions in brandPrefixes of the prefixes
+// starting with each byte, in list order, so that a model is compared
+// with the few prefixes that can match it; the first match is the same as
+// in a scan of the whole list.
+var prefixesByInitial = func() (t [256][]int) {
+	for i, bp := range brandPrefixes {
+		t[bp.prefix[0]] = append(t[bp.prefix[0]], i)
+	}
+	return t
+}()
