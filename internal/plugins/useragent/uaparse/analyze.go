@@ -1061,10 +1061,24 @@ func (s *state) namedBrowser() bool {
 func (s *state) detectDevice() {
 	p := s.p
 	s.devCPU = s.os.cpu
+	if s.os.name == "" {
+		s.systemFromEntries()
+	}
+	if s.os.name == "Linux" {
+		// Opera's TV browser (OMI) disguises Android as "Andr0id 7.0".
+		if v, ok := p.entryVersion("andr0id "); ok && isVersionLike(v) {
+			s.os = osInfo{name: "Android", version: v, class: "Mobile", cpu: s.os.cpu}
+		}
+	}
 	switch s.os.name {
 	case "iOS":
 		s.devBrand = "Apple"
 		switch {
+		case p.has(kwAppleTV) || p.has(kwAppleTV2):
+			// The Apple TV runs tvOS, a variant of iOS with the same
+			// version numbers.
+			s.devClass, s.devName = "Set-top box", "Apple TV"
+			s.os.name = "tvOS"
 		case p.has(kwIPad):
 			s.devClass, s.devName = "Tablet", "Apple iPad"
 		case p.has(kwIPodTouch):
@@ -1081,32 +1095,45 @@ func (s *state) detectDevice() {
 		}
 	case "Mac OS":
 		s.devClass, s.devBrand, s.devName = "Desktop", "Apple", "Apple Macintosh"
+		for _, e := range p.entries {
+			if strings.HasPrefix(p.ltext(e), "mac_powerpc") {
+				// Internet Explorer for Mac and Opera name the classic
+				// Mac OS (before OS X) by its processor only; Yauaa
+				// keeps this even when "Mac OS X" follows.
+				s.os.version = "before 10"
+				break
+			}
+		}
 	case "Windows NT", "Windows 9x", "Windows", "Windows 3.x":
 		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Desktop"
-		if p.has(kwARMSemi) || p.has(kwTouch) && p.has(kwTabletPC) {
+		if p.has(kwARMSemi) || p.has(kwTabletPC) {
 			s.devClass = "Tablet"
 		}
 		if p.has(kwTabletPC) && !p.has(kwTouch) {
 			// "Tablet PC 2.0": the pen input of a Windows tablet.
 			s.devClass, s.devName = "Tablet", "Tablet PC"
 		}
-		if b, model := windowsOEM(p); b != "" {
+		if s.os.name == "Windows NT" && p.has(kwWPDesktop) {
+			s.wpDesktop()
+		} else if b, model := windowsOEM(p); b != "" && model != "" {
+			// "HPNTDFJS; H9P": the maker's code, then the model.
+			s.devBrand, s.devName = b, b+" "+model
+		} else if s.windowsOEM(); s.devBrand == Unknown && b != "" {
 			s.devBrand = b
-			switch {
-			case model != "":
-				s.devName = b + " " + model
-			case s.devClass == "Desktop":
+			if s.devClass == "Desktop" {
 				s.devName = b + " Desktop"
 			}
 		}
 		if p.has(kwXbox) {
 			s.devClass, s.devBrand, s.devName = "Game Console", "Microsoft", "Microsoft Xbox"
+			s.os.class = "Game Console"
 		}
 	case "Chrome OS":
 		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Chromebook"
 	case "Linux", "Ubuntu", "Kubuntu", "Xubuntu", "Lubuntu", "Linux Mint", "Fedora", "Debian", "Gentoo Linux", "Mageia",
 		"SUSE", "CentOS", "Red Hat", "Arch Linux", "Mandriva", "Slackware", "Manjaro":
 		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Linux Desktop"
+		s.linuxDevice()
 	case "Ubuntu Touch":
 		s.devClass, s.devBrand, s.devName = "Phone", Unknown, "Linux Mobile"
 		if s.tablet {
@@ -1127,6 +1154,9 @@ func (s *state) detectDevice() {
 	case "Windows Phone", "Windows Mobile":
 		s.devClass, s.devBrand, s.devName = "Phone", Unknown, "Generic Windows Phone"
 		s.windowsPhoneModel()
+		if s.devBrand == Unknown {
+			s.windowsPhoneVendor()
+		}
 	case "Windows CE":
 		s.devClass, s.devBrand, s.devName = "Mobile", Unknown, "Mobile"
 	case "Android":
@@ -1181,8 +1211,7 @@ func (s *state) detectDevice() {
 			s.devName = s.devBrand + " " + normalizeName(p.products[n-1].name)
 		}
 	case "PalmOS":
-		// Palm's handhelds were organisers first.
-		s.devClass, s.devBrand = "Mobile", "Palm"
+		s.palmPDA()
 	case "tvOS":
 		s.devClass, s.devBrand, s.devName = "Set-top box", "Apple", "Apple TV"
 	case "PICO OS":
@@ -1203,7 +1232,7 @@ func (s *state) detectDevice() {
 	case "Maemo":
 		// Maemo 5, with Firefox for mobile, ran on Nokia's N900.
 		s.devClass, s.devBrand, s.devName = "Phone", "Nokia", "Nokia N900"
-	case "KaiOS", "Tizen", "SymbianOS", "Symbian", "Bada", "Firefox OS", "OpenHarmony":
+	case "KaiOS", "Tizen", "SymbianOS", "Symbian", "Bada", "Firefox OS", "OpenHarmony", "MeeGo":
 		s.devClass = "Phone"
 		if s.tablet {
 			s.devClass = "Tablet"
@@ -1215,12 +1244,35 @@ func (s *state) detectDevice() {
 		s.devClass, s.devBrand, s.devName = "Game Console", "Sony", "Sony PlayStation"
 		s.gameConsole()
 	}
+	if s.os.name == "Linux" && !p.has(kwOculus) && !p.has(kwVRSafari) {
+		if _, ok := p.product("SamsungBrowser"); ok {
+			// Samsung Internet in its desktop mode, which only its tablet
+			// version offers, sends a desktop Linux platform.
+			s.devClass, s.devBrand, s.devName = "Tablet", "Samsung", "Samsung Tablet"
+			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+		}
+	}
 	s.eReader()
-	if _, ok := p.product("Silk"); ok && (s.devClass == "Desktop" || s.devClass == "") {
-		// Amazon's Silk browser runs only on Fire tablets and TVs; in
-		// its desktop mode it sends a Linux or Mac desktop platform.
-		s.devClass, s.devBrand, s.devName = "Tablet", "Amazon", "Amazon Kindle Fire"
-		s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+	s.wearable()
+	if s.os.name == "" {
+		s.homeDevice()
+		if s.devClass == "" {
+			s.gameConsole()
+		}
+		s.appleProduct()
+	}
+	s.deviceFamilies()
+	if s.devClass == "Desktop" || s.devClass == "" {
+		_, silk := p.product("Silk")
+		if !silk {
+			_, silk = p.entryVersion("silk/")
+		}
+		if silk {
+			// Amazon's Silk browser runs only on Fire tablets and TVs; in
+			// its desktop mode it sends a Linux or Mac desktop platform.
+			s.devClass, s.devBrand, s.devName = "Tablet", "Amazon", "Amazon Kindle Fire"
+			s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+		}
 	}
 	if s.os.name == "" {
 		switch {
@@ -1233,18 +1285,25 @@ func (s *state) detectDevice() {
 		}
 	}
 	s.tvDevice()
+	s.starboardDevice()
 	if s.devClass == "" {
 		s.featurePhone()
 	}
-	if s.os.name == "Tizen" && (s.devBrand == "" || s.devBrand == Unknown) {
-		// Tizen phones, watches and televisions are all Samsung's.
-		s.devBrand = "Samsung"
-	}
 	switch s.devClass {
 	case "", "Phone", "Mobile", "Tablet":
-		if s.devBrand == "" || s.devBrand == Unknown {
+		if (s.devBrand == "" || s.devBrand == Unknown) && s.os.name != "Fuchsia" {
 			s.deviceFromTokens()
 		}
+	}
+	if s.os.name == "Tizen" {
+		s.tizenDevice()
+	}
+	if s.os.name == "SymbianOS" && s.devBrand == "Nokia" {
+		s.symbianGeneric()
+	}
+	if s.os.name == "Maemo" && (s.devBrand == "" || s.devBrand == Unknown) && strings.EqualFold(s.os.cpu, "armv7l") {
+		// Maemo 5 ran on one ARMv7 device only, Nokia's N900.
+		s.devBrand, s.devName = "Nokia", "Nokia N900"
 	}
 }
 
@@ -1285,6 +1344,14 @@ func (s *state) deviceFromTokens() {
 		for _, e := range p.entries {
 			t := p.text(e)
 			if k := strings.IndexByte(t, '/'); k > 0 {
+				// "LYF/F101K/LYF-F101K-000-01-39-130818": the maker, the
+				// model and the firmware, each after a slash.
+				if b, ok := knownBrand(strings.TrimLeft(t[:k], "$")); ok {
+					if m, _, _ := strings.Cut(t[k+1:], "/"); m != "" && strings.IndexByte(t[k+1:], '/') > 0 {
+						s.devBrand, s.devName = b, b+" "+m
+						return
+					}
+				}
 				t = t[:k]
 			}
 			if try(t) {
@@ -1371,9 +1438,25 @@ func (s *state) featurePhone() {
 	if p.has(kwMIDP) || p.has(kwMAUI) || p.has(kwWAPBrowser) || p.has(kwUPBrowser) || p.has(kwJ2ME) ||
 		p.has(kwOperaMini) || p.has(kwSEMCBrowser) || p.has(kwObigo) || p.has(kwTeleca) {
 		s.devClass = "Mobile"
+		for _, e := range p.entries {
+			if p.ltext(e) == "java" {
+				// "UCWEB/2.0 (Java; U; MIDP-2.0; Nokia112)": the Java
+				// edition of a browser for phones.
+				s.devClass = "Phone"
+				if s.os.class == "" || s.os.class == Unknown {
+					s.os.class = "Mobile"
+				}
+				break
+			}
+		}
 		if s.devBrand == "" || s.devBrand == Unknown {
 			for _, pr := range p.products {
 				name := strings.TrimPrefix(pr.name, "Mozilla ")
+				if k := strings.LastIndexByte(name, ' '); k > 0 && allLetters(name[k+1:]) && pr.version != "" {
+					// "SAMSUNG GT-S3332 Opera/9.80": the model, then the
+					// browser the version belongs to.
+					name = name[:k]
+				}
 				if b, rest := brandOfModel(name); b != "" {
 					s.devBrand = b
 					s.devName = b
@@ -1426,14 +1509,16 @@ func (s *state) windowsPhoneModel() {
 func (s *state) androidDevice() {
 	p := s.p
 	model, build := "", ""
-	androidBlock := -2 // the comment section that names Android
+	androidBlock := -2   // the comment section that names Android
+	bareAndroid := false // that entry is "Android" without a version
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		t := p.text(e)
-		if strings.HasPrefix(lt, "android") {
+		if strings.HasPrefix(lt, "android") || strings.HasPrefix(lt, "andr0id ") || strings.HasPrefix(lt, "adr ") {
 			// The last section that names Android wins: an app may put
 			// its own "(Android 5.0.2)" before the webview's comment.
 			androidBlock = e.block
+			bareAndroid = lt == "android"
 			continue
 		}
 		// The model sits in the same comment section as the Android
@@ -1465,10 +1550,14 @@ func (s *state) androidDevice() {
 	}
 	model = strings.TrimSpace(strings.TrimPrefix(model, "Model "))
 	switch {
-	case s.tablet:
+	case s.tablet || p.has(kwOperaTablet):
 		s.devClass = "Tablet"
 	case s.mobile:
 		s.devClass = "Phone"
+	case s.mozilla && bareAndroid:
+		// "(Android; Linux armv7l; rv:10.0.3)": the old Firefox and AIR
+		// runtimes that say neither Mobile nor Tablet nor the version.
+		s.devClass = "Mobile"
 	case s.mozilla:
 		s.devClass = "Tablet"
 	default:
@@ -1476,9 +1565,17 @@ func (s *state) androidDevice() {
 	}
 	if model == "" || strings.EqualFold(model, "k") || strings.EqualFold(model, "mobile") {
 		s.devBrand, s.devName = Unknown, "Android Mobile"
+		if model == "K" {
+			s.reducedAndroid()
+		}
 		return
 	}
 	brand, rest := brandOfModel(model)
+	if brand == "" && strings.HasPrefix(build, "10.") && len(build) > 5 && build[3] >= '0' && build[3] <= '3' && build[4] == '.' {
+		// BlackBerry 10's Android runtime reports the BlackBerry 10
+		// release as the build ("Leap Build/10.3.2.231").
+		brand, rest = "BlackBerry", model
+	}
 	if brand == "" && (strings.HasPrefix(build, "huawei") || strings.HasPrefix(build, "honor") || p.has(kwHarmonyOS)) {
 		// Huawei and Honor name their builds after the maker and model
 		// ("Build/HUAWEIMAR-L21A") even when the model field is odd.
@@ -1490,6 +1587,11 @@ func (s *state) androidDevice() {
 		if k := strings.IndexByte(model, ' '); k > 0 && !isVersionLike(model) {
 			brand = normalizeName(model[:k])
 			rest = model[k+1:]
+		} else if k := strings.IndexAny(model, "-_"); k > 0 && k+1 < len(model) && isLetter(model[0]) && allAlnum(model[:k]) {
+			// "YC-83P", "Tesla_SP9_2": the same with the maker and the
+			// model joined by a dash or an underscore.
+			brand = normalizeName(model[:k])
+			rest = strings.ReplaceAll(model[k+1:], "-", " ")
 		} else {
 			s.devBrand, s.devName = Unknown, normalizeName(model)
 			return
@@ -1502,12 +1604,16 @@ func (s *state) androidDevice() {
 	}
 	s.devName = brand + " " + normalizeName(rest)
 	if brand == "Amazon" {
-		s.os.name = "FireOS"
-		s.os.version = fireOSVersion(s.os.version)
-		if strings.HasPrefix(strings.ToUpper(model), "AFT") {
-			s.devClass = "Set-top box"
-		} else {
-			s.devClass = "Tablet"
+		s.amazonDevice(model)
+	}
+	if brand == "Huawei" && androidBlock >= 0 {
+		for _, e := range p.entries {
+			if e.block == androidBlock && p.ltext(e) == "harmonyos" {
+				// Huawei's HarmonyOS runs Android apps and says
+				// "Android 10" for them; its own version is not given.
+				s.os.name, s.os.version = "HarmonyOS", Unknown
+				break
+			}
 		}
 	}
 }
@@ -1524,6 +1630,17 @@ func (s *state) modelElsewhere() string {
 			continue
 		}
 		t := strings.TrimPrefix(p.text(e), "Model ")
+		if k := strings.IndexByte(t, ':'); k > 0 && strings.Contains(lt, " android:") {
+			// "LenovoTB-X606X_EEA:mt8768 Android:29": the model and its
+			// chipset, then the API level. Exynos chipsets are Samsung's.
+			if strings.HasPrefix(lt[k+1:], "exynos") {
+				return "Samsung " + t[:k]
+			}
+			t = t[:k]
+		}
+		if strings.HasPrefix(lt, "exynos") && isModelNumber(strings.ToUpper(t)) {
+			return "Samsung " + t
+		}
 		if b, rest := brandOfModel(t); b != "" {
 			if rest != "" && !strings.EqualFold(rest, b) {
 				return t
@@ -1542,12 +1659,25 @@ func (s *state) modelElsewhere() string {
 			}
 		}
 	}
+	if len(p.products) > 1 && len(p.products[0].version) > 1 && p.products[0].version[0] == 'V' && isDigits(p.products[0].version[1:]) &&
+		p.products[1].name == "Linux" {
+		// The browsers of MediaTek's reference phones start with the
+		// model and its hardware revision: "Athens15_TD/V2 Linux/3.0.13
+		// Android/4.0 Release/02.15.2012 Browser/AppleWebKit534.30".
+		return p.products[0].name
+	}
 	for _, pr := range p.products {
 		if b, ok := knownBrand(pr.name); ok && pr.version != "" && !isVersionLike(pr.version) {
 			return b + " " + pr.version
 		}
-		if b, _ := brandOfModel(pr.name); b != "" && strings.ContainsAny(pr.name, "-0123456789") {
-			return pr.name
+		name := pr.name
+		if k := strings.LastIndexByte(name, ' '); k > 0 && pr.lword == "android" {
+			// "Appie/8.32.1 Doro 8040 Android/11": the model, then the
+			// system the version belongs to.
+			name = name[:k]
+		}
+		if b, _ := brandOfModel(name); b != "" && strings.ContainsAny(name, "-0123456789") {
+			return name
 		}
 		if strings.HasPrefix(pr.lname, "android-") {
 			if b, _ := brandOfModel(pr.name[8:]); b != "" {
@@ -1720,8 +1850,12 @@ func isAndroidNoise(lt string) bool {
 	// Firefox's "rv:68.0" engine revision, the CPU of "Linux armv7l" and
 	// the operating system entries of browsers that run on Android
 	// without being Android ("Sailfish 3.0") are never the model.
+	if strings.HasPrefix(lt, "sdk ") && isDigits(lt[4:]) {
+		return true // "SDK 31", the API level some apps add
+	}
 	if strings.HasPrefix(lt, "rv:") || strings.HasPrefix(lt, "linux ") || strings.HasPrefix(lt, "sailfish") ||
-		strings.HasPrefix(lt, "opera mini") || strings.HasPrefix(lt, "harmonyos") {
+		strings.HasPrefix(lt, "opera mini") || strings.HasPrefix(lt, "opera tablet") || strings.HasPrefix(lt, "opera mobi") ||
+		strings.HasPrefix(lt, "harmonyos") {
 		return true
 	}
 	if (len(lt) == 2 || len(lt) == 3 && lt[2] == '-') && lt[0] >= 'a' && lt[0] <= 'z' && lt[1] >= 'a' && lt[1] <= 'z' {
@@ -1743,6 +1877,7 @@ func (s *state) tvDevice() {
 			s.os.version = orUnknown(leadingVersion(pr.version))
 		}
 		s.devClass, s.devBrand, s.devName = "TV", "Hisense", "Hisense TV"
+		s.vidaaModel()
 	}
 	// Smart TV platforms list "(...; Brand; SmartTV; Model; ...)".
 	for i, e := range p.entries {
@@ -1750,14 +1885,17 @@ func (s *state) tvDevice() {
 		if lt != "smarttv" && lt != "smart-tv" {
 			continue
 		}
-		if lt == "smart-tv" && (i == 0 || p.entries[i-1].block != e.block) && (s.devBrand == "" || s.devBrand == Unknown) {
+		if lt == "smart-tv" && (i == 0 || p.entries[i-1].block != e.block || p.ltext(p.entries[i-1]) == "smarthub") &&
+			(s.devBrand == "" || s.devBrand == Unknown) {
 			// Samsung's televisions open their comment with "SMART-TV"
 			// ("(SMART-TV; Linux; Tizen 2.2)", "(SMART-TV; X11; Linux
 			// i686)"); other makers name themselves first.
 			s.devClass, s.devBrand, s.devName = "TV", "Samsung", "Samsung Smart TV"
 		}
 		if i > 0 && p.entries[i-1].block == e.block {
-			if b := p.text(p.entries[i-1]); b != "" && !strings.ContainsAny(b, "/.0123456789") && len(b) < 20 {
+			// "SmartHub" is Samsung's television portal, not a maker.
+			if b := p.text(p.entries[i-1]); b != "" && !strings.ContainsAny(b, "/.0123456789") && len(b) < 20 &&
+				!strings.EqualFold(b, "smarthub") {
 				s.devBrand = normalizeName(b)
 				s.devClass = "TV"
 				s.devName = s.devBrand + " TV"
@@ -1765,17 +1903,25 @@ func (s *state) tvDevice() {
 		}
 		for j := i + 1; j < len(p.entries) && p.entries[j].block == e.block; j++ {
 			m := p.text(p.entries[j])
-			if isModelNumber(m) && s.devBrand != "" && s.devBrand != Unknown {
-				s.devName = s.devBrand + " " + m
+			if isModelNumber(strings.ReplaceAll(m, "_", "-")) && s.devBrand != "" && s.devBrand != Unknown {
+				s.devName = s.devBrand + " " + normalizeName(m)
 				break
 			}
 		}
 		break
 	}
-	// NetTV is the operating system of Philips televisions.
+	// NetTV is the operating system of Philips televisions, announced in
+	// the comment ("(CE-HTML/1.0 NETTV/3.3.0)"). Sets of other makers that
+	// run a NetTV-compatible portal add it as a product after their own
+	// system ("Zeasn/2.0 NETTV/4.5.0 Mozilla/5.0 (Linux ...)"), which
+	// stays their operating system.
 	if i := p.index(kwNetTV); i >= 0 && (i == 0 || !isLetter(p.low[i-1])) {
-		v := strings.TrimLeft(p.ua[i+len("nettv"):], "/ ")
-		s.os = osInfo{name: "NETTV", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
+		if p.inComment(i) {
+			v := strings.TrimLeft(p.ua[i+len("nettv"):], "/ ")
+			s.os = osInfo{name: "NETTV", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
+		} else if s.os.name == "Linux" {
+			s.os.class = "Embedded"
+		}
 		s.devClass, s.devName = "TV", "Nettv Device"
 		if p.has(kwPhilips) {
 			s.devBrand, s.devName = "Philips", "Philips Unspecified TV"
@@ -1784,38 +1930,51 @@ func (s *state) tvDevice() {
 	if !s.hbbTVDevice() && s.devClass == "TV" {
 		s.ceDevice()
 	}
-	switch {
-	case p.has(kwCrKey):
-		// Chromecast's "CrKey" (Chrome key) product or comment.
-		s.devClass, s.devBrand, s.devName = "Set-top box", "Google", "Google Chromecast"
-		if s.os.class == "" || s.os.name == "Linux" {
-			s.os.class = "Embedded"
-		}
+	if s.setTopBox() {
 		return
-	case p.has(kwGoogleTV):
-		s.devClass, s.devBrand, s.devName = "Set-top box", "Google", "Google TV"
-		v := Unknown
-		if i := strings.Index(p.low, "googletv"); i >= 0 {
-			v = orUnknown(leadingVersion(strings.TrimLeft(p.ua[i+len("googletv"):], " /")))
-			if !strings.Contains(v, ".") {
-				v = Unknown // "GoogleTV/162671": a build number, not a release
-			}
-		}
-		if s.os.name != "Fuchsia" {
-			// Google TV on Fuchsia ("(X11; Linux; Fuchsia; GoogleTV)")
-			// keeps the system it names.
-			s.os = osInfo{name: "GoogleTV", version: v, class: "Embedded", cpu: s.os.cpu}
-		}
-		return
-	case p.has(kwWeb0S) || p.has(kwNetCast):
-		// LG's television systems.
-		s.devClass, s.devBrand, s.devName = "TV", "LG", "LG SmartTv"
 	}
 	switch {
-	case p.has(kwSmartDashTV) || p.has(kwSmartTV) || p.has(kwSmartSpaceTV) || p.has(kwHbbTV) || p.has(kwNetCast) ||
-		p.has(kwSemiTVSemi) || p.has(kwOpenTVSemi) || p.has(kwGoogleTV) || p.has(kwAndroidTV) || p.has(kwViera) || p.has(kwBravia):
+	case p.has(kwCrKey):
+		// Chromecast's "CrKey" (Chrome key) product or comment. Its
+		// system is whatever the comment says (a desktop Linux, or
+		// nothing), so the class of the system is left as it is.
+		s.devClass, s.devBrand, s.devName = "Set-top box", "Google", "Google Chromecast"
+		return
+	case p.has(kwGoogleTV) && s.os.name != "Fuchsia":
+		s.googleTV()
+		return
+	case p.has(kwWeb0S) || p.has(kwNetCast):
+		// LG's television systems. webOS sets name their model in the
+		// "(LGE, 49UJ634V-ZD, wired)" trailer, except the first
+		// generation, which puts "WEBOS1" there.
+		s.devClass, s.devBrand, s.devName = "TV", "LG", "LG SmartTv"
+		if s.ceDevice() && (s.devBrand != "LG" || strings.HasPrefix(asciiLower(s.devName), "lg webos") ||
+			strings.HasSuffix(s.devName, "Unspecified TV")) {
+			s.devBrand, s.devName = "LG", "LG SmartTv"
+		}
+		if s.devName == "LG SmartTv" {
+			// "LG Browser/5.00.00(+mouse+3D; LGE; 42LM6700-UA; 04.02.00;
+			// ...)": the maker, then the model.
+			for i, e := range p.entries {
+				if p.ltext(e) == "lge" && i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+					if m := p.text(p.entries[i+1]); isModelNumber(m) && !strings.HasPrefix(m, "WEBOS") {
+						s.devName = "LG " + m
+					}
+					break
+				}
+			}
+		}
+		s.webOSVersion()
+	}
+	switch {
+	case p.has(kwNetCast) && !p.has(kwWeb0S):
+		// The NetCast sets before webOS send a plain desktop Linux
+		// platform, which Yauaa keeps as a desktop system.
 		s.devClass = "TV"
-		if s.os.class == "" || s.os.name == "Linux" {
+	case p.has(kwSmartDashTV) || smartTVWord(p) || p.has(kwSmartSpaceTV) || p.has(kwHbbTV) ||
+		p.has(kwSemiTVSemi) || p.has(kwOpenTVSemi) || p.has(kwGoogleTV) && s.os.name != "Fuchsia" || p.has(kwViera) || p.has(kwBravia):
+		s.devClass = "TV"
+		if s.os.class == "" || s.os.name == "Linux" || s.os.name == "Android" || s.os.name == "Tizen" {
 			s.os.class = "Embedded"
 		}
 	}
@@ -1855,6 +2014,12 @@ func (s *state) hbbTVDevice() bool {
 		j++
 	}
 	if j >= len(p.ua) || p.ua[j] != '(' {
+		// Loewe's sets of the first HbbTV version name their own system
+		// in a separate entry ("HBBTV/1.0; LOH/2.01;").
+		if v, ok := p.entryVersion("loh/"); ok {
+			s.devBrand, s.devName = "Loewe", "Loewe Unspecified TV"
+			s.os = osInfo{name: "LOH", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
+		}
 		return true
 	}
 	end := strings.IndexByte(p.ua[j:], ')')
@@ -1884,6 +2049,10 @@ func (s *state) hbbTVDevice() bool {
 		s.os = osInfo{name: "LOH", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
 	} else if s.os.name == "Linux" && s.os.version == Unknown && isVersionLike(software) {
 		s.os.version = software
+	} else if (s.os.name == "" || s.os.name == Unknown) && software != "" {
+		// A set that names no platform runs its maker's own firmware,
+		// whose version is the software version of the HbbTV entry.
+		s.os = osInfo{name: "Proprietary", version: software, class: "Embedded", cpu: s.os.cpu}
 	}
 	return true
 }
@@ -1910,7 +2079,7 @@ func (s *state) ceDevice() bool {
 	}
 	s.devBrand = brandSpelling(vendor)
 	s.devName = s.devBrand + " Unspecified TV"
-	if model = strings.TrimRight(model, "*"); model != "" {
+	if model != "" {
 		s.devName = s.devBrand + " " + normalizeName(model)
 	}
 	return true
@@ -1919,6 +2088,9 @@ func (s *state) ceDevice() bool {
 // brandSpelling writes a vendor name as Yauaa does: a known brand in its
 // usual spelling, a shouted name ("TOSHIBA") capitalised, others as given.
 func brandSpelling(vendor string) string {
+	if vendor == "LGE" {
+		return "LG" // LG Electronics
+	}
 	if b, ok := knownBrand(vendor); ok {
 		return b
 	}

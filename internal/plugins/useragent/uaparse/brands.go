@@ -40,6 +40,54 @@ var brandPrefixes = []struct{ prefix, brand string }{
 	{"kobo", "Kobo"}, {"pocketbook", "PocketBook"}, {"tolino", "Tolino"}, {"onyx", "Onyx"}, {"boox", "Onyx"},
 	{"lyf", "LYF"}, {"ls-", "LYF"}, {"manta", "Manta"}, {"mid", "Manta"}, {"o2", "O2"}, {"palm", "Palm"},
 	{"sm-", "Samsung"},
+	// Product lines sold without the maker's name in the model, from the
+	// makers' catalogues (and the device parsers of ua-parser/uap-core,
+	// Apache-2.0, used as a list of facts): HTC's Desire, Sensation,
+	// Wildfire and Incredible and Verizon's ADR63xx codes, Motorola's Xoom
+	// and MZ60x tablets, ZTE's Blade, Wileyfox's Swift, Asus's PadFone and
+	// its Z00x/Z01x (ZenFone), K00x/K01x (MeMO Pad) and P00x/P01x (ZenPad)
+	// codes, Meizu's MX and "Mx Note" phones, Kobo's Arc tablets, Teclast's X98,
+	// BlackBerry's Android phones (STV100, BBx100), Amazon's Fire Phone,
+	// LG's carrier codes (Docomo L-0x and DM-0x, Verizon VS9xx, Sprint
+	// LS9xx, US Cellular/Sprint RS9xx) and OnePlus's two-letter series
+	// codes (GM19xx, HD19xx, IN20xx, KB20xx, LE21xx, NE22xx, BE20xx,
+	// AC20xx, EB21xx, DN21xx).
+	{"desire", "HTC"}, {"sensation", "HTC"}, {"wildfire", "HTC"}, {"incredible", "HTC"}, {"adr63", "HTC"}, {"adr64", "HTC"},
+	{"xoom", "Motorola"}, {"mz60", "Motorola"}, {"blade", "ZTE"}, {"swift", "Wileyfox"}, {"padfone", "Asus"},
+	{"z00", "Asus"}, {"z01", "Asus"}, {"k00", "Asus"}, {"k01", "Asus"}, {"p00", "Asus"}, {"p01", "Asus"},
+	{"mx3", "Meizu"}, {"mx4", "Meizu"}, {"mx5", "Meizu"}, {"mx6", "Meizu"}, {"m1 note", "Meizu"}, {"m2 note", "Meizu"}, {"m3 note", "Meizu"}, {"m5 note", "Meizu"}, {"m6 note", "Meizu"}, {"mz-", "Meizu"},
+	{"arc 7", "Kobo"}, {"arc 10", "Kobo"}, {"x98 ", "Teclast"},
+	{"stv100", "BlackBerry"}, {"stj100", "BlackBerry"}, {"bba100", "BlackBerry"}, {"bbc100", "BlackBerry"}, {"bbd100", "BlackBerry"},
+	{"bbe100", "BlackBerry"}, {"bbg100", "BlackBerry"}, {"fire phone", "Amazon"},
+	{"l-0", "LG"}, {"dm-0", "LG"}, {"vs9", "LG"}, {"ls9", "LG"}, {"rs9", "LG"},
+	{"a0001", "Oneplus"}, {"gm19", "Oneplus"}, {"hd19", "Oneplus"}, {"in20", "Oneplus"}, {"kb20", "Oneplus"}, {"le21", "Oneplus"},
+	{"ne22", "Oneplus"}, {"be20", "Oneplus"}, {"ac20", "Oneplus"}, {"eb21", "Oneplus"}, {"dn21", "Oneplus"},
+	// Wiko names its phones with first names and words rather than codes
+	// (Cink, Pulp, Sunny, Lenny, U Feel, ...), and its later ones W-V680,
+	// W-K130, W-P311.
+	{"cink", "Wiko"}, {"pulp", "Wiko"}, {"sunny", "Wiko"}, {"lenny", "Wiko"}, {"u feel", "Wiko"}, {"ufeel", "Wiko"},
+	{"u pulse", "Wiko"}, {"upulse", "Wiko"}, {"rainbow", "Wiko"}, {"bloom", "Wiko"}, {"jerry", "Wiko"}, {"fever", "Wiko"},
+	{"ridge", "Wiko"}, {"selfy", "Wiko"}, {"tommy", "Wiko"}, {"harry", "Wiko"}, {"kenny", "Wiko"}, {"robby", "Wiko"},
+	{"jimmy", "Wiko"}, {"freddy", "Wiko"}, {"darkmoon", "Wiko"}, {"darknight", "Wiko"}, {"darkside", "Wiko"},
+	{"darkfull", "Wiko"}, {"getaway", "Wiko"}, {"highway", "Wiko"}, {"stairway", "Wiko"},
+	{"w-v", "Wiko"}, {"w-k", "Wiko"}, {"w-p", "Wiko"},
+	// Prestigio's smartphones (PSP, PAP) and tablets (PMT), and the
+	// reference designs of MediaTek's chipsets sold under the chip's name.
+	{"psp3", "Prestigio"}, {"psp5", "Prestigio"}, {"psp7", "Prestigio"}, {"psp8", "Prestigio"}, {"pap3", "Prestigio"},
+	{"pap4", "Prestigio"}, {"pap5", "Prestigio"}, {"pmt3", "Prestigio"}, {"pmt5", "Prestigio"}, {"pmt7", "Prestigio"},
+	{"mt65", "MediaTek"}, {"mt67", "MediaTek"}, {"mt81", "MediaTek"},
+	// Phones sold by the Japanese carrier KDDI (au) under its own name.
+	{"kddi", "Kddi"}, {"mibox", "Xiaomi"},
+	// Amazon's Echo devices with a screen (AEO...), the BeBook readers.
+	{"aeo", "Amazon"}, {"bebook", "Bebook"},
+	// More of Wiko's names, and Nokia's type designations ("RM-1089"),
+	// which Microsoft kept for the Lumia phones it sold as Nokia.
+	{"birdy", "Wiko"}, {"iggy", "Wiko"}, {"ozzy", "Wiko"}, {"barry", "Wiko"}, {"rm-", "Nokia"},
+	// Lenovo's tablet codes (TB2-, TB3-, TB-X..., Yoga Tablet YT3-,
+	// Yoga Book YB1-), Motorola's Droid phones for Verizon, Ulefone's
+	// Armor rugged phones (which Yauaa spells Ulephone).
+	{"tb2-", "Lenovo"}, {"tb3-", "Lenovo"}, {"tb-x", "Lenovo"}, {"tb-7", "Lenovo"}, {"tb-8", "Lenovo"}, {"yt3-", "Lenovo"},
+	{"yb1-", "Lenovo"}, {"droid", "Motorola"}, {"armor", "Ulephone"},
 }
 
 // huaweiModel reports whether a model follows Huawei's and Honor's naming:
@@ -50,6 +98,12 @@ var brandPrefixes = []struct{ prefix, brand string }{
 // other makers and do not match.
 func huaweiModel(m string) bool {
 	dash := strings.IndexByte(m, '-')
+	if dash == 2 && allLetters(m[:2]) && huaweiVariant(m[3:]) {
+		// Two-letter series ("SC-UL10") only with Huawei's own variant
+		// codes, which other makers' two-letter prefixes ("SM-G960F",
+		// "LM-X420") do not use.
+		return true
+	}
 	if dash != 3 && dash != 4 || m[0] < 'A' || m[0] > 'Z' {
 		return false
 	}
@@ -139,7 +193,11 @@ func brandOfModel(model string) (brand, rest string) {
 			return b, r
 		}
 	}
-	for _, bp := range brandPrefixes {
+	if lm == "" {
+		return "", model
+	}
+	for _, i := range prefixesByInitial[lm[0]] {
+		bp := brandPrefixes[i]
 		if strings.HasPrefix(lm, bp.prefix) {
 			brand = bp.brand
 			// Remove the brand itself from the model, not a model prefix
@@ -156,9 +214,13 @@ func brandOfModel(model string) (brand, rest string) {
 	case huaweiModel(model):
 		return "Huawei", model
 	case xiaomiModel(model):
-		return "Xiaomi", model
+		return "Xiaomi", redmiName(model)
 	case acerModel(model):
 		return "Acer", model
+	case alcatelModel(model):
+		return "Alcatel", model
+	case catModel(model):
+		return "CAT", model
 	}
 	if sonyModel(model) || sonyCarrierModel(model) {
 		return "Sony", model
@@ -191,6 +253,11 @@ func sonyCarrierModel(m string) bool {
 		isDigits(m[2:4]) && (len(m) == 4 || m[4] >= 'a' && m[4] <= 'z') {
 		return true
 	}
+	// The Xperia models made for China: "L39h", "L50t", "L55u".
+	if len(m) == 4 && (m[0] == 'L' || m[0] == 'l') && isDigits(m[1:3]) && (m[3] == 'h' || m[3] == 't' || m[3] == 'u' || m[3] == 'w' ||
+		m[3] == 'T' || m[3] == 'H' || m[3] == 'U' || m[3] == 'W') {
+		return true
+	}
 	return false
 }
 
@@ -207,13 +274,30 @@ func isDigits(s string) bool {
 // "Samsung/SM-A505FN" products some apps send, and returns its spelling.
 func knownBrand(name string) (string, bool) {
 	name = strings.TrimSpace(name)
-	for _, bp := range brandPrefixes {
-		if strings.EqualFold(bp.brand, name) {
-			return bp.brand, true
+	if name == "" {
+		return "", false
+	}
+	// Only the brands with the same first letter are compared, without
+	// case and without copying the name (brand names are ASCII).
+	for _, b := range brandsByInitial[lowerASCII(name[0])] {
+		if len(b) == len(name) && asciiHasPrefixLower(name, b) {
+			return brandSpellings[b], true
 		}
 	}
 	return "", false
 }
+
+// brandSpellings gives the spelling of each brand of brandPrefixes by its
+// lower case form.
+var brandSpellings = func() map[string]string {
+	m := map[string]string{}
+	for _, bp := range brandPrefixes {
+		if l := asciiLower(bp.brand); m[l] == "" {
+			m[l] = bp.brand
+		}
+	}
+	return m
+}()
 
 // domainBrands names the companies behind well-known robot domains where
 // the domain does not spell the brand.
@@ -223,3 +307,91 @@ var domainBrands = map[string]string{
 	"facebook": "Facebook", "apple": "Apple", "yahoo": "Yahoo", "naver": "Naver", "archive": "Archive",
 	"aka": "Microsoft", "amzn": "Amazon",
 }
+
+// alcatelModel reports Alcatel's (TCL's) OneTouch model numbers: four
+// digits, alone or with one capital for the variant ("8063", "5059D",
+// "6045Y").
+func alcatelModel(m string) bool {
+	m = strings.TrimSuffix(m, "_EEA")
+	switch {
+	case len(m) == 4:
+		return isDigits(m) && m[0] != '0'
+	case len(m) == 5:
+		return isDigits(m[:4]) && m[0] != '0' && m[4] >= 'A' && m[4] <= 'Z'
+	}
+	return false
+}
+
+// allLetters reports a non-empty string of ASCII letters only.
+func allLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isLetter(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// huaweiVariant reports the variant codes Huawei and Honor append to a
+// series: the network and market letters ("AL", "TL", "UL", "CL", "DL",
+// "L", "LX", "AN", "TN", "BD", "NX") and two or three digits ("UL10",
+// "AL00", "L21", "LX1").
+func huaweiVariant(v string) bool {
+	i := 0
+	for i < len(v) && v[i] >= 'A' && v[i] <= 'Z' {
+		i++
+	}
+	switch v[:i] {
+	case "AL", "TL", "UL", "CL", "DL", "L", "LX", "AN", "TN", "BD", "NX":
+	default:
+		return false
+	}
+	d := len(v) - i
+	return d >= 1 && d <= 3 && isDigits(v[i:])
+}
+
+// allAlnum reports a non-empty string of ASCII letters and digits only.
+func allAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isLetter(s[i]) && (s[i] < '0' || s[i] > '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// catModel reports the rugged phones Bullitt makes under the Caterpillar
+// (CAT) brand, named "S" and two digits ("S41", "S60", "S48c").
+func catModel(m string) bool {
+	if len(m) < 3 || len(m) > 4 || m[0] != 'S' || m[1] < '3' || m[1] > '7' || m[2] < '0' || m[2] > '9' {
+		return false
+	}
+	return len(m) == 3 || m[3] == 'c'
+}
+
+// redmiName gives the first Redmi phones, sold under numbers of their year
+// of release, their product names: 2013023 the Redmi 1W, 2014011 the
+// Redmi 1S, and the 201481x and 2014821 variants the Redmi 2. Later model
+// numbers are kept as they are.
+func redmiName(m string) string {
+	switch {
+	case m == "2013023":
+		return "Redmi 1W"
+	case m == "2014011":
+		return "Redmi 1S"
+	case len(m) == 7 && (strings.HasPrefix(m, "201481") || m == "2014821"):
+		return "Redmi 2"
+	}
+	return m
+}
+
+// prefixesByInitial lists the positions in brandPrefixes of the prefixes
+// starting with each byte, in list order, so that a model is compared
+// with the few prefixes that can match it; the first match is the same as
+// in a scan of the whole list.
+var prefixesByInitial = func() (t [256][]int) {
+	for i, bp := range brandPrefixes {
+		t[bp.prefix[0]] = append(t[bp.prefix[0]], i)
+	}
+	return t
+}()

@@ -30,6 +30,13 @@ func (s *state) gameConsole() {
 			return
 		case lt == "ps2" || strings.HasPrefix(lt, "ps2 "):
 			s.devClass, s.devBrand, s.devName = "Game Console", "Sony", "Sony PlayStation 2"
+			for _, e2 := range p.entries {
+				// The PlayStation 2's network system, "PlayStation BB
+				// Navigator 1.0".
+				if l2 := p.ltext(e2); strings.HasPrefix(l2, "playstation bb ") {
+					s.os = osInfo{name: "PlayStation BB", version: p.text(e2)[len("playstation bb "):], class: "Game Console", cpu: s.os.cpu}
+				}
+			}
 			return
 		case strings.HasPrefix(lt, "psp"):
 			s.devClass, s.devBrand, s.devName = "Handheld Game Console", "Sony", "Sony PlayStation Portable"
@@ -46,6 +53,11 @@ func (s *state) gameConsole() {
 			version = strings.TrimSpace(version)
 			s.devClass, s.devBrand, s.devName = "Game Console", "Sony", "Sony PlayStation "+normalizeName(model)
 			s.sonyConsoleOS(asciiLower(model), version)
+			if pr, ok := p.product("RNPS"); ok && isVersionLike(pr.version) {
+				// React Native for PlayStation apps run on their own
+				// runtime, which names its version.
+				s.os = osInfo{name: "RNPS", version: pr.version, class: "Game Console", cpu: s.os.cpu}
+			}
 			return
 		}
 	}
@@ -112,6 +124,921 @@ func (s *state) eReader() {
 				s.devBrand, s.devName = "Kobo", normalizeName(p.text(e))
 			}
 			return
+		}
+	}
+}
+
+// inComment reports whether the byte at offset i of the user agent lies
+// inside a comment section ("(...)").
+func (p *parsed) inComment(i int) bool {
+	for _, e := range p.entries {
+		if e.block >= 0 && e.start <= i && i < e.end {
+			return true
+		}
+	}
+	return false
+}
+
+// vidaaModel reads the model of a Hisense television from the
+// "(Hisense;HE55A7000EUWTS;V0000.01.00A.J0828)" comment its browser adds
+// after the chipset ("Hisense-MSD6886"): the maker, then the model number.
+func (s *state) vidaaModel() {
+	p := s.p
+	for i, e := range p.entries {
+		if p.ltext(e) != "hisense" || i+1 >= len(p.entries) || p.entries[i+1].block != e.block {
+			continue
+		}
+		if m := p.text(p.entries[i+1]); isModelNumber(strings.ReplaceAll(m, "_", "-")) {
+			s.devName = "Hisense " + normalizeName(m)
+			return
+		}
+	}
+}
+
+// Needles of the set-top box rules.
+var (
+	kwKreaTV   = uaNeedles.add("kreatv/")
+	kwRokuDVP  = uaNeedles.add("roku/dvp-")
+	kwNSZDash  = uaNeedles.add("nsz-")
+	kwAppleTV  = uaNeedles.add("apple tv")
+	kwAppleTV2 = uaNeedles.add("appletv")
+)
+
+// setTopBoxMakers are companies that make set-top boxes only; a comment
+// entry that starts with one of them ("Arris MediaPlayer 2.0") names such
+// a box.
+var setTopBoxMakers = []struct{ prefix, brand string }{
+	{"arris ", "Arris"}, {"amino ", "Amino"}, {"humax ", "Humax"}, {"kaon ", "Kaon"},
+	{"technicolor ", "Technicolor"}, {"sagemcom ", "Sagemcom"},
+}
+
+// setTopBox recognises the boxes that connect a television to the
+// internet and reports whether it found one:
+//   - Arris's KreaTV system ("KreaTV/15.99.2.1 (ARRIS, IPC1100P2, wired)"),
+//   - Roku's players, whose product version is the "DVP" (digital video
+//     player) firmware ("Roku/DVP-10.5"),
+//   - Android TV devices that say so in their model ("SHIELD Android TV"),
+//     and Sony's NSZ Google TV players,
+//   - the WPE WebKit browser of Comcast's RDK based X1 boxes, which adds
+//     only "WPE" to a Linux platform,
+//   - comment entries naming a set-top box maker.
+func (s *state) setTopBox() bool {
+	p := s.p
+	if pr, ok := p.product("KreaTV"); ok && p.has(kwKreaTV) && isVersionLike(pr.version) {
+		s.os = osInfo{name: "KreaTV", version: pr.version, class: "Embedded", cpu: s.os.cpu}
+		s.devClass, s.devBrand, s.devName = "Set-top box", "Arris", "Arris KreaTV"
+		s.ceDevice()
+		return true
+	}
+	if pr, ok := p.product("Roku"); ok && p.has(kwRokuDVP) {
+		s.os = osInfo{name: "Roku OS", version: pr.version, class: "Embedded", cpu: s.os.cpu}
+		s.devClass, s.devBrand, s.devName = "Set-top box", "Roku", "Roku Digital Video"
+		return true
+	}
+	if s.os.name == "Android" && (p.has(kwAndroidTV) || p.has(kwNSZDash) && s.devBrand == "Sony" || hasWordFold(s.devName, "box") || strings.Contains(s.devName, "BOX")) {
+		s.devClass = "Set-top box"
+		s.os.class = "Embedded"
+		if k := strings.IndexByte(s.devName, '/'); k > 0 && s.devBrand == "Sony" {
+			s.devName = s.devName[:k] // "NSZ-GS7/GX70": the player and its remote
+		}
+		return true
+	}
+	if s.os.name == "Android" && (strings.Contains(s.devName, "Google TV") || strings.HasPrefix(s.devName, "Chromecast")) {
+		// Google's own streaming devices ("4K Google TV Stick").
+		s.devClass = "Set-top box"
+		if s.devBrand == "" || s.devBrand == Unknown {
+			s.devBrand, s.devName = "Google", "Google "+s.devName
+		}
+		return true
+	}
+	if s.os.name == "Linux" && len(p.products) > 0 && p.products[len(p.products)-1].name == "WPE" {
+		s.devClass, s.devBrand, s.devName = "Set-top box", "Comcast", "Comcast X1"
+		return true
+	}
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		for _, m := range setTopBoxMakers {
+			if strings.HasPrefix(lt, m.prefix) {
+				model := strings.TrimSpace(p.text(e)[len(m.prefix):])
+				if k := strings.LastIndexByte(model, ' '); k > 0 && isVersionLike(model[k+1:]) {
+					model = model[:k]
+				}
+				s.devClass, s.devBrand, s.devName = "Set-top box", m.brand, m.brand+" "+normalizeName(model)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// googleTV handles the Google TV platform of 2010 to 2014, on boxes of
+// Sony, Logitech, LG and others: "(Linux; GoogleTV 3.2; NSZ-GS7/GX70
+// Build/MASTER)" names the system version and the box, while the first
+// generation sends only "GoogleTV/161242", a build number.
+func (s *state) googleTV() {
+	p := s.p
+	s.devClass, s.devBrand, s.devName = "Set-top box", "Google", "Google TV"
+	v := Unknown
+	for i, e := range p.entries {
+		lt := p.ltext(e)
+		if !strings.HasPrefix(lt, "googletv ") {
+			continue
+		}
+		if ver := leadingVersion(lt[len("googletv "):]); strings.Contains(ver, ".") {
+			v = ver
+		}
+		if i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+			model := p.text(p.entries[i+1])
+			if k := strings.Index(p.ltext(p.entries[i+1]), " build/"); k > 0 {
+				model = model[:k]
+			}
+			if k := strings.IndexByte(model, '/'); k > 0 {
+				model = model[:k]
+			}
+			if b, rest := brandOfModel(model); b != "" && rest != "" {
+				s.devBrand, s.devName = b, b+" "+normalizeName(rest)
+			}
+		}
+		break
+	}
+	s.os = osInfo{name: "GoogleTV", version: v, class: "Embedded", cpu: s.os.cpu}
+}
+
+// webOSVersion derives the version of LG's webOS TV from the Chromium
+// release its web runtime is built on, as LG documents for developers:
+// each webOS TV release ships one Chromium (3.x: 38, 4.x: 53, 5.x: 68,
+// 6.x: 79, then the yearly 22: 87, 23: 94, 24: 108, 25: 120).
+func (s *state) webOSVersion() {
+	if s.os.name != "WebOS" || s.os.version != Unknown && s.os.version != "" {
+		return
+	}
+	pr, ok := s.p.product("Chrome")
+	if !ok || pr.name != "Chrome" {
+		return
+	}
+	switch atoiPrefix(pr.version) {
+	case 38:
+		s.os.version = "3.x"
+	case 53:
+		s.os.version = "4.x"
+	case 68:
+		s.os.version = "5.x"
+	case 79:
+		s.os.version = "6.x"
+	case 87:
+		s.os.version = "22"
+	case 94:
+		s.os.version = "23"
+	case 108:
+		s.os.version = "24"
+	case 120:
+		s.os.version = "25"
+	}
+}
+
+// Needles of the wearable, headset and car rules.
+var (
+	kwVRSafari     = uaNeedles.add("vr safari")
+	kwOculus       = uaNeedles.add("oculusbrowser")
+	kwWatch        = uaNeedles.add("watch")
+	kwWatchOS      = uaNeedles.add("watchos/")
+	kwQtCarBrowser = uaNeedles.add("qtcarbrowser")
+	kwTeslaSlash   = uaNeedles.add("tesla/")
+	kwPico         = uaNeedles.add("pico")
+)
+
+// wearable recognises devices worn or driven rather than held:
+//   - virtual reality headsets, whose browsers (Samsung Internet for Gear
+//     VR, the Oculus and Pico browsers) say "VR Safari" where a phone says
+//     "Mobile Safari"; Oculus headsets name only their code name
+//     ("Pacific", "Quest") and Pico headsets their model and system
+//     ("PICO 4 OS5.9.2 like Quest");
+//   - watches, whose model names say so ("SmartWatch 3", "LG Watch
+//     Urbane", "G Watch R"), and Apple's watchOS;
+//   - Tesla cars, whose browser is "QtCarBrowser" or adds "Tesla/<firmware>".
+func (s *state) wearable() {
+	p := s.p
+	switch {
+	case p.has(kwVRSafari) || p.has(kwOculus) && !p.has(kwPico):
+		s.devClass = "Virtual Reality"
+		if s.devBrand == "" || s.devBrand == Unknown || s.devBrand == "Quest" || s.devBrand == "Pacific" {
+			// Oculus headsets name only their code name ("Pacific",
+			// "Quest 2"), which the generic rule took for a maker.
+			if s.devBrand == "" || s.devBrand == Unknown {
+				s.devName = "Oculus"
+			}
+			s.devBrand = "Oculus"
+			for _, e := range p.entries {
+				lt := p.ltext(e)
+				if lt == "pacific" || lt == "quest" || strings.HasPrefix(lt, "quest ") {
+					s.devName = "Oculus " + normalizeName(p.text(e))
+					break
+				}
+			}
+		}
+		s.picoHeadset()
+	case p.has(kwWatchOS):
+		if pr, ok := p.product("watchOS"); ok {
+			s.devClass, s.devBrand, s.devName = "Watch", "Apple", "Apple Watch"
+			s.os = osInfo{name: "watchOS", version: orUnknown(pr.version), class: "Mobile", cpu: s.os.cpu}
+		}
+	case p.has(kwWatch) && (s.os.name == "Android" || s.os.name == "Tizen"):
+		lm := asciiLower(s.devName)
+		if !strings.Contains(lm, "watch") {
+			return
+		}
+		s.devClass = "Watch"
+		if s.devBrand == "G" {
+			// LG sold its first Android Wear watches as "G Watch".
+			s.devBrand, s.devName = "LG", "LG "+s.devName
+		}
+	case s.os.name == "Android" && len(p.products) > 0 && p.products[0].name == "AlexaService":
+		// Amazon's voice service on its Echo devices.
+		s.devClass, s.devBrand, s.devName = "Voice", "Amazon", "Amazon Alexa"
+	case p.has(kwQtCarBrowser) || p.has(kwTeslaSlash) && s.os.name == "Linux":
+		s.devClass, s.devBrand, s.devName = "Car", "Tesla", "Tesla"
+	}
+}
+
+// picoHeadset reads the model and system of a Pico headset from its
+// comment entry ("PICO 4 OS5.9.2 like Quest", "Pico Neo3 Link OS5.8.4.0
+// like Quest").
+func (s *state) picoHeadset() {
+	p := s.p
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		if !strings.HasPrefix(lt, "pico ") {
+			continue
+		}
+		t := p.text(e)
+		model, version := t[len("pico "):], ""
+		if k := strings.Index(lt, " os"); k > 0 && k+3 < len(lt) && lt[k+3] >= '0' && lt[k+3] <= '9' {
+			model = t[len("pico "):k]
+			version = leadingVersion(t[k+3:])
+		}
+		s.devBrand, s.devName = "Pico", "Pico "+normalizeName(strings.TrimSpace(model))
+		if version != "" {
+			s.os.name, s.os.version = "PICO OS", version
+		}
+		return
+	}
+}
+
+// homeDevice recognises devices that name no operating system in the
+// usual places: the PlayStation 3's own HTTP library ("PS3Application
+// libhttp/4.8.5-000 (CellOS)"), Sonos speakers ("Linux UPnP/1.0
+// Sonos/53.3-71050 (ZPS12)", the model code in the comment) and Amazon's
+// Alexa voice service on Echo devices ("AlexaService/2.2 (Linux;Android 9)").
+func (s *state) homeDevice() {
+	p := s.p
+	for _, e := range p.entries {
+		if p.ltext(e) == "cellos" {
+			s.devClass, s.devBrand, s.devName = "Game Console", "Sony", "Sony PlayStation 3"
+			s.os = osInfo{name: "CellOS", version: Unknown, class: "Game Console", cpu: s.os.cpu}
+			return
+		}
+	}
+	if len(p.products) > 0 {
+		first := p.products[0]
+		switch {
+		case strings.HasPrefix(first.lname, "android-") && len(first.name) > 8:
+			// "Android-SAMSUNG-GT-I9060C/101.40404": the download manager
+			// of Samsung's Android browser, with the phone's model.
+			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+			s.devClass = "Mobile"
+			if b, rest := brandOfModel(first.name[8:]); b != "" && rest != "" {
+				s.devBrand, s.devName = b, b+" "+normalizeName(rest)
+			}
+			return
+		case first.name == "WhatsApp" && len(p.products) == 2 && len(p.products[1].name) == 1:
+			// "WhatsApp/2.2305.7 N": WhatsApp's own clients end with a
+			// letter for the platform: N for Nokia's KaiOS phones, W for
+			// Windows phones.
+			switch p.products[1].name {
+			case "N":
+				s.os = osInfo{name: "KaiOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+				s.devClass, s.devBrand, s.devName = "Mobile", "Nokia", "Nokia Kaios"
+			case "W":
+				s.os = osInfo{name: "Windows Mobile", version: "10", class: "Mobile", cpu: s.os.cpu}
+				s.devClass, s.devBrand, s.devName = "Mobile", Unknown, "Generic Windows Phone"
+			}
+			return
+		case first.name == "MSFT-WP" && isVersionLike(first.version):
+			// The system HTTP client of Windows Phone ("MSFT-WP/7.10.8860").
+			s.os = osInfo{name: "Windows Phone", version: first.version, class: "Mobile", cpu: s.os.cpu}
+			s.devClass = "Phone"
+			return
+		case first.name == "Echo" && len(p.products) == 1 && isVersionLike(first.version):
+			// Amazon's Echo speakers fetch with a bare "Echo/1.0".
+			s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+			s.devClass, s.devBrand, s.devName = "Voice", "Amazon", "Amazon Echo"
+			return
+		case strings.Contains(first.lname, "android") || strings.HasSuffix(first.lname, "-ios") || strings.Contains(first.lname, "-ios-"):
+			// Apps named after their platform: "GeenStijlAndroidApp/2.0",
+			// "MastodonAndroid/1.2.2", "Outlook-iOS/711.2587062.prod.iphone";
+			// one named after both ("Outlook-iOS-Android") is only mobile.
+			android := strings.Contains(first.lname, "android")
+			ios := strings.HasSuffix(first.lname, "-ios") || strings.Contains(first.lname, "-ios-")
+			s.devClass = "Mobile"
+			switch {
+			case android && ios:
+				s.os.class = "Mobile"
+			case android:
+				s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+			default:
+				s.os = osInfo{name: "iOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+				s.devBrand, s.devName = "Apple", "Apple iOS Device"
+				switch lv := asciiLower(first.version); {
+				case strings.Contains(lv, "iphone"):
+					s.devClass, s.devName = "Phone", "Apple iPhone"
+				case strings.Contains(lv, "ipad"):
+					s.devClass, s.devName = "Tablet", "Apple iPad"
+				}
+			}
+			return
+		case strings.EqualFold(first.version, "android") && len(p.entries) == 0:
+			// "member-react-native-application/android/1.11.12": an app
+			// that names its platform where the version would be.
+			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+			s.devClass = "Mobile"
+			return
+		}
+	}
+	if len(p.products) >= 2 && p.products[0].name == "Spotify" && (p.products[1].name == "Win32" || p.products[1].name == "Win64") &&
+		len(p.entries) > 0 && p.entries[0].block >= 0 {
+		// "Spotify/112000510 Win32/0 (PC laptop)": Spotify's desktop
+		// client names the platform and the kind of computer.
+		s.os = osInfo{name: "Windows", version: Unknown, class: "Desktop", cpu: s.os.cpu}
+		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, normalizeName(p.text(p.entries[0]))
+		return
+	}
+	if pr, ok := p.product("Sonos"); ok && isVersionLike(pr.version) {
+		s.devBrand, s.devName = "Sonos", "Sonos"
+		for _, e := range p.entries {
+			if t := p.text(e); isModelNumber(t) || len(t) == 4 && isModelNumber(t+"-") {
+				s.devName = "Sonos " + t
+				break
+			}
+		}
+		if _, ok := p.product("UPnP"); ok {
+			// "Linux UPnP/1.0": the UPnP server of an embedded Linux.
+			s.os = osInfo{name: "Linux", version: Unknown, class: "Embedded", cpu: s.os.cpu}
+		}
+	}
+}
+
+// reducedAndroid handles the reduced user agent of Chrome 110 and later
+// (and the browsers built on it), which always sends "(Linux; Android 10;
+// K)": the version is frozen, so it says nothing about the real system,
+// and the model is hidden. Samsung Internet still names its maker.
+func (s *state) reducedAndroid() {
+	p := s.p
+	for _, e := range p.entries {
+		if p.text(e) == "Android 10" {
+			s.os.version = Unknown
+			break
+		}
+	}
+	if _, ok := p.product("SamsungBrowser"); ok {
+		s.devBrand = "Samsung"
+		if s.devClass == "Phone" {
+			s.devName = "Samsung Phone"
+		} else {
+			s.devName = "Samsung Tablet"
+		}
+	}
+}
+
+var (
+	kwWPDesktop = uaNeedles.add("wpdesktop")
+	kwFamilyHub = uaNeedles.add("family hub")
+	kwTVSafari  = uaNeedles.add("tv safari")
+)
+
+// wpDesktop handles Internet Explorer on Windows Phone 8 in its desktop
+// mode: it claims a Windows NT desktop ("Windows NT 6.2; ARM; ...") but
+// adds "WPDesktop" and then the phone's model ("Nokia 625H").
+func (s *state) wpDesktop() {
+	p := s.p
+	version := Unknown
+	switch s.os.version {
+	case "6.2", "8":
+		version = "8"
+	case "6.3", "8.1":
+		version = "8.1"
+	}
+	s.os = osInfo{name: "Windows Phone", version: version, class: "Mobile", cpu: s.os.cpu}
+	s.devClass, s.devBrand, s.devName = "Phone", Unknown, "Generic Windows Phone"
+	for i, e := range p.entries {
+		if p.ltext(e) != "wpdesktop" || i+1 >= len(p.entries) || p.entries[i+1].block != e.block {
+			continue
+		}
+		model := p.text(p.entries[i+1])
+		if b, rest := brandOfModel(model); b != "" {
+			s.devBrand, s.devName = b, b
+			if rest != "" {
+				s.devName = b + " " + normalizeName(rest)
+			}
+		}
+		return
+	}
+}
+
+// tizenDevice completes the devices of Samsung's Tizen: phones, watches,
+// televisions and the Family Hub refrigerators are all Samsung's; a Tizen
+// that names no model and no mobile browser is an embedded device.
+func (s *state) tizenDevice() {
+	p := s.p
+	if s.devBrand == "" || s.devBrand == Unknown {
+		s.devBrand = "Samsung"
+	}
+	if lm := asciiLower(s.devName); strings.HasPrefix(lm, "samsung sm-r7") || strings.HasPrefix(lm, "samsung sm-r8") ||
+		strings.HasPrefix(lm, "samsung sm-r9") {
+		s.devClass = "Watch" // the Gear S and Galaxy Watch models
+		return
+	}
+	if s.devClass == "TV" || p.has(kwTVSafari) {
+		s.devClass, s.devName = "TV", "Samsung Smart TV"
+		s.os.class = "Embedded"
+		return
+	}
+	if p.has(kwFamilyHub) {
+		s.devClass = "Home Appliance"
+		if !s.mobile {
+			s.os.class = "Embedded"
+		}
+		return
+	}
+	if s.devName == "" || s.devName == Unknown {
+		s.devName = "Samsung Tizen Device"
+		if !s.mobile && !s.tablet && s.devClass == "Phone" {
+			s.devClass = Unknown
+			s.os.class = "Embedded"
+		}
+	}
+}
+
+// appleProduct reads the "Apple-iPhone3C1/1104.257" products of Apple's
+// own system services: the device kind and its hardware revision.
+func (s *state) appleProduct() {
+	p := s.p
+	if strings.HasPrefix(p.low, "appletv") {
+		// "AppleTV11,1/11.1": the Apple TV's own services name the
+		// hardware and the tvOS release.
+		if k := strings.IndexByte(p.ua, '/'); k > 0 && k < 16 {
+			if v := leadingVersion(p.ua[k+1:]); v != "" {
+				s.devClass, s.devBrand, s.devName = "Set-top box", "Apple", "Apple TV"
+				s.os = osInfo{name: "tvOS", version: v, class: "Mobile", cpu: s.os.cpu}
+				return
+			}
+		}
+	}
+	if len(p.products) == 0 || !strings.HasPrefix(p.products[0].lname, "apple-i") && !strings.HasPrefix(p.products[0].lname, "apple i") {
+		return
+	}
+	ln := p.products[0].lname[len("apple-"):]
+	version := Unknown
+	if k := strings.Index(ln, " ios "); k > 0 && isVersionLike(ln[k+5:]) {
+		// "Apple iPhone iOS 13.3.1": the device, the system and its version.
+		version = leadingVersion(ln[k+5:])
+	}
+	switch {
+	case strings.HasPrefix(ln, "iphone"):
+		s.devClass, s.devName = "Phone", "Apple iPhone"
+	case strings.HasPrefix(ln, "ipod"):
+		// Every iPod that runs iOS is an iPod touch.
+		s.devClass, s.devName = "Phone", "Apple iPod Touch"
+	case strings.HasPrefix(ln, "ipad"):
+		s.devClass, s.devName = "Tablet", "Apple iPad"
+	default:
+		return
+	}
+	s.devBrand = "Apple"
+	s.os = osInfo{name: "iOS", version: version, class: "Mobile", cpu: s.os.cpu}
+}
+
+// deviceFamilies applies what a maker's naming says about the kind of
+// device or its maker beyond the brand:
+//   - Samsung's tablets are the GT-P, GT-N80xx, SM-T, SM-P and SM-X models,
+//     Lenovo's the TB models ("TB-8704F", "TB3-X70F");
+//   - Google Glass is an augmented reality headset;
+//   - Palm's webOS phones add their model as a product ("Pre/1.0"), HP's
+//     TouchPad tablet says "hp-tablet";
+//   - Panasonic's Viera televisions name the set only;
+func (s *state) deviceFamilies() {
+	p := s.p
+	if s.os.name == "Android" || s.os.name == "Maemo" {
+		if pr, ok := p.product("SailfishBrowser"); ok && pr.name == "SailfishBrowser" {
+			// Jolla's Sailfish OS runs Android apps and grew out of
+			// Maemo; its own browser says which system it really is.
+			v, _ := p.entryVersion("sailfish ")
+			s.os.name, s.os.version = "Sailfish", orUnknown(leadingVersion(v))
+			s.devClass = "Phone"
+		}
+	}
+	switch s.os.name {
+	case "Android":
+		if s.devName == "Android Mobile" && len(p.entries) > 0 && p.ltext(p.entries[0]) == "fban/fb4a" {
+			s.facebookAndroid(true)
+		}
+		for _, e := range p.entries {
+			// "Screen Size phone", "Screen Size 10" tablet": apps that
+			// say what kind of screen they run on.
+			lt := p.ltext(e)
+			if s.devClass == "Mobile" && (lt == "mobile2.0" || lt == "tablet2.0") {
+				// "(compatible; Mobile2.0)", "(compatible; Tablet2.0)".
+				s.devClass = "Tablet"
+				if lt[0] == 'm' {
+					s.devClass = "Phone"
+				}
+			}
+			if strings.HasPrefix(lt, "screen size ") {
+				switch {
+				case strings.HasSuffix(lt, "phone"):
+					s.devClass = "Phone"
+				case strings.HasSuffix(lt, "tablet"):
+					s.devClass = "Tablet"
+				}
+			}
+		}
+		// Only a browser's guess of "Phone" (from "Mobile Safari") is
+		// corrected; apps that say nothing of the screen stay "Mobile".
+		if s.devClass == "Phone" {
+			// The model without the brand, compared without case and
+			// without copying: this runs for every Android phone.
+			m := s.devName
+			if len(m) > len(s.devBrand) && m[len(s.devBrand)] == ' ' && strings.HasPrefix(m, s.devBrand) {
+				m = m[len(s.devBrand)+1:]
+			}
+			pre := func(prefixes ...string) bool {
+				for _, x := range prefixes {
+					if asciiHasPrefixLower(m, x) {
+						return true
+					}
+				}
+				return false
+			}
+			switch {
+			case s.devBrand == "Samsung" && pre("gt-p", "gt-n80", "sm-t", "sm-p", "sm-x"):
+				s.devClass = "Tablet"
+			case pre("tb-") || strings.Contains(m, " TB-") || strings.Contains(m, " tb-") ||
+				len(m) > 4 && pre("tb") && m[2] >= '0' && m[2] <= '9' && m[3] == '-':
+				s.devClass = "Tablet"
+			case s.devBrand == "Samsung" && pre("sm-r7", "sm-r8", "sm-r9"):
+				// The Gear S and Galaxy Watch models.
+				s.devClass = "Watch"
+			case s.devBrand == "Google" && pre("glass"):
+				// The first Glass releases named their own Android based
+				// system by its "XE" (Explorer Edition) number ("; XE7)").
+				s.devClass = "Augmented Reality"
+				for _, e := range p.entries {
+					if t := p.text(e); len(t) > 2 && t[0] == 'X' && t[1] == 'E' && isDigits(t[2:]) {
+						s.os.name, s.os.class, s.os.version = "Glass OS", "Augmented Reality", t[2:]
+					}
+				}
+			case len(m) > 3 && pre("mid") && (m[3] >= '0' && m[3] <= '9' || m[3] == '-' || m[3] == ' '):
+				// "MID713": a Mobile Internet Device, the generic tablets.
+				s.devClass = "Tablet"
+			}
+		}
+	case "WebOS":
+		if s.devBrand == "" || s.devBrand == Unknown {
+			for _, e := range p.entries {
+				if p.ltext(e) == "hp-tablet" {
+					s.devClass, s.devBrand, s.devName = "Tablet", "HP", "HP TouchPad"
+					if _, ok := p.entryVersion("hpwos/"); ok {
+						s.os.name = "HP WebOS" // HP's own name for webOS 3
+					}
+					return
+				}
+			}
+			for _, name := range [...]string{"Pre", "Pixi", "Veer"} {
+				if pr, ok := p.product(name); ok && pr.name == name {
+					s.devBrand, s.devName = "Palm", "Palm "+normalizeName(name)
+					return
+				}
+			}
+		}
+	}
+	if s.devClass == "TV" && (s.devBrand == "" || s.devBrand == Unknown) && p.has(kwViera) {
+		s.devBrand, s.devName = "Panasonic", "Panasonic Viera"
+	}
+}
+
+// amazonDevice completes an Amazon device from its model code: AFT... are
+// the Fire TV players, AEO... the Echo Show smart displays, the others
+// Fire tablets (and the Fire Phone). They run Fire OS, whose version
+// Amazon bases on an Android release: Fire OS 7 on Android 9, Fire OS 8
+// on Android 11; the older ones are reported with the Android version.
+func (s *state) amazonDevice(model string) {
+	s.os.name = "FireOS"
+	um := strings.ToUpper(model)
+	switch {
+	case strings.HasPrefix(um, "AFT"):
+		s.devClass = "Set-top box"
+	case strings.HasPrefix(um, "AEO"):
+		s.devClass = "Smart Display"
+	case !strings.Contains(um, "PHONE"):
+		s.devClass = "Tablet"
+	}
+	switch versionMajor(s.os.version) {
+	case "9":
+		s.os.version = "7"
+	case "11":
+		s.os.version = "8"
+	}
+}
+
+// windowsPhoneVendor reads the maker and model of a Windows phone whose
+// browser is not Internet Explorer Mobile: "(Windows Phone 10.0; Android
+// 4.2.1; Microsoft; RM-1092)" names the maker, then the model, while apps
+// in an emulation layer name only the model ("RM-1089_1038").
+func (s *state) windowsPhoneVendor() {
+	p := s.p
+	for i, e := range p.entries {
+		t := p.text(e)
+		vendor := ""
+		switch lt := p.ltext(e); lt {
+		case "microsoft":
+			vendor = "Microsoft"
+		default:
+			if b, ok := knownBrand(t); ok {
+				vendor = b
+			}
+		}
+		if vendor != "" {
+			if i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+				if m := p.text(p.entries[i+1]); isModelNumber(m) || strings.ContainsAny(m, "0123456789") && len(m) < 30 {
+					s.devBrand, s.devName = vendor, vendor+" "+normalizeName(strings.TrimPrefix(m, vendor+" "))
+					return
+				}
+			}
+			continue
+		}
+		if b, rest := brandOfModel(t); b != "" && rest != "" && !hasPrefixFold(t, b) && strings.ContainsAny(t, "0123456789") {
+			s.devBrand, s.devName = b, b+" "+normalizeName(rest)
+			return
+		}
+	}
+}
+
+// systemFromEntries reads the systems that only their comment entry
+// announces: UC Browser's abbreviation "Adr 7.0" of Android, and
+// OpenHarmony with the kind of device before it ("(Phone; OpenHarmony
+// 5.0)").
+func (s *state) systemFromEntries() {
+	p := s.p
+	for i, e := range p.entries {
+		lt := p.ltext(e)
+		switch {
+		case lt == "fban/fb4a":
+			s.facebookAndroid(false)
+			return
+		case strings.Contains(lt, " android:"):
+			// "(LenovoTB-X606X_EEA:mt8768 Android:29)": the API level.
+			k := strings.Index(lt, " android:") + len(" android:")
+			end := k
+			for end < len(lt) && lt[end] >= '0' && lt[end] <= '9' {
+				end++
+			}
+			if v := androidAPILevel(lt[k:end]); v != "" {
+				s.os = osInfo{name: "Android", version: v, class: "Mobile", cpu: s.os.cpu}
+				return
+			}
+		case strings.HasPrefix(lt, "cpu android "):
+			// "(Samsung SMJ200M; CPU Android 5.1.1; ...)", the iOS layout
+			// ("CPU iPhone OS 12_0") copied by an app; Yauaa keeps the
+			// version unknown there.
+			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+			return
+		case strings.HasPrefix(lt, "adr ") && isVersionLike(lt[4:]):
+			s.os = osInfo{name: "Android", version: leadingVersion(lt[4:]), class: "Mobile", cpu: s.os.cpu}
+			return
+		case strings.HasPrefix(lt, "openharmony ") && isVersionLike(lt[len("openharmony "):]):
+			s.os = osInfo{name: "OpenHarmony", version: leadingVersion(lt[len("openharmony "):]), class: "Mobile", cpu: s.os.cpu}
+			if i > 0 && p.entries[i-1].block == e.block {
+				switch p.ltext(p.entries[i-1]) {
+				case "phone":
+					s.devClass = "Phone"
+				case "tablet":
+					s.devClass = "Tablet"
+				}
+			}
+			return
+		}
+	}
+}
+
+// starboardDevice reads the device of YouTube's Cobalt (Starboard) and of
+// the TV browsers that follow its convention: a product
+// "<operator>_<type>_<chipset>/<firmware>" followed by "(<brand>, <model>,
+// <connection>)" ("_TV_MT5800/012.002.051.001 (Philips, 32PHS5301-12,
+// wireless)", "_GAME_foo/Basjes (Sony, PS5, Carrier pigeon)"). The type
+// says what the device is.
+func (s *state) starboardDevice() {
+	p := s.p
+	if s.devClass == "TV" || s.devClass == "Set-top box" || s.devClass == "Game Console" {
+		return
+	}
+	for _, pr := range p.products {
+		class := ""
+		switch {
+		case strings.Contains(pr.name, "_GAME_"):
+			class = "Game Console"
+		case strings.Contains(pr.name, "_STB_") || strings.Contains(pr.name, "_OTT_"):
+			class = "Set-top box"
+		case strings.Contains(pr.name, "_TV_"):
+			class = "TV"
+		default:
+			continue
+		}
+		// The comment after the product holds brand, model, connection.
+		end := strings.Index(p.ua, pr.name)
+		if end < 0 {
+			return
+		}
+		rest := p.ua[end+len(pr.name):]
+		open := strings.IndexByte(rest, '(')
+		close := strings.IndexByte(rest, ')')
+		if open < 0 || close < open {
+			return
+		}
+		parts := strings.Split(rest[open+1:close], ",")
+		if len(parts) < 2 {
+			return
+		}
+		brand, model := strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1])
+		if brand == "" || model == "" {
+			return
+		}
+		s.devClass = class
+		s.devBrand = brandSpelling(brand)
+		s.devName = s.devBrand + " " + normalizeName(model)
+		if s.os.name == "" || s.os.name == "Linux" || s.os.name == "Android" {
+			s.os.class = "Embedded"
+		}
+		return
+	}
+}
+
+// facebookAndroid reads the device fields of the Facebook app for Android
+// when it sends only its own bracket ("[FBAN/FB4A;...;FBMF/samsung;
+// FBDV/SM-G970U;FBSV/12;...]"): the maker (FBMF), the model (FBDV) and
+// the Android release (FBSV).
+//
+// It sets the system first (device false), before the Android rules run,
+// and the device once they found no model (device true).
+func (s *state) facebookAndroid(device bool) {
+	p := s.p
+	maker, model, version := "", "", ""
+	for _, e := range p.entries {
+		t := p.text(e)
+		if len(t) < 6 || t[4] != '/' {
+			continue
+		}
+		switch p.ltext(e)[:5] {
+		case "fbmf/":
+			maker = t[5:]
+		case "fbdv/":
+			model = t[5:]
+		case "fbsv/":
+			version = t[5:]
+		}
+	}
+	if !device {
+		if isVersionLike(version) {
+			s.os = osInfo{name: "Android", version: version, class: "Mobile", cpu: s.os.cpu}
+		}
+		return
+	}
+	if model == "" {
+		return
+	}
+	b, rest := brandOfModel(model)
+	if b == "" {
+		if kb, ok := knownBrand(maker); ok {
+			b, rest = kb, model
+		}
+	}
+	if b != "" && rest != "" {
+		s.devBrand, s.devName = b, b+" "+normalizeName(rest)
+	}
+}
+
+// hasWordFold reports whether s contains word, in any case, as a whole
+// space separated word ("Mi Box S" has "box", "Onyx Boox" has not).
+func hasWordFold(s, word string) bool {
+	for w := range strings.FieldsSeq(s) {
+		if strings.EqualFold(w, word) {
+			return true
+		}
+	}
+	return false
+}
+
+// symbianGeneric handles Nokia's S60 3rd edition browser (SymbianOS 9,
+// "Series60/3.1 NokiaN95/10.0.018" inside the comment), whose phone Yauaa
+// reports as the generic "Nokia Symbian Phone".
+func (s *state) symbianGeneric() {
+	p := s.p
+	for _, e := range p.entries {
+		if lt := p.ltext(e); strings.HasPrefix(lt, "series60/3.") && strings.Contains(lt, " nokia") {
+			s.devName = "Nokia Symbian Phone"
+			return
+		}
+	}
+}
+
+// palmPDA names the handhelds of Palm OS: personal digital assistants
+// rather than phones, named after their product line when the browser
+// says it ("Tungsten Proxyless 1.1"), otherwise "Palm OS PDA".
+func (s *state) palmPDA() {
+	p := s.p
+	s.devClass, s.devBrand, s.devName = "Mobile", "Palm", "Palm OS PDA"
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		for _, line := range [...]string{"tungsten", "treo", "zire", "centro"} {
+			if strings.HasPrefix(lt, line) {
+				s.devName = "Palm " + capitalize(line)
+				return
+			}
+		}
+	}
+}
+
+// windowsOEMs are the codes computer makers add to Internet Explorer's
+// user agent on the Windows installations they ship ("MALNJS" on a
+// Lenovo, "MAGWJS" on a Gateway): four letters for the maker, then two
+// for the kind of installation.
+var windowsOEMs = map[string]string{
+	"MALN": "Lenovo", "MALC": "Lenovo", "MALE": "Lenovo", "MAGW": "Gateway", "ASU2": "Asus", "ASJB": "Asus",
+	"MAAR": "Acer", "MAAU": "Acer", "MATB": "Toshiba", "MATM": "Toshiba", "MDDR": "Dell", "MDDC": "Dell", "MDDS": "Dell",
+	"MAMD": "Medion", "MASM": "Samsung", "MASE": "Samsung", "MASP": "Sony", "MAFS": "Fujitsu", "MAPB": "Packard Bell",
+	"MAMI": "MSI",
+}
+
+// windowsOEM names the maker of a Windows computer from the OEM code in
+// the comment; HP's codes ("HPNTDF", "HPDTDF") name the maker in their
+// first two letters.
+func (s *state) windowsOEM() {
+	p := s.p
+	for _, e := range p.entries {
+		t := p.text(e)
+		if len(t) != 4 && len(t) != 6 && len(t) != 8 || !allAlnum(t) || strings.ToUpper(t) != t {
+			continue
+		}
+		if b, ok := windowsOEMs[t[:4]]; ok && (len(t) == 4 || len(t) == 6) {
+			s.devBrand, s.devName = b, b+" Desktop"
+			if s.devClass == "Tablet" {
+				s.devName = b + " Tablet"
+			}
+			return
+		}
+		if len(t) >= 6 && strings.HasPrefix(t, "HP") && (strings.HasSuffix(t[:6], "TDF") || strings.HasPrefix(t, "HPCM")) {
+			s.devBrand, s.devName = "HP", "HP "+normalizeName(t[2:6])
+			return
+		}
+	}
+}
+
+// smartTVWord reports "SmartTV" as a word of its own ("Linux/SmartTV",
+// "SmartTV Safari", "SmartTV/7.0"). "SmartTvA/3.0.0" is a portal API that
+// also set-top boxes and other devices announce, not a television.
+func smartTVWord(p *parsed) bool {
+	i := p.index(kwSmartTV)
+	for i >= 0 {
+		if end := i + len("smarttv"); end >= len(p.low) || p.low[end] != 'a' {
+			return true
+		}
+		next := strings.Index(p.low[i+len("smarttv"):], "smarttv")
+		if next < 0 {
+			return false
+		}
+		i += len("smarttv") + next
+	}
+	return false
+}
+
+var kwRaspbian = uaNeedles.add("raspbian")
+
+// linuxDevice recognises the Linux devices that are not desktops: the
+// Raspberry Pi, whose Raspbian system its Chromium names ("Raspbian
+// Chromium/72.0"), and Ubuntu Touch phones, which say "Ubuntu 15.04 like
+// Android 4.4" and run a mobile browser.
+func (s *state) linuxDevice() {
+	p := s.p
+	if p.has(kwRaspbian) {
+		s.devBrand, s.devName = "Raspberry", "Raspberry PI"
+		s.os.name = "Raspbian"
+		return
+	}
+	if s.os.name == "Ubuntu" && s.mobile {
+		for _, e := range p.entries {
+			if lt := p.ltext(e); strings.HasPrefix(lt, "ubuntu ") && strings.Contains(lt, " like android") {
+				s.devClass, s.devName = "Phone", "Linux Mobile"
+				s.os.name, s.os.class = "Ubuntu Touch", "Mobile"
+				return
+			}
 		}
 	}
 }

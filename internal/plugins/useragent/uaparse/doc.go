@@ -24,7 +24,10 @@
 //     Apple devices, TVs, feature phones) and the combined attributes;
 //   - brands.go: device brands from public model naming conventions;
 //   - devices.go: game consoles and e-book readers, named after the model
-//     the console or reader announces;
+//     the console or reader announces; set-top boxes, smart TV platforms
+//     (webOS, Google TV, Cobalt/Starboard), headsets, watches, cars, voice
+//     and home devices, and the device kinds that makers' model codes
+//     imply (tablets, watches, Windows OEM codes);
 //   - apps.go: applications inside another client's user agent (Electron
 //     apps, Microsoft Office, Internet Explorer shells, TV browsers);
 //   - language.go: the language of the client from locale entries;
