@@ -123,7 +123,13 @@ func (s *state) detectEngine() {
 	p := s.p
 	if wk, ok := p.product("AppleWebKit"); ok {
 		s.engClass, s.engName, s.engVersion = "Browser", "AppleWebKit", cleanVersion(wk.version)
-		if ch, ok := p.product("Chrome"); ok && s.os.name != "iOS" {
+		ch, ok := p.product("Chrome")
+		if !ok {
+			// Headless Chrome, driven by test and scraping tools, names
+			// the same Blink engine by its own product.
+			ch, ok = p.product("HeadlessChrome")
+		}
+		if ok && s.os.name != "iOS" {
 			cv := chromeVersion(ch.version)
 			if n := atoiPrefix(cv); n >= 28 {
 				s.engName = "Blink"
@@ -273,6 +279,11 @@ func (s *state) detectAgent() {
 		}
 		if bt.token == "chrome" {
 			s.chromeWebview(pr)
+		}
+		if s.agClass == "Browser" && p.has(kwHeadlessChrome) {
+			// A browser built on Chromium run without a screen ("HeadlessChrome/107 ...
+			// Edg/107") is that browser driven by a program.
+			s.agClass = "Robot"
 		}
 		if bt.token == "firefox" && (p.has(kwFennec) || s.os.name == "Android") && false {
 			s.agName = "Fennec"
@@ -1060,6 +1071,10 @@ func (s *state) anonymized() {
 // user agent (Windows 11 still says "Windows NT 10.0", every macOS since
 // Big Sur says "10_15_7" or "10.15"), so the real version is at least that.
 func (s *state) frozenOSVersion() {
+	if s.agClass == "Robot" {
+		// Headless browsers report the system they run on unchanged.
+		return
+	}
 	major := atoiPrefix(s.agVersion)
 	modern := false
 	switch s.agName {

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "aadffc42f9ccad8d4850969a9a347a5967f3432d0c7423df24bced42a8e990d0",
-	"dev-variants": "cc9c5c35ca7e8a71e14a1e3f3e42857ece64463f98c5fcbcb4f095d31daf0181",
-	"access-log":   "451078e7814aebfe0a9430d034e64f2df338f04d9039c29bc2fde18ac926d97e",
+	"dev":          "c8283050fc12802a212649b93563e9b4c0f53f5c09c710d87c1794db1f0a6920",
+	"dev-variants": "a2f82707db820f5deb29b2ec9c3daf97e635003f6c1bddd059b5c75c1c5f12f5",
+	"access-log":   "41255198fe7b8ecabaf90453f3d40f760b338538601e0c280b8bae9488a1780e",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 

@@ -211,6 +211,7 @@ var (
 	kwHTTPS                = uaNeedles.add("https://")
 	kwHarmonyOS            = uaNeedles.add("harmonyos")
 	kwHbbTV                = uaNeedles.add("hbbtv")
+	kwHeadlessChrome       = uaNeedles.add("headlesschrome")
 	kwHisense              = uaNeedles.add("hisense")
 	kwIMac                 = uaNeedles.add("imac")
 	kwIPad                 = uaNeedles.add("ipad")

@@ -30,6 +30,14 @@ var httpLibraries = map[string]string{
 	"dart": "Dart", "axios": "Axios", "node-fetch": "Node-Fetch", "ruby": "Ruby", "faraday": "Faraday",
 	"guzzlehttp": "Guzzle", "jakarta commons-httpclient": "Apache Jakarta Commons-HttpClient", "scrapy": "Scrapy", "python-httpx": "Python Httpx", "aiohttp": "Aiohttp",
 	"reqwest": "Reqwest", "winhttp": "WinHTTP", "masscan": "Masscan", "zgrab": "Zgrab",
+	"guzzle": "Guzzle", "hackney": "Hackney", "reactornetty": "Reactor Netty", "xb2.net": "XB2 Xbase++ Client",
+	"node.js": "OpenJs Node.js",
+}
+
+// libraryBrands are the makers of libraries whose device name does not
+// start with the maker's one-word name.
+var libraryBrands = map[string]string{
+	"reactornetty": "Reactor Netty", "node.js": "OpenJs",
 }
 
 // robotAgentNames fixes the spelling of names whose token is not the name
@@ -45,6 +53,7 @@ var robotAgentNames = map[string]string{
 	"ptst": "WebpageTest", "datadogsynthetics": "Datadog Synthetics", "pingdomtms": "Pingdom TMS",
 	"bitlybot": "Bitly bot", "catchpoint": "Catchpoint Analyzer", "commons-httpclient": "Jakarta Commons-HttpClient",
 	"xb2.net": "Xb2 Xbase++ Client", "con_aff": "Con Aff Robot", "gitlab-runner": "Gitlab CI Runner",
+	"reactornetty": "Reactor Netty", "node.js": "Node.js", "hackney": "Hackney",
 }
 
 // robotKind tells how a robot was recognised, which decides how much of
@@ -81,8 +90,13 @@ func (s *state) detectRobot() {
 	}
 	lname := asciiLower(name)
 	mobileDevice := s.os.name == "Android" || s.os.name == "iOS" || s.os.name == "Windows Phone" || s.os.name == "BlackBerry"
+	// A robot is a mobile robot when it imitates a named phone or tablet
+	// ("Android 6.0.1; Nexus 5X") or says so in its name
+	// ("YandexMobileScreenShotBot"); an Android version without a model
+	// is not enough.
+	namedModel := s.devName != "" && s.devName != Unknown && s.devName != "Android Mobile" && s.devName != "Android Tablet"
 	s.devClass = "Robot"
-	if mobileDevice && kind == robotNamed {
+	if kind == robotNamed && (mobileDevice && namedModel || strings.Contains(lname, "mobile")) {
 		s.devClass = "Robot Mobile"
 	}
 	agent := name
@@ -96,7 +110,9 @@ func (s *state) detectRobot() {
 	switch {
 	case kind == robotLibrary && httpLibraries[lname] != "":
 		s.devName = httpLibraries[lname]
-		if brand == Unknown {
+		if b, ok := libraryBrands[lname]; ok {
+			s.devBrand = b
+		} else if brand == Unknown {
 			if k := strings.IndexByte(s.devName, ' '); k > 0 {
 				s.devBrand = s.devName[:k]
 			} else {
@@ -121,7 +137,10 @@ func (s *state) detectRobot() {
 		}
 		s.devName = robotDeviceName(brand, agent, lname)
 	}
-	s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
+	headless := headlessBrowsers[lname]
+	if !headless {
+		s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
+	}
 	switch s.devBrand {
 	case "Google":
 		s.os.name = "Google Cloud"
@@ -129,13 +148,26 @@ func (s *state) detectRobot() {
 		s.os.name, s.os.version = "Microsoft Cloud", "Microsoft Azure"
 	case "Yahoo":
 		s.os.name = "Yahoo"
+		// Yahoo's crawlers all run in Yahoo's own cloud, and are shown as
+		// its robot whatever product they name ("Yahoo! Slurp").
+		s.devName = "Yahoo Robot"
 	}
-	s.devCPU = ""
+	if !headless {
+		s.devCPU = ""
+	}
 	if _, mapped := robotAgentNames[lname]; mapped {
 		name = agent
 	}
 	s.engClass, s.engName, s.engVersion = "Robot", name, cleanVersion(ver)
 	s.agClass, s.agName, s.agVersion = "Robot", agent, cleanVersion(ver)
+	if headless {
+		// "CasperJS/1.1.3+PhantomJS/1.9.8": a scripting tool on top of a
+		// headless browser; the browser is the engine.
+		if k := strings.Index(asciiLower(ver), "+phantomjs/"); k >= 0 {
+			s.engName, s.engVersion = "PhantomJS", cleanVersion(ver[k+len("+phantomjs/"):])
+			s.agVersion = cleanVersion(ver[:k])
+		}
+	}
 	if strings.HasPrefix(lname, "googlebot") && !p.has(kwGoogleBotHTML) && !p.has(kwGooglebotCom) {
 		s.googlebotImitator(ver)
 	}
@@ -183,6 +215,11 @@ func (s *state) googlebotImitator(ver string) {
 		return
 	}
 }
+
+// headlessBrowsers are browsers without a screen, driven by scripts: they
+// run on the machine of whoever runs the script, so the system they report
+// is kept.
+var headlessBrowsers = map[string]bool{"phantomjs": true, "casperjs": true, "slimerjs": true}
 
 // robotDeviceNames are the device names of robots whose name does not
 // follow the usual "Brand Product" form.
@@ -388,14 +425,38 @@ func (s *state) findRobot() (string, string, robotKind) {
 		if isRobotName(lw) || lw == "con_aff" {
 			return pr.name, pr.version, robotNamed
 		}
-		if i == 0 && httpLibraries[lw] != "" {
-			return pr.name, pr.version, robotLibrary
-		}
-		if i == 0 && strings.HasPrefix(lw, "jakarta commons-httpclient") {
-			return "Jakarta Commons-HttpClient", pr.version, robotLibrary
+		if name, ok := s.libraryAt(i); ok {
+			return name, pr.version, robotLibrary
 		}
 	}
 	return s.contactRobot()
+}
+
+// libraryAt reports product i as the HTTP library that sends the request:
+// first in the user agent ("curl/7.47.0", "hackney/1.6.6, Mozilla/5.0
+// (...)"), after a bare "Mozilla/5.0 (<system>)" that names no browser
+// engine ("Mozilla/5.0 (Linux x64) node.js/16.14.2"), or after the web
+// server whose own scripts use it ("Apache/2.4.6 (CentOS) PHP/5.4.16").
+func (s *state) libraryAt(i int) (string, bool) {
+	p := s.p
+	pr := p.products[i]
+	lw := pr.lname
+	if httpLibraries[lw] == "" && !strings.HasPrefix(lw, "jakarta commons-httpclient") {
+		return "", false
+	}
+	if i > 0 {
+		first := p.products[0].lname
+		switch {
+		case i == 1 && first == "mozilla" && (s.engName == "Mozilla" || s.engName == ""):
+		case i == 1 && first == "apache" && isVersionLike(p.products[0].version):
+		default:
+			return "", false
+		}
+	}
+	if httpLibraries[lw] == "" {
+		return "Jakarta Commons-HttpClient", true
+	}
+	return pr.name, true
 }
 
 // webpageTest reads the "PTST/<version>" token of WebPageTest, the page
@@ -421,11 +482,8 @@ func (s *state) contactRobot() (string, string, robotKind) {
 		if pr.lname == "con_aff" {
 			return pr.name, pr.version, robotNamed
 		}
-		if i == 0 && (httpLibraries[pr.lname] != "" || strings.HasPrefix(pr.lname, "jakarta commons-httpclient")) {
-			if httpLibraries[pr.lname] == "" {
-				return "Jakarta Commons-HttpClient", pr.version, robotLibrary
-			}
-			return pr.name, pr.version, robotLibrary
+		if name, ok := s.libraryAt(i); ok {
+			return name, pr.version, robotLibrary
 		}
 	}
 	if !s.hasContact() {
@@ -446,6 +504,11 @@ func (s *state) contactRobot() (string, string, robotKind) {
 				continue
 			}
 			name, ver := splitEntryProduct(p.text(e))
+			if httpLibraries[asciiLower(name)] != "" {
+				// "(compatible; Go-http-client/1.1; +bot@example.com)":
+				// a library, whoever runs it.
+				return name, ver, robotLibrary
+			}
 			return name, ver, robotContact
 		}
 		return "", "", robotNone
