@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "c8283050fc12802a212649b93563e9b4c0f53f5c09c710d87c1794db1f0a6920",
-	"dev-variants": "a2f82707db820f5deb29b2ec9c3daf97e635003f6c1bddd059b5c75c1c5f12f5",
+	"dev":          "fd2c0ace2c88379d6829b7ba0e11828213637b97a377f98044662a2d81c5c7cb",
+	"dev-variants": "4076034e2d48dbf9782c3c25ce02a33f787199606719bdf1aa2ff9847be95a6e",
 	"access-log":   "41255198fe7b8ecabaf90453f3d40f760b338538601e0c280b8bae9488a1780e",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -81,6 +81,9 @@ func (s *state) detectRobot() {
 	}
 	name, ver, kind := s.findRobot()
 	if kind == robotNone {
+		if s.forgedBrowser() {
+			return
+		}
 		s.contactOnlyDevice()
 		return
 	}
@@ -404,10 +407,17 @@ func (s *state) findRobot() (string, string, robotKind) {
 		}
 		if p.spelledAddress(lt) {
 			// "(zitebot support [at] zite [dot] com)" still names the
-			// robot in its first word; a plain address does not.
-			if w, _, _ := strings.Cut(lt, " "); !isRobotName(w) {
+			// robot in its first word, unless the robot's own product
+			// comes first ("Yahoo-Newscrawler/3.9 (news-search-crawler
+			// at yahoo-inc dot com)"); a plain address names nothing.
+			w, rest, _ := strings.Cut(p.text(e), " ")
+			if !isRobotName(asciiLower(w)) || len(p.products) > 0 && isRobotName(p.products[0].lname) {
 				continue
 			}
+			if k := strings.Index(rest, " +"); k >= 0 {
+				rest = rest[:k]
+			}
+			return w, rest, robotNamed
 		}
 		if isRobotName(lt) {
 			name, ver := splitEntryProduct(p.text(e))
@@ -422,7 +432,7 @@ func (s *state) findRobot() (string, string, robotKind) {
 		if lw == "ptst" {
 			return s.webpageTest(i)
 		}
-		if isRobotName(lw) || lw == "con_aff" {
+		if isRobotName(lw) || lw == "con_aff" || s.loneCompanyRobot(i) {
 			return pr.name, pr.version, robotNamed
 		}
 		if name, ok := s.libraryAt(i); ok {
@@ -459,6 +469,23 @@ func (s *state) libraryAt(i int) (string, bool) {
 	return pr.name, true
 }
 
+// loneCompanyRobot reports a user agent that is nothing but a product named
+// after a crawler company ("facebookcatalog/1.0"): no browser or app sends
+// a bare company name, the company's fetchers do.
+func (s *state) loneCompanyRobot(i int) bool {
+	p := s.p
+	if i != 0 || len(p.products) != 1 || len(p.entries) != 0 {
+		return false
+	}
+	lw := p.products[0].lname
+	for _, c := range robotCompanies {
+		if strings.HasPrefix(lw, c.prefix) {
+			return true
+		}
+	}
+	return false
+}
+
 // webpageTest reads the "PTST/<version>" token of WebPageTest, the page
 // speed test service, or "PTST/<service>/<version>" of the services built on
 // it (SpeedCurve).
@@ -479,7 +506,7 @@ func (s *state) webpageTest(i int) (string, string, robotKind) {
 func (s *state) contactRobot() (string, string, robotKind) {
 	p := s.p
 	for i, pr := range p.products {
-		if pr.lname == "con_aff" {
+		if pr.lname == "con_aff" || s.loneCompanyRobot(i) {
 			return pr.name, pr.version, robotNamed
 		}
 		if name, ok := s.libraryAt(i); ok {
@@ -664,6 +691,8 @@ func (s *state) urlBrand() string {
 		at = i
 	} else if i := strings.IndexByte(p.low, '@'); i >= 0 {
 		at = i + 1
+	} else if b := s.spelledBrand(); b != "" {
+		return b
 	} else {
 		// A bare domain in a comment or product: "(velen.io)",
 		// "MetaURI API/2.0 +metauri.com".
@@ -720,6 +749,36 @@ func (s *state) urlBrand() string {
 	return normalizeName(label)
 }
 
+// spelledBrand names the owner of an address spelled out against
+// harvesters: the domain label before the last "dot" ("news-search-crawler
+// at yahoo-inc dot com" is Yahoo-Inc, "buibui[dot]bot[at]moquadv[dot]com"
+// is Moquadv), with a spelled "dash" read as "-".
+func (s *state) spelledBrand() string {
+	p := s.p
+	if !p.hasAny(&spelledNeedles) {
+		return ""
+	}
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		if !isSpelledAddress(lt) {
+			continue
+		}
+		t := strings.ReplaceAll(lt, " dash ", "-")
+		t = strings.ReplaceAll(t, "[dot]", " dot ")
+		k := strings.LastIndex(t, " dot ")
+		if k <= 0 {
+			continue
+		}
+		head := strings.TrimSpace(t[:k])
+		label := head[strings.LastIndexAny(head, " ]")+1:]
+		if label == "" || nonOwnerDomains[label] {
+			continue
+		}
+		return normalizeName(label)
+	}
+	return ""
+}
+
 // nonOwnerDomains are link shorteners and mail providers: they do not tell
 // who runs the robot.
 var nonOwnerDomains = map[string]bool{
@@ -752,6 +811,9 @@ func containsRobotWord(lt string) bool {
 				break
 			}
 			end := off + k + len(w)
+			if end < len(lt) && lt[end] == 's' {
+				end++ // "DashLinkPreviews"
+			}
 			if !isLetter(w[len(w)-1]) || end >= len(lt) || !isLetter(lt[end]) && (lt[end] < '0' || lt[end] > '9') {
 				return true
 			}
@@ -843,6 +905,32 @@ func (s *state) fediverseServer() bool {
 	s.agClass, s.agName, s.agVersion = "Server", name, cleanVersion(ver)
 	s.devCPU = ""
 	return true
+}
+
+// forgedBrowser recognises browser user agents written by a program rather
+// than sent by the browser: a template placeholder left empty ("Windows NT
+// 5.1; {}") or a platform followed by a colon where every browser writes
+// a semicolon ("Macintosh: Intel Mac OS X 10_15_5"). The first keeps the
+// browser and system it copied; the second is too broken to trust the
+// system it names.
+func (s *state) forgedBrowser() bool {
+	p := s.p
+	if !p.has(kwEmptyBraces) && !p.has(kwMacintoshColon) {
+		return false
+	}
+	for i, e := range p.entries {
+		lt := p.ltext(e)
+		if lt == "{}" {
+			s.devClass = "Robot"
+			return true
+		}
+		if i == 0 && strings.HasPrefix(lt, "macintosh:") {
+			s.devClass, s.devBrand, s.devName, s.devCPU = "Robot", Unknown, Unknown, ""
+			s.os = osInfo{}
+			return true
+		}
+	}
+	return false
 }
 
 // contactOnlyDevice describes a client that names no device and no system
