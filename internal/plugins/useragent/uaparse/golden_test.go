@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "fd2c0ace2c88379d6829b7ba0e11828213637b97a377f98044662a2d81c5c7cb",
-	"dev-variants": "4076034e2d48dbf9782c3c25ce02a33f787199606719bdf1aa2ff9847be95a6e",
-	"access-log":   "41255198fe7b8ecabaf90453f3d40f760b338538601e0c280b8bae9488a1780e",
+	"dev":          "3a5d91538e06443bb9f5a9fff81d2c356948d5d7dc5579667264fc6fc5653f4a",
+	"dev-variants": "7825cff5f43aaa97830574bf411ab012b0d03ddbaa3beb0ecd3599944e354462",
+	"access-log":   "0f484b8f0de6caba7d1b10551d66412f5b23c12187ffa6452364a65062459666",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 

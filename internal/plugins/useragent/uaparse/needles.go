@@ -194,6 +194,7 @@ func (p *parsed) hasAny(g *needleGroup) bool {
 // Needles the rules look up by name, one per word they ask about.
 var (
 	kwARMSemi              = uaNeedles.add("arm;")
+	kwAppEngineGoogle      = uaNeedles.add("appengine-google")
 	kwAndroid              = uaNeedles.add("android")
 	kwAndroidTV            = uaNeedles.add("android tv")
 	kwAnonymisedBy         = uaNeedles.add("anonymised by")

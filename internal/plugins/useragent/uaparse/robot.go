@@ -48,12 +48,20 @@ var robotAgentNames = map[string]string{
 	"adsbot-google-mobile": "Google AdsBot", "apis-google": "Google APIs", "feedfetcher-google": "Google Feedfetcher",
 	"google-read-aloud": "Google Read Aloud", "storebot-google": "Google Storebot", "google-safety": "Google Safety",
 	"duplexweb-google": "Google Duplex on the Web", "googleother": "Google Generic Crawler",
-	"facebookexternalhit": "Facebook ExternalHit", "facebookscraper": "Facebook Scraper",
+	"facebookscraper": "Facebook Scraper",
 	"facebookcatalog": "Facebook Catalog", "meta-externalagent": "Meta-ExternalAgent", "meta-webindexer": "Meta-WebIndexer",
 	"ptst": "WebpageTest", "datadogsynthetics": "Datadog Synthetics", "pingdomtms": "Pingdom TMS",
 	"bitlybot": "Bitly bot", "catchpoint": "Catchpoint Analyzer", "commons-httpclient": "Jakarta Commons-HttpClient",
 	"xb2.net": "Xb2 Xbase++ Client", "con_aff": "Con Aff Robot", "gitlab-runner": "Gitlab CI Runner",
 	"reactornetty": "Reactor Netty", "node.js": "Node.js", "hackney": "Hackney",
+	"facebookexternalhit": "Facebook-ExternalHit", "gsa-crawler": "Google Search Appliance",
+	"googleassociationservice": "Google Association Service",
+}
+
+// robotEngineNames are the engine names of robots whose agent name is
+// spelled differently.
+var robotEngineNames = map[string]string{
+	"facebookexternalhit": "Facebook ExternalHit",
 }
 
 // robotKind tells how a robot was recognised, which decides how much of
@@ -76,7 +84,7 @@ const (
 // the device, system and agent as Yauaa reports robots.
 func (s *state) detectRobot() {
 	p := s.p
-	if s.fediverseServer() {
+	if s.fediverseServer() || s.appEngine() {
 		return
 	}
 	name, ver, kind := s.findRobot()
@@ -148,7 +156,11 @@ func (s *state) detectRobot() {
 	case "Google":
 		s.os.name = "Google Cloud"
 	case "Microsoft":
-		s.os.name, s.os.version = "Microsoft Cloud", "Microsoft Azure"
+		// Bing's crawlers are shown running in Microsoft's Azure cloud;
+		// other Microsoft fetchers just in a cloud.
+		if strings.Contains(lname, "bing") || strings.Contains(lname, "msnbot") || strings.Contains(lname, "adidxbot") {
+			s.os.name, s.os.version = "Microsoft Cloud", "Microsoft Azure"
+		}
 	case "Yahoo":
 		s.os.name = "Yahoo"
 		// Yahoo's crawlers all run in Yahoo's own cloud, and are shown as
@@ -161,17 +173,34 @@ func (s *state) detectRobot() {
 	if _, mapped := robotAgentNames[lname]; mapped {
 		name = agent
 	}
+	if n, ok := robotEngineNames[lname]; ok {
+		name = n
+	}
 	s.engClass, s.engName, s.engVersion = "Robot", name, cleanVersion(ver)
 	s.agClass, s.agName, s.agVersion = "Robot", agent, cleanVersion(ver)
-	if headless {
+	if strings.HasPrefix(lname, "googlebot") {
+		// Google's many Googlebots ("Googlebot-Video/1.0") share one
+		// crawler engine, whose own version they do not give.
+		s.engName, s.engVersion = "Googlebot", Unknown
+	}
+	if s.devBrand == "Google" && strings.HasPrefix(lname, "google ") && s.inKHTMLComment(name) {
+		// "(KHTML, like Gecko; Google Page Speed Insights)": a Google
+		// service that renders pages in its own browser, shown as
+		// Google itself.
+		s.devName = "Google"
+	}
+	if headless && lname != "phantomjs" {
 		// "CasperJS/1.1.3+PhantomJS/1.9.8": a scripting tool on top of a
 		// headless browser; the browser is the engine.
-		if k := strings.Index(asciiLower(ver), "+phantomjs/"); k >= 0 {
-			s.engName, s.engVersion = "PhantomJS", cleanVersion(ver[k+len("+phantomjs/"):])
-			s.agVersion = cleanVersion(ver[:k])
+		if k := strings.Index(p.low, "+phantomjs/"); k >= 0 {
+			s.engName, s.engVersion = "PhantomJS", cleanVersion(leadingVersion(p.low[k+len("+phantomjs/"):]))
+		} else if pj, ok := p.product("PhantomJS"); ok {
+			s.engName, s.engVersion = "PhantomJS", cleanVersion(pj.version)
 		}
 	}
-	if strings.HasPrefix(lname, "googlebot") && !p.has(kwGoogleBotHTML) && !p.has(kwGooglebotCom) {
+	// Only a bare "Googlebot" without Google's address is an imitator;
+	// Google's specialised crawlers ("Googlebot-Video/1.0") often omit it.
+	if lname == "googlebot" && !p.has(kwGoogleBotHTML) && !p.has(kwGooglebotCom) {
 		s.googlebotImitator(ver)
 	}
 	if mobileDevice && p.has(kwGooglebot) {
@@ -217,6 +246,54 @@ func (s *state) googlebotImitator(ver string) {
 		}
 		return
 	}
+}
+
+// inKHTMLComment reports that name is an entry of the "(KHTML, like
+// Gecko; ...)" comment.
+func (s *state) inKHTMLComment(name string) bool {
+	p := s.p
+	for _, e := range p.entries {
+		if p.text(e) != name {
+			continue
+		}
+		for _, f := range p.entries {
+			if f.block == e.block && p.ltext(f) == "khtml" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// appEngine recognises requests of applications hosted on Google App
+// Engine ("AppEngine-Google; (+http://code.google.com/appengine; appid:
+// s~myapp)"), whatever browser or robot the application claims to be: the
+// device is Google's cloud and the agent is the application.
+func (s *state) appEngine() bool {
+	p := s.p
+	if !p.has(kwAppEngineGoogle) {
+		return false
+	}
+	app := Unknown
+	if k := strings.Index(p.low, "appid:"); k >= 0 {
+		id := strings.TrimSpace(p.low[k+len("appid:"):])
+		// App Engine prefixes the identifier with its partition ("s~").
+		if len(id) > 2 && id[1] == '~' {
+			id = id[2:]
+		}
+		end := 0
+		for end < len(id) && (isAlnum(id[end]) || id[end] == '-' || id[end] == '_' || id[end] == '.') {
+			end++
+		}
+		if end > 0 {
+			app = normalizeRobotAgent(id[:end])
+		}
+	}
+	s.devClass, s.devBrand, s.devName, s.devCPU = "Robot", "Google", "Google Appengine", ""
+	s.os = osInfo{name: "Google Cloud", version: Unknown, class: "Cloud"}
+	s.engClass, s.engName, s.engVersion = "Cloud", "Cloud", Unknown
+	s.agClass, s.agName, s.agVersion = "Robot", app, Unknown
+	return true
 }
 
 // headlessBrowsers are browsers without a screen, driven by scripts: they
@@ -320,6 +397,11 @@ func firstWordBrand(agent string) string {
 // that is a domain ("MegaIndex.ru") is kept.
 func cleanRobotName(name string) string {
 	name = strings.TrimSpace(name)
+	if len(name) > 11 && strings.EqualFold(name[:11], "like gecko ") {
+		// "... like Gecko BingPreview/1.0b": the end of a browser's
+		// comment run into the robot's product.
+		name = strings.TrimSpace(name[11:])
+	}
 	if k := strings.Index(name, " +"); k > 0 {
 		name = strings.TrimSpace(name[:k])
 	}
@@ -611,6 +693,10 @@ func isSpelledAddress(lt string) bool {
 // comment entry.
 func splitEntryProduct(t string) (string, string) {
 	name, ver := t, ""
+	if k := strings.Index(t, " +"); k > 0 && k < strings.IndexByte(t, '/') {
+		// "Google-Shopping-Quality +http://...": the slash is the URL's.
+		return strings.TrimSpace(t[:k]), ""
+	}
 	if k := strings.IndexByte(t, '/'); k > 0 {
 		name, ver = t[:k], t[k+1:]
 		if sp := strings.IndexAny(ver, " +;"); sp > 0 {
