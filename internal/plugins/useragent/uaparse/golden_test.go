@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "3a5d91538e06443bb9f5a9fff81d2c356948d5d7dc5579667264fc6fc5653f4a",
-	"dev-variants": "7825cff5f43aaa97830574bf411ab012b0d03ddbaa3beb0ecd3599944e354462",
-	"access-log":   "0f484b8f0de6caba7d1b10551d66412f5b23c12187ffa6452364a65062459666",
+	"dev":          "3b4d5bb219338761c470c207ea442c14fada08b3fceb93cb7a34f369c5eba87c",
+	"dev-variants": "335c743b7b91b5085e7fb3f3a5eb0285467ce20bd5856b0577871bcd5af7e195",
+	"access-log":   "0c94d8fd12b529487ec1b23d8faa69eebedcea6258b149815641001b5034c0e4",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 

@@ -130,6 +130,15 @@ func (s *state) detectRobot() {
 				s.devBrand = s.devName
 			}
 		}
+	case kind == robotContact && !nameBrand(lname) && s.namedAfterSite(name):
+		// A robot named after the site it gives, in its own spelling
+		// ("ScoutJet; http://www.scoutjet.com/", "MegaIndex.ru/2.0;
+		// +http://megaindex.com/"), is that company's own product.
+		s.devBrand = normalizeName(name)
+		if strings.IndexByte(name, '.') > 0 {
+			s.devBrand = name
+		}
+		s.devName = s.devBrand
 	case kind == robotContact && !nameBrand(lname):
 		// A robot known only by the contact it gives is shown as a robot
 		// of the company the contact belongs to.
@@ -426,6 +435,58 @@ func cleanRobotName(name string) string {
 	return name
 }
 
+// namedAfterSite reports a robot name written in the maker's own capitals
+// ("ScoutJet", "MegaIndex.ru") that is the name of the web site it links
+// to: a product named after its company's site.
+func (s *state) namedAfterSite(name string) bool {
+	if !hasInnerCapital(name) || !s.p.has(kwHTTP) && !s.p.has(kwHTTPS) && !s.p.has(kwWWW) {
+		return false
+	}
+	host := s.urlHostLabel()
+	lname := asciiLower(name)
+	return host != "" && (lname == host || strings.TrimSuffix(lname, domainSuffix(lname)) == host)
+}
+
+// hasInnerCapital reports a capital letter after a lower case one
+// ("ScoutJet").
+func hasInnerCapital(n string) bool {
+	for i := 1; i < len(n); i++ {
+		if n[i] >= 'A' && n[i] <= 'Z' && n[i-1] >= 'a' && n[i-1] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// urlHostLabel returns the owner label of the first URL's host
+// ("about.edgewatch.com" is "edgewatch"), or "".
+func (s *state) urlHostLabel() string {
+	p := s.p
+	at := -1
+	if i := strings.Index(p.low, "://"); i >= 0 {
+		at = i + 3
+	} else if i := strings.Index(p.low, "www."); i >= 0 {
+		at = i
+	}
+	if at < 0 {
+		return ""
+	}
+	labels := strings.Split(hostAt(p.low, at), ".")
+	if len(labels) < 2 {
+		return ""
+	}
+	return labels[len(labels)-2]
+}
+
+// domainSuffix returns the top level domain ending a name shaped like a
+// domain ("MegaIndex.ru" ends in ".ru"), or "".
+func domainSuffix(lname string) string {
+	if isDomainName(lname) {
+		return lname[strings.LastIndexByte(lname, '.'):]
+	}
+	return ""
+}
+
 // isDomainName reports "example.com" shaped words: labels of letters,
 // digits and dashes separated by dots, ending in a letters-only label.
 func isDomainName(w string) bool {
@@ -619,6 +680,16 @@ func (s *state) contactRobot() (string, string, robotKind) {
 				return name, ver, robotLibrary
 			}
 			return name, ver, robotContact
+		}
+		// "... Safari/537.36 SeoSiteCheckup (https://seositecheckup.com)":
+		// a browser string with a product of its own and its address
+		// appended names the robot that drives the browser.
+		if n := len(p.products); n > 1 && len(p.entries) > 0 && strings.HasSuffix(p.ua, ")") {
+			last := p.products[n-1]
+			if last.version == "" && isLetter(last.name[0]) && strings.IndexByte(last.name, ' ') < 0 &&
+				isInfoEntry(p.ltext(p.entries[len(p.entries)-1])) {
+				return last.name, "", robotContact
+			}
 		}
 		return "", "", robotNone
 	}
@@ -899,6 +970,12 @@ func containsRobotWord(lt string) bool {
 			end := off + k + len(w)
 			if end < len(lt) && lt[end] == 's' {
 				end++ // "DashLinkPreviews"
+			}
+			if w == "preview" && end < len(lt) && lt[end] == '-' {
+				// "page-preview-tool": a tool people use to preview
+				// pages, named before the browser it runs in.
+				off = off + k + 1
+				continue
 			}
 			if !isLetter(w[len(w)-1]) || end >= len(lt) || !isLetter(lt[end]) && (lt[end] < '0' || lt[end] > '9') {
 				return true
