@@ -468,7 +468,7 @@ func (s *state) genericAgent() {
 				t := p.text(e)
 				lt := p.ltext(e)
 				if lt == "compatible" || lt == "u" || strings.HasPrefix(lt, "msie") || strings.HasPrefix(lt, "windows") ||
-					strings.HasPrefix(lt, "+http") || strings.HasPrefix(lt, "http") {
+					strings.HasPrefix(lt, "+http") || strings.HasPrefix(lt, "http") || strings.Contains(lt, "://") {
 					continue
 				}
 				if k := strings.IndexByte(t, '/'); k > 0 {

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "3b4d5bb219338761c470c207ea442c14fada08b3fceb93cb7a34f369c5eba87c",
-	"dev-variants": "335c743b7b91b5085e7fb3f3a5eb0285467ce20bd5856b0577871bcd5af7e195",
+	"dev":          "c06a94d3bc5b8d42da906abe1f5a6f4d8b5fafe20647cf333237d4a5c594b8d5",
+	"dev-variants": "6eca47bc1762681bb5861b3e278eb4c3a32ff3fe13095e297174a7df8c2328bd",
 	"access-log":   "0c94d8fd12b529487ec1b23d8faa69eebedcea6258b149815641001b5034c0e4",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -13,7 +13,7 @@ var robotWords = []string{
 	"externalhit", "externalagent", "preview", "validator", "monitor", "crawl", "catchpoint", "linkcheck", "-probe", "synthetic", "gitlab-runner", "uptime",
 	"subscribers", "feed-id", "nutch", "sleuth", "lwp::", "libfetch", "indy library", "scout", "urllog", "robosourcer",
 	"protocol discovery",
-	"phantomjs", "casperjs", "prerender", "datadogsynthetics", "pingdom", "headlessshell",
+	"phantomjs", "casperjs", "prerender", "datadogsynthetics", "pingdom", "headlessshell", "downloader",
 }
 
 // notRobotWords are product names containing a robot word by accident.
@@ -51,7 +51,8 @@ var robotAgentNames = map[string]string{
 	"facebookscraper": "Facebook Scraper",
 	"facebookcatalog": "Facebook Catalog", "meta-externalagent": "Meta-ExternalAgent", "meta-webindexer": "Meta-WebIndexer",
 	"ptst": "WebpageTest", "datadogsynthetics": "Datadog Synthetics", "pingdomtms": "Pingdom TMS",
-	"bitlybot": "Bitly bot", "catchpoint": "Catchpoint Analyzer", "commons-httpclient": "Jakarta Commons-HttpClient",
+	"pingdompagespeed": "PingdomPageSpeed",
+	"bitlybot":         "Bitly bot", "catchpoint": "Catchpoint Analyzer", "commons-httpclient": "Jakarta Commons-HttpClient",
 	"xb2.net": "Xb2 Xbase++ Client", "con_aff": "Con Aff Robot", "gitlab-runner": "Gitlab CI Runner",
 	"reactornetty": "Reactor Netty", "node.js": "Node.js", "hackney": "Hackney",
 	"facebookexternalhit": "Facebook-ExternalHit", "gsa-crawler": "Google Search Appliance",
@@ -95,7 +96,14 @@ func (s *state) detectRobot() {
 		s.contactOnlyDevice()
 		return
 	}
-	name = cleanRobotName(name)
+	if k := strings.IndexByte(name, ' '); k > 0 && isDomainName(asciiLower(name[:k])) && asciiLower(name[k+1:]) == name[k+1:] &&
+		strings.IndexByte(name[k+1:], ' ') > 0 {
+		// "Zwemkleding.nl image downloader": a site describing what it
+		// fetches is that site's robot.
+		d := name[:k]
+		name, kind = capitalize(d[:strings.LastIndexByte(d, '.')]), robotContact
+	}
+	name, ver = cleanRobotName(name, ver)
 	if name == "" {
 		return
 	}
@@ -117,6 +125,14 @@ func (s *state) detectRobot() {
 		agent = normalizeRobotAgent(name)
 	}
 	brand := s.robotBrand(lname)
+	if brand == Unknown {
+		if acr := acronymBot(name); acr != "" {
+			// "CBSbot": the initials of its maker and "bot".
+			brand = acr
+			agent = acr + " Bot"
+			name = agent
+		}
+	}
 	s.devBrand = brand
 	switch {
 	case kind == robotLibrary && httpLibraries[lname] != "":
@@ -139,6 +155,9 @@ func (s *state) detectRobot() {
 			s.devBrand = name
 		}
 		s.devName = s.devBrand
+		if k := strings.IndexByte(name, ' '); k > 0 {
+			s.devBrand = normalizeName(name[:k])
+		}
 	case kind == robotContact && !nameBrand(lname):
 		// A robot known only by the contact it gives is shown as a robot
 		// of the company the contact belongs to.
@@ -305,6 +324,21 @@ func (s *state) appEngine() bool {
 	return true
 }
 
+// acronymBot returns the capitals of a robot named "<CAPITALS>bot"
+// ("CBSbot" is "CBS"), or "".
+func acronymBot(name string) string {
+	n := len(name) - 3
+	if n < 2 || name[n:] != "bot" {
+		return ""
+	}
+	for i := 0; i < n; i++ {
+		if name[i] < 'A' || name[i] > 'Z' {
+			return ""
+		}
+	}
+	return name[:n]
+}
+
 // headlessBrowsers are browsers without a screen, driven by scripts: they
 // run on the machine of whoever runs the script, so the system they report
 // is kept.
@@ -323,6 +357,11 @@ var robotDeviceNames = map[string]string{
 func robotDeviceName(brand, agent, lname string) string {
 	if n, ok := robotDeviceNames[lname]; ok {
 		return n
+	}
+	if len(agent) > 8 && strings.EqualFold(agent[len(agent)-8:], " mozilla") {
+		// "LightspeedSystemsCrawler Mozilla/5.0 (...)": the robot put
+		// its name in front of the browser string it copies.
+		agent = agent[:len(agent)-8]
 	}
 	if brand == Unknown {
 		return normalizeName(agent)
@@ -404,8 +443,15 @@ func firstWordBrand(agent string) string {
 // front ("DomainCheck.io Crawler"), a contact or version behind it
 // ("YOURLS v1.7.2 +http://..."), a colon ("Toweyabot: toweya.com"). A name
 // that is a domain ("MegaIndex.ru") is kept.
-func cleanRobotName(name string) string {
+func cleanRobotName(name, ver string) (string, string) {
 	name = strings.TrimSpace(name)
+	if k := strings.Index(name, ": "); k > 0 {
+		switch asciiLower(name[:k]) {
+		case "user_agent", "user-agent", "useragent":
+			// "user_agent: rc-crawler": a setting pasted with its key.
+			name = strings.TrimSpace(name[k+2:])
+		}
+	}
 	if len(name) > 11 && strings.EqualFold(name[:11], "like gecko ") {
 		// "... like Gecko BingPreview/1.0b": the end of a browser's
 		// comment run into the robot's product.
@@ -420,30 +466,47 @@ func cleanRobotName(name string) string {
 	if k := strings.LastIndex(name, " v"); k > 0 && k+2 < len(name) && name[k+2] >= '0' && name[k+2] <= '9' {
 		name = name[:k]
 	}
+	if k := strings.IndexByte(name, ' '); k > 0 && ver == "" && k+1 < len(name) && isVersionLike(name[k+1:]) {
+		// "NimbleCrawler 1.11 obeys UserAgent NimbleCrawler ...": the
+		// version written after a space ends the name.
+		v := name[k+1:]
+		if sp := strings.IndexByte(v, ' '); sp > 0 {
+			v = v[:sp]
+		}
+		name, ver = name[:k], v
+	}
 	if k := strings.IndexByte(name, ' '); k > 0 && isDomainName(strings.TrimPrefix(name[:k], "www.")) {
 		rest := strings.TrimSpace(name[k+1:])
 		if strings.EqualFold(rest, "mozilla") {
 			// "www.deadlinkchecker.com Mozilla/5.0 (...)": the site is
 			// the robot, the rest is the browser it imitates.
 			d := strings.TrimPrefix(name[:k], "www.")
-			return capitalize(d[:strings.LastIndexByte(d, '.')])
+			return capitalize(d[:strings.LastIndexByte(d, '.')]), ""
 		}
 		// "arameda.com Spider": the domain is the contact, the rest is
 		// the robot; Yauaa capitalises what is left.
 		name = capitalize(rest)
 	}
-	return name
+	return name, ver
 }
 
 // namedAfterSite reports a robot name written in the maker's own capitals
 // ("ScoutJet", "MegaIndex.ru") that is the name of the web site it links
 // to: a product named after its company's site.
 func (s *state) namedAfterSite(name string) bool {
-	if !hasInnerCapital(name) || !s.p.has(kwHTTP) && !s.p.has(kwHTTPS) && !s.p.has(kwWWW) {
+	if !hasInnerCapital(name) {
 		return false
 	}
 	host := s.urlHostLabel()
 	lname := asciiLower(name)
+	if w, rest, ok := strings.Cut(name, " "); ok {
+		// "MetaURI API/2.0 +metauri.com": the site's name and a word in
+		// capitals for the service.
+		if strings.ToUpper(rest) != rest || strings.IndexByte(rest, ' ') >= 0 {
+			return false
+		}
+		lname = asciiLower(w)
+	}
 	return host != "" && (lname == host || strings.TrimSuffix(lname, domainSuffix(lname)) == host)
 }
 
@@ -468,14 +531,28 @@ func (s *state) urlHostLabel() string {
 	} else if i := strings.Index(p.low, "www."); i >= 0 {
 		at = i
 	}
-	if at < 0 {
-		return ""
+	host := ""
+	if at >= 0 {
+		host = hostAt(p.low, at)
+	} else {
+		for _, pr := range p.products {
+			if len(pr.lname) > 1 && pr.lname[0] == '+' && isDomainName(pr.lname[1:]) {
+				host = pr.lname[1:]
+			}
+		}
 	}
-	labels := strings.Split(hostAt(p.low, at), ".")
+	labels := strings.Split(host, ".")
 	if len(labels) < 2 {
 		return ""
 	}
 	return labels[len(labels)-2]
+}
+
+// fileExtensions end file names that look like domain names
+// ("requirements.txt").
+var fileExtensions = map[string]bool{
+	"txt": true, "js": true, "json": true, "html": true, "htm": true, "php": true, "xml": true, "css": true,
+	"jpg": true, "png": true, "gif": true, "exe": true, "py": true, "sh": true, "zip": true, "gz": true, "cfg": true, "ini": true,
 }
 
 // domainSuffix returns the top level domain ending a name shaped like a
@@ -517,7 +594,7 @@ func normalizeRobotAgent(n string) string {
 			switch {
 			case x == "bot":
 				sub[j] = "BOT"
-			case len(x) <= 3 && i > 0:
+			case len(x) <= 3 && i > 0 || len(x) <= 2 && len(sub) == 1:
 				sub[j] = strings.ToUpper(x)
 			default:
 				sub[j] = capitalize(x)
@@ -546,6 +623,11 @@ func (s *state) findRobot() (string, string, robotKind) {
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		if isInfoEntry(lt) {
+			continue
+		}
+		if isDomainName(lt) && len(p.products) > 0 && isRobotName(p.products[0].lname) {
+			// "Zookabot/2.4; +http://zookabot.com": the domain is the
+			// robot's address, the product its name.
 			continue
 		}
 		if p.spelledAddress(lt) {
@@ -652,6 +734,12 @@ func (s *state) contactRobot() (string, string, robotKind) {
 		if pr.lname == "con_aff" || s.loneCompanyRobot(i) {
 			return pr.name, pr.version, robotNamed
 		}
+		if i == 0 && len(p.products) == 1 && len(p.entries) == 0 && pr.version == "" && isDomainName(pr.lname) &&
+			!fileExtensions[pr.lname[strings.LastIndexByte(pr.lname, '.')+1:]] {
+			// "SpiDir.com": a user agent that is only a web site's name
+			// is that site's robot.
+			return pr.name[:strings.LastIndexByte(pr.name, '.')], "", robotNamed
+		}
 		if name, ok := s.libraryAt(i); ok {
 			return name, pr.version, robotLibrary
 		}
@@ -680,6 +768,13 @@ func (s *state) contactRobot() (string, string, robotKind) {
 				return name, ver, robotLibrary
 			}
 			return name, ver, robotContact
+		}
+		// "AppleWebKit/537.36 (KHTML, like Gecko); compatible; Name/1.0;
+		// +https://...": the compatible section without its parentheses.
+		for i, pr := range p.products {
+			if pr.lname == "compatible" && i+1 < len(p.products) && isLetter(p.products[i+1].name[0]) {
+				return p.products[i+1].name, p.products[i+1].version, robotContact
+			}
 		}
 		// "... Safari/537.36 SeoSiteCheckup (https://seositecheckup.com)":
 		// a browser string with a product of its own and its address
@@ -716,6 +811,11 @@ func (s *state) hasContact() bool {
 		if lt := p.ltext(e); !strings.ContainsAny(lt, " /") && (strings.HasSuffix(lt, ".com") || strings.HasSuffix(lt, ".net") ||
 			strings.HasSuffix(lt, ".org") || strings.HasSuffix(lt, ".io")) {
 			return true // a bare domain name, "(compatible; theoldreader.com)"
+		}
+	}
+	for _, pr := range p.products {
+		if len(pr.lname) > 1 && pr.lname[0] == '+' && isDomainName(pr.lname[1:]) {
+			return true // "MetaURI API/2.0 +metauri.com"
 		}
 	}
 	return false
@@ -970,6 +1070,11 @@ func containsRobotWord(lt string) bool {
 			end := off + k + len(w)
 			if end < len(lt) && lt[end] == 's' {
 				end++ // "DashLinkPreviews"
+			}
+			if w == "pingdom" || w == "downloader" {
+				// Company and tool names that start the product name
+				// ("PingdomTMS", "DownloaderChrome").
+				return true
 			}
 			if w == "preview" && end < len(lt) && lt[end] == '-' {
 				// "page-preview-tool": a tool people use to preview
