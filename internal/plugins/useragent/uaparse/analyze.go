@@ -468,10 +468,11 @@ func (s *state) genericAgent() {
 				t := p.text(e)
 				lt := p.ltext(e)
 				if lt == "compatible" || lt == "u" || strings.HasPrefix(lt, "msie") || strings.HasPrefix(lt, "windows") ||
-					strings.HasPrefix(lt, "+http") || strings.HasPrefix(lt, "http") || strings.Contains(lt, "://") {
+					strings.HasPrefix(lt, "+http") || strings.HasPrefix(lt, "http") {
 					continue
 				}
-				if k := strings.IndexByte(t, '/'); k > 0 {
+				if k := strings.IndexByte(t, '/'); k > 0 && t[k-1] != ':' {
+					// (A slash after a colon is a URL's: "URL=http://...".)
 					s.agName, s.agClass, s.agVersion = t[:k], "Browser", cleanVersion(t[k+1:])
 					return
 				}

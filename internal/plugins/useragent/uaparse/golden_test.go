@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "c06a94d3bc5b8d42da906abe1f5a6f4d8b5fafe20647cf333237d4a5c594b8d5",
-	"dev-variants": "6eca47bc1762681bb5861b3e278eb4c3a32ff3fe13095e297174a7df8c2328bd",
-	"access-log":   "0c94d8fd12b529487ec1b23d8faa69eebedcea6258b149815641001b5034c0e4",
+	"dev":          "07104ca6a1093210309d1c234cd50e2b3e5c3698673d1557e16bb7f087e56bb2",
+	"dev-variants": "be813e4bbd6f8300c6166da6d7bc9c3686984351e992784c661562967a8e9773",
+	"access-log":   "9b4d9d2d2fa4e461bd8af3da10bdbedb5b84dc132e32be971c7a90612d476f52",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 

@@ -96,12 +96,14 @@ func (s *state) detectRobot() {
 		s.contactOnlyDevice()
 		return
 	}
+	described := false
 	if k := strings.IndexByte(name, ' '); k > 0 && isDomainName(asciiLower(name[:k])) && asciiLower(name[k+1:]) == name[k+1:] &&
 		strings.IndexByte(name[k+1:], ' ') > 0 {
 		// "Zwemkleding.nl image downloader": a site describing what it
 		// fetches is that site's robot.
 		d := name[:k]
 		name, kind = capitalize(d[:strings.LastIndexByte(d, '.')]), robotContact
+		described = true
 	}
 	name, ver = cleanRobotName(name, ver)
 	if name == "" {
@@ -124,6 +126,7 @@ func (s *state) detectRobot() {
 	} else if lname == name {
 		agent = normalizeRobotAgent(name)
 	}
+	keepAgent := false
 	brand := s.robotBrand(lname)
 	if brand == Unknown {
 		if acr := acronymBot(name); acr != "" {
@@ -166,6 +169,11 @@ func (s *state) detectRobot() {
 			s.devBrand = brand
 		}
 		s.devName = brand + " Robot"
+		// Only a robot that links to a page about itself ("+http://
+		// example.com/bot.html") introduces itself as a robot; one that
+		// gives just its owner's site or mail address is whatever client
+		// it says it is, run by that owner.
+		keepAgent = !s.urlHasPath() && !described
 	default:
 		if brand == Unknown && !endsInRobotWord(lname) {
 			// A robot without a contact and without a generic robot
@@ -197,6 +205,17 @@ func (s *state) detectRobot() {
 	}
 	if !headless {
 		s.devCPU = ""
+	}
+	if keepAgent {
+		if s.mozilla {
+			// The compatible section names the client: "coccoc" is
+			// shown as "Coccoc".
+			s.agName = appName(s.agName)
+		} else {
+			s.engClass, s.engName, s.engVersion = Unknown, Unknown, Unknown
+			s.agClass, s.agName, s.agVersion = "Special", agent, cleanVersion(ver)
+		}
+		return
 	}
 	if _, mapped := robotAgentNames[lname]; mapped {
 		name = agent
@@ -548,6 +567,24 @@ func (s *state) urlHostLabel() string {
 	return labels[len(labels)-2]
 }
 
+// urlHasPath reports that the first URL of the user agent points below the
+// home page of its site ("http://example.com/bot.html", not
+// "https://example.com/").
+func (s *state) urlHasPath() bool {
+	p := s.p
+	i := strings.Index(p.low, "://")
+	if i < 0 {
+		return false
+	}
+	at := i + 3
+	end := at + len(hostAt(p.low, at))
+	if end >= len(p.low) || p.low[end] != '/' {
+		return false
+	}
+	end++
+	return end < len(p.low) && (isAlnum(p.low[end]) || p.low[end] == '~' || p.low[end] == '_')
+}
+
 // fileExtensions end file names that look like domain names
 // ("requirements.txt").
 var fileExtensions = map[string]bool{
@@ -788,7 +825,9 @@ func (s *state) contactRobot() (string, string, robotKind) {
 		}
 		return "", "", robotNone
 	}
-	if len(p.products) > 0 {
+	if len(p.products) > 0 && s.os.class != "Mobile" {
+		// (An app on a phone that gives its maker's address is that app,
+		// not a robot.)
 		pr := p.products[0]
 		return pr.name, pr.version, robotContact
 	}
