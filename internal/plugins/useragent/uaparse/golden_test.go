@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "07104ca6a1093210309d1c234cd50e2b3e5c3698673d1557e16bb7f087e56bb2",
-	"dev-variants": "be813e4bbd6f8300c6166da6d7bc9c3686984351e992784c661562967a8e9773",
+	"dev":          "464d2290d78efb742fbd77ac74d0e095067273bac0cd65da12cb811db31c8923",
+	"dev-variants": "bd740e7dd131b30dd09648a8f6a951247afcc5402bdf4fdaa31ea300816f2144",
 	"access-log":   "9b4d9d2d2fa4e461bd8af3da10bdbedb5b84dc132e32be971c7a90612d476f52",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

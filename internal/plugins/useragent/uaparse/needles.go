@@ -200,6 +200,7 @@ var (
 	kwAnonymisedBy         = uaNeedles.add("anonymised by")
 	kwAnonymisiertDurch    = uaNeedles.add("anonymisiert durch")
 	kwAnonymizedBy         = uaNeedles.add("anonymized by")
+	kwBingbotHTM           = uaNeedles.add("; +http://www.bing.com/bingbot.htm")
 	kwBravia               = uaNeedles.add("bravia")
 	kwCrKey                = uaNeedles.add("crkey")
 	kwEmptyBraces          = uaNeedles.add("{}")

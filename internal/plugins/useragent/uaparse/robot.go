@@ -213,7 +213,11 @@ func (s *state) detectRobot() {
 			s.agName = appName(s.agName)
 		} else {
 			s.engClass, s.engName, s.engVersion = Unknown, Unknown, Unknown
-			s.agClass, s.agName, s.agVersion = "Special", agent, cleanVersion(ver)
+			an := appName(name)
+			if strings.IndexByte(name, '.') >= 0 {
+				an = capitalize(name) // "www.basjes.nl" is not a package name
+			}
+			s.agClass, s.agName, s.agVersion = "Special", an, cleanVersion(ver)
 		}
 		return
 	}
@@ -250,6 +254,11 @@ func (s *state) detectRobot() {
 	if lname == "googlebot" && !p.has(kwGoogleBotHTML) && !p.has(kwGooglebotCom) {
 		s.googlebotImitator(ver)
 	}
+	// Bingbot always gives its page as an entry of its own:
+	// "bingbot/2.0; +http://www.bing.com/bingbot.htm".
+	if lname == "bingbot" && !p.has(kwBingbotHTM) {
+		s.imitator(ver, "Bingbot", "Microsoft")
+	}
 	if mobileDevice && p.has(kwGooglebot) {
 		s.agClass = "Robot Mobile"
 	}
@@ -260,23 +269,31 @@ func (s *state) detectRobot() {
 // company behind it shows in its own URL, and a product of its own, if it
 // names one, is the agent.
 func (s *state) googlebotImitator(ver string) {
+	s.imitator(ver, "Googlebot", "Google")
+}
+
+// imitator describes a client that claims to be the crawler bot of company
+// without the crawler's exact signature; see googlebotImitator.
+func (s *state) imitator(ver, bot, company string) {
 	p := s.p
 	brand := Unknown
-	if b := s.urlBrand(); b != "" && b != "Google" {
+	if b := s.urlBrand(); b != "" && b != company {
 		brand = b
 	}
-	s.devClass, s.devBrand, s.devName = "Robot Imitator", brand, "Googlebot Imitator"
+	name := bot + " Imitator"
+	s.devClass, s.devBrand, s.devName = "Robot Imitator", brand, name
 	if brand != Unknown {
-		s.devName = brand + " Googlebot Imitator"
+		s.devName = brand + " " + name
 	}
 	s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
 	ver = cleanVersion(ver)
-	s.engName, s.engVersion = "Googlebot Imitator", ver
-	s.agName, s.agVersion = "Googlebot Imitator", ver
+	s.engName, s.engVersion = name, ver
+	s.agName, s.agVersion = name, ver
+	lbot := asciiLower(bot)
 	// "Ryderspider/1.0 (Googlebot/2.1)", "(compatible; Googlebot/2.1;
 	// BeforeYouClick/1.0; ...)": the imitator's own name and version.
 	for i, pr := range p.products {
-		if i == 0 && pr.lname == "mozilla" || pr.version == "" || strings.HasPrefix(pr.lname, "googlebot") || !isLetter(pr.name[0]) {
+		if i == 0 && pr.lname == "mozilla" || pr.version == "" || strings.HasPrefix(pr.lname, lbot) || !isLetter(pr.name[0]) {
 			continue
 		}
 		s.agName, s.agVersion = pr.name, cleanVersion(pr.version)
@@ -284,7 +301,7 @@ func (s *state) googlebotImitator(ver string) {
 	}
 	for _, e := range p.entries {
 		lt := p.ltext(e)
-		if strings.HasPrefix(lt, "googlebot") || lt == "compatible" || isInfoEntry(lt) || !strings.Contains(lt, "/") {
+		if strings.HasPrefix(lt, lbot) || lt == "compatible" || isInfoEntry(lt) || !strings.Contains(lt, "/") {
 			continue
 		}
 		n, v := splitEntryProduct(p.text(e))
@@ -1203,7 +1220,10 @@ func (s *state) fediverseServer() bool {
 		ver = ver[:k]
 	}
 	s.devClass, s.devBrand, s.devName = "Cloud", Unknown, Unknown
-	if s.hasContact() {
+	if s.os.name != "" {
+		// The server's app on a phone ("Mastodon/2023.9 (...; iOS
+		// 16.1.0)") keeps the phone's system.
+	} else if s.hasContact() {
 		s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
 	} else {
 		s.os = osInfo{}
