@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "464d2290d78efb742fbd77ac74d0e095067273bac0cd65da12cb811db31c8923",
-	"dev-variants": "bd740e7dd131b30dd09648a8f6a951247afcc5402bdf4fdaa31ea300816f2144",
+	"dev":          "c8c1fcc6ac33a2d97648de528f867ff33715b41983240b186231e10b55cc81f3",
+	"dev-variants": "a3e5264accd36289c620a135deaa529f724bb906a980c5c1cf3320092d920d3d",
 	"access-log":   "9b4d9d2d2fa4e461bd8af3da10bdbedb5b84dc132e32be971c7a90612d476f52",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -28,7 +28,7 @@ var httpLibraries = map[string]string{
 	"php": "PHP", "restsharp": "RestSharp", "apache-cxf": "Apache CXF", "postmanruntime": "Postman Runtime",
 	"httpie": "Httpie", "lwp-request": "LWP-Request", "libwww-perl": "Libwww-Perl", "spray-can": "Spray-CAN",
 	"dart": "Dart", "axios": "Axios", "node-fetch": "Node-Fetch", "ruby": "Ruby", "faraday": "Faraday",
-	"guzzlehttp": "Guzzle", "jakarta commons-httpclient": "Apache Jakarta Commons-HttpClient", "scrapy": "Scrapy", "python-httpx": "Python Httpx", "aiohttp": "Aiohttp",
+	"guzzlehttp": "Guzzle", "jakarta commons-httpclient": "Apache Jakarta Commons-HttpClient", "python-httpx": "Python Httpx", "aiohttp": "Aiohttp",
 	"reqwest": "Reqwest", "winhttp": "WinHTTP", "masscan": "Masscan", "zgrab": "Zgrab",
 	"guzzle": "Guzzle", "hackney": "Hackney", "reactornetty": "Reactor Netty", "xb2.net": "XB2 Xbase++ Client",
 	"node.js": "OpenJs Node.js",
@@ -62,7 +62,7 @@ var robotAgentNames = map[string]string{
 // robotEngineNames are the engine names of robots whose agent name is
 // spelled differently.
 var robotEngineNames = map[string]string{
-	"facebookexternalhit": "Facebook ExternalHit",
+	"facebookexternalhit": "Facebook ExternalHit", "con_aff": "Robot",
 }
 
 // robotKind tells how a robot was recognised, which decides how much of
@@ -105,6 +105,10 @@ func (s *state) detectRobot() {
 		name, kind = capitalize(d[:strings.LastIndexByte(d, '.')]), robotContact
 		described = true
 	}
+	trailingSite := ""
+	if k := strings.LastIndexByte(name, ' '); k > 0 && isDomainName(asciiLower(name[k+1:])) {
+		trailingSite = asciiLower(name[k+1:])
+	}
 	name, ver = cleanRobotName(name, ver)
 	if name == "" {
 		return
@@ -128,6 +132,17 @@ func (s *state) detectRobot() {
 	}
 	keepAgent := false
 	brand := s.robotBrand(lname)
+	if brand == Unknown && trailingSite != "" {
+		// "datafeeds fetcher aanbiedingvandedag.nl": the site after the
+		// name is its owner's.
+		brand = normalizeName(trailingSite[:strings.LastIndexByte(trailingSite, '.')])
+	}
+	if kind == robotContact && !nameBrand(lname) && bigCompanies[brand] && s.urlIsHomePage() {
+		// "heritrix/3.1.1 +http://www.baidu.com": a crawler framework
+		// whose placeholder address was left at a search engine's home
+		// page; the address says nothing about who runs it.
+		kind, brand = robotNamed, Unknown
+	}
 	if brand == Unknown {
 		if acr := acronymBot(name); acr != "" {
 			// "CBSbot": the initials of its maker and "bot".
@@ -142,6 +157,10 @@ func (s *state) detectRobot() {
 		s.devName = httpLibraries[lname]
 		if b, ok := libraryBrands[lname]; ok {
 			s.devBrand = b
+		} else if brand != Unknown && !hasPrefixFold(s.devName, brand) {
+			// "masscan/1.0 (https://github.com/robertdavidgraham/masscan)":
+			// the library as used by whoever gives the address.
+			s.devName = brand + " " + s.devName
 		} else if brand == Unknown {
 			if k := strings.IndexByte(s.devName, ' '); k > 0 {
 				s.devBrand = s.devName[:k]
@@ -511,6 +530,10 @@ func cleanRobotName(name, ver string) (string, string) {
 		}
 		name, ver = name[:k], v
 	}
+	if k := strings.LastIndexByte(name, ' '); k > 0 && isDomainName(asciiLower(name[k+1:])) {
+		// "LinkCheck by Siteimprove.com": the maker's site ends the name.
+		name = name[:k]
+	}
 	if k := strings.IndexByte(name, ' '); k > 0 && isDomainName(strings.TrimPrefix(name[:k], "www.")) {
 		rest := strings.TrimSpace(name[k+1:])
 		if strings.EqualFold(rest, "mozilla") {
@@ -601,6 +624,22 @@ func (s *state) urlHasPath() bool {
 	end++
 	return end < len(p.low) && (isAlnum(p.low[end]) || p.low[end] == '~' || p.low[end] == '_')
 }
+
+// urlIsHomePage reports that the first URL is a site's bare home page
+// ("http://www.google.com"), with no subdomain other than www and no path.
+func (s *state) urlIsHomePage() bool {
+	p := s.p
+	i := strings.Index(p.low, "://")
+	if i < 0 || s.urlHasPath() {
+		return false
+	}
+	host := strings.TrimPrefix(hostAt(p.low, i+3), "www.")
+	return strings.Count(host, ".") == 1
+}
+
+// bigCompanies are the companies whose home pages crawler frameworks give
+// as placeholder contact addresses.
+var bigCompanies = map[string]bool{"Google": true, "Baidu": true, "Microsoft": true, "Yahoo": true, "Yandex": true}
 
 // fileExtensions end file names that look like domain names
 // ("requirements.txt").
@@ -796,6 +835,14 @@ func (s *state) contactRobot() (string, string, robotKind) {
 		}
 		if name, ok := s.libraryAt(i); ok {
 			return name, pr.version, robotLibrary
+		}
+	}
+	// "... Safari/537.36 by Siteimprove": a browser run by a company
+	// that signs the string.
+	if n := len(p.products); n > 2 && s.mozilla {
+		last := p.products[n-1]
+		if last.version == "" && strings.HasPrefix(last.lname, "by ") && strings.Count(last.lname, " ") == 1 && len(last.lname) > 4 {
+			return last.name, "", robotNamed
 		}
 	}
 	if !s.hasContact() {
@@ -1096,6 +1143,7 @@ func (s *state) spelledBrand() string {
 // who runs the robot.
 var nonOwnerDomains = map[string]bool{
 	"bit": true, "tinyurl": true, "goo": true, "t": true, "ow": true,
+	"github": true, "gitlab": true,
 	"gmail": true, "hotmail": true, "outlook": true, "googlemail": true, "mail": true, "protonmail": true,
 }
 
