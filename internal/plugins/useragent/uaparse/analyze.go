@@ -29,6 +29,10 @@ type state struct {
 	email, url, uuid, security, lang, langCode string
 
 	ieCompat string // the Internet Explorer version a newer one emulates
+
+	// compatContact is set for a browser's compatible section that gives
+	// a contact address but no robot name.
+	compatContact bool
 }
 
 // analyze runs every rule over ua and returns the attribute values.

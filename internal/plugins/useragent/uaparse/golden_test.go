@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "c8c1fcc6ac33a2d97648de528f867ff33715b41983240b186231e10b55cc81f3",
-	"dev-variants": "a3e5264accd36289c620a135deaa529f724bb906a980c5c1cf3320092d920d3d",
-	"access-log":   "9b4d9d2d2fa4e461bd8af3da10bdbedb5b84dc132e32be971c7a90612d476f52",
+	"dev":          "641a34ead04f3cfb0a1bea87e8ddffcf06b5d7a3d6f5863378182b56f1e53641",
+	"dev-variants": "b10b80cd78d2280f78e20c2f6d042c06dc1a62d42793bdedfca138fe05deaf3a",
+	"access-log":   "7259951ba88d18430755542117dd9855efdec91b328ebaf75f781877e6329dc7",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 

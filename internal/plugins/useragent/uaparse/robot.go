@@ -22,7 +22,7 @@ var notRobotWords = []string{"cubot", "robotic", "abbott", "bottle", "webpreview
 // httpLibraries are programming language HTTP clients: not browsers, and
 // classed as robots as Yauaa does.
 var httpLibraries = map[string]string{
-	"curl": "Curl", "wget": "Wget", "python-requests": "Python Requests", "python-urllib": "Python Urllib",
+	"curl": "Curl", "wget": "Wget", "python-requests": "Python Requests", "python-urllib": "Python Urllib", "python-urllib3": "Python Urllib3",
 	"java": "Oracle Java", "okhttp": "Square Okhttp", "go-http-client": "GO Http Client",
 	"apache-httpclient": "Apache HttpClient", "commons-httpclient": "Apache Jakarta Commons-HttpClient",
 	"php": "PHP", "restsharp": "RestSharp", "apache-cxf": "Apache CXF", "postmanruntime": "Postman Runtime",
@@ -152,6 +152,11 @@ func (s *state) detectRobot() {
 		}
 	}
 	s.devBrand = brand
+	if brand == "Yandex" && len(name) > 3 && name[:2] == "Ya" && name[2] >= 'A' && name[2] <= 'Z' {
+		// "YaDirectFetcher": Yandex abbreviates its name in some robots.
+		name = "Yandex" + name[2:]
+		agent, lname = name, asciiLower(name)
+	}
 	switch {
 	case kind == robotLibrary && httpLibraries[lname] != "":
 		s.devName = httpLibraries[lname]
@@ -187,12 +192,17 @@ func (s *state) detectRobot() {
 			brand = firstWordBrand(agent)
 			s.devBrand = brand
 		}
-		s.devName = brand + " Robot"
 		// Only a robot that links to a page about itself ("+http://
-		// example.com/bot.html") introduces itself as a robot; one that
-		// gives just its owner's site or mail address is whatever client
-		// it says it is, run by that owner.
+		// example.com/bot.html") introduces itself as a robot, a product
+		// of its company; one that gives just its owner's site or mail
+		// address is whatever client it says it is, run by that owner,
+		// and so is a project published on a code hosting site.
 		keepAgent = !s.urlHasPath() && !described
+		if keepAgent || described || s.codeHostingURL() {
+			s.devName = brand + " Robot"
+		} else {
+			s.devName = robotDeviceName(brand, agent, lname)
+		}
 	default:
 		if brand == Unknown && !endsInRobotWord(lname) {
 			// A robot without a contact and without a generic robot
@@ -607,6 +617,17 @@ func (s *state) urlHostLabel() string {
 	return labels[len(labels)-2]
 }
 
+// codeHostingURL reports a first URL on GitHub or GitLab.
+func (s *state) codeHostingURL() bool {
+	p := s.p
+	i := strings.Index(p.low, "://")
+	if i < 0 {
+		return false
+	}
+	host := strings.TrimPrefix(hostAt(p.low, i+3), "www.")
+	return host == "github.com" || host == "gitlab.com"
+}
+
 // urlHasPath reports that the first URL of the user agent points below the
 // home page of its site ("http://example.com/bot.html", not
 // "https://example.com/").
@@ -715,7 +736,9 @@ func (s *state) findRobot() (string, string, robotKind) {
 	// A robot name in a comment: "(compatible; Googlebot/2.1; +http://...)".
 	for _, e := range p.entries {
 		lt := p.ltext(e)
-		if isInfoEntry(lt) {
+		if isInfoEntry(lt) || strings.HasPrefix(lt, "like ") {
+			// (Neither a contact nor a comparison, "TelegramBot (like
+			// TwitterBot)", names the robot.)
 			continue
 		}
 		if isDomainName(lt) && len(p.products) > 0 && isRobotName(p.products[0].lname) {
@@ -859,7 +882,8 @@ func (s *state) contactRobot() (string, string, robotKind) {
 				inCompat = e.block
 				continue
 			}
-			if e.block != inCompat || isInfoEntry(lt) || strings.HasPrefix(lt, "msie") || strings.HasPrefix(lt, "windows") {
+			if e.block != inCompat || isInfoEntry(lt) || strings.HasPrefix(lt, "msie") || strings.HasPrefix(lt, "windows") ||
+				isBrowserCommentToken(lt) || isProse(lt) {
 				continue
 			}
 			name, ver := splitEntryProduct(p.text(e))
@@ -876,6 +900,20 @@ func (s *state) contactRobot() (string, string, robotKind) {
 			if pr.lname == "compatible" && i+1 < len(p.products) && isLetter(p.products[i+1].name[0]) {
 				return p.products[i+1].name, p.products[i+1].version, robotContact
 			}
+		}
+		// "(compatible; MSIE or Firefox mutant; not on Windows server;
+		// +http://...) Daumoa/2.0": a product after a compatible section
+		// that names no client is the robot.
+		if inCompat >= 0 {
+			for i, pr := range p.products {
+				if i > 0 && pr.version != "" && isLetter(pr.name[0]) && !isBrowserProduct(pr.lname) {
+					return pr.name, pr.version, robotContact
+				}
+			}
+			// Otherwise the browser it names is run by the owner of the
+			// address: "(compatible; MSIE 6.0; Windows NT 5.1; SV1;
+			// http://www.example.com/bot.html)".
+			s.compatContact = true
 		}
 		// "... Safari/537.36 SeoSiteCheckup (https://seositecheckup.com)":
 		// a browser string with a product of its own and its address
@@ -897,6 +935,35 @@ func (s *state) contactRobot() (string, string, robotKind) {
 	}
 	return "", "", robotNone
 }
+
+// isBrowserCommentToken reports the entries browsers put in their comment
+// besides the system: security, architecture, framework and plugin tokens.
+func isBrowserCommentToken(lt string) bool {
+	switch lt {
+	case "u", "i", "n", "sv1", "wow64", "win64", "x64", "x86", "touch", "tablet pc 2.0", "mobile":
+		return true
+	}
+	return strings.HasPrefix(lt, ".net") || strings.HasPrefix(lt, "infopath") || strings.HasPrefix(lt, "trident/") ||
+		strings.HasPrefix(lt, "media center") || strings.HasPrefix(lt, "rv:")
+}
+
+// isProse reports an entry that is a phrase rather than a name ("not on
+// Windows server").
+func isProse(lt string) bool {
+	return strings.Contains(lt, " on ") || strings.Contains(lt, " or ") || strings.HasPrefix(lt, "not ")
+}
+
+// browserProducts are the product tokens of browsers and engines.
+var browserProducts = func() map[string]bool {
+	m := map[string]bool{"applewebkit": true, "safari": true, "version": true, "mobile": true, "gecko": true,
+		"khtml": true, "trident": true, "presto": true, "mobile safari": true, "like gecko": true, "mozilla": true}
+	for _, bt := range browserTokens {
+		m[bt.token] = true
+	}
+	return m
+}()
+
+func isBrowserProduct(lname string) bool { return browserProducts[lname] }
 
 // hasContact reports a URL or e-mail address in the user agent, the way
 // crawlers tell site owners whom to contact.
@@ -944,7 +1011,7 @@ func hasEmailAddress(low string) bool {
 // isInfoEntry reports comment entries that carry contact information
 // rather than a name.
 func isInfoEntry(lt string) bool {
-	return strings.HasPrefix(lt, "+http") || strings.HasPrefix(lt, "http") || strings.Contains(lt, "@") ||
+	return strings.HasPrefix(lt, "+http") || strings.HasPrefix(lt, "http") || strings.HasPrefix(lt, "+ http") || strings.Contains(lt, "@") ||
 		strings.HasPrefix(lt, "www.") || strings.HasPrefix(lt, "+www")
 }
 
@@ -1314,7 +1381,7 @@ func (s *state) forgedBrowser() bool {
 // that company's robot in the cloud, while the agent stays the client it
 // claims to be.
 func (s *state) contactOnlyDevice() {
-	if s.devClass != "" && s.devClass != Unknown || s.os.name != "" || !s.hasContact() {
+	if !s.compatContact && (s.devClass != "" && s.devClass != Unknown || s.os.name != "" || !s.hasContact()) {
 		return
 	}
 	brand := s.urlBrand()
