@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "641a34ead04f3cfb0a1bea87e8ddffcf06b5d7a3d6f5863378182b56f1e53641",
-	"dev-variants": "b10b80cd78d2280f78e20c2f6d042c06dc1a62d42793bdedfca138fe05deaf3a",
+	"dev":          "e84b3163355eb08fc2cfdac96896512abe5fd132f3d5fd9b3bc7e6da9391dc09",
+	"dev-variants": "c7bdbee3df4485061ebcc9cab5efda2cea8ae43cf1016e617ded0c8c245b3992",
 	"access-log":   "7259951ba88d18430755542117dd9855efdec91b328ebaf75f781877e6329dc7",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -207,6 +207,7 @@ var (
 	kwFennec               = uaNeedles.add("fennec")
 	kwGoogle               = uaNeedles.add("google")
 	kwGoogleBotHTML        = uaNeedles.add("google.com/bot.html")
+	kwGoogleDocs           = uaNeedles.add("googledocs")
 	kwGoogleTV             = uaNeedles.add("googletv")
 	kwGooglebot            = uaNeedles.add("googlebot")
 	kwGooglebotCom         = uaNeedles.add("googlebot.com")

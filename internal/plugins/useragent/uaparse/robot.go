@@ -85,7 +85,7 @@ const (
 // the device, system and agent as Yauaa reports robots.
 func (s *state) detectRobot() {
 	p := s.p
-	if s.fediverseServer() || s.appEngine() {
+	if s.fediverseServer() || s.appEngine() || s.googleDocs() {
 		return
 	}
 	name, ver, kind := s.findRobot()
@@ -119,7 +119,8 @@ func (s *state) detectRobot() {
 	// ("Android 6.0.1; Nexus 5X") or says so in its name
 	// ("YandexMobileScreenShotBot"); an Android version without a model
 	// is not enough.
-	namedModel := s.devName != "" && s.devName != Unknown && s.devName != "Android Mobile" && s.devName != "Android Tablet"
+	namedModel := s.devName != "" && s.devName != Unknown && s.devName != "Android Mobile" && s.devName != "Android Tablet" &&
+		!strings.Contains(asciiLower(s.devName), lname) // "(Android 3.0; YRSpider; ...)": the robot is no model
 	s.devClass = "Robot"
 	if kind == robotNamed && (mobileDevice && namedModel || strings.Contains(lname, "mobile")) {
 		s.devClass = "Robot Mobile"
@@ -402,6 +403,47 @@ func acronymBot(name string) string {
 		}
 	}
 	return name[:n]
+}
+
+// googleDocs recognises Google Docs fetching a document's images or feeds
+// for its users ("Mozilla/5.0 (compatible; GoogleDocs; apps-spreadsheets;
+// +http://docs.google.com)"): a cloud application, named after the Docs
+// component that makes the request.
+func (s *state) googleDocs() bool {
+	p := s.p
+	if !p.has(kwGoogleDocs) {
+		return false
+	}
+	block, app := -1, ""
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		if lt == "googledocs" {
+			block = e.block
+			continue
+		}
+		if e.block != block || app != "" {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(lt, "+google-"):
+			// "+Google-Document-Conversion"
+			app = strings.ReplaceAll(normalizeName(strings.TrimPrefix(p.text(e), "+")), "-", " ")
+		case !isInfoEntry(lt) && !strings.HasPrefix(lt, "+"):
+			// "apps-spreadsheets", "documents", "script"
+			app = "Google Docs " + capitalize(strings.TrimPrefix(lt, "apps-"))
+		}
+	}
+	if block < 0 {
+		return false
+	}
+	if app == "" {
+		app = "Google Docs"
+	}
+	s.devClass, s.devBrand, s.devName, s.devCPU = "Desktop", "Google", "Google Docs", ""
+	s.os = osInfo{name: "Google Cloud", version: Unknown, class: "Cloud"}
+	s.engClass, s.engName, s.engVersion = "Cloud", "Cloud", Unknown
+	s.agClass, s.agName, s.agVersion = "Cloud Application", app, Unknown
+	return true
 }
 
 // headlessBrowsers are browsers without a screen, driven by scripts: they
@@ -736,9 +778,10 @@ func (s *state) findRobot() (string, string, robotKind) {
 	// A robot name in a comment: "(compatible; Googlebot/2.1; +http://...)".
 	for _, e := range p.entries {
 		lt := p.ltext(e)
-		if isInfoEntry(lt) || strings.HasPrefix(lt, "like ") {
-			// (Neither a contact nor a comparison, "TelegramBot (like
-			// TwitterBot)", names the robot.)
+		if isInfoEntry(lt) || strings.HasPrefix(lt, "like ") || strings.ContainsAny(lt, "{=") {
+			// (Neither a contact, nor a comparison, "TelegramBot (like
+			// TwitterBot)", nor data an app appends, "(agof={"angebot":
+			// ...})", names the robot.)
 			continue
 		}
 		if isDomainName(lt) && len(p.products) > 0 && isRobotName(p.products[0].lname) {
