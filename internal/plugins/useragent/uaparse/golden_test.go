@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "e84b3163355eb08fc2cfdac96896512abe5fd132f3d5fd9b3bc7e6da9391dc09",
-	"dev-variants": "c7bdbee3df4485061ebcc9cab5efda2cea8ae43cf1016e617ded0c8c245b3992",
+	"dev":          "8270cc10f81b86cbe84abb1289a9a49871525703957d9d9e7ce3a18aa123ad2d",
+	"dev-variants": "601530de07aacbff70ea8325ea50d0a0d94874e851d24fce627e6f4fa174346f",
 	"access-log":   "7259951ba88d18430755542117dd9855efdec91b328ebaf75f781877e6329dc7",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

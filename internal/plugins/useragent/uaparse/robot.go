@@ -478,6 +478,11 @@ func robotDeviceName(brand, agent, lname string) string {
 	}
 	rest := agent
 	if hasPrefixFold(rest, brand) {
+		if len(rest) > len(brand)+1 && rest[len(brand)] == ' ' && isLetter(rest[len(brand)+1]) {
+			// "SiteGuru Linkchecker": the company's name as a word of
+			// its own keeps the robot's spelling.
+			return normalizeName(agent)
+		}
 		rest = strings.TrimLeft(rest[len(brand):], " -_.!")
 	}
 	if rest == "" {
@@ -804,6 +809,9 @@ func (s *state) findRobot() (string, string, robotKind) {
 			return w, rest, robotNamed
 		}
 		if isRobotName(lt) {
+			if pr, ok := s.robotProductBefore(e); ok {
+				return pr.name, pr.version, robotNamed
+			}
 			name, ver := splitEntryProduct(p.text(e))
 			return name, ver, robotNamed
 		}
@@ -868,6 +876,30 @@ func (s *state) loneCompanyRobot(i int) bool {
 		}
 	}
 	return false
+}
+
+// robotProductBefore returns the robot-named product whose comment holds
+// entry e: in "PingdomPageSpeed/1.0 (pingbot/2.0; +http://...)" the
+// product is the robot, its comment names the engine it is built on.
+func (s *state) robotProductBefore(e entry) (product, bool) {
+	p := s.p
+	for i, pr := range p.products {
+		if i == 0 || pr.version == "" || !isRobotName(pr.lname) {
+			continue
+		}
+		k := strings.Index(p.low, pr.lname+"/"+asciiLower(pr.version))
+		if k < 0 {
+			continue
+		}
+		end := k + len(pr.lname) + 1 + len(pr.version)
+		for end < len(p.low) && p.low[end] == ' ' {
+			end++
+		}
+		if end < e.start && p.low[end] == '(' && strings.IndexByte(p.low[end:e.start], ')') < 0 {
+			return pr, true
+		}
+	}
+	return product{}, false
 }
 
 // webpageTest reads the "PTST/<version>" token of WebPageTest, the page
