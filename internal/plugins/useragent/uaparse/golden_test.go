@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "8270cc10f81b86cbe84abb1289a9a49871525703957d9d9e7ce3a18aa123ad2d",
-	"dev-variants": "601530de07aacbff70ea8325ea50d0a0d94874e851d24fce627e6f4fa174346f",
+	"dev":          "6998c435a9104b1c3247e740afe254e7cf886eeeeaa0fc771ec9504b8a410e02",
+	"dev-variants": "055497d8fe1503c4974c105b84d0f4f1c52be9b2b82e699667ba6583371d3547",
 	"access-log":   "7259951ba88d18430755542117dd9855efdec91b328ebaf75f781877e6329dc7",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

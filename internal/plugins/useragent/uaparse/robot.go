@@ -478,7 +478,7 @@ func robotDeviceName(brand, agent, lname string) string {
 	}
 	rest := agent
 	if hasPrefixFold(rest, brand) {
-		if len(rest) > len(brand)+1 && rest[len(brand)] == ' ' && isLetter(rest[len(brand)+1]) {
+		if len(rest) > len(brand)+1 && rest[len(brand)] == ' ' && (isLetter(rest[len(brand)+1]) || rest[len(brand)+1] == '.') {
 			// "SiteGuru Linkchecker": the company's name as a word of
 			// its own keeps the robot's spelling.
 			return normalizeName(agent)
@@ -902,6 +902,21 @@ func (s *state) robotProductBefore(e entry) (product, bool) {
 	return product{}, false
 }
 
+// clientLibrary recognises a user agent that is only a client library's
+// name and version, "ServiceStack .NET Client 5.90": the HTTP client of a
+// program, named "<Maker> ... Client".
+func clientLibrary(p *parsed, i int) (string, string, bool) {
+	if i != 0 || len(p.products) != 1 || len(p.entries) != 0 {
+		return "", "", false
+	}
+	// The parser reads the version after the space as the product's.
+	pr := p.products[0]
+	if !isVersionLike(pr.version) || !strings.HasSuffix(pr.name, " Client") || strings.Contains(p.low, "client/") {
+		return "", "", false
+	}
+	return pr.name, pr.version, true
+}
+
 // webpageTest reads the "PTST/<version>" token of WebPageTest, the page
 // speed test service, or "PTST/<service>/<version>" of the services built on
 // it (SpeedCurve).
@@ -924,6 +939,9 @@ func (s *state) contactRobot() (string, string, robotKind) {
 	for i, pr := range p.products {
 		if pr.lname == "con_aff" || s.loneCompanyRobot(i) {
 			return pr.name, pr.version, robotNamed
+		}
+		if n, v, ok := clientLibrary(p, i); ok {
+			return n, v, robotNamed
 		}
 		if i == 0 && len(p.products) == 1 && len(p.entries) == 0 && pr.version == "" && isDomainName(pr.lname) &&
 			!fileExtensions[pr.lname[strings.LastIndexByte(pr.lname, '.')+1:]] {
