@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "6998c435a9104b1c3247e740afe254e7cf886eeeeaa0fc771ec9504b8a410e02",
-	"dev-variants": "055497d8fe1503c4974c105b84d0f4f1c52be9b2b82e699667ba6583371d3547",
+	"dev":          "42e6325a7abc731d7d956c9b3daba7fb2021896246da5f00d846153f9386e244",
+	"dev-variants": "9410232f5575276eca8f76f8119e26f81618d0b9e839fcfe346cc6ef73158d2b",
 	"access-log":   "7259951ba88d18430755542117dd9855efdec91b328ebaf75f781877e6329dc7",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

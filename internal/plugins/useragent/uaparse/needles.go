@@ -223,6 +223,7 @@ var (
 	kwIPod                 = uaNeedles.add("ipod")
 	kwIPodTouch            = uaNeedles.add("ipod touch")
 	kwJ2ME                 = uaNeedles.add("j2me")
+	kwKernelSlash          = uaNeedles.add("kernel/")
 	kwLikeGecko            = uaNeedles.add("like gecko")
 	kwMAUI                 = uaNeedles.add("maui")
 	kwMIDP                 = uaNeedles.add("midp")

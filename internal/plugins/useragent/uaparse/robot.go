@@ -90,7 +90,7 @@ func (s *state) detectRobot() {
 	}
 	name, ver, kind := s.findRobot()
 	if kind == robotNone {
-		if s.forgedBrowser() {
+		if s.forgedBrowser() || s.platformPairs() {
 			return
 		}
 		s.contactOnlyDevice()
@@ -1466,6 +1466,31 @@ func (s *state) forgedBrowser() bool {
 		}
 	}
 	return false
+}
+
+// platformPairs reads the system of server tooling that describes its
+// platform as key/value products, the way Go programs such as Docker do
+// ("docker/19.03.5 go/go1.12.12 kernel/3.10.0-1062.el7.x86_64 os/linux
+// arch/amd64"): a Linux server in the cloud with that kernel.
+func (s *state) platformPairs() bool {
+	p := s.p
+	if !p.has(kwKernelSlash) || s.os.name != "" {
+		return false
+	}
+	kernel, system := "", ""
+	for _, pr := range p.products {
+		switch pr.lname {
+		case "kernel":
+			kernel = pr.version
+		case "os":
+			system = asciiLower(pr.version)
+		}
+	}
+	if kernel == "" || system != "linux" {
+		return false
+	}
+	s.os = osInfo{name: "Linux", version: kernel, class: "Cloud"}
+	return true
 }
 
 // contactOnlyDevice describes a client that names no device and no system
