@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "42e6325a7abc731d7d956c9b3daba7fb2021896246da5f00d846153f9386e244",
-	"dev-variants": "9410232f5575276eca8f76f8119e26f81618d0b9e839fcfe346cc6ef73158d2b",
-	"access-log":   "7259951ba88d18430755542117dd9855efdec91b328ebaf75f781877e6329dc7",
+	"dev":          "18467c45dd56a9badf54b5fa58868e5fcaede02cbc282cfb1261520bc3901742",
+	"dev-variants": "30d5b8850af63a065c6035994fd0a853779d4f29507cd7154939a470e87261e9",
+	"access-log":   "14ae58e590cb3f3a6bace8d430af4bb3443ef712c6461238eb8e111b25b08d3c",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 

@@ -572,6 +572,23 @@ func cleanRobotName(name, ver string) (string, string) {
 	if k := strings.Index(name, " +"); k > 0 {
 		name = strings.TrimSpace(name[:k])
 	}
+	// "Feedbin - 1 subscribers", "ADmantX Platform Semantic Analyzer -
+	// ADmantX Inc. - www.admantx.com": the name ends before the part
+	// with a count or an address.
+	for off := 0; ; {
+		k := strings.Index(name[off:], " - ")
+		if k < 0 {
+			break
+		}
+		k += off
+		rest := name[k+3:]
+		if rest != "" && (rest[0] >= '0' && rest[0] <= '9' || strings.HasPrefix(asciiLower(rest), "www.") ||
+			strings.HasPrefix(asciiLower(rest), "http")) {
+			name = name[:k]
+			break
+		}
+		off = k + 3
+	}
 	if k := strings.Index(name, ": "); k > 0 {
 		name = name[:k]
 	}
@@ -783,10 +800,10 @@ func (s *state) findRobot() (string, string, robotKind) {
 	// A robot name in a comment: "(compatible; Googlebot/2.1; +http://...)".
 	for _, e := range p.entries {
 		lt := p.ltext(e)
-		if isInfoEntry(lt) || strings.HasPrefix(lt, "like ") || strings.ContainsAny(lt, "{=") {
+		if isInfoEntry(lt) || strings.HasPrefix(lt, "like ") || strings.ContainsAny(lt, "{=") || lt != "" && lt[0] >= '0' && lt[0] <= '9' {
 			// (Neither a contact, nor a comparison, "TelegramBot (like
 			// TwitterBot)", nor data an app appends, "(agof={"angebot":
-			// ...})", names the robot.)
+			// ...})", nor a count, "2 subscribers", names the robot.)
 			continue
 		}
 		if isDomainName(lt) && len(p.products) > 0 && isRobotName(p.products[0].lname) {
