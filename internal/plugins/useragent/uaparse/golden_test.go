@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "18467c45dd56a9badf54b5fa58868e5fcaede02cbc282cfb1261520bc3901742",
-	"dev-variants": "30d5b8850af63a065c6035994fd0a853779d4f29507cd7154939a470e87261e9",
+	"dev":          "b9bf798fc2d560d368807bde5399c04ac6fecd027f6f3ad4223ec330534f8389",
+	"dev-variants": "f572b43700653e36a90c7266cce36e2c088b0da28a1cd0029f4abd4a5e528811",
 	"access-log":   "14ae58e590cb3f3a6bace8d430af4bb3443ef712c6461238eb8e111b25b08d3c",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -90,7 +90,7 @@ func (s *state) detectRobot() {
 	}
 	name, ver, kind := s.findRobot()
 	if kind == robotNone {
-		if s.forgedBrowser() || s.platformPairs() {
+		if s.forgedBrowser() || s.platformPairs() || s.signedBrowser() {
 			return
 		}
 		s.contactOnlyDevice()
@@ -108,6 +108,9 @@ func (s *state) detectRobot() {
 	trailingSite := ""
 	if k := strings.LastIndexByte(name, ' '); k > 0 && isDomainName(asciiLower(name[k+1:])) {
 		trailingSite = asciiLower(name[k+1:])
+	} else if k := strings.IndexByte(name, ' '); k > 0 && isDomainName(strings.TrimPrefix(asciiLower(name[:k]), "www.")) {
+		// "arameda.com Spider": the site in front is the owner's.
+		trailingSite = strings.TrimPrefix(asciiLower(name[:k]), "www.")
 	}
 	name, ver = cleanRobotName(name, ver)
 	if name == "" {
@@ -134,7 +137,7 @@ func (s *state) detectRobot() {
 	keepAgent := false
 	brand := s.robotBrand(lname)
 	if brand == Unknown && trailingSite != "" {
-		// "datafeeds fetcher aanbiedingvandedag.nl": the site after the
+		// "datafeeds fetcher aanbiedingvandedag.nl": the site with the
 		// name is its owner's.
 		brand = normalizeName(trailingSite[:strings.LastIndexByte(trailingSite, '.')])
 	}
@@ -1483,6 +1486,26 @@ func (s *state) forgedBrowser() bool {
 		}
 	}
 	return false
+}
+
+// signedBrowser recognises a browser whose user signs its requests with an
+// e-mail address, as security researchers do ("... Safari/537.36
+// +someone@example.com"): a device without a brand of its own is shown as
+// that owner's ("Example Linux Desktop").
+func (s *state) signedBrowser() bool {
+	p := s.p
+	if s.devBrand != Unknown && s.devBrand != "" || s.devName == "" || s.devName == Unknown || !hasEmailAddress(p.low) {
+		return false
+	}
+	i := strings.IndexByte(p.low, '@')
+	host := strings.TrimRight(hostAt(p.low, i+1), ".")
+	labels := strings.Split(host, ".")
+	if len(labels) < 2 || nonOwnerDomains[labels[len(labels)-2]] {
+		return false
+	}
+	brand := normalizeName(labels[len(labels)-2])
+	s.devBrand, s.devName = brand, brand+" "+s.devName
+	return true
 }
 
 // platformPairs reads the system of server tooling that describes its
