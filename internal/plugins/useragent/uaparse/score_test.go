@@ -120,12 +120,12 @@ func scoreDev(t *testing.T) (map[string]score, score) {
 // Floors guard against regressions: they sit slightly below the accuracy
 // reached when they were last raised. Raise them when accuracy improves.
 var (
-	coreFloor      = 92.9
+	coreFloor      = 93.1
 	attributeFloor = map[string]float64{
-		"DeviceClass": 92.8, "DeviceBrand": 91.8, "DeviceName": 88.0,
-		"OperatingSystemClass": 95.1, "OperatingSystemName": 94.6, "OperatingSystemVersion": 91.9,
-		"LayoutEngineClass": 96.4, "LayoutEngineName": 94.2, "LayoutEngineVersionMajor": 94.8,
-		"AgentClass": 93.3, "AgentName": 89.6, "AgentVersionMajor": 91.4,
+		"DeviceClass": 93.1, "DeviceBrand": 92.1, "DeviceName": 88.4,
+		"OperatingSystemClass": 95.2, "OperatingSystemName": 94.7, "OperatingSystemVersion": 92.0,
+		"LayoutEngineClass": 96.7, "LayoutEngineName": 94.5, "LayoutEngineVersionMajor": 95.0,
+		"AgentClass": 93.5, "AgentName": 89.8, "AgentVersionMajor": 91.4,
 		"HackerAttackVector": 95.7, "HackerToolkit": 95.1,
 	}
 )
