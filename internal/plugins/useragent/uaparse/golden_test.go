@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "b9bf798fc2d560d368807bde5399c04ac6fecd027f6f3ad4223ec330534f8389",
-	"dev-variants": "f572b43700653e36a90c7266cce36e2c088b0da28a1cd0029f4abd4a5e528811",
-	"access-log":   "14ae58e590cb3f3a6bace8d430af4bb3443ef712c6461238eb8e111b25b08d3c",
+	"dev":          "74b9e204ca40d670cbb1700f1b1e312d661ce08c3a465a7f7062d3681c41e1be",
+	"dev-variants": "fd0a0f5218d5785ce4d24296f7e0814133948c598f35409424093758a3a5bfe8",
+	"access-log":   "9199dc4108a00bd43903b6689a367e056c0e28c0fc97bd1ca7642a276ffacbc9",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 

@@ -768,6 +768,16 @@ func isDomainName(w string) bool {
 // normalizeRobotAgent capitalises an all lower case robot name the way the
 // agent name is shown ("msnbot-media" -> "Msnbot-Media").
 func normalizeRobotAgent(n string) string {
+	if strings.IndexByte(n, ' ') > 0 {
+		// "alexa site audit" is "Alexa Site Audit": every word capitalised.
+		words := strings.Split(n, " ")
+		for i, w := range words {
+			if w != "" {
+				words[i] = normalizeRobotAgent(w)
+			}
+		}
+		return strings.Join(words, " ")
+	}
 	parts := strings.Split(n, "-")
 	for i, w := range parts {
 		sub := strings.Split(w, "_")
