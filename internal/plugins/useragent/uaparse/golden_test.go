@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "74b9e204ca40d670cbb1700f1b1e312d661ce08c3a465a7f7062d3681c41e1be",
-	"dev-variants": "fd0a0f5218d5785ce4d24296f7e0814133948c598f35409424093758a3a5bfe8",
+	"dev":          "d269ea4cdd29a098dd566e8286a6133043c82fc53e8ca4ec8b1122f77154ed74",
+	"dev-variants": "f6e2295650a8a52869d039c1e530da530848c71f094a3446c7429118228aa55b",
 	"access-log":   "9199dc4108a00bd43903b6689a367e056c0e28c0fc97bd1ca7642a276ffacbc9",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -164,6 +164,9 @@ func (s *state) detectRobot() {
 	switch {
 	case kind == robotLibrary && httpLibraries[lname] != "":
 		s.devName = httpLibraries[lname]
+		if strings.EqualFold(s.devName, name) && lname == name {
+			agent = s.devName // "lwp-request" is "LWP-Request"
+		}
 		if b, ok := libraryBrands[lname]; ok {
 			s.devBrand = b
 		} else if brand != Unknown && !hasPrefixFold(s.devName, brand) {
@@ -575,6 +578,9 @@ func cleanRobotName(name, ver string) (string, string) {
 	if k := strings.Index(name, " +"); k > 0 {
 		name = strings.TrimSpace(name[:k])
 	}
+	if k := strings.Index(asciiLower(name), " http"); k > 0 {
+		name = strings.TrimSpace(name[:k]) // "Visited by http://..."
+	}
 	// "Feedbin - 1 subscribers", "ADmantX Platform Semantic Analyzer -
 	// ADmantX Inc. - www.admantx.com": the name ends before the part
 	// with a count or an address.
@@ -622,6 +628,11 @@ func cleanRobotName(name, ver string) (string, string) {
 		// "arameda.com Spider": the domain is the contact, the rest is
 		// the robot; Yauaa capitalises what is left.
 		name = capitalize(rest)
+	}
+	if l := asciiLower(name); strings.Count(l, " ") >= 5 && (strings.Contains(l, " the ") || strings.Contains(l, " is ")) {
+		// "NetSystemsResearch studies the availability of ...": a
+		// sentence about the robot starts with its name.
+		name = name[:strings.IndexByte(name, ' ')]
 	}
 	return name, ver
 }
@@ -671,9 +682,13 @@ func (s *state) urlHostLabel() string {
 	if at >= 0 {
 		host = hostAt(p.low, at)
 	} else {
+		// A bare domain among the words: "MetaURI API/2.0 +metauri.com",
+		// "... Our website is netsystemsresearch.com".
 		for _, pr := range p.products {
-			if len(pr.lname) > 1 && pr.lname[0] == '+' && isDomainName(pr.lname[1:]) {
-				host = pr.lname[1:]
+			for w := range strings.FieldsSeq(pr.lname) {
+				if w = strings.TrimPrefix(w, "+"); isDomainName(w) {
+					host = w
+				}
 			}
 		}
 	}
@@ -1109,6 +1124,14 @@ func (s *state) hasContact() bool {
 	for _, pr := range p.products {
 		if len(pr.lname) > 1 && pr.lname[0] == '+' && isDomainName(pr.lname[1:]) {
 			return true // "MetaURI API/2.0 +metauri.com"
+		}
+		if strings.Count(pr.lname, " ") >= 3 {
+			// A sentence ending in its site: "... Our website is
+			// netsystemsresearch.com".
+			w := pr.lname[strings.LastIndexByte(pr.lname, ' ')+1:]
+			if isDomainName(w) && (strings.HasSuffix(w, ".com") || strings.HasSuffix(w, ".net") || strings.HasSuffix(w, ".org")) {
+				return true
+			}
 		}
 	}
 	return false
