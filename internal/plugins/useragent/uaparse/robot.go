@@ -725,7 +725,20 @@ func (s *state) urlHasPath() bool {
 		return false
 	}
 	end++
-	return end < len(p.low) && (isAlnum(p.low[end]) || p.low[end] == '~' || p.low[end] == '_')
+	if end >= len(p.low) || !isAlnum(p.low[end]) && p.low[end] != '~' && p.low[end] != '_' {
+		return false
+	}
+	// The company's own "about" or "support" page says nothing about a
+	// robot: "http://riddler.io/about", "http://www.searchme.com/support/".
+	seg := p.low[end:]
+	if k := strings.IndexAny(seg, " ;)"); k >= 0 {
+		seg = seg[:k]
+	}
+	switch strings.TrimSuffix(seg, "/") {
+	case "about", "support", "contact", "home":
+		return false
+	}
+	return true
 }
 
 // urlIsHomePage reports that the first URL is a site's bare home page
