@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "d7f16b0420e8072d91bea5b3d2ba5a045675abb1796dbf3f4c5c0076cd7c915e",
-	"dev-variants": "38492e23ca4f1df50d32dcd48549e517c9535b90e02748aa621c0f6db68f85ff",
+	"dev":          "854e315fc4eed7b10ca5694567e3243004e1e0dcbd048ae1e95b79b7c32e5e22",
+	"dev-variants": "16395759d9aaad7b8b92501285d089cc381539acd252a5ab3e5c7618fddd206c",
 	"access-log":   "9199dc4108a00bd43903b6689a367e056c0e28c0fc97bd1ca7642a276ffacbc9",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

@@ -841,9 +841,10 @@ func (s *state) findRobot() (string, string, robotKind) {
 	// A robot name in a comment: "(compatible; Googlebot/2.1; +http://...)".
 	for _, e := range p.entries {
 		lt := p.ltext(e)
-		if isInfoEntry(lt) || strings.HasPrefix(lt, "like ") || strings.ContainsAny(lt, "{=") || lt != "" && lt[0] >= '0' && lt[0] <= '9' {
+		if isInfoEntry(lt) || strings.HasPrefix(lt, "like ") || strings.HasPrefix(lt, "compatible with ") ||
+			strings.ContainsAny(lt, "{=") || lt != "" && lt[0] >= '0' && lt[0] <= '9' {
 			// (Neither a contact, nor a comparison, "TelegramBot (like
-			// TwitterBot)", nor data an app appends, "(agof={"angebot":
+			// TwitterBot)", "(compatible with Googlebot)", nor data an app appends, "(agof={"angebot":
 			// ...})", nor a count, "2 subscribers", names the robot.)
 			continue
 		}
