@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "854e315fc4eed7b10ca5694567e3243004e1e0dcbd048ae1e95b79b7c32e5e22",
-	"dev-variants": "16395759d9aaad7b8b92501285d089cc381539acd252a5ab3e5c7618fddd206c",
-	"access-log":   "9199dc4108a00bd43903b6689a367e056c0e28c0fc97bd1ca7642a276ffacbc9",
+	"dev":          "7586cc6e85c53fe43103b0f7f77d97abf9b8f30d9ebb8643e52356c97ded4b9c",
+	"dev-variants": "dbaa2246b9284f34b1ab44a56361e9f5a4997353390bccb1972900ce2588ca2b",
+	"access-log":   "5820fb4cff87f298fcfef0bafce6156f7e9a91275379b1ea494508aef5f66cbe",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 

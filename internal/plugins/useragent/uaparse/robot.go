@@ -489,7 +489,8 @@ func robotDeviceName(brand, agent, lname string) string {
 			// its own keeps the robot's spelling.
 			return normalizeName(agent)
 		}
-		rest = strings.TrimLeft(rest[len(brand):], " -_.!")
+		// (A dot stays: "archive.org_bot" is "Archive .org BOT".)
+		rest = strings.TrimLeft(rest[len(brand):], " -_!")
 	}
 	if rest == "" {
 		return brand
