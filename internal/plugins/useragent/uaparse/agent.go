@@ -12,7 +12,6 @@ type browserToken struct {
 }
 
 var browserTokens = []browserToken{
-	{"headlesschrome", "Chrome", "Robot"},
 	{"edga", "Edge", "Browser"}, {"edgios", "Edge", "Browser"}, {"edg", "Edge", "Browser"},
 	{"oprgx", "Opera GX", "Browser"}, {"opt", "Opera Touch", "Browser"}, {"opr", "Opera", "Browser"},
 	{"opx", "Opera GX", "Browser"}, {"opios", "Opera", "Browser"}, {"opera mini", "Opera Mini", "Browser"},
@@ -39,7 +38,7 @@ var browserTokens = []browserToken{
 	{"superbird", "Superbird", "Browser"}, {"dragon", "Comodo Dragon", "Browser"}, {"qtweb", "QtWeb", "Browser"},
 	{"arora", "Arora", "Browser"}, {"whale", "Whale", "Browser"}, {"avast", "Avast Secure Browser", "Browser"},
 	{"instagram", "Instagram", "Mobile App"}, {"appie", "Albert Heijn App", "Mobile App"},
-	{"odin", "HiBrowser", "Browser"}, {"chromium", "Chromium", "Browser"}, {"firefox", "Firefox", "Browser"}, {"chrome", "Chrome", "Browser"},
+	{"odin", "HiBrowser", "Browser"}, {"headlesschrome", "Chrome", "Robot"}, {"chromium", "Chromium", "Browser"}, {"firefox", "Firefox", "Browser"}, {"chrome", "Chrome", "Browser"},
 	{"netfront", "Netfront", "Browser"}, {"blazer", "Blazer", "Browser"}, {"browserng", "BrowserNG", "Browser"},
 	{"lynx", "Lynx", "Special"}, {"links", "Links", "Special"}, {"w3m", "w3m", "Special"}, {"dillo", "Dillo", "Special"},
 }

@@ -30,6 +30,10 @@ type state struct {
 	email, url, uuid, security, lang, langCode string
 
 	ieCompat string // the Internet Explorer version a newer one emulates
+
+	// compatContact is set for a browser's compatible section that gives
+	// a contact address but no robot name.
+	compatContact bool
 }
 
 // analyze runs every rule over ua and returns the attribute values.
@@ -144,6 +148,8 @@ func (s *state) detectEngine() {
 		s.engClass, s.engName, s.engVersion = "Browser", "AppleWebKit", cleanVersion(wk.version)
 		ch, ok := p.chromeProduct()
 		if !ok && p.has(kwHeadlessChrome) {
+			// Headless Chrome, driven by test and scraping tools, names
+			// the same Blink engine by its own product.
 			ch, ok = p.product("HeadlessChrome")
 		}
 		if ok && s.os.name != "iOS" {
@@ -480,6 +486,11 @@ func (s *state) detectAgent() {
 				}
 			}
 			s.chromeWebview(pr)
+		}
+		if s.agClass == "Browser" && p.has(kwHeadlessChrome) {
+			// A browser built on Chromium run without a screen ("HeadlessChrome/107 ...
+			// Edg/107") is that browser driven by a program.
+			s.agClass = "Robot"
 		}
 		if bt.token == "firefox" {
 			s.firefoxDerivative()
@@ -835,7 +846,8 @@ func (s *state) genericAgent() {
 					strings.HasPrefix(lt, "+http") || strings.HasPrefix(lt, "http") {
 					continue
 				}
-				if k := strings.IndexByte(t, '/'); k > 0 {
+				if k := strings.IndexByte(t, '/'); k > 0 && t[k-1] != ':' {
+					// (A slash after a colon is a URL's: "URL=http://...".)
 					s.agName, s.agClass, s.agVersion = t[:k], "Browser", cleanVersion(t[k+1:])
 					return
 				}
@@ -1712,7 +1724,9 @@ func (s *state) anonymized() {
 // user agent (Windows 11 still says "Windows NT 10.0", every macOS since
 // Big Sur says "10_15_7" or "10.15"), so the real version is at least that.
 func (s *state) frozenOSVersion() {
-	if s.reducedPlatform() {
+	if s.agClass == "Robot" || s.reducedPlatform() {
+		// Headless browsers report the system they run on unchanged; a
+		// reduced platform names no release to bound.
 		return
 	}
 	major := atoiPrefix(s.agVersion)

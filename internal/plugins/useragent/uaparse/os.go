@@ -323,9 +323,6 @@ var (
 	kwExoPlayer      = uaNeedles.add("exoplayerlib/")
 	kwMetaSr         = uaNeedles.add("metasr")
 	kwOpera          = uaNeedles.add("opera")
-	// A browser token registers this one already: asking it costs no
-	// further scanning.
-	kwHeadlessChrome = uaNeedles.add("headlesschrome")
 )
 
 // osFromEntry reads the operating system from one comment entry: lt is

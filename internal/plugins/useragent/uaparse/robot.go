@@ -13,7 +13,7 @@ var robotWords = []string{
 	"externalhit", "externalagent", "preview", "validator", "monitor", "crawl", "catchpoint", "linkcheck", "-probe", "synthetic", "gitlab-runner", "uptime",
 	"subscribers", "feed-id", "nutch", "sleuth", "lwp::", "libfetch", "indy library", "scout", "urllog", "robosourcer",
 	"protocol discovery",
-	"phantomjs", "casperjs", "prerender", "datadogsynthetics", "pingdom", "headlessshell",
+	"phantomjs", "casperjs", "prerender", "datadogsynthetics", "pingdom", "headlessshell", "downloader",
 }
 
 // notRobotWords are product names containing a robot word by accident.
@@ -22,14 +22,22 @@ var notRobotWords = []string{"cubot", "robotic", "abbott", "bottle", "webpreview
 // httpLibraries are programming language HTTP clients: not browsers, and
 // classed as robots as Yauaa does.
 var httpLibraries = map[string]string{
-	"curl": "Curl", "wget": "Wget", "python-requests": "Python Requests", "python-urllib": "Python Urllib",
+	"curl": "Curl", "wget": "Wget", "python-requests": "Python Requests", "python-urllib": "Python Urllib", "python-urllib3": "Python Urllib3",
 	"java": "Oracle Java", "okhttp": "Square Okhttp", "go-http-client": "GO Http Client",
 	"apache-httpclient": "Apache HttpClient", "commons-httpclient": "Apache Jakarta Commons-HttpClient",
 	"php": "PHP", "restsharp": "RestSharp", "apache-cxf": "Apache CXF", "postmanruntime": "Postman Runtime",
 	"httpie": "Httpie", "lwp-request": "LWP-Request", "libwww-perl": "Libwww-Perl", "spray-can": "Spray-CAN",
 	"dart": "Dart", "axios": "Axios", "node-fetch": "Node-Fetch", "ruby": "Ruby", "faraday": "Faraday",
-	"guzzlehttp": "Guzzle", "jakarta commons-httpclient": "Apache Jakarta Commons-HttpClient", "scrapy": "Scrapy", "python-httpx": "Python Httpx", "aiohttp": "Aiohttp",
+	"guzzlehttp": "Guzzle", "jakarta commons-httpclient": "Apache Jakarta Commons-HttpClient", "python-httpx": "Python Httpx", "aiohttp": "Aiohttp",
 	"reqwest": "Reqwest", "winhttp": "WinHTTP", "masscan": "Masscan", "zgrab": "Zgrab",
+	"guzzle": "Guzzle", "hackney": "Hackney", "reactornetty": "Reactor Netty", "xb2.net": "XB2 Xbase++ Client",
+	"node.js": "OpenJs Node.js",
+}
+
+// libraryBrands are the makers of libraries whose device name does not
+// start with the maker's one-word name.
+var libraryBrands = map[string]string{
+	"reactornetty": "Reactor Netty", "node.js": "OpenJs",
 }
 
 // robotAgentNames fixes the spelling of names whose token is not the name
@@ -40,11 +48,21 @@ var robotAgentNames = map[string]string{
 	"adsbot-google-mobile": "Google AdsBot", "apis-google": "Google APIs", "feedfetcher-google": "Google Feedfetcher",
 	"google-read-aloud": "Google Read Aloud", "storebot-google": "Google Storebot", "google-safety": "Google Safety",
 	"duplexweb-google": "Google Duplex on the Web", "googleother": "Google Generic Crawler",
-	"facebookexternalhit": "Facebook ExternalHit", "facebookscraper": "Facebook Scraper",
+	"facebookscraper": "Facebook Scraper",
 	"facebookcatalog": "Facebook Catalog", "meta-externalagent": "Meta-ExternalAgent", "meta-webindexer": "Meta-WebIndexer",
 	"ptst": "WebpageTest", "datadogsynthetics": "Datadog Synthetics", "pingdomtms": "Pingdom TMS",
-	"bitlybot": "Bitly bot", "catchpoint": "Catchpoint Analyzer", "commons-httpclient": "Jakarta Commons-HttpClient",
+	"pingdompagespeed": "PingdomPageSpeed",
+	"bitlybot":         "Bitly bot", "catchpoint": "Catchpoint Analyzer", "commons-httpclient": "Jakarta Commons-HttpClient",
 	"xb2.net": "Xb2 Xbase++ Client", "con_aff": "Con Aff Robot", "gitlab-runner": "Gitlab CI Runner",
+	"reactornetty": "Reactor Netty", "node.js": "Node.js", "hackney": "Hackney",
+	"facebookexternalhit": "Facebook-ExternalHit", "gsa-crawler": "Google Search Appliance",
+	"googleassociationservice": "Google Association Service",
+}
+
+// robotEngineNames are the engine names of robots whose agent name is
+// spelled differently.
+var robotEngineNames = map[string]string{
+	"facebookexternalhit": "Facebook ExternalHit", "con_aff": "Robot",
 }
 
 // robotKind tells how a robot was recognised, which decides how much of
@@ -67,22 +85,47 @@ const (
 // the device, system and agent as Yauaa reports robots.
 func (s *state) detectRobot() {
 	p := s.p
-	if s.fediverseServer() {
+	if s.fediverseServer() || s.appEngine() || s.googleDocs() {
 		return
 	}
 	name, ver, kind := s.findRobot()
 	if kind == robotNone {
+		if s.forgedBrowser() || s.platformPairs() || s.signedBrowser() {
+			return
+		}
 		s.contactOnlyDevice()
 		return
 	}
-	name = cleanRobotName(name)
+	described := false
+	if k := strings.IndexByte(name, ' '); k > 0 && isDomainName(asciiLower(name[:k])) && asciiLower(name[k+1:]) == name[k+1:] &&
+		strings.IndexByte(name[k+1:], ' ') > 0 {
+		// "Zwemkleding.nl image downloader": a site describing what it
+		// fetches is that site's robot.
+		d := name[:k]
+		name, kind = capitalize(d[:strings.LastIndexByte(d, '.')]), robotContact
+		described = true
+	}
+	trailingSite := ""
+	if k := strings.LastIndexByte(name, ' '); k > 0 && isDomainName(asciiLower(name[k+1:])) {
+		trailingSite = asciiLower(name[k+1:])
+	} else if k := strings.IndexByte(name, ' '); k > 0 && isDomainName(strings.TrimPrefix(asciiLower(name[:k]), "www.")) {
+		// "arameda.com Spider": the site in front is the owner's.
+		trailingSite = strings.TrimPrefix(asciiLower(name[:k]), "www.")
+	}
+	name, ver = cleanRobotName(name, ver)
 	if name == "" {
 		return
 	}
 	lname := asciiLower(name)
 	mobileDevice := s.os.name == "Android" || s.os.name == "iOS" || s.os.name == "Windows Phone" || s.os.name == "BlackBerry"
+	// A robot is a mobile robot when it imitates a named phone or tablet
+	// ("Android 6.0.1; Nexus 5X") or says so in its name
+	// ("YandexMobileScreenShotBot"); an Android version without a model
+	// is not enough.
+	namedModel := s.devName != "" && s.devName != Unknown && s.devName != "Android Mobile" && s.devName != "Android Tablet" &&
+		!strings.Contains(asciiLower(s.devName), lname) // "(Android 3.0; YRSpider; ...)": the robot is no model
 	s.devClass = "Robot"
-	if mobileDevice && kind == robotNamed {
+	if kind == robotNamed && (mobileDevice && namedModel || strings.Contains(lname, "mobile")) {
 		s.devClass = "Robot Mobile"
 	}
 	agent := name
@@ -91,17 +134,63 @@ func (s *state) detectRobot() {
 	} else if lname == name {
 		agent = normalizeRobotAgent(name)
 	}
+	keepAgent := false
 	brand := s.robotBrand(lname)
+	if brand == Unknown && trailingSite != "" {
+		// "datafeeds fetcher aanbiedingvandedag.nl": the site with the
+		// name is its owner's.
+		brand = normalizeName(trailingSite[:strings.LastIndexByte(trailingSite, '.')])
+	}
+	if kind == robotContact && !nameBrand(lname) && bigCompanies[brand] && s.urlIsHomePage() {
+		// "heritrix/3.1.1 +http://www.baidu.com": a crawler framework
+		// whose placeholder address was left at a search engine's home
+		// page; the address says nothing about who runs it.
+		kind, brand = robotNamed, Unknown
+	}
+	if brand == Unknown {
+		if acr := acronymBot(name); acr != "" {
+			// "CBSbot": the initials of its maker and "bot".
+			brand = acr
+			agent = acr + " Bot"
+			name = agent
+		}
+	}
 	s.devBrand = brand
+	if brand == "Yandex" && len(name) > 3 && name[:2] == "Ya" && name[2] >= 'A' && name[2] <= 'Z' {
+		// "YaDirectFetcher": Yandex abbreviates its name in some robots.
+		name = "Yandex" + name[2:]
+		agent, lname = name, asciiLower(name)
+	}
 	switch {
 	case kind == robotLibrary && httpLibraries[lname] != "":
 		s.devName = httpLibraries[lname]
-		if brand == Unknown {
+		if strings.EqualFold(s.devName, name) && lname == name {
+			agent = s.devName // "lwp-request" is "LWP-Request"
+		}
+		if b, ok := libraryBrands[lname]; ok {
+			s.devBrand = b
+		} else if brand != Unknown && !hasPrefixFold(s.devName, brand) {
+			// "masscan/1.0 (https://github.com/robertdavidgraham/masscan)":
+			// the library as used by whoever gives the address.
+			s.devName = brand + " " + s.devName
+		} else if brand == Unknown {
 			if k := strings.IndexByte(s.devName, ' '); k > 0 {
 				s.devBrand = s.devName[:k]
 			} else {
 				s.devBrand = s.devName
 			}
+		}
+	case kind == robotContact && !nameBrand(lname) && s.namedAfterSite(name):
+		// A robot named after the site it gives, in its own spelling
+		// ("ScoutJet; http://www.scoutjet.com/", "MegaIndex.ru/2.0;
+		// +http://megaindex.com/"), is that company's own product.
+		s.devBrand = normalizeName(name)
+		if strings.IndexByte(name, '.') > 0 {
+			s.devBrand = name
+		}
+		s.devName = s.devBrand
+		if k := strings.IndexByte(name, ' '); k > 0 {
+			s.devBrand = normalizeName(name[:k])
 		}
 	case kind == robotContact && !nameBrand(lname):
 		// A robot known only by the contact it gives is shown as a robot
@@ -110,7 +199,17 @@ func (s *state) detectRobot() {
 			brand = firstWordBrand(agent)
 			s.devBrand = brand
 		}
-		s.devName = brand + " Robot"
+		// Only a robot that links to a page about itself ("+http://
+		// example.com/bot.html") introduces itself as a robot, a product
+		// of its company; one that gives just its owner's site or mail
+		// address is whatever client it says it is, run by that owner,
+		// and so is a project published on a code hosting site.
+		keepAgent = !s.urlHasPath() && !described
+		if keepAgent || described || s.codeHostingURL() {
+			s.devName = brand + " Robot"
+		} else {
+			s.devName = robotDeviceName(brand, agent, lname)
+		}
 	default:
 		if brand == Unknown && !endsInRobotWord(lname) {
 			// A robot without a contact and without a generic robot
@@ -121,23 +220,80 @@ func (s *state) detectRobot() {
 		}
 		s.devName = robotDeviceName(brand, agent, lname)
 	}
-	s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
+	headless := headlessBrowsers[lname]
+	if !headless {
+		s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
+	}
 	switch s.devBrand {
 	case "Google":
 		s.os.name = "Google Cloud"
 	case "Microsoft":
-		s.os.name, s.os.version = "Microsoft Cloud", "Microsoft Azure"
+		// Bing's crawlers are shown running in Microsoft's Azure cloud;
+		// other Microsoft fetchers just in a cloud.
+		if strings.Contains(lname, "bing") || strings.Contains(lname, "msnbot") || strings.Contains(lname, "adidxbot") {
+			s.os.name, s.os.version = "Microsoft Cloud", "Microsoft Azure"
+		}
 	case "Yahoo":
 		s.os.name = "Yahoo"
+		// Yahoo's crawlers all run in Yahoo's own cloud, and are shown as
+		// its robot whatever product they name ("Yahoo! Slurp").
+		s.devName = "Yahoo Robot"
 	}
-	s.devCPU = ""
+	if !headless {
+		s.devCPU = ""
+	}
+	if keepAgent {
+		if s.mozilla {
+			// The compatible section names the client: "coccoc" is
+			// shown as "Coccoc".
+			s.agName = appName(s.agName)
+		} else {
+			s.engClass, s.engName, s.engVersion = Unknown, Unknown, Unknown
+			an := appName(name)
+			if strings.IndexByte(name, '.') >= 0 {
+				an = capitalize(name) // "www.basjes.nl" is not a package name
+			}
+			s.agClass, s.agName, s.agVersion = "Special", an, cleanVersion(ver)
+		}
+		return
+	}
 	if _, mapped := robotAgentNames[lname]; mapped {
 		name = agent
 	}
+	if n, ok := robotEngineNames[lname]; ok {
+		name = n
+	}
 	s.engClass, s.engName, s.engVersion = "Robot", name, cleanVersion(ver)
 	s.agClass, s.agName, s.agVersion = "Robot", agent, cleanVersion(ver)
-	if strings.HasPrefix(lname, "googlebot") && !p.has(kwGoogleBotHTML) && !p.has(kwGooglebotCom) {
+	if strings.HasPrefix(lname, "googlebot") {
+		// Google's many Googlebots ("Googlebot-Video/1.0") share one
+		// crawler engine, whose own version they do not give.
+		s.engName, s.engVersion = "Googlebot", Unknown
+	}
+	if s.devBrand == "Google" && strings.HasPrefix(lname, "google ") && s.inKHTMLComment(name) {
+		// "(KHTML, like Gecko; Google Page Speed Insights)": a Google
+		// service that renders pages in its own browser, shown as
+		// Google itself.
+		s.devName = "Google"
+	}
+	if headless && lname != "phantomjs" {
+		// "CasperJS/1.1.3+PhantomJS/1.9.8": a scripting tool on top of a
+		// headless browser; the browser is the engine.
+		if k := strings.Index(p.low, "+phantomjs/"); k >= 0 {
+			s.engName, s.engVersion = "PhantomJS", cleanVersion(leadingVersion(p.low[k+len("+phantomjs/"):]))
+		} else if pj, ok := p.product("PhantomJS"); ok {
+			s.engName, s.engVersion = "PhantomJS", cleanVersion(pj.version)
+		}
+	}
+	// Only a bare "Googlebot" without Google's address is an imitator;
+	// Google's specialised crawlers ("Googlebot-Video/1.0") often omit it.
+	if lname == "googlebot" && !p.has(kwGoogleBotHTML) && !p.has(kwGooglebotCom) {
 		s.googlebotImitator(ver)
+	}
+	// Bingbot always gives its page as an entry of its own:
+	// "bingbot/2.0; +http://www.bing.com/bingbot.htm".
+	if lname == "bingbot" && !p.has(kwBingbotHTM) {
+		s.imitator(ver, "Bingbot", "Microsoft")
 	}
 	if mobileDevice && p.has(kwGooglebot) {
 		s.agClass = "Robot Mobile"
@@ -149,23 +305,31 @@ func (s *state) detectRobot() {
 // company behind it shows in its own URL, and a product of its own, if it
 // names one, is the agent.
 func (s *state) googlebotImitator(ver string) {
+	s.imitator(ver, "Googlebot", "Google")
+}
+
+// imitator describes a client that claims to be the crawler bot of company
+// without the crawler's exact signature; see googlebotImitator.
+func (s *state) imitator(ver, bot, company string) {
 	p := s.p
 	brand := Unknown
-	if b := s.urlBrand(); b != "" && b != "Google" {
+	if b := s.urlBrand(); b != "" && b != company {
 		brand = b
 	}
-	s.devClass, s.devBrand, s.devName = "Robot Imitator", brand, "Googlebot Imitator"
+	name := bot + " Imitator"
+	s.devClass, s.devBrand, s.devName = "Robot Imitator", brand, name
 	if brand != Unknown {
-		s.devName = brand + " Googlebot Imitator"
+		s.devName = brand + " " + name
 	}
 	s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
 	ver = cleanVersion(ver)
-	s.engName, s.engVersion = "Googlebot Imitator", ver
-	s.agName, s.agVersion = "Googlebot Imitator", ver
+	s.engName, s.engVersion = name, ver
+	s.agName, s.agVersion = name, ver
+	lbot := asciiLower(bot)
 	// "Ryderspider/1.0 (Googlebot/2.1)", "(compatible; Googlebot/2.1;
 	// BeforeYouClick/1.0; ...)": the imitator's own name and version.
 	for i, pr := range p.products {
-		if i == 0 && pr.lname == "mozilla" || pr.version == "" || strings.HasPrefix(pr.lname, "googlebot") || !isLetter(pr.name[0]) {
+		if i == 0 && pr.lname == "mozilla" || pr.version == "" || strings.HasPrefix(pr.lname, lbot) || !isLetter(pr.name[0]) {
 			continue
 		}
 		s.agName, s.agVersion = pr.name, cleanVersion(pr.version)
@@ -173,7 +337,7 @@ func (s *state) googlebotImitator(ver string) {
 	}
 	for _, e := range p.entries {
 		lt := p.ltext(e)
-		if strings.HasPrefix(lt, "googlebot") || lt == "compatible" || isInfoEntry(lt) || !strings.Contains(lt, "/") {
+		if strings.HasPrefix(lt, lbot) || lt == "compatible" || isInfoEntry(lt) || !strings.Contains(lt, "/") {
 			continue
 		}
 		n, v := splitEntryProduct(p.text(e))
@@ -183,6 +347,115 @@ func (s *state) googlebotImitator(ver string) {
 		return
 	}
 }
+
+// inKHTMLComment reports that name is an entry of the "(KHTML, like
+// Gecko; ...)" comment.
+func (s *state) inKHTMLComment(name string) bool {
+	p := s.p
+	for _, e := range p.entries {
+		if p.text(e) != name {
+			continue
+		}
+		for _, f := range p.entries {
+			if f.block == e.block && p.ltext(f) == "khtml" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// appEngine recognises requests of applications hosted on Google App
+// Engine ("AppEngine-Google; (+http://code.google.com/appengine; appid:
+// s~myapp)"), whatever browser or robot the application claims to be: the
+// device is Google's cloud and the agent is the application.
+func (s *state) appEngine() bool {
+	p := s.p
+	if !p.has(kwAppEngineGoogle) {
+		return false
+	}
+	app := Unknown
+	if k := strings.Index(p.low, "appid:"); k >= 0 {
+		id := strings.TrimSpace(p.low[k+len("appid:"):])
+		// App Engine prefixes the identifier with its partition ("s~").
+		if len(id) > 2 && id[1] == '~' {
+			id = id[2:]
+		}
+		end := 0
+		for end < len(id) && (isAlnum(id[end]) || id[end] == '-' || id[end] == '_' || id[end] == '.') {
+			end++
+		}
+		if end > 0 {
+			app = normalizeRobotAgent(id[:end])
+		}
+	}
+	s.devClass, s.devBrand, s.devName, s.devCPU = "Robot", "Google", "Google Appengine", ""
+	s.os = osInfo{name: "Google Cloud", version: Unknown, class: "Cloud"}
+	s.engClass, s.engName, s.engVersion = "Cloud", "Cloud", Unknown
+	s.agClass, s.agName, s.agVersion = "Robot", app, Unknown
+	return true
+}
+
+// acronymBot returns the capitals of a robot named "<CAPITALS>bot"
+// ("CBSbot" is "CBS"), or "".
+func acronymBot(name string) string {
+	n := len(name) - 3
+	if n < 2 || name[n:] != "bot" {
+		return ""
+	}
+	for i := 0; i < n; i++ {
+		if name[i] < 'A' || name[i] > 'Z' {
+			return ""
+		}
+	}
+	return name[:n]
+}
+
+// googleDocs recognises Google Docs fetching a document's images or feeds
+// for its users ("Mozilla/5.0 (compatible; GoogleDocs; apps-spreadsheets;
+// +http://docs.google.com)"): a cloud application, named after the Docs
+// component that makes the request.
+func (s *state) googleDocs() bool {
+	p := s.p
+	if !p.has(kwGoogleDocs) {
+		return false
+	}
+	block, app := -1, ""
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		if lt == "googledocs" {
+			block = e.block
+			continue
+		}
+		if e.block != block || app != "" {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(lt, "+google-"):
+			// "+Google-Document-Conversion"
+			app = strings.ReplaceAll(normalizeName(strings.TrimPrefix(p.text(e), "+")), "-", " ")
+		case !isInfoEntry(lt) && !strings.HasPrefix(lt, "+"):
+			// "apps-spreadsheets", "documents", "script"
+			app = "Google Docs " + capitalize(strings.TrimPrefix(lt, "apps-"))
+		}
+	}
+	if block < 0 {
+		return false
+	}
+	if app == "" {
+		app = "Google Docs"
+	}
+	s.devClass, s.devBrand, s.devName, s.devCPU = "Desktop", "Google", "Google Docs", ""
+	s.os = osInfo{name: "Google Cloud", version: Unknown, class: "Cloud"}
+	s.engClass, s.engName, s.engVersion = "Cloud", "Cloud", Unknown
+	s.agClass, s.agName, s.agVersion = "Cloud Application", app, Unknown
+	return true
+}
+
+// headlessBrowsers are browsers without a screen, driven by scripts: they
+// run on the machine of whoever runs the script, so the system they report
+// is kept.
+var headlessBrowsers = map[string]bool{"phantomjs": true, "casperjs": true, "slimerjs": true}
 
 // robotDeviceNames are the device names of robots whose name does not
 // follow the usual "Brand Product" form.
@@ -198,6 +471,11 @@ func robotDeviceName(brand, agent, lname string) string {
 	if n, ok := robotDeviceNames[lname]; ok {
 		return n
 	}
+	if len(agent) > 8 && strings.EqualFold(agent[len(agent)-8:], " mozilla") {
+		// "LightspeedSystemsCrawler Mozilla/5.0 (...)": the robot put
+		// its name in front of the browser string it copies.
+		agent = agent[:len(agent)-8]
+	}
 	if brand == Unknown {
 		return normalizeName(agent)
 	}
@@ -206,7 +484,13 @@ func robotDeviceName(brand, agent, lname string) string {
 	}
 	rest := agent
 	if hasPrefixFold(rest, brand) {
-		rest = strings.TrimLeft(rest[len(brand):], " -_.!")
+		if len(rest) > len(brand)+1 && rest[len(brand)] == ' ' && (isLetter(rest[len(brand)+1]) || rest[len(brand)+1] == '.') {
+			// "SiteGuru Linkchecker": the company's name as a word of
+			// its own keeps the robot's spelling.
+			return normalizeName(agent)
+		}
+		// (A dot stays: "archive.org_bot" is "Archive .org BOT".)
+		rest = strings.TrimLeft(rest[len(brand):], " -_!")
 	}
 	if rest == "" {
 		return brand
@@ -278,15 +562,60 @@ func firstWordBrand(agent string) string {
 // front ("DomainCheck.io Crawler"), a contact or version behind it
 // ("YOURLS v1.7.2 +http://..."), a colon ("Toweyabot: toweya.com"). A name
 // that is a domain ("MegaIndex.ru") is kept.
-func cleanRobotName(name string) string {
+func cleanRobotName(name, ver string) (string, string) {
 	name = strings.TrimSpace(name)
+	if k := strings.Index(name, ": "); k > 0 {
+		switch asciiLower(name[:k]) {
+		case "user_agent", "user-agent", "useragent":
+			// "user_agent: rc-crawler": a setting pasted with its key.
+			name = strings.TrimSpace(name[k+2:])
+		}
+	}
+	if len(name) > 11 && strings.EqualFold(name[:11], "like gecko ") {
+		// "... like Gecko BingPreview/1.0b": the end of a browser's
+		// comment run into the robot's product.
+		name = strings.TrimSpace(name[11:])
+	}
 	if k := strings.Index(name, " +"); k > 0 {
 		name = strings.TrimSpace(name[:k])
+	}
+	if k := strings.Index(asciiLower(name), " http"); k > 0 {
+		name = strings.TrimSpace(name[:k]) // "Visited by http://..."
+	}
+	// "Feedbin - 1 subscribers", "ADmantX Platform Semantic Analyzer -
+	// ADmantX Inc. - www.admantx.com": the name ends before the part
+	// with a count or an address.
+	for off := 0; ; {
+		k := strings.Index(name[off:], " - ")
+		if k < 0 {
+			break
+		}
+		k += off
+		rest := name[k+3:]
+		if rest != "" && (rest[0] >= '0' && rest[0] <= '9' || strings.HasPrefix(asciiLower(rest), "www.") ||
+			strings.HasPrefix(asciiLower(rest), "http")) {
+			name = name[:k]
+			break
+		}
+		off = k + 3
 	}
 	if k := strings.Index(name, ": "); k > 0 {
 		name = name[:k]
 	}
 	if k := strings.LastIndex(name, " v"); k > 0 && k+2 < len(name) && name[k+2] >= '0' && name[k+2] <= '9' {
+		name = name[:k]
+	}
+	if k := strings.IndexByte(name, ' '); k > 0 && ver == "" && k+1 < len(name) && isVersionLike(name[k+1:]) {
+		// "NimbleCrawler 1.11 obeys UserAgent NimbleCrawler ...": the
+		// version written after a space ends the name.
+		v := name[k+1:]
+		if sp := strings.IndexByte(v, ' '); sp > 0 {
+			v = v[:sp]
+		}
+		name, ver = name[:k], v
+	}
+	if k := strings.LastIndexByte(name, ' '); k > 0 && isDomainName(asciiLower(name[k+1:])) {
+		// "LinkCheck by Siteimprove.com": the maker's site ends the name.
 		name = name[:k]
 	}
 	if k := strings.IndexByte(name, ' '); k > 0 && isDomainName(strings.TrimPrefix(name[:k], "www.")) {
@@ -295,13 +624,154 @@ func cleanRobotName(name string) string {
 			// "www.deadlinkchecker.com Mozilla/5.0 (...)": the site is
 			// the robot, the rest is the browser it imitates.
 			d := strings.TrimPrefix(name[:k], "www.")
-			return capitalize(d[:strings.LastIndexByte(d, '.')])
+			return capitalize(d[:strings.LastIndexByte(d, '.')]), ""
 		}
 		// "arameda.com Spider": the domain is the contact, the rest is
 		// the robot; Yauaa capitalises what is left.
 		name = capitalize(rest)
 	}
-	return name
+	if l := asciiLower(name); strings.Count(l, " ") >= 5 && (strings.Contains(l, " the ") || strings.Contains(l, " is ")) {
+		// "NetSystemsResearch studies the availability of ...": a
+		// sentence about the robot starts with its name.
+		name = name[:strings.IndexByte(name, ' ')]
+	}
+	return name, ver
+}
+
+// namedAfterSite reports a robot name written in the maker's own capitals
+// ("ScoutJet", "MegaIndex.ru") that is the name of the web site it links
+// to: a product named after its company's site.
+func (s *state) namedAfterSite(name string) bool {
+	if !hasInnerCapital(name) {
+		return false
+	}
+	host := s.urlHostLabel()
+	lname := asciiLower(name)
+	if w, rest, ok := strings.Cut(name, " "); ok {
+		// "MetaURI API/2.0 +metauri.com": the site's name and a word in
+		// capitals for the service.
+		if strings.ToUpper(rest) != rest || strings.IndexByte(rest, ' ') >= 0 {
+			return false
+		}
+		lname = asciiLower(w)
+	}
+	return host != "" && (lname == host || strings.TrimSuffix(lname, domainSuffix(lname)) == host)
+}
+
+// hasInnerCapital reports a capital letter after a lower case one
+// ("ScoutJet").
+func hasInnerCapital(n string) bool {
+	for i := 1; i < len(n); i++ {
+		if n[i] >= 'A' && n[i] <= 'Z' && n[i-1] >= 'a' && n[i-1] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// urlHostLabel returns the owner label of the first URL's host
+// ("about.edgewatch.com" is "edgewatch"), or "".
+func (s *state) urlHostLabel() string {
+	p := s.p
+	at := -1
+	if i := strings.Index(p.low, "://"); i >= 0 {
+		at = i + 3
+	} else if i := strings.Index(p.low, "www."); i >= 0 {
+		at = i
+	}
+	host := ""
+	if at >= 0 {
+		host = hostAt(p.low, at)
+	} else {
+		// A bare domain among the words: "MetaURI API/2.0 +metauri.com",
+		// "... Our website is netsystemsresearch.com".
+		for _, pr := range p.products {
+			for w := range strings.FieldsSeq(pr.lname) {
+				if w = strings.TrimPrefix(w, "+"); isDomainName(w) {
+					host = w
+				}
+			}
+		}
+	}
+	labels := strings.Split(host, ".")
+	if len(labels) < 2 {
+		return ""
+	}
+	return labels[len(labels)-2]
+}
+
+// codeHostingURL reports a first URL on GitHub or GitLab.
+func (s *state) codeHostingURL() bool {
+	p := s.p
+	i := strings.Index(p.low, "://")
+	if i < 0 {
+		return false
+	}
+	host := strings.TrimPrefix(hostAt(p.low, i+3), "www.")
+	return host == "github.com" || host == "gitlab.com"
+}
+
+// urlHasPath reports that the first URL of the user agent points below the
+// home page of its site ("http://example.com/bot.html", not
+// "https://example.com/").
+func (s *state) urlHasPath() bool {
+	p := s.p
+	i := strings.Index(p.low, "://")
+	if i < 0 {
+		return false
+	}
+	at := i + 3
+	end := at + len(hostAt(p.low, at))
+	if end >= len(p.low) || p.low[end] != '/' {
+		return false
+	}
+	end++
+	if end >= len(p.low) || !isAlnum(p.low[end]) && p.low[end] != '~' && p.low[end] != '_' {
+		return false
+	}
+	// The company's own "about" or "support" page says nothing about a
+	// robot: "http://riddler.io/about", "http://www.searchme.com/support/".
+	seg := p.low[end:]
+	if k := strings.IndexAny(seg, " ;)"); k >= 0 {
+		seg = seg[:k]
+	}
+	switch strings.TrimSuffix(seg, "/") {
+	case "about", "support", "contact", "home":
+		return false
+	}
+	return true
+}
+
+// urlIsHomePage reports that the first URL is a site's bare home page
+// ("http://www.google.com"), with no subdomain other than www and no path.
+func (s *state) urlIsHomePage() bool {
+	p := s.p
+	i := strings.Index(p.low, "://")
+	if i < 0 || s.urlHasPath() {
+		return false
+	}
+	host := strings.TrimPrefix(hostAt(p.low, i+3), "www.")
+	return strings.Count(host, ".") == 1
+}
+
+// bigCompanies are the companies whose home pages crawler frameworks give
+// as placeholder contact addresses.
+var bigCompanies = map[string]bool{"Google": true, "Baidu": true, "Microsoft": true, "Yahoo": true, "Yandex": true}
+
+// fileExtensions end file names that look like domain names
+// ("requirements.txt").
+var fileExtensions = map[string]bool{
+	"txt": true, "js": true, "json": true, "html": true, "htm": true, "php": true, "xml": true, "css": true,
+	"jpg": true, "png": true, "gif": true, "exe": true, "py": true, "sh": true, "zip": true, "gz": true, "cfg": true, "ini": true,
+}
+
+// domainSuffix returns the top level domain ending a name shaped like a
+// domain ("MegaIndex.ru" ends in ".ru"), or "".
+func domainSuffix(lname string) string {
+	if isDomainName(lname) {
+		return lname[strings.LastIndexByte(lname, '.'):]
+	}
+	return ""
 }
 
 // isDomainName reports "example.com" shaped words: labels of letters,
@@ -327,6 +797,16 @@ func isDomainName(w string) bool {
 // normalizeRobotAgent capitalises an all lower case robot name the way the
 // agent name is shown ("msnbot-media" -> "Msnbot-Media").
 func normalizeRobotAgent(n string) string {
+	if strings.IndexByte(n, ' ') > 0 {
+		// "alexa site audit" is "Alexa Site Audit": every word capitalised.
+		words := strings.Split(n, " ")
+		for i, w := range words {
+			if w != "" {
+				words[i] = normalizeRobotAgent(w)
+			}
+		}
+		return strings.Join(words, " ")
+	}
 	parts := strings.Split(n, "-")
 	for i, w := range parts {
 		sub := strings.Split(w, "_")
@@ -334,7 +814,7 @@ func normalizeRobotAgent(n string) string {
 			switch {
 			case x == "bot":
 				sub[j] = "BOT"
-			case len(x) <= 3 && i > 0:
+			case len(x) <= 3 && i > 0 || len(x) <= 2 && len(sub) == 1:
 				sub[j] = strings.ToUpper(x)
 			default:
 				sub[j] = capitalize(x)
@@ -362,17 +842,36 @@ func (s *state) findRobot() (string, string, robotKind) {
 	// A robot name in a comment: "(compatible; Googlebot/2.1; +http://...)".
 	for _, e := range p.entries {
 		lt := p.ltext(e)
-		if isInfoEntry(lt) {
+		if isInfoEntry(lt) || strings.HasPrefix(lt, "like ") || strings.HasPrefix(lt, "compatible with ") ||
+			strings.ContainsAny(lt, "{=") || lt != "" && lt[0] >= '0' && lt[0] <= '9' {
+			// (Neither a contact, nor a comparison, "TelegramBot (like
+			// TwitterBot)", "(compatible with Googlebot)", nor data an app appends, "(agof={"angebot":
+			// ...})", nor a count, "2 subscribers", names the robot.)
+			continue
+		}
+		if isDomainName(lt) && len(p.products) > 0 && isRobotName(p.products[0].lname) {
+			// "Zookabot/2.4; +http://zookabot.com": the domain is the
+			// robot's address, the product its name.
 			continue
 		}
 		if p.spelledAddress(lt) {
 			// "(zitebot support [at] zite [dot] com)" still names the
-			// robot in its first word; a plain address does not.
-			if w, _, _ := strings.Cut(lt, " "); !isRobotName(w) {
+			// robot in its first word, unless the robot's own product
+			// comes first ("Yahoo-Newscrawler/3.9 (news-search-crawler
+			// at yahoo-inc dot com)"); a plain address names nothing.
+			w, rest, _ := strings.Cut(p.text(e), " ")
+			if !isRobotName(asciiLower(w)) || len(p.products) > 0 && isRobotName(p.products[0].lname) {
 				continue
 			}
+			if k := strings.Index(rest, " +"); k >= 0 {
+				rest = rest[:k]
+			}
+			return w, rest, robotNamed
 		}
 		if isRobotName(lt) {
+			if pr, ok := s.robotProductBefore(e); ok {
+				return pr.name, pr.version, robotNamed
+			}
 			name, ver := splitEntryProduct(p.text(e))
 			return name, ver, robotNamed
 		}
@@ -385,17 +884,97 @@ func (s *state) findRobot() (string, string, robotKind) {
 		if lw == "ptst" {
 			return s.webpageTest(i)
 		}
-		if isRobotName(lw) || lw == "con_aff" {
+		if isRobotName(lw) || lw == "con_aff" || s.loneCompanyRobot(i) {
 			return pr.name, pr.version, robotNamed
 		}
-		if i == 0 && httpLibraries[lw] != "" {
-			return pr.name, pr.version, robotLibrary
-		}
-		if i == 0 && strings.HasPrefix(lw, "jakarta commons-httpclient") {
-			return "Jakarta Commons-HttpClient", pr.version, robotLibrary
+		if name, ok := s.libraryAt(i); ok {
+			return name, pr.version, robotLibrary
 		}
 	}
 	return s.contactRobot()
+}
+
+// libraryAt reports product i as the HTTP library that sends the request:
+// first in the user agent ("curl/7.47.0", "hackney/1.6.6, Mozilla/5.0
+// (...)"), after a bare "Mozilla/5.0 (<system>)" that names no browser
+// engine ("Mozilla/5.0 (Linux x64) node.js/16.14.2"), or after the web
+// server whose own scripts use it ("Apache/2.4.6 (CentOS) PHP/5.4.16").
+func (s *state) libraryAt(i int) (string, bool) {
+	p := s.p
+	pr := p.products[i]
+	lw := pr.lname
+	if httpLibraries[lw] == "" && !strings.HasPrefix(lw, "jakarta commons-httpclient") {
+		return "", false
+	}
+	if i > 0 {
+		first := p.products[0].lname
+		switch {
+		case i == 1 && first == "mozilla" && (s.engName == "Mozilla" || s.engName == ""):
+		case i == 1 && first == "apache" && isVersionLike(p.products[0].version):
+		default:
+			return "", false
+		}
+	}
+	if httpLibraries[lw] == "" {
+		return "Jakarta Commons-HttpClient", true
+	}
+	return pr.name, true
+}
+
+// loneCompanyRobot reports a user agent that is nothing but a product named
+// after a crawler company ("facebookcatalog/1.0"): no browser or app sends
+// a bare company name, the company's fetchers do.
+func (s *state) loneCompanyRobot(i int) bool {
+	p := s.p
+	if i != 0 || len(p.products) != 1 || len(p.entries) != 0 {
+		return false
+	}
+	lw := p.products[0].lname
+	for _, c := range robotCompanies {
+		if strings.HasPrefix(lw, c.prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// robotProductBefore returns the robot-named product whose comment holds
+// entry e: in "PingdomPageSpeed/1.0 (pingbot/2.0; +http://...)" the
+// product is the robot, its comment names the engine it is built on.
+func (s *state) robotProductBefore(e entry) (product, bool) {
+	p := s.p
+	for i, pr := range p.products {
+		if i == 0 || pr.version == "" || !isRobotName(pr.lname) {
+			continue
+		}
+		k := strings.Index(p.low, pr.lname+"/"+asciiLower(pr.version))
+		if k < 0 {
+			continue
+		}
+		end := k + len(pr.lname) + 1 + len(pr.version)
+		for end < len(p.low) && p.low[end] == ' ' {
+			end++
+		}
+		if end < e.start && p.low[end] == '(' && strings.IndexByte(p.low[end:e.start], ')') < 0 {
+			return pr, true
+		}
+	}
+	return product{}, false
+}
+
+// clientLibrary recognises a user agent that is only a client library's
+// name and version, "ServiceStack .NET Client 5.90": the HTTP client of a
+// program, named "<Maker> ... Client".
+func clientLibrary(p *parsed, i int) (string, string, bool) {
+	if i != 0 || len(p.products) != 1 || len(p.entries) != 0 {
+		return "", "", false
+	}
+	// The parser reads the version after the space as the product's.
+	pr := p.products[0]
+	if !isVersionLike(pr.version) || !strings.HasSuffix(pr.name, " Client") || strings.Contains(p.low, "client/") {
+		return "", "", false
+	}
+	return pr.name, pr.version, true
 }
 
 // webpageTest reads the "PTST/<version>" token of WebPageTest, the page
@@ -418,14 +997,28 @@ func (s *state) webpageTest(i int) (string, string, robotKind) {
 func (s *state) contactRobot() (string, string, robotKind) {
 	p := s.p
 	for i, pr := range p.products {
-		if pr.lname == "con_aff" {
+		if pr.lname == "con_aff" || s.loneCompanyRobot(i) {
 			return pr.name, pr.version, robotNamed
 		}
-		if i == 0 && (httpLibraries[pr.lname] != "" || strings.HasPrefix(pr.lname, "jakarta commons-httpclient")) {
-			if httpLibraries[pr.lname] == "" {
-				return "Jakarta Commons-HttpClient", pr.version, robotLibrary
-			}
-			return pr.name, pr.version, robotLibrary
+		if n, v, ok := clientLibrary(p, i); ok {
+			return n, v, robotNamed
+		}
+		if i == 0 && len(p.products) == 1 && len(p.entries) == 0 && pr.version == "" && isDomainName(pr.lname) &&
+			!fileExtensions[pr.lname[strings.LastIndexByte(pr.lname, '.')+1:]] {
+			// "SpiDir.com": a user agent that is only a web site's name
+			// is that site's robot.
+			return pr.name[:strings.LastIndexByte(pr.name, '.')], "", robotNamed
+		}
+		if name, ok := s.libraryAt(i); ok {
+			return name, pr.version, robotLibrary
+		}
+	}
+	// "... Safari/537.36 by Siteimprove": a browser run by a company
+	// that signs the string.
+	if n := len(p.products); n > 2 && s.mozilla {
+		last := p.products[n-1]
+		if last.version == "" && strings.HasPrefix(last.lname, "by ") && strings.Count(last.lname, " ") == 1 && len(last.lname) > 4 {
+			return last.name, "", robotNamed
 		}
 	}
 	if !s.hasContact() {
@@ -442,20 +1035,88 @@ func (s *state) contactRobot() (string, string, robotKind) {
 				inCompat = e.block
 				continue
 			}
-			if e.block != inCompat || isInfoEntry(lt) || strings.HasPrefix(lt, "msie") || strings.HasPrefix(lt, "windows") {
+			if e.block != inCompat || isInfoEntry(lt) || strings.HasPrefix(lt, "msie") || strings.HasPrefix(lt, "windows") ||
+				isBrowserCommentToken(lt) || isProse(lt) {
 				continue
 			}
 			name, ver := splitEntryProduct(p.text(e))
+			if httpLibraries[asciiLower(name)] != "" {
+				// "(compatible; Go-http-client/1.1; +bot@example.com)":
+				// a library, whoever runs it.
+				return name, ver, robotLibrary
+			}
 			return name, ver, robotContact
+		}
+		// "AppleWebKit/537.36 (KHTML, like Gecko); compatible; Name/1.0;
+		// +https://...": the compatible section without its parentheses.
+		for i, pr := range p.products {
+			if pr.lname == "compatible" && i+1 < len(p.products) && isLetter(p.products[i+1].name[0]) {
+				return p.products[i+1].name, p.products[i+1].version, robotContact
+			}
+		}
+		// "(compatible; MSIE or Firefox mutant; not on Windows server;
+		// +http://...) Daumoa/2.0": a product after a compatible section
+		// that names no client is the robot.
+		if inCompat >= 0 {
+			for i, pr := range p.products {
+				if i > 0 && pr.version != "" && isLetter(pr.name[0]) && !isBrowserProduct(pr.lname) {
+					return pr.name, pr.version, robotContact
+				}
+			}
+			// Otherwise the browser it names is run by the owner of the
+			// address: "(compatible; MSIE 6.0; Windows NT 5.1; SV1;
+			// http://www.example.com/bot.html)".
+			s.compatContact = true
+		}
+		// "... Safari/537.36 SeoSiteCheckup (https://seositecheckup.com)":
+		// a browser string with a product of its own and its address
+		// appended names the robot that drives the browser.
+		if n := len(p.products); n > 1 && len(p.entries) > 0 && strings.HasSuffix(p.ua, ")") {
+			last := p.products[n-1]
+			if last.version == "" && isLetter(last.name[0]) && strings.IndexByte(last.name, ' ') < 0 &&
+				isInfoEntry(p.ltext(p.entries[len(p.entries)-1])) {
+				return last.name, "", robotContact
+			}
 		}
 		return "", "", robotNone
 	}
-	if len(p.products) > 0 {
+	if len(p.products) > 0 && s.os.class != "Mobile" {
+		// (An app on a phone that gives its maker's address is that app,
+		// not a robot.)
 		pr := p.products[0]
 		return pr.name, pr.version, robotContact
 	}
 	return "", "", robotNone
 }
+
+// isBrowserCommentToken reports the entries browsers put in their comment
+// besides the system: security, architecture, framework and plugin tokens.
+func isBrowserCommentToken(lt string) bool {
+	switch lt {
+	case "u", "i", "n", "sv1", "wow64", "win64", "x64", "x86", "touch", "tablet pc 2.0", "mobile":
+		return true
+	}
+	return strings.HasPrefix(lt, ".net") || strings.HasPrefix(lt, "infopath") || strings.HasPrefix(lt, "trident/") ||
+		strings.HasPrefix(lt, "media center") || strings.HasPrefix(lt, "rv:")
+}
+
+// isProse reports an entry that is a phrase rather than a name ("not on
+// Windows server").
+func isProse(lt string) bool {
+	return strings.Contains(lt, " on ") || strings.Contains(lt, " or ") || strings.HasPrefix(lt, "not ")
+}
+
+// browserProducts are the product tokens of browsers and engines.
+var browserProducts = func() map[string]bool {
+	m := map[string]bool{"applewebkit": true, "safari": true, "version": true, "mobile": true, "gecko": true,
+		"khtml": true, "trident": true, "presto": true, "mobile safari": true, "like gecko": true, "mozilla": true}
+	for _, bt := range browserTokens {
+		m[bt.token] = true
+	}
+	return m
+}()
+
+func isBrowserProduct(lname string) bool { return browserProducts[lname] }
 
 // hasContact reports a URL or e-mail address in the user agent, the way
 // crawlers tell site owners whom to contact.
@@ -473,6 +1134,19 @@ func (s *state) hasContact() bool {
 		if lt := p.ltext(e); !strings.ContainsAny(lt, " /") && (strings.HasSuffix(lt, ".com") || strings.HasSuffix(lt, ".net") ||
 			strings.HasSuffix(lt, ".org") || strings.HasSuffix(lt, ".io")) {
 			return true // a bare domain name, "(compatible; theoldreader.com)"
+		}
+	}
+	for _, pr := range p.products {
+		if len(pr.lname) > 1 && pr.lname[0] == '+' && isDomainName(pr.lname[1:]) {
+			return true // "MetaURI API/2.0 +metauri.com"
+		}
+		if strings.Count(pr.lname, " ") >= 3 {
+			// A sentence ending in its site: "... Our website is
+			// netsystemsresearch.com".
+			w := pr.lname[strings.LastIndexByte(pr.lname, ' ')+1:]
+			if isDomainName(w) && (strings.HasSuffix(w, ".com") || strings.HasSuffix(w, ".net") || strings.HasSuffix(w, ".org")) {
+				return true
+			}
 		}
 	}
 	return false
@@ -498,7 +1172,7 @@ func hasEmailAddress(low string) bool {
 // isInfoEntry reports comment entries that carry contact information
 // rather than a name.
 func isInfoEntry(lt string) bool {
-	return strings.HasPrefix(lt, "+http") || strings.HasPrefix(lt, "http") || strings.Contains(lt, "@") ||
+	return strings.HasPrefix(lt, "+http") || strings.HasPrefix(lt, "http") || strings.HasPrefix(lt, "+ http") || strings.Contains(lt, "@") ||
 		strings.HasPrefix(lt, "www.") || strings.HasPrefix(lt, "+www")
 }
 
@@ -521,6 +1195,10 @@ func isSpelledAddress(lt string) bool {
 // comment entry.
 func splitEntryProduct(t string) (string, string) {
 	name, ver := t, ""
+	if k := strings.Index(t, " +"); k > 0 && k < strings.IndexByte(t, '/') {
+		// "Google-Shopping-Quality +http://...": the slash is the URL's.
+		return strings.TrimSpace(t[:k]), ""
+	}
 	if k := strings.IndexByte(t, '/'); k > 0 {
 		name, ver = t[:k], t[k+1:]
 		if sp := strings.IndexAny(ver, " +;"); sp > 0 {
@@ -601,6 +1279,8 @@ func (s *state) urlBrand() string {
 		at = i
 	} else if i := strings.IndexByte(p.low, '@'); i >= 0 {
 		at = i + 1
+	} else if b := s.spelledBrand(); b != "" {
+		return b
 	} else {
 		// A bare domain in a comment or product: "(velen.io)",
 		// "MetaURI API/2.0 +metauri.com".
@@ -657,10 +1337,41 @@ func (s *state) urlBrand() string {
 	return normalizeName(label)
 }
 
+// spelledBrand names the owner of an address spelled out against
+// harvesters: the domain label before the last "dot" ("news-search-crawler
+// at yahoo-inc dot com" is Yahoo-Inc, "buibui[dot]bot[at]moquadv[dot]com"
+// is Moquadv), with a spelled "dash" read as "-".
+func (s *state) spelledBrand() string {
+	p := s.p
+	if !p.hasAny(&spelledNeedles) {
+		return ""
+	}
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		if !isSpelledAddress(lt) {
+			continue
+		}
+		t := strings.ReplaceAll(lt, " dash ", "-")
+		t = strings.ReplaceAll(t, "[dot]", " dot ")
+		k := strings.LastIndex(t, " dot ")
+		if k <= 0 {
+			continue
+		}
+		head := strings.TrimSpace(t[:k])
+		label := head[strings.LastIndexAny(head, " ]")+1:]
+		if label == "" || nonOwnerDomains[label] {
+			continue
+		}
+		return normalizeName(label)
+	}
+	return ""
+}
+
 // nonOwnerDomains are link shorteners and mail providers: they do not tell
 // who runs the robot.
 var nonOwnerDomains = map[string]bool{
 	"bit": true, "tinyurl": true, "goo": true, "t": true, "ow": true,
+	"github": true, "gitlab": true,
 	"gmail": true, "hotmail": true, "outlook": true, "googlemail": true, "mail": true, "protonmail": true,
 }
 
@@ -689,6 +1400,20 @@ func containsRobotWord(lt string) bool {
 				break
 			}
 			end := off + k + len(w)
+			if end < len(lt) && lt[end] == 's' {
+				end++ // "DashLinkPreviews"
+			}
+			if w == "pingdom" || w == "downloader" {
+				// Company and tool names that start the product name
+				// ("PingdomTMS", "DownloaderChrome").
+				return true
+			}
+			if w == "preview" && end < len(lt) && lt[end] == '-' {
+				// "page-preview-tool": a tool people use to preview
+				// pages, named before the browser it runs in.
+				off = off + k + 1
+				continue
+			}
 			if !isLetter(w[len(w)-1]) || end >= len(lt) || !isLetter(lt[end]) && (lt[end] < '0' || lt[end] > '9') {
 				return true
 			}
@@ -771,7 +1496,10 @@ func (s *state) fediverseServer() bool {
 		ver = ver[:k]
 	}
 	s.devClass, s.devBrand, s.devName = "Cloud", Unknown, Unknown
-	if s.hasContact() {
+	if s.os.name != "" {
+		// The server's app on a phone ("Mastodon/2023.9 (...; iOS
+		// 16.1.0)") keeps the phone's system.
+	} else if s.hasContact() {
 		s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
 	} else {
 		s.os = osInfo{}
@@ -782,13 +1510,84 @@ func (s *state) fediverseServer() bool {
 	return true
 }
 
+// forgedBrowser recognises browser user agents written by a program rather
+// than sent by the browser: a template placeholder left empty ("Windows NT
+// 5.1; {}") or a platform followed by a colon where every browser writes
+// a semicolon ("Macintosh: Intel Mac OS X 10_15_5"). The first keeps the
+// browser and system it copied; the second is too broken to trust the
+// system it names.
+func (s *state) forgedBrowser() bool {
+	p := s.p
+	if !p.has(kwEmptyBraces) && !p.has(kwMacintoshColon) {
+		return false
+	}
+	for i, e := range p.entries {
+		lt := p.ltext(e)
+		if lt == "{}" {
+			s.devClass = "Robot"
+			return true
+		}
+		if i == 0 && strings.HasPrefix(lt, "macintosh:") {
+			s.devClass, s.devBrand, s.devName, s.devCPU = "Robot", Unknown, Unknown, ""
+			s.os = osInfo{}
+			return true
+		}
+	}
+	return false
+}
+
+// signedBrowser recognises a browser whose user signs its requests with an
+// e-mail address, as security researchers do ("... Safari/537.36
+// +someone@example.com"): a device without a brand of its own is shown as
+// that owner's ("Example Linux Desktop").
+func (s *state) signedBrowser() bool {
+	p := s.p
+	if s.devBrand != Unknown && s.devBrand != "" || s.devName == "" || s.devName == Unknown || !hasEmailAddress(p.low) {
+		return false
+	}
+	i := strings.IndexByte(p.low, '@')
+	host := strings.TrimRight(hostAt(p.low, i+1), ".")
+	labels := strings.Split(host, ".")
+	if len(labels) < 2 || nonOwnerDomains[labels[len(labels)-2]] {
+		return false
+	}
+	brand := normalizeName(labels[len(labels)-2])
+	s.devBrand, s.devName = brand, brand+" "+s.devName
+	return true
+}
+
+// platformPairs reads the system of server tooling that describes its
+// platform as key/value products, the way Go programs such as Docker do
+// ("docker/19.03.5 go/go1.12.12 kernel/3.10.0-1062.el7.x86_64 os/linux
+// arch/amd64"): a Linux server in the cloud with that kernel.
+func (s *state) platformPairs() bool {
+	p := s.p
+	if !p.has(kwKernelSlash) || s.os.name != "" {
+		return false
+	}
+	kernel, system := "", ""
+	for _, pr := range p.products {
+		switch pr.lname {
+		case "kernel":
+			kernel = pr.version
+		case "os":
+			system = asciiLower(pr.version)
+		}
+	}
+	if kernel == "" || system != "linux" {
+		return false
+	}
+	s.os = osInfo{name: "Linux", version: kernel, class: "Cloud"}
+	return true
+}
+
 // contactOnlyDevice describes a client that names no device and no system
 // but leaves a contact ("Mozilla/4.0 (http://example.nl)"): only a program
 // run by the owner of that contact sends such a string, so the device is
 // that company's robot in the cloud, while the agent stays the client it
 // claims to be.
 func (s *state) contactOnlyDevice() {
-	if s.devClass != "" && s.devClass != Unknown || s.os.name != "" || !s.hasContact() {
+	if !s.compatContact && (s.devClass != "" && s.devClass != Unknown || s.os.name != "" || !s.hasContact()) {
 		return
 	}
 	brand := s.urlBrand()
