@@ -14,7 +14,7 @@ type browserToken struct {
 var browserTokens = []browserToken{
 	{"headlesschrome", "Chrome", "Robot"},
 	{"edga", "Edge", "Browser"}, {"edgios", "Edge", "Browser"}, {"edg", "Edge", "Browser"},
-	{"oprgx", "Opera GX", "Browser"}, {"opt", "Opera Touch", "Browser"}, {"opr", "Opera", "Browser"},
+	{"oprgx", "Opera GX", "Browser"}, {"opx", "Opera GX", "Browser"}, {"opt", "Opera Touch", "Browser"}, {"opr", "Opera", "Browser"},
 	{"opios", "Opera Mini", "Browser"}, {"opera mini", "Opera Mini", "Browser"},
 	{"yabrowser", "Yandex Browser", "Browser"}, {"yasearchbrowser", "Yandex Browser", "Browser"},
 	{"samsungbrowser", "SamsungBrowser", "Browser"}, {"huaweibrowser", "Huawei Browser", "Browser"},
@@ -37,7 +37,8 @@ var browserTokens = []browserToken{
 	{"k-meleon", "K-Meleon", "Browser"}, {"galeon", "Galeon", "Browser"}, {"dolfin", "Dolfin", "Browser"},
 	{"sleipnir", "Sleipnir", "Browser"}, {"lunascape", "Lunascape", "Browser"}, {"kinza", "Kinza", "Browser"},
 	{"superbird", "Superbird", "Browser"}, {"dragon", "Comodo Dragon", "Browser"}, {"qtweb", "QtWeb", "Browser"},
-	{"arora", "Arora", "Browser"}, {"whale", "Whale", "Browser"}, {"avast", "Avast Secure Browser", "Browser"},
+	{"arora", "Arora", "Browser"}, {"coolnovo", "CoolNovo", "Browser"},
+	{"sraf", "Seraphic Sraf Browser", "Browser"}, {"flock", "Flock", "Browser"}, {"whale", "Whale", "Browser"}, {"avast", "Avast Secure Browser", "Browser"},
 	{"instagram", "Instagram", "Mobile App"}, {"appie", "Albert Heijn App", "Mobile App"},
 	{"odin", "HiBrowser", "Browser"}, {"chromium", "Chromium", "Browser"}, {"firefox", "Firefox", "Browser"}, {"chrome", "Chrome", "Browser"},
 	{"netfront", "Netfront", "Browser"}, {"blazer", "Blazer", "Browser"}, {"browserng", "BrowserNG", "Browser"},

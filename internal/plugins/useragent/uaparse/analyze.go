@@ -274,6 +274,9 @@ func (s *state) detectAgent() {
 		if bt.token == "chrome" {
 			s.chromeWebview(pr)
 		}
+		if (bt.token == "chrome" || bt.token == "chromium") && !s.webview {
+			s.appendedApp()
+		}
 		if bt.token == "firefox" && (p.has(kwFennec) || s.os.name == "Android") && false {
 			s.agName = "Fennec"
 		}
@@ -330,6 +333,9 @@ func (s *state) detectAgent() {
 		return
 	}
 	if sf, ok := p.product("Safari"); ok {
+		if s.appendedApp() {
+			return
+		}
 		if ver, ok := p.product("Version"); ok {
 			if s.os.name == "Android" {
 				s.agName, s.agClass, s.agVersion = "Stock Android Browser", "Browser", cleanVersion(ver.version)

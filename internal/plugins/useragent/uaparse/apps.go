@@ -20,7 +20,7 @@ var electronPlatform = map[string]bool{
 
 // emailApps are desktop mail programs built on Electron, whose product
 // names do not say "mail".
-var emailApps = map[string]bool{"superhuman": true, "mailspring": true, "tempo": true, "sunsama": true}
+var emailApps = map[string]bool{"superhuman": true, "mailspring": true, "tempo": true, "sunsama": true, "lark": true}
 
 // electronApp names an Electron desktop app after its own product, which
 // it puts among the Chrome and Electron tokens ("Notion/1.0.8
@@ -35,6 +35,9 @@ func (s *state) electronApp() bool {
 			continue
 		}
 		s.agName, s.agClass, s.agVersion = pr.name, "Desktop App", cleanVersion(pr.version)
+		if sp, ok := appSpellings[pr.lname]; ok {
+			s.agName = sp
+		}
 		if emailApps[pr.lname] || strings.Contains(pr.lname, "mail") {
 			s.agClass = "Email Client"
 		}
@@ -127,4 +130,130 @@ func (s *state) tvBrowser() bool {
 		}
 	}
 	return true
+}
+
+// appSpellings are the names of well-known apps whose product token is
+// written differently from the name the maker uses for the app.
+var appSpellings = map[string]string{
+	"kakaotalk": "KakaoTalk", "mailmaster": "Mail Master", "mailmasterpc": "Mail Master", "fastmailua": "Fastmail",
+	"sparkmail": "Spark mail", "zohomail-desktop": "Zoho mail",
+}
+
+// appSuffixes are the platform words apps append to their product name
+// ("FABUILD-iOS", "ZohoMail-Desktop"); the app is the part before them.
+var appSuffixes = []string{"-ios", "-android", "-desktop"}
+
+// appendedApp names the app that shows pages in a Chrome or Safari engine
+// and appends its own product after the browser's last token ("... Chrome/
+// 123.0.0.0 Safari/537.36 Mailbird/3.0.14.0", "... Mobile/15E148 Safari/
+// 604.1 KAKAOTALK/25.4.2"). Browsers put nothing after "Safari/x", so a
+// versioned product there is the app around the engine. Anonymizers append
+// made-up products with a Chrome-shaped version ("Trailer/98.3.7512.13"),
+// which are not apps.
+func (s *state) appendedApp() bool {
+	p := s.p
+	last := -1
+	for i, pr := range p.products {
+		if pr.lword == "safari" {
+			last = i
+		}
+	}
+	if last < 0 {
+		return false
+	}
+	if _, ok := p.product("Version"); ok {
+		if _, ok := p.product("Chrome"); ok {
+			// "Version/4.0 Chrome/x" is the Android web view, which
+			// stays the agent whatever app embeds it.
+			return false
+		}
+	}
+	for _, pr := range p.products[last+1:] {
+		name, ln := pr.name, pr.lname
+		if !isLetter(name[0]) || !isVersionLike(pr.version) || strings.IndexByte(name, ' ') >= 0 || appendedNoise[ln] ||
+			strings.HasPrefix(ln, "cordova") {
+			return false
+		}
+		if chromeShaped(pr.version) || !numericVersion(pr.version) {
+			return false
+		}
+		for _, suf := range appSuffixes {
+			if len(ln) > len(suf) && strings.HasSuffix(ln, suf) {
+				name, ln = name[:len(name)-len(suf)], ln[:len(ln)-len(suf)]
+				break
+			}
+		}
+		if sp, ok := appSpellings[asciiLower(pr.name)]; ok {
+			name = sp
+		} else if sp, ok := appSpellings[ln]; ok {
+			name = sp
+		} else if !hasLower(name) && len(name) > 4 {
+			// A shouted name is written as a word ("FABUILD" is
+			// "Fabuild"); a short one is an acronym ("AVG").
+			name = capitalize(asciiLower(name))
+		}
+		s.agName, s.agVersion = name, cleanVersion(pr.version)
+		if s.os.name == "Windows NT" && s.os.version == "10.0" {
+			// An app on the reduced Chrome user agent ("Chrome/
+			// 123.0.0.0") inherits its frozen "Windows NT 10.0", which
+			// says nothing of the real release.
+			if ch, ok := p.product("Chrome"); ok && strings.HasSuffix(ch.version, ".0.0.0") {
+				s.os.version = Unknown
+			}
+		}
+		switch {
+		case strings.Contains(ln, "mail") || emailApps[ln]:
+			s.agClass = "Email Client"
+		case s.os.name == "iOS":
+			// Every iOS app shows pages in the system web view; on other
+			// systems an app that sends the full Chrome token is a
+			// browser built on Chromium.
+			s.agClass = "Mobile App"
+		default:
+			s.agClass = "Browser"
+		}
+		return true
+	}
+	return false
+}
+
+// appendedNoise are products that follow "Safari/x" without naming an app:
+// platform and device markers of televisions, cars and phones ("Pre/1.0"
+// of the Palm Pre, "MBBMS/2.2" of Chinese mobile TV), operating systems,
+// developer plugins (FirePHP) and ChromePlus, which is reported as the
+// Chrome it extends. Hybrid app frameworks ("cordova-amazon-fireos/3.4.0")
+// are not the app either.
+var appendedNoise = map[string]bool{
+	"mobile": true, "safari": true, "version": true, "crkey": true, "googletv": true, "smarttv": true, "kaios": true,
+	"tesla": true, "webappmanager": true, "omi": true, "model": true, "hbbtv": true, "ce-html": true,
+	"pre": true, "mbbms": true, "android": true, "linux": true, "sugarlabs": true, "firephp": true, "chromeplus": true,
+	"chrome": true, "cfnetwork": true, "darwin": true, "gsa": true,
+}
+
+// chromeShaped reports a version of the form of Chrome's, four parts with
+// a build number of four or more digits ("98.3.7512.13").
+func chromeShaped(v string) bool {
+	parts := strings.SplitN(v, ".", 5)
+	return len(parts) == 4 && len(parts[2]) >= 4
+}
+
+// hasLower reports a lower case ASCII letter in s.
+func hasLower(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'a' && s[i] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// numericVersion reports a version made of numbers and dots ("3.0.14.0",
+// "415"), unlike the build tags some products carry ("360ENT").
+func numericVersion(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; (c < '0' || c > '9') && c != '.' {
+			return false
+		}
+	}
+	return v != ""
 }

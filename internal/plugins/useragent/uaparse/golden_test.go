@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "aadffc42f9ccad8d4850969a9a347a5967f3432d0c7423df24bced42a8e990d0",
-	"dev-variants": "cc9c5c35ca7e8a71e14a1e3f3e42857ece64463f98c5fcbcb4f095d31daf0181",
-	"access-log":   "451078e7814aebfe0a9430d034e64f2df338f04d9039c29bc2fde18ac926d97e",
+	"dev":          "c5ffef7e1ae8591261ebf2eba6b189a4e131da69b2bc0f3bfd0d6809d973c991",
+	"dev-variants": "72531415ecd6450f87d1196c3544cda0ebf98d652a1dae6fdfc4bf3212557cc3",
+	"access-log":   "4867c4b2eb17eeb1176aaf9bbf68bbe16116828aefe79ab02b5d89d6171c1a23",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 
