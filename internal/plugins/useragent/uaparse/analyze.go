@@ -491,6 +491,7 @@ func (s *state) genericAgent() {
 			s.agClass = "Mobile App"
 		}
 		s.agVersion = cleanVersion(pr.version)
+		s.appleNetworkApp(i)
 		return
 	}
 	if s.mozilla {

@@ -1,6 +1,10 @@
 package uaparse
 
-import "strings"
+import (
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
 
 // knownApp recognises applications that announce themselves inside another
 // client's user agent: desktop apps built on Electron, the Microsoft Office
@@ -256,4 +260,65 @@ func numericVersion(v string) bool {
 		}
 	}
 	return v != ""
+}
+
+// appleNetworkApp completes the answer for an Apple platform app that
+// makes its requests with Apple's networking frameworks: "bol.com/94
+// CFNetwork/758.2.8 Darwin/15.0.0" is the app itself doing the work, so it
+// is its own layout engine; an app on the Alamofire library ("Boulanger/
+// 20.3.1 (fr.boulanger.Boulanger; build:...; iOS 15.4.1) Alamofire/4.9.1")
+// renders nothing either. On a Mac ("Darwin/14.5.0 (x86_64)") the app is a
+// Desktop App. The app's product is products[i].
+func (s *state) appleNetworkApp(i int) {
+	p := s.p
+	_, cfn := p.product("CFNetwork")
+	_, alamo := p.product("Alamofire")
+	if !cfn && !alamo || i != 0 || strings.HasSuffix(p.products[i].lname, "cfnetwork") {
+		return
+	}
+	name := p.products[i].name
+	if s.agVersion == Unknown && !hasUpper(name) {
+		// Apple's own daemons ("swcd (unknown version)") are lower
+		// case and unversioned; they are not apps.
+		return
+	}
+	class := "Mobile App"
+	if s.os.name == "" {
+		// A Mac Catalyst app names the system in its comment
+		// ("macOS(Catalyst) 13.1.0").
+		for _, e := range p.entries {
+			if lt := p.ltext(e); strings.HasPrefix(lt, "macos") {
+				if k := strings.LastIndexByte(lt, ' '); k > 0 && isVersionLike(lt[k+1:]) {
+					s.os = osInfo{name: "Mac OS", version: lt[k+1:], class: "Desktop"}
+				}
+			}
+		}
+	}
+	if s.os.name == "Mac OS" || s.os.class == "Desktop" {
+		class = "Desktop App"
+	}
+	if s.agClass == "Special" || s.agClass == "Mobile App" {
+		s.agClass = class
+	}
+	s.engClass = class
+	if !cfn {
+		return
+	}
+	if strings.IndexByte(name, '%') >= 0 {
+		if dec, err := url.PathUnescape(name); err == nil && utf8.ValidString(dec) {
+			name = dec
+		}
+		s.agName = name
+	}
+	s.engName, s.engVersion = name, s.agVersion
+}
+
+// hasUpper reports an upper case ASCII letter in s.
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }

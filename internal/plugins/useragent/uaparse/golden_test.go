@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "c5ffef7e1ae8591261ebf2eba6b189a4e131da69b2bc0f3bfd0d6809d973c991",
-	"dev-variants": "72531415ecd6450f87d1196c3544cda0ebf98d652a1dae6fdfc4bf3212557cc3",
-	"access-log":   "4867c4b2eb17eeb1176aaf9bbf68bbe16116828aefe79ab02b5d89d6171c1a23",
+	"dev":          "68370edbf8ee13911b7ba69ae146fc0635b2678f6673b4c0c9212497a8d94a44",
+	"dev-variants": "58bb89b71d760718fce06aec155e33ad736c1f092463de43d61101035ca66590",
+	"access-log":   "29308fc587ff08222442ff68d458417e0bff3bba4550948e30d374d1fff2762d",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 
