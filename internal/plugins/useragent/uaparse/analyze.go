@@ -60,6 +60,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.anonymized()
 	s.frozenOSVersion()
 	s.detectRobot()
+	s.cloudApp()
 	s.extras()
 	s.fill(&v)
 	releaseParsed(p)

@@ -322,3 +322,43 @@ func hasUpper(s string) bool {
 	}
 	return false
 }
+
+var kwGoogleDocs = uaNeedles.add("googledocs")
+
+// cloudApp recognises the Google Docs servers that fetch a document for a
+// user: "(compatible; GoogleDocs; apps-spreadsheets; +http://docs.google.
+// com)" is the spreadsheet program, running in Google's cloud on behalf of
+// someone at a desktop, not a crawler. The entry after "GoogleDocs" names
+// the program; a "+Google-Document-Conversion" entry names the converter.
+func (s *state) cloudApp() {
+	p := s.p
+	if !p.has(kwGoogleDocs) {
+		return
+	}
+	name := ""
+	for k, e := range p.entries {
+		if p.ltext(e) != "googledocs" {
+			continue
+		}
+		name = "Google Docs"
+		if k+1 < len(p.entries) {
+			kind := p.ltext(p.entries[k+1])
+			kind = strings.TrimPrefix(kind, "apps-")
+			if kind != "" && isLetter(kind[0]) && isIdentifier(kind) {
+				name += " " + capitalize(kind)
+			}
+		}
+		for _, f := range p.entries[k+1:] {
+			if t := p.text(f); strings.HasPrefix(t, "+Google-") && !strings.ContainsAny(t, "/:. ") {
+				name = strings.ReplaceAll(t[1:], "-", " ")
+			}
+		}
+		break
+	}
+	if name == "" {
+		return
+	}
+	s.devClass = "Desktop"
+	s.engClass, s.engName, s.engVersion = "Cloud", "Cloud", Unknown
+	s.agClass, s.agName, s.agVersion = "Cloud Application", name, Unknown
+}

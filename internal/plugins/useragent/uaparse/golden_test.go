@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "68370edbf8ee13911b7ba69ae146fc0635b2678f6673b4c0c9212497a8d94a44",
-	"dev-variants": "58bb89b71d760718fce06aec155e33ad736c1f092463de43d61101035ca66590",
+	"dev":          "462fd742001f33a171f934ec3f0e16f539b07f35ea33577759e348b411e6c4c3",
+	"dev-variants": "e726073b6489902375d29367ac9b99e5833e0c77a9d4003bb72a613a96f0799c",
 	"access-log":   "29308fc587ff08222442ff68d458417e0bff3bba4550948e30d374d1fff2762d",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
