@@ -20,7 +20,7 @@ var browserTokens = []browserToken{
 	{"samsungbrowser", "SamsungBrowser", "Browser"}, {"huaweibrowser", "Huawei Browser", "Browser"},
 	{"hibrowser", "HiBrowser", "Browser"}, {"miuibrowser", "MiuiBrowser", "Browser"},
 	{"ucbrowser", "UCBrowser", "Browser"}, {"ucweb", "UCBrowser", "Browser"}, {"ucturbo", "UCBrowser", "Browser"},
-	{"micromessenger", "WeChat", "Mobile App"},
+	{"micromessenger", "WeChat", "Mobile App"}, {"qq", "QQ Client", "Browser"},
 	{"mqqbrowser", "QQ Browser", "Browser"}, {"qqbrowser", "QQ Browser", "Browser"}, {"vivaldi", "Vivaldi", "Browser"}, {"brave", "Brave", "Browser"},
 	{"ddg", "DuckDuckGo", "Browser"}, {"duckduckgo", "DuckDuckGo", "Browser"}, {"ecosia", "Ecosia", "Browser"},
 	{"silk", "Silk", "Browser"}, {"maxthon", "Maxthon", "Browser"}, {"mxbrowser", "Maxthon", "Browser"},

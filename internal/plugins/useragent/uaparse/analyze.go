@@ -390,6 +390,11 @@ func prestoFor(operaVersion string) string {
 // is the webview.
 func (s *state) androidWebview() bool {
 	p := s.p
+	if p.has(kwMicroMessenger) || p.has(kwQQSlash) {
+		// WeChat and the QQ client are reported as themselves, not as
+		// the web view they show pages in.
+		return false
+	}
 	for _, e := range p.entries {
 		if p.ltext(e) == "wv" {
 			if ch, ok := p.product("Chrome"); ok && isVersionLike(ch.version) {
@@ -401,6 +406,11 @@ func (s *state) androidWebview() bool {
 	}
 	return false
 }
+
+var (
+	kwMicroMessenger = uaNeedles.add("micromessenger/")
+	kwQQSlash        = uaNeedles.add(" qq/")
+)
 
 // platformProducts are the tokens every browser of an engine family sends;
 // they never name the browser itself.
@@ -612,6 +622,11 @@ func (s *state) namedBrowser() bool {
 		ln := pr.lname
 		if !strings.HasSuffix(ln, "browser") || ln == "browser" || !isVersionLike(pr.version) {
 			continue
+		}
+		if pr.lword == "mqqbrowser" {
+			// "Mobile MQQBrowser/6.2": the QQ browser or its web view
+			// inside WeChat and QQ, which the browser tokens name.
+			return false
 		}
 		switch ln {
 		case "samsungbrowser", "yabrowser", "ucbrowser", "qqbrowser", "mqqbrowser", "huaweibrowser", "miuibrowser",

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "462fd742001f33a171f934ec3f0e16f539b07f35ea33577759e348b411e6c4c3",
-	"dev-variants": "e726073b6489902375d29367ac9b99e5833e0c77a9d4003bb72a613a96f0799c",
+	"dev":          "3a5286b0823dac34821420f0cf1906d6914599b4b1465d2d89a414270846273b",
+	"dev-variants": "adc5e9f44659c0045464679f4b2f6f5989e29197c7b135cf08ab712995e7ab9c",
 	"access-log":   "29308fc587ff08222442ff68d458417e0bff3bba4550948e30d374d1fff2762d",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
