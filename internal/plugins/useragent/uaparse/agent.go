@@ -25,7 +25,7 @@ var browserTokens = []browserToken{
 	{"ddg", "DuckDuckGo", "Browser"}, {"duckduckgo", "DuckDuckGo", "Browser"}, {"ecosia", "Ecosia", "Browser"},
 	{"silk", "Silk", "Browser"}, {"maxthon", "Maxthon", "Browser"}, {"mxbrowser", "Maxthon", "Browser"},
 	{"iron", "Iron", "Browser"}, {"coast", "Coast", "Browser"}, {"puffin", "Puffin", "Browser"},
-	{"crios", "Chrome", "Browser"}, {"fxios", "Firefox", "Browser"}, {"focus", "Firefox Focus", "Browser"},
+	{"crios", "Chrome", "Browser"}, {"crmo", "Chrome", "Browser"}, {"fxios", "Firefox", "Browser"}, {"focus", "Firefox Focus", "Browser"},
 	{"klar", "Firefox Klar", "Browser"}, {"electron", "Electron app", "Desktop App"},
 	{"seamonkey", "SeaMonkey", "Browser"}, {"thunderbird", "Thunderbird", "Email Client"},
 	{"palemoon", "PaleMoon", "Browser"}, {"waterfox", "Waterfox", "Browser"}, {"icecat", "IceCat", "Browser"},

@@ -141,6 +141,7 @@ func (s *state) tvBrowser() bool {
 var appSpellings = map[string]string{
 	"kakaotalk": "KakaoTalk", "mailmaster": "Mail Master", "mailmasterpc": "Mail Master", "fastmailua": "Fastmail",
 	"sparkmail": "Spark mail", "zohomail-desktop": "Zoho mail",
+	"mxnitro": "Maxthon Nitro",
 }
 
 // appSuffixes are the platform words apps append to their product name
@@ -148,18 +149,25 @@ var appSpellings = map[string]string{
 var appSuffixes = []string{"-ios", "-android", "-desktop"}
 
 // appendedApp names the app that shows pages in a Chrome or Safari engine
-// and appends its own product after the browser's last token ("... Chrome/
-// 123.0.0.0 Safari/537.36 Mailbird/3.0.14.0", "... Mobile/15E148 Safari/
-// 604.1 KAKAOTALK/25.4.2"). Browsers put nothing after "Safari/x", so a
-// versioned product there is the app around the engine. Anonymizers append
-// made-up products with a Chrome-shaped version ("Trailer/98.3.7512.13"),
-// which are not apps.
+// and adds its own product to the engine's tokens: after the browser's last
+// token ("... Chrome/123.0.0.0 Safari/537.36 Mailbird/3.0.14.0", "...
+// Mobile/15E148 Safari/604.1 KAKAOTALK/25.4.2"), where browsers put
+// nothing, or among them, where browsers built on Chromium put their own
+// name ("(KHTML, like Gecko) Chrome/87.0 MailMasterPC/5.0.8.1017 Safari/
+// 537.36", "Viera/3.10.14 Chrome/23.0"). Anonymizers append made-up
+// products with a Chrome-shaped version ("Trailer/98.3.7512.13"), which
+// are not apps.
 func (s *state) appendedApp() bool {
 	p := s.p
-	last := -1
+	last, webkit := -1, -1
 	for i, pr := range p.products {
-		if pr.lword == "safari" {
+		switch pr.lword {
+		case "safari":
 			last = i
+		case "applewebkit":
+			if webkit < 0 {
+				webkit = i
+			}
 		}
 	}
 	if last < 0 {
@@ -173,52 +181,79 @@ func (s *state) appendedApp() bool {
 		}
 	}
 	for _, pr := range p.products[last+1:] {
-		name, ln := pr.name, pr.lname
-		if !isLetter(name[0]) || !isVersionLike(pr.version) || strings.IndexByte(name, ' ') >= 0 || appendedNoise[ln] ||
-			strings.HasPrefix(ln, "cordova") {
-			return false
+		ln := pr.lname
+		if !isLetter(pr.name[0]) || !isVersionLike(pr.version) || strings.IndexByte(ln, ' ') >= 0 || appendedNoise[ln] ||
+			strings.HasPrefix(ln, "cordova") || chromeShaped(pr.version) || !numericVersion(pr.version) {
+			break
 		}
-		if chromeShaped(pr.version) || !numericVersion(pr.version) {
-			return false
+		s.setApp(pr)
+		return true
+	}
+	if webkit < 0 {
+		return false
+	}
+	for _, pr := range p.products[webkit+1 : last] {
+		ln := pr.lname
+		if platformProducts[ln] || platformProducts[pr.lword] || appendedNoise[pr.lword] || pr.lword == "chromium" ||
+			strings.HasPrefix(ln, "like ") || !isLetter(pr.name[0]) || !numericVersion(pr.version) ||
+			chromeShaped(pr.version) || strings.Count(ln, " ") > 2 {
+			continue
 		}
-		for _, suf := range appSuffixes {
-			if len(ln) > len(suf) && strings.HasSuffix(ln, suf) {
-				name, ln = name[:len(name)-len(suf)], ln[:len(ln)-len(suf)]
-				break
-			}
-		}
-		if sp, ok := appSpellings[asciiLower(pr.name)]; ok {
-			name = sp
-		} else if sp, ok := appSpellings[ln]; ok {
-			name = sp
-		} else if !hasLower(name) && len(name) > 4 {
-			// A shouted name is written as a word ("FABUILD" is
-			// "Fabuild"); a short one is an acronym ("AVG").
-			name = capitalize(asciiLower(name))
-		}
-		s.agName, s.agVersion = name, cleanVersion(pr.version)
-		if s.os.name == "Windows NT" && s.os.version == "10.0" {
-			// An app on the reduced Chrome user agent ("Chrome/
-			// 123.0.0.0") inherits its frozen "Windows NT 10.0", which
-			// says nothing of the real release.
-			if ch, ok := p.product("Chrome"); ok && strings.HasSuffix(ch.version, ".0.0.0") {
-				s.os.version = Unknown
-			}
-		}
-		switch {
-		case strings.Contains(ln, "mail") || emailApps[ln]:
-			s.agClass = "Email Client"
-		case s.os.name == "iOS":
-			// Every iOS app shows pages in the system web view; on other
-			// systems an app that sends the full Chrome token is a
-			// browser built on Chromium.
-			s.agClass = "Mobile App"
-		default:
+		s.setApp(pr)
+		if s.agClass == "Mobile App" {
+			// An iOS app that writes its name among the engine's
+			// tokens ("ziggo/24.0.303105 Mobile/15E148 Version/17.6.1
+			// Safari/605.1.15") imitates the full Safari browser.
 			s.agClass = "Browser"
+		}
+		if !hasUpper(s.agName) {
+			s.agName = appName(s.agName)
 		}
 		return true
 	}
 	return false
+}
+
+// setApp names the agent after the app's product pr, written as the maker
+// writes it.
+func (s *state) setApp(pr product) {
+	p := s.p
+	name, ln := pr.name, pr.lname
+	for _, suf := range appSuffixes {
+		if len(ln) > len(suf) && strings.HasSuffix(ln, suf) {
+			name, ln = name[:len(name)-len(suf)], ln[:len(ln)-len(suf)]
+			break
+		}
+	}
+	if sp, ok := appSpellings[pr.lname]; ok {
+		name = sp
+	} else if sp, ok := appSpellings[ln]; ok {
+		name = sp
+	} else if !hasLower(name) && len(name) > 4 {
+		// A shouted name is written as a word ("FABUILD" is "Fabuild");
+		// a short one is an acronym ("AVG").
+		name = capitalize(asciiLower(name))
+	}
+	s.agName, s.agVersion = name, cleanVersion(pr.version)
+	if s.os.name == "Windows NT" && s.os.version == "10.0" {
+		// An app on the reduced Chrome user agent ("Chrome/123.0.0.0")
+		// inherits its frozen "Windows NT 10.0", which says nothing of
+		// the real release.
+		if ch, ok := p.product("Chrome"); ok && strings.HasSuffix(ch.version, ".0.0.0") {
+			s.os.version = Unknown
+		}
+	}
+	switch {
+	case strings.Contains(ln, "mail") || emailApps[ln]:
+		s.agClass = "Email Client"
+	case s.os.name == "iOS":
+		// Every iOS app shows pages in the system web view; on other
+		// systems an app that sends the full Chrome token is a browser
+		// built on Chromium.
+		s.agClass = "Mobile App"
+	default:
+		s.agClass = "Browser"
+	}
 }
 
 // appendedNoise are products that follow "Safari/x" without naming an app:
@@ -232,6 +267,7 @@ var appendedNoise = map[string]bool{
 	"tesla": true, "webappmanager": true, "omi": true, "model": true, "hbbtv": true, "ce-html": true,
 	"pre": true, "mbbms": true, "android": true, "linux": true, "sugarlabs": true, "firephp": true, "chromeplus": true,
 	"chrome": true, "cfnetwork": true, "darwin": true, "gsa": true,
+	"ubuntu": true, "fedora": true, "debian": true, "centos": true, "mint": true, "qtwebengine": true, "qt": true,
 }
 
 // chromeShaped reports a version of the form of Chrome's, four parts with

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "3a5286b0823dac34821420f0cf1906d6914599b4b1465d2d89a414270846273b",
-	"dev-variants": "adc5e9f44659c0045464679f4b2f6f5989e29197c7b135cf08ab712995e7ab9c",
-	"access-log":   "29308fc587ff08222442ff68d458417e0bff3bba4550948e30d374d1fff2762d",
+	"dev":          "d1f3b1618d6ece6877d31149d48daedb75e5553775a0e503e46a717d8963b06e",
+	"dev-variants": "819d20e4cdfa41b09e98e3594e3511e2cd0dbad6670d938a829770ad9d8a1ee9",
+	"access-log":   "69314072f247f2318cae159f424bce1ab73c051a87015f3af63e3929ac17c751",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 
