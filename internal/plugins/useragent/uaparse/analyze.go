@@ -56,6 +56,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.os = detectOS(p)
 	s.detectEngine()
 	s.detectAgent()
+	s.mailClient()
 	s.detectDevice()
 	s.anonymized()
 	s.frozenOSVersion()
@@ -194,6 +195,14 @@ func (s *state) detectEngine() {
 	if pr, ok := p.product("NetFront"); ok {
 		s.engClass, s.engName, s.engVersion = "Browser", "Netfront", cleanVersion(pr.version)
 		return
+	}
+	if _, ok := p.product("Electron"); ok {
+		// An Electron app that sends only its own, Electron's and
+		// Chrome's products still renders with Chrome's Blink.
+		if ch, ok := p.product("Chrome"); ok && atoiPrefix(ch.version) >= 28 {
+			s.engClass, s.engName, s.engVersion = "Browser", "Blink", twoParts(chromeVersion(ch.version))
+			return
+		}
 	}
 	if s.mozilla {
 		s.engClass, s.engName, s.engVersion = "Browser", "Mozilla", cleanVersion(p.products[0].version)

@@ -24,7 +24,8 @@ var electronPlatform = map[string]bool{
 
 // emailApps are desktop mail programs built on Electron, whose product
 // names do not say "mail".
-var emailApps = map[string]bool{"superhuman": true, "mailspring": true, "tempo": true, "sunsama": true, "lark": true}
+var emailApps = map[string]bool{"superhuman": true, "mailspring": true, "tempo": true, "sunsama": true, "lark": true,
+	"lotus-notes": true, "lotus notes": true}
 
 // electronApp names an Electron desktop app after its own product, which
 // it puts among the Chrome and Electron tokens ("Notion/1.0.8
@@ -58,6 +59,19 @@ func (s *state) officeApp() bool {
 	if pr, ok := p.product("MacOutlook"); ok {
 		s.agName, s.agClass, s.agVersion = "Microsoft Outlook", "Email Client", cleanVersion(pr.version)
 		return true
+	}
+	if len(p.products) > 0 {
+		first := p.products[0]
+		switch {
+		case first.lname == "outlook-express":
+			// The mail program of Windows before Vista, on the Internet
+			// Explorer engine it names in its comment.
+			s.agName, s.agClass, s.agVersion = "Microsoft Outlook-Express", "Email Client", cleanVersion(first.version)
+			return true
+		case strings.HasPrefix(first.lname, "outlook-ios") || strings.HasPrefix(first.lname, "outlook-android"):
+			s.outlookMobile(first)
+			return true
+		}
 	}
 	if _, ok := p.product("Office"); !ok || !p.has(kwMicrosoftOfficeSlash) {
 		return false
@@ -397,4 +411,46 @@ func (s *state) cloudApp() {
 	s.devClass = "Desktop"
 	s.engClass, s.engName, s.engVersion = "Cloud", "Cloud", Unknown
 	s.agClass, s.agName, s.agVersion = "Cloud Application", name, Unknown
+}
+
+// mailClient classes a browser or app named after mail ("mailapp",
+// "Lotus-Notes") as an Email Client, whichever rule found it. A client
+// known only by its own product ("Airmail 1.3.3 rv:237 (Macintosh; ...)")
+// stays Special, as Yauaa has it.
+func (s *state) mailClient() {
+	switch s.agClass {
+	case "Browser", "Mobile App", "Desktop App":
+	default:
+		return
+	}
+	ln := asciiLower(s.agName)
+	if strings.Contains(ln, "mail") || emailApps[ln] {
+		s.agClass = "Email Client"
+	}
+}
+
+// outlookMobile reads the Outlook app for iOS and Android: "Outlook-iOS/
+// 711.2587062.prod.iphone (3.33.0)" carries a build number in the product
+// and the app release in the comment, and names the device kind in the
+// build; "Outlook-iOS-Android/1.0" is the app on either system.
+func (s *state) outlookMobile(pr product) {
+	p := s.p
+	s.agName, s.agClass, s.agVersion = "Microsoft Outlook Mobile", "Email Client", cleanVersion(pr.version)
+	for _, e := range p.entries {
+		if t := p.text(e); isVersionLike(t) && numericVersion(t) {
+			s.agVersion = t
+			break
+		}
+	}
+	if s.os.name != "" {
+		return
+	}
+	lv := asciiLower(pr.version)
+	switch {
+	case strings.Contains(lv, "iphone") || strings.Contains(lv, "ipad"):
+		s.os = osInfo{name: "iOS", version: Unknown, class: "Mobile"}
+	default:
+		s.os = osInfo{class: "Mobile"}
+		s.devClass = "Mobile"
+	}
 }

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "d1f3b1618d6ece6877d31149d48daedb75e5553775a0e503e46a717d8963b06e",
-	"dev-variants": "819d20e4cdfa41b09e98e3594e3511e2cd0dbad6670d938a829770ad9d8a1ee9",
+	"dev":          "6f97657023e8af52549eefc5e4289c31f749454fa151f5c99ea2bf4721d7eb00",
+	"dev-variants": "7ca3653ab61a97d06bb391def55f07c8f201c68984d5983ef0d59436c673d69d",
 	"access-log":   "69314072f247f2318cae159f424bce1ab73c051a87015f3af63e3929ac17c751",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
