@@ -12,7 +12,27 @@ import (
 // TV platforms. It runs before the browser rules, which would otherwise
 // report the engine the application embeds.
 func (s *state) knownApp() bool {
-	return s.electronApp() || s.officeApp() || s.ieShell() || s.tvBrowser()
+	return s.electronApp() || s.officeApp() || s.sogouExplorer() || s.ieShell() || s.tvBrowser()
+}
+
+var kwMetaSr = uaNeedles.add(" metasr")
+
+// sogouExplorer recognises the Sogou browser, which adds "SE 2.X MetaSr
+// 1.0" to the Chrome or Internet Explorer user agent it is built on: the
+// release of the browser is the version after "SE".
+func (s *state) sogouExplorer() bool {
+	p := s.p
+	i := p.index(kwMetaSr)
+	if i < 0 {
+		return false
+	}
+	before := p.ua[:i]
+	k := strings.LastIndexByte(before, ' ')
+	if k < 2 || !strings.EqualFold(before[k-2:k], "se") || !isVersionLike(before[k+1:]) {
+		return false
+	}
+	s.agName, s.agClass, s.agVersion = "Sogou Explorer", "Browser", before[k+1:]
+	return true
 }
 
 // electronPlatform are the tokens every Electron app sends; the app's own
@@ -119,12 +139,39 @@ func (s *state) ieShell() bool {
 			s.agName, s.agClass, s.agVersion = "Free Download Manager", "Robot", Unknown
 			s.engClass, s.engName, s.engVersion = "Robot", "Free Download Manager", Unknown
 			return true
+		case strings.HasSuffix(lt, "browser") && len(lt) > len("browser") || strings.Contains(lt, "browser ") && !strings.Contains(lt, "from"):
+			// "Crazy Browser 1.0.5", "GreenBrowser": a shell that calls
+			// itself a browser.
+			name, ver := p.text(e), Unknown
+			if k := strings.LastIndexByte(name, ' '); k > 0 && isVersionLike(name[k+1:]) {
+				name, ver = name[:k], name[k+1:]
+			}
+			s.agName, s.agClass, s.agVersion = name, "Browser", ver
+			return true
+		case ieShellProducts[firstWord(lt)] && isVersionLike(lt[strings.IndexByte(lt, ' ')+1:]):
+			// "MRSPUTNIK 2, 4, 0, 463", "QQDownload 534".
+			k := strings.IndexByte(lt, ' ')
+			s.agName, s.agClass, s.agVersion = capitalize(lt[:k]), "Browser", cleanVersion(lt[k+1:])
+			return true
 		case strings.HasPrefix(lt, "microsoft outlook "):
 			s.agName, s.agClass, s.agVersion = "Microsoft Outlook", "Email Client", cleanVersion(p.text(e)[len("microsoft outlook "):])
 			return true
 		}
 	}
 	return false
+}
+
+// ieShellProducts are programs around Internet Explorer that add their
+// shouted name and version to its comment: the Sputnik browser of Mail.ru
+// and Tencent's download manager.
+var ieShellProducts = map[string]bool{"mrsputnik": true, "qqdownload": true}
+
+// firstWord returns s up to its first space, or "" when it has none.
+func firstWord(s string) string {
+	if k := strings.IndexByte(s, ' '); k > 0 {
+		return s[:k]
+	}
+	return ""
 }
 
 // webOSReleases maps the Chromium major version of LG's web engine to the

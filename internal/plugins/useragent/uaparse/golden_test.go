@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "6f97657023e8af52549eefc5e4289c31f749454fa151f5c99ea2bf4721d7eb00",
-	"dev-variants": "7ca3653ab61a97d06bb391def55f07c8f201c68984d5983ef0d59436c673d69d",
-	"access-log":   "69314072f247f2318cae159f424bce1ab73c051a87015f3af63e3929ac17c751",
+	"dev":          "efd01407738fb9d91c205493f9845d074254f0005685edd8f6dc362b41f451ae",
+	"dev-variants": "135fdfed2304ad2fd9a056a2407afe522e5a8180ae02950df0637df38cbb065d",
+	"access-log":   "228e57cf22485c80a71ce8c3e3e39f6dc9311bc56b9081f510594f7d10cb1ecc",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 
