@@ -12,7 +12,72 @@ import (
 // TV platforms. It runs before the browser rules, which would otherwise
 // report the engine the application embeds.
 func (s *state) knownApp() bool {
-	return s.electronApp() || s.officeApp() || s.sogouExplorer() || s.ieShell() || s.tvBrowser()
+	return s.electronApp() || s.officeApp() || s.sogouExplorer() || s.ieShell() || s.tvBrowser() || s.platformBuildApp() ||
+		s.tikTok()
+}
+
+// tikTokNames are the internal names ByteDance's video app sends in its
+// web view ("musical_ly_31.4.0", "trill_270603"), after the musical.ly app
+// it grew from, with the name the app is published under.
+var tikTokNames = []struct {
+	id   needleID
+	name string
+}{
+	{uaNeedles.add(" musical_ly_"), "TikTok"},
+	{uaNeedles.add(" trill_"), "Trill"},
+}
+
+// tikTok names ByteDance's video app inside the web view it shows pages
+// in. Its release is in "AppVersion/27.7.1" or "app_version/27.6.3", else
+// after its internal name.
+func (s *state) tikTok() bool {
+	p := s.p
+	for _, t := range tikTokNames {
+		i := p.index(t.id)
+		if i < 0 {
+			continue
+		}
+		w := uaNeedles.words[t.id]
+		v := leadingVersion(p.ua[i+len(w):])
+		for _, pr := range p.products {
+			if pr.lword == "appversion" || pr.lword == "app_version" {
+				v = pr.version
+			}
+		}
+		if v == "" {
+			v = Unknown
+		}
+		s.agName, s.agClass, s.agVersion = t.name, "Mobile App", v
+		return true
+	}
+	return false
+}
+
+// platformBuildApp reads the comment some browsers built on the system's
+// engine add to name themselves with the platform build they are
+// ("(Ecosia android@101.0.4951.41)", "(Ecosia ios@4.1.10.875)").
+func (s *state) platformBuildApp() bool {
+	p := s.p
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		at := strings.IndexByte(lt, '@')
+		if at < 0 {
+			continue
+		}
+		sp := strings.IndexByte(lt, ' ')
+		if sp <= 0 || sp > at || !isVersionLike(lt[at+1:]) {
+			continue
+		}
+		switch lt[sp+1 : at] {
+		case "android", "ios":
+		default:
+			continue
+		}
+		t := p.text(e)
+		s.agName, s.agClass, s.agVersion = t[:sp], "Browser", t[at+1:]
+		return true
+	}
+	return false
 }
 
 var kwMetaSr = uaNeedles.add(" metasr")

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "efd01407738fb9d91c205493f9845d074254f0005685edd8f6dc362b41f451ae",
-	"dev-variants": "135fdfed2304ad2fd9a056a2407afe522e5a8180ae02950df0637df38cbb065d",
+	"dev":          "d7ddd70f2bcaf06f5480d6b515c82c639b2480c49cd8c812f341bc627fe236e7",
+	"dev-variants": "1fe7d4e933360f2e012c34a176ee671d2847d1535f8d6d8d5d8effaeff6408a6",
 	"access-log":   "228e57cf22485c80a71ce8c3e3e39f6dc9311bc56b9081f510594f7d10cb1ecc",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
