@@ -502,12 +502,22 @@ func (s *state) genericAgent() {
 		if lw == "" || lw == "like" || lw == "gecko" || lw == "khtml" {
 			continue
 		}
+		if n, v, ok := nameVersionPlatform(pr.name); ok {
+			// "Instagram 3.0.4 Android (...)", "BBC News Android
+			// 4.7.1.29/107998": the app's version is the number in
+			// its name, not a build number after the slash.
+			s.agName, s.agVersion, s.agClass = n, v, "Special"
+			if s.os.class == "Mobile" && strings.IndexByte(n, ' ') < 0 {
+				s.agClass = "Mobile App"
+			}
+			return
+		}
 		name := appName(pr.name)
 		if name == "" {
 			continue
 		}
 		s.agName, s.agClass = name, "Special"
-		if s.os.class == "Mobile" {
+		if s.os.class == "Mobile" && !s.appUsesLibrary(i) {
 			s.agClass = "Mobile App"
 		}
 		s.agVersion = cleanVersion(pr.version)

@@ -566,3 +566,55 @@ func (s *state) outlookMobile(pr product) {
 		s.devClass = "Mobile"
 	}
 }
+
+// appPlatformProducts are the products a mobile app's user agent may carry
+// besides its own without being more than a plain app: the system's
+// networking stack and the device it runs on.
+var appPlatformProducts = map[string]bool{
+	"cfnetwork": true, "darwin": true, "alamofire": true, "iphone": true, "ipad": true, "ipod": true, "hw": true,
+	"applewebkit": true, "khtml": true, "mobile": true, "android": true, "ios": true, "ipados": true, "dalvik": false,
+}
+
+// appUsesLibrary reports a product named with spaces ("Callpod Keeper for
+// Android 1.0", "Pinterest for iOS/6.80") or followed by the versioned
+// product of a media or HTTP library of its own ("BBCiPlayer/4.75.0.1
+// (...) BBCSMP/36.2.0 BBCHTTPClient/8.0.2", "bbcmediaplayer/3.1.12 (...)
+// AdobeAIR/23.0"): Yauaa counts such clients as Special rather than as a
+// Mobile App. The app's product is products[i].
+func (s *state) appUsesLibrary(i int) bool {
+	p := s.p
+	if strings.IndexByte(p.products[i].name, ' ') >= 0 {
+		return true
+	}
+	for _, pr := range p.products[i+1:] {
+		if pr.version == "" || appPlatformProducts[pr.lword] || !isLetter(pr.name[0]) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// nameVersionPlatform splits a product name that carries the app's version
+// followed by nothing or by its platform ("Instagram 3.0.4 Android", "BBC
+// News Android 4.7.1.29") into the app's name and version.
+func nameVersionPlatform(n string) (string, string, bool) {
+	words := strings.Fields(n)
+	if len(words) < 2 || len(words) > 5 {
+		return "", "", false
+	}
+	for k := 1; k < len(words); k++ {
+		w := words[k]
+		if !isVersionLike(w) || !numericVersion(w) || strings.IndexByte(w, '.') < 0 {
+			continue
+		}
+		switch rest := words[k+1:]; {
+		case len(rest) == 0:
+		case len(rest) == 1 && (strings.EqualFold(rest[0], "android") || strings.EqualFold(rest[0], "ios")):
+		default:
+			return "", "", false
+		}
+		return strings.Join(words[:k], " "), w, true
+	}
+	return "", "", false
+}

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "d7ddd70f2bcaf06f5480d6b515c82c639b2480c49cd8c812f341bc627fe236e7",
-	"dev-variants": "1fe7d4e933360f2e012c34a176ee671d2847d1535f8d6d8d5d8effaeff6408a6",
-	"access-log":   "228e57cf22485c80a71ce8c3e3e39f6dc9311bc56b9081f510594f7d10cb1ecc",
+	"dev":          "e615c47b5705902be08a14296785d112c17b86926a97ec19118196131f1cd305",
+	"dev-variants": "e9289e4dad18bd040fbe0acef5be503fcf63fe3389a507e1fd8779f6e0a18999",
+	"access-log":   "690fd67cb19161d9edace739f0fd99549fb44efb36eb13626bb1d52b59d97e33",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 
