@@ -62,6 +62,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.frozenOSVersion()
 	s.detectRobot()
 	s.cloudApp()
+	s.whatsAppDevice()
 	s.extras()
 	s.fill(&v)
 	releaseParsed(p)
@@ -185,6 +186,12 @@ func (s *state) detectEngine() {
 		s.engClass, s.engName, s.engVersion = "Browser", "KHTML", cleanVersion(pr.version)
 		return
 	}
+	if v, ok := p.entryVersion("konqueror/"); ok && !p.has(kwLikeGecko) {
+		// "(compatible; Konqueror/3.1; SunOS)": KDE's browser on its own
+		// KHTML engine, which has the browser's version.
+		s.engClass, s.engName, s.engVersion = "Browser", "KHTML", cleanVersion(v)
+		return
+	}
 	if _, ok := p.entryVersion("khtml"); ok {
 		s.engClass, s.engName = "Browser", "KHTML"
 		if v, ok := p.entryVersion("konqueror/"); ok {
@@ -280,6 +287,16 @@ func (s *state) detectAgent() {
 			}
 		case "gsa":
 			s.agName, s.agClass = "Google Search App", "Mobile App"
+		case "duckduckgo", "ddg":
+			// The DuckDuckGo app of before its own browser engine
+			// showed pages in the system web view ("Version/4.0
+			// Chrome/74.0 Mobile Safari/537.36 DuckDuckGo/5").
+			if _, ok := p.product("Version"); ok {
+				if ch, ok := p.product("Chrome"); ok && isVersionLike(ch.version) {
+					s.agName, s.agClass, s.agVersion = "Chrome Webview", "Browser Webview", cleanVersion(chromeVersion(ch.version))
+					s.webview = true
+				}
+			}
 		}
 		if bt.token == "chrome" {
 			s.chromeWebview(pr)
@@ -655,6 +672,9 @@ func (s *state) namedBrowser() bool {
 		name := pr.name
 		if k := strings.LastIndexByte(name, '.'); k >= 0 {
 			name = name[k+1:]
+		}
+		if strings.IndexByte(name, '_') > 0 && !hasUpper(name) {
+			name = appName(name) // "coc_coc_browser" is "Coc Coc Browser"
 		}
 		s.agName, s.agClass, s.agVersion = name, "Browser", cleanVersion(pr.version)
 		return true

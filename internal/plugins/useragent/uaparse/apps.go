@@ -13,7 +13,47 @@ import (
 // report the engine the application embeds.
 func (s *state) knownApp() bool {
 	return s.electronApp() || s.officeApp() || s.sogouExplorer() || s.ieShell() || s.tvBrowser() || s.platformBuildApp() ||
-		s.tikTok()
+		s.tikTok() || s.whatsApp()
+}
+
+// whatsAppPlatform reads the letter WhatsApp puts after its version to
+// name the system it runs on ("WhatsApp/2.2305.7 N" on Nokia's KaiOS
+// phones, "W" on Windows Phone).
+func (s *state) whatsAppPlatform() byte {
+	p := s.p
+	if len(p.products) != 2 || p.products[0].lname != "whatsapp" || len(p.products[1].name) != 1 || p.products[1].version != "" {
+		return 0
+	}
+	return p.products[1].name[0]
+}
+
+// whatsApp names the WhatsApp client that announces only its release and
+// platform letter.
+func (s *state) whatsApp() bool {
+	pl := s.whatsAppPlatform()
+	switch pl {
+	case 'N':
+		s.os = osInfo{name: "KaiOS", version: Unknown, class: "Mobile"}
+	case 'W':
+		s.os = osInfo{name: "Windows Mobile", version: "10", class: "Mobile"}
+	default:
+		return false
+	}
+	s.agName, s.agClass, s.agVersion = "WhatsApp", "Mobile App", cleanVersion(s.p.products[0].version)
+	s.engClass = "Mobile App"
+	return true
+}
+
+// whatsAppDevice names the device of a WhatsApp client known by its
+// platform letter: KaiOS phones are Nokia's, Windows Phone ones are not
+// named.
+func (s *state) whatsAppDevice() {
+	switch s.whatsAppPlatform() {
+	case 'N':
+		s.devClass, s.devBrand, s.devName = "Mobile", "Nokia", "Nokia Kaios"
+	case 'W':
+		s.devClass, s.devBrand, s.devName = "Mobile", Unknown, "Generic Windows Phone"
+	}
 }
 
 // tikTokNames are the internal names ByteDance's video app sends in its

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "e615c47b5705902be08a14296785d112c17b86926a97ec19118196131f1cd305",
-	"dev-variants": "e9289e4dad18bd040fbe0acef5be503fcf63fe3389a507e1fd8779f6e0a18999",
+	"dev":          "93f3ca4269801aa53e96f34bfbb210150ee20df17fb23f126acf4e0087a0bb86",
+	"dev-variants": "deab0cdc6598b1cfe6aa04496a6af5fd422e707b829a81f6d76fbe5cb4ac51b8",
 	"access-log":   "690fd67cb19161d9edace739f0fd99549fb44efb36eb13626bb1d52b59d97e33",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
