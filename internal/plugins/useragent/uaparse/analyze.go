@@ -63,6 +63,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.detectRobot()
 	s.cloudApp()
 	s.whatsAppDevice()
+	s.facebookDevice()
 	s.extras()
 	s.fill(&v)
 	releaseParsed(p)

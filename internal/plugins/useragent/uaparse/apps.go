@@ -13,7 +13,63 @@ import (
 // report the engine the application embeds.
 func (s *state) knownApp() bool {
 	return s.electronApp() || s.officeApp() || s.sogouExplorer() || s.ieShell() || s.tvBrowser() || s.platformBuildApp() ||
-		s.tikTok() || s.whatsApp()
+		s.tikTok() || s.whatsApp() || s.facebookAndroid()
+}
+
+var kwFBANFB4A = uaNeedles.add("[fban/fb4a;")
+
+// facebookOnly reports the bare user agent of the Facebook app for Android
+// ("[FBAN/FB4A;FBAV/371.0.0.24.109;...;FBMF/samsung;...;FBDV/SM-G970U;
+// FBSV/12;...]"), which has no browser part in front.
+func (s *state) facebookOnly() bool {
+	return s.p.has(kwFBANFB4A) && strings.HasPrefix(s.p.ua, "[")
+}
+
+// fbField returns the value of a "KEY/value" field of a Facebook app
+// comment ("FBSV/12"); key is lower case with its slash.
+func (s *state) fbField(key string) string {
+	p := s.p
+	for _, e := range p.entries {
+		if strings.HasPrefix(p.ltext(e), key) {
+			return strings.TrimSpace(p.text(e)[len(key):])
+		}
+	}
+	return ""
+}
+
+// facebookAndroid reads the bare Facebook app user agent: the app shows
+// pages in the Android web view, on the system release in FBSV.
+func (s *state) facebookAndroid() bool {
+	if !s.facebookOnly() {
+		return false
+	}
+	if s.os.name == "" {
+		v := s.fbField("fbsv/")
+		if v == "" {
+			v = Unknown
+		}
+		s.os = osInfo{name: "Android", version: v, class: "Mobile"}
+	}
+	s.agName, s.agClass, s.agVersion = "Chrome Webview", "Browser Webview", Unknown
+	s.webview = true
+	return true
+}
+
+// facebookDevice names the device of the bare Facebook app user agent
+// after its maker (FBMF) and model (FBDV) fields.
+func (s *state) facebookDevice() {
+	if !s.facebookOnly() {
+		return
+	}
+	model := s.fbField("fbdv/")
+	if model == "" {
+		return
+	}
+	brand := s.devBrand
+	if brand == "" || brand == Unknown {
+		brand = brandSpelling(s.fbField("fbmf/"))
+	}
+	s.devClass, s.devBrand, s.devName = "Mobile", brand, brand+" "+model
 }
 
 // whatsAppPlatform reads the letter WhatsApp puts after its version to

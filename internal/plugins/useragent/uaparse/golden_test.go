@@ -16,10 +16,10 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "93f3ca4269801aa53e96f34bfbb210150ee20df17fb23f126acf4e0087a0bb86",
-	"dev-variants": "deab0cdc6598b1cfe6aa04496a6af5fd422e707b829a81f6d76fbe5cb4ac51b8",
+	"dev":          "3e8dd9c8fa8f161ef8420e99c562750d431b9e15dbbfcc27f87b0ab4c5fdc76c",
+	"dev-variants": "5ddfd12532b9dcd1f58f3a622f1cd1d568d388dd333941a3579775098e3f8731",
 	"access-log":   "690fd67cb19161d9edace739f0fd99549fb44efb36eb13626bb1d52b59d97e33",
-	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
+	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
 }
 
 // accessLogLineUserAgents returns the user agent of every line of the real
