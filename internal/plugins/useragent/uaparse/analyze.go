@@ -520,6 +520,11 @@ func (s *state) genericAgent() {
 		if lw == "" || lw == "like" || lw == "gecko" || lw == "khtml" {
 			continue
 		}
+		if strings.HasPrefix(lw, "ddg_") || strings.HasPrefix(lw, "ddg-") {
+			// "ddg_android/5.107.0": DuckDuckGo's own browser app.
+			s.agName, s.agClass, s.agVersion = "DuckDuckGo", "Browser", cleanVersion(pr.version)
+			return
+		}
 		if n, v, ok := nameVersionPlatform(pr.name); ok {
 			// "Instagram 3.0.4 Android (...)", "BBC News Android
 			// 4.7.1.29/107998": the app's version is the number in

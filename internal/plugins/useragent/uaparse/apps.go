@@ -13,7 +13,33 @@ import (
 // report the engine the application embeds.
 func (s *state) knownApp() bool {
 	return s.electronApp() || s.officeApp() || s.sogouExplorer() || s.ieShell() || s.tvBrowser() || s.platformBuildApp() ||
-		s.tikTok() || s.whatsApp() || s.facebookAndroid()
+		s.tikTok() || s.whatsApp() || s.facebookAndroid() ||
+		s.salesforceApp()
+}
+
+// salesforceApp names the app built with Salesforce's mobile SDK, which
+// puts the app's product and kind after the SDK and system products
+// ("SalesforceMobileSDK/9.1.0 android mobile/9 (SM-A530F) Salesforce1/
+// 232.051.0(232060200) Native uid ... Mozilla/5.0 ..."). A native app is a
+// Mobile App; a hybrid one shows its pages in the web view, which stays the
+// agent.
+func (s *state) salesforceApp() bool {
+	p := s.p
+	if len(p.products) < 4 || p.products[0].lname != "salesforcemobilesdk" {
+		return false
+	}
+	for k := 1; k+1 < len(p.products); k++ {
+		pr := p.products[k]
+		if pr.lword == "mobile" || !isVersionLike(pr.version) || !isLetter(pr.name[0]) {
+			continue
+		}
+		if !strings.HasPrefix(p.products[k+1].lname, "native") {
+			return false
+		}
+		s.agName, s.agClass, s.agVersion = pr.name, "Mobile App", cleanVersion(pr.version)
+		return true
+	}
+	return false
 }
 
 var kwFBANFB4A = uaNeedles.add("[fban/fb4a;")

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "3e8dd9c8fa8f161ef8420e99c562750d431b9e15dbbfcc27f87b0ab4c5fdc76c",
-	"dev-variants": "5ddfd12532b9dcd1f58f3a622f1cd1d568d388dd333941a3579775098e3f8731",
+	"dev":          "4bbc1bc125633bbe730e4142170069bab34321a465ed2c4552f8674d68ae924e",
+	"dev-variants": "eddaed677222e4a2e56ff3c6a50f0fa0cf4a2facddd50ad65af374eb67db7270",
 	"access-log":   "690fd67cb19161d9edace739f0fd99549fb44efb36eb13626bb1d52b59d97e33",
 	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
 }
