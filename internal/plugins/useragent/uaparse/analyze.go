@@ -64,6 +64,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.cloudApp()
 	s.whatsAppDevice()
 	s.facebookDevice()
+	s.osmetaDevice()
 	s.extras()
 	s.fill(&v)
 	releaseParsed(p)

@@ -740,3 +740,26 @@ func nameVersionPlatform(n string) (string, string, bool) {
 	}
 	return "", "", false
 }
+
+var kwOsmeta = uaNeedles.add("osmeta ")
+
+// osmetaDevice reads the apps Facebook ported to Windows 10 Mobile with
+// its osmeta layer ("(osmeta like iPhone; U; osmeta 10.3.2132;
+// RM-1089_1038)"): the system release follows "osmeta", and the device is
+// the Nokia (Microsoft Lumia) type number "RM-nnnn" with its variant.
+func (s *state) osmetaDevice() {
+	p := s.p
+	if !p.has(kwOsmeta) || s.os.name != "Windows Phone" {
+		return
+	}
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		switch {
+		case strings.HasPrefix(lt, "osmeta ") && isVersionLike(lt[7:]) && (s.os.version == "" || s.os.version == Unknown):
+			s.os.version = lt[7:]
+		case strings.HasPrefix(lt, "rm-") && len(lt) > 3 && lt[3] >= '0' && lt[3] <= '9':
+			s.devClass, s.devBrand = "Mobile", "Nokia"
+			s.devName = "Nokia " + strings.ReplaceAll(p.text(e), "_", " ")
+		}
+	}
+}

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "4bbc1bc125633bbe730e4142170069bab34321a465ed2c4552f8674d68ae924e",
-	"dev-variants": "eddaed677222e4a2e56ff3c6a50f0fa0cf4a2facddd50ad65af374eb67db7270",
+	"dev":          "bc7de09748a35a5667eefaa9781764118d9984065510af41ef05efd12ffcc300",
+	"dev-variants": "e0df0e52841671ce9f7e0ced2a3e3a6377e9a869662fa9b76862105375bdde1a",
 	"access-log":   "690fd67cb19161d9edace739f0fd99549fb44efb36eb13626bb1d52b59d97e33",
 	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
 }
