@@ -12,10 +12,10 @@ type browserToken struct {
 }
 
 var browserTokens = []browserToken{
-	{"headlesschrome", "Chrome", "Robot"},
+	{"headlesschrome", "Chrome", "Robot"}, {"aoyou", "Aoyou", "Browser"},
 	{"edga", "Edge", "Browser"}, {"edgios", "Edge", "Browser"}, {"edg", "Edge", "Browser"},
 	{"oprgx", "Opera GX", "Browser"}, {"opx", "Opera GX", "Browser"}, {"opt", "Opera Touch", "Browser"}, {"opr", "Opera", "Browser"},
-	{"opios", "Opera Mini", "Browser"}, {"opera mini", "Opera Mini", "Browser"},
+	{"opios", "Opera", "Browser"}, {"opera mini", "Opera Mini", "Browser"},
 	{"yabrowser", "Yandex Browser", "Browser"}, {"yasearchbrowser", "Yandex Browser", "Browser"},
 	{"samsungbrowser", "SamsungBrowser", "Browser"}, {"huaweibrowser", "Huawei Browser", "Browser"},
 	{"hibrowser", "HiBrowser", "Browser"}, {"miuibrowser", "MiuiBrowser", "Browser"},

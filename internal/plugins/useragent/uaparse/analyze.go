@@ -280,6 +280,11 @@ func (s *state) detectAgent() {
 			continue
 		}
 		s.agName, s.agClass, s.agVersion = bt.name, bt.class, cleanVersion(pr.version)
+		if !isVersionLike(pr.version) && len(pr.version) > 24 {
+			// "Aoyou/aHR0cHM6Ly95YXVhYS5iYXNqZXMubmw=": an encoded
+			// token in the place of the version.
+			s.agVersion = Unknown
+		}
 		switch bt.token {
 		case "chrome", "crios", "headlesschrome", "edg", "edga", "edgios":
 			s.agVersion = cleanVersion(chromeVersion(pr.version))
@@ -362,7 +367,7 @@ func (s *state) detectAgent() {
 		return
 	}
 	if sf, ok := p.product("Safari"); ok {
-		if s.appendedApp() {
+		if s.appendedApp() || s.appInVersion() {
 			return
 		}
 		if ver, ok := p.product("Version"); ok {
@@ -1136,6 +1141,16 @@ func (s *state) frozenOSVersion() {
 		modern = major >= 90
 	case "Safari":
 		modern = major >= 14
+	default:
+		if s.engName == "Blink" && s.os.name == "Windows NT" && s.os.version == "10.0" && s.agClass == "Browser" {
+			// A browser built on Chromium that sends the reduced Chrome
+			// token ("Chrome/102.0.0.0") says nothing of the Windows
+			// release.
+			if ch, ok := s.p.product("Chrome"); ok && strings.HasSuffix(ch.version, ".0.0.0") {
+				s.os.version = Unknown
+				return
+			}
+		}
 	}
 	if !modern {
 		return

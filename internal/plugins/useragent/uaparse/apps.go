@@ -389,7 +389,7 @@ func (s *state) tvBrowser() bool {
 var appSpellings = map[string]string{
 	"kakaotalk": "KakaoTalk", "mailmaster": "Mail Master", "mailmasterpc": "Mail Master", "fastmailua": "Fastmail",
 	"sparkmail": "Spark mail", "zohomail-desktop": "Zoho mail",
-	"mxnitro": "Maxthon Nitro",
+	"mxnitro": "Maxthon Nitro", "xs4all": "XS4ALL",
 }
 
 // appSuffixes are the platform words apps append to their product name
@@ -762,4 +762,32 @@ func (s *state) osmetaDevice() {
 			s.devName = "Nokia " + strings.ReplaceAll(p.text(e), "_", " ")
 		}
 	}
+}
+
+// appInVersion names the iOS app that writes its own name where Safari
+// writes its version ("Version/ziggo 18.6.281310 18.6.281310 15.0
+// Safari/605.1.15"): the app's release follows its name.
+func (s *state) appInVersion() bool {
+	p := s.p
+	ver, ok := p.product("Version")
+	if !ok || ver.version == "" || !isLetter(ver.version[0]) {
+		return false
+	}
+	k := strings.Index(p.ua, ver.version)
+	if k < 0 {
+		return false
+	}
+	rest := strings.TrimLeft(p.ua[k+len(ver.version):], " ")
+	v := leadingVersion(rest)
+	if v == "" || strings.IndexByte(v, '.') < 0 {
+		return false
+	}
+	name := ver.version
+	if sp, ok := appSpellings[asciiLower(name)]; ok {
+		name = sp
+	} else if !hasUpper(name) {
+		name = appName(name)
+	}
+	s.agName, s.agClass, s.agVersion = name, "Browser", v
+	return true
 }

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "bc7de09748a35a5667eefaa9781764118d9984065510af41ef05efd12ffcc300",
-	"dev-variants": "e0df0e52841671ce9f7e0ced2a3e3a6377e9a869662fa9b76862105375bdde1a",
+	"dev":          "d742b3751a72e07e36fa3b2f5e117688aea4a12db91c4178ea91889416205940",
+	"dev-variants": "6fa3552aed8f8d49e463d489a476d656bb87a24e6c5f25e10260b8c13b4d34cc",
 	"access-log":   "690fd67cb19161d9edace739f0fd99549fb44efb36eb13626bb1d52b59d97e33",
 	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
 }
