@@ -1,6 +1,7 @@
 package uaparse
 
 import (
+	"bytes"
 	"net/url"
 	"strings"
 	"unicode/utf8"
@@ -521,8 +522,16 @@ var appendedNoise = map[string]bool{
 // chromeShaped reports a version of the form of Chrome's, four parts with
 // a build number of four or more digits ("98.3.7512.13").
 func chromeShaped(v string) bool {
-	parts := strings.SplitN(v, ".", 5)
-	return len(parts) == 4 && len(parts[2]) >= 4
+	dots, third := 0, 0
+	for i := 0; i < len(v); i++ {
+		switch {
+		case v[i] == '.':
+			dots++
+		case dots == 2:
+			third++
+		}
+	}
+	return dots == 3 && third >= 4
 }
 
 // hasLower reports a lower case ASCII letter in s.
@@ -657,8 +666,17 @@ func (s *state) mailClient() {
 	default:
 		return
 	}
-	ln := asciiLower(s.agName)
-	if strings.Contains(ln, "mail") || emailApps[ln] {
+	// The name is lowered in a buffer on the stack: most agents are
+	// browsers, and this check must not cost them an allocation.
+	var buf [32]byte
+	if len(s.agName) > len(buf) {
+		return
+	}
+	b := buf[:len(s.agName)]
+	for i := 0; i < len(b); i++ {
+		b[i] = lowerASCII(s.agName[i])
+	}
+	if bytes.Contains(b, []byte("mail")) || emailApps[string(b)] {
 		s.agClass = "Email Client"
 	}
 }
@@ -721,22 +739,29 @@ func (s *state) appUsesLibrary(i int) bool {
 // followed by nothing or by its platform ("Instagram 3.0.4 Android", "BBC
 // News Android 4.7.1.29") into the app's name and version.
 func nameVersionPlatform(n string) (string, string, bool) {
-	words := strings.Fields(n)
-	if len(words) < 2 || len(words) > 5 {
-		return "", "", false
-	}
-	for k := 1; k < len(words); k++ {
-		w := words[k]
-		if !isVersionLike(w) || !numericVersion(w) || strings.IndexByte(w, '.') < 0 {
-			continue
+	// Walk the space separated words without splitting the name, which
+	// would allocate for every app.
+	start := strings.IndexByte(n, ' ')
+	for start > 0 {
+		for start < len(n) && n[start] == ' ' {
+			start++
 		}
-		switch rest := words[k+1:]; {
-		case len(rest) == 0:
-		case len(rest) == 1 && (strings.EqualFold(rest[0], "android") || strings.EqualFold(rest[0], "ios")):
-		default:
-			return "", "", false
+		end := start
+		for end < len(n) && n[end] != ' ' {
+			end++
 		}
-		return strings.Join(words[:k], " "), w, true
+		w := n[start:end]
+		if isVersionLike(w) && numericVersion(w) && strings.IndexByte(w, '.') >= 0 {
+			rest := strings.TrimSpace(n[end:])
+			if rest != "" && !strings.EqualFold(rest, "android") && !strings.EqualFold(rest, "ios") {
+				return "", "", false
+			}
+			return strings.TrimSpace(n[:start]), w, true
+		}
+		if end >= len(n) {
+			break
+		}
+		start = end
 	}
 	return "", "", false
 }
