@@ -531,6 +531,9 @@ func (s *state) genericAgent() {
 			s.agName, s.agClass, s.agVersion = "DuckDuckGo", "Browser", cleanVersion(pr.version)
 			return
 		}
+		if s.platformPathApp(pr) {
+			return
+		}
 		if n, v, ok := nameVersionPlatform(pr.name); ok {
 			// "Instagram 3.0.4 Android (...)", "BBC News Android
 			// 4.7.1.29/107998": the app's version is the number in

@@ -816,3 +816,51 @@ func (s *state) appInVersion() bool {
 	s.agName, s.agClass, s.agVersion = name, "Browser", v
 	return true
 }
+
+// platformPathApp reads an app that writes its platform between its name
+// and its version ("Shopify Mobile/Android/9.129.0 (Build 33470 with API
+// 31 on OPPO CPH2223)", "Shopify Mobile/iOS/9.124.2 (iPhone15,3/com.
+// jadedpixel.shopify/16.6.0)"). The comment gives the Android API level or
+// ends in the iOS release.
+func (s *state) platformPathApp(pr product) bool {
+	p := s.p
+	var osName string
+	// The platform is written as its maker does; a lower case
+	// "name/android/1.11.12/..." is a build path, not this shape.
+	switch pr.version {
+	case "Android", "iOS":
+		osName = pr.version
+	default:
+		return false
+	}
+	k := strings.Index(p.ua, pr.name+"/"+pr.version+"/")
+	if k < 0 {
+		return false
+	}
+	v := leadingVersion(p.ua[k+len(pr.name)+len(pr.version)+2:])
+	if v == "" {
+		return false
+	}
+	s.agName, s.agClass, s.agVersion = pr.name, "Mobile App", v
+	if s.os.name != "" {
+		return true
+	}
+	s.os = osInfo{name: osName, version: Unknown, class: "Mobile"}
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		if osName == "Android" {
+			if i := strings.Index(lt, "api "); i >= 0 {
+				if r := androidAPILevel(lt[i+4:]); r != "" {
+					s.os.version = r
+				}
+			}
+			continue
+		}
+		if i := strings.LastIndexByte(lt, '/'); i > 0 {
+			if r := leadingVersion(lt[i+1:]); r != "" && r == lt[i+1:] {
+				s.os.version = r
+			}
+		}
+	}
+	return true
+}

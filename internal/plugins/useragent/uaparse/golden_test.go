@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "d742b3751a72e07e36fa3b2f5e117688aea4a12db91c4178ea91889416205940",
-	"dev-variants": "6fa3552aed8f8d49e463d489a476d656bb87a24e6c5f25e10260b8c13b4d34cc",
+	"dev":          "cbaadb1502987b6d0faaef62faf2f4b979c724572d83c41d306e3da9f1419d83",
+	"dev-variants": "c5db965380a4351b522f3371f2e56b8784156a4dfba3c3da75ac6d9f62fe69d9",
 	"access-log":   "690fd67cb19161d9edace739f0fd99549fb44efb36eb13626bb1d52b59d97e33",
 	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
 }
