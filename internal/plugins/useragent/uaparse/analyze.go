@@ -468,6 +468,11 @@ func (s *state) lastUnknownProduct() bool {
 			continue
 		}
 		s.agName, s.agClass, s.agVersion = pr.name, "Browser", cleanVersion(pr.version)
+		if mb, ok := p.product("Mobile"); ok && mb.version != "" && i > 0 && p.products[i-1].lword == "mobile" {
+			// "Version/18.6 Mobile/15E148 Snapchat/13.60.1.0": an iPad
+			// app in the web view, sending the desktop platform.
+			s.agClass = "Mobile App"
+		}
 		return true
 	}
 	return false

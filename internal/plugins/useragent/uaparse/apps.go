@@ -15,7 +15,36 @@ import (
 func (s *state) knownApp() bool {
 	return s.electronApp() || s.officeApp() || s.sogouExplorer() || s.ieShell() || s.tvBrowser() || s.platformBuildApp() ||
 		s.tikTok() || s.whatsApp() || s.facebookAndroid() ||
-		s.salesforceApp()
+		s.salesforceApp() || s.googleWebViewApp()
+}
+
+var kwGoogleWv = uaNeedles.add("googlewv/")
+
+// googleWebViewApp names Google's own iOS apps, which mark their web view
+// with "GoogleWv/1.0 (WKWebView)" and follow it with the app's product
+// ("GeminiiOS/1.2025.4972302" is Google Gemini).
+func (s *state) googleWebViewApp() bool {
+	p := s.p
+	if !p.has(kwGoogleWv) {
+		return false
+	}
+	seen := false
+	for _, pr := range p.products {
+		if !seen {
+			seen = pr.lword == "googlewv"
+			continue
+		}
+		if !isVersionLike(pr.version) || !isLetter(pr.name[0]) || strings.IndexByte(pr.name, ' ') >= 0 {
+			continue
+		}
+		name := strings.TrimSuffix(pr.name, "iOS")
+		if !strings.HasPrefix(name, "Google") {
+			name = "Google " + name
+		}
+		s.agName, s.agClass, s.agVersion = name, "Mobile App", cleanVersion(pr.version)
+		return true
+	}
+	return false
 }
 
 // salesforceApp names the app built with Salesforce's mobile SDK, which

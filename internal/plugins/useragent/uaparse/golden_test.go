@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "cbaadb1502987b6d0faaef62faf2f4b979c724572d83c41d306e3da9f1419d83",
-	"dev-variants": "c5db965380a4351b522f3371f2e56b8784156a4dfba3c3da75ac6d9f62fe69d9",
+	"dev":          "8cc43ce80dd2b7f6d62e1a0419711a79904abe6e074859e5fbbe6df04e2d43c0",
+	"dev-variants": "13fb47a3301a45e7fec47235d0e92ac100afffc1d675d9d648e1ada347650ce2",
 	"access-log":   "690fd67cb19161d9edace739f0fd99549fb44efb36eb13626bb1d52b59d97e33",
 	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
 }
