@@ -280,6 +280,11 @@ func (s *state) detectAgent() {
 			continue
 		}
 		s.agName, s.agClass, s.agVersion = bt.name, bt.class, cleanVersion(pr.version)
+		if pr.version == "" && bt.class == "Special" && len(p.entries) > 0 && isVersionLike(p.text(p.entries[0])) {
+			// "Links (2.1pre15; Linux 2.4.26 i686; 128x48)": the text
+			// browser's version opens its comment.
+			s.agVersion = p.text(p.entries[0])
+		}
 		if !isVersionLike(pr.version) && len(pr.version) > 24 {
 			// "Aoyou/aHR0cHM6Ly95YXVhYS5iYXNqZXMubmw=": an encoded
 			// token in the place of the version.

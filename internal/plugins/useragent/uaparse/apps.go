@@ -15,7 +15,41 @@ import (
 func (s *state) knownApp() bool {
 	return s.electronApp() || s.officeApp() || s.sogouExplorer() || s.ieShell() || s.tvBrowser() || s.platformBuildApp() ||
 		s.tikTok() || s.whatsApp() || s.facebookAndroid() ||
-		s.salesforceApp() || s.googleWebViewApp()
+		s.salesforceApp() || s.googleWebViewApp() || s.yahooJapanApp()
+}
+
+var kwYJApp = uaNeedles.add("yjapp-")
+
+// yahooJapanApps are the names of Yahoo! JAPAN's apps by the last part of
+// their package identifier.
+var yahooJapanApps = map[string]string{"ymail": "Yahoo! Mail", "ybrowser": "Yahoo! JAPAN Browser"}
+
+// yahooJapanApp names the apps of Yahoo! JAPAN, which mark themselves
+// "YJApp-IOS" or "YJApp-ANDROID" and follow with their package identifier
+// and version ("YJApp-IOS jp.co.yahoo.ymail/9.1.3").
+func (s *state) yahooJapanApp() bool {
+	p := s.p
+	if !p.has(kwYJApp) {
+		return false
+	}
+	for _, pr := range p.products {
+		ln := pr.lname
+		k := strings.Index(ln, "jp.co.yahoo.")
+		if k < 0 || !isVersionLike(pr.version) {
+			continue
+		}
+		id := ln[strings.LastIndexByte(ln, '.')+1:]
+		name, ok := yahooJapanApps[id]
+		if !ok {
+			name = "Yahoo! JAPAN " + capitalize(id)
+		}
+		s.agName, s.agClass, s.agVersion = name, "Mobile App", cleanVersion(pr.version)
+		if strings.HasSuffix(id, "browser") {
+			s.agClass = "Browser"
+		}
+		return true
+	}
+	return false
 }
 
 var kwGoogleWv = uaNeedles.add("googlewv/")

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "8cc43ce80dd2b7f6d62e1a0419711a79904abe6e074859e5fbbe6df04e2d43c0",
-	"dev-variants": "13fb47a3301a45e7fec47235d0e92ac100afffc1d675d9d648e1ada347650ce2",
-	"access-log":   "690fd67cb19161d9edace739f0fd99549fb44efb36eb13626bb1d52b59d97e33",
+	"dev":          "44ca1702351d7a5cf07891a7f4d4b721caf652c9560d63355f63f7517afdf260",
+	"dev-variants": "3ab439af766d051ad4a376a63b0a7bbf30007b04deaf9f2e95fd8aaa34024e90",
+	"access-log":   "54e52d02004039a737d0a6b791a57542a2915ec2b9f6bf326642b278fac3d4db",
 	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
 }
 
