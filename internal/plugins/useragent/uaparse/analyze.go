@@ -65,6 +65,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.whatsAppDevice()
 	s.facebookDevice()
 	s.osmetaDevice()
+	s.officeDevice()
 	s.extras()
 	s.fill(&v)
 	releaseParsed(p)

@@ -342,6 +342,17 @@ func (s *state) officeApp() bool {
 		case strings.HasPrefix(first.lname, "outlook-ios") || strings.HasPrefix(first.lname, "outlook-android"):
 			s.outlookMobile(first)
 			return true
+		case first.lname == "microsoft office" && len(p.entries) == 0 && s.os.name == "":
+			// "Microsoft Office/16.0" alone: the Windows Office suite,
+			// which names its platform only on the Mac.
+			s.os = osInfo{name: "Windows NT", version: Unknown, class: "Desktop"}
+		case first.lname == "onenote" && s.os.name == "":
+			// "OneNote/16.0.4639.1000 (Windows/10.0; Desktop WOW64; ...)".
+			for _, e := range p.entries {
+				if lt := p.ltext(e); strings.HasPrefix(lt, "windows/") && isVersionLike(lt[8:]) {
+					s.os = osInfo{name: "Windows NT", version: leadingVersion(lt[8:]), class: "Desktop"}
+				}
+			}
 		}
 	}
 	if _, ok := p.product("Office"); !ok || !p.has(kwMicrosoftOfficeSlash) {
@@ -926,4 +937,24 @@ func (s *state) platformPathApp(pr product) bool {
 		}
 	}
 	return true
+}
+
+// officeDevice reads the computer that the Office apps of the Windows
+// store name in their comment as maker and model ("OneNote/16.0.4639.1000
+// (Windows/10.0; Desktop WOW64; nl-NL; Desktop app; Dell Inc./Latitude
+// 7480)").
+func (s *state) officeDevice() {
+	p := s.p
+	if len(p.products) == 0 || p.products[0].lname != "onenote" || s.os.name != "Windows NT" {
+		return
+	}
+	for _, e := range p.entries {
+		t := p.text(e)
+		k := strings.IndexByte(t, '/')
+		if k <= 0 || k == len(t)-1 || hasPrefixFold(t, "windows") {
+			continue
+		}
+		s.devClass, s.devBrand, s.devName = "Desktop", t[:k], t[:k]+" "+t[k+1:]
+		return
+	}
 }

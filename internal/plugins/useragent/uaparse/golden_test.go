@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "44ca1702351d7a5cf07891a7f4d4b721caf652c9560d63355f63f7517afdf260",
-	"dev-variants": "3ab439af766d051ad4a376a63b0a7bbf30007b04deaf9f2e95fd8aaa34024e90",
+	"dev":          "04b9febe07bcde35931a9c8c609ee1f1d9bda340656d5bf5eac507940fde4699",
+	"dev-variants": "8af0a00d556ab9ea488363baf13b79426a5cb797dce8adadcaa77fc727a1e5ac",
 	"access-log":   "54e52d02004039a737d0a6b791a57542a2915ec2b9f6bf326642b278fac3d4db",
 	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
 }
