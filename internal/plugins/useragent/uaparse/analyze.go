@@ -317,6 +317,9 @@ func (s *state) detectAgent() {
 		if (bt.token == "chrome" || bt.token == "chromium") && !s.webview {
 			s.appendedApp()
 		}
+		if bt.token == "firefox" {
+			s.appendedToFirefox()
+		}
 		if bt.token == "firefox" && (p.has(kwFennec) || s.os.name == "Android") && false {
 			s.agName = "Fennec"
 		}

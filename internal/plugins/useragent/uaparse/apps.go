@@ -464,7 +464,7 @@ func (s *state) tvBrowser() bool {
 var appSpellings = map[string]string{
 	"kakaotalk": "KakaoTalk", "mailmaster": "Mail Master", "mailmasterpc": "Mail Master", "fastmailua": "Fastmail",
 	"sparkmail": "Spark mail", "zohomail-desktop": "Zoho mail",
-	"mxnitro": "Maxthon Nitro", "xs4all": "XS4ALL",
+	"mxnitro": "Maxthon Nitro", "xs4all": "XS4ALL", "qwantmobile": "Qwant",
 }
 
 // appSuffixes are the platform words apps append to their product name
@@ -957,4 +957,37 @@ func (s *state) officeDevice() {
 		s.devClass, s.devBrand, s.devName = "Desktop", t[:k], t[:k]+" "+t[k+1:]
 		return
 	}
+}
+
+// firefoxNoise are products that follow "Firefox/x" without naming a
+// browser: the system (KaiOS), developer and toolbar add-ons.
+var firefoxNoise = map[string]bool{"kaios": true, "firephp": true, "stumbleupon": true, "owasmime": true}
+
+// appendedToFirefox names the browser built on Firefox that adds its own
+// product after Firefox's ("Firefox/52.9 PaleMoon/27.9.2", "Firefox/94.0
+// Basjes/1.2.3").
+func (s *state) appendedToFirefox() {
+	p := s.p
+	last := -1
+	for i, pr := range p.products {
+		if pr.lword == "firefox" {
+			last = i
+		}
+	}
+	if last < 0 || last+1 >= len(p.products) {
+		return
+	}
+	pr := p.products[last+1]
+	ln := pr.lname
+	if !isLetter(pr.name[0]) || !isVersionLike(pr.version) || strings.IndexByte(ln, ' ') >= 0 || firefoxNoise[ln] ||
+		strings.HasPrefix(ln, "gtb") || !numericVersion(pr.version) || chromeShaped(pr.version) {
+		return
+	}
+	name := pr.name
+	if sp, ok := appSpellings[ln]; ok {
+		name = sp
+	} else if !hasUpper(name) {
+		name = appName(name)
+	}
+	s.agName, s.agClass, s.agVersion = name, "Browser", cleanVersion(pr.version)
 }

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "04b9febe07bcde35931a9c8c609ee1f1d9bda340656d5bf5eac507940fde4699",
-	"dev-variants": "8af0a00d556ab9ea488363baf13b79426a5cb797dce8adadcaa77fc727a1e5ac",
+	"dev":          "17ffa9a31e5a17b5e9cf0483d25d0f1a8d8c7993a5ee922a7152dbe7964d6e9c",
+	"dev-variants": "37ac7afe71c7af48fa8e013ee963a7adc43b73978ec8b580ef50373b464e1d60",
 	"access-log":   "54e52d02004039a737d0a6b791a57542a2915ec2b9f6bf326642b278fac3d4db",
 	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
 }
