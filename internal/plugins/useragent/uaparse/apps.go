@@ -329,6 +329,17 @@ func (s *state) officeApp() bool {
 	p := s.p
 	if pr, ok := p.product("MacOutlook"); ok {
 		s.agName, s.agClass, s.agVersion = "Microsoft Outlook", "Email Client", cleanVersion(pr.version)
+		if s.os.name == "Mac OS" && strings.HasSuffix(s.os.version, "?") {
+			// "(Intelx64 Mac OS X Version 10.15.6 (Build 19G73))".
+			for _, e := range p.entries {
+				lt := p.ltext(e)
+				if i := strings.Index(lt, "mac os x version "); i >= 0 {
+					if v := leadingVersion(lt[i+17:]); v != "" {
+						s.os.version = v
+					}
+				}
+			}
+		}
 		return true
 	}
 	if len(p.products) > 0 {

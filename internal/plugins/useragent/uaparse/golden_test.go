@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "17ffa9a31e5a17b5e9cf0483d25d0f1a8d8c7993a5ee922a7152dbe7964d6e9c",
-	"dev-variants": "37ac7afe71c7af48fa8e013ee963a7adc43b73978ec8b580ef50373b464e1d60",
+	"dev":          "de8e496df18fd7afa4a9d79ba24e0f54e8ec5bb024bbd4e3b677aa97a76f5701",
+	"dev-variants": "c1f1fa9e994a18038407a7d1f4cbd21511fccb60928dfb1582a179ce051fa433",
 	"access-log":   "54e52d02004039a737d0a6b791a57542a2915ec2b9f6bf326642b278fac3d4db",
 	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
 }
