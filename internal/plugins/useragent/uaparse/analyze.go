@@ -66,6 +66,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.facebookDevice()
 	s.osmetaDevice()
 	s.officeDevice()
+	s.activeSyncDeviceName()
 	s.extras()
 	s.fill(&v)
 	releaseParsed(p)

@@ -353,6 +353,22 @@ func (s *state) officeApp() bool {
 		case strings.HasPrefix(first.lname, "outlook-ios") || strings.HasPrefix(first.lname, "outlook-android"):
 			s.outlookMobile(first)
 			return true
+		case first.lname == "oc" && len(p.entries) > 0 && p.ltext(p.entries[0]) == "skype for business":
+			// Office Communicator, renamed Lync and then Skype for
+			// Business, a Windows program.
+			s.agName, s.agClass, s.agVersion = "Microsoft Lync (Skype)", "Special", cleanVersion(first.version)
+			if s.os.name == "" {
+				s.os = osInfo{name: "Windows NT", version: Unknown, class: "Desktop"}
+			}
+			return true
+		case activeSyncDevice(first.lname) != "" && len(p.products) == 1:
+			// "Apple-iPhone3C1/1104.257": the Exchange ActiveSync client
+			// of iOS Mail, named after the device model.
+			s.agName, s.agClass, s.agVersion = "Exchange ActiveSync", "Special", cleanVersion(first.version)
+			if s.os.name == "" {
+				s.os = osInfo{name: "iOS", version: Unknown, class: "Mobile"}
+			}
+			return true
 		case first.lname == "microsoft office" && len(p.entries) == 0 && s.os.name == "":
 			// "Microsoft Office/16.0" alone: the Windows Office suite,
 			// which names its platform only on the Mac.
@@ -1001,4 +1017,47 @@ func (s *state) appendedToFirefox() {
 		name = appName(name)
 	}
 	s.agName, s.agClass, s.agVersion = name, "Browser", cleanVersion(pr.version)
+}
+
+// activeSyncDevice returns the Apple device that iOS Mail's Exchange
+// ActiveSync client names in its product ("apple-iphone3c1" is an iPhone,
+// "apple-ipod4c1" an iPod Touch), or "".
+func activeSyncDevice(lname string) string {
+	rest, ok := strings.CutPrefix(lname, "apple-")
+	if !ok {
+		return ""
+	}
+	var dev string
+	for _, d := range []string{"iphone", "ipod", "ipad"} {
+		if strings.HasPrefix(rest, d) {
+			dev, rest = d, rest[len(d):]
+			break
+		}
+	}
+	c := strings.IndexByte(rest, 'c')
+	if dev == "" || c <= 0 || c == len(rest)-1 || leadingVersion(rest[:c]) != rest[:c] || leadingVersion(rest[c+1:]) != rest[c+1:] {
+		return ""
+	}
+	switch dev {
+	case "iphone":
+		return "Apple iPhone"
+	case "ipod":
+		return "Apple iPod Touch"
+	}
+	return "Apple iPad"
+}
+
+// activeSyncDeviceName names the device of iOS Mail's Exchange ActiveSync
+// client.
+func (s *state) activeSyncDeviceName() {
+	p := s.p
+	if len(p.products) != 1 || s.agName != "Exchange ActiveSync" {
+		return
+	}
+	if d := activeSyncDevice(p.products[0].lname); d != "" {
+		s.devBrand, s.devName, s.devClass = "Apple", d, "Phone"
+		if d == "Apple iPad" {
+			s.devClass = "Tablet"
+		}
+	}
 }

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "de8e496df18fd7afa4a9d79ba24e0f54e8ec5bb024bbd4e3b677aa97a76f5701",
-	"dev-variants": "c1f1fa9e994a18038407a7d1f4cbd21511fccb60928dfb1582a179ce051fa433",
+	"dev":          "1c31b4a31797de3c843c5b2e2a255b38445c0ee2e45baa3d3972f10c3c71c2c9",
+	"dev-variants": "97dc9108e3ee74f26131283802db49ba10089cf4e791a2d2f51934b42aac690e",
 	"access-log":   "54e52d02004039a737d0a6b791a57542a2915ec2b9f6bf326642b278fac3d4db",
 	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
 }
