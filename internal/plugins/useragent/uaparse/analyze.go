@@ -1195,6 +1195,9 @@ func isAndroidNoise(lt string) bool {
 		strings.HasPrefix(lt, "opera mini") || strings.HasPrefix(lt, "harmonyos") {
 		return true
 	}
+	if rest, ok := strings.CutPrefix(lt, "sdk "); ok && isDigits(rest) {
+		return true // an app's "SDK 31" API level, not a model
+	}
 	if (len(lt) == 2 || len(lt) == 3 && lt[2] == '-') && lt[0] >= 'a' && lt[0] <= 'z' && lt[1] >= 'a' && lt[1] <= 'z' {
 		return true // "nl", and "de-" with the country left out
 	}
