@@ -60,7 +60,9 @@ func analyze(ua string) *[numAttributes]string {
 	s.detectDevice()
 	s.anonymized()
 	s.frozenOSVersion()
-	s.detectRobot()
+	if !s.appNotRobot() {
+		s.detectRobot()
+	}
 	s.cloudApp()
 	s.whatsAppDevice()
 	s.facebookDevice()

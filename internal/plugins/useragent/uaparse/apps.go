@@ -1061,3 +1061,18 @@ func (s *state) activeSyncDeviceName() {
 		}
 	}
 }
+
+var (
+	kwEmbeddedWebBrowserFrom = uaNeedles.add("embedded web browser from:")
+	kwViaSuperhumanProxy     = uaNeedles.add("via superhumanproxy")
+)
+
+// appNotRobot reports user agents whose contact address or URL belongs to
+// a program a person uses, not to a crawler: the Delphi component that
+// embeds Internet Explorer ("Embedded Web Browser from: http://bsalsa.
+// com/") and the Superhuman mail client, whose proxy fetches mail images
+// for its user ("(via SuperhumanProxy; hello@superhuman.com)").
+func (s *state) appNotRobot() bool {
+	p := s.p
+	return p.has(kwEmbeddedWebBrowserFrom) || p.has(kwViaSuperhumanProxy) && s.agClass == "Email Client"
+}

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "8d1c019235edf1b62e3e79c752d25bd73e43684496973e2d2027c9d1e2b6ed00",
-	"dev-variants": "c67aa41f959a3e8e838692e644c2f5cd4dfe4ed0043d2386f0d9a77f9d3ddf23",
+	"dev":          "fd7d7036fca0b763fe3f612150f411d2a7264242cb7387c0b8cbbb2edee2a020",
+	"dev-variants": "1959b9b08cad9a9e9dfe4703eb9fe82451245d517bb6793d1d246f2b833231fc",
 	"access-log":   "54e52d02004039a737d0a6b791a57542a2915ec2b9f6bf326642b278fac3d4db",
 	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
 }
