@@ -69,6 +69,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.osmetaDevice()
 	s.officeDevice()
 	s.activeSyncDeviceName()
+	s.androidInAppName()
 	s.extras()
 	s.fill(&v)
 	releaseParsed(p)
@@ -476,7 +477,7 @@ func (s *state) lastUnknownProduct() bool {
 		if platformProducts[ln] || platformProducts[pr.lword] || pr.version == "" || strings.HasPrefix(ln, "like ") {
 			continue
 		}
-		if !isLetter(pr.name[0]) && pr.name[0] < '0' || len(pr.name) > 40 {
+		if pr.name == "" || !isLetter(pr.name[0]) && pr.name[0] < '0' || len(pr.name) > 40 {
 			continue
 		}
 		s.agName, s.agClass, s.agVersion = pr.name, "Browser", cleanVersion(pr.version)
@@ -568,6 +569,10 @@ func (s *state) genericAgent() {
 		s.agName, s.agClass = name, "Special"
 		if s.os.class == "Mobile" && !s.appUsesLibrary(i) {
 			s.agClass = "Mobile App"
+		}
+		if k := camelWordAt(name, "Android"); i == 0 && k > 0 && k == len(name)-len("Android") {
+			// "MastodonAndroid/1.2.2": the Android build of the app.
+			s.agName, s.agClass = name[:len(name)-len("Android")], "Mobile App"
 		}
 		s.agVersion = cleanVersion(pr.version)
 		s.appleNetworkApp(i)

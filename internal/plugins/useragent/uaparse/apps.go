@@ -68,7 +68,7 @@ func (s *state) googleWebViewApp() bool {
 			seen = pr.lword == "googlewv"
 			continue
 		}
-		if !isVersionLike(pr.version) || !isLetter(pr.name[0]) || strings.IndexByte(pr.name, ' ') >= 0 {
+		if !isVersionLike(pr.version) || !startsWithLetter(pr.name) || strings.IndexByte(pr.name, ' ') >= 0 {
 			continue
 		}
 		name := strings.TrimSuffix(pr.name, "iOS")
@@ -94,7 +94,7 @@ func (s *state) salesforceApp() bool {
 	}
 	for k := 1; k+1 < len(p.products); k++ {
 		pr := p.products[k]
-		if pr.lword == "mobile" || !isVersionLike(pr.version) || !isLetter(pr.name[0]) {
+		if pr.lword == "mobile" || !isVersionLike(pr.version) || !startsWithLetter(pr.name) {
 			continue
 		}
 		if !strings.HasPrefix(p.products[k+1].lname, "native") {
@@ -307,7 +307,7 @@ func (s *state) electronApp() bool {
 		return false
 	}
 	for _, pr := range p.products {
-		if electronPlatform[pr.lname] || !isVersionLike(pr.version) || pr.name == "" || !isLetter(pr.name[0]) {
+		if electronPlatform[pr.lname] || !isVersionLike(pr.version) || pr.name == "" || !startsWithLetter(pr.name) {
 			continue
 		}
 		s.agName, s.agClass, s.agVersion = pr.name, "Desktop App", cleanVersion(pr.version)
@@ -532,7 +532,7 @@ func (s *state) appendedApp() bool {
 	}
 	for _, pr := range p.products[last+1:] {
 		ln := pr.lname
-		if !isLetter(pr.name[0]) || !isVersionLike(pr.version) || strings.IndexByte(ln, ' ') >= 0 || appendedNoise[ln] ||
+		if !startsWithLetter(pr.name) || !isVersionLike(pr.version) || strings.IndexByte(ln, ' ') >= 0 || appendedNoise[ln] ||
 			strings.HasPrefix(ln, "cordova") || chromeShaped(pr.version) || !numericVersion(pr.version) {
 			break
 		}
@@ -545,7 +545,7 @@ func (s *state) appendedApp() bool {
 	for _, pr := range p.products[webkit+1 : last] {
 		ln := pr.lname
 		if platformProducts[ln] || platformProducts[pr.lword] || appendedNoise[pr.lword] || pr.lword == "chromium" ||
-			strings.HasPrefix(ln, "like ") || !isLetter(pr.name[0]) || !numericVersion(pr.version) ||
+			strings.HasPrefix(ln, "like ") || !startsWithLetter(pr.name) || !numericVersion(pr.version) ||
 			chromeShaped(pr.version) || strings.Count(ln, " ") > 2 {
 			continue
 		}
@@ -828,7 +828,7 @@ func (s *state) appUsesLibrary(i int) bool {
 		return true
 	}
 	for _, pr := range p.products[i+1:] {
-		if pr.version == "" || appPlatformProducts[pr.lword] || !isLetter(pr.name[0]) {
+		if pr.version == "" || appPlatformProducts[pr.lword] || !startsWithLetter(pr.name) {
 			continue
 		}
 		return true
@@ -1006,7 +1006,7 @@ func (s *state) appendedToFirefox() {
 	}
 	pr := p.products[last+1]
 	ln := pr.lname
-	if !isLetter(pr.name[0]) || !isVersionLike(pr.version) || strings.IndexByte(ln, ' ') >= 0 || firefoxNoise[ln] ||
+	if !startsWithLetter(pr.name) || !isVersionLike(pr.version) || strings.IndexByte(ln, ' ') >= 0 || firefoxNoise[ln] ||
 		strings.HasPrefix(ln, "gtb") || !numericVersion(pr.version) || chromeShaped(pr.version) {
 		return
 	}
@@ -1075,4 +1075,37 @@ var (
 func (s *state) appNotRobot() bool {
 	p := s.p
 	return p.has(kwEmbeddedWebBrowserFrom) || p.has(kwViaSuperhumanProxy) && s.agClass == "Email Client"
+}
+
+// camelWordAt returns where word starts in the CamelCase name n as a word
+// of its own ("GeenStijlAndroidApp", "MastodonAndroid"), or -1.
+func camelWordAt(n, word string) int {
+	k := strings.Index(n, word)
+	if k <= 0 || n[k-1] < 'a' || n[k-1] > 'z' {
+		return -1
+	}
+	if e := k + len(word); e < len(n) && (n[e] < 'A' || n[e] > 'Z') {
+		return -1
+	}
+	return k
+}
+
+// androidInAppName reads the system from an app that names its Android
+// build in its product and sends nothing else ("GeenStijlAndroidApp/2.0",
+// "MastodonAndroid/1.2.2"): a mobile device of unknown make.
+func (s *state) androidInAppName() {
+	p := s.p
+	if s.os.name != "" || len(p.products) == 0 || camelWordAt(p.products[0].name, "Android") < 0 {
+		return
+	}
+	s.os = osInfo{name: "Android", version: Unknown, class: "Mobile"}
+	if s.devClass == "" || s.devClass == Unknown {
+		s.devClass = "Mobile"
+	}
+}
+
+// startsWithLetter reports a name that begins with an ASCII letter; the
+// parser gives an empty name to a product written as "/1.0".
+func startsWithLetter(s string) bool {
+	return s != "" && isLetter(s[0])
 }

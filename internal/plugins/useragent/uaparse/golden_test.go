@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "fd7d7036fca0b763fe3f612150f411d2a7264242cb7387c0b8cbbb2edee2a020",
-	"dev-variants": "1959b9b08cad9a9e9dfe4703eb9fe82451245d517bb6793d1d246f2b833231fc",
+	"dev":          "6f3f273e34b6220673621cc05a4f8a4b833d6886a3bb0aa53eb43a59a6019409",
+	"dev-variants": "b9deaea6c9a097db90188f051652b9e8742867ebf2f78867efd3b12c79ce5eb3",
 	"access-log":   "54e52d02004039a737d0a6b791a57542a2915ec2b9f6bf326642b278fac3d4db",
 	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
 }
