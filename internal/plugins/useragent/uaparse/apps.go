@@ -239,11 +239,19 @@ func (s *state) tikTok() bool {
 	return false
 }
 
+var (
+	kwAndroidAt = uaNeedles.add(" android@")
+	kwIOSAt     = uaNeedles.add(" ios@")
+)
+
 // platformBuildApp reads the comment some browsers built on the system's
 // engine add to name themselves with the platform build they are
 // ("(Ecosia android@101.0.4951.41)", "(Ecosia ios@4.1.10.875)").
 func (s *state) platformBuildApp() bool {
 	p := s.p
+	if !p.has(kwAndroidAt) && !p.has(kwIOSAt) {
+		return false
+	}
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		at := strings.IndexByte(lt, '@')
