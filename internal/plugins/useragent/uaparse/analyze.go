@@ -57,6 +57,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.detectEngine()
 	s.detectAgent()
 	s.mailClient()
+	s.ucEngine()
 	s.detectDevice()
 	s.anonymized()
 	s.frozenOSVersion()

@@ -1117,3 +1117,28 @@ func (s *state) androidInAppName() {
 func startsWithLetter(s string) bool {
 	return s != "" && isLetter(s[0])
 }
+
+// ucEngine names the layout engine of UC Browser, which brings its own:
+// "U2/1.0.0" on feature phones and "U3/0.8.0" on Android are UC's engines,
+// and a UC Browser on an old WebKit without either (iOS, "Version/3.1.2
+// Mobile Safari/525.20") is reported with UC's own release as the engine.
+// On iOS it shows pages in the system web view.
+func (s *state) ucEngine() {
+	if s.agName != "UCBrowser" {
+		return
+	}
+	p := s.p
+	for _, e := range [...]string{"U3", "U2"} {
+		if pr, ok := p.product(e); ok && isVersionLike(pr.version) {
+			s.engClass, s.engName, s.engVersion = "Browser", "UCBrowser "+e, cleanVersion(pr.version)
+			return
+		}
+	}
+	if s.engName != "AppleWebKit" {
+		return
+	}
+	s.engName, s.engVersion = "UCBrowser", s.agVersion
+	if s.os.name == "iOS" {
+		s.agClass = "Browser Webview"
+	}
+}

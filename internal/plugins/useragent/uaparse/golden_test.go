@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "6f3f273e34b6220673621cc05a4f8a4b833d6886a3bb0aa53eb43a59a6019409",
-	"dev-variants": "b9deaea6c9a097db90188f051652b9e8742867ebf2f78867efd3b12c79ce5eb3",
-	"access-log":   "54e52d02004039a737d0a6b791a57542a2915ec2b9f6bf326642b278fac3d4db",
+	"dev":          "8107f85f69c3d10b7b1a76f64e0a440d9f77aeda06323943dad46d1f3b631c06",
+	"dev-variants": "5779cf43f2be6153c9a33b78993e92dc1ab46a241abfca2d7896531f4c32947c",
+	"access-log":   "6ed75524ec9b194698b2df7281fd26e7a2f862144e4d784a8ec160f08ed789f1",
 	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
 }
 
