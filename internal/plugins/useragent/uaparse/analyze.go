@@ -170,10 +170,18 @@ func (s *state) detectEngine() {
 		if len(g.version) >= 8 && isVersionLike(g.version) {
 			s.engBuild = g.version
 		}
+		if _, ok := p.product("Goanna"); ok {
+			// Pale Moon's fork of Gecko, which still sends the Gecko
+			// token and the "rv:" of the Firefox it matches.
+			s.engName = "Goanna"
+		}
 		return
 	}
 	if pr, ok := p.product("Goanna"); ok {
 		s.engClass, s.engName, s.engVersion = "Browser", "Goanna", cleanVersion(pr.version)
+		if rv, ok := p.entryVersion("rv:"); ok {
+			s.engVersion = cleanVersion(rv) // "Goanna/20180327" is a date
+		}
 		return
 	}
 	if v, ok := p.entryVersion("msie "); ok {

@@ -1025,6 +1025,10 @@ func (s *state) appendedToFirefox() {
 		name = appName(name)
 	}
 	s.agName, s.agClass, s.agVersion = name, "Browser", cleanVersion(pr.version)
+	if ln == "opera" && s.engName == "Gecko" {
+		// Opera 9 disguised as Firefox still renders with Presto.
+		s.engName = "Presto"
+	}
 }
 
 // activeSyncDevice returns the Apple device that iOS Mail's Exchange

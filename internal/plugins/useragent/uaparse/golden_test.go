@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "8107f85f69c3d10b7b1a76f64e0a440d9f77aeda06323943dad46d1f3b631c06",
-	"dev-variants": "5779cf43f2be6153c9a33b78993e92dc1ab46a241abfca2d7896531f4c32947c",
+	"dev":          "969eb84503cf2f4eb57aad3965d77c867b2b79cfcc75e82050c12fcf401f8e70",
+	"dev-variants": "3654491ce154c6bd2ae50295bc815669ae61dd29563f9f76eee3560393cbcb5c",
 	"access-log":   "6ed75524ec9b194698b2df7281fd26e7a2f862144e4d784a8ec160f08ed789f1",
 	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
 }
