@@ -12,6 +12,7 @@ type browserToken struct {
 }
 
 var browserTokens = []browserToken{
+	{"aoyou", "Aoyou", "Browser"},
 	{"edga", "Edge", "Browser"}, {"edgios", "Edge", "Browser"}, {"edg", "Edge", "Browser"},
 	{"oprgx", "Opera GX", "Browser"}, {"opt", "Opera Touch", "Browser"}, {"opr", "Opera", "Browser"},
 	{"opx", "Opera GX", "Browser"}, {"opios", "Opera", "Browser"}, {"opera mini", "Opera Mini", "Browser"},
@@ -19,7 +20,7 @@ var browserTokens = []browserToken{
 	{"samsungbrowser", "SamsungBrowser", "Browser"}, {"huaweibrowser", "Huawei Browser", "Browser"},
 	{"hibrowser", "HiBrowser", "Browser"}, {"miuibrowser", "MiuiBrowser", "Browser"},
 	{"ucbrowser", "UCBrowser", "Browser"}, {"ucweb", "UCBrowser", "Browser"}, {"ucturbo", "UCBrowser", "Browser"},
-	{"micromessenger", "WeChat", "Mobile App"},
+	{"micromessenger", "WeChat", "Mobile App"}, {"qq", "QQ Client", "Browser"},
 	{"mqqbrowser", "QQ Browser", "Browser"}, {"qqbrowser", "QQ Browser", "Browser"}, {"vivaldi", "Vivaldi", "Browser"}, {"brave", "Brave", "Browser"},
 	{"ddg", "DuckDuckGo", "Browser"}, {"duckduckgo", "DuckDuckGo", "Browser"}, {"ecosia", "Ecosia", "Browser"},
 	{"silk", "Silk", "Browser"}, {"maxthon", "Maxthon", "Browser"}, {"mxbrowser", "Maxthon", "Browser"},
@@ -36,7 +37,8 @@ var browserTokens = []browserToken{
 	{"k-meleon", "K-Meleon", "Browser"}, {"galeon", "Galeon", "Browser"}, {"dolfin", "Dolfin", "Browser"},
 	{"sleipnir", "Sleipnir", "Browser"}, {"lunascape", "Lunascape", "Browser"}, {"kinza", "Kinza", "Browser"},
 	{"superbird", "Superbird", "Browser"}, {"dragon", "Comodo Dragon", "Browser"}, {"qtweb", "QtWeb", "Browser"},
-	{"arora", "Arora", "Browser"}, {"whale", "Whale", "Browser"}, {"avast", "Avast Secure Browser", "Browser"},
+	{"arora", "Arora", "Browser"}, {"coolnovo", "CoolNovo", "Browser"},
+	{"sraf", "Seraphic Sraf Browser", "Browser"}, {"flock", "Flock", "Browser"}, {"whale", "Whale", "Browser"}, {"avast", "Avast Secure Browser", "Browser"},
 	{"instagram", "Instagram", "Mobile App"}, {"appie", "Albert Heijn App", "Mobile App"},
 	{"odin", "HiBrowser", "Browser"}, {"headlesschrome", "Chrome", "Robot"}, {"chromium", "Chromium", "Browser"}, {"firefox", "Firefox", "Browser"}, {"chrome", "Chrome", "Browser"},
 	{"netfront", "Netfront", "Browser"}, {"blazer", "Blazer", "Browser"}, {"browserng", "BrowserNG", "Browser"},

@@ -62,11 +62,22 @@ func analyze(ua string) *[numAttributes]string {
 	s.detectEngine()
 	s.detectAgent()
 	s.cfnetworkEngine()
+	s.mailClient()
+	s.ucAgentEngine()
 	s.detectDevice()
 	s.anonymized()
 	s.desktopMode()
 	s.frozenOSVersion()
-	s.detectRobot()
+	if !s.appNotRobot() {
+		s.detectRobot()
+	}
+	s.cloudApp()
+	s.whatsAppDevice()
+	s.facebookDevice()
+	s.osmetaDevice()
+	s.officeDevice()
+	s.activeSyncDeviceName()
+	s.androidInAppName()
 	s.extras()
 	s.fill(&v)
 	releaseParsed(p)
@@ -226,11 +237,23 @@ func (s *state) detectEngine() {
 		if len(g.version) >= 8 && isVersionLike(g.version) {
 			s.engBuild = g.version
 		}
+		if _, ok := p.product("Goanna"); ok {
+			// Pale Moon's fork of Gecko, which still sends the Gecko
+			// token and the "rv:" of the Firefox it matches.
+			s.engName = "Goanna"
+		}
 		return
 	}
 	if v, ok := p.entryVersion("msiemobile "); ok && p.has(kwMSIE) {
 		// "MSIEMobile 6.5": the engine of Windows Mobile 6.5.
 		s.engClass, s.engName, s.engVersion = "Browser", "Internet Explorer Mobile", cleanVersion(v)
+		return
+	}
+	if pr, ok := p.product("Goanna"); ok {
+		s.engClass, s.engName, s.engVersion = "Browser", "Goanna", cleanVersion(pr.version)
+		if rv, ok := p.entryVersion("rv:"); ok {
+			s.engVersion = cleanVersion(rv) // "Goanna/20180327" is a date
+		}
 		return
 	}
 	if p.has(kwUCBrowser) {
@@ -261,6 +284,12 @@ func (s *state) detectEngine() {
 			// "KHTML/TDEHTML/14.1.1": the fork's name in the version.
 			s.engVersion = cleanVersion(v)
 		}
+		return
+	}
+	if v, ok := p.entryVersion("konqueror/"); ok && !p.has(kwLikeGecko) {
+		// "(compatible; Konqueror/3.1; SunOS)": KDE's browser on its own
+		// KHTML engine, which has the browser's version.
+		s.engClass, s.engName, s.engVersion = "Browser", "KHTML", cleanVersion(v)
 		return
 	}
 	if v, ok := p.entryVersion("konqueror/"); ok {
@@ -460,6 +489,11 @@ func (s *state) detectAgent() {
 			// browsers put their version first in the comment.
 			s.agVersion = cleanVersion(p.text(p.entries[0]))
 		}
+		if !isVersionLike(pr.version) && len(pr.version) > 24 {
+			// "Aoyou/aHR0cHM6Ly95YXVhYS5iYXNqZXMubmw=": an encoded
+			// token in the place of the version.
+			s.agVersion = Unknown
+		}
 		switch bt.token {
 		case "chrome", "crios", "headlesschrome", "edg", "edga", "edgios":
 			s.agVersion = cleanVersion(chromeVersion(pr.version))
@@ -474,6 +508,16 @@ func (s *state) detectAgent() {
 			}
 		case "gsa":
 			s.agName, s.agClass = "Google Search App", "Mobile App"
+		case "duckduckgo", "ddg":
+			// The DuckDuckGo app of before its own browser engine
+			// showed pages in the system web view ("Version/4.0
+			// Chrome/74.0 Mobile Safari/537.36 DuckDuckGo/5").
+			if _, ok := p.product("Version"); ok {
+				if ch, ok := p.product("Chrome"); ok && isVersionLike(ch.version) {
+					s.agName, s.agClass, s.agVersion = "Chrome Webview", "Browser Webview", cleanVersion(chromeVersion(ch.version))
+					s.webview = true
+				}
+			}
 		}
 		if bt.token == "chrome" {
 			if k := strings.LastIndexByte(pr.name, ' '); k > 0 && isLetter(pr.name[0]) {
@@ -491,6 +535,12 @@ func (s *state) detectAgent() {
 			// A browser built on Chromium run without a screen ("HeadlessChrome/107 ...
 			// Edg/107") is that browser driven by a program.
 			s.agClass = "Robot"
+		}
+		if (bt.token == "chrome" || bt.token == "chromium") && !s.webview {
+			s.appendedApp()
+		}
+		if bt.token == "firefox" {
+			s.appendedToFirefox()
 		}
 		if bt.token == "firefox" {
 			s.firefoxDerivative()
@@ -559,6 +609,9 @@ func (s *state) detectAgent() {
 		return
 	}
 	if sf, ok := p.product("Safari"); ok {
+		if s.appendedApp() || s.appInVersion() {
+			return
+		}
 		if ver, ok := p.product("Version"); ok {
 			if s.os.name == "Android" {
 				s.agName, s.agClass, s.agVersion = "Stock Android Browser", "Browser", cleanVersion(ver.version)
@@ -739,6 +792,11 @@ func prestoFor(string) string {
 // is the webview.
 func (s *state) androidWebview() bool {
 	p := s.p
+	if p.has(kwMicroMessenger) || p.has(kwQQSlash) {
+		// WeChat and the QQ client are reported as themselves, not as
+		// the web view they show pages in.
+		return false
+	}
 	for _, e := range p.entries {
 		if p.ltext(e) == "wv" {
 			// Opera's Android browsers built on the system web view name
@@ -765,6 +823,11 @@ func (s *state) androidWebview() bool {
 	}
 	return false
 }
+
+var (
+	kwMicroMessenger = uaNeedles.add("micromessenger/")
+	kwQQSlash        = uaNeedles.add(" qq/")
+)
 
 // platformProducts are the tokens every browser of an engine family sends;
 // they never name the browser itself.
@@ -793,6 +856,11 @@ func (s *state) lastUnknownProduct() bool {
 			name = name[6:] // "Gecko Kazehakase/0.5.4"
 		}
 		s.agName, s.agClass, s.agVersion = name, "Browser", cleanVersion(pr.version)
+		if mb, ok := p.product("Mobile"); ok && mb.version != "" && i > 0 && p.products[i-1].lword == "mobile" {
+			// "Version/18.6 Mobile/15E148 Snapchat/13.60.1.0": an iPad
+			// app in the web view, sending the desktop platform.
+			s.agClass = "Mobile App"
+		}
 		return true
 	}
 	return false
@@ -863,15 +931,38 @@ func (s *state) genericAgent() {
 		if lw == "" || lw == "like" || lw == "gecko" || lw == "khtml" {
 			continue
 		}
+		if strings.HasPrefix(lw, "ddg_") || strings.HasPrefix(lw, "ddg-") {
+			// "ddg_android/5.107.0": DuckDuckGo's own browser app.
+			s.agName, s.agClass, s.agVersion = "DuckDuckGo", "Browser", cleanVersion(pr.version)
+			return
+		}
+		if s.platformPathApp(pr) {
+			return
+		}
+		if n, v, ok := nameVersionPlatform(pr.name); ok {
+			// "Instagram 3.0.4 Android (...)", "BBC News Android
+			// 4.7.1.29/107998": the app's version is the number in
+			// its name, not a build number after the slash.
+			s.agName, s.agVersion, s.agClass = n, v, "Special"
+			if s.os.class == "Mobile" && strings.IndexByte(n, ' ') < 0 {
+				s.agClass = "Mobile App"
+			}
+			return
+		}
 		name := appName(pr.name)
 		if name == "" {
 			continue
 		}
 		s.agName, s.agClass = name, "Special"
-		if s.os.class == "Mobile" {
+		if s.os.class == "Mobile" && !s.appUsesLibrary(i) {
 			s.agClass = "Mobile App"
 		}
+		if k := camelWordAt(name, "Android"); i == 0 && k > 0 && k == len(name)-len("Android") {
+			// "MastodonAndroid/1.2.2": the Android build of the app.
+			s.agName, s.agClass = name[:len(name)-len("Android")], "Mobile App"
+		}
 		s.agVersion = cleanVersion(pr.version)
+		s.appleNetworkApp(i)
 		return
 	}
 	if s.mozilla {
@@ -1050,6 +1141,11 @@ func (s *state) namedBrowser() bool {
 		if !strings.HasSuffix(ln, "browser") || ln == "browser" || !isVersionLike(pr.version) {
 			continue
 		}
+		if pr.lword == "mqqbrowser" {
+			// "Mobile MQQBrowser/6.2": the QQ browser or its web view
+			// inside WeChat and QQ, which the browser tokens name.
+			return false
+		}
 		switch ln {
 		case "samsungbrowser", "yabrowser", "ucbrowser", "qqbrowser", "mqqbrowser", "huaweibrowser", "miuibrowser",
 			"baidu.sogo.uc.ucbrowser", "mxbrowser", "yasearchbrowser", "qwantbrowser":
@@ -1059,7 +1155,7 @@ func (s *state) namedBrowser() bool {
 		if k := strings.LastIndexByte(name, '.'); k >= 0 {
 			name = name[k+1:]
 		}
-		if strings.IndexByte(name, '_') > 0 {
+		if strings.IndexByte(name, '_') > 0 && !hasUpper(name) {
 			name = appName(name) // "coc_coc_browser" is "Coc Coc Browser"
 		}
 		s.agName, s.agClass, s.agVersion = name, "Browser", cleanVersion(pr.version)
@@ -1871,6 +1967,9 @@ func isAndroidNoise(lt string) bool {
 		strings.HasPrefix(lt, "opera mini") || strings.HasPrefix(lt, "opera tablet") || strings.HasPrefix(lt, "opera mobi") ||
 		strings.HasPrefix(lt, "harmonyos") {
 		return true
+	}
+	if rest, ok := strings.CutPrefix(lt, "sdk "); ok && isDigits(rest) {
+		return true // an app's "SDK 31" API level, not a model
 	}
 	if (len(lt) == 2 || len(lt) == 3 && lt[2] == '-') && lt[0] >= 'a' && lt[0] <= 'z' && lt[1] >= 'a' && lt[1] <= 'z' {
 		return true // "nl", and "de-" with the country left out

@@ -29,7 +29,10 @@
 //     and home devices, and the device kinds that makers' model codes
 //     imply (tablets, watches, Windows OEM codes);
 //   - apps.go: applications inside another client's user agent (Electron
-//     apps, Microsoft Office, Internet Explorer shells, TV browsers);
+//     apps, Microsoft Office, Internet Explorer shells, TV browsers), apps
+//     that add their own product to a Chrome, Safari or Firefox user agent
+//     or to the system web view, apps on Apple's CFNetwork and Alamofire,
+//     mail clients and cloud applications;
 //   - language.go: the language of the client from locale entries;
 //   - robot.go: crawlers, monitors, HTTP libraries and federated servers,
 //     named after the company behind them.
