@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "aadffc42f9ccad8d4850969a9a347a5967f3432d0c7423df24bced42a8e990d0",
-	"dev-variants": "cc9c5c35ca7e8a71e14a1e3f3e42857ece64463f98c5fcbcb4f095d31daf0181",
+	"dev":          "e4e8e27fd23150bc2ef47c3ca75e5180ae40910a58244276eb4efdaf9e96fb20",
+	"dev-variants": "7da8c267df672ff698c5a314163666aa9bedb9a7e02627697b4f9e9021ade0c9",
 	"access-log":   "451078e7814aebfe0a9430d034e64f2df338f04d9039c29bc2fde18ac926d97e",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
