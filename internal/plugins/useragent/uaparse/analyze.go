@@ -60,6 +60,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.anonymized()
 	s.frozenOSVersion()
 	s.detectRobot()
+	s.repairBroken()
 	s.extras()
 	s.fill(&v)
 	releaseParsed(p)
@@ -1045,6 +1046,16 @@ func (s *state) modelElsewhere() string {
 func (s *state) anonymized() {
 	p := s.p
 	if p.has(kwAnonymizedBy) || p.has(kwAnonymisedBy) || p.has(kwAnonymisiertDurch) {
+		s.devClass = "Anonymized"
+		return
+	}
+	if p.has(kwWebLight) {
+		// Google Web Light fetches and slims pages for slow connections
+		// on the user's behalf; the device it announces is a fixed one.
+		s.devClass, s.devBrand, s.devName = "Anonymized", "Google", "Google Weblight"
+		return
+	}
+	if zeroedComment(p) {
 		s.devClass = "Anonymized"
 		return
 	}

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "e4e8e27fd23150bc2ef47c3ca75e5180ae40910a58244276eb4efdaf9e96fb20",
-	"dev-variants": "7da8c267df672ff698c5a314163666aa9bedb9a7e02627697b4f9e9021ade0c9",
-	"access-log":   "451078e7814aebfe0a9430d034e64f2df338f04d9039c29bc2fde18ac926d97e",
+	"dev":          "3c47318140c0c10c3e8179ad308486c2fd80df9e51c883bf8a90e451f75dc407",
+	"dev-variants": "2676db1f2a32b3c72e8e9c6b8538c700153ef94f1c1d6258e05c3258debc2b3e",
+	"access-log":   "bf253021d4eab93d331a56ae9e5060d96e574db9ce5e711c93d4f2860394d487",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 

@@ -299,18 +299,32 @@ func (p *parsed) product(name string) (product, bool) {
 // entry, as in "(compatible; MSIE 9.0; ...)" or "(...; Bada/1.2; ...)", and
 // returns the version.
 func (p *parsed) entryVersion(prefix string) (string, bool) {
+	// A prefix that ends in a space also matches without it before a
+	// digit: user agents that lost their spaces send "MSIE8.0".
+	tight := ""
+	if strings.HasSuffix(prefix, " ") {
+		tight = prefix[:len(prefix)-1]
+	}
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		if !strings.HasPrefix(lt, prefix) {
-			continue
+			if tight == "" || len(lt) <= len(tight) || !strings.HasPrefix(lt, tight) || lt[len(tight)] < '0' || lt[len(tight)] > '9' {
+				continue
+			}
+			return p.versionAfter(e, len(tight)), true
 		}
-		rest := p.text(e)[len(prefix):]
-		rest = strings.TrimLeft(rest, " /:")
-		end := 0
-		for end < len(rest) && !isSpace(rest[end]) && rest[end] != ')' {
-			end++
-		}
-		return rest[:end], true
+		return p.versionAfter(e, len(prefix)), true
 	}
 	return "", false
+}
+
+// versionAfter returns the version that follows the first n bytes of a
+// comment entry.
+func (p *parsed) versionAfter(e entry, n int) string {
+	rest := strings.TrimLeft(p.text(e)[n:], " /:")
+	end := 0
+	for end < len(rest) && !isSpace(rest[end]) && rest[end] != ')' {
+		end++
+	}
+	return rest[:end]
 }

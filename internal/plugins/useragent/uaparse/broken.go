@@ -1,0 +1,112 @@
+package uaparse
+
+import "strings"
+
+// Rules for broken user agents: strings that lost their product token or
+// their platform, and the traces that bug bounty hunters and privacy tools
+// leave. They run once the other rules are done and only fill what those
+// left unknown.
+
+// Needles of the broken user agent rules.
+var (
+	kwCPUAndroid   = uaNeedles.add("cpu android")
+	kwScreenSize   = uaNeedles.add("screen size")
+	kwWebLight     = uaNeedles.add("googleweblight")
+	kwFirefoxSlash = uaNeedles.add("firefox/")
+)
+
+// repairBroken fills the attributes that a broken user agent leaves
+// unknown.
+func (s *state) repairBroken() {
+	p := s.p
+	// "(Samsung SMT800; CPU Android 6.0.1; es-cl; ...; Screen Size 10
+	// tablet; ...)": an app that sends only a comment copies the layout of
+	// iOS ("CPU iPhone OS 9_3") for Android, and says how large the screen
+	// is.
+	if s.os.name == "" && p.has(kwCPUAndroid) {
+		s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+	}
+	if (s.devClass == "" || s.devClass == Unknown) && p.has(kwScreenSize) {
+		for _, e := range p.entries {
+			lt := p.ltext(e)
+			if !strings.HasPrefix(lt, "screen size") {
+				continue
+			}
+			switch {
+			case strings.HasSuffix(lt, "tablet"):
+				s.devClass = "Tablet"
+			case strings.HasSuffix(lt, "phone"):
+				s.devClass = "Phone"
+			}
+			break
+		}
+	}
+	// A Firefox without any platform and without the "rv:" of the desktop
+	// and Android builds ("Mozilla/5.0 Gecko/20100101 Firefox/16.0") is
+	// Firefox OS, whose version is that of the browser.
+	if s.os.name == "" && s.agName == "Firefox" && !p.has(kwRV) && p.has(kwFirefoxSlash) {
+		s.os = osInfo{name: "Firefox OS", version: s.agVersion, class: "Mobile", cpu: s.os.cpu}
+		if s.devClass == "" || s.devClass == Unknown {
+			s.devClass = "Mobile"
+		}
+	}
+	// Nothing names the client, but the device is known: the user agent
+	// is the device's own, as in "(Samsung SMJ200M; CPU Android 5.1.1;
+	// ...)" or a television's bare HbbTV comment.
+	if s.agName == "" && s.devBrand != "" && s.devBrand != Unknown && len(p.products) == 0 &&
+		strings.HasPrefix(strings.TrimSpace(p.ua), "(") {
+		s.agName, s.agClass, s.agVersion = s.devBrand, "Special", Unknown
+	}
+	s.bugBountyBrand()
+}
+
+// bugBountyBrand marks the traffic of bug bounty hunters: the platforms
+// ask their researchers to add the address the platform gives them to the
+// user agent ("... Safari/537.36 ni3lsBasj3s@intigriti.me"), so that the
+// site owner can tell research from an attack. Yauaa shows the platform as
+// the brand of a device that has none of its own.
+func (s *state) bugBountyBrand() {
+	if s.devBrand != "" && s.devBrand != Unknown {
+		return
+	}
+	brand := ""
+	switch {
+	case s.p.has(kwAtIntigriti):
+		brand = "Intigriti"
+	case s.p.has(kwAtHackerOne):
+		brand = "HackerOne"
+	case s.p.has(kwAtBugcrowd):
+		brand = "Bugcrowd"
+	default:
+		return
+	}
+	s.devBrand = brand
+	if s.devName != "" && s.devName != Unknown {
+		s.devName = brand + " " + s.devName
+	}
+}
+
+var (
+	kwAtIntigriti = uaNeedles.add("@intigriti.me")
+	kwAtHackerOne = uaNeedles.add("@wearehackerone.com")
+	kwAtBugcrowd  = uaNeedles.add("@bugcrowdninja.com")
+)
+
+// zeroedComment reports a user agent whose platform comment a privacy tool
+// overwrote with zeros: "Mozilla/5.0 (000000000; 00000 000 00 0 000000)".
+func zeroedComment(p *parsed) bool {
+	if len(p.entries) < 2 || p.entries[0].block != 0 {
+		return false
+	}
+	for _, e := range p.entries {
+		if e.block != 0 {
+			break
+		}
+		for _, c := range []byte(p.ltext(e)) {
+			if c != '0' && c != ' ' {
+				return false
+			}
+		}
+	}
+	return true
+}
