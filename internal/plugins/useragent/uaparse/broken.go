@@ -50,6 +50,29 @@ func (s *state) repairBroken() {
 			s.devClass = "Mobile"
 		}
 	}
+	// "Mozilla/3.0 Windows x86; rv:19.0 Gecko/...", "(X11; Windows
+	// x86_64)": Windows named with its processor only, in a string without
+	// its parentheses or with a stray X11, is a Windows desktop.
+	if (s.os.name == "" || s.os.name == "Linux" && s.os.prio <= 1) && windowsWithCPU(p) {
+		s.os = osInfo{name: "Windows", version: Unknown, class: "Desktop", cpu: s.os.cpu}
+		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Desktop"
+	}
+	// Chrome OS ships with its browser: the platform version is the
+	// version of Chrome.
+	if s.os.name == "Chrome OS" && (s.os.version == "" || s.os.version == Unknown) && s.agName == "Chrome" &&
+		s.agVersion != "" && s.agVersion != Unknown {
+		s.os.version = s.agVersion
+	}
+	// "Version/4.0Mobile Safari/530.17": the "Mobile" of a string that lost
+	// its spaces ends the previous product's version.
+	if s.devClass == "Tablet" && s.os.name == "Android" && !s.mobile {
+		for _, pr := range p.products {
+			if len(pr.version) > 6 && strings.EqualFold(pr.version[len(pr.version)-6:], "mobile") {
+				s.devClass = "Phone"
+				break
+			}
+		}
+	}
 	// Nothing names the client, but the device is known: the user agent
 	// is the device's own, as in "(Samsung SMJ200M; CPU Android 5.1.1;
 	// ...)" or a television's bare HbbTV comment.
@@ -109,4 +132,20 @@ func zeroedComment(p *parsed) bool {
 		}
 	}
 	return true
+}
+
+// windowsWithCPU reports a comment entry "Windows x86" or "Windows
+// x86_64": the platform named by its processor instead of its version.
+func windowsWithCPU(p *parsed) bool {
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		if !strings.HasPrefix(lt, "windows ") {
+			continue
+		}
+		switch lt[len("windows "):] {
+		case "x86", "x86_64", "x64", "i686", "i386", "amd64":
+			return true
+		}
+	}
+	return false
 }

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "3c47318140c0c10c3e8179ad308486c2fd80df9e51c883bf8a90e451f75dc407",
-	"dev-variants": "2676db1f2a32b3c72e8e9c6b8538c700153ef94f1c1d6258e05c3258debc2b3e",
-	"access-log":   "bf253021d4eab93d331a56ae9e5060d96e574db9ce5e711c93d4f2860394d487",
+	"dev":          "fc0d4e2ed1afcbc71eb8b91a7d7c4fc78fac8a4cb1453bb7b1a399c417277f09",
+	"dev-variants": "9092840e8874c7f079c33d6d1dd578e3d72c1ab5a2b6f707a0ef7626d9f8c241",
+	"access-log":   "558e33e9d60f6104a9cd47a3cfd4b1bb5e813a855174481e131dec647bb71c8d",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
 
