@@ -9,10 +9,11 @@ import "strings"
 
 // Needles of the broken user agent rules.
 var (
-	kwCPUAndroid   = uaNeedles.add("cpu android")
-	kwScreenSize   = uaNeedles.add("screen size")
-	kwWebLight     = uaNeedles.add("googleweblight")
-	kwFirefoxSlash = uaNeedles.add("firefox/")
+	kwCPUAndroid     = uaNeedles.add("cpu android")
+	kwScreenSize     = uaNeedles.add("screen size")
+	kwWebLight       = uaNeedles.add("googleweblight")
+	kwFirefoxSlash   = uaNeedles.add("firefox/")
+	kwSamsungBrowser = uaNeedles.add("samsungbrowser/")
 )
 
 // repairBroken fills the attributes that a broken user agent leaves
@@ -71,6 +72,27 @@ func (s *state) repairBroken() {
 				s.devClass = "Phone"
 				break
 			}
+		}
+	}
+	// "Chrome/143.0.0.0Safari/537.36Edg/143.0.0.0": when another product
+	// is glued to Safari's version the string lost its spaces, and Yauaa
+	// keeps the platform version as written instead of the lower bound of
+	// the frozen platforms.
+	if strings.HasPrefix(s.os.version, ">=") && gluedAfterSafari(p.low) {
+		switch s.os.version {
+		case ">=10":
+			s.os.version = "10.0"
+		case ">=10.15.7":
+			s.os.version = "10.15.7"
+		}
+	}
+	// Chrome's reduced user agent hides the model as "K" ("Linux; Android
+	// 10; K"); Samsung Internet runs only on Samsung's own devices.
+	if s.os.name == "Android" && (s.devBrand == "" || s.devBrand == Unknown) && p.has(kwSamsungBrowser) && reducedModel(p) {
+		s.devBrand = "Samsung"
+		switch s.devClass {
+		case "Phone", "Tablet":
+			s.devName = "Samsung " + s.devClass
 		}
 	}
 	// Nothing names the client, but the device is known: the user agent
@@ -144,6 +166,30 @@ func windowsWithCPU(p *parsed) bool {
 		}
 		switch lt[len("windows "):] {
 		case "x86", "x86_64", "x64", "i686", "i386", "amd64":
+			return true
+		}
+	}
+	return false
+}
+
+// gluedAfterSafari reports "Safari/537.36" directly followed by a letter.
+func gluedAfterSafari(low string) bool {
+	i := strings.LastIndex(low, "safari/")
+	if i < 0 {
+		return false
+	}
+	j := i + len("safari/")
+	for j < len(low) && (low[j] >= '0' && low[j] <= '9' || low[j] == '.') {
+		j++
+	}
+	return j > i+len("safari/") && j < len(low) && low[j] >= 'a' && low[j] <= 'z'
+}
+
+// reducedModel reports the "K" that stands for the model in Chrome's
+// reduced Android user agent.
+func reducedModel(p *parsed) bool {
+	for _, e := range p.entries {
+		if e.block == 0 && p.ltext(e) == "k" {
 			return true
 		}
 	}

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "fc0d4e2ed1afcbc71eb8b91a7d7c4fc78fac8a4cb1453bb7b1a399c417277f09",
-	"dev-variants": "9092840e8874c7f079c33d6d1dd578e3d72c1ab5a2b6f707a0ef7626d9f8c241",
+	"dev":          "48c6484f84645016c7e23129ed80b784f3d62b13a0e309d03c5736a56b9fbaca",
+	"dev-variants": "526c6584723a0680e91a353554f8fc3bb29fee095325c13d9746a268a8b721a0",
 	"access-log":   "558e33e9d60f6104a9cd47a3cfd4b1bb5e813a855174481e131dec647bb71c8d",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
