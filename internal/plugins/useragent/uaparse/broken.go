@@ -95,6 +95,24 @@ func (s *state) repairBroken() {
 			s.devName = "Samsung " + s.devClass
 		}
 	}
+	// "Android/9/G960FXXU5CSF2/28/samsung/samsung/SM-G960F/starlte": the
+	// platform as the first product, with the fields of the Android build
+	// (release, build, SDK level, brand, manufacturer, model, device)
+	// joined by slashes. Yauaa reads it as the stock browser.
+	if len(p.products) > 1 && p.products[0].lname == "android" && s.os.name == "Android" && s.agName == "Android" &&
+		strings.HasPrefix(p.low, "android/"+asciiLower(p.products[0].version)+"/") {
+		s.agName, s.agClass, s.agVersion = "Stock Android Browser", "Browser", s.os.version
+		if s.engName == "" {
+			s.engClass, s.engName, s.engVersion = "Browser", "AppleWebKit", Unknown
+		}
+		for i := 1; i+1 < len(p.products); i++ {
+			pr := p.products[i]
+			if pr.lname != "" && strings.EqualFold(pr.name, pr.version) && strings.EqualFold(pr.name, s.devBrand) {
+				s.devName = s.devBrand + " " + p.products[i+1].name
+				break
+			}
+		}
+	}
 	// Nothing names the client, but the device is known: the user agent
 	// is the device's own, as in "(Samsung SMJ200M; CPU Android 5.1.1;
 	// ...)" or a television's bare HbbTV comment.

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "2be5386e4aa0c5cf23828a1358a657a95e34e3ef2c856285defc37d8385c1563",
-	"dev-variants": "526c6584723a0680e91a353554f8fc3bb29fee095325c13d9746a268a8b721a0",
+	"dev":          "b564a8debb96fea433a2893171926d6e64eff92f97067e224e12ce1055005a9f",
+	"dev-variants": "6144d308aad5e5dcfe7578b25396ad26c6862a4540280dade471c827f1ac2c05",
 	"access-log":   "558e33e9d60f6104a9cd47a3cfd4b1bb5e813a855174481e131dec647bb71c8d",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
