@@ -17,7 +17,7 @@ import (
 // same commit, saying so.
 var goldenSets = map[string]string{
 	"dev":          "b564a8debb96fea433a2893171926d6e64eff92f97067e224e12ce1055005a9f",
-	"dev-variants": "6144d308aad5e5dcfe7578b25396ad26c6862a4540280dade471c827f1ac2c05",
+	"dev-variants": "78de5330aecd4c066ad3234b9d1a4480347be8a31a2d9645ce7014ebe0443c12",
 	"access-log":   "558e33e9d60f6104a9cd47a3cfd4b1bb5e813a855174481e131dec647bb71c8d",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

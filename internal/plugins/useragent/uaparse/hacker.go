@@ -22,6 +22,9 @@ var sqlSignatures = []string{
 	// sqlmap's boolean probes close the quoted value and add their own
 	// condition: "1.0.7') AS GMQU WHERE 3635=3635 OR NOT 9785=9785-- RlPe".
 	" where ", " or not ",
+	// Boolean probes that extend a value with a tautology: "1) AND
+	// 8514=8514 AND (6526=6526", "...\" AND \"1\"=\"1".
+	" and (", ") and ", "\" and \"",
 }
 
 var scriptSignatures = []string{
@@ -39,6 +42,15 @@ var codeSignatures = []string{
 	// Expression language and template probes: a build placeholder such as
 	// "${pom.version}" starts with a name, a probe with a quote.
 	"${\\", "${\"", "${'",
+	// An expression that evaluates arithmetic shows that the server ran it:
+	// "${9999+9999}", "#{9*9}", "<%= 7*7 %>".
+	"${0", "${1", "${2", "${3", "${4", "${5", "${6", "${7", "${8", "${9",
+	"#{0", "#{1", "#{2", "#{3", "#{4", "#{5", "#{6", "#{7", "#{8", "#{9", "<%=", "response.write(",
+	// Statements no client sends: destructive or exfiltrating SQL, shell
+	// commands, OGNL (Struts) and Spring class loader probes.
+	"drop table", "insert into", "delete from", "information_schema", "load_file(", "into outfile", "xp_cmdshell",
+	"cmd.exe", "cmd /c", "set|set", "whoami", "`id`", ";id;", "| sleep ", "; sleep ", "& sleep ", "|sleep ", ";sleep ",
+	"%{(", "#_memberaccess", "@ognl", "class.module.classloader",
 }
 
 var traversalSignatures = []string{
