@@ -14,6 +14,7 @@ var (
 	kwWebLight       = uaNeedles.add("googleweblight")
 	kwFirefoxSlash   = uaNeedles.add("firefox/")
 	kwSamsungBrowser = uaNeedles.add("samsungbrowser/")
+	kwReducedWindows = uaNeedles.add("(windows nt 10.0; win64; x64)")
 )
 
 // repairBroken fills the attributes that a broken user agent leaves
@@ -84,6 +85,16 @@ func (s *state) repairBroken() {
 			s.os.version = "10.0"
 		case ">=10.15.7":
 			s.os.version = "10.15.7"
+		}
+	}
+	// Chrome's reduced user agent ("Chrome/108.0.0.0", User-Agent
+	// Reduction) sends the fixed platform "(Windows NT 10.0; Win64; x64)"
+	// on every Windows release, so Yauaa leaves the version unknown. Edge
+	// and Samsung Internet are read as before.
+	if s.os.name == "Windows NT" && (s.os.version == ">=10" || s.os.version == "10.0") && p.has(kwReducedWindows) &&
+		s.agName != "Edge" && s.agName != "SamsungBrowser" {
+		if ch, ok := p.product("Chrome"); ok && strings.HasSuffix(ch.version, ".0.0.0") {
+			s.os.version = Unknown
 		}
 	}
 	// Chrome's reduced user agent hides the model as "K" ("Linux; Android
