@@ -1494,12 +1494,20 @@ func (s *state) fill(v *[numAttributes]string) {
 // unchanged, so a "%" in a normal user agent is left alone.
 func urlDecode(ua string) string {
 	// An encoded user agent has an encoded slash or space and an encoded
-	// parenthesis, semicolon or plus for a space.
+	// parenthesis, semicolon or plus for a space. Form encoding alone
+	// ("Mozilla/5.0+(Windows+NT+10.0;+Win64;+x64)+...") leaves no space
+	// and several plus signs.
 	if strings.IndexByte(ua, '%') < 0 {
+		if strings.IndexByte(ua, ' ') < 0 && strings.Count(ua, "+") >= 3 && strings.Contains(ua, "+(") {
+			return strings.ReplaceAll(ua, "+", " ")
+		}
 		return ua // every encoded slash or space has a '%': one fast search for most user agents
 	}
 	slashOrSpace := strings.Contains(ua, "%2F") || strings.Contains(ua, "%2f") || strings.Contains(ua, "%20")
-	if !slashOrSpace || !strings.Contains(ua, "%28") && !strings.Contains(ua, "%3B") && !strings.Contains(ua, "+") {
+	// "Mozilla/5.0%20(Windows%20NT%2010.0;%20Win64...": only the spaces
+	// are encoded.
+	spacesOnly := strings.IndexByte(ua, ' ') < 0 && strings.Count(ua, "%20") >= 2
+	if !slashOrSpace || !spacesOnly && !strings.Contains(ua, "%28") && !strings.Contains(ua, "%3B") && !strings.Contains(ua, "+") {
 		return ua
 	}
 	if strings.Contains(ua, "%252") || strings.Contains(ua, "..") {

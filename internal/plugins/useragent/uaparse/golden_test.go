@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "fda72533b283e2dc945ae19739491c0787a4235d0b7b414ec0eb6c13b2a5417f",
-	"dev-variants": "849381151879ca98503db90198efdbc16533f774b032a88b0e4639f9b3522e83",
+	"dev":          "7c107874a4f3629e8b1e533371a957ddd4353a4852dc9c3679330201fe803261",
+	"dev-variants": "a174478d28cd742e925ff785947b40ac258fa35866eb798940a01af8d2b83047",
 	"access-log":   "558e33e9d60f6104a9cd47a3cfd4b1bb5e813a855174481e131dec647bb71c8d",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
