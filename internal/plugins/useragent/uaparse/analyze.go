@@ -1045,7 +1045,8 @@ func (s *state) modelElsewhere() string {
 // device.
 func (s *state) anonymized() {
 	p := s.p
-	if p.has(kwAnonymizedBy) || p.has(kwAnonymisedBy) || p.has(kwAnonymisiertDurch) {
+	if p.has(kwAnonymizedBy) || p.has(kwAnonymisedBy) || p.has(kwAnonymisiertDurch) || p.has(kwAnonymizedByTight) ||
+		p.has(kwAnonymisiertDurchTight) {
 		s.devClass = "Anonymized"
 		return
 	}

@@ -15,6 +15,9 @@ var (
 	kwFirefoxSlash   = uaNeedles.add("firefox/")
 	kwSamsungBrowser = uaNeedles.add("samsungbrowser/")
 	kwReducedWindows = uaNeedles.add("(windows nt 10.0; win64; x64)")
+	// The privacy tools' signatures in a user agent that lost its spaces.
+	kwAnonymizedByTight      = uaNeedles.add("anonymizedby")
+	kwAnonymisiertDurchTight = uaNeedles.add("anonymisiertdurch")
 )
 
 // repairBroken fills the attributes that a broken user agent leaves
@@ -190,10 +193,10 @@ func zeroedComment(p *parsed) bool {
 func windowsWithCPU(p *parsed) bool {
 	for _, e := range p.entries {
 		lt := p.ltext(e)
-		if !strings.HasPrefix(lt, "windows ") {
+		if !strings.HasPrefix(lt, "windows") {
 			continue
 		}
-		switch lt[len("windows "):] {
+		switch strings.TrimPrefix(lt[len("windows"):], " ") {
 		case "x86", "x86_64", "x64", "i686", "i386", "amd64":
 			return true
 		}
