@@ -127,6 +127,12 @@ func (s *state) repairBroken() {
 			}
 		}
 	}
+	// Firefox for Android says "Mobile" or "Tablet"; the early Fennec
+	// builds ("Android; Linux armv7l; rv:10.0.3") say neither, and are
+	// then not known to be a tablet.
+	if s.os.name == "Android" && s.engName == "Gecko" && !s.mobile && !s.tablet && s.devClass == "Tablet" {
+		s.devClass = "Mobile"
+	}
 	// Nothing names the client, but the device is known: the user agent
 	// is the device's own, as in "(Samsung SMJ200M; CPU Android 5.1.1;
 	// ...)" or a television's bare HbbTV comment.
