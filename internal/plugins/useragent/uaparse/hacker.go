@@ -65,6 +65,12 @@ var hackerToolkits = []struct{ marker, name string }{
 	{"netsparker", "Netsparker"}, {"wpscan", "WPScan"}, {"nmap", "Nmap"}, {"anyconnect darwin_i386", "Nmap"},
 	{"zgrab", "ZGrab"}, {"openvas", "OpenVAS"}, {"w3af", "w3af"}, {"dirbuster", "DirBuster"}, {"burp", "Burp"},
 	{"arachni", "Arachni"}, {"jaeles", "Jaeles"}, {"nuclei", "Nuclei"}, {"tenable", "Tenable"},
+	// Exploitation tools that have no use but attack: SQL injection
+	// (Havij, sqlninja), file inclusion (fimap), command injection
+	// (commix), cross-site scripting (XSSer) and the ZmEu, Morfeus and
+	// Jorgee vulnerability probes.
+	{"havij", "Havij"}, {"sqlninja", "Sqlninja"}, {"fimap", "Fimap"}, {"commix", "Commix"}, {"xsser", "XSSer"},
+	{"zmeu", "ZmEu"}, {"morfeus", "Morfeus"}, {"jorgee", "Jorgee"},
 }
 
 // detectHacker returns the attack found in the user agent, if any.
