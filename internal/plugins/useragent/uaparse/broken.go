@@ -81,8 +81,9 @@ func (s *state) repairBroken() {
 	// "Chrome/143.0.0.0Safari/537.36Edg/143.0.0.0": when another product
 	// is glued to Safari's version the string lost its spaces, and Yauaa
 	// keeps the platform version as written instead of the lower bound of
-	// the frozen platforms.
-	if strings.HasPrefix(s.os.version, ">=") && gluedAfterSafari(p.low) {
+	// the frozen platforms. So it does when an anonymiser put a word into
+	// the Firefox product ("Gecko/20100101 null Firefox/102.0").
+	if strings.HasPrefix(s.os.version, ">=") && (gluedAfterSafari(p.low) || s.agName == "Firefox" && wordBeforeFirefox(p)) {
 		switch s.os.version {
 		case ">=10":
 			s.os.version = "10.0"
@@ -232,4 +233,11 @@ func reducedModel(p *parsed) bool {
 		}
 	}
 	return false
+}
+
+// wordBeforeFirefox reports a Firefox product whose name has another word
+// before it, as in "Gecko/20100101 null Firefox/102.0".
+func wordBeforeFirefox(p *parsed) bool {
+	ff, ok := p.product("Firefox")
+	return ok && len(ff.name) > len(ff.word)
 }
