@@ -91,6 +91,14 @@ func (s *state) repairBroken() {
 			s.os.version = "10.15.7"
 		}
 	}
+	// The frozen platform comes with the Chromium engine, not with the
+	// browser built on it: an anonymiser's "Chrome/84 ... Edg/92" still
+	// runs Chromium 84, from before the freeze.
+	if s.os.version == ">=10" && s.agName == "Edge" {
+		if ch, ok := p.product("Chrome"); ok && atoiPrefix(ch.version) > 0 && atoiPrefix(ch.version) < 90 {
+			s.os.version = "10.0"
+		}
+	}
 	// Chrome's reduced user agent ("Chrome/108.0.0.0", User-Agent
 	// Reduction) sends the fixed platform "(Windows NT 10.0; Win64; x64)"
 	// on every Windows release, so Yauaa leaves the version unknown. Edge
