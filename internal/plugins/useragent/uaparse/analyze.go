@@ -45,7 +45,7 @@ func analyze(ua string) *[numAttributes]string {
 		fillHacker(&v, hackerInfo{vector: Unknown, toolkit: Unknown})
 		return &v
 	}
-	p := parse(urlDecode(ua))
+	p := parse(collapseSpaces(urlDecode(ua)))
 	if h, ok := detectHacker(p); ok {
 		fillHacker(&v, h)
 		releaseParsed(p)

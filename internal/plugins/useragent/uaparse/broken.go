@@ -249,3 +249,31 @@ func wordBeforeFirefox(p *parsed) bool {
 	ff, ok := p.product("Firefox")
 	return ok && len(ff.name) > len(ff.word)
 }
+
+// collapseSpaces repairs a user agent padded with runs of spaces
+// ("Mozilla    /    5.0      (      Linux      ;  ..."): every run of
+// white space becomes one space, and none is kept next to a slash or
+// inside the parentheses. Ordinary user agents, without a run of three
+// spaces, are returned unchanged.
+func collapseSpaces(ua string) string {
+	if !strings.Contains(ua, "   ") {
+		return ua
+	}
+	b := make([]byte, 0, len(ua))
+	space := false
+	for i := 0; i < len(ua); i++ {
+		c := ua[i]
+		if isSpace(c) {
+			space = true
+			continue
+		}
+		if space && len(b) > 0 && c != '/' && c != ')' && c != ';' && c != ',' {
+			if last := b[len(b)-1]; last != '/' && last != '(' {
+				b = append(b, ' ')
+			}
+		}
+		space = false
+		b = append(b, c)
+	}
+	return string(b)
+}
