@@ -1056,6 +1056,12 @@ func (s *state) anonymized() {
 		s.devClass, s.devBrand, s.devName = "Anonymized", "Google", "Google Weblight"
 		return
 	}
+	if p.has(kwWirelessTranscoder) {
+		// Its predecessor for mobile phones, the Google Wireless
+		// Transcoder, does not name the device at all.
+		s.devClass, s.devBrand, s.devName = "Anonymized", "Google", "Google Wireless Transcoder"
+		return
+	}
 	if zeroedComment(p) {
 		s.devClass = "Anonymized"
 		return

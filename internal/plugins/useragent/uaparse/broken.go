@@ -9,12 +9,13 @@ import "strings"
 
 // Needles of the broken user agent rules.
 var (
-	kwCPUAndroid     = uaNeedles.add("cpu android")
-	kwScreenSize     = uaNeedles.add("screen size")
-	kwWebLight       = uaNeedles.add("googleweblight")
-	kwFirefoxSlash   = uaNeedles.add("firefox/")
-	kwSamsungBrowser = uaNeedles.add("samsungbrowser/")
-	kwReducedWindows = uaNeedles.add("(windows nt 10.0; win64; x64)")
+	kwCPUAndroid         = uaNeedles.add("cpu android")
+	kwScreenSize         = uaNeedles.add("screen size")
+	kwWebLight           = uaNeedles.add("googleweblight")
+	kwWirelessTranscoder = uaNeedles.add("google wireless transcoder")
+	kwFirefoxSlash       = uaNeedles.add("firefox/")
+	kwSamsungBrowser     = uaNeedles.add("samsungbrowser/")
+	kwReducedWindows     = uaNeedles.add("(windows nt 10.0; win64; x64)")
 	// The privacy tools' signatures in a user agent that lost its spaces.
 	kwAnonymizedByTight      = uaNeedles.add("anonymizedby")
 	kwAnonymisiertDurchTight = uaNeedles.add("anonymisiertdurch")

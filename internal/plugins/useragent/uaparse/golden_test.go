@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "348e9ca8ce9329ed348061ffa3c11f7aea5f2a603f3fa8109bfd969545ab941a",
-	"dev-variants": "cac687ccaa4316f024cf2e89f397e7cee0d2c9baa816755fea4d9a814b3e0f3b",
+	"dev":          "e4c48a7a492a8826d2dc820908881815eb09551802a57639ccfc532de94d0568",
+	"dev-variants": "45ef7ea7ef1fde2432c3c2431ff4849cc3a5fef4e97d36a66c05047aa0b8876f",
 	"access-log":   "558e33e9d60f6104a9cd47a3cfd4b1bb5e813a855174481e131dec647bb71c8d",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

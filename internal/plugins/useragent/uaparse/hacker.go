@@ -62,7 +62,7 @@ var traversalSignatures = []string{
 var hackerToolkits = []struct{ marker, name string }{
 	{"sqlmap", "Sqlmap"}, {"acunetix", "Acunetix"}, {"nessus", "Nessus"}, {"nikto", "Nikto"},
 	{"assetnote", "Assetnote"}, {"no_random_ua_found", "OpenBullet"}, {"googlesecurityscanner", "Google Security Scanner"},
-	{"netsparker", "Netsparker"}, {"wpscan", "WPScan"}, {"nmap", "Nmap"}, {"anyconnect darwin_i386", "Nmap"},
+	{"netsparker", "Netsparker"}, {"wpscan", "WPScan"}, {"nmap", "Nmap"}, {"anyconnect darwin_i386 3.1.05160", "Nmap"},
 	{"zgrab", "ZGrab"}, {"openvas", "OpenVAS"}, {"w3af", "w3af"}, {"dirbuster", "DirBuster"}, {"burp", "Burp"},
 	{"arachni", "Arachni"}, {"jaeles", "Jaeles"}, {"nuclei", "Nuclei"}, {"tenable", "Tenable"},
 	// Exploitation tools that have no use but attack: SQL injection
@@ -165,7 +165,8 @@ func impossibleCPU(p *parsed) bool {
 		if j == i || j == 0 || lt[j-1] != 'x' || j >= 2 && isWordByte(lt[j-2]) {
 			continue
 		}
-		if lt[j:i] != "86" {
+		// "x64_64" is a common slip for x86_64 in real user agents.
+		if d := lt[j:i]; d != "86" && d != "64" {
 			return true
 		}
 	}
