@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "e4c48a7a492a8826d2dc820908881815eb09551802a57639ccfc532de94d0568",
-	"dev-variants": "45ef7ea7ef1fde2432c3c2431ff4849cc3a5fef4e97d36a66c05047aa0b8876f",
+	"dev":          "3f60ae14dab644208c005a98820a6a6a8d7a5a0bc0264b1c791065b4ee819bab",
+	"dev-variants": "8face28892131af7744fa8e2306d281cac852b32807c7aafa5dccf73028ac819",
 	"access-log":   "558e33e9d60f6104a9cd47a3cfd4b1bb5e813a855174481e131dec647bb71c8d",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }

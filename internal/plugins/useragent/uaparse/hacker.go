@@ -63,8 +63,8 @@ var hackerToolkits = []struct{ marker, name string }{
 	{"sqlmap", "Sqlmap"}, {"acunetix", "Acunetix"}, {"nessus", "Nessus"}, {"nikto", "Nikto"},
 	{"assetnote", "Assetnote"}, {"no_random_ua_found", "OpenBullet"}, {"googlesecurityscanner", "Google Security Scanner"},
 	{"netsparker", "Netsparker"}, {"wpscan", "WPScan"}, {"nmap", "Nmap"}, {"anyconnect darwin_i386 3.1.05160", "Nmap"},
-	{"zgrab", "ZGrab"}, {"openvas", "OpenVAS"}, {"w3af", "w3af"}, {"dirbuster", "DirBuster"}, {"burp", "Burp"},
-	{"arachni", "Arachni"}, {"jaeles", "Jaeles"}, {"nuclei", "Nuclei"}, {"tenable", "Tenable"},
+	{"zgrab", "ZGrab"}, {"openvas", "OpenVAS"}, {"w3af", "w3af"}, {"dirbuster", "DirBuster"},
+	{"arachni", "Arachni"}, {"jaeles", "Jaeles"}, {"nuclei", "Nuclei"},
 	// Exploitation tools that have no use but attack: SQL injection
 	// (Havij, sqlninja), file inclusion (fimap), command injection
 	// (commix), cross-site scripting (XSSer) and the ZmEu, Morfeus and
@@ -77,6 +77,11 @@ var hackerToolkits = []struct{ marker, name string }{
 func detectHacker(p *parsed) (hackerInfo, bool) {
 	low := p.low
 	h := hackerInfo{vector: Unknown, toolkit: Unknown}
+	if p.has(kwHintEscaped) || p.has(kwHintQuoted) {
+		// A Sec-CH-UA header pasted in as a user agent: its quotes and
+		// semicolons are not an injection.
+		return h, true
+	}
 	if p.hasAny(&toolkitNeedles) {
 		for _, t := range hackerToolkits {
 			if strings.Contains(low, t.marker) {
