@@ -126,7 +126,7 @@ var (
 		"OperatingSystemClass": 95.0, "OperatingSystemName": 94.1, "OperatingSystemVersion": 93.1,
 		"LayoutEngineClass": 95.8, "LayoutEngineName": 92.6, "LayoutEngineVersionMajor": 93.7,
 		"AgentClass": 93.1, "AgentName": 89.0, "AgentVersionMajor": 91.3,
-		"HackerAttackVector": 99.5, "HackerToolkit": 99.5,
+		"HackerAttackVector": 98.5, "HackerToolkit": 98.5,
 	}
 )
 
