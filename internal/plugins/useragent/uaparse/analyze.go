@@ -2,6 +2,7 @@ package uaparse
 
 import (
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -1515,7 +1516,7 @@ func urlDecode(ua string) string {
 	// are encoded.
 	spacesOnly := strings.IndexByte(ua, ' ') < 0 && strings.Count(ua, "%20") >= 2
 	if !slashOrSpace || !spacesOnly && !strings.Contains(ua, "%28") && !strings.Contains(ua, "%3B") && !strings.Contains(ua, "+") {
-		return ua
+		return decodeFirstName(ua)
 	}
 	if strings.Contains(ua, "%252") || strings.Contains(ua, "..") {
 		return ua // double encoding is a traversal probe: keep it for the hacker rules
@@ -1534,6 +1535,41 @@ func urlDecode(ua string) string {
 		}
 	}
 	return string(b)
+}
+
+// decodeFirstName decodes the name of the first product when only that is
+// percent-encoded, as CFNetwork apps send their bundle name
+// ("Network%20Logger%20Pro/6.1 CFNetwork/976 Darwin/18.2.0"). Encoded
+// control characters are left alone: they belong to probes.
+func decodeFirstName(ua string) string {
+	k := strings.IndexByte(ua, '/')
+	if k <= 0 {
+		return ua
+	}
+	name := ua[:k]
+	if strings.IndexByte(name, '%') < 0 || strings.IndexByte(name, ' ') >= 0 || strings.Contains(name, "%25") ||
+		strings.Contains(name, "..") {
+		return ua
+	}
+	b := make([]byte, 0, len(ua))
+	for i := 0; i < k; i++ {
+		c := name[i]
+		if c == '%' {
+			if i+2 >= k || !isHex(name[i+1]) || !isHex(name[i+2]) {
+				return ua
+			}
+			c = unhex(name[i+1])<<4 | unhex(name[i+2])
+			if c < 0x20 || c == 0x7f || c == '/' || c == '.' {
+				return ua
+			}
+			i += 2
+		}
+		b = append(b, c)
+	}
+	if !utf8.Valid(b) {
+		return ua // overlong or broken sequences ("%c0%af") are probes
+	}
+	return string(append(b, ua[k:]...))
 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
