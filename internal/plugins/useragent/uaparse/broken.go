@@ -16,6 +16,7 @@ var (
 	kwFirefoxSlash       = uaNeedles.add("firefox/")
 	kwSamsungBrowser     = uaNeedles.add("samsungbrowser/")
 	kwReducedWindows     = uaNeedles.add("(windows nt 10.0; win64; x64)")
+	kwHuaweiFastApp      = uaNeedles.add("com.huawei.fastapp/")
 	// The privacy tools' signatures in a user agent that lost its spaces.
 	kwAnonymizedByTight      = uaNeedles.add("anonymizedby")
 	kwAnonymisiertDurchTight = uaNeedles.add("anonymisiertdurch")
@@ -142,6 +143,17 @@ func (s *state) repairBroken() {
 	// then not known to be a tablet.
 	if s.os.name == "Android" && s.engName == "Gecko" && !s.mobile && !s.tablet && s.devClass == "Tablet" {
 		s.devClass = "Mobile"
+	}
+	// Huawei's quick apps (installable web apps, "hap") run inside the
+	// Quick App Center, which names itself by its package:
+	// "... hap/1110/huawei com.huawei.fastapp/13.5.1.300 fruitcrush.HUAWEI/1.0.4 ({json})".
+	if p.has(kwHuaweiFastApp) {
+		for _, pr := range p.products {
+			if pr.lword == "com.huawei.fastapp" {
+				s.agName, s.agClass, s.agVersion = "HUAWEI Quick App Center", "Mobile App", cleanVersion(pr.version)
+				break
+			}
+		}
 	}
 	// Nothing names the client, but the device is known: the user agent
 	// is the device's own, as in "(Samsung SMJ200M; CPU Android 5.1.1;
