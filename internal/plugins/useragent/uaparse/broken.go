@@ -155,6 +155,7 @@ func (s *state) repairBroken() {
 			}
 		}
 	}
+	s.fakeWindowsNT()
 	// Nothing names the client, but the device is known: the user agent
 	// is the device's own, as in "(Samsung SMJ200M; CPU Android 5.1.1;
 	// ...)" or a television's bare HbbTV comment.
@@ -289,4 +290,49 @@ func collapseSpaces(ua string) string {
 		b = append(b, c)
 	}
 	return string(b)
+}
+
+// fakeWindowsNT reads the made-up user agents that claim a Windows NT
+// release that never existed ("Windows NT 9.0", "Windows NT 9_1_2"). They
+// are generated from parts of real ones and keep only the shape:
+//   - "Mozilla/5.0 (Windows; Windows NT 9.0; en-US)" names no browser;
+//     Yauaa then takes the unknown platform itself for the agent;
+//   - "WebKit/576.2.3 (KHTML, like Gecko) Safari/6.0" has no AppleWebKit,
+//     and its Safari token carries a browser version where Safari sends
+//     its WebKit build (85 and up): the agent is the WebKit token and the
+//     engine is left to the Mozilla token.
+func (s *state) fakeWindowsNT() {
+	if s.os.name != "Windows NT" {
+		return
+	}
+	p := s.p
+	nt := ""
+	for _, e := range p.entries {
+		if lt := p.ltext(e); strings.HasPrefix(lt, "windows nt ") {
+			nt = strings.ReplaceAll(lt[len("windows nt "):], "_", ".")
+			break
+		}
+	}
+	// Windows NT went from 6.3 (8.1) to 10.0: 7, 8 and 9 never existed.
+	if major := atoiPrefix(nt); !isVersionLike(nt) || major < 7 || major > 9 {
+		return
+	}
+	switch s.agName {
+	case "Netscape":
+		s.agName, s.agClass, s.agVersion = "Windows NT", "Browser", nt
+	case "Safari":
+		sf, ok := p.product("Safari")
+		if !ok || atoiPrefix(sf.version) >= 85 {
+			return
+		}
+		if _, ok := p.product("AppleWebKit"); ok {
+			return
+		}
+		wk, ok := p.product("WebKit")
+		if !ok || len(p.products) == 0 {
+			return
+		}
+		s.agName, s.agClass, s.agVersion = "WebKit", "Browser", cleanVersion(wk.version)
+		s.engClass, s.engName, s.engVersion = "Browser", "Mozilla", cleanVersion(p.products[0].version)
+	}
 }

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "029587f747d1c14950ec3a20afa878b1001e2efddb66cca7155f8b035f7155d0",
-	"dev-variants": "7cb7c0ebe2ff80b49153e4b0116a9481d6e73c90117e99c396989e126d3fac07",
+	"dev":          "f59e15cdf7bf1dddac8529163bec34c6e3098e56f7f9bd9aa589d532cf4d760b",
+	"dev-variants": "8e6c3bf30a9443f14db74fc66caa9f9c69b3244296d751d350f81f40abedbcf2",
 	"access-log":   "558e33e9d60f6104a9cd47a3cfd4b1bb5e813a855174481e131dec647bb71c8d",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
