@@ -156,6 +156,25 @@ func (s *state) repairBroken() {
 		}
 	}
 	s.fakeWindowsNT()
+	// "ni3lsBasj3s@intigriti.me Mozilla/5.0 (Macintosh; ...; rv:140.0)
+	// Gecko/20100101 Firefox/140.0": with an address put before it,
+	// "Mozilla" is no longer the first product, and the readings tied to
+	// the Mozilla layout (Gecko's "rv:" version, the frozen platform
+	// bounds) are not made.
+	if len(p.products) > 0 && p.products[0].lword == "mozilla" && len(p.products[0].lname) > len("mozilla") &&
+		strings.IndexByte(p.products[0].name, '@') > 0 {
+		if s.engName == "Gecko" {
+			s.engVersion = Unknown
+		}
+		switch {
+		case s.os.version == ">=10":
+			s.os.version = "10.0"
+		case s.os.version == ">=10.15.7" && s.agName == "Firefox":
+			s.os.version = "10.15"
+		case s.os.version == ">=10.15.7":
+			s.os.version = "10.15.7"
+		}
+	}
 	// Nothing names the client, but the device is known: the user agent
 	// is the device's own, as in "(Samsung SMJ200M; CPU Android 5.1.1;
 	// ...)" or a television's bare HbbTV comment.

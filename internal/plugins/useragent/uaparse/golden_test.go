@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "f59e15cdf7bf1dddac8529163bec34c6e3098e56f7f9bd9aa589d532cf4d760b",
-	"dev-variants": "8e6c3bf30a9443f14db74fc66caa9f9c69b3244296d751d350f81f40abedbcf2",
+	"dev":          "3fd1ec77a91c1bc71cab1c31f9058d184a225c05611bb9a3027a3637a0608855",
+	"dev-variants": "d4758719bdfc43524190697490d1b246f569f21067ab8f8bd5a834c455c76bd4",
 	"access-log":   "558e33e9d60f6104a9cd47a3cfd4b1bb5e813a855174481e131dec647bb71c8d",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
