@@ -156,6 +156,12 @@ func (s *state) repairBroken() {
 		}
 	}
 	s.fakeWindowsNT()
+	// "(Linux; Android 10; null)": a privacy tool or a broken app left
+	// "null" where the model belongs; the device is as unknown as with no
+	// model at all.
+	if s.os.name == "Android" && s.devName == "Null" && (s.devBrand == "" || s.devBrand == Unknown) {
+		s.devName = "Android Mobile"
+	}
 	// "ni3lsBasj3s@intigriti.me Mozilla/5.0 (Macintosh; ...; rv:140.0)
 	// Gecko/20100101 Firefox/140.0": with an address put before it,
 	// "Mozilla" is no longer the first product, and the readings tied to
