@@ -237,7 +237,7 @@ func junkUserAgent(p *parsed) bool {
 		// The header's name where its value belongs: a template or a
 		// probe, not a client.
 		return true
-	case low[0] == '@':
+	case low != "" && low[0] == '@':
 		// No product name starts with '@'; mail-style tokens such as
 		// "@@VI1wa" are markers planted by scanners.
 		return true
