@@ -2,10 +2,12 @@ package uaparse
 
 import "strings"
 
-// Rules for broken user agents: strings that lost their product token or
-// their platform, and the traces that bug bounty hunters and privacy tools
-// leave. They run once the other rules are done and only fill what those
-// left unknown.
+// Rules for broken user agents: strings that lost their product token,
+// their platform or their spaces, forged ones, reduced ones, and the traces
+// that bug bounty hunters and privacy tools leave. They run once the other
+// rules are done: most fill what those left unknown, the others correct a
+// reading that the broken form misleads (a frozen platform bound, a
+// tablet guessed from a lost "Mobile").
 
 // Needles of the broken user agent rules.
 var (
@@ -22,8 +24,7 @@ var (
 	kwAnonymisiertDurchTight = uaNeedles.add("anonymisiertdurch")
 )
 
-// repairBroken fills the attributes that a broken user agent leaves
-// unknown.
+// repairBroken fills or corrects the attributes of a broken user agent.
 func (s *state) repairBroken() {
 	p := s.p
 	// "(Samsung SMT800; CPU Android 6.0.1; es-cl; ...; Screen Size 10
