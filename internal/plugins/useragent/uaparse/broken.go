@@ -19,6 +19,7 @@ var (
 	kwSamsungBrowser     = uaNeedles.add("samsungbrowser/")
 	kwReducedWindows     = uaNeedles.add("(windows nt 10.0; win64; x64)")
 	kwHuaweiFastApp      = uaNeedles.add("com.huawei.fastapp/")
+	kwDDGiOS             = uaNeedles.add("ddg-ios-")
 	// The privacy tools' signatures in a user agent that lost its spaces.
 	kwAnonymizedByTight      = uaNeedles.add("anonymizedby")
 	kwAnonymisiertDurchTight = uaNeedles.add("anonymisiertdurch")
@@ -157,6 +158,9 @@ func (s *state) repairBroken() {
 		}
 	}
 	s.fakeWindowsNT()
+	if s.agName == "UIWebView" {
+		s.brokenIOSApp()
+	}
 	// "(Linux; Android 10; null)": a privacy tool or a broken app left
 	// "null" where the model belongs; the device is as unknown as with no
 	// model at all.
@@ -360,5 +364,53 @@ func (s *state) fakeWindowsNT() {
 		}
 		s.agName, s.agClass, s.agVersion = "WebKit", "Browser", cleanVersion(wk.version)
 		s.engClass, s.engName, s.engVersion = "Browser", "Mozilla", cleanVersion(p.products[0].version)
+	}
+}
+
+// brokenIOSApp names the iOS app around the system web view when it
+// appends itself after "Mobile/<build>" in a broken shape that the regular
+// rule (iosAppAfterMobile) does not accept:
+//   - "Mobile/13D15; DDG-iOS-709": DuckDuckGo's browser, name and version
+//     joined by dashes;
+//   - "Mobile/15E148 MAGAPPX|6.1.6-6.1.6-137|iOS 17.5.1 iPhone 12|...":
+//     fields separated by bars, name first;
+//   - "Mobile/15E148 H@U2FsdGVkX19...==@h Snorlax/2.6.1.2": an opaque
+//     token (with '@') before the app's product.
+func (s *state) brokenIOSApp() {
+	p := s.p
+	if p.has(kwDDGiOS) {
+		i := p.index(kwDDGiOS) + len("ddg-ios-")
+		j := i
+		for j < len(p.ua) && (p.ua[j] >= '0' && p.ua[j] <= '9' || p.ua[j] == '.') {
+			j++
+		}
+		if j > i {
+			s.agName, s.agClass, s.agVersion = "DuckDuckGo", "Browser", p.ua[i:j]
+			return
+		}
+	}
+	for i, pr := range p.products {
+		if pr.lname != "mobile" || i+1 >= len(p.products) {
+			continue
+		}
+		next := p.products[i+1]
+		name := next.name
+		switch {
+		case name != "" && isLetter(name[0]) && strings.IndexByte(name, '|') > 0:
+			k := strings.IndexByte(name, '|')
+			v := name[k+1:]
+			if e := strings.IndexAny(v, "|-"); e >= 0 {
+				v = v[:e]
+			}
+			if isVersionLike(v) && !strings.ContainsAny(name[:k], " /") {
+				s.agName, s.agClass, s.agVersion = name[:k], "Mobile App", cleanVersion(v)
+			}
+		case strings.IndexByte(name, '@') >= 0 && i+2 < len(p.products):
+			app := p.products[i+2]
+			if app.name != "" && isLetter(app.name[0]) && isVersionLike(app.version) && !strings.ContainsAny(app.name, " ():@") {
+				s.agName, s.agClass, s.agVersion = app.name, "Mobile App", cleanVersion(app.version)
+			}
+		}
+		return
 	}
 }

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "3fd1ec77a91c1bc71cab1c31f9058d184a225c05611bb9a3027a3637a0608855",
-	"dev-variants": "d4758719bdfc43524190697490d1b246f569f21067ab8f8bd5a834c455c76bd4",
+	"dev":          "56bd53fce6edf9e517431ac8aad49943e348dc857d004c1bca4466ccfe72797f",
+	"dev-variants": "d7e6d6928d97c11d466e8eca2f364058584364abd302e0da0fc511757d84e45f",
 	"access-log":   "558e33e9d60f6104a9cd47a3cfd4b1bb5e813a855174481e131dec647bb71c8d",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
