@@ -158,6 +158,25 @@ func (s *state) repairBroken() {
 		}
 	}
 	s.fakeWindowsNT()
+	// "(Windows; U; Windows NT 5.1 ; pl-pl; ThinkPad Tablet
+	// Build/ThinkPadTablet_A310_02)": an Android device in desktop mode
+	// keeps Android's "<model> Build/<id>" entry, which names it.
+	if s.os.name == "Windows NT" && s.devClass == "Desktop" && (s.devBrand == "" || s.devBrand == Unknown) {
+		for _, e := range p.entries {
+			t := p.text(e)
+			k := strings.Index(p.ltext(e), " build/")
+			if k <= 0 {
+				continue
+			}
+			if brand, rest := brandOfModel(t[:k]); brand != "" && rest != "" {
+				s.devClass, s.devBrand, s.devName = "Tablet", brand, brand+" "+rest
+				if s.mobile {
+					s.devClass = "Phone"
+				}
+			}
+			break
+		}
+	}
 	if s.agName == "UIWebView" {
 		s.brokenIOSApp()
 	}
