@@ -66,6 +66,17 @@ func (s *state) repairBroken() {
 		s.os = osInfo{name: "Windows", version: Unknown, class: "Desktop", cpu: s.os.cpu}
 		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Desktop"
 	}
+	// illumos, the open continuation of OpenSolaris (OpenIndiana and
+	// SmartOS run on it), is named in its own comment entry.
+	if s.os.name == "" {
+		for _, e := range p.entries {
+			if p.ltext(e) == "illumos" {
+				s.os = osInfo{name: "illumOS", version: Unknown, class: "Desktop", cpu: s.os.cpu}
+				s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "OpenSolaris Desktop"
+				break
+			}
+		}
+	}
 	// Chrome OS ships with its browser: the platform version is the
 	// version of Chrome.
 	if s.os.name == "Chrome OS" && (s.os.version == "" || s.os.version == Unknown) && s.agName == "Chrome" &&

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "12efcea8eb4f996871278894f2e3bfc93f699b4692c112deb823a0aa78661ccf",
-	"dev-variants": "6e6ce1e33a2fd9298460540fe352ecb146e06a9c9213a196e76207d01e0b5e5c",
+	"dev":          "68ec0b9829c8bc91b96f078866e7f89b7b195271fc245fa8b8da60b7f05d45e8",
+	"dev-variants": "bc0f5f36c1cac95e3f5d8f6759e20d822612b4481c6991b4aa502cb22ae5dad1",
 	"access-log":   "558e33e9d60f6104a9cd47a3cfd4b1bb5e813a855174481e131dec647bb71c8d",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
