@@ -169,6 +169,14 @@ func (s *state) repairBroken() {
 		}
 	}
 	s.fakeWindowsNT()
+	// Trident numbers start at 4.0 (Internet Explorer 8); the "Trident/3.1"
+	// of Windows Phone 7.0 is not one of them, and the engine is then
+	// known only as Internet Explorer of the MSIE version.
+	if s.engName == "Trident" && atoiPrefix(s.engVersion) < 4 {
+		if v, ok := p.entryVersion("msie "); ok && isVersionLike(v) {
+			s.engName, s.engVersion = "Internet Explorer", cleanVersion(v)
+		}
+	}
 	// "(Windows; U; Windows NT 5.1 ; pl-pl; ThinkPad Tablet
 	// Build/ThinkPadTablet_A310_02)": an Android device in desktop mode
 	// keeps Android's "<model> Build/<id>" entry, which names it.

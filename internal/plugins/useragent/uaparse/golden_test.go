@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "68ec0b9829c8bc91b96f078866e7f89b7b195271fc245fa8b8da60b7f05d45e8",
-	"dev-variants": "bc0f5f36c1cac95e3f5d8f6759e20d822612b4481c6991b4aa502cb22ae5dad1",
+	"dev":          "0789eb7773a55f8307c89734992ee19676751d6915ca2520459cbd4792b5733b",
+	"dev-variants": "d97504fe43a880164a050c11f177e18d08cf2e2643bac26087553579730fca9b",
 	"access-log":   "558e33e9d60f6104a9cd47a3cfd4b1bb5e813a855174481e131dec647bb71c8d",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
