@@ -169,6 +169,14 @@ func (s *state) repairBroken() {
 		}
 	}
 	s.fakeWindowsNT()
+	// "(Windows NT 5.1) ... Chrome/39.0.852.0 Mobile Safari/5362": a
+	// desktop Windows with the "Mobile Safari" of a phone browser is read
+	// as a phone, the platform as a mobile one.
+	if s.os.name == "Windows NT" && s.devClass == "Desktop" && s.mobile && s.engName == "Blink" {
+		if pr, ok := p.product("Safari"); ok && strings.HasSuffix(pr.lname, "mobile safari") {
+			s.devClass, s.os.class = "Phone", "Mobile"
+		}
+	}
 	// Trident numbers start at 4.0 (Internet Explorer 8); the "Trident/3.1"
 	// of Windows Phone 7.0 is not one of them, and the engine is then
 	// known only as Internet Explorer of the MSIE version.

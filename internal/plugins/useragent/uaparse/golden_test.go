@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "0789eb7773a55f8307c89734992ee19676751d6915ca2520459cbd4792b5733b",
-	"dev-variants": "d97504fe43a880164a050c11f177e18d08cf2e2643bac26087553579730fca9b",
+	"dev":          "99f9f6019cfc0b4152c5da73be0d383c6b526184d666afc5378e8db7eaada776",
+	"dev-variants": "90542979fdf173faa24c181a87ad50a1de5ed5104cd44e636066df71fafabd7f",
 	"access-log":   "558e33e9d60f6104a9cd47a3cfd4b1bb5e813a855174481e131dec647bb71c8d",
 	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
 }
