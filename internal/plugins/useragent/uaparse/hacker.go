@@ -50,12 +50,12 @@ var codeSignatures = []string{
 	// commands, OGNL (Struts) and Spring class loader probes.
 	"drop table", "insert into", "delete from", "information_schema", "load_file(", "into outfile", "xp_cmdshell",
 	"cmd.exe", "cmd /c", "set|set", "whoami", "`id`", ";id;", "| sleep ", "; sleep ", "& sleep ", "|sleep ", ";sleep ",
-	"%{(", "#_memberaccess", "@ognl", "class.module.classloader",
+	"%{(", "#_memberaccess", "@ognl", "class.module.classloader", "ping -n ", "`sleep",
 }
 
 var traversalSignatures = []string{
 	"../", "..\\", "..%2f", "..%5c", "%2e%2e", "%252e", "..%252f", "..%255c", "..%c0%af", "/etc/passwd",
-	"boot.ini", "win.ini", "file:///", "web-inf", "/etc/group", "/proc/",
+	"boot.ini", "win.ini", "file:///", "web-inf", "/etc/group", "/proc/", "/etc/shadow",
 }
 
 // hackerToolkits maps a lower case marker to the scanner that leaves it.
@@ -202,8 +202,9 @@ var (
 		return out
 	}())
 	// Fuzzing probes: an encoded NUL byte or line break (header
-	// injection) is never part of a client's name.
-	probeNeedles = uaNeedles.group([]string{"%00", "%0d%0a"})
+	// injection) is never part of a client's name, nor is a test site of
+	// a vulnerability scanner (Acunetix's vulnweb.com).
+	probeNeedles = uaNeedles.group([]string{"%00", "%0d%0a", "vulnweb.com"})
 	// Forged user agents typed by hand swap two letters of the words every
 	// browser sends ("Mozlila/5.0", "Moblie Safari", "Bulid/NRD90M"); a
 	// real client copies its user agent from code and never does.
