@@ -3,6 +3,7 @@ package uaparse
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -50,7 +51,7 @@ func analyze(ua string) *[numAttributes]string {
 		fillHacker(&v, hackerInfo{vector: Unknown, toolkit: Unknown})
 		return &v
 	}
-	p := parse(urlDecode(ua))
+	p := parse(collapseSpaces(urlDecode(ua)))
 	if h, ok := detectHacker(p); ok {
 		fillHacker(&v, h)
 		releaseParsed(p)
@@ -78,6 +79,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.officeDevice()
 	s.activeSyncDeviceName()
 	s.androidInAppName()
+	s.repairBroken()
 	s.extras()
 	s.fill(&v)
 	releaseParsed(p)
@@ -1804,7 +1806,24 @@ func (s *state) modelElsewhere() string {
 // device.
 func (s *state) anonymized() {
 	p := s.p
-	if p.has(kwAnonymizedBy) || p.has(kwAnonymisedBy) || p.has(kwAnonymisiertDurch) {
+	if p.has(kwAnonymizedBy) || p.has(kwAnonymisedBy) || p.has(kwAnonymisiertDurch) || p.has(kwAnonymizedByTight) ||
+		p.has(kwAnonymisiertDurchTight) {
+		s.devClass = "Anonymized"
+		return
+	}
+	if p.has(kwWebLight) {
+		// Google Web Light fetches and slims pages for slow connections
+		// on the user's behalf; the device it announces is a fixed one.
+		s.devClass, s.devBrand, s.devName = "Anonymized", "Google", "Google Weblight"
+		return
+	}
+	if p.has(kwWirelessTranscoder) {
+		// Its predecessor for mobile phones, the Google Wireless
+		// Transcoder, does not name the device at all.
+		s.devClass, s.devBrand, s.devName = "Anonymized", "Google", "Google Wireless Transcoder"
+		return
+	}
+	if zeroedComment(p) {
 		s.devClass = "Anonymized"
 		return
 	}
@@ -2407,13 +2426,21 @@ func (s *state) fill(v *[numAttributes]string) {
 // unchanged, so a "%" in a normal user agent is left alone.
 func urlDecode(ua string) string {
 	// An encoded user agent has an encoded slash or space and an encoded
-	// parenthesis, semicolon or plus for a space.
+	// parenthesis, semicolon or plus for a space. Form encoding alone
+	// ("Mozilla/5.0+(Windows+NT+10.0;+Win64;+x64)+...") leaves no space
+	// and several plus signs.
 	if strings.IndexByte(ua, '%') < 0 {
+		if strings.IndexByte(ua, ' ') < 0 && strings.Count(ua, "+") >= 3 && strings.Contains(ua, "+(") {
+			return strings.ReplaceAll(ua, "+", " ")
+		}
 		return ua // every encoded slash or space has a '%': one fast search for most user agents
 	}
 	slashOrSpace := strings.Contains(ua, "%2F") || strings.Contains(ua, "%2f") || strings.Contains(ua, "%20")
-	if !slashOrSpace || !strings.Contains(ua, "%28") && !strings.Contains(ua, "%3B") && !strings.Contains(ua, "+") {
-		return ua
+	// "Mozilla/5.0%20(Windows%20NT%2010.0;%20Win64...": only the spaces
+	// are encoded.
+	spacesOnly := strings.IndexByte(ua, ' ') < 0 && strings.Count(ua, "%20") >= 2
+	if !slashOrSpace || !spacesOnly && !strings.Contains(ua, "%28") && !strings.Contains(ua, "%3B") && !strings.Contains(ua, "+") {
+		return decodeFirstName(ua)
 	}
 	if strings.Contains(ua, "%252") || strings.Contains(ua, "..") {
 		return ua // double encoding is a traversal probe: keep it for the hacker rules
@@ -2432,6 +2459,41 @@ func urlDecode(ua string) string {
 		}
 	}
 	return string(b)
+}
+
+// decodeFirstName decodes the name of the first product when only that is
+// percent-encoded, as CFNetwork apps send their bundle name
+// ("Network%20Logger%20Pro/6.1 CFNetwork/976 Darwin/18.2.0"). Encoded
+// control characters are left alone: they belong to probes.
+func decodeFirstName(ua string) string {
+	k := strings.IndexByte(ua, '/')
+	if k <= 0 {
+		return ua
+	}
+	name := ua[:k]
+	if strings.IndexByte(name, '%') < 0 || strings.IndexByte(name, ' ') >= 0 || strings.Contains(name, "%25") ||
+		strings.Contains(name, "..") {
+		return ua
+	}
+	b := make([]byte, 0, len(ua))
+	for i := 0; i < k; i++ {
+		c := name[i]
+		if c == '%' {
+			if i+2 >= k || !isHex(name[i+1]) || !isHex(name[i+2]) {
+				return ua
+			}
+			c = unhex(name[i+1])<<4 | unhex(name[i+2])
+			if c < 0x20 || c == 0x7f || c == '/' || c == '.' {
+				return ua
+			}
+			i += 2
+		}
+		b = append(b, c)
+	}
+	if !utf8.Valid(b) {
+		return ua // overlong or broken sequences ("%c0%af") are probes
+	}
+	return string(append(b, ua[k:]...))
 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }

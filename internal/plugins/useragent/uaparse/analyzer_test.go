@@ -139,10 +139,12 @@ func TestKnownBrowsers(t *testing.T) {
 		ua   string
 		want map[string]string
 	}{
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.130 Safari/537.36",
+			map[string]string{"DeviceClass": "Desktop", "OperatingSystemName": "Windows NT", "LayoutEngineName": "Blink",
+				"AgentName": "Chrome", "AgentVersionMajor": "120", "OperatingSystemVersion": ">=10"}},
+		// The reduced user agent says "10.0" on every Windows: the version is unknown.
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
 			map[string]string{"DeviceClass": "Desktop", "OperatingSystemName": "Windows NT", "LayoutEngineName": "Blink",
-				// Chrome's reduced user agent: "Windows NT 10.0" is fixed
-				// and says nothing of the release (Yauaa: "??").
 				"AgentName": "Chrome", "AgentVersionMajor": "120", "OperatingSystemVersion": "Unknown"}},
 		{"Mozilla/5.0 (iPhone; CPU iPhone OS 14_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.1.2 Mobile/15E148 Safari/604.1",
 			map[string]string{"DeviceClass": "Phone", "DeviceName": "Apple iPhone", "OperatingSystemName": "iOS",

@@ -16,8 +16,12 @@
 //     robot words, distribution, television and phone markers); the rules
 //     ask it instead of searching the whole string each time;
 //   - hacker.go: attacks (SQL, script, template, shell and code injection,
-//     path traversal, server side includes) and scanner toolkits, found by
-//     their signatures in that pass;
+//     path traversal, server side includes), scanner toolkits and forged
+//     strings (hand-typed typos, impossible processors), found by their
+//     signatures in that pass;
+//   - broken.go: what broken, anonymised and reduced user agents still
+//     tell: comment-only device strings, lost spaces and padding, the
+//     fixed platform of Chrome's reduced user agent, bug bounty addresses;
 //   - os.go: the operating system from comment entries and products, with
 //     priorities (Windows Phone over Android over Linux);
 //   - analyze.go: layout engine, browser or app, device (Android models,

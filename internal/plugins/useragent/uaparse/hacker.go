@@ -19,12 +19,18 @@ var sqlSignatures = []string{
 	"pg_sleep", "dbms_pipe", "xp_dirtree", "make_set(", " rlike ", "case when", "from dual",
 	"utl_inaddr", "char(", "chr(", "concat(0x", "--\"", "/**/", "';", "\";",
 	"convert(int", "rdb$database", "declare @", "exec master", ")--", "'--",
+	// sqlmap's boolean probes close the quoted value and add their own
+	// condition: "1.0.7') AS GMQU WHERE 3635=3635 OR NOT 9785=9785-- RlPe".
+	" where ", " or not ",
+	// Boolean probes that extend a value with a tautology: "1) AND
+	// 8514=8514 AND (6526=6526", "...\" AND \"1\"=\"1".
+	" and (", ") and ", "\" and \"",
 }
 
 var scriptSignatures = []string{
 	"<script", "</script", "javascript:", "onload=", "onerror=", "onmouseover=", "alert(", "<svg", "<img",
 	"<?xml", "<!doctype", "<!entity", "<esi:", "xmlns", "%3cscript", "</title>", "</textarea>", "prompt(",
-	"<iframe", "document.cookie", "xss", "<bgy", "<body",
+	"<iframe", "document.cookie", "<bgy", "<body", "<title",
 }
 
 var codeSignatures = []string{
@@ -33,26 +39,49 @@ var codeSignatures = []string{
 	"exec(", "phpinfo", "md5(", "base64_decode", "|| ping", "; ping", "&& ping", "| bash", "|bash",
 	".concat(", "print(", "curl -", "/dev/tcp", "bxss.me", "burpcollaborator", ".to_s)",
 	"s:2:\\\"", "$((", "{s:", "cat /etc", "' + ", "'+(", "\"+(", "ping -c",
+	// Expression language and template probes: a build placeholder such as
+	// "${pom.version}" starts with a name, a probe with a quote.
+	"${\\", "${\"", "${'",
+	// An expression that evaluates arithmetic shows that the server ran it:
+	// "${9999+9999}", "#{9*9}", "<%= 7*7 %>".
+	"${0", "${1", "${2", "${3", "${4", "${5", "${6", "${7", "${8", "${9",
+	"#{0", "#{1", "#{2", "#{3", "#{4", "#{5", "#{6", "#{7", "#{8", "#{9", "<%=", "response.write(",
+	// Statements no client sends: destructive or exfiltrating SQL, shell
+	// commands, OGNL (Struts) and Spring class loader probes.
+	"drop table", "insert into", "delete from", "information_schema", "load_file(", "into outfile", "xp_cmdshell",
+	"cmd.exe", "cmd /c", "set|set", "whoami", "`id`", ";id;", "| sleep ", "; sleep ", "& sleep ", "|sleep ", ";sleep ",
+	"%{(", "#_memberaccess", "@ognl", "class.module.classloader", "ping -n ", "`sleep",
 }
 
 var traversalSignatures = []string{
 	"../", "..\\", "..%2f", "..%5c", "%2e%2e", "%252e", "..%252f", "..%255c", "..%c0%af", "/etc/passwd",
-	"boot.ini", "win.ini", "file:///", "web-inf", "/etc/group", "/proc/",
+	"boot.ini", "win.ini", "file:///", "web-inf", "/etc/group", "/proc/", "/etc/shadow",
 }
 
 // hackerToolkits maps a lower case marker to the scanner that leaves it.
 var hackerToolkits = []struct{ marker, name string }{
 	{"sqlmap", "Sqlmap"}, {"acunetix", "Acunetix"}, {"nessus", "Nessus"}, {"nikto", "Nikto"},
 	{"assetnote", "Assetnote"}, {"no_random_ua_found", "OpenBullet"}, {"googlesecurityscanner", "Google Security Scanner"},
-	{"netsparker", "Netsparker"}, {"wpscan", "WPScan"}, {"nmap", "Nmap"}, {"anyconnect darwin_i386", "Nmap"},
-	{"zgrab", "ZGrab"}, {"openvas", "OpenVAS"}, {"w3af", "w3af"}, {"dirbuster", "DirBuster"}, {"burp", "Burp"},
-	{"arachni", "Arachni"}, {"jaeles", "Jaeles"}, {"nuclei", "Nuclei"}, {"tenable", "Tenable"},
+	{"netsparker", "Netsparker"}, {"wpscan", "WPScan"}, {"nmap", "Nmap"}, {"anyconnect darwin_i386 3.1.05160", "Nmap"},
+	{"zgrab", "ZGrab"}, {"openvas", "OpenVAS"}, {"w3af", "w3af"}, {"dirbuster", "DirBuster"},
+	{"arachni", "Arachni"}, {"jaeles", "Jaeles"}, {"nuclei", "Nuclei"},
+	// Exploitation tools that have no use but attack: SQL injection
+	// (Havij, sqlninja), file inclusion (fimap), command injection
+	// (commix), cross-site scripting (XSSer) and the ZmEu, Morfeus and
+	// Jorgee vulnerability probes.
+	{"havij", "Havij"}, {"sqlninja", "Sqlninja"}, {"fimap", "Fimap"}, {"commix", "Commix"}, {"xsser", "XSSer"},
+	{"zmeu", "ZmEu"}, {"morfeus", "Morfeus"}, {"jorgee", "Jorgee"},
 }
 
 // detectHacker returns the attack found in the user agent, if any.
 func detectHacker(p *parsed) (hackerInfo, bool) {
 	low := p.low
 	h := hackerInfo{vector: Unknown, toolkit: Unknown}
+	if p.has(kwHintEscaped) || p.has(kwHintQuoted) {
+		// A Sec-CH-UA header pasted in as a user agent: its quotes and
+		// semicolons are not an injection.
+		return h, true
+	}
 	if p.hasAny(&toolkitNeedles) {
 		for _, t := range hackerToolkits {
 			if strings.Contains(low, t.marker) {
@@ -69,12 +98,20 @@ func detectHacker(p *parsed) (hackerInfo, bool) {
 		h.vector, found = "Serverside include", true
 	case p.hasAny(&traversalNeedles):
 		h.vector, found = "Path Traversal", true
-	case p.hasAny(&scriptNeedles), p.hasAny(&codeNeedles), p.hasAny(&sqlNeedles) && sqlContext(low):
+	case p.hasAny(&scriptNeedles), p.hasAny(&codeNeedles), p.hasAny(&sqlNeedles) && sqlContext(low),
+		p.has(kwXSS) && xssWord(low):
 		h.vector, found = "Code Injection", true
 	}
 	if h.toolkit == "Nikto" {
-		if pr, ok := p.product("Nikto"); ok {
-			h.agent, h.version = "Nikto", pr.version
+		// Nikto names itself inside the comment: "Mozilla/5.00
+		// (Nikto/2.1.5) (Evasions:None) (Test:000964)".
+		if i := strings.Index(low, "nikto/"); i >= 0 {
+			v := p.ua[i+len("nikto/"):]
+			end := 0
+			for end < len(v) && (v[end] >= '0' && v[end] <= '9' || v[end] == '.') {
+				end++
+			}
+			h.agent, h.version = "Nikto", v[:end]
 		}
 		if v, ok := p.entryVersion("test:"); ok {
 			_ = v
@@ -86,9 +123,59 @@ func detectHacker(p *parsed) (hackerInfo, bool) {
 		}
 	}
 	if !found {
-		found = junkUserAgent(p)
+		found = junkUserAgent(p) || p.hasAny(&probeNeedles) || p.hasAny(&typoNeedles) || impossibleCPU(p)
 	}
 	return h, found
+}
+
+// xssWord reports "xss" standing as a word ("alert(/XSS/)",
+// "tenable_wasscan_xss_in_element"): privacy tools replace versions with
+// random letters ("Firefox/HXSS", "Edg/1DGWMNWXSSP"), which contain it
+// by chance inside a longer run of letters and digits.
+func xssWord(low string) bool {
+	for i := 0; ; {
+		k := strings.Index(low[i:], "xss")
+		if k < 0 {
+			return false
+		}
+		k += i
+		if (k == 0 || !isWordByte(low[k-1])) && (k+3 == len(low) || !isWordByte(low[k+3])) {
+			return true
+		}
+		i = k + 3
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// impossibleCPU recognises a made-up processor in a forged user agent:
+// "Linux x187_64" copies the shape of "x86_64" with digits no processor
+// family has.
+func impossibleCPU(p *parsed) bool {
+	if !p.has(kwUnderscore64) {
+		return false
+	}
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		if !strings.HasSuffix(lt, "_64") {
+			continue
+		}
+		i := len(lt) - 3
+		j := i
+		for j > 0 && lt[j-1] >= '0' && lt[j-1] <= '9' {
+			j--
+		}
+		if j == i || j == 0 || lt[j-1] != 'x' || j >= 2 && isWordByte(lt[j-2]) {
+			continue
+		}
+		// "x64_64" is a common slip for x86_64 in real user agents.
+		if d := lt[j:i]; d != "86" && d != "64" {
+			return true
+		}
+	}
+	return false
 }
 
 // sqlContext confirms an SQL signature: "' or " and friends are only an
@@ -114,8 +201,22 @@ var (
 		}
 		return out
 	}())
-	kwSSIExec    = uaNeedles.add("<!--#exec")
-	kwSSIInclude = uaNeedles.add("<!--#include")
+	// Fuzzing probes: an encoded NUL byte or line break (header
+	// injection) is never part of a client's name, nor is a test site of
+	// a vulnerability scanner (Acunetix's vulnweb.com).
+	probeNeedles = uaNeedles.group([]string{"%00", "%0d%0a", "vulnweb.com"})
+	// Forged user agents typed by hand swap two letters of the words every
+	// browser sends ("Mozlila/5.0", "Moblie Safari", "Bulid/NRD90M"); a
+	// real client copies its user agent from code and never does.
+	typoNeedles = uaNeedles.group([]string{
+		"omzilla", "mzoilla", "moizlla", "mozlila", "mozilal",
+		"ombile", "mboile", "moible", "moblie",
+		"ubild", "biuld", "bulid", "buidl",
+	})
+	kwXSS          = uaNeedles.add("xss")
+	kwUnderscore64 = uaNeedles.add("_64")
+	kwSSIExec      = uaNeedles.add("<!--#exec")
+	kwSSIInclude   = uaNeedles.add("<!--#include")
 
 	// A Sec-CH-UA client hint header pasted in as a user agent.
 	kwHintEscaped = uaNeedles.add(";v=\\\"")
@@ -132,6 +233,14 @@ func junkUserAgent(p *parsed) bool {
 	case p.has(kwHintEscaped) || p.has(kwHintQuoted):
 		return true
 	case strings.HasPrefix(low, ";__ct_job_id__"):
+		return true
+	case low == "user-agent" || low == "user agent":
+		// The header's name where its value belongs: a template or a
+		// probe, not a client.
+		return true
+	case low != "" && low[0] == '@':
+		// No product name starts with '@'; mail-style tokens such as
+		// "@@VI1wa" are markers planted by scanners.
 		return true
 	}
 	return false

@@ -185,6 +185,18 @@ func (p *parsed) addWords(s, e int) {
 	if t == "" {
 		return
 	}
+	// "Instagram400.1.0.29.75": a name glued to its dotted version, in a
+	// user agent that lost its spaces.
+	if strings.IndexByte(t, ' ') < 0 {
+		k := 0
+		for k < len(t) && (t[k] >= 'a' && t[k] <= 'z' || t[k] >= 'A' && t[k] <= 'Z') {
+			k++
+		}
+		if k >= 4 && gluedVersionAt(t, k) {
+			p.addProduct(t[:k], t[k:])
+			return
+		}
+	}
 	// "Opera 8.50", "Links (2.8": a name followed by a bare version.
 	if k := strings.LastIndexByte(t, ' '); k > 0 && isVersionLike(t[k+1:]) && !isVersionLike(t) {
 		p.addProduct(strings.TrimSpace(t[:k]), t[k+1:])
@@ -225,12 +237,26 @@ func scanVersion(s string, i int) int {
 			if j-i >= 3 && j < n && s[j] == '/' {
 				return i
 			}
+			// "Mobile/23A355Instagram400.1.0.29.75": a capitalised name
+			// glued to its own dotted version starts a new product.
+			if j-i >= 4 && s[i+1] >= 'a' && s[i+1] <= 'z' && gluedVersionAt(s, j) {
+				return i
+			}
 			i = j
 			continue
 		}
 		i++
 	}
 	return i
+}
+
+// gluedVersionAt reports a dotted version ("400.1.0") starting at s[i].
+func gluedVersionAt(s string, i int) bool {
+	j := i
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	return j > i && j+1 < len(s) && s[j] == '.' && s[j+1] >= '0' && s[j+1] <= '9'
 }
 
 // parseBlock reads a comment section starting at the opener s[i] and returns
@@ -299,18 +325,32 @@ func (p *parsed) product(name string) (product, bool) {
 // entry, as in "(compatible; MSIE 9.0; ...)" or "(...; Bada/1.2; ...)", and
 // returns the version.
 func (p *parsed) entryVersion(prefix string) (string, bool) {
+	// A prefix that ends in a space also matches without it before a
+	// digit: user agents that lost their spaces send "MSIE8.0".
+	tight := ""
+	if strings.HasSuffix(prefix, " ") {
+		tight = prefix[:len(prefix)-1]
+	}
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		if !strings.HasPrefix(lt, prefix) {
-			continue
+			if tight == "" || len(lt) <= len(tight) || !strings.HasPrefix(lt, tight) || lt[len(tight)] < '0' || lt[len(tight)] > '9' {
+				continue
+			}
+			return p.versionAfter(e, len(tight)), true
 		}
-		rest := p.text(e)[len(prefix):]
-		rest = strings.TrimLeft(rest, " /:")
-		end := 0
-		for end < len(rest) && !isSpace(rest[end]) && rest[end] != ')' {
-			end++
-		}
-		return rest[:end], true
+		return p.versionAfter(e, len(prefix)), true
 	}
 	return "", false
+}
+
+// versionAfter returns the version that follows the first n bytes of a
+// comment entry.
+func (p *parsed) versionAfter(e entry, n int) string {
+	rest := strings.TrimLeft(p.text(e)[n:], " /:")
+	end := 0
+	for end < len(rest) && !isSpace(rest[end]) && rest[end] != ')' {
+		end++
+	}
+	return rest[:end]
 }

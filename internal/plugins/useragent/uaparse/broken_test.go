@@ -1,0 +1,37 @@
+package uaparse
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNoPanicOnBrokenForms runs the rules without the safety net of
+// analyzeSafe, which would hide a panic behind an all-Unknown answer, over
+// every golden input and the broken forms of it that the repair rules act
+// on: spaces lost, spaces percent-encoded, padded with runs of spaces.
+func TestNoPanicOnBrokenForms(t *testing.T) {
+	extra := []string{"%20%20", "%20%20%20", "+(+(+(", "@", "%", "%2", "%2F", "x_64", "( x1_64)", "(_64)",
+		"Android/", "Android//", "safari/1a", "(Windows NT 9.0", "Mozilla/5.0 (Windows NT 9_0) WebKit/1 Safari/1",
+		"a@b Mozilla/5.0", "Instagram1.", "%41/", "%e3%82/1", "(screen size", "(null)", "Mozilla/5.0 Firefox/"}
+	n := 0
+	for _, uas := range goldenInputs(t) {
+		for _, u := range append(uas, extra...) {
+			if len(u) > maxLength {
+				continue
+			}
+			for _, v := range []string{u, strings.ReplaceAll(u, " ", ""), strings.ReplaceAll(u, " ", "%20"),
+				strings.ReplaceAll(u, " ", "   ")} {
+				n++
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							t.Errorf("panic %v on %q", r, v)
+						}
+					}()
+					analyze(v)
+				}()
+			}
+		}
+	}
+	t.Logf("%d inputs", n)
+}
