@@ -16,10 +16,10 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "1d57b85ddaa89f58e86a9ecdd871a2d7e326cedf47cf431bd2a96509a009dbb2",
-	"dev-variants": "689a72348ca8154cef421a831abf4d63da2f490867be5d4228d14f1fdf0e1127",
-	"access-log":   "8ab7f935d39cc12bacc8a01e4655333fdbbb3169b21f51a97369b58a0c7dc7af",
-	"hostile":      "85f29b47f721fa90a6d2fcb5aa3cb47fc6c21adaa290ab70eae04093681260ca",
+	"dev":          "54a98812dd803e908f4da39db2447ed39701d02e8a4871ce43cf6b834fd2d6aa",
+	"dev-variants": "ccf0ea67d173e6385dc30d6e518831bd7fb0dc806515410cad177118366ae066",
+	"access-log":   "4b8e5570f71bc8f5143a472fd70dff3498f795e327950e197eb8fdd495b46a67",
+	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
 }
 
 // accessLogLineUserAgents returns the user agent of every line of the real
