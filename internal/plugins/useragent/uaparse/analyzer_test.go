@@ -266,12 +266,16 @@ func FuzzAnalyze(f *testing.F) {
 		"Mozilla/5.0 (Linux; Android 9; MI 6 Build/PKQ1.190118.001; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/93.0.4577.62 Mobile Safari/537.36",
 		"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "../../etc/passwd", "() { :;}; echo",
 		"Mozilla%2F5.0+%28Linux%3B+Android+9%29", "[FBAN/FB4A;FBAV/1.0;]", "a/b/c (d; e [f; g] {h})",
+		"/5.0 (compatible; Googlebot/2.1)", "Mozilla/5.0 (Linux;CE-HTML/1.0;U;en), Chrome/49.0 Safari/537.36 AppleWebKit",
 	} {
 		f.Add(s)
 	}
 	plain := New(Options{})
 	cached := New(Options{CacheSize: 64})
 	f.Fuzz(func(t *testing.T, ua string) {
+		// The rules without the safety net of analyzeSafe first: a panic
+		// there would otherwise hide behind an all-Unknown answer.
+		analyze(ua)
 		r1 := plain.Analyze(ua)
 		r2 := cached.Analyze(ua)
 		r3 := cached.Analyze(ua)

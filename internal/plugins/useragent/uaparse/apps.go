@@ -547,7 +547,9 @@ func (s *state) appendedApp() bool {
 		s.setApp(pr)
 		return true
 	}
-	if webkit < 0 {
+	if webkit < 0 || webkit > last {
+		// No WebKit token, or one after Safari's ("Safari/537.36
+		// AppleWebKit"): nothing stands between them.
 		return false
 	}
 	for _, pr := range p.products[webkit+1 : last] {

@@ -35,3 +35,31 @@ func TestNoPanicOnBrokenForms(t *testing.T) {
 	}
 	t.Logf("%d inputs", n)
 }
+
+// TestNoPanicOnCutForms runs the rules without the safety net over every
+// DEV user agent cut before and after each separator (" /;()"), the shapes
+// in which a name or version goes missing: "/5.0 (compatible; Googlebot/2.1)"
+// is a product without a name.
+func TestNoPanicOnCutForms(t *testing.T) {
+	n := 0
+	for _, c := range loadDev(t) {
+		u := c.UA
+		for i := 0; i < len(u); i++ {
+			if !strings.ContainsRune(" /;()", rune(u[i])) {
+				continue
+			}
+			for _, v := range []string{u[:i], u[i:], u[i+1:]} {
+				n++
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							t.Errorf("panic %v on %q", r, v)
+						}
+					}()
+					analyze(v)
+				}()
+			}
+		}
+	}
+	t.Logf("%d inputs", n)
+}

@@ -329,7 +329,7 @@ func (s *state) imitator(ver, bot, company string) {
 	// "Ryderspider/1.0 (Googlebot/2.1)", "(compatible; Googlebot/2.1;
 	// BeforeYouClick/1.0; ...)": the imitator's own name and version.
 	for i, pr := range p.products {
-		if i == 0 && pr.lname == "mozilla" || pr.version == "" || strings.HasPrefix(pr.lname, lbot) || !isLetter(pr.name[0]) {
+		if i == 0 && pr.lname == "mozilla" || pr.version == "" || strings.HasPrefix(pr.lname, lbot) || !startsWithLetter(pr.name) {
 			continue
 		}
 		s.agName, s.agVersion = pr.name, cleanVersion(pr.version)
@@ -1050,7 +1050,7 @@ func (s *state) contactRobot() (string, string, robotKind) {
 		// "AppleWebKit/537.36 (KHTML, like Gecko); compatible; Name/1.0;
 		// +https://...": the compatible section without its parentheses.
 		for i, pr := range p.products {
-			if pr.lname == "compatible" && i+1 < len(p.products) && isLetter(p.products[i+1].name[0]) {
+			if pr.lname == "compatible" && i+1 < len(p.products) && startsWithLetter(p.products[i+1].name) {
 				return p.products[i+1].name, p.products[i+1].version, robotContact
 			}
 		}
@@ -1059,7 +1059,7 @@ func (s *state) contactRobot() (string, string, robotKind) {
 		// that names no client is the robot.
 		if inCompat >= 0 {
 			for i, pr := range p.products {
-				if i > 0 && pr.version != "" && isLetter(pr.name[0]) && !isBrowserProduct(pr.lname) {
+				if i > 0 && pr.version != "" && startsWithLetter(pr.name) && !isBrowserProduct(pr.lname) {
 					return pr.name, pr.version, robotContact
 				}
 			}
@@ -1073,7 +1073,7 @@ func (s *state) contactRobot() (string, string, robotKind) {
 		// appended names the robot that drives the browser.
 		if n := len(p.products); n > 1 && len(p.entries) > 0 && strings.HasSuffix(p.ua, ")") {
 			last := p.products[n-1]
-			if last.version == "" && isLetter(last.name[0]) && strings.IndexByte(last.name, ' ') < 0 &&
+			if last.version == "" && startsWithLetter(last.name) && strings.IndexByte(last.name, ' ') < 0 &&
 				isInfoEntry(p.ltext(p.entries[len(p.entries)-1])) {
 				return last.name, "", robotContact
 			}
