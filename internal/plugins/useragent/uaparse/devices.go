@@ -172,6 +172,9 @@ var setTopBoxMakers = []struct{ prefix, brand string }{
 	{"technicolor ", "Technicolor"}, {"sagemcom ", "Sagemcom"},
 }
 
+// setTopBoxNeedles lets setTopBox skip the comment when no maker occurs.
+var setTopBoxNeedles = uaNeedles.group([]string{"arris ", "amino ", "humax ", "kaon ", "technicolor ", "sagemcom "})
+
 // setTopBox recognises the boxes that connect a television to the
 // internet and reports whether it found one:
 //   - Arris's KreaTV system ("KreaTV/15.99.2.1 (ARRIS, IPC1100P2, wired)"),
@@ -214,6 +217,9 @@ func (s *state) setTopBox() bool {
 	if s.os.name == "Linux" && len(p.products) > 0 && p.products[len(p.products)-1].name == "WPE" {
 		s.devClass, s.devBrand, s.devName = "Set-top box", "Comcast", "Comcast X1"
 		return true
+	}
+	if !p.hasAny(&setTopBoxNeedles) {
+		return false
 	}
 	for _, e := range p.entries {
 		lt := p.ltext(e)
@@ -841,6 +847,9 @@ func (s *state) starboardDevice() {
 		return
 	}
 	for _, pr := range p.products {
+		if strings.IndexByte(pr.name, '_') < 0 {
+			continue // the Starboard fields are joined by underscores
+		}
 		class := ""
 		switch {
 		case strings.Contains(pr.name, "_GAME_"):

@@ -1131,8 +1131,8 @@ func (s *state) hasContact() bool {
 		}
 	}
 	for _, e := range p.entries {
-		if lt := p.ltext(e); !strings.ContainsAny(lt, " /") && (strings.HasSuffix(lt, ".com") || strings.HasSuffix(lt, ".net") ||
-			strings.HasSuffix(lt, ".org") || strings.HasSuffix(lt, ".io")) {
+		if lt := p.ltext(e); (strings.HasSuffix(lt, ".com") || strings.HasSuffix(lt, ".net") ||
+			strings.HasSuffix(lt, ".org") || strings.HasSuffix(lt, ".io")) && !strings.ContainsAny(lt, " /") {
 			return true // a bare domain name, "(compatible; theoldreader.com)"
 		}
 	}
