@@ -125,7 +125,14 @@ func (n *needleSet) build() {
 	}
 }
 
-func init() { uaNeedles.build() }
+func init() {
+	uaNeedles.build()
+	needlesAllIndexed = uaNeedles.allIndexed
+}
+
+// needlesAllIndexed copies uaNeedles.allIndexed into a plain variable,
+// which keeps has within the compiler's inlining budget.
+var needlesAllIndexed bool
 
 // scan records in found every indexed needle that occurs in s.
 func (n *needleSet) scan(s string, found *needleBits) {
@@ -158,8 +165,22 @@ func (n *needleSet) scan(s string, found *needleBits) {
 }
 
 // has reports whether the needle occurs in the lower case user agent.
+//
+// It is asked thousands of times per analysis, so it is kept small enough
+// to be inlined: the bit test when every needle is indexed (the case the
+// tests enforce), a call otherwise.
 func (p *parsed) has(id needleID) bool {
-	if uaNeedles.allIndexed || uaNeedles.indexed(id) {
+	if needlesAllIndexed {
+		// Every identifier is below needleCap here, so the mask only
+		// spares the bounds check.
+		return p.found[id>>6&(needleCap/64-1)]&(1<<(id&63)) != 0
+	}
+	return p.hasSlow(id)
+}
+
+// hasSlow answers has when some needle is outside the bit set.
+func (p *parsed) hasSlow(id needleID) bool {
+	if uaNeedles.indexed(id) {
 		return p.found.has(id)
 	}
 	return strings.Contains(p.low, uaNeedles.words[id])
