@@ -37,6 +37,12 @@ type state struct {
 	compatContact bool
 }
 
+// Needles of the engine and extras rules.
+var (
+	kwParenGecko = uaNeedles.add(") gecko ")
+	kwHTTPWord   = uaNeedles.add("http")
+)
+
 // analyze runs every rule over ua and returns the attribute values.
 func analyze(ua string) *[numAttributes]string {
 	var v [numAttributes]string
@@ -213,7 +219,7 @@ func (s *state) detectEngine() {
 		s.engClass, s.engName, s.engVersion = "Browser", "Trident", cleanVersion(v)
 		return
 	}
-	if s.mozilla && strings.Contains(p.low, ") gecko ") {
+	if s.mozilla && p.has(kwParenGecko) {
 		for _, pr := range p.products {
 			if strings.HasPrefix(pr.lname, "gecko ") && pr.version != "" {
 				// "rv:12.3) Gecko Kazehakase/0.5.4": the engine token
@@ -2270,7 +2276,7 @@ func (s *state) extras() {
 			s.email = strings.TrimRight(p.ua[st:en], ".")
 		}
 	}
-	if i := strings.Index(p.low, "http"); i >= 0 {
+	if i := p.index(kwHTTPWord); i >= 0 {
 		en := i
 		for en < len(p.ua) && !isSpace(p.ua[en]) && p.ua[en] != ')' && p.ua[en] != ';' && p.ua[en] != ',' {
 			en++
