@@ -184,7 +184,17 @@ func acerModel(m string) bool {
 // brandOfModel finds the brand of a device model and the model with the
 // brand prefix removed.
 func brandOfModel(model string) (brand, rest string) {
-	lm := asciiLower(model)
+	// Only the start of the model is compared (no brand or prefix is
+	// longer than 32 bytes, TestBrandPrefixLengths), so its lower case
+	// form fits a buffer on the stack: this runs for most user agents.
+	var buf [32]byte
+	lb := buf[:copy(buf[:], model)]
+	for i, c := range lb {
+		if c >= 'A' && c <= 'Z' {
+			lb[i] = c + 'a' - 'A'
+		}
+	}
+	lm := string(lb)
 	if len(lm) > 8 && strings.HasPrefix(lm, "samsung ") {
 		// Samsung Internet puts "SAMSUNG" in front of whatever device it
 		// runs on ("SAMSUNG Redmi Note 9 Pro"); a model with a brand of
