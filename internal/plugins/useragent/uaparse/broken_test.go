@@ -22,14 +22,7 @@ func TestNoPanicOnBrokenForms(t *testing.T) {
 			for _, v := range []string{u, strings.ReplaceAll(u, " ", ""), strings.ReplaceAll(u, " ", "%20"),
 				strings.ReplaceAll(u, " ", "   ")} {
 				n++
-				func() {
-					defer func() {
-						if r := recover(); r != nil {
-							t.Errorf("panic %v on %q", r, v)
-						}
-					}()
-					analyze(v)
-				}()
+				analyzeUnguarded(t, v)
 			}
 		}
 	}
@@ -50,16 +43,21 @@ func TestNoPanicOnCutForms(t *testing.T) {
 			}
 			for _, v := range []string{u[:i], u[i:], u[i+1:]} {
 				n++
-				func() {
-					defer func() {
-						if r := recover(); r != nil {
-							t.Errorf("panic %v on %q", r, v)
-						}
-					}()
-					analyze(v)
-				}()
+				analyzeUnguarded(t, v)
 			}
 		}
 	}
 	t.Logf("%d inputs", n)
+}
+
+// analyzeUnguarded runs the rules on ua without analyzeSafe and reports a
+// panic as a test error.
+func analyzeUnguarded(t *testing.T, ua string) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Errorf("panic %v on %q", r, ua)
+		}
+	}()
+	analyze(ua)
 }

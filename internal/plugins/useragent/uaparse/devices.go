@@ -271,9 +271,8 @@ func (s *state) googleTV() {
 }
 
 // webOSVersion derives the version of LG's webOS TV from the Chromium
-// release its web runtime is built on, as LG documents for developers:
-// each webOS TV release ships one Chromium (3.x: 38, 4.x: 53, 5.x: 68,
-// 6.x: 79, then the yearly 22: 87, 23: 94, 24: 108, 25: 120).
+// release its web runtime is built on (webOSTVReleases), where the system
+// rules left it unknown.
 func (s *state) webOSVersion() {
 	if s.os.name != "WebOS" || s.os.version != Unknown && s.os.version != "" {
 		return
@@ -282,23 +281,8 @@ func (s *state) webOSVersion() {
 	if !ok || pr.name != "Chrome" {
 		return
 	}
-	switch atoiPrefix(pr.version) {
-	case 38:
-		s.os.version = "3.x"
-	case 53:
-		s.os.version = "4.x"
-	case 68:
-		s.os.version = "5.x"
-	case 79:
-		s.os.version = "6.x"
-	case 87:
-		s.os.version = "22"
-	case 94:
-		s.os.version = "23"
-	case 108:
-		s.os.version = "24"
-	case 120:
-		s.os.version = "25"
+	if r, ok := webOSTVReleases[versionMajor(pr.version)]; ok {
+		s.os.version = r
 	}
 }
 
