@@ -469,9 +469,6 @@ func (s *state) detectAgent() {
 		}
 		pr, ok := p.product(bt.token)
 		if !ok {
-			if bt.token == "opera mini" || bt.token == "edg" || bt.token == "opr" {
-				continue
-			}
 			continue
 		}
 		if bt.token == "chrome" && !isVersionLike(pr.version) {
@@ -692,12 +689,7 @@ var firefoxAddOns = map[string]bool{
 // ("Agency/95.8.7917.18") are passed over.
 func (s *state) firefoxDerivative() {
 	p := s.p
-	seen := false
-	for _, pr := range p.products {
-		if !seen {
-			seen = pr.lword == "firefox"
-			continue
-		}
+	for _, pr := range p.productsAfter(func(pr *product) bool { return pr.lword == "firefox" }) {
 		ln := pr.lname
 		if ln == "" || !isLetter(pr.name[0]) || !isVersionLike(pr.version) || platformProducts[ln] ||
 			firefoxAddOns[ln] || strings.HasPrefix(ln, "gtb") || strings.HasSuffix(ln, "toolbar") ||
@@ -2521,12 +2513,7 @@ func unhex(c byte) byte {
 // that place is the app around the web view.
 func (s *state) iosAppAfterMobile() bool {
 	p := s.p
-	seen := false
-	for _, pr := range p.products {
-		if !seen {
-			seen = pr.lname == "mobile"
-			continue
-		}
+	for _, pr := range p.productsAfter(func(pr *product) bool { return pr.lname == "mobile" }) {
 		name, ln := pr.name, pr.lname
 		if strings.HasPrefix(ln, "safari ") {
 			name, ln = name[7:], ln[7:]

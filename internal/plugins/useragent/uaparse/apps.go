@@ -62,12 +62,7 @@ func (s *state) googleWebViewApp() bool {
 	if !p.has(kwGoogleWv) {
 		return false
 	}
-	seen := false
-	for _, pr := range p.products {
-		if !seen {
-			seen = pr.lword == "googlewv"
-			continue
-		}
+	for _, pr := range p.productsAfter(func(pr *product) bool { return pr.lword == "googlewv" }) {
 		if !isVersionLike(pr.version) || !startsWithLetter(pr.name) || strings.IndexByte(pr.name, ' ') >= 0 {
 			continue
 		}

@@ -376,7 +376,7 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 		return osInfo{name: "Windows 9x", version: "Millennium Edition", class: "Desktop", prio: 5}
 	case lt == "windows 3.1" || lt == "win16" || lt == "windows 3.11":
 		return osInfo{name: "Windows 3.x", version: "3.1", class: "Desktop", prio: 5}
-	case lt == "win32" || lt == "win64" && false:
+	case lt == "win32":
 		return osInfo{name: "Windows NT", version: Unknown, class: "Desktop", prio: 2}
 	case strings.HasPrefix(lt, "cygwin_nt"):
 		return osInfo{name: "Windows NT", version: orUnknown(windowsNT[leadingVersion(lt[10:])]), class: "Desktop", prio: 5}

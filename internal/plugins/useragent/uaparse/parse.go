@@ -322,6 +322,18 @@ func (p *parsed) product(name string) (product, bool) {
 	return product{}, false
 }
 
+// productsAfter returns the products that follow the first one first
+// accepts, or nil when none does: the rules that read what an app or a
+// browser appends after a known product ("Firefox/x", "Mobile/<build>").
+func (p *parsed) productsAfter(first func(pr *product) bool) []product {
+	for i := range p.products {
+		if first(&p.products[i]) {
+			return p.products[i+1:]
+		}
+	}
+	return nil
+}
+
 // entryProduct looks for "name/version" or "name version" inside a comment
 // entry, as in "(compatible; MSIE 9.0; ...)" or "(...; Bada/1.2; ...)", and
 // returns the version.
