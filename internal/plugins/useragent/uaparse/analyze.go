@@ -185,7 +185,6 @@ func (s *state) detectEngine() {
 		if e, ok := p.product("Edge"); ok && isVersionLike(e.version) {
 			s.engName, s.engVersion = "EdgeHTML", cleanVersion(e.version)
 		}
-		s.ucEngine()
 		if p.has(kwWebKitGTK) {
 			if g, ok := p.product("WebKitGTK+"); ok && isVersionLike(g.version) {
 				// WebKitGTK, the GNOME port, names its own release.
@@ -263,14 +262,6 @@ func (s *state) detectEngine() {
 			s.engVersion = cleanVersion(rv) // "Goanna/20180327" is a date
 		}
 		return
-	}
-	if p.has(kwUCBrowser) {
-		if _, ok := p.product("U2"); ok {
-			s.ucEngine()
-			if s.engName != "" {
-				return
-			}
-		}
 	}
 	if v, ok := p.entryVersion("msie "); ok {
 		v = cleanVersion(v)
@@ -379,28 +370,6 @@ func (p *parsed) chromeProduct() (product, bool) {
 		}
 	}
 	return product{}, false
-}
-
-// ucEngine names the engines of UC Browser: U2 (its Java phone client)
-// and U3 (its own build of WebKit) announce themselves as products, and
-// on a WebKit without Chrome's token (iOS, old Android) UC Browser's own
-// version stands for the engine.
-func (s *state) ucEngine() {
-	p := s.p
-	if !p.has(kwUCBrowser) {
-		return
-	}
-	if u, ok := p.product("U3"); ok && isVersionLike(u.version) {
-		s.engClass, s.engName, s.engVersion = "Browser", "UCBrowser U3", cleanVersion(u.version)
-		return
-	}
-	if u, ok := p.product("U2"); ok && isVersionLike(u.version) {
-		s.engClass, s.engName, s.engVersion = "Browser", "UCBrowser U2", cleanVersion(u.version)
-		return
-	}
-	if uc, ok := p.product("UCBrowser"); ok && s.engName == "AppleWebKit" && isVersionLike(uc.version) {
-		s.engName, s.engVersion = "UCBrowser", cleanVersion(uc.version)
-	}
 }
 
 func atoiPrefix(s string) int {

@@ -1117,8 +1117,8 @@ func startsWithLetter(s string) bool {
 	return s != "" && isLetter(s[0])
 }
 
-// ucAgentEngine names the layout engine of UC Browser once the agent is
-// known, as UC brings its own:
+// ucAgentEngine names the layout engine of UC Browser (the one rule for
+// it, run once the agent is known), as UC brings its own:
 // "U2/1.0.0" on feature phones and "U3/0.8.0" on Android are UC's engines,
 // and a UC Browser on an old WebKit without either (iOS, "Version/3.1.2
 // Mobile Safari/525.20") is reported with UC's own release as the engine.

@@ -308,7 +308,6 @@ var (
 	// Needles of the rules for rarer systems, engines and browsers; each
 	// starts with a byte pair that ordinary user agents seldom contain,
 	// so that the scan stays cheap.
-	kwUCBrowser      = uaNeedles.add("ucbrowser")
 	kwQihu           = uaNeedles.add("qihu ")
 	kwCFNetwork      = uaNeedles.add("cfnetwork/")
 	kwAlamofire      = uaNeedles.add("alamofire/")
