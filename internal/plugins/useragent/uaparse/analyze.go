@@ -1192,14 +1192,8 @@ func (s *state) detectDevice() {
 		}
 		if s.os.name == "Windows NT" && p.has(kwWPDesktop) {
 			s.wpDesktop()
-		} else if b, model := windowsOEM(p); b != "" && model != "" {
-			// "HPNTDFJS; H9P": the maker's code, then the model.
-			s.devBrand, s.devName = b, b+" "+model
-		} else if s.windowsOEM(); s.devBrand == Unknown && b != "" {
-			s.devBrand = b
-			if s.devClass == "Desktop" {
-				s.devName = b + " Desktop"
-			}
+		} else {
+			s.windowsOEMDevice()
 		}
 		if p.has(kwXbox) {
 			s.devClass, s.devBrand, s.devName = "Game Console", "Microsoft", "Microsoft Xbox"

@@ -961,37 +961,65 @@ func (s *state) palmPDA() {
 
 // windowsOEMs are the codes computer makers add to Internet Explorer's
 // user agent on the Windows installations they ship ("MALNJS" on a
-// Lenovo, "MAGWJS" on a Gateway): four letters for the maker, then two
-// for the kind of installation.
+// Lenovo, "MAGWJS" on a Gateway): four letters for the maker, then two for
+// the Internet Explorer release or the kind of installation.
 var windowsOEMs = map[string]string{
-	"MALN": "Lenovo", "MALC": "Lenovo", "MALE": "Lenovo", "MAGW": "Gateway", "ASU2": "Asus", "ASJB": "Asus",
-	"MAAR": "Acer", "MAAU": "Acer", "MATB": "Toshiba", "MATM": "Toshiba", "MDDR": "Dell", "MDDC": "Dell", "MDDS": "Dell",
-	"MAMD": "Medion", "MASM": "Samsung", "MASE": "Samsung", "MASP": "Sony", "MAFS": "Fujitsu", "MAPB": "Packard Bell",
-	"MAMI": "MSI",
+	"MAAR": "Acer", "MAAU": "Acer", "ASU2": "Asus", "ASJB": "Asus", "MAGW": "Gateway", "MALN": "Lenovo", "MALC": "Lenovo",
+	"MALE": "Lenovo", "LEN2": "Lenovo", "LCJB": "Lenovo", "MAMD": "Medion", "MAMI": "MSI", "MASA": "Samsung",
+	"MASM": "Samsung", "MASE": "Samsung", "SMJB": "Samsung", "MASP": "Sony", "MASN": "Sony", "MATB": "Toshiba",
+	"MATM": "Toshiba", "MATP": "Toshiba", "TNJB": "Toshiba", "MAFS": "Fujitsu", "MAPB": "Packard Bell",
+	"MDDR": "Dell", "MDDC": "Dell", "MDDS": "Dell",
 }
 
-// windowsOEM names the maker of a Windows computer from the OEM code in
-// the comment; HP's codes ("HPNTDF", "HPDTDF") name the maker in their
-// first two letters.
-func (s *state) windowsOEM() {
-	p := s.p
-	for _, e := range p.entries {
+// windowsOEM finds the entry in which a computer maker marks the Windows
+// it preinstalled and returns the maker, the model code that may follow in
+// the next entry ("HPNTDFJS; H9P") and, for Hewlett-Packard and Compaq,
+// whose codes are six letters ("HPNTDF", "CPDTDF"), the kind of machine
+// the last four name ("NTDF").
+func windowsOEM(p *parsed) (brand, model, kind string) {
+	for i, e := range p.entries {
 		t := p.text(e)
 		if len(t) != 4 && len(t) != 6 && len(t) != 8 || !allAlnum(t) || strings.ToUpper(t) != t {
 			continue
 		}
-		if b, ok := windowsOEMs[t[:4]]; ok && (len(t) == 4 || len(t) == 6) {
-			s.devBrand, s.devName = b, b+" Desktop"
-			if s.devClass == "Tablet" {
-				s.devName = b + " Tablet"
+		switch {
+		case len(t) <= 6 && windowsOEMs[t[:4]] != "":
+			brand = windowsOEMs[t[:4]]
+		case len(t) >= 6 && strings.HasPrefix(t, "HP") && (strings.HasSuffix(t[:6], "TDF") || strings.HasPrefix(t, "HPCM")):
+			brand, kind = "HP", t[2:6]
+		case len(t) >= 6 && (strings.HasPrefix(t, "CM") || strings.HasPrefix(t, "CP")) && strings.HasSuffix(t[:6], "TDF"):
+			brand, kind = "Compaq", t[2:6]
+		default:
+			continue
+		}
+		if i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+			if m := p.text(p.entries[i+1]); len(m) >= 2 && len(m) <= 5 && isModelCode(m) {
+				model = m
 			}
-			return
 		}
-		if len(t) >= 6 && strings.HasPrefix(t, "HP") && (strings.HasSuffix(t[:6], "TDF") || strings.HasPrefix(t, "HPCM")) {
-			s.devBrand, s.devName = "HP", "HP "+normalizeName(t[2:6])
-			return
-		}
+		return brand, model, kind
 	}
+	return "", "", ""
+}
+
+// windowsOEMDevice names a Windows computer after the maker's code:
+// "HP H9P" with a model, "HP Ntdf" with only HP's kind of machine, else
+// "<Maker> Desktop" or "<Maker> Tablet".
+func (s *state) windowsOEMDevice() {
+	b, model, kind := windowsOEM(s.p)
+	switch {
+	case b == "":
+		return
+	case model != "":
+		s.devName = b + " " + model
+	case b == "HP" && kind != "":
+		s.devName = "HP " + normalizeName(kind)
+	case s.devClass == "Tablet":
+		s.devName = b + " Tablet"
+	default:
+		s.devName = b + " Desktop"
+	}
+	s.devBrand = b
 }
 
 // smartTVWord reports "SmartTV" as a word of its own ("Linux/SmartTV",

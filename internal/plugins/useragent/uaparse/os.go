@@ -602,43 +602,6 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 	return osInfo{}
 }
 
-// windowsOEMCodes are the codes that PC makers put in the Internet
-// Explorer user agent of the Windows they preinstall ("MAGWJS" is a
-// Gateway, "HPNTDFJS" a Hewlett-Packard), without the "JS"/"JB" suffix
-// of the Internet Explorer release.
-var windowsOEMCodes = map[string]string{
-	"MAAR": "Acer", "MAAU": "Asus", "ASU2": "Asus", "ASJB": "Asus", "MAGW": "Gateway", "MALN": "Lenovo", "MALC": "Lenovo",
-	"LEN2": "Lenovo", "LCJB": "Lenovo", "MAMD": "Medion", "MAMI": "MSI", "MASA": "Samsung", "MASM": "Samsung",
-	"MASP": "Samsung", "SMJB": "Samsung", "MATB": "Toshiba", "MATM": "Toshiba", "MATP": "Toshiba", "TNJB": "Toshiba",
-	"MAFS": "Fujitsu", "MAPB": "Packard Bell", "MASN": "Sony", "MDDR": "Dell", "MDDC": "Dell", "MDDS": "Dell",
-	"HPNTDF": "HP", "HPDTDF": "HP", "HPMTDF": "HP", "CMNTDF": "Compaq", "CMDTDF": "Compaq", "CPNTDF": "Compaq",
-	"CPDTDF": "Compaq",
-}
-
-// windowsOEM returns the maker named by an OEM code entry, or "", and
-// the model code that may follow it in the next entry ("HPNTDFJS; H9P").
-func windowsOEM(p *parsed) (brand, model string) {
-	for i, e := range p.entries {
-		t := p.text(e)
-		if len(t) < 4 || len(t) > 8 || t[0] < 'A' || t[0] > 'Z' {
-			continue
-		}
-		code := t
-		if strings.HasSuffix(code, "JS") || strings.HasSuffix(code, "JB") {
-			code = code[:len(code)-2]
-		}
-		if b, ok := windowsOEMCodes[code]; ok {
-			if i+1 < len(p.entries) && p.entries[i+1].block == e.block {
-				if m := p.text(p.entries[i+1]); len(m) >= 2 && len(m) <= 5 && isModelCode(m) {
-					return b, m
-				}
-			}
-			return b, ""
-		}
-	}
-	return "", ""
-}
-
 // isModelCode reports a short code of capitals and digits with both.
 func isModelCode(m string) bool {
 	letters, digits := 0, 0
