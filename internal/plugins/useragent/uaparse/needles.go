@@ -225,7 +225,6 @@ var (
 	kwBravia               = uaNeedles.add("bravia")
 	kwCrKey                = uaNeedles.add("crkey")
 	kwEmptyBraces          = uaNeedles.add("{}")
-	kwFennec               = uaNeedles.add("fennec")
 	kwGoogle               = uaNeedles.add("google")
 	kwGoogleBotHTML        = uaNeedles.add("google.com/bot.html")
 	kwGoogleDocs           = uaNeedles.add("googledocs")

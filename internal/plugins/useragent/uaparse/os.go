@@ -667,16 +667,6 @@ func picoOSAt(lt string) int {
 	return -1
 }
 
-// fireOSVersion names the Fire OS release of the Android version it is
-// built on where Yauaa does: Fire OS 7 is Android 9. Other Fire OS
-// releases are known by their Android version.
-func fireOSVersion(android string) string {
-	if android == "9" || strings.HasPrefix(android, "9.") {
-		return "7"
-	}
-	return android
-}
-
 // webOSTVReleases maps the Chromium version of LG's web engine to the
 // webOS TV release that ships it (LG's webOS TV developer documentation).
 var webOSTVReleases = map[string]string{
