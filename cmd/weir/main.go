@@ -16,11 +16,10 @@ import (
 	"runtime/pprof"
 	"syscall"
 
-	"github.com/weir-streams/weir"
 	"github.com/weir-streams/weir/internal/app"
+	"github.com/weir-streams/weir/internal/broker"
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/config"
-	"github.com/weir-streams/weir/internal/engine"
 	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/plugins/useragent/uaparse"
 	"github.com/weir-streams/weir/internal/quickstart"
@@ -94,7 +93,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	reg := all.NewRegistry()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := app.Options{Logger: logger, Registry: reg, Embedded: engine.EmbeddedOptions{Port: *port, DataDir: *dataDir}}
+	opts := app.Options{Logger: logger, Registry: reg, Embedded: broker.Options{Port: *port, DataDir: *dataDir}}
 
 	switch cmd {
 	case "version":
@@ -113,37 +112,26 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	case "validate":
-		job, err := load(*conf, reg)
+		checked, err := load(*conf, reg)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", *conf, err)
 			return 1
 		}
-		fmt.Fprintf(stdout, "%s: valid (%d services, %d streams)\n", *conf, len(job.DataFlow.Services), len(job.DataFlow.Streams))
+		fmt.Fprintf(stdout, "%s: valid (%d services, %d streams)\n", *conf, len(checked.Plan.Services), len(checked.Plan.Streams))
 		return 0
 	case "run":
-		job, err := load(*conf, reg)
+		checked, err := load(*conf, reg)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", *conf, err)
 			return 1
 		}
-		if err := app.Run(ctx, job, opts); err != nil {
+		if err := app.RunChecked(ctx, checked, opts); err != nil {
 			logger.Error("job failed", "error", err)
 			return 1
 		}
 		return 0
 	case "quickstart":
-		data, err := weir.Samples.ReadFile("conf/quickstart.yml")
-		if err == nil {
-			var job *config.Job
-			job, err = config.Parse(data, config.StartTime(), os.LookupEnv)
-			if err == nil {
-				logLines, _ := weir.Samples.ReadFile("testdata/access-logs/apache_combined_10k.log")
-				opts.OnStarted = quickstart.Feed(quickstart.Options{Log: logLines, Show: *show, Out: stdout,
-					Input: "pipeline_raw", Output: "pipeline_events", Errors: "pipeline_errors"})
-				err = app.Run(ctx, job, opts)
-			}
-		}
-		if err != nil {
+		if err := quickstart.Run(ctx, *show, stdout, opts); err != nil {
 			logger.Error("quickstart failed", "error", err)
 			return 1
 		}
@@ -153,8 +141,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// load reads and validates a job file: every problem at once.
-func load(path string, reg *component.Registry) (*config.Job, error) {
+// load reads and validates a job file: every problem at once. The result
+// is what the job runs from; it is not validated again.
+func load(path string, reg *component.Registry) (*config.Checked, error) {
 	if path == "" {
 		return nil, errors.New("no job file: give --conf FILE")
 	}
@@ -162,10 +151,7 @@ func load(path string, reg *component.Registry) (*config.Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := config.Validate(job, reg); err != nil {
-		return nil, err
-	}
-	return job, nil
+	return config.Check(job, reg)
 }
 
 func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {

@@ -1,5 +1,5 @@
-// Package app runs a loaded job: engine settings, memory limit, metrics,
-// status server, the first Apply, and a graceful stop on signal or on
+// Package app runs a validated job: memory limit, metrics, status server,
+// the embedded broker, the first apply, and a graceful stop on signal or on
 // engine.streaming.timeout. cmd/weir only parses flags and calls it.
 package app
 
@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/weir-streams/weir/internal/broker"
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/config"
 	"github.com/weir-streams/weir/internal/engine"
@@ -25,7 +26,9 @@ import (
 type Options struct {
 	Logger   *slog.Logger
 	Registry *component.Registry
-	Embedded engine.EmbeddedOptions
+	// Embedded configures the embedded broker, which app owns: it starts
+	// when a stream first names it and closes after the engine has stopped.
+	Embedded broker.Options
 	// OnStarted, if set, runs once the job has started, beside it, until it
 	// returns or the job stops. Its error stops the job.
 	OnStarted func(ctx context.Context, e *engine.Engine) error
@@ -33,22 +36,27 @@ type Options struct {
 	StopTimeout time.Duration
 }
 
-// Run validates the job, runs it until ctx ends or the job's timeout
-// passes, and stops it gracefully.
+// Run validates the job, then runs it as RunChecked does.
 func Run(ctx context.Context, job *config.Job, o Options) error {
-	if err := config.Validate(job, o.Registry); err != nil {
-		return err
-	}
-	set, err := engine.SettingsFrom(&job.Engine, o.Registry)
+	checked, err := config.Check(job, o.Registry)
 	if err != nil {
 		return err
 	}
+	return RunChecked(ctx, checked, o)
+}
+
+// RunChecked runs a validated job until ctx ends or the job's timeout
+// passes, and stops it gracefully: the engine (streams, then services),
+// then the embedded broker.
+func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
+	job, set := checked.Job, checked.Engine
 	if set.MemoryLimit > 0 {
 		debug.SetMemoryLimit(set.MemoryLimit)
 	}
 	promReg := prometheus.NewRegistry()
 	promReg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	e := engine.New(engine.Options{Settings: set, Registry: o.Registry, Logger: o.Logger, Metrics: status.NewMetrics(promReg), Embedded: o.Embedded})
+	embedded := broker.New(o.Embedded, o.Logger)
+	e := engine.New(engine.Options{Settings: set, Registry: o.Registry, Logger: o.Logger, Metrics: status.NewMetrics(promReg), Broker: embedded})
 
 	stopTimeout := o.StopTimeout
 	if stopTimeout == 0 {
@@ -59,6 +67,9 @@ func Run(ctx context.Context, job *config.Job, o Options) error {
 		defer cancel()
 		if err := e.Stop(sctx); err != nil {
 			o.Logger.Warn("stopping engine", "error", err)
+		}
+		if err := embedded.Close(sctx); err != nil {
+			o.Logger.Warn("closing the embedded broker", "error", err)
 		}
 	}
 
@@ -80,7 +91,7 @@ func Run(ctx context.Context, job *config.Job, o Options) error {
 		ctx, cancel = context.WithTimeout(ctx, set.Timeout)
 		defer cancel()
 	}
-	if err := e.Apply(ctx, job.DataFlow); err != nil {
+	if err := e.ApplyPlan(ctx, checked.Plan); err != nil {
 		stop()
 		return fmt.Errorf("start job: %w", err)
 	}

@@ -4,25 +4,38 @@
 // validators, typed access to a validated configuration, and the Registry
 // through which every component is found by its identifier.
 //
-// Lifecycle contract:
+// Lifecycle contract (the OpenTelemetry Collector's component.Component
+// states the same phases):
 //
-//   - A Service is built by its Spec's NewService, which connects or
-//     allocates whatever the service needs and returns it ready for use. It
-//     is closed with Close after every stream that uses it has stopped, so a
-//     service never sees a call after Close. A service may be used by many
-//     processors in many streams at once and must be safe for concurrent use.
-//
-//   - A Processor is built by its Spec's NewProcessor when a processor chain
-//     is built: at stream start, or beside a running chain for a pipeline
-//     swap. Its Process method is called with whole batches. Calls for
-//     different partitions may run concurrently, so Process must be safe for
-//     concurrent use; calls for one partition never overlap and come in
-//     offset order. A processor that holds resources implements Closer; the
-//     chain calls Close once, after the last Process of that chain
-//     generation has returned and every Completion it registered has been
-//     waited for.
-//
-//   - A Serializer is built once per stream and is safe for concurrent use.
+//  1. Validation: the job or REST dataflow is checked once against the
+//     Spec (dataflow.Check). It yields, for each component, its Spec and
+//     its Config: declared keys with defaults applied. Builders take that
+//     result and never validate again.
+//  2. Build: the Spec's NewProcessor, NewService or NewSerializer returns
+//     the component. Building has no side effects outside the component:
+//     it may allocate and parse, but it writes nothing to external systems
+//     and leaves no goroutine or connection that Close would not end, so
+//     the engine can build a new chain or dataflow beside the running one
+//     and drop it with Close if anything else fails.
+//  3. Start: a component that implements Starter is started after every
+//     component of its chain or dataflow was built; Start may connect,
+//     start goroutines and reach external systems. Components without
+//     Starter are ready once built.
+//  4. Run: a Processor's Process is called with whole batches. Calls for
+//     different partitions may run concurrently, so Process must be safe
+//     for concurrent use; calls for one partition never overlap and come in
+//     offset order. A Service may be used by many processors in many
+//     streams at once and must be safe for concurrent use. A Serializer is
+//     built once per stream and is safe for concurrent use.
+//  5. Close: a component that holds resources implements Closer. Close is
+//     called once no call of the component is running: for a processor,
+//     after the last Process of its chain generation has returned and every
+//     Completion it registered has been waited for; for a service, after
+//     every stream that uses it has stopped. Close must be safe to call
+//     without Start having been called (a build that failed halfway closes
+//     what it built), and a second time; it stops every goroutine the
+//     component started before it returns. No other method is called after
+//     Close.
 package component
 
 import (
@@ -33,17 +46,28 @@ import (
 	"github.com/weir-streams/weir/internal/status"
 )
 
-// Kind is the role of a component.
-type Kind string
+// Kind is the role of a component. It is a closed type: the kinds below
+// are the only values besides the zero Kind, which means "any kind" where a
+// function takes a filter (Registry.Names).
+type Kind struct{ name string }
 
-// The component kinds.
-const (
-	KindEngine     Kind = "engine"
-	KindStream     Kind = "stream"
-	KindProcessor  Kind = "processor"
-	KindService    Kind = "service"
-	KindSerializer Kind = "serializer"
+// The component kinds, in documentation order.
+var (
+	KindEngine     = Kind{"engine"}
+	KindStream     = Kind{"stream"}
+	KindProcessor  = Kind{"processor"}
+	KindService    = Kind{"service"}
+	KindSerializer = Kind{"serializer"}
 )
+
+// Kinds lists every kind, in documentation order.
+var Kinds = []Kind{KindEngine, KindStream, KindProcessor, KindService, KindSerializer}
+
+// String returns the kind's name as the reference writes it.
+func (k Kind) String() string { return k.name }
+
+// MarshalText writes the kind's name, so kinds read well in JSON.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.name), nil }
 
 // Processor transforms records. See the package documentation for the
 // lifecycle contract.
@@ -60,13 +84,24 @@ type Processor interface {
 	Process(ctx context.Context, b *Batch) error
 }
 
-// Closer is implemented by components that hold resources.
+// Closer is implemented by components that hold resources. See the
+// package documentation: Close may be called without Start, after a build
+// that failed halfway, and twice; it stops the component's goroutines
+// before it returns.
 type Closer interface {
 	Close(ctx context.Context) error
 }
 
+// Starter is implemented by components that must reach outside themselves
+// before they run (connect, start goroutines). Start is called once, after
+// every component of the chain or dataflow was built; an error aborts the
+// change, and every component built is then closed, started or not.
+type Starter interface {
+	Start(ctx context.Context) error
+}
+
 // Service is a named controller service shared by processors (a cache, a
-// database client). Processors look it up by name in Env.Service and assert
+// database client). Processors look it up by name with Env.Services and assert
 // the interface they need (for example a cache interface), so services and
 // processors meet on Go interfaces declared by the service's package.
 type Service interface {

@@ -31,6 +31,12 @@ type Property struct {
 	// must exist in the dataflow and provide this capability (see
 	// Spec.Provides).
 	ServiceRef string
+	// Example is a valid sample value for a key that has no default, or
+	// whose default a test should not rely on: the lifecycle test of
+	// plugins/all builds every registered component with its defaults and
+	// these samples. A sample that names a server (a URI, a host:port)
+	// points at 127.0.0.1. It is not shown in the reference.
+	Example string
 }
 
 // Validator checks one property value.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 )
 
 // Spec describes a component: its identifier, kind, properties and
@@ -124,12 +123,12 @@ func (r *Registry) LookupKind(name string, kind Kind) (*Spec, error) {
 	return s, nil
 }
 
-// Names returns the identifiers of one kind (all kinds if kind is empty),
+// Names returns the identifiers of one kind (all kinds for the zero Kind),
 // sorted.
 func (r *Registry) Names(kind Kind) []string {
 	var out []string
 	for n, s := range r.specs {
-		if kind == "" || s.Kind == kind {
+		if kind == (Kind{}) || s.Kind == kind {
 			out = append(out, n)
 		}
 	}
@@ -153,12 +152,18 @@ func (r *Registry) Specs() []*Spec {
 }
 
 func kindOrder(k Kind) int {
-	return strings.Index("engine stream processor service serializer", string(k))
+	for i, kk := range Kinds {
+		if k == kk {
+			return i
+		}
+	}
+	return len(Kinds)
 }
 
 // Configure looks up an identifier of the given kind and validates values
-// against its spec: the one step every builder (engine, stream, chain,
-// services) takes before constructing a component. The error is the lookup
+// against its spec, for tests and tools that build one component outside a
+// dataflow. The engine does not use it: dataflow.Check validates a whole
+// dataflow once and its builders take that result. The error is the lookup
 // error or the Problems found.
 func (r *Registry) Configure(name string, kind Kind, values map[string]string) (*Spec, Config, error) {
 	spec, err := r.LookupKind(name, kind)

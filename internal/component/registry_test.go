@@ -74,7 +74,7 @@ func TestRegistryRefusesBrokenSpecs(t *testing.T) {
 			Properties: []component.Property{{Key: "a", Aliases: []string{"old"}}, {Key: "old"}}})
 	})
 	// The failed registrations left nothing behind.
-	if got := reg.Names(""); !slices.Equal(got, []string{"p"}) {
+	if got := reg.Names(component.Kind{}); !slices.Equal(got, []string{"p"}) {
 		t.Errorf("names after refused registrations: %q", got)
 	}
 	// Engines and streams are built by the engine itself and need no
@@ -121,7 +121,7 @@ func TestRegistryLookup(t *testing.T) {
 	if got := reg.Names(component.KindProcessor); !slices.Equal(got, []string{"pkg.processor.Another", "pkg.processor.SplitText"}) {
 		t.Errorf("Names(processor) = %q", got)
 	}
-	if got := reg.Names(""); len(got) != 6 || !slices.IsSorted(got) {
+	if got := reg.Names(component.Kind{}); len(got) != 6 || !slices.IsSorted(got) {
 		t.Errorf("Names() = %q, want all six sorted", got)
 	}
 	var order []string

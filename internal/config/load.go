@@ -17,6 +17,7 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
+	"github.com/weir-streams/weir/internal/engine/settings"
 )
 
 // Job is a loaded job file.
@@ -184,7 +185,7 @@ func (p *parser) job(root *yaml.Node, lastModified time.Time) *Job {
 	for i := range job.DataFlow.Streams {
 		job.DataFlow.Streams[i].Pipeline.LastModified = lastModified
 	}
-	if name, ok := job.Engine.Value("engine.app.name"); ok {
+	if name, ok := job.Engine.Value(settings.KeyAppName); ok {
 		job.DataFlow.Name = name
 	}
 	return job
@@ -332,23 +333,47 @@ func kindName(n *yaml.Node) string {
 	return "nothing"
 }
 
-// Validate checks the job against the registry: the engine component and
-// its keys, then the dataflow. It returns every problem found.
-func Validate(job *Job, reg *component.Registry) error {
+// Checked is a job that passed validation, ready to run: the engine's typed
+// settings and the dataflow's plan (each component's spec and defaulted
+// configuration). It is the one validation of a job; nothing after it
+// validates again.
+type Checked struct {
+	Job    *Job
+	Engine settings.Engine
+	Plan   *dataflow.Plan
+}
+
+// Check validates the job against the registry, the engine component and
+// its keys, then the dataflow, and returns every problem found, or the job
+// ready to run.
+func Check(job *Job, reg *component.Registry) (*Checked, error) {
 	var probs component.Problems
+	var eng settings.Engine
 	spec, err := reg.LookupKind(job.Engine.Component, component.KindEngine)
 	if err != nil {
 		probs = append(probs, component.Problem{Path: "engine.component", Line: job.Engine.Line, Msg: err.Error()})
 	} else {
-		_, cp := component.NewConfig(spec, job.Engine.Values())
+		conf, cp := component.NewConfig(spec, job.Engine.Values())
 		probs = append(probs, cp.At("engine.configuration", job.Engine.LineOf)...)
+		if len(cp) == 0 {
+			if eng, err = settings.Decode(conf); err != nil {
+				probs = append(probs, component.Problem{Path: "engine.configuration", Line: job.Engine.Line, Msg: err.Error()})
+			}
+		}
 	}
-	probs = append(probs, dataflow.Validate(job.DataFlow, reg)...)
-	if len(probs) == 0 {
-		return nil
+	plan, dp := dataflow.Check(job.DataFlow, reg)
+	probs = append(probs, dp...)
+	if len(probs) > 0 {
+		probs.Sort()
+		return nil, probs
 	}
-	probs.Sort()
-	return probs
+	return &Checked{Job: job, Engine: eng, Plan: plan}, nil
+}
+
+// Validate is Check for callers that only report.
+func Validate(job *Job, reg *component.Registry) error {
+	_, err := Check(job, reg)
+	return err
 }
 
 // AsProblems extracts the problems of an error from LoadFile, Parse or

@@ -10,8 +10,18 @@ import (
 // at once: unknown or misplaced components, invalid or unknown properties,
 // duplicate names, and service references that name no service or a service
 // of the wrong capability.
+//
+// It is Check without the plan, for callers that only report.
 func Validate(d *DataFlow, reg *component.Registry) component.Problems {
+	_, probs := check(d, reg)
+	return probs
+}
+
+// check validates d and builds its plan; the plan is complete only when no
+// problem was found.
+func check(d *DataFlow, reg *component.Registry) (*Plan, component.Problems) {
 	var probs component.Problems
+	plan := &Plan{DataFlow: d}
 	services := map[string]*component.Spec{}
 	for i := range d.Services {
 		c := &d.Services[i]
@@ -21,9 +31,10 @@ func Validate(d *DataFlow, reg *component.Registry) component.Problems {
 		} else if _, dup := services[c.Name]; dup {
 			probs = append(probs, component.Problem{Path: path, Line: c.Line, Msg: fmt.Sprintf("service name %q is used twice", c.Name)})
 		}
-		spec, p := validateComponent(c, component.KindService, reg, path, services)
+		conf, p := validateComponent(c, component.KindService, reg, path, services)
 		probs = append(probs, p...)
-		services[c.Name] = spec
+		services[c.Name] = conf.Spec
+		plan.Services = append(plan.Services, conf)
 	}
 	streams := map[string]bool{}
 	for i := range d.Streams {
@@ -35,11 +46,14 @@ func Validate(d *DataFlow, reg *component.Registry) component.Problems {
 			probs = append(probs, component.Problem{Path: path, Line: s.Line, Msg: fmt.Sprintf("stream name %q is used twice", s.Name)})
 		}
 		streams[s.Name] = true
-		_, p := validateComponent(&s.Component, component.KindStream, reg, path, services)
+		conf, p := validateComponent(&s.Component, component.KindStream, reg, path, services)
 		probs = append(probs, p...)
-		probs = append(probs, ValidatePipeline(s, reg, services)...)
+		procs, p := checkPipeline(s, reg, services)
+		probs = append(probs, p...)
+		plan.Streams = append(plan.Streams, StreamPlan{Configured: conf,
+			Pipeline: PipelinePlan{LastModified: s.Pipeline.LastModified, Processors: procs}})
 	}
-	return probs
+	return plan, probs
 }
 
 // ServiceSpecs returns the specs of the dataflow's services by name, for
@@ -57,7 +71,13 @@ func ServiceSpecs(d *DataFlow, reg *component.Registry) map[string]*component.Sp
 // ValidatePipeline checks the processor chain of one stream against the
 // registry and the services available to it.
 func ValidatePipeline(s *Stream, reg *component.Registry, services map[string]*component.Spec) component.Problems {
+	_, probs := checkPipeline(s, reg, services)
+	return probs
+}
+
+func checkPipeline(s *Stream, reg *component.Registry, services map[string]*component.Spec) ([]Configured, component.Problems) {
 	var probs component.Problems
+	var procs []Configured
 	spath := pathOr(&s.Component, fmt.Sprintf("streams[%s]", s.Name))
 	names := map[string]bool{}
 	for i := range s.Pipeline.Processors {
@@ -69,18 +89,19 @@ func ValidatePipeline(s *Stream, reg *component.Registry, services map[string]*c
 			probs = append(probs, component.Problem{Path: path, Line: c.Line, Msg: fmt.Sprintf("processor name %q is used twice in this stream", c.Name)})
 		}
 		names[c.Name] = true
-		_, p := validateComponent(c, component.KindProcessor, reg, path, services)
+		conf, p := validateComponent(c, component.KindProcessor, reg, path, services)
 		probs = append(probs, p...)
+		procs = append(procs, conf)
 	}
-	return probs
+	return procs, probs
 }
 
-// validateComponent checks one component and returns its spec (nil when the
-// identifier is unknown).
-func validateComponent(c *Component, kind component.Kind, reg *component.Registry, path string, services map[string]*component.Spec) (*component.Spec, component.Problems) {
+// validateComponent checks one component and returns it configured (with
+// a nil Spec when the identifier is unknown).
+func validateComponent(c *Component, kind component.Kind, reg *component.Registry, path string, services map[string]*component.Spec) (Configured, component.Problems) {
 	spec, err := reg.LookupKind(c.Component, kind)
 	if err != nil {
-		return nil, component.Problems{{Path: path + ".component", Line: c.Line, Msg: err.Error()}}
+		return Configured{Component: c}, component.Problems{{Path: path + ".component", Line: c.Line, Msg: err.Error()}}
 	}
 	cpath := path + configSuffix(c)
 	var probs component.Problems
@@ -123,7 +144,7 @@ func validateComponent(c *Component, kind component.Kind, reg *component.Registr
 				Msg: fmt.Sprintf("property %q names service %q, a %s, which does not provide %q", prop.Key, name, svc.Name, prop.ServiceRef)})
 		}
 	}
-	return spec, probs
+	return Configured{Component: c, Spec: spec, Config: conf}, probs
 }
 
 func pathOr(c *Component, restPath string) string {

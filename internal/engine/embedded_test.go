@@ -10,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/weir-streams/weir/internal/broker"
 	"github.com/weir-streams/weir/internal/engine"
 	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/status"
@@ -24,12 +25,16 @@ func TestEmbeddedBrokerKeepsTopicsAndOffsetsAcrossRestarts(t *testing.T) {
 	dir := t.TempDir()
 	lines := streamtest.AccessLogLines(t)
 	runOnce := func(input []string, wantEvents int64) {
+		// The broker belongs to the caller (app, in weir): it is closed
+		// after the engine, as app does.
+		b := broker.New(broker.Options{Port: 0, DataDir: dir}, slog.New(slog.DiscardHandler))
+		defer func() { _ = b.Close(context.Background()) }()
 		e := engine.New(engine.Options{
 			Settings: engine.Settings{AppName: "embedded-test", Workers: 2, BatchInterval: 20 * time.Millisecond},
 			Registry: all.NewRegistry(),
 			Logger:   slog.New(slog.DiscardHandler),
 			Metrics:  status.NewMetrics(prometheus.NewRegistry()),
-			Embedded: engine.EmbeddedOptions{Port: 0, DataDir: dir},
+			Broker:   b,
 		})
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()

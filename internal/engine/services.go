@@ -12,7 +12,7 @@ import (
 // serviceSet holds the running controller services of a dataflow by name.
 type serviceSet struct {
 	byName map[string]component.Service
-	order  []string // start order; closed in reverse
+	order  []string // build order; closed in reverse
 }
 
 // Service implements component.ServiceLookup.
@@ -21,29 +21,35 @@ func (s *serviceSet) Service(name string) (component.Service, bool) {
 	return svc, ok
 }
 
-// buildServices starts every service of df, in order. On failure, the ones
-// started are closed and the error names the service.
-func (e *Engine) buildServices(ctx context.Context, df *dataflow.DataFlow) (*serviceSet, error) {
+// buildServices builds every validated service, in order, then starts the
+// ones that implement component.Starter. On failure, every service built
+// is closed and the error names the service.
+func (e *Engine) buildServices(ctx context.Context, confs []dataflow.Configured) (*serviceSet, error) {
 	set := &serviceSet{byName: map[string]component.Service{}}
-	for _, c := range df.Services {
-		spec, conf, err := e.opts.Registry.Configure(c.Component, component.KindService, c.Values())
+	for _, c := range confs {
+		name := c.Name()
+		env := component.Env{Name: name, Logger: e.opts.Logger.With("service", name), Metrics: e.opts.Metrics, Services: set}
+		svc, err := c.Spec.NewService(ctx, c.Config, env)
 		if err != nil {
 			set.close(ctx, e.log)
-			return nil, fmt.Errorf("service %q: %w", c.Name, err)
+			return nil, fmt.Errorf("start service %q (%s): %w", name, c.Spec.Name, err)
 		}
-		env := component.Env{Name: c.Name, Logger: e.opts.Logger.With("service", c.Name), Metrics: e.opts.Metrics, Services: set}
-		svc, err := spec.NewService(ctx, conf, env)
-		if err != nil {
-			set.close(ctx, e.log)
-			return nil, fmt.Errorf("start service %q (%s): %w", c.Name, c.Component, err)
+		set.byName[name] = svc
+		set.order = append(set.order, name)
+	}
+	for _, name := range set.order {
+		if s, ok := set.byName[name].(component.Starter); ok {
+			if err := s.Start(ctx); err != nil {
+				set.close(ctx, e.log)
+				return nil, fmt.Errorf("start service %q: %w", name, err)
+			}
 		}
-		set.byName[c.Name] = svc
-		set.order = append(set.order, c.Name)
 	}
 	return set, nil
 }
 
-// close closes the services in reverse start order.
+// close closes the services in reverse build order. A second call does
+// nothing.
 func (s *serviceSet) close(ctx context.Context, log *slog.Logger) {
 	for i := len(s.order) - 1; i >= 0; i-- {
 		name := s.order[i]

@@ -23,6 +23,7 @@ type Chain struct {
 	Generation int64
 	stages     []stage
 	inflight   sync.WaitGroup
+	closeOnce  sync.Once
 }
 
 type stage struct {
@@ -33,29 +34,29 @@ type stage struct {
 	seconds prometheus.Observer
 }
 
-// ChainDeps is what building a chain needs.
+// ChainDeps is what building a stream and its chains needs.
 type ChainDeps struct {
+	// Registry finds the stream's serializers.
 	Registry *component.Registry
 	Services component.ServiceLookup
 	Logger   *slog.Logger
 	Metrics  *status.Metrics
 }
 
-// BuildChain builds the processors of a pipeline, in order. If one fails,
-// the ones already built are closed and the error says which failed.
-func BuildChain(ctx context.Context, streamName string, gen int64, procs []dataflow.Component, deps ChainDeps) (*Chain, error) {
+// BuildChain builds the processors of a validated pipeline, in order, with
+// the configuration validation produced. If one fails, the ones already
+// built are closed and the error says which failed. Building has no side
+// effects outside the chain (see component's lifecycle contract), so a chain
+// can be built beside a running one; Start starts it.
+func BuildChain(ctx context.Context, streamName string, gen int64, procs []dataflow.Configured, deps ChainDeps) (*Chain, error) {
 	c := &Chain{Generation: gen}
 	m := deps.Metrics
 	in := m.CounterVec("processor_records_in_total", "Records passed to a processor.", status.ComponentLabels...)
 	out := m.CounterVec("processor_records_out_total", "Records a processor passed on without errors.", status.ComponentLabels...)
 	errs := m.CounterVec("processor_records_errors_total", "Records a processor marked as failed.", status.ComponentLabels...)
 	secs := m.HistogramVec("processor_batch_seconds", "Time a processor takes for one partition batch.", prometheus.ExponentialBuckets(0.0001, 4, 10), status.ComponentLabels...)
-	for _, p := range procs {
-		spec, conf, err := deps.Registry.Configure(p.Component, component.KindProcessor, p.Values())
-		if err != nil {
-			c.Close(ctx, deps.Logger)
-			return nil, fmt.Errorf("processor %q: %w", p.Name, err)
-		}
+	for _, pc := range procs {
+		p := pc.Component
 		env := component.Env{
 			Name:     p.Name,
 			Stream:   streamName,
@@ -63,7 +64,7 @@ func BuildChain(ctx context.Context, streamName string, gen int64, procs []dataf
 			Metrics:  m,
 			Services: deps.Services,
 		}
-		proc, err := spec.NewProcessor(conf, env)
+		proc, err := pc.Spec.NewProcessor(pc.Config, env)
 		if err != nil {
 			c.Close(ctx, deps.Logger)
 			return nil, fmt.Errorf("build processor %q (%s): %w", p.Name, p.Component, err)
@@ -132,20 +133,36 @@ func (st *stage) run(ctx context.Context, b *component.Batch) (err error) {
 	return st.proc.Process(ctx, b)
 }
 
-// Close closes every processor that holds resources. It is called once no
-// batch holds the chain any more.
-func (c *Chain) Close(ctx context.Context, log *slog.Logger) {
-	var errs []error
+// Start starts, in order, the processors that implement
+// component.Starter. On error the chain is left for Close, which closes
+// every processor, started or not.
+func (c *Chain) Start(ctx context.Context) error {
 	for _, st := range c.stages {
-		if cl, ok := st.proc.(component.Closer); ok {
-			if err := cl.Close(ctx); err != nil {
-				errs = append(errs, fmt.Errorf("close processor %q: %w", st.name, err))
+		if s, ok := st.proc.(component.Starter); ok {
+			if err := s.Start(ctx); err != nil {
+				return fmt.Errorf("start processor %q: %w", st.name, err)
 			}
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		log.Warn("closing processor chain", "generation", c.Generation, "error", err)
-	}
+	return nil
+}
+
+// Close closes every processor that holds resources. It is called once no
+// batch holds the chain any more; later calls do nothing.
+func (c *Chain) Close(ctx context.Context, log *slog.Logger) {
+	c.closeOnce.Do(func() {
+		var errs []error
+		for _, st := range c.stages {
+			if cl, ok := st.proc.(component.Closer); ok {
+				if err := cl.Close(ctx); err != nil {
+					errs = append(errs, fmt.Errorf("close processor %q: %w", st.name, err))
+				}
+			}
+		}
+		if err := errors.Join(errs...); err != nil {
+			log.Warn("closing processor chain", "generation", c.Generation, "error", err)
+		}
+	})
 }
 
 // Processors returns the processor names in order.

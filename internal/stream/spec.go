@@ -13,6 +13,22 @@ const Name = "pkg.stream.engine.BrokerRecordStreamParallelProcessing"
 // Embedded is the broker list value that selects the in-process broker.
 const Embedded = "embedded"
 
+// The stream's keys.
+const (
+	KeyInputTopics       = "broker.input.topics"
+	KeyOutputTopics      = "broker.output.topics"
+	KeyErrorTopics       = "broker.error.topics"
+	KeyInputSerializer   = "broker.input.topics.serializer"
+	KeyOutputSerializer  = "broker.output.topics.serializer"
+	KeyErrorSerializer   = "broker.error.topics.serializer"
+	KeyBrokerList        = "broker.metadata.broker.list"
+	KeyCompression       = "broker.output.compression"
+	KeyCoordinatorQuorum = "broker.coordinator.quorum"
+	KeyAutoCreate        = "broker.topic.autoCreate"
+	KeyPartitions        = "broker.topic.default.partitions"
+	KeyReplication       = "broker.topic.default.replicationFactor"
+)
+
 var serializers = component.Enum(serialize.RawName, serialize.JSONName)
 
 var brokerList = component.NewValidator("\"embedded\" or a comma-separated host:port list", func(s string) error {
@@ -46,18 +62,60 @@ func Spec() component.Spec {
 			"the processor chain per partition in offset order, writes records to the output topics and error records to " +
 			"the error topics, and commits offsets only after every written record is acknowledged.",
 		Properties: []component.Property{
-			{Key: "broker.input.topics", Description: "Comma-separated topics to consume.", Required: true, Validator: topicList},
-			{Key: "broker.output.topics", Description: "Comma-separated topics that receive every record without errors. Empty: records are not written (for streams that end in a sink such as BulkPut).", Validator: topicList},
-			{Key: "broker.error.topics", Description: "Comma-separated topics that receive every record with errors.", Required: true, Validator: topicList},
-			{Key: "broker.input.topics.serializer", Description: "How input messages become records: none (raw value in record_value) or " + serialize.JSONName + ".", Default: serialize.RawName, Validator: serializers},
-			{Key: "broker.output.topics.serializer", Description: "How records are written to the output topics.", Default: serialize.JSONName, Validator: serializers},
-			{Key: "broker.error.topics.serializer", Description: "How error records are written to the error topics.", Default: serialize.JSONName, Validator: serializers},
-			{Key: "broker.metadata.broker.list", Description: "Kafka bootstrap brokers, host:port list, or \"embedded\" for the in-process broker.", Required: true, Validator: brokerList},
-			{Key: "broker.output.compression", Description: "Compression of the batches written to the output and error topics. snappy by default: it costs the least CPU per record of the codecs measured here (none costs more, as the client copies uncompressed batches more), and every Kafka consumer reads it.", Default: "snappy", Validator: component.Enum("none", "gzip", "snappy", "lz4", "zstd")},
-			{Key: "broker.coordinator.quorum", Description: "Accepted for compatibility with older job files and ignored: topics are created with the Kafka admin API."},
-			{Key: "broker.topic.autoCreate", Description: "Create missing input, output and error topics at start.", Default: "true", Validator: component.Bool},
-			{Key: "broker.topic.default.partitions", Description: "Partitions of topics this stream creates.", Default: "4", Validator: component.IntRange(1, 100000)},
-			{Key: "broker.topic.default.replicationFactor", Description: "Replication factor of topics this stream creates.", Default: "1", Validator: component.IntRange(1, 32767)},
+			{Key: KeyInputTopics, Description: "Comma-separated topics to consume.", Required: true, Example: "weir_in", Validator: topicList},
+			{Key: KeyOutputTopics, Description: "Comma-separated topics that receive every record without errors. Empty: records are not written (for streams that end in a sink such as BulkPut).", Validator: topicList},
+			{Key: KeyErrorTopics, Description: "Comma-separated topics that receive every record with errors.", Required: true, Example: "weir_errors", Validator: topicList},
+			{Key: KeyInputSerializer, Description: "How input messages become records: none (raw value in record_value) or " + serialize.JSONName + ".", Default: serialize.RawName, Validator: serializers},
+			{Key: KeyOutputSerializer, Description: "How records are written to the output topics.", Default: serialize.JSONName, Validator: serializers},
+			{Key: KeyErrorSerializer, Description: "How error records are written to the error topics.", Default: serialize.JSONName, Validator: serializers},
+			{Key: KeyBrokerList, Description: "Kafka bootstrap brokers, host:port list, or \"embedded\" for the in-process broker.", Required: true, Example: Embedded, Validator: brokerList},
+			{Key: KeyCompression, Description: "Compression of the batches written to the output and error topics. snappy by default: it costs the least CPU per record of the codecs measured here (none costs more, as the client copies uncompressed batches more), and every Kafka consumer reads it.", Default: "snappy", Validator: component.Enum("none", "gzip", "snappy", "lz4", "zstd")},
+			{Key: KeyCoordinatorQuorum, Description: "Accepted for compatibility with older job files and ignored: topics are created with the Kafka admin API."},
+			{Key: KeyAutoCreate, Description: "Create missing input, output and error topics at start.", Default: "true", Validator: component.Bool},
+			{Key: KeyPartitions, Description: "Partitions of topics this stream creates.", Default: "4", Validator: component.IntRange(1, 100000)},
+			{Key: KeyReplication, Description: "Replication factor of topics this stream creates.", Default: "1", Validator: component.IntRange(1, 32767)},
 		},
 	}
+}
+
+// Config is a stream's own configuration, typed. The broker list stays as
+// written: the engine resolves it into seed addresses (starting the embedded
+// broker for "embedded") before it builds the stream.
+type Config struct {
+	Name       string // the stream's name in the dataflow
+	BrokerList string // broker.metadata.broker.list
+
+	Inputs, Outputs, Errors []string
+	// Serializer identifiers of the input, output and error topics.
+	InSer, OutSer, ErrSer string
+
+	Compression string // broker.output.compression
+	AutoCreate  bool
+	Partitions  int32
+	Replication int16
+}
+
+// Decode reads a validated stream configuration. Its errors only guard
+// against a validator and an accessor that disagree.
+func Decode(name string, conf component.Config) (Config, error) {
+	c := Config{
+		Name: name, BrokerList: conf.String(KeyBrokerList),
+		Inputs: conf.List(KeyInputTopics), Outputs: conf.List(KeyOutputTopics), Errors: conf.List(KeyErrorTopics),
+		InSer: conf.String(KeyInputSerializer), OutSer: conf.String(KeyOutputSerializer), ErrSer: conf.String(KeyErrorSerializer),
+		Compression: conf.String(KeyCompression),
+	}
+	var err error
+	if c.AutoCreate, err = conf.Bool(KeyAutoCreate); err != nil {
+		return Config{}, err
+	}
+	p, err := conf.Int(KeyPartitions)
+	if err != nil {
+		return Config{}, err
+	}
+	rf, err := conf.Int(KeyReplication)
+	if err != nil {
+		return Config{}, err
+	}
+	c.Partitions, c.Replication = int32(p), int16(rf)
+	return c, nil
 }

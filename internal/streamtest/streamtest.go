@@ -31,6 +31,7 @@ import (
 	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/serialize"
 	"github.com/weir-streams/weir/internal/status"
+	"github.com/weir-streams/weir/internal/stream"
 )
 
 // Broker is an in-process Kafka-protocol broker for one test.
@@ -252,15 +253,15 @@ func (w testWriter) Write(p []byte) (int, error) {
 // through the given brokers, with extra keys.
 func Stream(name, brokers, in, out, errs string, extra ...dataflow.Property) dataflow.Stream {
 	cfg := []dataflow.Property{
-		{Key: "broker.metadata.broker.list", Value: brokers},
-		{Key: "broker.input.topics", Value: in},
-		{Key: "broker.error.topics", Value: errs},
-		{Key: "broker.topic.default.partitions", Value: "4"},
+		{Key: stream.KeyBrokerList, Value: brokers},
+		{Key: stream.KeyInputTopics, Value: in},
+		{Key: stream.KeyErrorTopics, Value: errs},
+		{Key: stream.KeyPartitions, Value: "4"},
 	}
 	if out != "" {
-		cfg = append(cfg, dataflow.Property{Key: "broker.output.topics", Value: out})
+		cfg = append(cfg, dataflow.Property{Key: stream.KeyOutputTopics, Value: out})
 	}
-	return dataflow.Stream{Component: dataflow.Component{Name: name, Component: "pkg.stream.engine.BrokerRecordStreamParallelProcessing", Config: append(cfg, extra...)}}
+	return dataflow.Stream{Component: dataflow.Component{Name: name, Component: stream.Name, Config: append(cfg, extra...)}}
 }
 
 // Processor returns a processor component.

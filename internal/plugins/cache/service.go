@@ -48,6 +48,11 @@ type KeyValue interface {
 	Set(key Key, value any, ttl time.Duration)
 }
 
+// LRUKeyValueCacheService's key.
+const (
+	KeySize = "cache.size"
+)
+
 // LRUSpec declares LRUKeyValueCacheService.
 func LRUSpec() component.Spec {
 	return component.Spec{
@@ -57,7 +62,7 @@ func LRUSpec() component.Spec {
 			"Entries may carry a life of their own. Hits, misses, expirations and evictions are exported as metrics.",
 		Provides: Capability,
 		Properties: []component.Property{
-			{Key: "cache.size", Description: "Maximum number of entries; when full, the least recently used entry is evicted.",
+			{Key: KeySize, Description: "Maximum number of entries; when full, the least recently used entry is evicted.",
 				Default: fmt.Sprint(DefaultSize), Validator: component.IntRange(1, MaxSize)},
 		},
 		NewService: newLRUService,
@@ -65,7 +70,7 @@ func LRUSpec() component.Spec {
 }
 
 func newLRUService(_ context.Context, conf component.Config, env component.Env) (component.Service, error) {
-	size, err := conf.Int("cache.size")
+	size, err := conf.Int(KeySize)
 	if err != nil {
 		return nil, err
 	}

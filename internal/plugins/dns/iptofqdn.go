@@ -43,6 +43,19 @@ const ResolvConf = "/etc/resolv.conf"
 // that an address with a huge PTR set cannot cost many lookups.
 const maxNames = 4
 
+// IpToFqdn's keys.
+const (
+	KeyIPField          = "ip.address.field"
+	KeyFQDNField        = "fqdn.field"
+	KeyOverride         = "override.fqdn.field"
+	KeyCacheService     = "cache.service"
+	KeyCacheMaxTime     = "cache.max.time"
+	KeyCacheFailureTime = "cache.failure.time"
+	KeyTimeout          = "resolution.timeout"
+	KeyConcurrency      = "resolution.concurrency"
+	KeyServers          = "dns.servers"
+)
+
 // IpToFqdnSpec declares IpToFqdn.
 func IpToFqdnSpec() component.Spec {
 	return component.Spec{
@@ -52,23 +65,23 @@ func IpToFqdnSpec() component.Spec {
 			"verified by a forward lookup (anti-spoofing): a name is used only if it resolves back to the same address. " +
 			"Answers and failures are cached in a cache service; the lookups of a batch run concurrently.",
 		Properties: []component.Property{
-			{Key: "ip.address.field", Description: "Field holding the IP address to resolve.", Required: true, Validator: component.NonEmpty},
-			{Key: "fqdn.field", Description: "Field receiving the FQDN (may be the address field itself). Nothing is written when no verified name is found.", Required: true, Validator: component.NonEmpty},
-			{Key: "override.fqdn.field", Aliases: []string{"overwrite.fqdn.field"},
+			{Key: KeyIPField, Description: "Field holding the IP address to resolve.", Required: true, Example: "src_ip", Validator: component.NonEmpty},
+			{Key: KeyFQDNField, Description: "Field receiving the FQDN (may be the address field itself). Nothing is written when no verified name is found.", Required: true, Example: "src_fqdn", Validator: component.NonEmpty},
+			{Key: KeyOverride, Aliases: []string{"overwrite.fqdn.field"},
 				Description: "When true, an existing value in fqdn.field is overwritten; when false, a record that already has the field is left alone (and not looked up).",
 				Default:     "false", Validator: component.Bool},
-			{Key: "cache.service", Description: "Name of the cache service (LRUKeyValueCacheService) that keeps answers and failures.", Required: true,
-				Validator: component.NonEmpty, ServiceRef: cache.Capability},
-			{Key: "cache.max.time", Description: "Seconds an answer (a verified name, no name, or an unverified name) lives in the cache; 0 means until evicted.",
+			{Key: KeyCacheService, Description: "Name of the cache service (LRUKeyValueCacheService) that keeps answers and failures.", Required: true,
+				Example: "cache", Validator: component.NonEmpty, ServiceRef: cache.Capability},
+			{Key: KeyCacheMaxTime, Description: "Seconds an answer (a verified name, no name, or an unverified name) lives in the cache; 0 means until evicted.",
 				Default: "86400", Validator: component.IntRange(0, 10*365*86400)},
-			{Key: "cache.failure.time", Description: "Seconds a failure (timeout, server failure, no server reachable) lives in the cache, capped by cache.max.time when that is not 0. Kept short so that an outage is retried soon, long enough that a dead server is not asked on every record.",
+			{Key: KeyCacheFailureTime, Description: "Seconds a failure (timeout, server failure, no server reachable) lives in the cache, capped by cache.max.time when that is not 0. Kept short so that an outage is retried soon, long enough that a dead server is not asked on every record.",
 				Default: "60", Validator: component.IntRange(1, 10*365*86400)},
-			{Key: "resolution.timeout", Description: "Milliseconds allowed for resolving one address: the PTR lookup and the forward check together, across every server.",
+			{Key: KeyTimeout, Description: "Milliseconds allowed for resolving one address: the PTR lookup and the forward check together, across every server.",
 				Default: "1000", Validator: component.IntRange(1, 600000)},
-			{Key: "resolution.concurrency", Description: "Maximum number of addresses resolved at once by this processor, across all partitions.",
+			{Key: KeyConcurrency, Description: "Maximum number of addresses resolved at once by this processor, across all partitions.",
 				Default: "64", Validator: component.IntRange(1, 4096)},
-			{Key: "dns.servers", Description: "Comma-separated host:port list of the DNS servers to ask, in order. Default: the nameservers of " + ResolvConf + ".",
-				Validator: component.HostPortList},
+			{Key: KeyServers, Description: "Comma-separated host:port list of the DNS servers to ask, in order. Default: the nameservers of " + ResolvConf + ".",
+				Example: "127.0.0.1:53", Validator: component.HostPortList},
 		},
 		NewProcessor: newIpToFqdn,
 	}
@@ -144,7 +157,7 @@ type call struct {
 }
 
 func newIpToFqdn(conf component.Config, env component.Env) (component.Processor, error) {
-	name := conf.String("cache.service")
+	name := conf.String(KeyCacheService)
 	if env.Services == nil {
 		return nil, fmt.Errorf("cache service %q: no services available", name)
 	}
@@ -157,27 +170,27 @@ func newIpToFqdn(conf component.Config, env component.Env) (component.Processor,
 		return nil, fmt.Errorf("service %q (%T) is not a key/value cache", name, svc)
 	}
 	opts := Options{
-		IPField:   conf.String("ip.address.field"),
-		FQDNField: conf.String("fqdn.field"),
-		Servers:   conf.List("dns.servers"),
+		IPField:   conf.String(KeyIPField),
+		FQDNField: conf.String(KeyFQDNField),
+		Servers:   conf.List(KeyServers),
 	}
 	var err error
-	if opts.Override, err = conf.Bool("override.fqdn.field"); err != nil {
+	if opts.Override, err = conf.Bool(KeyOverride); err != nil {
 		return nil, err
 	}
-	maxSec, err := conf.Int("cache.max.time")
+	maxSec, err := conf.Int(KeyCacheMaxTime)
 	if err != nil {
 		return nil, err
 	}
-	failSec, err := conf.Int("cache.failure.time")
+	failSec, err := conf.Int(KeyCacheFailureTime)
 	if err != nil {
 		return nil, err
 	}
 	opts.MaxTime, opts.FailureTime = time.Duration(maxSec)*time.Second, time.Duration(failSec)*time.Second
-	if opts.Timeout, err = conf.Millis("resolution.timeout"); err != nil {
+	if opts.Timeout, err = conf.Millis(KeyTimeout); err != nil {
 		return nil, err
 	}
-	conc, err := conf.Int("resolution.concurrency")
+	conc, err := conf.Int(KeyConcurrency)
 	if err != nil {
 		return nil, err
 	}

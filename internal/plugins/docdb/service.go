@@ -19,6 +19,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -89,9 +90,9 @@ func ServiceSpec() component.Spec {
 			"database is unavailable, and acknowledged to the stream only once the database acknowledged them.",
 		Provides: Capability,
 		Properties: []component.Property{
-			{Key: KeyURI, Description: "MongoDB connection URI (mongodb:// or mongodb+srv://). May hold credentials: it is never logged or shown.", Required: true, Sensitive: true, Validator: URIValidator},
-			{Key: KeyDatabase, Description: "Database name.", Required: true, Validator: databaseName},
-			{Key: KeyCollection, Description: "Collection name.", Required: true, Validator: collectionName},
+			{Key: KeyURI, Description: "MongoDB connection URI (mongodb:// or mongodb+srv://). May hold credentials: it is never logged or shown.", Required: true, Sensitive: true, Example: "mongodb://127.0.0.1:27017/", Validator: URIValidator},
+			{Key: KeyDatabase, Description: "Database name.", Required: true, Example: "weir", Validator: databaseName},
+			{Key: KeyCollection, Description: "Collection name.", Required: true, Example: "events", Validator: collectionName},
 			{Key: KeyWriteConcern, Description: "Write concern of every write: ACKNOWLEDGED {w:1}, UNACKNOWLEDGED {w:0} (no confirmation: offsets move once the write is sent), FSYNCED and JOURNALED {w:1, j:true}, REPLICA_ACKNOWLEDGED {w:2}, MAJORITY {w:\"majority\"}. It overrides any w or journal option of the URI.", Default: Acknowledged, Validator: component.Enum(WriteConcerns...)},
 			{Key: KeyFlush, Description: "Milliseconds after which queued documents are written even if fewer than batch.size are queued.", Default: "2000", Validator: component.IntRange(1, 3_600_000)},
 			{Key: KeyBatchSize, Description: "Documents per bulk write (MongoDB accepts at most 100000).", Default: "1000", Validator: component.IntRange(1, 100_000)},
@@ -247,6 +248,9 @@ type Service struct {
 	client *mongo.Client
 	w      *writer
 	log    *slog.Logger
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 var _ Datastore = (*Service)(nil)
@@ -356,15 +360,18 @@ func (s *Service) Stats() Stats { return s.w.snapshot() }
 
 // Close writes what is still queued, waiting at most until ctx ends, then
 // disconnects. Completions still pending when ctx ends report an error, so
-// their batches are not committed and are redelivered.
+// their batches are not committed and are redelivered. Later calls return
+// the first call's result.
 func (s *Service) Close(ctx context.Context) error {
-	s.w.close(ctx)
-	// The writer is done, so no operation holds a connection; the bound
-	// only guards against a connection that never answers its close.
-	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	if err := s.client.Disconnect(dctx); err != nil {
-		return fmt.Errorf("disconnect from MongoDB: %w", err)
-	}
-	return nil
+	s.closeOnce.Do(func() {
+		s.w.close(ctx)
+		// The writer is done, so no operation holds a connection; the bound
+		// only guards against a connection that never answers its close.
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		if err := s.client.Disconnect(dctx); err != nil {
+			s.closeErr = fmt.Errorf("disconnect from MongoDB: %w", err)
+		}
+	})
+	return s.closeErr
 }

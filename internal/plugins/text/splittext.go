@@ -18,6 +18,17 @@ import (
 // SplitTextName is the component identifier.
 const SplitTextName = "pkg.processor.SplitText"
 
+// SplitText's keys.
+const (
+	KeyRecordType  = "record.type"
+	KeyValueRegex  = "value.regex"
+	KeyValueFields = "value.fields"
+	KeyKeyRegex    = "key.regex"
+	KeyKeyFields   = "key.fields"
+	KeyKeepRaw     = "keep.raw.content"
+	KeyTimeZone    = "timezone.record.time"
+)
+
 // SplitTextSpec declares SplitText.
 func SplitTextSpec() component.Spec {
 	return component.Spec{
@@ -27,13 +38,13 @@ func SplitTextSpec() component.Spec {
 			"becomes field i of value.fields. A value that does not match becomes an error record (regex_matching_error) " +
 			"that keeps the raw line. record_time is converted to epoch milliseconds.",
 		Properties: []component.Property{
-			{Key: "record.type", Description: "Record type of the parsed records.", Default: "generic", Validator: component.NonEmpty},
-			{Key: "value.regex", Description: "Regular expression (RE2 syntax) applied to record_value, anchored at the start; trailing text is allowed.", Required: true, Validator: component.Regex},
-			{Key: "value.fields", Description: "Comma-separated field names, one per capture group of value.regex, in order.", Required: true, Validator: component.List(component.NonEmpty)},
-			{Key: "key.regex", Description: "Regular expression applied to the message key (record_key), anchored at the start. A key that does not match sets no field.", Validator: component.Regex},
-			{Key: "key.fields", Description: "Comma-separated field names, one per capture group of key.regex.", Validator: component.List(component.NonEmpty)},
-			{Key: "keep.raw.content", Description: "Keep the raw line in record_value.", Default: "true", Validator: component.Bool},
-			{Key: "timezone.record.time", Description: "Time zone (IANA name) of record_time values that carry no offset of their own.", Default: "UTC", Validator: timeZone},
+			{Key: KeyRecordType, Description: "Record type of the parsed records.", Default: "generic", Validator: component.NonEmpty},
+			{Key: KeyValueRegex, Description: "Regular expression (RE2 syntax) applied to record_value, anchored at the start; trailing text is allowed.", Required: true, Example: `(\S+) \S+ (\S+)`, Validator: component.Regex},
+			{Key: KeyValueFields, Description: "Comma-separated field names, one per capture group of value.regex, in order.", Required: true, Example: "src_ip,identd", Validator: component.List(component.NonEmpty)},
+			{Key: KeyKeyRegex, Description: "Regular expression applied to the message key (record_key), anchored at the start. A key that does not match sets no field.", Validator: component.Regex},
+			{Key: KeyKeyFields, Description: "Comma-separated field names, one per capture group of key.regex.", Validator: component.List(component.NonEmpty)},
+			{Key: KeyKeepRaw, Description: "Keep the raw line in record_value.", Default: "true", Validator: component.Bool},
+			{Key: KeyTimeZone, Description: "Time zone (IANA name) of record_time values that carry no offset of their own.", Default: "UTC", Validator: timeZone},
 		},
 		Check:        checkSplitText,
 		NewProcessor: newSplitText,
@@ -68,11 +79,11 @@ type SplitText struct {
 // without key fields (or the reverse).
 func checkSplitText(conf component.Config) error {
 	var errs []error
-	if _, _, err := compileAnchored(conf, "value.regex", "value.fields"); err != nil {
+	if _, _, err := compileAnchored(conf, KeyValueRegex, KeyValueFields); err != nil {
 		errs = append(errs, err)
 	}
-	if conf.IsSet("key.regex") || conf.IsSet("key.fields") {
-		if _, _, err := compileAnchored(conf, "key.regex", "key.fields"); err != nil {
+	if conf.IsSet(KeyKeyRegex) || conf.IsSet(KeyKeyFields) {
+		if _, _, err := compileAnchored(conf, KeyKeyRegex, KeyKeyFields); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -80,22 +91,22 @@ func checkSplitText(conf component.Config) error {
 }
 
 func newSplitText(conf component.Config, env component.Env) (component.Processor, error) {
-	st := &SplitText{name: env.Name, typ: conf.String("record.type")}
+	st := &SplitText{name: env.Name, typ: conf.String(KeyRecordType)}
 	var err error
-	if st.value, st.valueF, err = compileAnchored(conf, "value.regex", "value.fields"); err != nil {
+	if st.value, st.valueF, err = compileAnchored(conf, KeyValueRegex, KeyValueFields); err != nil {
 		return nil, err
 	}
-	if conf.IsSet("key.regex") || conf.IsSet("key.fields") {
-		if st.key, st.keyF, err = compileAnchored(conf, "key.regex", "key.fields"); err != nil {
+	if conf.IsSet(KeyKeyRegex) || conf.IsSet(KeyKeyFields) {
+		if st.key, st.keyF, err = compileAnchored(conf, KeyKeyRegex, KeyKeyFields); err != nil {
 			return nil, err
 		}
 	}
 	st.valueFast, st.keyFast = compileFast(st.value), compileFast(st.key)
-	if st.keepRaw, err = conf.Bool("keep.raw.content"); err != nil {
+	if st.keepRaw, err = conf.Bool(KeyKeepRaw); err != nil {
 		return nil, err
 	}
-	if st.loc, err = time.LoadLocation(conf.String("timezone.record.time")); err != nil {
-		return nil, fmt.Errorf("property \"timezone.record.time\": %w", err)
+	if st.loc, err = time.LoadLocation(conf.String(KeyTimeZone)); err != nil {
+		return nil, fmt.Errorf("property %q: %w", KeyTimeZone, err)
 	}
 	st.timeIndex = -1
 	for i, f := range st.valueF {

@@ -28,6 +28,14 @@ const DefaultCacheSize = 10000
 // exhausts memory (an entry holds 53 attribute values, about 1 KB).
 const maxCacheSize = 10_000_000
 
+// ParseUserAgent's keys.
+const (
+	KeyField     = "useragent.field"
+	KeyFields    = "fields"
+	KeyKeep      = "useragent.keep"
+	KeyCacheSize = "cache.size"
+)
+
 // ParseUserAgentSpec declares ParseUserAgent.
 func ParseUserAgentSpec() component.Spec {
 	return component.Spec{
@@ -38,13 +46,13 @@ func ParseUserAgentSpec() component.Spec {
 			"attribute; an attribute that cannot be determined is \"Unknown\". A record without the field passes unchanged; " +
 			"analysis never fails a record.",
 		Properties: []component.Property{
-			{Key: "useragent.field", Description: "Field holding the user-agent string (sample http_user_agent).",
-				Required: true, Validator: component.NonEmpty},
-			{Key: "fields", Description: "Comma-separated attribute names to set, in any order. Default: every attribute (" +
+			{Key: KeyField, Description: "Field holding the user-agent string (sample http_user_agent).",
+				Required: true, Example: "http_user_agent", Validator: component.NonEmpty},
+			{Key: KeyFields, Description: "Comma-separated attribute names to set, in any order. Default: every attribute (" +
 				strings.Join(uaparse.AttributeNames(), ", ") + ").", Validator: attributeList},
-			{Key: "useragent.keep", Description: "Keep the user-agent field; false removes it once analysed.",
+			{Key: KeyKeep, Description: "Keep the user-agent field; false removes it once analysed.",
 				Default: "true", Validator: component.Bool},
-			{Key: "cache.size", Description: "Number of analysed user agents kept in an LRU cache of this processor; 0 turns the cache off.",
+			{Key: KeyCacheSize, Description: "Number of analysed user agents kept in an LRU cache of this processor; 0 turns the cache off.",
 				Default: fmt.Sprint(DefaultCacheSize), Validator: component.IntRange(0, maxCacheSize)},
 		},
 		NewProcessor: newParseUserAgent,
@@ -95,17 +103,17 @@ type ParseUserAgent struct {
 }
 
 func newParseUserAgent(conf component.Config, env component.Env) (component.Processor, error) {
-	keep, err := conf.Bool("useragent.keep")
+	keep, err := conf.Bool(KeyKeep)
 	if err != nil {
 		return nil, err
 	}
-	size, err := conf.Int("cache.size")
+	size, err := conf.Int(KeyCacheSize)
 	if err != nil {
 		return nil, err
 	}
 	return New(Options{
-		Field:     conf.String("useragent.field"),
-		Fields:    conf.List("fields"),
+		Field:     conf.String(KeyField),
+		Fields:    conf.List(KeyFields),
 		Keep:      keep,
 		CacheSize: int(size),
 	}, env)
@@ -129,7 +137,7 @@ type Options struct {
 // unknown attribute name.
 func New(o Options, env component.Env) (*ParseUserAgent, error) {
 	if strings.TrimSpace(o.Field) == "" {
-		return nil, fmt.Errorf("property %q must not be empty", "useragent.field")
+		return nil, fmt.Errorf("property %q must not be empty", KeyField)
 	}
 	names := o.Fields
 	if len(names) == 0 {
@@ -140,7 +148,7 @@ func New(o Options, env component.Env) (*ParseUserAgent, error) {
 	for _, n := range names {
 		a, ok := uaparse.AttributeOf(n)
 		if !ok {
-			return nil, fmt.Errorf("property %q: %w", "fields", attributeList.Validate(n))
+			return nil, fmt.Errorf("property %q: %w", KeyFields, attributeList.Validate(n))
 		}
 		if !seen[a] {
 			seen[a] = true

@@ -1,0 +1,202 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/dataflow"
+	"github.com/weir-streams/weir/internal/stream"
+)
+
+// apply starts, restarts or swaps, as Apply describes. It runs with applyMu
+// held, on a plan that passed validation.
+func (e *Engine) apply(ctx context.Context, plan *dataflow.Plan) (kind, detail string, err error) {
+	df := plan.DataFlow
+	if e.cur == nil {
+		r, err := e.build(ctx, plan)
+		if err != nil {
+			return "start", "", err
+		}
+		if err := e.startStreams(ctx, r); err != nil {
+			r.services.close(ctx, e.log)
+			return "start", "", err
+		}
+		e.cur = r
+		return "start", fmt.Sprintf("%d services, %d streams", len(df.Services), len(df.Streams)), nil
+	}
+	if df.LastModified.After(e.cur.plan.DataFlow.LastModified) {
+		return "dataflow", df.ModificationReason, e.restart(ctx, plan)
+	}
+	return e.swapPipelines(ctx, plan)
+}
+
+// build builds and starts the services of plan, then builds its streams
+// without starting them: nothing is consumed or written yet, so build runs
+// beside a running dataflow. On failure everything it built is closed.
+func (e *Engine) build(ctx context.Context, plan *dataflow.Plan) (*running, error) {
+	services, err := e.buildServices(ctx, plan.Services)
+	if err != nil {
+		return nil, err
+	}
+	r := &running{plan: plan, services: services, streams: map[string]*stream.Stream{}}
+	if err := e.buildStreams(ctx, r); err != nil {
+		services.close(ctx, e.log)
+		return nil, err
+	}
+	return r, nil
+}
+
+// buildStreams builds the streams of r.plan. On failure the streams built
+// are closed (stopped without having started).
+func (e *Engine) buildStreams(ctx context.Context, r *running) error {
+	deps := stream.ChainDeps{Registry: e.opts.Registry, Services: r.services, Logger: e.opts.Logger, Metrics: e.opts.Metrics}
+	for _, sp := range r.plan.Streams {
+		p, err := e.streamParams(sp)
+		var s *stream.Stream
+		if err == nil {
+			s, err = stream.New(ctx, p, deps)
+		}
+		if err != nil {
+			e.stopStreams(ctx, r)
+			return fmt.Errorf("build stream %q: %w", sp.Name(), err)
+		}
+		r.streams[sp.Name()] = s
+	}
+	return nil
+}
+
+// streamParams decodes a stream's configuration and resolves its broker
+// list into seed addresses, starting the embedded broker if the list says
+// "embedded". This is the one place a broker list is resolved: the stream
+// receives addresses and never calls back.
+func (e *Engine) streamParams(sp dataflow.StreamPlan) (stream.Params, error) {
+	conf, err := stream.Decode(sp.Name(), sp.Config)
+	if err != nil {
+		return stream.Params{}, err
+	}
+	var seeds []string
+	switch {
+	case conf.BrokerList != stream.Embedded:
+		seeds = component.SplitList(conf.BrokerList)
+	case e.opts.Broker == nil:
+		return stream.Params{}, fmt.Errorf("%s: the embedded broker is not available in this process", stream.KeyBrokerList)
+	default:
+		if seeds, err = e.opts.Broker.Seeds(); err != nil {
+			return stream.Params{}, fmt.Errorf("%s: %w", stream.KeyBrokerList, err)
+		}
+	}
+	return stream.Params{Engine: e.opts.Settings, Config: conf, Seeds: seeds, Pipeline: sp.Pipeline}, nil
+}
+
+// startStreams starts the built streams of r, in dataflow order. On failure
+// every stream of r is stopped and closed.
+func (e *Engine) startStreams(ctx context.Context, r *running) error {
+	for _, sp := range r.plan.Streams {
+		if err := r.streams[sp.Name()].Start(ctx); err != nil {
+			e.stopStreams(ctx, r)
+			return fmt.Errorf("start stream %q: %w", sp.Name(), err)
+		}
+	}
+	return nil
+}
+
+// stopStreams stops every stream of r at once (each commits what it
+// finished) and forgets them.
+func (e *Engine) stopStreams(ctx context.Context, r *running) {
+	var wg sync.WaitGroup
+	for name, s := range r.streams {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := s.Stop(ctx); err != nil {
+				e.log.Warn("stopping stream", "stream", name, "error", err)
+			}
+		}()
+	}
+	wg.Wait()
+	r.streams = map[string]*stream.Stream{}
+}
+
+// restart replaces the running dataflow with plan's, or leaves the old one
+// running if the new one cannot be built or started.
+func (e *Engine) restart(ctx context.Context, plan *dataflow.Plan) error {
+	old := e.cur
+	// Build the new services and streams beside the old ones first: a
+	// service that cannot start (a wrong database URI) or a processor that
+	// cannot be built is refused before anything stops.
+	r, err := e.build(ctx, plan)
+	if err != nil {
+		return err
+	}
+	// The new streams consume in the same group: the old ones stop first.
+	e.stopStreams(ctx, old)
+	if err := e.startStreams(ctx, r); err != nil {
+		r.services.close(ctx, e.log)
+		// Roll back: the old services are still open; build and start the
+		// old streams again from the old plan.
+		rerr := e.buildStreams(ctx, old)
+		if rerr == nil {
+			rerr = e.startStreams(ctx, old)
+		}
+		if rerr != nil {
+			e.log.Error("could not restore the previous dataflow", "error", rerr)
+			return errors.Join(err, fmt.Errorf("restore previous dataflow: %w", rerr))
+		}
+		return err
+	}
+	old.services.close(ctx, e.log)
+	e.cur = r
+	return nil
+}
+
+// swapPipelines swaps the processor chain of every stream whose pipeline is
+// newer. Streams swap independently: one refused pipeline does not undo the
+// others. The running services stay, so each changed pipeline is checked
+// against them (plan was validated against its own service list).
+func (e *Engine) swapPipelines(ctx context.Context, plan *dataflow.Plan) (kind, detail string, err error) {
+	services := map[string]*component.Spec{}
+	for _, c := range e.cur.plan.Services {
+		services[c.Name()] = c.Spec
+	}
+	var errs []error
+	var swapped []string
+	for i := range plan.DataFlow.Streams {
+		ns := &plan.DataFlow.Streams[i]
+		s, ok := e.cur.streams[ns.Name]
+		if !ok || !ns.Pipeline.LastModified.After(s.PipelineModified()) {
+			continue
+		}
+		pp, probs := dataflow.CheckPipeline(ns, e.opts.Registry, services)
+		if len(probs) > 0 {
+			errs = append(errs, fmt.Errorf("stream %q: invalid pipeline: %w", ns.Name, probs))
+			continue
+		}
+		if err := s.Swap(ctx, pp); err != nil {
+			errs = append(errs, fmt.Errorf("stream %q: swap pipeline: %w", ns.Name, err))
+			continue
+		}
+		e.cur.setPipeline(ns, pp)
+		swapped = append(swapped, ns.Name)
+	}
+	if len(swapped) == 0 && len(errs) == 0 {
+		return "none", "", nil
+	}
+	sort.Strings(swapped)
+	return "pipeline", fmt.Sprintf("swapped %v", swapped), errors.Join(errs...)
+}
+
+// setPipeline records a swapped pipeline in the running model and plan, so
+// the snapshot shows it and a rollback rebuilds it.
+func (r *running) setPipeline(ns *dataflow.Stream, pp dataflow.PipelinePlan) {
+	cs, _ := r.plan.DataFlow.Stream(ns.Name)
+	cs.Pipeline = ns.Pipeline
+	for i := range r.plan.Streams {
+		if r.plan.Streams[i].Name() == ns.Name {
+			r.plan.Streams[i].Pipeline = pp
+		}
+	}
+}

@@ -1,0 +1,139 @@
+// Package settings holds the engine component's keys, its spec and the one
+// typed struct its configuration is decoded into. It is a package of its
+// own so that streams read the very struct the engine decodes, without
+// importing the engine (which builds streams).
+package settings
+
+import (
+	"fmt"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/weir-streams/weir/internal/component"
+)
+
+// Name is the engine's component identifier.
+const Name = "pkg.engine.engine.BrokerStreamProcessingEngine"
+
+// The engine's keys.
+const (
+	KeyAppName       = "engine.app.name"
+	KeyMaster        = "engine.master"
+	KeyDriverMemory  = "engine.driver.memory"
+	KeyBatchDuration = "engine.streaming.batchDuration"
+	KeyMaxRate       = "engine.streaming.broker.maxRatePerPartition"
+	KeyTimeout       = "engine.streaming.timeout"
+	KeyUIPort        = "engine.ui.port"
+)
+
+// Engine is the engine configuration, typed. The engine keeps it, streams
+// read the fields they obey (AppName as consumer group, Workers,
+// BatchInterval, MaxRate) from the same value, and app reads the rest.
+type Engine struct {
+	AppName       string        // engine.app.name
+	Workers       int           // engine.master
+	BatchInterval time.Duration // engine.streaming.batchDuration
+	MaxRate       int64         // engine.streaming.broker.maxRatePerPartition, 0 = no limit
+	Timeout       time.Duration // engine.streaming.timeout, 0 = run until stopped
+	MemoryLimit   int64         // engine.driver.memory, 0 = none
+	UIPort        int           // engine.ui.port, -1 = no server, 0 = a free port
+}
+
+var masterRe = regexp.MustCompile(`^local(\[(\d+|\*)\])?$`)
+
+// Spec declares the engine's keys.
+func Spec() component.Spec {
+	return component.Spec{
+		Name: Name,
+		Kind: component.KindEngine,
+		Summary: "Runs the job's controller services and streams, and applies every change to them. " +
+			"Services start before streams and stop after them.",
+		Properties: []component.Property{
+			{Key: KeyAppName, Description: "Application name: the Kafka consumer group of every stream and the dataflow name of the REST API. Processes with the same name share partitions.", Default: "weir", Validator: component.NonEmpty},
+			{Key: KeyMaster, Description: "local[N]: N partition workers per stream (local = 1, local[*] = one per core).", Default: "local[*]", Validator: component.NewValidator("local, local[N] or local[*]", func(s string) error {
+				if !masterRe.MatchString(s) {
+					return fmt.Errorf("%q is not local, local[N] or local[*]", s)
+				}
+				if m := masterRe.FindStringSubmatch(s); m[2] == "0" {
+					return fmt.Errorf("local[0] has no worker")
+				}
+				return nil
+			})},
+			{Key: KeyDriverMemory, Description: "Soft memory limit of the process (Go's GOMEMLIMIT), e.g. 512M or 2G. Unset: no limit.", Example: "512M", Validator: component.NewValidator("size with unit K, M or G", func(s string) error {
+				_, err := ParseSize(s)
+				return err
+			})},
+			{Key: KeyBatchDuration, Description: "Micro-batch interval in milliseconds: records fetched within one interval are processed and committed together.", Default: "200", Validator: component.IntRange(1, 3_600_000)},
+			{Key: KeyMaxRate, Description: "Maximum records per second read from each partition; 0 = no limit.", Default: "0", Validator: component.IntRange(0, 1<<40)},
+			{Key: KeyTimeout, Description: "Milliseconds after which the job stops by itself; -1 = run until stopped.", Default: "-1", Validator: component.IntRange(-1, 1<<50)},
+			{Key: KeyUIPort, Description: "Port of the status server (/healthz, /metrics, status page) on all interfaces; 0 = a free port (logged), -1 = no server.", Default: "4050", Validator: component.IntRange(-1, 65535)},
+		},
+	}
+}
+
+// Decode reads a validated engine configuration. Its errors only guard
+// against a validator and an accessor that disagree.
+func Decode(conf component.Config) (Engine, error) {
+	s := Engine{AppName: conf.String(KeyAppName), Workers: Workers(conf.String(KeyMaster))}
+	var err error
+	if s.BatchInterval, err = conf.Millis(KeyBatchDuration); err != nil {
+		return Engine{}, err
+	}
+	if s.MaxRate, err = conf.Int(KeyMaxRate); err != nil {
+		return Engine{}, err
+	}
+	if s.Timeout, err = conf.Millis(KeyTimeout); err != nil {
+		return Engine{}, err
+	}
+	s.Timeout = max(s.Timeout, 0)
+	if conf.IsSet(KeyDriverMemory) {
+		if s.MemoryLimit, err = ParseSize(conf.String(KeyDriverMemory)); err != nil {
+			return Engine{}, err
+		}
+	}
+	port, err := conf.Int(KeyUIPort)
+	if err != nil {
+		return Engine{}, err
+	}
+	s.UIPort = int(port)
+	return s, nil
+}
+
+// Workers returns the number of partition workers of an engine.master value.
+func Workers(master string) int {
+	m := masterRe.FindStringSubmatch(master)
+	if m == nil || m[2] == "" {
+		return 1
+	}
+	if m[2] == "*" {
+		return runtime.NumCPU()
+	}
+	n, _ := strconv.Atoi(m[2])
+	return max(n, 1)
+}
+
+// ParseSize parses a memory size such as 512M, 2G, 2g or 1048576 into
+// bytes.
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSpace(strings.ToUpper(s))
+	t = strings.TrimSuffix(t, "B")
+	mult := int64(1)
+	switch {
+	case strings.HasSuffix(t, "K"):
+		mult, t = 1<<10, t[:len(t)-1]
+	case strings.HasSuffix(t, "M"):
+		mult, t = 1<<20, t[:len(t)-1]
+	case strings.HasSuffix(t, "G"):
+		mult, t = 1<<30, t[:len(t)-1]
+	case strings.HasSuffix(t, "T"):
+		mult, t = 1<<40, t[:len(t)-1]
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(t), 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%q is not a size such as 512M or 2G", s)
+	}
+	return n * mult, nil
+}
