@@ -1,6 +1,6 @@
 // Package status holds Weir's observability: the metrics registry shared by
-// every component, and (later) the status snapshots and HTTP handlers of the
-// status server.
+// every component (metrics.go) and the status server with its HTTP handlers
+// (/healthz, /readyz, /metrics, /api/status, pprof; server.go).
 package status
 
 import (

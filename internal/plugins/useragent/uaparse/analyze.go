@@ -1243,10 +1243,6 @@ func (s *state) detectDevice() {
 				}
 			}
 		}
-	default:
-		if s.os.linux {
-			s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Linux Desktop"
-		}
 	case "Fuchsia":
 		s.devClass, s.devBrand, s.devName = "Mobile", Unknown, "Fuchsia Device"
 	case "BlackBerry":
@@ -1314,6 +1310,10 @@ func (s *state) detectDevice() {
 	case "CellOS":
 		s.devClass, s.devBrand, s.devName = "Game Console", "Sony", "Sony PlayStation"
 		s.gameConsole()
+	default:
+		if s.os.linux {
+			s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Linux Desktop"
+		}
 	}
 	if s.os.name == "Linux" && !p.has(kwOculus) && !p.has(kwVRSafari) {
 		if _, ok := p.product("SamsungBrowser"); ok {

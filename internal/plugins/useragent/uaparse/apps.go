@@ -533,14 +533,15 @@ func (s *state) appendedApp() bool {
 			return false
 		}
 	}
-	for _, pr := range p.products[last+1:] {
+	// Only the product right after the agent's can be the app.
+	if last+1 < len(p.products) {
+		pr := p.products[last+1]
 		ln := pr.lname
-		if !startsWithLetter(pr.name) || !isVersionLike(pr.version) || strings.IndexByte(ln, ' ') >= 0 || appendedNoise[ln] ||
-			strings.HasPrefix(ln, "cordova") || chromeShaped(pr.version) || !numericVersion(pr.version) {
-			break
+		if startsWithLetter(pr.name) && isVersionLike(pr.version) && strings.IndexByte(ln, ' ') < 0 && !appendedNoise[ln] &&
+			!strings.HasPrefix(ln, "cordova") && !chromeShaped(pr.version) && numericVersion(pr.version) {
+			s.setApp(pr)
+			return true
 		}
-		s.setApp(pr)
-		return true
 	}
 	if webkit < 0 || webkit > last {
 		// No WebKit token, or one after Safari's ("Safari/537.36
