@@ -56,18 +56,6 @@ func check(d *DataFlow, reg *component.Registry) (*Plan, component.Problems) {
 	return plan, probs
 }
 
-// ServiceSpecs returns the specs of the dataflow's services by name, for
-// ValidatePipeline. Services with unknown components are left out.
-func ServiceSpecs(d *DataFlow, reg *component.Registry) map[string]*component.Spec {
-	out := map[string]*component.Spec{}
-	for _, c := range d.Services {
-		if spec, err := reg.LookupKind(c.Component, component.KindService); err == nil {
-			out[c.Name] = spec
-		}
-	}
-	return out
-}
-
 // ValidatePipeline checks the processor chain of one stream against the
 // registry and the services available to it.
 func ValidatePipeline(s *Stream, reg *component.Registry, services map[string]*component.Spec) component.Problems {
