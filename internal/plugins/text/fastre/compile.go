@@ -74,8 +74,12 @@ import (
 var errUnsupported = errors.New("pattern outside the fastre subset")
 
 // maxInst bounds the size of a program; large counted repetitions of groups
-// expand into copies and are better left to regexp.
-const maxInst = 2000
+// expand into copies and are better left to regexp. It leaves room for the
+// largest grok patterns of go-grok's library (the Cisco ASA, Juniper and
+// HAProxy ones, several IPV6 alternations each, a few thousand
+// instructions), which run on fastre; the size of a program costs memory at
+// compile time, not time per match.
+const maxInst = 20000
 
 // Instruction opcodes.
 const (
