@@ -113,6 +113,16 @@ var tablePatterns = []string{
 	`((a)|(b))+`,
 	`(a(b)?)+`,
 	`(?U)(a+)(a*)`,
+	// Lazy repetitions followed by a literal or a class skip the positions
+	// where the rest cannot start (inst.follow).
+	`"(.*?)" "(.*?)"`,
+	`(a+?)b`,
+	`([^x]*?)(\d)`,
+	`(.{0,3}?)"`,
+	`(.*?)(é|\s)`,
+	`(?:-|(.*?))"`,
+	`(\S*?)(?:(\d)|")`,
+	`(.*?)\b(k+)`,
 }
 
 var tableInputs = []string{
@@ -138,11 +148,15 @@ func TestTable(t *testing.T) {
 	}
 }
 
-// TestApacheLog checks both sample patterns on every line of the real log,
+// apacheLazyRegex is written as grok's %{DATA} writes it, with lazy
+// repetitions.
+const apacheLazyRegex = `(\S+) (\S+) (\S+) \[(.*?)\] "(?:(\w+) (\S+)(?: HTTP/(\S+))?|(.*?))" (\d+) (?:-|(\d+)) "(?:-|(.*?))" "(?:-|(.*?))"`
+
+// TestApacheLog checks the sample patterns and a lazy one on every line of the real log,
 // and that none of those lines exhausts the budget.
 func TestApacheLog(t *testing.T) {
 	lines := accessLogLines(t)
-	for _, p := range []string{apacheRegex, apacheEnrichRegex} {
+	for _, p := range []string{apacheRegex, apacheEnrichRegex, apacheLazyRegex} {
 		re, m := compile(t, anchor(p))
 		if m == nil {
 			t.Fatalf("pattern %q refused", p)
