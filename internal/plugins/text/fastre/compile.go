@@ -134,13 +134,13 @@ type inst struct {
 	// follow holds no byte >= 0x80, so the scan stops only at ASCII bytes,
 	// which are rune boundaries, and the class holds either every rune
 	// >= 0x80 (as . does) or none.
-	skip *[256]bool
-	arg                 int // opSave: slot; opAssert: assertion
-	next                int // the instruction that follows
-	alt                 int // opSplit: the second choice
-	min, max            int // opClass: bounds on the count; max < 0 means no bound
-	cls                 *class
-	lit                 string
+	skip     *[256]bool
+	arg      int // opSave: slot; opAssert: assertion
+	next     int // the instruction that follows
+	alt      int // opSplit: the second choice
+	min, max int // opClass: bounds on the count; max < 0 means no bound
+	cls      *class
+	lit      string
 }
 
 // class is a set of runes with a byte table for the fast path.
