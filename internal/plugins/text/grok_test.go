@@ -195,7 +195,7 @@ func TestSplitTextGrokValidation(t *testing.T) {
 		{"a cycle", map[string]string{"value.regex": `%{A:x}`, "grok.pattern.definitions": "A %{B}\nB x%{A}"},
 			`pattern "A" refers to itself (through A -> B -> A)`},
 		{"fields that disagree", map[string]string{"value.regex": `%{INT:n} %{WORD:w}`, "value.fields": "n,word"},
-			`"value.fields" does not agree with the named captures of "value.regex": it names "word", which no expression captures` + "\n" +
+			`"value.fields" does not agree with the named captures of "value.regex": it names "word", which no expression captures; ` +
 				`it does not name "w", which the expressions capture`},
 		{"a plain regex needs value.fields", map[string]string{"value.regex": `(\d+)`},
 			`property "value.regex" has no named captures, so "value.fields" must name its 1 capture groups`},

@@ -287,14 +287,17 @@ func sameFields(captured, listed []string) error {
 			missing = append(missing, f)
 		}
 	}
-	var errs []error
+	var msgs []string
 	if len(extra) > 0 {
-		errs = append(errs, fmt.Errorf("it names %s, which no expression captures", quoteAll(extra)))
+		msgs = append(msgs, fmt.Sprintf("it names %s, which no expression captures", quoteAll(extra)))
 	}
 	if len(missing) > 0 {
-		errs = append(errs, fmt.Errorf("it does not name %s, which the expressions capture", quoteAll(missing)))
+		msgs = append(msgs, fmt.Sprintf("it does not name %s, which the expressions capture", quoteAll(missing)))
 	}
-	return errors.Join(errs...)
+	if len(msgs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(msgs, "; "))
 }
 
 func quoteAll(ss []string) string {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/weir-streams/weir/internal/plugins/text/fastre"
 	"github.com/weir-streams/weir/internal/plugins/text/grok"
+	"github.com/weir-streams/weir/internal/streamtest"
 )
 
 // outsideFastre lists the library patterns whose expansion fastre refuses,
@@ -239,4 +240,48 @@ func TestLibraryTestLines(t *testing.T) {
 		})
 	}
 	t.Logf("%d test lines compared, %d of them also on fastre", len(cases), checked)
+}
+
+// TestReorderedDefinitions checks that the definitions Weir reorders are
+// still go-grok's, and that both orders give the same captures on the
+// real access log's addresses and on IPv6 and host names.
+func TestReorderedDefinitions(t *testing.T) {
+	for name, r := range grok.Reordered {
+		if got := patterns.Default[name]; got != r.Original {
+			t.Errorf("go-grok's %s is now %q, not %q: check the reordering again", name, got, r.Original)
+		}
+	}
+	orig := grok.NewLibrary()
+	for name, r := range grok.Reordered {
+		if err := orig.AddDefinitions(name+" "+r.Original, "test"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inputs := []string{"::1", "fe80::1%eth0", "2001:db8::8a2e:370:7334", "1:2:3:4:5:6:7:8", "10.0.0.1", "255.255.255.255",
+		"1.2.3", "abcd:ef01::", "dead.beef", "unicomp6.unicomp.net", "a:b", "123:45", "12.3:4", "1234:5678:9abc:def0:1234:5678:9abc:def0"}
+	for _, l := range streamtest.AccessLogLines(t) {
+		inputs = append(inputs, l)
+	}
+	for _, expr := range []string{"%{IP:ip}", "%{IPORHOST:host}", "%{COMBINEDAPACHELOG}"} {
+		for _, all := range []bool{false, true} {
+			a, err := grok.NewLibrary().Expand(expr, grok.Options{AllCaptures: all})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := orig.Expand(expr, grok.Options{AllCaptures: all})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ra, rb := regexp.MustCompile(`^(?:`+a.Regex+`)`), regexp.MustCompile(`^(?:`+b.Regex+`)`)
+			for _, in := range inputs {
+				ia, ib := ra.FindStringSubmatchIndex(in), rb.FindStringSubmatchIndex(in)
+				if (ia == nil) != (ib == nil) {
+					t.Fatalf("%s on %q: match %v with Weir's order, %v with go-grok's", expr, in, ia != nil, ib != nil)
+				}
+				if ia != nil && !maps.Equal(fields(a, in, ia), fields(b, in, ib)) {
+					t.Fatalf("%s on %q: %v with Weir's order, %v with go-grok's", expr, in, fields(a, in, ia), fields(b, in, ib))
+				}
+			}
+		}
+	}
 }
