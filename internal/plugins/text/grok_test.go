@@ -75,8 +75,8 @@ func TestSplitTextGrok(t *testing.T) {
 			wantErr: `type_conversion_error: field n: "12x" is not an int`,
 		},
 		{
-			name: "several expressions: the first that matches wins, grok.match.field names it",
-			conf: map[string]string{"value.regex": "%{INT:n:int} %{WORD:w}\n%{WORD:w} %{INT:n:int}\n", "grok.match.field": "grok_pattern"},
+			name:  "several expressions: the first that matches wins, grok.match.field names it",
+			conf:  map[string]string{"value.regex": "%{INT:n:int} %{WORD:w}\n%{WORD:w} %{INT:n:int}\n", "grok.match.field": "grok_pattern"},
 			value: "abc 12",
 			want:  map[string]record.Value{"w": s("abc"), "n": record.IntValue(12), "grok_pattern": s("%{WORD:w} %{INT:n:int}")},
 		},
