@@ -198,7 +198,7 @@ func TestSplitTextGrokValidation(t *testing.T) {
 			`"value.fields" does not agree with the named captures of "value.regex": it names "word", which no expression captures; ` +
 				`it does not name "w", which the expressions capture`},
 		{"a plain regex needs value.fields", map[string]string{"value.regex": `(\d+)`},
-			`property "value.regex" has no named captures, so "value.fields" must name its 1 capture groups`},
+			`missing required property "value.fields": property "value.regex" has no named captures, so "value.fields" must name its 1 capture groups`},
 		{"a bad definition line", map[string]string{"value.regex": `%{INT:n}`, "grok.pattern.definitions": "NOEXPRESSION"},
 			`property "grok.pattern.definitions": definition line 1: want NAME followed by its expression`},
 		{"a bad definition name", map[string]string{"value.regex": `%{INT:n}`, "grok.pattern.definitions": "BAD-NAME x"},
@@ -207,10 +207,12 @@ func TestSplitTextGrokValidation(t *testing.T) {
 			`property "grok.patterns.dir": pattern files: stat /nonexistent/patterns`},
 		{"a bad mapping", map[string]string{"value.regex": `%{INT:n}`, "grok.field.mapping": "ecs2"},
 			`property "grok.field.mapping": "ecs2" is neither a built-in mapping (spec) nor a from=to pair`},
+		{"a key regex without key fields", map[string]string{"value.regex": `%{INT:n}`, "key.regex": `(\w+)`},
+			`properties "key.regex" and "key.fields" must be given together: property "key.regex" has no named captures`},
 		{"an expansion regexp refuses", map[string]string{"value.regex": `%{INT:n}(`},
 			`property "value.regex": expanded expression: error parsing regexp: missing closing )`},
 		{"key.fields without key.regex", map[string]string{"value.regex": `%{INT:n}`, "key.fields": "a"},
-			`property "key.fields" is given without "key.regex"`},
+			`properties "key.regex" and "key.fields" must be given together`},
 	}
 	spec := text.SplitTextSpec()
 	for _, tt := range tests {

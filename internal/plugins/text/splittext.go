@@ -34,10 +34,10 @@ func SplitTextSpec() component.Spec {
 		Properties: []component.Property{
 			{Key: "record.type", Description: "Record type of the parsed records.", Default: "generic", Validator: component.NonEmpty},
 			{Key: "value.regex", Description: "Regular expression (RE2 syntax) or grok expression applied to record_value, anchored at the start; " +
-				"trailing text is allowed. Several expressions, one per line, are tried in order and the first that matches wins.", Required: true, Validator: component.NonEmpty},
+				"trailing text is allowed. Several expressions, one per line, are tried in order and the first that matches wins.", Required: true, Validator: regexOrGrok},
 			{Key: "value.fields", Description: "Comma-separated field names, one per capture group of value.regex, in order. " +
 				"Optional with grok syntax, whose named captures give the fields; if given, it must name the same fields."},
-			{Key: "key.regex", Description: "Regular expression or grok expression applied to the message key (record_key), anchored at the start. A key that does not match sets no field."},
+			{Key: "key.regex", Description: "Regular expression or grok expression applied to the message key (record_key), anchored at the start. A key that does not match sets no field.", Validator: regexOrGrok},
 			{Key: "key.fields", Description: "Comma-separated field names, one per capture group of key.regex (optional with grok syntax)."},
 			{Key: "keep.raw.content", Description: "Keep the raw line in record_value.", Default: "true", Validator: component.Bool},
 			{Key: "timezone.record.time", Description: "Time zone (IANA name) of record_time values that carry no offset of their own.", Default: "UTC", Validator: timeZone},
@@ -63,6 +63,34 @@ var timeZone = component.NewValidator("IANA time zone name, e.g. UTC or Europe/P
 	}
 	return nil
 })
+
+// regexOrGrok checks, on the key alone, each line that is a plain regular
+// expression; grok expressions need the pattern library and the other
+// keys, so checkSplitText checks them.
+var regexOrGrok = component.NewValidator("regular expression (RE2 syntax) or grok expression, one or more lines", func(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return errors.New("must not be empty")
+	}
+	for _, l := range splitLines(s) {
+		if !grok.IsGrok(l) {
+			if err := component.Regex.Validate(l); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+})
+
+// splitLines returns the non-blank lines of s, without their line ends.
+func splitLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSuffix(l, "\r"); strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
 
 // SplitText is the processor. It holds only compiled, read-only state and
 // is safe for concurrent use.
@@ -189,16 +217,11 @@ func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options
 	src := conf.String(regexKey)
 	fields := conf.List(fieldsKey)
 	if src == "" {
-		return nil, fmt.Errorf("property %q is given without %q", fieldsKey, regexKey)
+		return nil, fmt.Errorf("properties %q and %q must be given together", regexKey, fieldsKey)
 	}
 	exprs := []string{src}
 	if multi && strings.Contains(src, "\n") {
-		exprs = exprs[:0]
-		for _, l := range strings.Split(src, "\n") {
-			if l = strings.TrimSuffix(l, "\r"); strings.TrimSpace(l) != "" {
-				exprs = append(exprs, l)
-			}
-		}
+		exprs = splitLines(src)
 	}
 	where := func(i int) string {
 		if len(exprs) == 1 {
@@ -232,7 +255,11 @@ func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options
 		}
 		if !p.named {
 			if len(fields) == 0 {
-				return nil, fmt.Errorf("%s has no named captures, so %q must name its %d capture groups", where(i), fieldsKey, re.NumSubexp())
+				what := fmt.Sprintf("missing required property %q", fieldsKey)
+				if !multi {
+					what = fmt.Sprintf("properties %q and %q must be given together", regexKey, fieldsKey)
+				}
+				return nil, fmt.Errorf("%s: %s has no named captures, so %q must name its %d capture groups", what, where(i), fieldsKey, re.NumSubexp())
 			}
 			if n := re.NumSubexp(); n != len(fields) {
 				return nil, fmt.Errorf("%s has %d capture groups but %q names %d fields", where(i), n, fieldsKey, len(fields))
