@@ -183,6 +183,7 @@ func Compile(pattern string) (*Matcher, error) {
 	if len(c.prog) > maxInst {
 		return nil, fmt.Errorf("program of %d instructions exceeds %d: %w", len(c.prog), maxInst, errUnsupported)
 	}
+	c.threadJumps()
 	memo, onPath := map[int]*[256]bool{}, map[int]bool{}
 	for i := range c.prog {
 		in := &c.prog[i]
@@ -665,4 +666,29 @@ func skipTable(in *inst) *[256]bool {
 		t[b] = !in.follow[b] && (in.cls.tbl[b] == 1 || b >= utf8.RuneSelf && allHigh)
 	}
 	return &t
+}
+
+// threadJumps makes every instruction that continues at a jump continue at
+// the jump's target instead, so that the matcher does not execute the
+// jumps that end the alternatives of an alternation (a third of grok's
+// alternations' steps). The jumps stay in the program, unreached. Chains
+// are followed to their end; a jump never targets itself, since a loop's
+// jump targets its split.
+func (c *compiler) threadJumps() {
+	target := func(pc int) int {
+		for n := 0; c.prog[pc].op == opJmp && n < len(c.prog); n++ {
+			pc = c.prog[pc].next
+		}
+		return pc
+	}
+	for i := range c.prog {
+		in := &c.prog[i]
+		if in.op == opMatch {
+			continue
+		}
+		in.next = target(in.next)
+		if in.op == opSplit {
+			in.alt = target(in.alt)
+		}
+	}
 }
