@@ -169,6 +169,11 @@ func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options
 		p.re, p.fast = re, compileFast(re)
 		ps = append(ps, p)
 	}
+	if len(named) == 0 && len(fields) == 0 && conf.String("grok.match.field") == "" {
+		// Every expression is grok and none captures: %{IP} alone, which
+		// in Logstash too sets nothing. Say how to name a field.
+		return nil, fmt.Errorf("property %q captures no field: name one, as in %%{IP:client} or (?<client>...)", regexKey)
+	}
 	if len(named) > 0 && len(fields) > 0 {
 		if err := sameFields(named, fields); err != nil {
 			return nil, fmt.Errorf("%q does not agree with the named captures of %q: %w", fieldsKey, regexKey, err)

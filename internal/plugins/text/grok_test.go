@@ -209,6 +209,8 @@ func TestSplitTextGrokValidation(t *testing.T) {
 			`property "grok.field.mapping": "ecs2" is neither a built-in mapping (spec) nor a from=to pair`},
 		{"a key regex without key fields", map[string]string{"value.regex": `%{INT:n}`, "key.regex": `(\w+)`},
 			`properties "key.regex" and "key.fields" must be given together: property "key.regex" has no named captures`},
+		{"a grok expression that captures nothing", map[string]string{"value.regex": `%{IP} %{WORD}`},
+			`property "value.regex" captures no field: name one, as in %{IP:client} or (?<client>...)`},
 		{"an expansion regexp refuses", map[string]string{"value.regex": `%{INT:n}(`},
 			`property "value.regex": expanded expression: error parsing regexp: missing closing )`},
 		{"key.fields without key.regex", map[string]string{"value.regex": `%{INT:n}`, "key.fields": "a"},
