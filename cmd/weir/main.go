@@ -21,6 +21,7 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/config"
 	"github.com/weir-streams/weir/internal/plugins/all"
+	"github.com/weir-streams/weir/internal/plugins/text"
 	"github.com/weir-streams/weir/internal/plugins/useragent/uaparse"
 	"github.com/weir-streams/weir/internal/quickstart"
 )
@@ -37,6 +38,7 @@ Usage:
   weir quickstart                  run the sample job on the embedded broker, fed the bundled access log
   weir components                  list every component with its keys, defaults and docs (Markdown)
   weir useragent                   analyse user agents from stdin, one per line, one JSON object per line out
+  weir grok PATTERN [KEY=VALUE...] parse lines from stdin with a grok pattern, one JSON object of fields per line out
   weir version                     print the version
 
 Flags of run and quickstart:
@@ -108,6 +110,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "useragent":
 		if err := uaparse.RunLines(stdin, stdout, uaparse.New(uaparse.Options{CacheSize: 10000})); err != nil {
 			fmt.Fprintln(stderr, "weir useragent:", err)
+			return 1
+		}
+		return 0
+	case "grok":
+		if err := text.RunGrok(fs.Args(), stdin, stdout); err != nil {
+			fmt.Fprintln(stderr, "weir grok:", err)
 			return 1
 		}
 		return 0

@@ -471,3 +471,18 @@ func TestKill9WithTheEmbeddedBrokerLosesNothing(t *testing.T) {
 	}
 	t.Logf("%d messages for %d inputs after kill -9 of the process hosting the broker", msgs, n)
 }
+
+func TestGrokCommand(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	in := strings.NewReader("10.0.0.1 GET 200\n")
+	if code := run([]string{"grok", "%{IP:client} %{WORD:method} %{INT:status:int}"}, in, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if got := stdout.String(); got != `{"client":"10.0.0.1","method":"GET","status":200}`+"\n" {
+		t.Fatalf("stdout = %q", got)
+	}
+	stdout.Reset()
+	if code := run([]string{"grok", "%{NOPE:x}"}, strings.NewReader(""), &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), `unknown pattern "NOPE"`) {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+}

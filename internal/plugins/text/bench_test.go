@@ -11,10 +11,17 @@ import (
 	"github.com/weir-streams/weir/internal/streamtest"
 )
 
-func newSplitText(tb testing.TB, regex, fields string) component.Processor {
+func newSplitText(tb testing.TB, regex, fields string, extra ...string) component.Processor {
 	tb.Helper()
 	spec := text.SplitTextSpec()
-	conf, probs := component.NewConfig(&spec, map[string]string{"record.type": "apache_log", "value.regex": regex, "value.fields": fields})
+	values := map[string]string{"record.type": "apache_log", "value.regex": regex}
+	if fields != "" {
+		values["value.fields"] = fields
+	}
+	for i := 0; i+1 < len(extra); i += 2 {
+		values[extra[i]] = extra[i+1]
+	}
+	conf, probs := component.NewConfig(&spec, values)
 	if len(probs) > 0 {
 		tb.Fatal(probs)
 	}
@@ -28,9 +35,9 @@ func newSplitText(tb testing.TB, regex, fields string) component.Processor {
 // benchLines runs SplitText (and optionally JSON serialization) over the
 // real access log in batches of 1,000, as a stream would, and reports
 // lines per second.
-func benchLines(b *testing.B, regex, fields string, serializeToo bool) {
+func benchLines(b *testing.B, regex, fields string, serializeToo bool, extra ...string) {
 	lines := streamtest.AccessLogLines(b)
-	p := newSplitText(b, regex, fields)
+	p := newSplitText(b, regex, fields, extra...)
 	ctx := context.Background()
 	var buf []byte
 	b.ReportAllocs()
@@ -66,4 +73,20 @@ func BenchmarkSplitTextApacheEnrich(b *testing.B) {
 
 func BenchmarkSplitTextAndJSON(b *testing.B) {
 	benchLines(b, streamtest.ApacheRegex, streamtest.ApacheFields, true)
+}
+
+// BenchmarkSplitTextGrokCombined is BenchmarkSplitTextApacheEnrich written
+// as a Logstash user writes it: the same eleven fields from
+// %{COMBINEDAPACHELOG} of go-grok's library, renamed by the spec mapping.
+func BenchmarkSplitTextGrokCombined(b *testing.B) {
+	benchLines(b, "%{COMBINEDAPACHELOG}", "", false, "grok.field.mapping", "spec")
+}
+
+// grokMirror is the hand-written regex of BenchmarkSplitTextApacheEnrich
+// written in grok: the same expression once expanded, so it measures what
+// the grok syntax itself costs (nothing, at run time).
+const grokMirror = `%{NOTSPACE:src_ip}\s+%{NOTSPACE:identd}\s+%{NOTSPACE:user}\s+\[(?<record_time>[\w:/]+\s[+\-]\d{4})\]\s+"%{NOTSPACE:http_method}\s+%{NOTSPACE:http_query}\s*(?<http_version>\S*)"\s+%{NOTSPACE:http_status}\s+%{NOTSPACE:bytes_out}\s+"(?<http_referer>[^"]*)"\s+"(?<http_user_agent>[^"]*)"?`
+
+func BenchmarkSplitTextGrokMirror(b *testing.B) {
+	benchLines(b, grokMirror, "", false)
 }

@@ -1,4 +1,5 @@
-// Package text holds processors that parse text: SplitText.
+// Package text holds processors that parse text: SplitText, with plain
+// regular expressions or grok expressions, and the weir grok command.
 package text
 
 import (
@@ -7,7 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
-
+	"strings"
 	"time"
 
 	"github.com/weir-streams/weir/internal/component"
@@ -20,13 +21,18 @@ const SplitTextName = "pkg.processor.SplitText"
 
 // SplitText's keys.
 const (
-	KeyRecordType  = "record.type"
-	KeyValueRegex  = "value.regex"
-	KeyValueFields = "value.fields"
-	KeyKeyRegex    = "key.regex"
-	KeyKeyFields   = "key.fields"
-	KeyKeepRaw     = "keep.raw.content"
-	KeyTimeZone    = "timezone.record.time"
+	KeyRecordType       = "record.type"
+	KeyValueRegex       = "value.regex"
+	KeyValueFields      = "value.fields"
+	KeyKeyRegex         = "key.regex"
+	KeyKeyFields        = "key.fields"
+	KeyKeepRaw          = "keep.raw.content"
+	KeyTimeZone         = "timezone.record.time"
+	KeyGrokPatternsDir  = "grok.patterns.dir"
+	KeyGrokDefinitions  = "grok.pattern.definitions"
+	KeyGrokFieldMapping = "grok.field.mapping"
+	KeyGrokNamedOnly    = "grok.named.captures.only"
+	KeyGrokMatchField   = "grok.match.field"
 )
 
 // SplitTextSpec declares SplitText.
@@ -34,17 +40,31 @@ func SplitTextSpec() component.Spec {
 	return component.Spec{
 		Name: SplitTextName,
 		Kind: component.KindProcessor,
-		Summary: "Parses the raw value (record_value) with a regular expression anchored at its start; capture group i " +
-			"becomes field i of value.fields. A value that does not match becomes an error record (regex_matching_error) " +
-			"that keeps the raw line. record_time is converted to epoch milliseconds.",
+		Summary: "Parses the raw value (record_value) with a regular expression or a grok expression anchored at its start. " +
+			"With a plain regular expression, capture group i becomes field i of value.fields; with grok syntax " +
+			"(%{PATTERN:field:type}, (?<field>...)) the named captures give the fields (see docs/grok.md). " +
+			"A value that does not match becomes an error record (regex_matching_error) that keeps the raw line. " +
+			"record_time is converted to epoch milliseconds.",
 		Properties: []component.Property{
 			{Key: KeyRecordType, Description: "Record type of the parsed records.", Default: "generic", Validator: component.NonEmpty},
-			{Key: KeyValueRegex, Description: "Regular expression (RE2 syntax) applied to record_value, anchored at the start; trailing text is allowed.", Required: true, Example: `(\S+) \S+ (\S+)`, Validator: component.Regex},
-			{Key: KeyValueFields, Description: "Comma-separated field names, one per capture group of value.regex, in order.", Required: true, Example: "src_ip,identd", Validator: component.List(component.NonEmpty)},
-			{Key: KeyKeyRegex, Description: "Regular expression applied to the message key (record_key), anchored at the start. A key that does not match sets no field.", Validator: component.Regex},
-			{Key: KeyKeyFields, Description: "Comma-separated field names, one per capture group of key.regex.", Validator: component.List(component.NonEmpty)},
+			{Key: KeyValueRegex, Description: "Regular expression (RE2 syntax) or grok expression applied to record_value, anchored at the start; " +
+				"trailing text is allowed. Several expressions, one per line, are tried in order and the first that matches wins.", Required: true, Example: `(\S+) \S+ (\S+)`, Validator: regexOrGrok},
+			{Key: KeyValueFields, Description: "Comma-separated field names, one per capture group of value.regex, in order. " +
+				"Optional with grok syntax, whose named captures give the fields; if given, it must name the same fields."},
+			{Key: KeyKeyRegex, Description: "Regular expression or grok expression applied to the message key (record_key), anchored at the start. A key that does not match sets no field.", Validator: regexOrGrok},
+			{Key: KeyKeyFields, Description: "Comma-separated field names, one per capture group of key.regex (optional with grok syntax)."},
 			{Key: KeyKeepRaw, Description: "Keep the raw line in record_value.", Default: "true", Validator: component.Bool},
 			{Key: KeyTimeZone, Description: "Time zone (IANA name) of record_time values that carry no offset of their own.", Default: "UTC", Validator: timeZone},
+			{Key: KeyGrokPatternsDir, Description: "Comma-separated pattern files or directories (every file in them) with grok definitions, " +
+				"one per line: NAME expression (Logstash's patterns_dir). They override library patterns of the same name."},
+			{Key: KeyGrokDefinitions, Description: "Inline grok definitions, one per line: NAME expression (Logstash's pattern_definitions). " +
+				"They override library patterns and pattern files."},
+			{Key: KeyGrokFieldMapping, Description: "Comma-separated renames applied to the fields of grok expressions: from=to pairs, or spec for the " +
+				"built-in mapping of the httpd patterns' ECS names to src_ip, identd, user, record_time, http_method, http_query, " +
+				"http_version, http_status, bytes_out, http_referer, http_user_agent.", Validator: component.List(component.NonEmpty)},
+			{Key: KeyGrokNamedOnly, Description: "Only %{PATTERN:field} and (?<field>...) capture; false makes every %{PATTERN} capture into a field named PATTERN (Logstash's named_captures_only).",
+				Default: "true", Validator: component.Bool},
+			{Key: KeyGrokMatchField, Description: "Field that receives the expression of value.regex that matched, as written (useful with several)."},
 		},
 		Check:        checkSplitText,
 		NewProcessor: newSplitText,
@@ -61,82 +81,65 @@ var timeZone = component.NewValidator("IANA time zone name, e.g. UTC or Europe/P
 // SplitText is the processor. It holds only compiled, read-only state and
 // is safe for concurrent use.
 type SplitText struct {
-	name      string
-	typ       string
-	value     *regexp.Regexp
-	valueF    []string
-	key       *regexp.Regexp
-	keyF      []string
-	valueFast *fastre.Matcher // nil if value.regex is outside fastre's subset
-	keyFast   *fastre.Matcher // nil if key.regex is absent or outside fastre's subset
-	keepRaw   bool
-	loc       *time.Location
-	timeIndex int // index of record_time in valueF, -1 if absent
+	name       string
+	typ        string
+	value      []*pattern // tried in order
+	key        *pattern   // nil without key.regex
+	keepRaw    bool
+	loc        *time.Location
+	matchField string
 }
 
 // checkSplitText refuses, at validation, what a single key cannot show: a
-// regex whose capture groups do not match its field list, and a key regex
-// without key fields (or the reverse).
+// grok reference that is unknown, a regex whose capture groups do not match
+// its field list, and a key regex without key fields (or the reverse).
 func checkSplitText(conf component.Config) error {
-	var errs []error
-	if _, _, err := compileAnchored(conf, KeyValueRegex, KeyValueFields); err != nil {
-		errs = append(errs, err)
-	}
-	if conf.IsSet(KeyKeyRegex) || conf.IsSet(KeyKeyFields) {
-		if _, _, err := compileAnchored(conf, KeyKeyRegex, KeyKeyFields); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	_, err := build(conf)
+	return err
 }
 
 func newSplitText(conf component.Config, env component.Env) (component.Processor, error) {
-	st := &SplitText{name: env.Name, typ: conf.String(KeyRecordType)}
-	var err error
-	if st.value, st.valueF, err = compileAnchored(conf, KeyValueRegex, KeyValueFields); err != nil {
+	st, err := build(conf)
+	if err != nil {
 		return nil, err
+	}
+	st.name = env.Name
+	return st, nil
+}
+
+// build compiles the configuration, reporting every problem found.
+func build(conf component.Config) (*SplitText, error) {
+	st := &SplitText{typ: conf.String(KeyRecordType), matchField: conf.String(KeyGrokMatchField)}
+	var errs []error
+	lib, opts, err := grokSetup(conf)
+	if err != nil {
+		return nil, err
+	}
+	if st.value, err = compilePatterns(conf, lib, opts, KeyValueRegex, KeyValueFields, true); err != nil {
+		errs = append(errs, err)
 	}
 	if conf.IsSet(KeyKeyRegex) || conf.IsSet(KeyKeyFields) {
-		if st.key, st.keyF, err = compileAnchored(conf, KeyKeyRegex, KeyKeyFields); err != nil {
-			return nil, err
+		ps, err := compilePatterns(conf, lib, opts, KeyKeyRegex, KeyKeyFields, false)
+		if err != nil {
+			errs = append(errs, err)
+		} else {
+			st.key = ps[0]
 		}
 	}
-	st.valueFast, st.keyFast = compileFast(st.value), compileFast(st.key)
 	if st.keepRaw, err = conf.Bool(KeyKeepRaw); err != nil {
-		return nil, err
+		errs = append(errs, err)
 	}
 	if st.loc, err = time.LoadLocation(conf.String(KeyTimeZone)); err != nil {
-		return nil, fmt.Errorf("property %q: %w", KeyTimeZone, err)
+		errs = append(errs, fmt.Errorf("property \"timezone.record.time\": %w", err))
 	}
-	st.timeIndex = -1
-	for i, f := range st.valueF {
-		if f == record.FieldTime {
-			st.timeIndex = i
-		}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	return st, nil
 }
 
-// compileAnchored compiles a regex anchored at the start of the input and
-// checks that it has one capture group per field.
-func compileAnchored(conf component.Config, regexKey, fieldsKey string) (*regexp.Regexp, []string, error) {
-	src := conf.String(regexKey)
-	fields := conf.List(fieldsKey)
-	if src == "" || len(fields) == 0 {
-		return nil, nil, fmt.Errorf("properties %q and %q must be given together", regexKey, fieldsKey)
-	}
-	re, err := regexp.Compile(`^(?:` + src + `)`)
-	if err != nil {
-		return nil, nil, fmt.Errorf("property %q: %w", regexKey, err)
-	}
-	if n := re.NumSubexp(); n != len(fields) {
-		return nil, nil, fmt.Errorf("property %q has %d capture groups but %q names %d fields", regexKey, n, fieldsKey, len(fields))
-	}
-	return re, fields, nil
-}
-
-// compileFast compiles re for fastre, or returns nil if re is nil or
-// fastre refuses it, in which case regexp alone is used.
+// compileFast compiles re for fastre, or returns nil if fastre refuses it,
+// in which case regexp alone is used.
 //
 // The fast path exists because regexp runs log patterns such as the Apache
 // one, which are not one-pass, on its backtracker or NFA at 3 to 7 µs a
@@ -147,9 +150,6 @@ func compileAnchored(conf component.Config, regexKey, fieldsKey string) (*regexp
 // (checked against regexp over the real access log, table, random and fuzz
 // tests), and says when it gave up so that regexp answers instead.
 func compileFast(re *regexp.Regexp) *fastre.Matcher {
-	if re == nil {
-		return nil
-	}
 	m, err := fastre.Compile(re.String())
 	if err != nil {
 		return nil
@@ -157,18 +157,18 @@ func compileFast(re *regexp.Regexp) *fastre.Matcher {
 	return m
 }
 
-// match returns re.FindStringSubmatchIndex(s), asking fast first when it
-// is not nil; idx is scratch space that the result may use.
-func match(re *regexp.Regexp, fast *fastre.Matcher, s string, idx []int) []int {
-	if fast != nil {
-		if m, ok, gaveUp := fast.MatchIndex(s, idx); !gaveUp {
+// match returns p.re.FindStringSubmatchIndex(s), asking fastre first when
+// it can; idx is scratch space that the result may use.
+func (p *pattern) match(s string, idx []int) []int {
+	if p.fast != nil {
+		if m, ok, gaveUp := p.fast.MatchIndex(s, idx); !gaveUp {
 			if !ok {
 				return nil
 			}
 			return m
 		}
 	}
-	return re.FindStringSubmatchIndex(s)
+	return p.re.FindStringSubmatchIndex(s)
 }
 
 // Process parses every record of the batch in place.
@@ -191,35 +191,34 @@ func (st *SplitText) parse(r *record.Record, idx []int) {
 		r.AddError(record.ErrRegexMatching, "empty line")
 		return
 	}
-	m := match(st.value, st.valueFast, line, idx)
+	var p *pattern
+	var m []int
+	for _, p = range st.value {
+		if m = p.match(line, idx); m != nil {
+			break
+		}
+	}
 	if m == nil {
-		r.AddError(record.ErrRegexMatching, "line does not match value.regex")
+		if len(st.value) == 1 {
+			r.AddError(record.ErrRegexMatching, "line does not match value.regex")
+		} else {
+			r.AddError(record.ErrRegexMatching, fmt.Sprintf("line matches none of the %d expressions of value.regex", len(st.value)))
+		}
 		return
 	}
-	for i, name := range st.valueF {
-		start, end := m[2*i+2], m[2*i+3]
-		if start < 0 {
-			continue // an optional group that did not take part sets no field
-		}
-		s := line[start:end]
-		if i == st.timeIndex {
-			ms, err := ParseTime(s, st.loc)
-			if err != nil {
-				r.AddError("date_parsing_error", err.Error())
-				return
-			}
-			r.Set(name, record.IntValue(ms))
-			continue
-		}
-		r.Set(name, record.StringValue(s))
+	if err := st.setFields(r, p, line, m); err != nil {
+		r.AddError(err.kind, err.msg)
+		return
+	}
+	if st.matchField != "" {
+		r.SetString(st.matchField, p.src)
 	}
 	if st.key != nil {
 		if key, ok := r.GetString(record.FieldKey); ok {
-			if km := match(st.key, st.keyFast, key, idx); km != nil {
-				for i, name := range st.keyF {
-					if km[2*i+2] >= 0 {
-						r.Set(name, record.StringValue(key[km[2*i+2]:km[2*i+3]]))
-					}
+			if km := st.key.match(key, idx); km != nil {
+				if err := st.setFields(r, st.key, key, km); err != nil {
+					r.AddError(err.kind, err.msg)
+					return
 				}
 			}
 		}
@@ -228,6 +227,53 @@ func (st *SplitText) parse(r *record.Record, idx []int) {
 		r.Remove(record.FieldValue)
 	}
 }
+
+// fieldError is a value that could not be converted.
+type fieldError struct{ kind, msg string }
+
+// setFields sets the fields of a match m of p on s.
+func (st *SplitText) setFields(r *record.Record, p *pattern, s string, m []int) *fieldError {
+	for i, t := range p.targets {
+		start, end := m[2*i+2], m[2*i+3]
+		if start < 0 || p.named && start == end {
+			continue // an optional group that did not take part sets no field
+		}
+		text := s[start:end]
+		switch t.conv {
+		case convString:
+			r.Set(t.field, record.StringValue(text))
+		case convTime:
+			ms, err := ParseTime(text, st.loc)
+			if err != nil {
+				return &fieldError{"date_parsing_error", err.Error()}
+			}
+			r.Set(t.field, record.IntValue(ms))
+		case convInt:
+			n, err := strconv.ParseInt(strings.TrimPrefix(text, "+"), 10, 64)
+			if err != nil {
+				return &fieldError{typeConversionError, fmt.Sprintf("field %s: %q is not an int", t.field, text)}
+			}
+			r.Set(t.field, record.IntValue(n))
+		case convFloat:
+			f, err := strconv.ParseFloat(text, 64)
+			if err != nil {
+				return &fieldError{typeConversionError, fmt.Sprintf("field %s: %q is not a float", t.field, text)}
+			}
+			r.Set(t.field, record.FloatValue(f))
+		case convBool:
+			b, err := strconv.ParseBool(text)
+			if err != nil {
+				return &fieldError{typeConversionError, fmt.Sprintf("field %s: %q is not a bool", t.field, text)}
+			}
+			r.Set(t.field, record.BoolValue(b))
+		}
+	}
+	return nil
+}
+
+// typeConversionError is the error type of a capture that %{PATTERN:field:int}
+// (or float, bool) cannot convert, such as an int beyond 64 bits.
+const typeConversionError = "type_conversion_error"
 
 // timeLayouts are the record_time formats understood, tried in order after
 // the fast path for Apache's. Layouts without a zone use the configured one.

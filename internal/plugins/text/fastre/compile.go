@@ -31,6 +31,13 @@
 //   - A repetition followed by something that cannot start with any rune of
 //     its class (\S+ followed by \s, [^"]* followed by ") never backs off,
 //     since every shorter count would fail at once; it pushes no entry.
+//   - A lazy repetition (.*? as grok's %{DATA} writes it) followed by
+//     something that can only start with certain bytes (a quote) steps over
+//     the other bytes in one loop instead of trying the rest after each
+//     rune.
+//   - A split does not try, or does not remember, a choice that cannot
+//     start with the byte at hand (first sets): the eight IPv6 forms of
+//     grok's %{IPORHOST} cost a few steps on an IPv4 address or a name.
 //   - Literal strings are compared with strings.HasPrefix.
 //   - The backtracking stack starts in an array on the Go stack and captures
 //     are written into the caller's slice, so a match allocates nothing.
@@ -74,8 +81,12 @@ import (
 var errUnsupported = errors.New("pattern outside the fastre subset")
 
 // maxInst bounds the size of a program; large counted repetitions of groups
-// expand into copies and are better left to regexp.
-const maxInst = 2000
+// expand into copies and are better left to regexp. It leaves room for the
+// largest grok patterns of go-grok's library (the Cisco ASA, Juniper and
+// HAProxy ones, several IPV6 alternations each, a few thousand
+// instructions), which run on fastre; the size of a program costs memory at
+// compile time, not time per match.
+const maxInst = 20000
 
 // Instruction opcodes.
 const (
@@ -103,12 +114,33 @@ type inst struct {
 	op         uint8
 	greedy     bool // opClass: longest count first
 	possessive bool // opClass: giving back a rune can never lead to a match
-	arg        int  // opSave: slot; opAssert: assertion
-	next       int  // the instruction that follows
-	alt        int  // opSplit: the second choice
-	min, max   int  // opClass: bounds on the count; max < 0 means no bound
-	cls        *class
-	lit        string
+	// follow, for a lazy opClass, holds the bytes at which what follows it
+	// can start (1 in tbl: that byte may start a match of the rest); nil
+	// if unknown. A lazy repetition takes runes without trying the rest
+	// at positions whose byte is not in it, where the rest must fail at
+	// once: .*?" scans to the next quote instead of trying the quote after
+	// every rune.
+	follow *[256]bool
+	// firstNext and firstAlt, for a split, hold the bytes at which each
+	// choice can start (see first), nil if unknown. A choice that cannot
+	// start at the current byte, or at the end of the input, would fail at
+	// once: the split does not try it, or does not remember it. This is
+	// what keeps alternations such as grok's %{IPORHOST} (eight IPv6 forms
+	// before IPv4) cheap.
+	firstNext, firstAlt *[256]bool
+	// skip, for an unbounded lazy opClass with a follow set, is the byte
+	// table of its fast path: the bytes it may step over one at a time
+	// (in the class, not in follow). It is set only when that is exact:
+	// follow holds no byte >= 0x80, so the scan stops only at ASCII bytes,
+	// which are rune boundaries, and the class holds either every rune
+	// >= 0x80 (as . does) or none.
+	skip     *[256]bool
+	arg      int // opSave: slot; opAssert: assertion
+	next     int // the instruction that follows
+	alt      int // opSplit: the second choice
+	min, max int // opClass: bounds on the count; max < 0 means no bound
+	cls      *class
+	lit      string
 }
 
 // class is a set of runes with a byte table for the fast path.
@@ -151,9 +183,20 @@ func Compile(pattern string) (*Matcher, error) {
 	if len(c.prog) > maxInst {
 		return nil, fmt.Errorf("program of %d instructions exceeds %d: %w", len(c.prog), maxInst, errUnsupported)
 	}
+	c.threadJumps()
+	memo, onPath := map[int]*[256]bool{}, map[int]bool{}
 	for i := range c.prog {
-		if c.prog[i].op == opClass && c.prog[i].max != c.prog[i].min {
-			c.prog[i].possessive = c.prog[i].greedy && c.cannotFollow(i)
+		in := &c.prog[i]
+		switch {
+		case in.op == opClass && in.max != in.min:
+			in.possessive = in.greedy && c.cannotFollow(i)
+			if !in.greedy {
+				in.follow = c.first(in.next, memo, onPath)
+				in.skip = skipTable(in)
+			}
+		case in.op == opSplit:
+			in.firstNext = c.first(in.next, memo, onPath)
+			in.firstAlt = c.first(in.alt, memo, onPath)
 		}
 	}
 	return &Matcher{prog: c.prog, nslots: 2 * (re.MaxCap() + 1)}, nil
@@ -549,4 +592,103 @@ func (c *compiler) cannotFollow(pc int) bool {
 		return false
 	}
 	return false
+}
+
+// first returns the bytes at which a match of the program from pc can
+// start, or nil if it may match without consuming a byte or that is not
+// known. A non-nil set therefore also says that the program from pc must
+// consume at least one byte. It looks through saves, jumps and assertions
+// (which only restrict), takes a literal's first byte and the table of a
+// class needing at least one rune (any byte >= 0x80 counting when the class
+// holds runes beyond ASCII), and unites both sides of a split and of an
+// optional class. memo caches the answers; a pc met again on the same path
+// (possible only through a loop) gives nil, which is always safe.
+func (c *compiler) first(pc int, memo map[int]*[256]bool, onPath map[int]bool) *[256]bool {
+	if f, ok := memo[pc]; ok {
+		return f
+	}
+	if onPath[pc] {
+		return nil
+	}
+	onPath[pc] = true
+	defer delete(onPath, pc)
+	in := &c.prog[pc]
+	var f *[256]bool
+	switch in.op {
+	case opSave, opJmp, opAssert:
+		f = c.first(in.next, memo, onPath)
+	case opLit:
+		f = new([256]bool)
+		f[in.lit[0]] = true
+	case opClass:
+		f = new([256]bool)
+		for b, v := range in.cls.tbl {
+			f[b] = v != 0
+		}
+		if in.min == 0 {
+			f = union(f, c.first(in.next, memo, onPath))
+		}
+	case opSplit:
+		f = union(c.first(in.next, memo, onPath), c.first(in.alt, memo, onPath))
+	}
+	memo[pc] = f
+	return f
+}
+
+// union returns the union of two sets, nil if either is.
+func union(a, b *[256]bool) *[256]bool {
+	if a == nil || b == nil {
+		return nil
+	}
+	u := *a
+	for i, v := range b {
+		u[i] = u[i] || v
+	}
+	return &u
+}
+
+// skipTable builds inst.skip for a lazy class repetition, or returns nil.
+func skipTable(in *inst) *[256]bool {
+	if in.follow == nil || in.max >= 0 {
+		return nil
+	}
+	for b := utf8.RuneSelf; b < 256; b++ {
+		if in.follow[b] {
+			return nil
+		}
+	}
+	allHigh := len(in.cls.high) == 2 && in.cls.high[0] == utf8.RuneSelf && in.cls.high[1] == unicode.MaxRune
+	if len(in.cls.high) > 0 && !allHigh {
+		return nil
+	}
+	var t [256]bool
+	for b := range t {
+		t[b] = !in.follow[b] && (in.cls.tbl[b] == 1 || b >= utf8.RuneSelf && allHigh)
+	}
+	return &t
+}
+
+// threadJumps makes every instruction that continues at a jump continue at
+// the jump's target instead, so that the matcher does not execute the
+// jumps that end the alternatives of an alternation (a third of grok's
+// alternations' steps). The jumps stay in the program, unreached. Chains
+// are followed to their end; a jump never targets itself, since a loop's
+// jump targets its split.
+func (c *compiler) threadJumps() {
+	target := func(pc int) int {
+		for n := 0; c.prog[pc].op == opJmp && n < len(c.prog); n++ {
+			pc = c.prog[pc].next
+		}
+		return pc
+	}
+	for i := range c.prog {
+		in := &c.prog[i]
+		if in.op == opMatch {
+			continue
+		}
+		in.next = target(in.next)
+		if in.op == opSplit {
+			in.alt = target(in.alt)
+		}
+	}
 }

@@ -24,8 +24,10 @@ type entry struct {
 
 // stackSize is the number of entries kept on the Go stack, which is zeroed
 // on every call, so it is kept small: the Apache patterns need about
-// fifteen. Deeper matches grow the stack on the heap.
-const stackSize = 32
+// fifteen, grok's %{COMBINEDAPACHELOG} about thirty (its alternatives that
+// matched stay on the stack until the end). Deeper matches grow the stack
+// on the heap.
+const stackSize = 64
 
 // MatchIndex matches s against the anchored pattern. On a match it returns
 // the same indexes as (*regexp.Regexp).FindStringSubmatchIndex, written into
@@ -76,7 +78,12 @@ func (m *Matcher) MatchIndex(s string, dst []int) (idx []int, ok bool, gaveUp bo
 				break
 			}
 			if !in.greedy {
-				stack = append(stack, entry{kind: kLazy, pc: int32(pc), pos: p, n: in.min})
+				n := in.min
+				if in.follow != nil {
+					p, n = lazySkip(in, s, p, n)
+					budget -= p - lo
+				}
+				stack = append(stack, entry{kind: kLazy, pc: int32(pc), pos: p, n: n})
 				pos = p
 				pc = in.next
 				break
@@ -132,7 +139,13 @@ func (m *Matcher) MatchIndex(s string, dst []int) (idx []int, ok bool, gaveUp bo
 			dst[in.arg] = pos
 			pc = in.next
 		case opSplit:
-			stack = append(stack, entry{kind: kBranch, pc: int32(in.alt), pos: pos})
+			if in.firstNext != nil && (pos == len(s) || !in.firstNext[s[pos]]) {
+				pc = in.alt
+				break
+			}
+			if in.firstAlt == nil || pos < len(s) && in.firstAlt[s[pos]] {
+				stack = append(stack, entry{kind: kBranch, pc: int32(in.alt), pos: pos})
+			}
 			pc = in.next
 		case opJmp:
 			pc = in.next
@@ -191,6 +204,11 @@ func (m *Matcher) MatchIndex(s string, dst []int) (idx []int, ok bool, gaveUp bo
 				}
 				e.pos += w
 				e.n++
+				if in.follow != nil {
+					p := e.pos
+					e.pos, e.n = lazySkip(in, s, e.pos, e.n)
+					budget -= e.pos - p
+				}
 				pc, pos = int(in.next), e.pos
 				if in.max >= 0 && e.n >= in.max {
 					stack = stack[:len(stack)-1]
@@ -244,4 +262,33 @@ func assert(a int, s string, pos int) bool {
 		return before != after
 	}
 	return before == after
+}
+
+// lazySkip advances the lazy class repetition in, which has taken n runes
+// to reach p, over the runes at which what follows cannot start (see
+// inst.follow), and returns the new position and count. It stops at the
+// end of the input, at a byte that may start the rest, at a rune outside
+// the class and at the maximum count, so the repetition then tries the
+// rest exactly where regexp's would first succeed.
+func lazySkip(in *inst, s string, p, n int) (int, int) {
+	if t := in.skip; t != nil {
+		// Unbounded: the count no longer matters.
+		for p+4 <= len(s) && t[s[p]] && t[s[p+1]] && t[s[p+2]] && t[s[p+3]] {
+			p += 4
+		}
+		for p < len(s) && t[s[p]] {
+			p++
+		}
+		return p, n
+	}
+	f := in.follow
+	for p < len(s) && !f[s[p]] && (in.max < 0 || n < in.max) {
+		w := step(in.cls, s, p)
+		if w == 0 {
+			break
+		}
+		p += w
+		n++
+	}
+	return p, n
 }

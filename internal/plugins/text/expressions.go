@@ -1,0 +1,235 @@
+package text
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/plugins/text/fastre"
+	"github.com/weir-streams/weir/internal/plugins/text/grok"
+	"github.com/weir-streams/weir/internal/record"
+)
+
+// This file compiles value.regex and key.regex, plain regular expressions
+// or grok expressions, into patterns: a regexp, its fastre matcher and the
+// field each capture group fills.
+
+// conv says how a captured text becomes a field value.
+type conv uint8
+
+const (
+	convString conv = iota
+	convInt
+	convFloat
+	convBool
+	convTime // record_time: epoch milliseconds
+)
+
+// target is the field one capture group fills.
+type target struct {
+	field string
+	conv  conv
+}
+
+// pattern is one compiled expression of value.regex or key.regex.
+type pattern struct {
+	src     string // as written, for grok.match.field
+	re      *regexp.Regexp
+	fast    *fastre.Matcher // nil if re is outside fastre's subset
+	targets []target        // one per capture group of re
+	// named is set for grok expressions: only named captures fill fields,
+	// and an empty capture sets none, as in Logstash; a later capture of
+	// the same field overrides an earlier one.
+	named bool
+}
+
+// regexOrGrok checks, on the key alone, each line that is a plain regular
+// expression; grok expressions need the pattern library and the other
+// keys, so checkSplitText checks them.
+var regexOrGrok = component.NewValidator("regular expression (RE2 syntax) or grok expression, one or more lines", func(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return errors.New("must not be empty")
+	}
+	for _, l := range splitLines(s) {
+		if !grok.IsGrok(l) {
+			if err := component.Regex.Validate(l); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+})
+
+// splitLines returns the non-blank lines of s, without their line ends.
+func splitLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSuffix(l, "\r"); strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// grokSetup builds the pattern library (go-grok's sets, then the pattern
+// files, then the inline definitions) and the expansion options.
+func grokSetup(conf component.Config) (*grok.Library, grok.Options, error) {
+	lib := grok.NewLibrary()
+	var opts grok.Options
+	for _, p := range conf.List(KeyGrokPatternsDir) {
+		if err := lib.AddPath(p); err != nil {
+			return nil, opts, fmt.Errorf("property \"grok.patterns.dir\": %w", err)
+		}
+	}
+	if defs := conf.String(KeyGrokDefinitions); defs != "" {
+		if err := lib.AddDefinitions(defs, "definition"); err != nil {
+			return nil, opts, fmt.Errorf("property \"grok.pattern.definitions\": %w", err)
+		}
+	}
+	var err error
+	if opts.Rename, err = grok.ParseMapping(conf.List(KeyGrokFieldMapping)); err != nil {
+		return nil, opts, fmt.Errorf("property \"grok.field.mapping\": %w", err)
+	}
+	namedOnly, err := conf.Bool(KeyGrokNamedOnly)
+	if err != nil {
+		return nil, opts, fmt.Errorf("property \"grok.named.captures.only\": %w", err)
+	}
+	opts.AllCaptures = !namedOnly
+	return lib, opts, nil
+}
+
+// compilePatterns compiles the expressions of regexKey (one per line when
+// multi is set) anchored at the start of the input, and checks them
+// against fieldsKey: a plain regex needs one field per capture group; grok
+// expressions name their fields, and fieldsKey, if given, must name the
+// same ones.
+func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options, regexKey, fieldsKey string, multi bool) ([]*pattern, error) {
+	src := conf.String(regexKey)
+	fields := conf.List(fieldsKey)
+	if src == "" {
+		return nil, fmt.Errorf("properties %q and %q must be given together", regexKey, fieldsKey)
+	}
+	exprs := []string{src}
+	if multi && strings.Contains(src, "\n") {
+		exprs = splitLines(src)
+	}
+	where := func(i int) string {
+		if len(exprs) == 1 {
+			return fmt.Sprintf("property %q", regexKey)
+		}
+		return fmt.Sprintf("property %q, expression %d", regexKey, i+1)
+	}
+	var ps []*pattern
+	var named []string // fields of the grok expressions, in order
+	seen := map[string]bool{}
+	for i, expr := range exprs {
+		p := &pattern{src: expr}
+		regex := expr
+		if grok.IsGrok(expr) {
+			exp, err := lib.Expand(expr, opts)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", where(i), err)
+			}
+			regex, p.named = exp.Regex, true
+			for _, c := range exp.Captures {
+				p.targets = append(p.targets, target{field: c.Field, conv: convOf(c)})
+				if !seen[c.Field] {
+					seen[c.Field] = true
+					named = append(named, c.Field)
+				}
+			}
+		}
+		re, err := regexp.Compile(`^(?:` + regex + `)`)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", where(i), err)
+		}
+		if !p.named {
+			if len(fields) == 0 {
+				what := fmt.Sprintf("missing required property %q", fieldsKey)
+				if !multi {
+					what = fmt.Sprintf("properties %q and %q must be given together", regexKey, fieldsKey)
+				}
+				return nil, fmt.Errorf("%s: %s has no named captures, so %q must name its %d capture groups", what, where(i), fieldsKey, re.NumSubexp())
+			}
+			if n := re.NumSubexp(); n != len(fields) {
+				return nil, fmt.Errorf("%s has %d capture groups but %q names %d fields", where(i), n, fieldsKey, len(fields))
+			}
+			for _, f := range fields {
+				t := target{field: f}
+				if f == record.FieldTime {
+					t.conv = convTime
+				}
+				p.targets = append(p.targets, t)
+			}
+		}
+		p.re, p.fast = re, compileFast(re)
+		ps = append(ps, p)
+	}
+	if len(named) == 0 && len(fields) == 0 && conf.String(KeyGrokMatchField) == "" {
+		// Every expression is grok and none captures: %{IP} alone, which
+		// in Logstash too sets nothing. Say how to name a field.
+		return nil, fmt.Errorf("property %q captures no field: name one, as in %%{IP:client} or (?<client>...)", regexKey)
+	}
+	if len(named) > 0 && len(fields) > 0 {
+		if err := sameFields(named, fields); err != nil {
+			return nil, fmt.Errorf("%q does not agree with the named captures of %q: %w", fieldsKey, regexKey, err)
+		}
+	}
+	return ps, nil
+}
+
+// convOf gives the conversion of a grok capture; record_time is always a
+// timestamp, whatever type the pattern asks for.
+func convOf(c grok.Capture) conv {
+	if c.Field == record.FieldTime {
+		return convTime
+	}
+	switch c.Type {
+	case grok.Int:
+		return convInt
+	case grok.Float:
+		return convFloat
+	case grok.Bool:
+		return convBool
+	}
+	return convString
+}
+
+// sameFields reports the names that only one of the lists holds.
+func sameFields(captured, listed []string) error {
+	in := func(list []string, s string) bool { return slices.Contains(list, s) }
+	var missing, extra []string
+	for _, f := range listed {
+		if !in(captured, f) {
+			extra = append(extra, f)
+		}
+	}
+	for _, f := range captured {
+		if !in(listed, f) {
+			missing = append(missing, f)
+		}
+	}
+	var msgs []string
+	if len(extra) > 0 {
+		msgs = append(msgs, fmt.Sprintf("it names %s, which no expression captures", quoteAll(extra)))
+	}
+	if len(missing) > 0 {
+		msgs = append(msgs, fmt.Sprintf("it does not name %s, which the expressions capture", quoteAll(missing)))
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(msgs, "; "))
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}

@@ -1,0 +1,200 @@
+package grok
+
+import (
+	"bufio"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/elastic/go-grok/patterns"
+)
+
+// Sets are go-grok's pattern sets by name, in the order go-grok's
+// NewComplete merges them (a later set overrides a name of an earlier one;
+// none does in v0.3.1). Default holds the building blocks (WORD, IP,
+// HTTPDATE, ...); the others hold the log formats.
+var Sets = []struct {
+	Name     string
+	Patterns map[string]string
+}{
+	{"default", patterns.Default},
+	{"aws", patterns.AWS},
+	{"bind9", patterns.Bind9},
+	{"bro", patterns.Bro},
+	{"exim", patterns.Exim},
+	{"haproxy", patterns.HAProxy},
+	{"httpd", patterns.Httpd},
+	{"firewalls", patterns.Firewalls},
+	{"java", patterns.Java},
+	{"junos", patterns.Junos},
+	{"maven", patterns.Maven},
+	{"mcollective", patterns.MCollective},
+	{"mongodb", patterns.MongoDB},
+	{"postgresql", patterns.PostgreSQL},
+	{"rails", patterns.Rails},
+	{"redis", patterns.Redis},
+	{"ruby", patterns.Ruby},
+	{"squid", patterns.Squid},
+	{"syslog", patterns.Syslog},
+}
+
+// Library is a set of pattern definitions: go-grok's, then the user's,
+// which override a library pattern of the same name. It is read-only once
+// built.
+type Library struct {
+	defs map[string]string
+}
+
+// Reordered are the definitions Weir changes, with the one go-grok v0.3.1
+// has, and why the change gives the same matches.
+//
+// IP tries IPV4 before IPV6. The two cannot both match at one position: an
+// IPv4 address starts with one to three digits then a dot, an IPv6 address
+// with one to four hex digits then a colon, or a colon, and digits are hex
+// digits, so whichever order is tried, at most one succeeds. Trying IPv4
+// first saves the eight IPv6 forms on every IPv4 address, the common case
+// of %{IPORHOST} in access logs. TestReorderedDefinitions checks the
+// original text, so that a new go-grok version is looked at again.
+var Reordered = map[string]struct{ Original, Weir string }{
+	"IP": {Original: `(?:%{IPV6}|%{IPV4})`, Weir: `(?:%{IPV4}|%{IPV6})`},
+}
+
+// NewLibrary returns a library holding every pattern set of go-grok, with
+// the definitions of Reordered.
+func NewLibrary() *Library {
+	l := &Library{defs: map[string]string{}}
+	for _, s := range Sets {
+		maps.Copy(l.defs, s.Patterns)
+	}
+	for name, r := range Reordered {
+		if l.defs[name] == r.Original {
+			l.defs[name] = r.Weir
+		}
+	}
+	return l
+}
+
+// Lookup returns the definition of a pattern.
+func (l *Library) Lookup(name string) (string, bool) {
+	d, ok := l.defs[name]
+	return d, ok
+}
+
+// Names returns the names of every pattern, sorted.
+func (l *Library) Names() []string {
+	return slices.Sorted(maps.Keys(l.defs))
+}
+
+var patternName = regexp.MustCompile(`^\w+$`)
+
+// AddDefinitions adds definitions written as in a Logstash pattern file:
+// one per line, the name, white space, then the expression; blank lines
+// and lines starting with # are skipped. where names the source in errors.
+func (l *Library) AddDefinitions(text, where string) error {
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		i := strings.IndexAny(line, " \t")
+		if i < 0 {
+			return fmt.Errorf("%s line %d: want NAME followed by its expression, got %q", where, n, truncate(line))
+		}
+		name, def := line[:i], strings.TrimSpace(line[i+1:])
+		if def == "" {
+			return fmt.Errorf("%s line %d: want NAME followed by its expression, got %q", where, n, truncate(line))
+		}
+		if !patternName.MatchString(name) {
+			return fmt.Errorf("%s line %d: pattern name %q may hold only letters, digits and _", where, n, name)
+		}
+		l.defs[name] = def
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	return nil
+}
+
+// AddPath adds the definitions of a pattern file, or of every regular file
+// of a directory (in name order, not recursively), as Logstash's
+// patterns_dir does.
+func (l *Library) AddPath(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("pattern files: %w", err)
+	}
+	files := []string{path}
+	if st.IsDir() {
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			return fmt.Errorf("pattern files: %w", err)
+		}
+		files = files[:0]
+		for _, e := range entries {
+			if e.Type().IsRegular() {
+				files = append(files, filepath.Join(path, e.Name()))
+			}
+		}
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("pattern files: %w", err)
+		}
+		if err := l.AddDefinitions(string(b), f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SpecMapping renames the ECS fields of the library's httpd patterns
+// (HTTPD_COMMONLOG, HTTPD_COMBINEDLOG and their aliases COMMONAPACHELOG and
+// COMBINEDAPACHELOG) to the field names of Weir's sample jobs and of the
+// service specification.
+var SpecMapping = map[string]string{
+	"source.address":              "src_ip",
+	"apache.access.user.identity": "identd",
+	"user.name":                   "user",
+	"timestamp":                   "record_time",
+	"http.request.method":         "http_method",
+	"url.original":                "http_query",
+	"http.version":                "http_version",
+	"http.response.status_code":   "http_status",
+	"http.response.body.size":     "bytes_out",
+	"http.request.referrer":       "http_referer",
+	"user_agent.original":         "http_user_agent",
+}
+
+// Mappings are the built-in mappings by name.
+var Mappings = map[string]map[string]string{"spec": SpecMapping}
+
+// ParseMapping reads a field mapping: a comma-separated list whose entries
+// are the name of a built-in mapping (spec) or from=to pairs; later entries
+// override earlier ones.
+func ParseMapping(items []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, it := range items {
+		from, to, ok := strings.Cut(it, "=")
+		if !ok {
+			m, found := Mappings[it]
+			if !found {
+				return nil, fmt.Errorf("%q is neither a built-in mapping (spec) nor a from=to pair", it)
+			}
+			maps.Copy(out, m)
+			continue
+		}
+		from, to = strings.TrimSpace(from), strings.TrimSpace(to)
+		if from == "" || to == "" {
+			return nil, fmt.Errorf("%q: both sides of = must be field names", it)
+		}
+		out[from] = to
+	}
+	return out, nil
+}
