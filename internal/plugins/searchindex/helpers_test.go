@@ -34,6 +34,7 @@ type action struct {
 type bulkRequest struct {
 	Actions []action
 	Header  http.Header
+	Size    int // bytes of the (decompressed) body
 }
 
 // esServer is an HTTP server that speaks Elasticsearch's `_bulk` protocol
@@ -76,7 +77,12 @@ func (s *esServer) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		body = zr
 	}
-	acts, err := parseBulk(body)
+	raw, err := io.ReadAll(body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	acts, err := parseBulk(bytes.NewReader(raw))
 	if err != nil {
 		w.WriteHeader(http.StatusBadRequest)
 		fmt.Fprintf(w, `{"error":{"type":"illegal_argument_exception","reason":%q},"status":400}`, err.Error())
@@ -84,7 +90,7 @@ func (s *esServer) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	n := len(s.reqs)
-	s.reqs = append(s.reqs, bulkRequest{Actions: acts, Header: r.Header.Clone()})
+	s.reqs = append(s.reqs, bulkRequest{Actions: acts, Header: r.Header.Clone(), Size: len(raw)})
 	s.mu.Unlock()
 	status, hdr, items := 0, map[string]string(nil), []int(nil)
 	if s.answer != nil {
