@@ -90,11 +90,18 @@ func newWriter(cfg writerConfig) *writer {
 	return w
 }
 
+// docSizeHint is the bytes of NDJSON a parsed access-log line takes, to
+// size a put's buffer.
+const docSizeHint = 320
+
 // put converts recs and queues their documents.
 func (w *writer) put(ctx context.Context, recs []*record.Record, t Target) (component.Completion, error) {
 	c := newCompletion(recs)
 	now := w.cfg.now()
 	items := make([]item, 0, len(recs))
+	// The documents of a put share one buffer, grown as needed: an item's
+	// lines stay valid in the array they were written to.
+	buf := make([]byte, 0, len(recs)*docSizeHint)
 	size := 0
 	for i, r := range recs {
 		index, err := indexName(r, t, now)
@@ -105,7 +112,9 @@ func (w *writer) put(ctx context.Context, recs []*record.Record, t Target) (comp
 			w.refuse(item{id: r.ID, c: c, idx: i}, fmt.Sprintf("search index: document not sent: %v", err))
 			continue
 		}
-		lines := appendDocument(nil, r, index)
+		start := len(buf)
+		buf = appendDocument(buf, r, index)
+		lines := buf[start:len(buf):len(buf)]
 		size += len(lines)
 		items = append(items, item{id: r.ID, index: index, lines: lines, c: c, idx: i})
 	}
