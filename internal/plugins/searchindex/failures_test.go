@@ -254,4 +254,3 @@ func TestAuthAndGzip(t *testing.T) {
 		t.Fatalf("API key header = %q", got)
 	}
 }
-

@@ -270,7 +270,7 @@ func (w *writer) write(batch []item) {
 			}
 			return
 		}
-		pending, cause, wait := w.attempt(batch)
+		pending, wait, cause := w.attempt(batch)
 		if len(pending) == 0 {
 			return
 		}
@@ -303,9 +303,9 @@ func (w *writer) write(batch []item) {
 }
 
 // attempt sends one bulk request and settles every document it can. It
-// returns the documents to retry, why, and how long the server asked to
-// wait (Retry-After).
-func (w *writer) attempt(batch []item) ([]item, error, time.Duration) {
+// returns the documents to retry, how long the server asked to wait
+// (Retry-After), and why.
+func (w *writer) attempt(batch []item) ([]item, time.Duration, error) {
 	size := 0
 	for _, it := range batch {
 		size += len(it.lines)
@@ -330,7 +330,7 @@ func (w *writer) attempt(batch []item) ([]item, error, time.Duration) {
 			// culprit stands alone, so only it is refused.
 			if len(batch) == 1 {
 				w.refuse(batch[0], fmt.Sprintf("search index refused the document (HTTP %d): %s", re.status, re.msg))
-				return nil, nil, 0
+				return nil, 0, nil
 			}
 			return w.split(batch)
 		}
@@ -340,7 +340,7 @@ func (w *writer) attempt(batch []item) ([]item, error, time.Duration) {
 		}
 		// No answer, a server or proxy error, authentication: nothing is
 		// known of any document, so all are retried.
-		return batch, err, wait
+		return batch, wait, err
 	}
 
 	var pending []item
@@ -368,25 +368,25 @@ func (w *writer) attempt(batch []item) ([]item, error, time.Duration) {
 			w.refuse(it, fmt.Sprintf("search index refused the document (status %d, index %s): %s", r.Status, it.index, r.Error.describe()))
 		}
 	}
-	return pending, cause, 0
+	return pending, 0, cause
 }
 
 // split attempts the two halves of a bulk on their own and merges what is
 // left to retry.
-func (w *writer) split(batch []item) ([]item, error, time.Duration) {
+func (w *writer) split(batch []item) ([]item, time.Duration, error) {
 	half := len(batch) / 2
 	var pending []item
 	var cause error
 	var wait time.Duration
 	for _, part := range [][]item{batch[:half], batch[half:]} {
-		p, c, d := w.attempt(part)
+		p, d, c := w.attempt(part)
 		pending = append(pending, p...)
 		if c != nil {
 			cause = c
 		}
 		wait = max(wait, d)
 	}
-	return pending, cause, wait
+	return pending, wait, cause
 }
 
 // retryable reports whether an item was refused for load, so a later

@@ -184,4 +184,3 @@ func retried(t *testing.T, e *streamtest.Engine) float64 {
 	}
 	return 0
 }
-
