@@ -2,8 +2,10 @@ package searchindex_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -252,5 +254,44 @@ func TestAuthAndGzip(t *testing.T) {
 	}
 	if got := reqs[1].Header.Get("Authorization"); got != "ApiKey aWQ6a2V5" {
 		t.Fatalf("API key header = %q", got)
+	}
+}
+
+// TestShortAnswerRetriesTheRest: an answer with fewer items than
+// documents and a top-level error (what ZincSearch sends when it stops at
+// a failure) settles the documents it lists and retries only the others.
+func TestShortAnswerRetriesTheRest(t *testing.T) {
+	var calls atomic.Int32
+	var mu sync.Mutex
+	var second []action
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		acts, err := parseBulk(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if calls.Add(1) == 1 {
+			body := bulkAnswer(acts[:2], nil)
+			_, _ = w.Write(append(body[:len(body)-1], `,"error":"disk full"}`...))
+			return
+		}
+		mu.Lock()
+		second = acts
+		mu.Unlock()
+		_, _ = w.Write(bulkAnswer(acts, nil))
+	}))
+	t.Cleanup(srv.Close)
+	svc := startService(t, nil, map[string]string{searchindex.KeyHosts: srv.URL})
+	if failed, err := wait(t, process(t, newIndexer(t, svc), records(5))); err != nil || len(failed) != 0 {
+		t.Fatalf("Wait = %d failed, %v", len(failed), err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if calls.Load() != 2 || len(second) != 3 || second[0].ID != "r-2" {
+		t.Fatalf("%d requests, retry carried %v; want the 3 documents without an item", calls.Load(), second)
+	}
+	if st := svc.Stats(); st.Indexed != 5 || st.Retries != 3 {
+		t.Fatalf("stats = %+v, want 5 indexed after 3 retries", st)
 	}
 }
