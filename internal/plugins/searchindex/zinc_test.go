@@ -44,6 +44,11 @@ func waitIDs(t *testing.T, srv *zinc.Server, index string, want int) map[string]
 	for {
 		ids, err := srv.IDs(index)
 		if err == nil && len(ids) >= want {
+			// Every document once: as many documents as distinct ids.
+			n, err := srv.Count(index)
+			if err != nil || n != len(ids) {
+				t.Fatalf("index %s holds %d documents for %d distinct ids (%v)", index, n, len(ids), err)
+			}
 			return ids
 		}
 		if time.Now().After(deadline) {

@@ -310,8 +310,32 @@ func (s *Server) Get(index, id string) (source map[string]any, found bool, err e
 	return doc.Source, true, nil
 }
 
+// Count returns the number of documents in the index, from the total of a
+// search for every document.
+func (s *Server) Count(index string) (int, error) {
+	body, status, err := s.do(http.MethodPost, "/es/"+index+"/_search", []byte(`{"query":{"match_all":{}},"size":0,"track_total_hits":true}`))
+	if err != nil {
+		return 0, err
+	}
+	if status != http.StatusOK {
+		return 0, fmt.Errorf("search %s: HTTP %d: %s", index, status, body)
+	}
+	var res struct {
+		Hits struct {
+			Total struct {
+				Value int `json:"value"`
+			} `json:"total"`
+		} `json:"hits"`
+	}
+	if err := json.Unmarshal(body, &res); err != nil {
+		return 0, fmt.Errorf("decode search answer: %w", err)
+	}
+	return res.Hits.Total.Value, nil
+}
+
 // IDs returns how many times each document id appears in the index, from
-// a search for every document (at most 10,000, ZincSearch's default).
+// a search for every document (at most 10,000, ZincSearch's default; use
+// Count to see whether there are more).
 func (s *Server) IDs(index string) (map[string]int, error) {
 	q := `{"query":{"match_all":{}},"size":10000,"_source":false}`
 	body, status, err := s.do(http.MethodPost, "/es/"+index+"/_search", []byte(q))

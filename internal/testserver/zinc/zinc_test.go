@@ -37,6 +37,9 @@ func TestServerKeepsDataAcrossKill(t *testing.T) {
 	if src["msg"] != "hello" || src["n"] != float64(3) {
 		t.Fatalf("document after restart = %v", src)
 	}
+	if n, err := s.Count("harness"); err != nil || n != 1 {
+		t.Fatalf("count after restart = %d, %v; want 1", n, err)
+	}
 	ids, err := s.IDs("harness")
 	if err != nil || len(ids) != 1 || ids["doc-1"] != 1 {
 		t.Fatalf("ids after restart = %v, %v; want doc-1 once", ids, err)
