@@ -187,3 +187,36 @@ func newBulkPut(t testing.TB, svc component.Service) component.Processor {
 	}
 	return p
 }
+
+// TestBulkPutJobValidates: the sample job with BulkPut in place of
+// BulkAddSearchIndex, naming the search-index service, validates (the
+// service provides the datastore capability BulkPut asks for).
+func TestBulkPutJobValidates(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(streamtest.Root(), "conf", "index-apache-logs-searchindex.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	for _, r := range [][2]string{
+		{"component: pkg.processor.searchindex.BulkAddSearchIndex", "component: pkg.processor.datastore.BulkPut"},
+		{"search.client.service: search_service", "datastore.client.service: search_service"},
+		{"            default.index: apache_logs\n", ""},
+		{"            timebased.index: no\n", ""},
+		{"num.retry: 8", "num.retry: 8\n        default.index: apache_logs"},
+	} {
+		if !strings.Contains(s, r[0]) {
+			t.Fatalf("the sample job has no %q", r[0])
+		}
+		s = strings.Replace(s, r[0], r[1], 1)
+	}
+	job, err := config.Parse([]byte(s), time.Now(), func(k string) (string, bool) {
+		v, ok := map[string]string{"SEARCH_HOSTS": "http://127.0.0.1:9200"}[k]
+		return v, ok
+	})
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	if err := config.Validate(job, streamtest.Registry()); err != nil {
+		t.Fatalf("validate BulkPut on the search-index service: %v", err)
+	}
+}
