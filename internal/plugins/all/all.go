@@ -8,6 +8,7 @@ import (
 	"github.com/weir-streams/weir/internal/plugins/cache"
 	"github.com/weir-streams/weir/internal/plugins/dns"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
+	"github.com/weir-streams/weir/internal/plugins/searchindex"
 	"github.com/weir-streams/weir/internal/plugins/text"
 	"github.com/weir-streams/weir/internal/plugins/useragent"
 	"github.com/weir-streams/weir/internal/serialize"
@@ -29,10 +30,12 @@ func Register(reg *component.Registry) {
 	reg.Register(dns.IpToFqdnSpec())
 	reg.Register(docdb.BulkPutSpec())
 	reg.Register(useragent.ParseUserAgentSpec())
+	reg.Register(searchindex.ProcessorSpec())
 
 	// Controller services.
 	reg.Register(docdb.ServiceSpec())
 	reg.Register(cache.LRUSpec())
+	reg.Register(searchindex.ServiceSpec())
 }
 
 // NewRegistry returns a registry with every built-in component.

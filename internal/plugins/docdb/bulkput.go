@@ -23,7 +23,7 @@ func BulkPutSpec() component.Spec {
 			"its documents; a document the database refuses for good becomes an error record with its reason. " +
 			"Records pass on unchanged.",
 		Properties: []component.Property{
-			{Key: KeyService, Description: "Name of the datastore controller service that receives the records.", Required: true, Example: "docdb", Validator: component.NonEmpty, ServiceRef: Capability},
+			{Key: KeyService, Description: "Name of the datastore controller service that receives the records (a DocDBControllerService, or a SearchIndexClientService, which indexes into its default.index).", Required: true, Example: "docdb", Validator: component.NonEmpty, ServiceRef: Capability},
 		},
 		NewProcessor: newBulkPut,
 	}

@@ -39,7 +39,7 @@ const ServiceName = "pkg.service.docdb.DocDBControllerService"
 
 // Capability is what the service provides, and what BulkPut's
 // datastore.client.service asks for.
-const Capability = "datastore"
+const Capability = component.DatastoreCapability
 
 // Configuration keys of the service.
 const (
@@ -226,19 +226,11 @@ func WriteConcern(name string) (*writeconcern.WriteConcern, error) {
 	return nil, fmt.Errorf("unknown write concern %q (want one of %s)", name, strings.Join(WriteConcerns, ", "))
 }
 
-// Datastore is what BulkPut needs from a datastore service. The docdb
-// service implements it; BulkPut type-asserts the service it is given.
-type Datastore interface {
-	component.Service
-	// Put queues the documents of recs for writing and returns the
-	// Completion that is done when the database acknowledged all of them
-	// or refused some for good. It converts the records before it returns
-	// and keeps recs only to copy the refused ones in Wait, which the
-	// stream calls after the chain is done with the batch. It blocks while
-	// the writer's queue is full (back-pressure) and returns ctx's error if
-	// ctx ends first.
-	Put(ctx context.Context, recs []*record.Record) (component.Completion, error)
-}
+// Datastore is what BulkPut needs from a datastore service: the docdb
+// service implements it, and so does the search-index service. It is
+// declared in component so that BulkPut and the services need not import
+// each other.
+type Datastore = component.Datastore
 
 // Service is the DocDBControllerService: one MongoDB client and one bulk
 // writer, shared by every BulkPut that names it. It is safe for concurrent

@@ -1,0 +1,82 @@
+package searchindex
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/weir-streams/weir/internal/component"
+)
+
+// ProcessorName is the identifier of the processor.
+const ProcessorName = "pkg.processor.searchindex.BulkAddSearchIndex"
+
+// Configuration keys of the processor.
+const (
+	KeyService    = "search.client.service"
+	KeyIndex      = "default.index"
+	KeyTimeBased  = "timebased.index"
+	KeyIndexField = "index.field"
+)
+
+// ProcessorSpec declares BulkAddSearchIndex.
+func ProcessorSpec() component.Spec {
+	return component.Spec{
+		Name: ProcessorName,
+		Kind: component.KindProcessor,
+		Summary: "Indexes every record of the batch through a search-index client service (" + ServiceName + "), as a " +
+			"document whose _id is the record id and whose @timestamp is the record_time. The batch's offsets are " +
+			"committed only once every document has an outcome; a document the index refuses for good becomes an " +
+			"error record with the index's reason. Records pass on unchanged.",
+		Properties: []component.Property{
+			{Key: KeyService, Description: "Name of the search-index client service that sends the documents.", Required: true, Validator: component.NonEmpty, ServiceRef: component.DatastoreCapability},
+			{Key: KeyIndex, Description: "Index of the documents.", Required: true, Validator: IndexNameValidator},
+			{Key: KeyTimeBased, Description: "Add the day of indexing (UTC) to the index name as .yyyy.MM.dd: no, today, or yesterday.", Default: TimeBasedNo, Validator: component.Enum(TimeBasedNo, TimeBasedToday, TimeBasedYesterday)},
+			{Key: KeyIndexField, Description: "Record field whose value, when present, is the index instead of default.index (the time-based suffix is still added); a value that is not a valid index name makes the record an error record."},
+		},
+		NewProcessor: newProcessor,
+	}
+}
+
+// BulkAddSearchIndex hands batches to a Service. It holds nothing but the
+// service and its target, so it is safe for concurrent use and needs no
+// Close: a pipeline swap builds a new one on the same service.
+type BulkAddSearchIndex struct {
+	svc    *Service
+	target Target
+}
+
+func newProcessor(conf component.Config, env component.Env) (component.Processor, error) {
+	name := conf.String(KeyService)
+	if env.Services == nil {
+		return nil, fmt.Errorf("property %q: no services available to find %q", KeyService, name)
+	}
+	svc, ok := env.Services.Service(name)
+	if !ok {
+		return nil, fmt.Errorf("property %q: service %q is not running", KeyService, name)
+	}
+	s, ok := svc.(*Service)
+	if !ok {
+		return nil, fmt.Errorf("property %q: service %q (%T) is not a %s", KeyService, name, svc, ServiceName)
+	}
+	return &BulkAddSearchIndex{svc: s, target: Target{
+		Index:     conf.String(KeyIndex),
+		TimeBased: conf.String(KeyTimeBased),
+		Field:     conf.String(KeyIndexField),
+	}}, nil
+}
+
+// Process queues the batch's documents and registers the Completion that
+// holds back the batch's commit until each has an outcome.
+func (p *BulkAddSearchIndex) Process(ctx context.Context, b *component.Batch) error {
+	if len(b.Records) == 0 {
+		return nil
+	}
+	c, err := p.svc.Index(ctx, b.Records, p.target)
+	if err != nil {
+		return fmt.Errorf("index %d records: %w", len(b.Records), err)
+	}
+	b.Await(c)
+	return nil
+}
+
+var _ component.Processor = (*BulkAddSearchIndex)(nil)
