@@ -15,8 +15,8 @@ import (
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/streamtest"
 	"github.com/weir-streams/weir/internal/stream"
+	"github.com/weir-streams/weir/internal/streamtest"
 )
 
 // apacheLine is a line the sample parser takes, with the given request path.
