@@ -1,9 +1,11 @@
 package stream_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -294,5 +296,33 @@ func TestBrokerRefusalIsolatesRecord(t *testing.T) {
 	}
 	if n := counter(t, e.Metrics, "weir_stream_restarts_total", "poison"); n != 0 {
 		t.Fatalf("the stream restarted %v times", n)
+	}
+}
+
+// TestEveryByteValueKept sends, through the sample parser, one message per
+// byte value 0-255 (the byte alone in a line that does not parse): every
+// error record's record_value, read back from JSON, is the bytes sent.
+func TestEveryByteValueKept(t *testing.T) {
+	var input [][]byte
+	for c := range 256 {
+		input = append(input, []byte{'x', byte(c), byte(c), 'y'})
+	}
+	out, errs, _ := runPoison(t, input, false)
+	if len(out) != 0 || len(errs) != 256 {
+		t.Fatalf("%d outputs and %d error records, want 0 and 256", len(out), len(errs))
+	}
+	for _, r := range errs {
+		off, _ := r.Get(record.FieldSourceOffset)
+		c, _ := strconv.Atoi(off.Text())
+		want := []byte{'x', byte(c), byte(c), 'y'}
+		v, _ := r.Get(record.FieldValue)
+		got, ok := v.AsBytes()
+		if !ok {
+			s, _ := v.AsString()
+			got = []byte(s)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("offset %d: record_value %q, want %q", c, got, want)
+		}
 	}
 }

@@ -7,12 +7,12 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/record"
+	"github.com/weir-streams/weir/internal/serialize"
 )
 
 // maxPollRecords bounds one micro-batch, and with it the memory a batch
@@ -256,7 +256,7 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 		r.Origin = record.Origin{Topic: kr.Topic, Partition: kr.Partition, Offset: kr.Offset}
 		if err := s.inSer.Deserialize(r, kr.Key, kr.Value); err != nil {
 			r.AddError(record.ErrDeserializing, err.Error())
-			r.Set(record.FieldValue, rawValue(kr.Value))
+			r.Set(record.FieldValue, serialize.RawValue(kr.Value))
 			r.MarkSource("input.serializer")
 			failed = append(failed, r)
 			continue
@@ -329,13 +329,4 @@ func (s *Stream) noteFields(recs []*record.Record) {
 	if most > 0 {
 		s.fieldHint.Store(int64(most))
 	}
-}
-
-// rawValue keeps undecodable input as a string when it is text, and as
-// bytes (base64 in JSON) when it is not, so no byte is lost.
-func rawValue(b []byte) record.Value {
-	if utf8.Valid(b) {
-		return record.StringValue(string(b))
-	}
-	return record.BytesValue(append([]byte(nil), b...))
 }
