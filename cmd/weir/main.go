@@ -46,6 +46,7 @@ Flags of run and quickstart:
   --data-dir DIR          where the embedded broker keeps topics and offsets (default data/kafka)
   --embedded-port N       port of the embedded broker on 127.0.0.1 (default 9092; 0 = free port)
   --cpuprofile FILE       write a CPU profile of the run (for go tool pprof)
+  --max-job-bytes N       largest job file accepted (default 10485760, 10 MiB)
 `
 
 func main() {
@@ -67,6 +68,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	port := fs.Int("embedded-port", 9092, "embedded broker port on 127.0.0.1")
 	show := fs.Int("show", 5, "quickstart: records to print")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	maxJobBytes := fs.Int64("max-job-bytes", config.DefaultMaxJobBytes, "largest job file accepted, in bytes")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -120,7 +122,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	case "validate":
-		checked, err := load(*conf, reg)
+		checked, err := load(*conf, *maxJobBytes, reg)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", *conf, err)
 			return 1
@@ -128,7 +130,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s: valid (%d services, %d streams)\n", *conf, len(checked.Plan.Services), len(checked.Plan.Streams))
 		return 0
 	case "run":
-		checked, err := load(*conf, reg)
+		checked, err := load(*conf, *maxJobBytes, reg)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", *conf, err)
 			return 1
@@ -151,11 +153,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // load reads and validates a job file: every problem at once. The result
 // is what the job runs from; it is not validated again.
-func load(path string, reg *component.Registry) (*config.Checked, error) {
+func load(path string, maxBytes int64, reg *component.Registry) (*config.Checked, error) {
 	if path == "" {
 		return nil, errors.New("no job file: give --conf FILE")
 	}
-	job, err := config.LoadFile(path)
+	job, err := config.LoadFileLimit(path, maxBytes)
 	if err != nil {
 		return nil, err
 	}

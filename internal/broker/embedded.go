@@ -50,7 +50,14 @@ func New(o Options, log *slog.Logger) *Embedded {
 
 // Seeds returns the broker's address as a seed list, starting the broker on
 // first use.
-func (b *Embedded) Seeds() ([]string, error) {
+func (b *Embedded) Seeds() ([]string, error) { return b.SeedsFor(0) }
+
+// SeedsFor is Seeds for a stream whose broker.topic.default.partitions is
+// partitions: if this call starts the broker and Options.Partitions is
+// unset, topics that Kafka clients create by auto-creation get that many
+// partitions, not kfake's default of 10. The broker is shared, so the
+// first stream to use it sets this for all.
+func (b *Embedded) SeedsFor(partitions int32) ([]string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
@@ -60,6 +67,8 @@ func (b *Embedded) Seeds() ([]string, error) {
 		opts := []kfake.Opt{kfake.NumBrokers(1), kfake.Ports(b.opts.Port), kfake.AllowAutoTopicCreation()}
 		if b.opts.Partitions > 0 {
 			opts = append(opts, kfake.DefaultNumPartitions(int(b.opts.Partitions)))
+		} else if partitions > 0 {
+			opts = append(opts, kfake.DefaultNumPartitions(int(partitions)))
 		}
 		if b.opts.DataDir != "" {
 			opts = append(opts, kfake.DataDir(b.opts.DataDir))

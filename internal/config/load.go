@@ -8,10 +8,12 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -31,13 +33,31 @@ type Job struct {
 	DataFlow *dataflow.DataFlow
 }
 
-// LoadFile reads and parses a job file. Problems of shape (unknown keys,
-// wrong types, unset variables) are all returned as component.Problems;
-// use Validate for the checks against the registry.
-func LoadFile(path string) (*Job, error) {
-	data, err := os.ReadFile(path)
+// DefaultMaxJobBytes is the largest job file LoadFile reads: far above any
+// real job (the sample is 2 KB), far below what would take minutes and
+// gigabytes to parse. weir's --max-job-bytes raises it.
+const DefaultMaxJobBytes = 10 << 20
+
+// LoadFile reads and parses a job file of at most DefaultMaxJobBytes.
+// Problems of shape (unknown keys, wrong types, unset variables) are all
+// returned as component.Problems; use Validate for the checks against the
+// registry.
+func LoadFile(path string) (*Job, error) { return LoadFileLimit(path, DefaultMaxJobBytes) }
+
+// LoadFileLimit is LoadFile with a size limit in bytes: a larger file is
+// refused before it is parsed.
+func LoadFileLimit(path string, maxBytes int64) (*Job, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read job file: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read job file: %w", err)
+	}
+	if int64(len(data)) > maxBytes {
+		return nil, fmt.Errorf("job file %s is larger than %d bytes; a job this large is almost certainly a mistake (raise the limit with --max-job-bytes)", path, maxBytes)
 	}
 	var modTime time.Time
 	if st, err := os.Stat(path); err == nil {
@@ -49,6 +69,9 @@ func LoadFile(path string) (*Job, error) {
 // Parse parses a job from YAML. lastModified becomes the dataflow's and
 // every pipeline's lastModified.
 func Parse(data []byte, lastModified time.Time, getenv func(string) (string, bool)) (*Job, error) {
+	if err := checkUTF8(data); err != nil {
+		return nil, fmt.Errorf("parse job file: %w", err)
+	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return nil, fmt.Errorf("parse job file: %w", err)
@@ -60,6 +83,26 @@ func Parse(data []byte, lastModified time.Time, getenv func(string) (string, boo
 		return nil, p.probs
 	}
 	return job, nil
+}
+
+// checkUTF8 refuses a file that is not UTF-8, naming the line and column
+// (in characters, from 1) of the first bad byte: the YAML parser says only
+// "invalid leading UTF-8 octet".
+func checkUTF8(data []byte) error {
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return fmt.Errorf("line %d, column %d: byte 0x%02x is not valid UTF-8; job files must be UTF-8", line, col, data[i])
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return nil
 }
 
 type parser struct {

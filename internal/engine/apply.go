@@ -85,7 +85,7 @@ func (e *Engine) streamParams(sp dataflow.StreamPlan) (stream.Params, error) {
 	case e.opts.Broker == nil:
 		return stream.Params{}, fmt.Errorf("%s: the embedded broker is not available in this process", stream.KeyBrokerList)
 	default:
-		if seeds, err = e.opts.Broker.Seeds(); err != nil {
+		if seeds, err = e.opts.Broker.SeedsFor(conf.Partitions); err != nil {
 			return stream.Params{}, fmt.Errorf("%s: %w", stream.KeyBrokerList, err)
 		}
 	}

@@ -13,8 +13,8 @@ import (
 
 // AppendJSON appends the JSON form of a value: strings as JSON strings,
 // integers and floats as JSON numbers (non-finite floats as null, which JSON
-// cannot otherwise carry), bytes as base64 strings, arrays as arrays and maps
-// as objects with sorted keys.
+// cannot otherwise carry), bytes as {"$base64":"<standard base64>"} (see
+// BytesMarker), arrays as arrays and maps as objects with sorted keys.
 func AppendJSON(dst []byte, v Value) []byte {
 	switch v.kind {
 	case String:
@@ -31,9 +31,9 @@ func AppendJSON(dst []byte, v Value) []byte {
 		return strconv.AppendBool(dst, v.num == 1)
 	case Bytes:
 		b, _ := v.AsBytes()
-		dst = append(dst, '"')
+		dst = append(dst, `{"`+BytesMarker+`":"`...)
 		dst = base64.StdEncoding.AppendEncode(dst, b)
-		return append(dst, '"')
+		return append(dst, '"', '}')
 	case Array:
 		a, _ := v.AsArray()
 		dst = append(dst, '[')
@@ -163,8 +163,16 @@ func AppendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
+// BytesMarker is the one key of the JSON object that carries a bytes value:
+// {"$base64":"AAEC/w=="} is the bytes 00 01 02 ff. JSON has no bytes type,
+// and raw input that is not valid UTF-8 must come back byte for byte, so
+// bytes are written in this form and ValueFromJSON reads it back as bytes.
+// A JSON object of exactly this shape in foreign input is read as bytes too.
+const BytesMarker = "$base64"
+
 // ValueFromJSON converts a value decoded by encoding/json with UseNumber into
-// a Value: integral numbers become Int, other numbers Float.
+// a Value: integral numbers become Int, other numbers Float, and an object
+// {"$base64":"..."} holding valid base64 becomes Bytes.
 func ValueFromJSON(x any) (Value, error) {
 	switch t := x.(type) {
 	case nil:
@@ -195,6 +203,11 @@ func ValueFromJSON(x any) (Value, error) {
 		}
 		return ArrayValue(a), nil
 	case map[string]any:
+		if enc, ok := t[BytesMarker].(string); ok && len(t) == 1 {
+			if b, err := base64.StdEncoding.Strict().DecodeString(enc); err == nil {
+				return BytesValue(b), nil
+			}
+		}
 		m := make(map[string]Value, len(t))
 		for k, e := range t {
 			v, err := ValueFromJSON(e)

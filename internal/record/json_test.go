@@ -109,7 +109,7 @@ func TestAppendJSON(t *testing.T) {
 		{"NaN", record.FloatValue(math.NaN()), `null`},
 		{"infinity", record.FloatValue(math.Inf(-1)), `null`},
 		{"bool", record.BoolValue(false), `false`},
-		{"bytes", record.BytesValue([]byte{0, 1, 2, 0xff}), `"AAEC/w=="`},
+		{"bytes", record.BytesValue([]byte{0, 1, 2, 0xff}), `{"$base64":"AAEC/w=="}`},
 		{"empty array", record.ArrayValue(nil), `[]`},
 		{"array", record.ArrayValue([]record.Value{record.IntValue(1), {}, record.StringValue("x")}), `[1,null,"x"]`},
 		{"map with sorted keys", record.MapValue(map[string]record.Value{
@@ -198,8 +198,7 @@ func TestValueFromJSON(t *testing.T) {
 }
 
 // TestJSONRoundTripOfFields writes fields of every kind and decodes them
-// back; the only kind that does not survive is bytes, which JSON carries as
-// base64 text.
+// back, bytes included (as {"$base64":...}).
 func TestJSONRoundTripOfFields(t *testing.T) {
 	in := []record.Field{
 		{Name: "s", Value: record.StringValue("line\n\"quoted\" \u2028")},
@@ -207,6 +206,8 @@ func TestJSONRoundTripOfFields(t *testing.T) {
 		{Name: "f", Value: record.FloatValue(-0.000123)},
 		{Name: "b", Value: record.BoolValue(true)},
 		{Name: "null", Value: record.Value{}},
+		{Name: "bytes", Value: record.BytesValue([]byte{0, 0xff, 0xc0, '"'})},
+		{Name: "no bytes", Value: record.BytesValue([]byte{})},
 		{Name: "a", Value: record.StringsValue([]string{"x", "y"})},
 		{Name: "m", Value: record.MapValue(map[string]record.Value{"n": record.MapValue(map[string]record.Value{"deep": record.IntValue(1)})})},
 	}

@@ -24,6 +24,12 @@ const (
 	FieldSourceTopic     = "record_source_topic"
 	FieldSourcePartition = "record_source_partition"
 	FieldSourceOffset    = "record_source_offset"
+
+	// Fields of an error record that stands for a record too large to be
+	// written: record_value then holds the first bytes of the value, and
+	// these say so and give the whole value's size in bytes.
+	FieldValueTruncated = "record_value_truncated"
+	FieldValueSize      = "record_value_size"
 )
 
 // Error types used in record_errors. Processors may add their own; these are
@@ -34,6 +40,11 @@ const (
 	ErrRuntime        = "runtime_error"
 	ErrProcessing     = "processing_error"
 	ErrDatastoreWrite = "datastore_write_error"
+	// ErrTooLarge: the serialized record is larger than the stream's
+	// broker.output.max.message.bytes, or the broker refused it as too large.
+	ErrTooLarge = "record_too_large"
+	// ErrRefused: the broker refused the record for good (invalid record).
+	ErrRefused = "record_refused"
 )
 
 // Origin says where a record came from: the broker coordinates of the input

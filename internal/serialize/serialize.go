@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/record"
@@ -23,7 +24,7 @@ func JSONSpec() component.Spec {
 	return component.Spec{
 		Name: JSONName,
 		Kind: component.KindSerializer,
-		Summary: `Writes one compact JSON object per message: {"id":..,"type":..,"creationDate":..,"fields":{..}}. ` +
+		Summary: `Writes one compact JSON object per message: {"id":..,"type":..,"creationDate":..,"fields":{..}}; a bytes value is written as {"$base64":"..."} and read back as the same bytes. ` +
 			`Reads the same shape back; any other JSON object becomes a record whose fields are the object's keys.`,
 		NewSerializer: func(component.Config) (component.Serializer, error) { return JSON{}, nil },
 	}
@@ -34,7 +35,7 @@ func RawSpec() component.Spec {
 	return component.Spec{
 		Name: RawName,
 		Kind: component.KindSerializer,
-		Summary: "No serialization. Reading, the message value becomes the string field record_value and the key record_key. " +
+		Summary: "No serialization. Reading, the message value becomes the field record_value and the key record_key: strings when they are valid UTF-8, bytes otherwise, never changed. " +
 			"Writing, the message value is record_value as text (records without it are written as JSON).",
 		NewSerializer: func(component.Config) (component.Serializer, error) { return Raw{}, nil },
 	}
@@ -137,11 +138,22 @@ func (Raw) Serialize(dst []byte, r *record.Record) ([]byte, error) {
 }
 
 // Deserialize sets record_value (and record_key when there is a key) from
-// the raw message.
+// the raw message: a string when it is valid UTF-8, otherwise a copy of the
+// bytes, so raw input is never changed (the JSON serializer writes bytes in
+// a reversible form). It never fails.
 func (Raw) Deserialize(r *record.Record, key, value []byte) error {
 	if key != nil {
-		r.SetString(record.FieldKey, string(key))
+		r.Set(record.FieldKey, RawValue(key))
 	}
-	r.SetString(record.FieldValue, string(value))
+	r.Set(record.FieldValue, RawValue(value))
 	return nil
+}
+
+// RawValue is b as a string when it is valid UTF-8, and as a copy of the
+// bytes when it is not: how raw input is kept, unchanged, in record_value.
+func RawValue(b []byte) record.Value {
+	if utf8.Valid(b) {
+		return record.StringValue(string(b))
+	}
+	return record.BytesValue(bytes.Clone(b))
 }

@@ -1,12 +1,14 @@
 package serialize_test
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/record"
@@ -82,25 +84,67 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 }
 
-// TestJSONBytesBecomeBase64 pins what happens to the one kind JSON has no
-// type for: bytes are written as base64 text and read back as that string,
-// so the record that comes back holds a string, not bytes.
-func TestJSONBytesBecomeBase64(t *testing.T) {
+// TestJSONBytesRoundTrip pins the form of the one kind JSON has no type
+// for: bytes are written as {"$base64":"..."} and read back as the same
+// bytes; an object that only looks like it (other keys, bad base64) stays a
+// map.
+func TestJSONBytesRoundTrip(t *testing.T) {
 	raw := []byte{0, 1, 0xfe, 0xff, '"'}
 	in := record.New("id", "t", 1)
 	in.Set("blob", record.BytesValue(raw))
 	msg, _ := serialize.JSON{}.Serialize(nil, in)
+	if want := `"blob":{"$base64":"` + base64.StdEncoding.EncodeToString(raw) + `"}`; !strings.Contains(string(msg), want) {
+		t.Fatalf("message %s does not hold %s", msg, want)
+	}
 	out := streamRecord()
 	if err := (serialize.JSON{}).Deserialize(out, nil, msg); err != nil {
 		t.Fatal(err)
 	}
 	v, _ := out.Get("blob")
-	s, ok := v.AsString()
-	if !ok {
-		t.Fatalf("blob came back as a %v", v.Kind())
+	if b, ok := v.AsBytes(); !ok || !bytes.Equal(b, raw) {
+		t.Fatalf("blob came back as %v %q, want bytes %q", v.Kind(), v.Text(), raw)
 	}
-	if back, err := base64.StdEncoding.DecodeString(s); err != nil || string(back) != string(raw) {
-		t.Errorf("blob %q does not decode to the original bytes: %v", s, err)
+	for _, foreign := range []string{`{"x":{"$base64":"AA==","y":1}}`, `{"x":{"$base64":"not base64!"}}`, `{"x":{"$base64":3}}`} {
+		r := streamRecord()
+		if err := (serialize.JSON{}).Deserialize(r, nil, []byte(foreign)); err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := r.Get("x"); v.Kind() != record.Map {
+			t.Errorf("%s: x is %v, want a map", foreign, v.Kind())
+		}
+	}
+}
+
+// TestRawKeepsInvalidUTF8 checks that the raw deserializer keeps, for every
+// byte value, exactly the bytes that came in, and that JSON carries them
+// back: strings when they are text, bytes when they are not.
+func TestRawKeepsInvalidUTF8(t *testing.T) {
+	for c := range 256 {
+		in := []byte{'a', byte(c), 'z', byte(c)}
+		r := streamRecord()
+		if err := (serialize.Raw{}).Deserialize(r, []byte{byte(c)}, in); err != nil {
+			t.Fatal(err)
+		}
+		in[0] = 'b' // the record must hold a copy
+		msg, _ := serialize.JSON{}.Serialize(nil, r)
+		back := streamRecord()
+		if err := (serialize.JSON{}).Deserialize(back, nil, msg); err != nil {
+			t.Fatalf("byte %#x: %v", c, err)
+		}
+		for name, want := range map[string][]byte{record.FieldValue: {'a', byte(c), 'z', byte(c)}, record.FieldKey: {byte(c)}} {
+			v, _ := back.Get(name)
+			got, ok := v.AsBytes()
+			if !ok {
+				s, _ := v.AsString()
+				got = []byte(s)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("byte %#x: %s came back as %q, want %q", c, name, got, want)
+			}
+			if _, isBytes := v.AsBytes(); isBytes != !utf8.Valid(want) {
+				t.Errorf("byte %#x: %s is %v", c, name, v.Kind())
+			}
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -30,8 +31,36 @@ type Server struct {
 	done chan error
 }
 
-// Start listens on addr (":4050", "127.0.0.1:0") and serves until Shutdown.
+// Limits bound what a client can hold of the status server: a slow or idle
+// client is disconnected after a timeout, and connections beyond MaxConns
+// are closed at once (so a flood cannot hold every file descriptor, while
+// /healthz keeps answering as long as fewer than MaxConns sockets are held).
+type Limits struct {
+	ReadHeader time.Duration // to read a request's headers (slowloris)
+	Read       time.Duration // to read a whole request
+	Write      time.Duration // to write a response
+	Idle       time.Duration // a keep-alive connection waits for its next request
+	// Profile is the write limit of /debug/pprof/ handlers, which stream a
+	// profile for as long as asked (?seconds=, 30 s by default).
+	Profile        time.Duration
+	MaxConns       int
+	MaxHeaderBytes int
+}
+
+// DefaultLimits are the status server's limits (docs/operations.md).
+var DefaultLimits = Limits{
+	ReadHeader: 10 * time.Second, Read: 30 * time.Second, Write: 30 * time.Second, Idle: 60 * time.Second,
+	Profile: 5 * time.Minute, MaxConns: 1024, MaxHeaderBytes: 64 << 10,
+}
+
+// Start listens on addr (":4050", "127.0.0.1:0") with DefaultLimits and
+// serves until Shutdown.
 func Start(addr string, reg *prometheus.Registry, src Source) (*Server, error) {
+	return StartWith(addr, reg, src, DefaultLimits)
+}
+
+// StartWith is Start with the given limits.
+func StartWith(addr string, reg *prometheus.Registry, src Source, lim Limits) (*Server, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
@@ -49,14 +78,18 @@ func Start(addr string, reg *prometheus.Registry, src Source) (*Server, error) {
 		_ = enc.Encode(src.Status())
 	})
 	// Profiles, for operators chasing CPU or memory in production.
-	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
-	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
-	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
+	mux.HandleFunc("GET /debug/pprof/", longWrite(lim.Profile, pprof.Index))
+	mux.HandleFunc("GET /debug/pprof/profile", longWrite(lim.Profile, pprof.Profile))
+	mux.HandleFunc("GET /debug/pprof/trace", longWrite(lim.Profile, pprof.Trace))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("status server: listen on %s: %w", addr, err)
 	}
-	s := &Server{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, ln: ln, done: make(chan error, 1)}
+	ln = &sheddingListener{Listener: ln, slots: make(chan struct{}, max(lim.MaxConns, 1))}
+	s := &Server{srv: &http.Server{
+		Handler: mux, ReadHeaderTimeout: lim.ReadHeader, ReadTimeout: lim.Read, WriteTimeout: lim.Write,
+		IdleTimeout: lim.Idle, MaxHeaderBytes: lim.MaxHeaderBytes,
+	}, ln: ln, done: make(chan error, 1)}
 	go func() { s.done <- s.srv.Serve(ln) }()
 	return s, nil
 }
@@ -70,5 +103,51 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if serr := <-s.done; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
 	}
+	return err
+}
+
+// longWrite gives a handler its own write deadline, past the server's.
+func longWrite(d time.Duration, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		// An error means the writer cannot set deadlines; the server's
+		// limit then stays, which is safe.
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(d))
+		h(w, r)
+	}
+}
+
+// sheddingListener holds at most cap(slots) connections open. A connection
+// beyond it is closed at once rather than left waiting in Accept: waiting
+// would let a flood of idle sockets starve /healthz, closing sheds it.
+type sheddingListener struct {
+	net.Listener
+	slots chan struct{}
+}
+
+func (l *sheddingListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		select {
+		case l.slots <- struct{}{}:
+			return &slotConn{Conn: c, release: func() { <-l.slots }}, nil
+		default:
+			c.Close()
+		}
+	}
+}
+
+// slotConn gives its slot back once, when closed.
+type slotConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *slotConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
 	return err
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -31,7 +33,9 @@ type stage struct {
 	proc    component.Processor
 	in, out prometheus.Counter
 	errs    prometheus.Counter
+	panics  prometheus.Counter
 	seconds prometheus.Observer
+	log     *slog.Logger
 }
 
 // ChainDeps is what building a stream and its chains needs.
@@ -54,6 +58,7 @@ func BuildChain(ctx context.Context, streamName string, gen int64, procs []dataf
 	in := m.CounterVec("processor_records_in_total", "Records passed to a processor.", status.ComponentLabels...)
 	out := m.CounterVec("processor_records_out_total", "Records a processor passed on without errors.", status.ComponentLabels...)
 	errs := m.CounterVec("processor_records_errors_total", "Records a processor marked as failed.", status.ComponentLabels...)
+	panics := m.CounterVec("processor_records_panics_total", "Records on which a processor panicked: each became a runtime_error error record.", status.ComponentLabels...)
 	secs := m.HistogramVec("processor_batch_seconds", "Time a processor takes for one partition batch.", prometheus.ExponentialBuckets(0.0001, 4, 10), status.ComponentLabels...)
 	for _, pc := range procs {
 		p := pc.Component
@@ -73,7 +78,7 @@ func BuildChain(ctx context.Context, streamName string, gen int64, procs []dataf
 		c.stages = append(c.stages, stage{
 			name: p.Name, proc: proc,
 			in: in.WithLabelValues(l...), out: out.WithLabelValues(l...), errs: errs.WithLabelValues(l...),
-			seconds: secs.WithLabelValues(l...),
+			panics: panics.WithLabelValues(l...), seconds: secs.WithLabelValues(l...), log: env.Logger,
 		})
 	}
 	return c, nil
@@ -92,7 +97,7 @@ func (c *Chain) Run(ctx context.Context, b *component.Batch) (failed []*record.R
 		n := len(b.Records)
 		start := time.Now()
 		b.SetProcessor(st.name)
-		perr := st.run(ctx, b)
+		perr := st.process(ctx, b)
 		st.seconds.Observe(time.Since(start).Seconds())
 		st.in.Add(float64(n))
 		if perr != nil {
@@ -122,15 +127,58 @@ func (c *Chain) Run(ctx context.Context, b *component.Batch) (failed []*record.R
 	return failed, nil
 }
 
-// run calls the processor, turning a panic into an error: a bug in one
-// processor must cost a batch of error records, not the process.
-func (st *stage) run(ctx context.Context, b *component.Batch) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("%s: processor panicked: %v", record.ErrRuntime, p)
+// process calls the processor on the batch. If it panics, the batch is in
+// an unknown state, so its records (as they came in) are run again one at a
+// time, each as a batch of its own: the records on which the processor
+// panics again become runtime_error error records naming the processor and
+// the panic, and the others go on with what the processor made of them.
+// This costs one slice of record pointers per batch, and relies on what
+// processors do to a record being safe to do twice (they set fields; the
+// stock processors all are). Completions the processor registered before
+// it panicked stay registered.
+func (st *stage) process(ctx context.Context, b *component.Batch) error {
+	in := slices.Clone(b.Records)
+	p, err := st.run(ctx, b)
+	if p == nil {
+		return err
+	}
+	st.log.Error("processor panicked; running the batch's records one by one to isolate the records that cause it",
+		"panic", fmt.Sprint(p), "records", len(in), "topic", b.Topic, "partition", b.Partition, "stack", string(debug.Stack()))
+	out := make([]*record.Record, 0, len(in))
+	for _, r := range in {
+		one := component.Batch{Topic: b.Topic, Partition: b.Partition, Records: []*record.Record{r}}
+		one.SetProcessor(st.name)
+		p, err := st.run(ctx, &one)
+		if p != nil {
+			st.panics.Inc()
+			r.AddError(record.ErrRuntime, fmt.Sprintf("processor %q panicked: %v", st.name, p))
+			out = append(out, r)
+			continue
 		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			for _, x := range one.Records {
+				x.AddError(record.ErrProcessing, err.Error())
+			}
+		}
+		out = append(out, one.Records...)
+		for _, c := range one.Completions() {
+			b.Await(c)
+		}
+	}
+	b.Records = out
+	return nil
+}
+
+// run calls the processor and recovers a panic, returned as p: a bug in
+// one processor must cost error records, not the process.
+func (st *stage) run(ctx context.Context, b *component.Batch) (p any, err error) {
+	defer func() {
+		p = recover()
 	}()
-	return st.proc.Process(ctx, b)
+	return nil, st.proc.Process(ctx, b)
 }
 
 // Start starts, in order, the processors that implement

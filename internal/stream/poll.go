@@ -7,12 +7,12 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/record"
+	"github.com/weir-streams/weir/internal/serialize"
 )
 
 // maxPollRecords bounds one micro-batch, and with it the memory a batch
@@ -30,6 +30,7 @@ func (s *Stream) run(loopCtx, workCtx context.Context) {
 		if loopCtx.Err() != nil {
 			return
 		}
+		s.pm.restarts.Inc()
 		s.log.Error("stream consumer failed; restarting from the last committed offsets", "error", err, "retry_in", backoff)
 		select {
 		case <-time.After(backoff):
@@ -57,7 +58,10 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) error {
 		kgo.FetchMaxBytes(2<<20),
 		kgo.FetchMaxPartitionBytes(1<<20),
 		kgo.MaxConcurrentFetches(2),
-		kgo.ProducerBatchMaxBytes(1<<20),
+		// The batch limit is the stream's largest message, which the
+		// topics it creates accept too (max.message.bytes); the producer
+		// checks each record against it before producing.
+		kgo.ProducerBatchMaxBytes(int32(s.conf.MaxMessageBytes)),
 		kgo.MaxBufferedRecords(8192),
 		s.compOpt,
 	)
@@ -160,7 +164,8 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 	chain := s.acquire()
 	defer chain.inflight.Done()
 
-	pr := &producer{cl: cl, ctx: ctx, slabs: &s.slabs}
+	pr := &producer{cl: cl, ctx: ctx, slabs: &s.slabs, limit: s.conf.MaxMessageBytes,
+		errTops: s.conf.Errors, errSer: s.errSer, log: s.log, m: s.pm}
 	work := make(chan int)
 	errc := make(chan error, len(parts))
 	last := make([]*kgo.Record, len(parts)) // each slot written by one worker
@@ -192,6 +197,11 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 	// callback outlives this batch. Once every record is acknowledged the
 	// client holds none of them, and their slabs serve the next poll.
 	perr := pr.wait()
+	if perr == nil {
+		// Records the broker refused for good are written again one by
+		// one, or become error records; the poll then commits.
+		perr = pr.resolve(ctx)
+	}
 	pr.recycle()
 	if perr != nil {
 		return nil, perr
@@ -246,7 +256,7 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 		r.Origin = record.Origin{Topic: kr.Topic, Partition: kr.Partition, Offset: kr.Offset}
 		if err := s.inSer.Deserialize(r, kr.Key, kr.Value); err != nil {
 			r.AddError(record.ErrDeserializing, err.Error())
-			r.Set(record.FieldValue, rawValue(kr.Value))
+			r.Set(record.FieldValue, serialize.RawValue(kr.Value))
 			r.MarkSource("input.serializer")
 			failed = append(failed, r)
 			continue
@@ -263,12 +273,17 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 	s.noteFields(b.Records)
 
 	var slab []byte
+	unwritable := 0
 	for _, r := range b.Records {
-		if slab, err = pr.send(slab, r, s.conf.Outputs, s.outSer); err != nil {
+		var diverted bool
+		if slab, diverted, err = pr.send(slab, r, s.conf.Outputs, s.outSer, false); err != nil {
 			return err
 		}
+		if diverted {
+			unwritable++
+		}
 	}
-	s.m.out.Add(float64(len(b.Records)))
+	s.m.out.Add(float64(len(b.Records) - unwritable))
 	for i, c := range b.Completions() {
 		more, err := c.Wait(ctx)
 		if err != nil {
@@ -280,11 +295,11 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 		failed = append(failed, more...)
 	}
 	for _, r := range failed {
-		if slab, err = pr.send(slab, r, s.conf.Errors, s.errSer); err != nil {
+		if slab, _, err = pr.send(slab, r, s.conf.Errors, s.errSer, true); err != nil {
 			return err
 		}
 	}
-	s.m.errs.Add(float64(len(failed)))
+	s.m.errs.Add(float64(len(failed) + unwritable))
 	return nil
 }
 
@@ -314,13 +329,4 @@ func (s *Stream) noteFields(recs []*record.Record) {
 	if most > 0 {
 		s.fieldHint.Store(int64(most))
 	}
-}
-
-// rawValue keeps undecodable input as a string when it is text, and as
-// bytes (base64 in JSON) when it is not, so no byte is lost.
-func rawValue(b []byte) record.Value {
-	if utf8.Valid(b) {
-		return record.StringValue(string(b))
-	}
-	return record.BytesValue(append([]byte(nil), b...))
 }

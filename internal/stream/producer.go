@@ -2,35 +2,101 @@ package stream
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/record"
 )
 
-// producer produces asynchronously and remembers the first failure.
+// producer produces asynchronously and remembers the first failure that
+// must fail the poll.
+//
+// Delivery contract (docs/operations.md, "Delivery"): a record whose
+// serialized form is larger than limit is never handed to the client; it
+// becomes an error record (record_too_large) carrying as much of
+// record_value as fits. A record the broker refuses for good (too large for
+// the topic, invalid) is kept in refused and resolve writes it again alone,
+// once: franz-go fails a partition's whole batch with the error of one of
+// its records, so writing each refused record alone writes the good ones
+// exactly once and isolates the bad one, which becomes an error record. An
+// error record that cannot be written even without its value is counted,
+// logged once with its coordinates, and skipped: its offset is committed
+// with the poll. Any other failure (retriable errors outlast the client's
+// own retries only when the stream stops) fails the poll, which restarts
+// from the last commit with backoff.
 type producer struct {
 	cl      *kgo.Client
 	ctx     context.Context
 	slabs   *slabPool
+	limit   int                  // broker.output.max.message.bytes
+	errTops []string             // error topics, for records that cannot be written
+	errSer  component.Serializer // serializer of the error topics
+	log     *slog.Logger
+	m       produceMetrics
 	pending sync.WaitGroup
 	mu      sync.Mutex
 	err     error
-	used    [][]byte // slabs taken from slabs, returned by recycle
+	used    [][]byte  // slabs taken from slabs, returned by recycle
+	refused []refusal // records the broker refused for good, for resolve
 }
+
+// refusal is one record the broker refused for good on one topic.
+type refusal struct {
+	rec        *record.Record
+	topic      string
+	isErr      bool // the record was bound for an error topic
+	key, value []byte
+	err        error
+}
+
+// produceMetrics count the records that could not be written as they were.
+// restarts counts the consumer restarts after a failed poll: with
+// poison records handled, it stays at 0 unless the broker is unreachable.
+type produceMetrics struct {
+	unwritable, dropped, restarts prometheus.Counter
+}
+
+func newProduceMetrics(deps ChainDeps, name string) produceMetrics {
+	m := deps.Metrics
+	return produceMetrics{
+		unwritable: m.CounterVec("stream_records_unwritable_total", "Records too large or refused for good by the broker, written as error records (record_too_large, record_refused) instead.", "stream").WithLabelValues(name),
+		restarts:   m.CounterVec("stream_restarts_total", "Consumer restarts from the last committed offsets after a failed poll.", "stream").WithLabelValues(name),
+		dropped:    m.CounterVec("stream_records_dropped_total", "Records that could not be written even as an error record without their value: logged with their coordinates and committed.", "stream").WithLabelValues(name),
+	}
+}
+
+// batchOverhead is what a record batch of one record adds to the record's
+// key and value on the wire: the 61-byte batch header and the record's own
+// length, attribute, delta and header-count varints, rounded up. A record
+// is written only if key + value + batchOverhead <= limit, so the client's
+// batch limit and the broker's max.message.bytes, both set to limit, accept
+// it whatever the compression.
+const batchOverhead = 128
+
+// unwritableProcessor names the stage in record_error_processor when an
+// output record (which no processor failed) cannot be written.
+const unwritableProcessor = "output.producer"
 
 // slabSize is the size of the buffers that serialized records are carved
 // from: one allocation serves many records.
 const slabSize = 64 << 10
 
-// send serializes r once and produces it to every topic. It returns the slab
-// to carve the next record from.
-func (p *producer) send(slab []byte, r *record.Record, topics []string, ser component.Serializer) ([]byte, error) {
+// send serializes r once and produces it to every topic (isErr: the error
+// topics). It returns the slab to carve the next record from, and whether
+// the record was too large and went to the error topics instead.
+func (p *producer) send(slab []byte, r *record.Record, topics []string, ser component.Serializer, isErr bool) ([]byte, bool, error) {
 	if len(topics) == 0 {
-		return slab, nil
+		return slab, false, nil
 	}
 	if cap(slab)-len(slab) < 1024 {
 		slab = p.newSlab()
@@ -40,14 +106,225 @@ func (p *producer) send(slab []byte, r *record.Record, topics []string, ser comp
 	keyEnd := len(slab)
 	slab, err := ser.Serialize(slab, r)
 	if err != nil {
-		return slab[:start], fmt.Errorf("serialize record %s: %w", r.ID, err)
+		return slab[:start], false, fmt.Errorf("serialize record %s: %w", r.ID, err)
+	}
+	if size := len(slab) - start; size+batchOverhead > p.limit {
+		// A record larger than a slab grew the slab into a buffer of its
+		// own; cutting it back keeps the slab for the next record.
+		slab = slab[:start]
+		reason := fmt.Sprintf("%s bytes > %s", thousands(size), thousands(p.limit))
+		p.sendUnwritable(r, record.ErrTooLarge, reason)
+		return slab, true, nil
 	}
 	key, value := slab[start:keyEnd:keyEnd], slab[keyEnd:len(slab):len(slab)]
 	for _, t := range topics {
-		p.pending.Add(1)
-		p.cl.Produce(p.ctx, &kgo.Record{Topic: t, Key: key, Value: value}, p.done)
+		p.produce(r, t, key, value, isErr)
 	}
-	return slab, nil
+	return slab, false, nil
+}
+
+// produce hands one message to the client. A refusal for good is kept for
+// resolve; any other failure fails the poll.
+func (p *producer) produce(r *record.Record, topic string, key, value []byte, isErr bool) {
+	p.pending.Add(1)
+	p.cl.Produce(p.ctx, &kgo.Record{Topic: topic, Key: key, Value: value}, func(_ *kgo.Record, err error) {
+		defer p.pending.Done()
+		if err == nil {
+			return
+		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if refusedForGood(err) {
+			p.refused = append(p.refused, refusal{rec: r, topic: topic, isErr: isErr, key: key, value: value, err: err})
+			return
+		}
+		if p.err == nil {
+			p.err = fmt.Errorf("produce: %w", err)
+		}
+	})
+}
+
+// refusedForGood reports whether the broker refused a record for what it
+// holds, so that writing it again can never succeed: too large, invalid,
+// corrupt or with an invalid timestamp. franz-go retries every retriable
+// error itself and never reports one while the client runs.
+func refusedForGood(err error) bool {
+	for _, e := range []error{kerr.MessageTooLarge, kerr.RecordListTooLarge, kerr.InvalidRecord, kerr.CorruptMessage, kerr.InvalidTimestamp} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// sendUnwritable writes, asynchronously, the error record that stands for
+// r, which could not be written: the reason, r's coordinates and
+// processor, and as much of record_value as fits in the limit. If not even
+// the record without its value fits, r is dropped.
+func (p *producer) sendUnwritable(r *record.Record, errType, reason string) {
+	p.m.unwritable.Inc()
+	er, value, ok := p.unwritableRecord(r, errType, reason, -1)
+	if !ok {
+		p.drop(r, errType+": "+reason)
+		return
+	}
+	key := []byte(er.ID)
+	for _, t := range p.errTops {
+		p.produce(er, t, key, value, true)
+	}
+}
+
+// unwritableRecord builds the error record for r and serializes it with
+// the error serializer. keep bounds the bytes of record_value kept (-1: as
+// many as fit). ok is false when the record does not fit even with no value.
+func (p *producer) unwritableRecord(r *record.Record, errType, reason string, keep int) (er *record.Record, out []byte, ok bool) {
+	raw, hasValue := r.Get(record.FieldValue)
+	var whole int
+	if hasValue {
+		whole = valueLen(raw)
+	}
+	if keep < 0 || keep > whole {
+		keep = whole
+	}
+	for {
+		er = record.New(r.ID, r.Type, r.CreationDate)
+		er.Origin = r.Origin
+		for _, e := range r.Errors() {
+			typ, msg, _ := strings.Cut(e, ": ")
+			er.AddError(typ, msg)
+		}
+		er.AddError(errType, reason)
+		if k, ok := r.Get(record.FieldKey); ok && valueLen(k) <= 1024 {
+			er.Set(record.FieldKey, k)
+		}
+		if hasValue {
+			er.Set(record.FieldValue, cutValue(raw, keep))
+			if keep < whole {
+				er.Set(record.FieldValueTruncated, record.BoolValue(true))
+				er.Set(record.FieldValueSize, record.IntValue(int64(whole)))
+			}
+		}
+		proc, _ := r.GetString(record.FieldErrorProcessor)
+		if proc == "" {
+			proc = unwritableProcessor
+		}
+		er.MarkSource(proc)
+		var err error
+		out, err = p.errSer.Serialize(nil, er)
+		if err != nil {
+			return nil, nil, false
+		}
+		size := len(er.ID) + len(out) + batchOverhead
+		if size <= p.limit {
+			return er, out, true
+		}
+		if keep == 0 {
+			return nil, nil, false
+		}
+		// Shrink the value by the excess, scaled by what a byte of value
+		// costs once serialized (up to 6 for escaped control characters,
+		// 4/3 for base64), plus a margin so this converges in a few rounds.
+		perByte := float64(len(out)) / float64(keep)
+		excess := float64(size-p.limit) / max(perByte, 1)
+		keep = max(keep-int(excess*1.05)-16, 0)
+	}
+}
+
+// drop counts and logs, once, a record that cannot be written at all.
+func (p *producer) drop(r *record.Record, reason string) {
+	p.m.dropped.Inc()
+	p.log.Error("record cannot be written even as an error record without its value; skipped and committed",
+		"id", r.ID, "source_topic", r.Origin.Topic, "source_partition", r.Origin.Partition, "source_offset", r.Origin.Offset, "reason", reason)
+}
+
+// resolve writes each refused record again, alone and synchronously: a
+// good record that shared a batch with a bad one is written once; a record
+// refused again becomes an error record; an error record refused again is
+// written once more without its value, then dropped. It must run after
+// wait and before recycle (the refused messages live in the slabs).
+func (p *producer) resolve(ctx context.Context) error {
+	p.mu.Lock()
+	refused := p.refused
+	p.refused = nil
+	p.mu.Unlock()
+	for _, rf := range refused {
+		err := p.cl.ProduceSync(ctx, &kgo.Record{Topic: rf.topic, Key: rf.key, Value: rf.value}).FirstErr()
+		if err == nil {
+			continue
+		}
+		if !refusedForGood(err) {
+			return fmt.Errorf("produce to %s: %w", rf.topic, err)
+		}
+		errType := record.ErrRefused
+		if errors.Is(err, kerr.MessageTooLarge) || errors.Is(err, kerr.RecordListTooLarge) {
+			errType = record.ErrTooLarge
+		}
+		reason := fmt.Sprintf("topic %s refused %s bytes: %v", rf.topic, thousands(len(rf.key)+len(rf.value)), err)
+		keep := -1
+		if rf.isErr {
+			keep = 0 // it was already as small as the limit allows
+		}
+		p.m.unwritable.Inc()
+		er, value, ok := p.unwritableRecord(rf.rec, errType, reason, keep)
+		if !ok {
+			p.drop(rf.rec, errType+": "+reason)
+			continue
+		}
+		for _, t := range p.errTops {
+			err := p.cl.ProduceSync(ctx, &kgo.Record{Topic: t, Key: []byte(er.ID), Value: value}).FirstErr()
+			if err == nil {
+				continue
+			}
+			if !refusedForGood(err) {
+				return fmt.Errorf("produce to %s: %w", t, err)
+			}
+			p.drop(rf.rec, fmt.Sprintf("%s: %s; then the error record: %v", errType, reason, err))
+		}
+	}
+	return nil
+}
+
+// valueLen is the length of a string or bytes value (0 for others).
+func valueLen(v record.Value) int {
+	if s, ok := v.AsString(); ok {
+		return len(s)
+	}
+	if b, ok := v.AsBytes(); ok {
+		return len(b)
+	}
+	return len(v.Text())
+}
+
+// cutValue keeps the first n bytes of a string or bytes value; a string is
+// cut at a character boundary so that it stays valid text.
+func cutValue(v record.Value, n int) record.Value {
+	if b, ok := v.AsBytes(); ok {
+		return record.BytesValue(b[:min(n, len(b))])
+	}
+	s, ok := v.AsString()
+	if !ok {
+		s = v.Text()
+	}
+	if n >= len(s) {
+		return record.StringValue(s)
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return record.StringValue(s[:n])
+}
+
+// thousands formats n with comma separators, as the reasons quote sizes.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // newSlab takes a slab from the pool and remembers it, to give it back
@@ -106,17 +383,6 @@ func (sp *slabPool) put(slabs [][]byte) {
 		}
 		sp.free = append(sp.free, slab)
 	}
-}
-
-func (p *producer) done(_ *kgo.Record, err error) {
-	if err != nil {
-		p.mu.Lock()
-		if p.err == nil {
-			p.err = fmt.Errorf("produce: %w", err)
-		}
-		p.mu.Unlock()
-	}
-	p.pending.Done()
 }
 
 func (p *producer) wait() error {

@@ -27,7 +27,17 @@ const (
 	KeyAutoCreate        = "broker.topic.autoCreate"
 	KeyPartitions        = "broker.topic.default.partitions"
 	KeyReplication       = "broker.topic.default.replicationFactor"
+	KeyMaxMessageBytes   = "broker.output.max.message.bytes"
 )
+
+// DefaultMaxMessageBytes is Kafka's default message.max.bytes, rounded to
+// 1 MiB: the largest record batch a broker accepts unless configured
+// otherwise.
+const DefaultMaxMessageBytes = 1 << 20
+
+// maxMaxMessageBytes bounds broker.output.max.message.bytes: the client's
+// write buffer (100 MiB by default) must hold one batch.
+const maxMaxMessageBytes = 64 << 20
 
 var serializers = component.Enum(serialize.RawName, serialize.JSONName)
 
@@ -73,6 +83,7 @@ func Spec() component.Spec {
 			{Key: KeyCoordinatorQuorum, Description: "Accepted for compatibility with older job files and ignored: topics are created with the Kafka admin API."},
 			{Key: KeyAutoCreate, Description: "Create missing input, output and error topics at start.", Default: "true", Validator: component.Bool},
 			{Key: KeyPartitions, Description: "Partitions of topics this stream creates.", Default: "4", Validator: component.IntRange(1, 100000)},
+			{Key: KeyMaxMessageBytes, Description: "Largest message written to the output and error topics, in bytes, checked before producing. The producer's batch limit and the max.message.bytes of the topics this stream creates are set to it. A record whose serialized form is larger becomes an error record (record_too_large) holding as much of record_value as fits, marked truncated; raise it (up to 64 MiB) to let large records pass, with topics and brokers that accept them.", Default: "1048576", Validator: component.IntRange(1024, maxMaxMessageBytes)},
 			{Key: KeyReplication, Description: "Replication factor of topics this stream creates.", Default: "1", Validator: component.IntRange(1, 32767)},
 		},
 	}
@@ -93,6 +104,8 @@ type Config struct {
 	AutoCreate  bool
 	Partitions  int32
 	Replication int16
+	// MaxMessageBytes is broker.output.max.message.bytes.
+	MaxMessageBytes int
 }
 
 // Decode reads a validated stream configuration. Its errors only guard
@@ -116,6 +129,10 @@ func Decode(name string, conf component.Config) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	c.Partitions, c.Replication = int32(p), int16(rf)
+	mb, err := conf.Int(KeyMaxMessageBytes)
+	if err != nil {
+		return Config{}, err
+	}
+	c.Partitions, c.Replication, c.MaxMessageBytes = int32(p), int16(rf), int(mb)
 	return c, nil
 }

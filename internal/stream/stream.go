@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,6 +64,7 @@ type Stream struct {
 	deps ChainDeps
 	log  *slog.Logger
 	m    streamMetrics
+	pm   produceMetrics
 
 	mu           sync.Mutex
 	chain        *Chain
@@ -108,6 +110,7 @@ func New(ctx context.Context, p Params, deps ChainDeps) (*Stream, error) {
 	}
 	s.chain = chain
 	s.m = newStreamMetrics(deps, p.Config.Name)
+	s.pm = newProduceMetrics(deps, p.Config.Name)
 	s.m.generation.Set(1)
 	s.limiter.next = map[tp]time.Time{}
 	return s, nil
@@ -169,7 +172,10 @@ func (s *Stream) prepareTopics(ctx context.Context) error {
 		}
 		return nil
 	}
-	resp, err := adm.CreateTopics(ctx, s.conf.Partitions, s.conf.Replication, nil, dedupe(topics)...)
+	// Topics this stream creates accept the largest message it writes.
+	maxBytes := strconv.Itoa(s.conf.MaxMessageBytes)
+	configs := map[string]*string{"max.message.bytes": &maxBytes}
+	resp, err := adm.CreateTopics(ctx, s.conf.Partitions, s.conf.Replication, configs, dedupe(topics)...)
 	if err != nil {
 		return fmt.Errorf("stream %q: create topics on %v: %w", s.conf.Name, s.seeds, err)
 	}
