@@ -63,6 +63,7 @@ type Stream struct {
 	deps ChainDeps
 	log  *slog.Logger
 	m    streamMetrics
+	prog *progress // state, partitions, lag, last batch (progress.go)
 
 	mu           sync.Mutex
 	chain        *Chain
@@ -109,6 +110,7 @@ func New(ctx context.Context, p Params, deps ChainDeps) (*Stream, error) {
 	s.chain = chain
 	s.m = newStreamMetrics(deps, p.Config.Name)
 	s.m.generation.Set(1)
+	s.prog = newProgress(p.Config.Name, p.Engine.BatchInterval, &s.m)
 	s.limiter.next = map[tp]time.Time{}
 	return s, nil
 }
@@ -132,9 +134,11 @@ func (s *Stream) Generation() int64 {
 // leaves no loop running; Stop then closes the chain.
 func (s *Stream) Start(ctx context.Context) error {
 	if err := s.chain.Start(ctx); err != nil {
+		s.prog.setState(StateFailed, err.Error())
 		return err
 	}
 	if err := s.prepareTopics(ctx); err != nil {
+		s.prog.setState(StateFailed, err.Error())
 		return err
 	}
 	loopCtx, stopLoop := context.WithCancel(context.Background())
@@ -191,11 +195,14 @@ func (s *Stream) Stop(ctx context.Context) error {
 		select {
 		case <-s.done:
 		case <-ctx.Done():
+			s.log.Warn("stop deadline reached: the batch in flight is abandoned and not committed; it will be processed again", "error", context.Cause(ctx))
 			s.stopWork()
 			<-s.done
 		}
 		s.stopWork()
 	}
+	s.prog.dropAll()
+	s.prog.setState(StateStopped, "")
 	s.mu.Lock()
 	c := s.chain
 	s.mu.Unlock()
