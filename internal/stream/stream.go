@@ -8,7 +8,8 @@
 // (lifecycle: New, Start, Swap, Stop), poll.go (the consume loop and a
 // batch's way through the chain), chain.go (a processor chain generation),
 // producer.go (asynchronous produce and the slab pool), compression.go,
-// limiter.go (maxRatePerPartition) and metrics.go.
+// limiter.go (maxRatePerPartition), progress.go (state, assigned
+// partitions, offsets and lag, readiness) and metrics.go.
 package stream
 
 import (
