@@ -273,4 +273,3 @@ func TestIDsDifferAcrossTopicIncarnations(t *testing.T) {
 		t.Fatalf("%d records from the new topic, want %d", len(again), len(lines))
 	}
 }
-
