@@ -48,6 +48,7 @@ func TestSIGTERMWithMongoDBDownStopsPromptly(t *testing.T) {
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	signalled := time.Now()
 	exited := make(chan error, 1)
 	go func() { exited <- p.cmd.Wait() }()
 	select {
@@ -57,6 +58,7 @@ func TestSIGTERMWithMongoDBDownStopsPromptly(t *testing.T) {
 		<-exited
 		t.Fatalf("weir still runs 60 s after SIGTERM:\n%s", p.output())
 	}
+	t.Logf("weir exited %s after SIGTERM", time.Since(signalled).Round(100*time.Millisecond))
 	if out := p.output(); !strings.Contains(out, "not committed") {
 		t.Errorf("the log does not say the batch in flight was not committed:\n%s", out)
 	}
