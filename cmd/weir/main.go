@@ -32,6 +32,7 @@ var version = ""
 const usage = `weir: stream processing of records between Kafka topics, changed live.
 
 Usage:
+  weir help [COMMAND]              this text, or one command's
   weir --conf FILE                 run a job (same as weir run --conf FILE)
   weir run --conf FILE             run a job until interrupted or its timeout
   weir validate --conf FILE        report every problem of a job file, exit 1 if any
@@ -53,14 +54,87 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+// commandHelp is what `weir help CMD` and `weir CMD --help` print.
+var commandHelp = map[string]string{
+	"run": `Usage: weir run --conf FILE [--log-format text|json] [--log-level LEVEL] [--data-dir DIR]
+                [--embedded-port N] [--cpuprofile FILE]
+       weir --conf FILE ...
+
+Runs the job of FILE until SIGINT/SIGTERM or engine.streaming.timeout. A stop waits for the
+batch in flight at most the batch interval plus 5 s (docs/metrics.md). Exit 1 when the file
+is refused or the job fails.
+`,
+	"validate": `Usage: weir validate --conf FILE
+
+Reports every problem of a job file at once, each with its line and key path. Exit 0 when
+valid, 1 otherwise.
+`,
+	"quickstart": `Usage: weir quickstart [--show N] [--log-format text|json] [--log-level LEVEL]
+                       [--data-dir DIR] [--embedded-port N]
+
+Runs the sample job on the embedded broker, feeds it the bundled access log and prints N
+parsed records (default 5).
+`,
+	"components": `Usage: weir components
+
+Prints every component with its keys, defaults and documentation (Markdown).
+`,
+	"useragent": `Usage: weir useragent
+
+Reads user agents from stdin, one per line, and writes one JSON object per line.
+`,
+	"version": `Usage: weir version
+
+Prints the version.
+`,
+	"help": `Usage: weir help [COMMAND]
+
+Prints the usage of weir, or of one command.
+`,
+}
+
+// takesConf lists the commands that read --conf.
+var takesConf = map[string]bool{"run": true, "validate": true}
+
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		// Nothing asked: say what can be asked, as a misuse.
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
 	cmd := "run"
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+	if len(args[0]) > 0 && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
+	}
+	if cmd == "help" {
+		switch {
+		case len(args) == 0:
+			fmt.Fprint(stdout, usage)
+			return 0
+		case len(args) > 1:
+			fmt.Fprintf(stderr, "weir help: one command at a time, got %q\n", args)
+			return 2
+		}
+		h, ok := commandHelp[args[0]]
+		if !ok {
+			fmt.Fprintf(stderr, "weir help: unknown command %q\n\n%s", args[0], usage)
+			return 2
+		}
+		fmt.Fprint(stdout, h)
+		return 0
+	}
+	if _, ok := commandHelp[cmd]; !ok {
+		fmt.Fprintf(stderr, "weir: unknown command %q\n\n%s", cmd, usage)
+		return 2
 	}
 	fs := flag.NewFlagSet("weir "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	fs.Usage = func() {} // --help is answered below, on stdout; errors say what is wrong
 	conf := fs.String("conf", "", "job file")
 	logFormat := fs.String("log-format", "text", "text or json")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
@@ -71,8 +145,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	maxJobBytes := fs.Int64("max-job-bytes", config.DefaultMaxJobBytes, "largest job file accepted, in bytes")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, commandHelp[cmd])
 			return 0
 		}
+		fmt.Fprintf(stderr, "see weir help %s\n", cmd)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "weir %s: unexpected argument %q (see weir help %s)\n", cmd, fs.Arg(0), cmd)
+		return 2
+	}
+	if *conf != "" && !takesConf[cmd] {
+		fmt.Fprintf(stderr, "weir %s: --conf is not used by this command\n", cmd)
 		return 2
 	}
 	logger, err := newLogger(stderr, *logFormat, *logLevel)
@@ -97,7 +181,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	reg := all.NewRegistry()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := app.Options{Logger: logger, Registry: reg, Embedded: broker.Options{Port: *port, DataDir: *dataDir}}
+	opts := app.Options{Logger: logger, Registry: reg, Embedded: broker.Options{Port: *port, DataDir: *dataDir}, Version: version}
 
 	switch cmd {
 	case "version":
@@ -124,7 +208,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "validate":
 		checked, err := load(*conf, *maxJobBytes, reg)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", *conf, err)
+			fmt.Fprintf(stderr, "%s: %v\n", confLabel(cmd, *conf), err)
 			return 1
 		}
 		fmt.Fprintf(stdout, "%s: valid (%d services, %d streams)\n", *conf, len(checked.Plan.Services), len(checked.Plan.Streams))
@@ -132,7 +216,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "run":
 		checked, err := load(*conf, *maxJobBytes, reg)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", *conf, err)
+			fmt.Fprintf(stderr, "%s: %v\n", confLabel(cmd, *conf), err)
 			return 1
 		}
 		if err := app.RunChecked(ctx, checked, opts); err != nil {
@@ -149,6 +233,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "weir: unknown command %q\n\n%s", cmd, usage)
 	return 2
+}
+
+// confLabel prefixes a message about the job file: its path, or the
+// command when no path was given (never an empty prefix before a colon).
+func confLabel(cmd, path string) string {
+	if path == "" {
+		return "weir " + cmd
+	}
+	return path
 }
 
 // load reads and validates a job file: every problem at once. The result

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -77,20 +78,42 @@ streamConfigurations:
 
 type proc struct {
 	cmd *exec.Cmd
-	out *bytes.Buffer
+	out *lockedBuffer
 }
+
+// lockedBuffer is the process's output, written by exec's copying
+// goroutine while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// output returns what the process wrote so far.
+func (p *proc) output() string { return p.out.String() }
 
 // startWeir starts `weir run`; the process is killed when the test ends.
 func startWeir(t *testing.T, env []string, args ...string) *proc {
 	t.Helper()
 	cmd := exec.Command(weirBin, args...)
 	cmd.Env = append(os.Environ(), env...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	out := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start weir: %v", err)
 	}
-	p := &proc{cmd: cmd, out: &out}
+	p := &proc{cmd: cmd, out: out}
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()

@@ -32,8 +32,13 @@ type Options struct {
 	// OnStarted, if set, runs once the job has started, beside it, until it
 	// returns or the job stops. Its error stops the job.
 	OnStarted func(ctx context.Context, e *engine.Engine) error
-	// StopTimeout bounds the graceful stop; 0 means 30 seconds.
+	// StopTimeout bounds the graceful stop; 0 means the batch interval
+	// plus 5 seconds (docs/operations.md). When it passes, the batches in
+	// flight are abandoned uncommitted (they are processed again).
 	StopTimeout time.Duration
+	// Version is the binary's version for /api/status and
+	// weir_build_info; "" reads it from the build information.
+	Version string
 }
 
 // Run validates the job, then runs it as RunChecked does.
@@ -55,12 +60,16 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 	}
 	promReg := prometheus.NewRegistry()
 	promReg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	build := status.ReadBuild(o.Version)
+	if err := status.RegisterBuildInfo(promReg, build); err != nil {
+		return fmt.Errorf("metrics: %w", err)
+	}
 	embedded := broker.New(o.Embedded, o.Logger)
-	e := engine.New(engine.Options{Settings: set, Registry: o.Registry, Logger: o.Logger, Metrics: status.NewMetrics(promReg), Broker: embedded})
+	e := engine.New(engine.Options{Settings: set, Registry: o.Registry, Logger: o.Logger, Metrics: status.NewMetrics(promReg), Broker: embedded, Build: build})
 
 	stopTimeout := o.StopTimeout
 	if stopTimeout == 0 {
-		stopTimeout = 30 * time.Second
+		stopTimeout = StopBound(set.BatchInterval)
 	}
 	stop := func() {
 		sctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
@@ -117,4 +126,11 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 		return err
 	}
 	return nil
+}
+
+// StopBound is how long a graceful stop may take by default: the batch
+// interval plus 5 seconds, whatever a sink does. The batch in flight then
+// is abandoned, not committed.
+func StopBound(batchInterval time.Duration) time.Duration {
+	return batchInterval + 5*time.Second
 }

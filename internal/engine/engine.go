@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sort"
 	"sync"
 	"time"
 
@@ -49,6 +50,8 @@ type Options struct {
 	// resolves to; nil refuses such streams. Its owner (app) closes it
 	// after Stop.
 	Broker *broker.Embedded
+	// Build describes the binary, for /api/status.
+	Build status.Build
 }
 
 // Engine runs one job. Apply and Stop are serialized by one lock, so changes
@@ -60,10 +63,13 @@ type Engine struct {
 	applyMu sync.Mutex // serializes Apply and Stop
 	cur     *running
 
-	stateMu   sync.Mutex // guards the fields below for readers (status)
-	snapshot  *dataflow.DataFlow
-	lastApply ApplyResult
-	applies   int64
+	stateMu  sync.Mutex // guards the fields below for readers (status)
+	snapshot *dataflow.DataFlow
+	// statusStreams are the running streams, sorted by name, for status
+	// readers that must not wait for an apply.
+	statusStreams []*stream.Stream
+	lastApply     ApplyResult
+	applies       int64
 }
 
 // ApplyResult describes the last change applied or refused.
@@ -146,6 +152,7 @@ func (e *Engine) finish(kind, detail string, err error) error {
 	if e.cur != nil {
 		e.snapshot = e.currentModel()
 	}
+	e.statusStreams = e.cur.sortedStreams()
 	e.stateMu.Unlock()
 	if err != nil {
 		e.log.Error("configuration change refused; the running job is unchanged", "change", kind, "error", err)
@@ -167,6 +174,9 @@ func (e *Engine) Stop(ctx context.Context) error {
 		e.cur.services.close(ctx, e.log)
 		e.cur = nil
 	}
+	e.stateMu.Lock()
+	e.statusStreams = nil
+	e.stateMu.Unlock()
 	return nil
 }
 
@@ -205,20 +215,72 @@ func (e *Engine) LastApply() (ApplyResult, int64) {
 // running.
 func (e *Engine) EmbeddedAddr() string { return e.opts.Broker.Addr() }
 
-// Ready reports whether a dataflow runs.
-func (e *Engine) Ready() bool { return e.Snapshot() != nil }
+// Ready reports whether a dataflow runs and no stream is stalled or failed
+// (stream.StallBound): what /readyz answers.
+func (e *Engine) Ready() bool {
+	ok, _ := e.readiness()
+	return ok
+}
 
-// Status describes the engine for /api/status.
+// NotReadyReason says why Ready is false; "" when it is true.
+func (e *Engine) NotReadyReason() string {
+	_, why := e.readiness()
+	return why
+}
+
+func (e *Engine) readiness() (bool, string) {
+	if e.Snapshot() == nil {
+		return false, "no dataflow running"
+	}
+	for _, s := range e.streams() {
+		if stalled, why := s.Stalled(); stalled {
+			return false, why
+		}
+	}
+	return true, ""
+}
+
+// streams returns the running streams, sorted by name. Taking applyMu
+// would make /api/status wait for a whole apply; finish publishes the
+// running set under stateMu instead.
+func (e *Engine) streams() []*stream.Stream {
+	e.stateMu.Lock()
+	defer e.stateMu.Unlock()
+	return append([]*stream.Stream(nil), e.statusStreams...)
+}
+
+// Status describes the engine for /api/status: the document of
+// docs/status.schema.json.
 func (e *Engine) Status() any {
 	last, n := e.LastApply()
-	return map[string]any{
-		"app":          e.opts.Settings.AppName,
-		"settings":     e.opts.Settings,
-		"dataflow":     e.Snapshot(),
-		"lastApply":    last,
-		"applies":      n,
-		"embeddedAddr": e.EmbeddedAddr(),
+	set := e.opts.Settings
+	timeout := set.Timeout.Milliseconds()
+	if timeout == 0 {
+		timeout = -1
 	}
+	api := status.API{
+		SchemaVersion: status.SchemaVersion,
+		App:           set.AppName,
+		Build:         e.opts.Build,
+		Settings: status.Settings{BatchDurationMs: set.BatchInterval.Milliseconds(), Workers: set.Workers,
+			MaxRatePerPartition: set.MaxRate, TimeoutMs: timeout, DriverMemoryBytes: set.MemoryLimit, UIPort: set.UIPort},
+		LastApply:      status.Apply{Kind: last.Kind, Error: last.Err, Detail: last.Detail},
+		Applies:        n,
+		EmbeddedBroker: e.EmbeddedAddr(),
+		Streams:        []status.Stream{},
+	}
+	api.Ready, api.NotReadyReason = e.readiness()
+	if !last.Time.IsZero() {
+		t := last.Time.UTC()
+		api.LastApply.Time = &t
+	}
+	if df := e.Snapshot(); df != nil {
+		api.Dataflow = df
+	}
+	for _, s := range e.streams() {
+		api.Streams = append(api.Streams, s.Status())
+	}
+	return api
 }
 
 // recordApply exports the outcome of an Apply: a counter by change kind and
@@ -235,4 +297,21 @@ func (e *Engine) recordApply(kind string, err error) {
 	if err == nil && kind != "none" {
 		e.opts.Metrics.GaugeVec("engine_last_applied_timestamp_seconds", "Unix time of the last configuration change applied.").WithLabelValues().SetToCurrentTime()
 	}
+}
+
+// sortedStreams returns r's streams sorted by name; none for a nil r.
+func (r *running) sortedStreams() []*stream.Stream {
+	if r == nil {
+		return nil
+	}
+	names := make([]string, 0, len(r.streams))
+	for n := range r.streams {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]*stream.Stream, 0, len(names))
+	for _, n := range names {
+		out = append(out, r.streams[n])
+	}
+	return out
 }

@@ -15,10 +15,39 @@ var idNamespace = [16]byte{0x6b, 0x1d, 0x3f, 0x8e, 0x2a, 0x57, 0x4c, 0x0b, 0x9e,
 // (version 5, SHA-1) UUID of those coordinates. A replay of the same input
 // after a crash gives the same ids, so an idempotent sink (upsert by id)
 // stores each record once.
+//
+// These ids come from the topic's name: two clusters, or a topic deleted and
+// created again, give the same ids to different messages. DeriveTopicID is
+// what the stream uses when the broker gives topic ids; DeriveID stays for
+// brokers without them (before Kafka 3.1) and for ids already written.
 func DeriveID(topic string, partition int32, offset int64, index int) string {
 	var buf [128]byte
 	name := append(buf[:0], topic...)
 	name = append(name, 0)
+	return nameUUID(name, partition, offset, index)
+}
+
+// DeriveTopicID returns the record id of the output at position index among
+// the outputs of the input message at partition/offset of the topic whose
+// Kafka topic id (KIP-516) is topicID: a version 5 UUID of those
+// coordinates. A topic id is a random UUID the broker gives a topic when it
+// is created, so the ids differ between clusters and between incarnations of
+// a topic of the same name, and stay the same when the same topic is read
+// again (a replay). A zero topicID (a broker that does not return ids) falls
+// back to DeriveID.
+func DeriveTopicID(topicID [16]byte, topic string, partition int32, offset int64, index int) string {
+	if topicID == ([16]byte{}) {
+		return DeriveID(topic, partition, offset, index)
+	}
+	var buf [32]byte
+	// The leading 0xff cannot start a name of DeriveID (a topic name is
+	// printable ASCII), so the two kinds of name never meet.
+	name := append(buf[:0], 0xff)
+	name = append(name, topicID[:]...)
+	return nameUUID(name, partition, offset, index)
+}
+
+func nameUUID(name []byte, partition int32, offset int64, index int) string {
 	name = binary.BigEndian.AppendUint32(name, uint32(partition))
 	name = binary.BigEndian.AppendUint64(name, uint64(offset))
 	name = binary.BigEndian.AppendUint32(name, uint32(index))
@@ -45,4 +74,6 @@ func DeriveID(topic string, partition int32, offset int64, index int) string {
 }
 
 // ID returns the id this origin derives.
-func (o Origin) ID() string { return DeriveID(o.Topic, o.Partition, o.Offset, o.Index) }
+func (o Origin) ID() string {
+	return DeriveTopicID(o.TopicID, o.Topic, o.Partition, o.Offset, o.Index)
+}

@@ -52,7 +52,10 @@ const (
 // It is not serialized as such; it derives the id and is copied into error
 // records.
 type Origin struct {
-	Topic     string
+	Topic string
+	// TopicID is the Kafka topic id (KIP-516) of Topic, zero when the
+	// broker gives none; ids derive from it (DeriveTopicID).
+	TopicID   [16]byte
 	Partition int32
 	Offset    int64
 	Index     int

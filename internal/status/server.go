@@ -19,7 +19,9 @@ import (
 type Source interface {
 	// Status returns a JSON-encodable description of what runs.
 	Status() any
-	// Ready reports whether the job runs (it has applied a dataflow).
+	// Ready reports whether the job runs (it has applied a dataflow) and
+	// is not stalled. A Source may also have NotReadyReason() string, which
+	// /readyz then writes in its 503 answer.
 	Ready() bool
 }
 
@@ -65,7 +67,11 @@ func StartWith(addr string, reg *prometheus.Registry, src Source, lim Limits) (*
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
 		if !src.Ready() {
-			http.Error(w, "no dataflow running", http.StatusServiceUnavailable)
+			why := "no dataflow running"
+			if r, ok := src.(interface{ NotReadyReason() string }); ok && r.NotReadyReason() != "" {
+				why = r.NotReadyReason()
+			}
+			http.Error(w, "not ready: "+why, http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "ready")

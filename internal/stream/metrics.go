@@ -4,23 +4,33 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// streamMetrics are the metrics of one stream.
+// streamMetrics are the metrics of one stream (docs/metrics.md describes
+// each).
 type streamMetrics struct {
-	in, out, errs prometheus.Counter
-	batch, delay  prometheus.Observer
-	lag           *prometheus.GaugeVec
-	generation    prometheus.Gauge
+	in, out, errs             prometheus.Counter
+	batch, delay, total       prometheus.Observer
+	lag, committed, hwm, age  *prometheus.GaugeVec
+	rebalances, produceErrors *prometheus.CounterVec
+	generation                prometheus.Gauge
 }
 
 func newStreamMetrics(deps ChainDeps, name string) streamMetrics {
 	m := deps.Metrics
+	buckets := prometheus.ExponentialBuckets(0.001, 2, 16)
+	part := []string{"stream", "topic", "partition"}
 	return streamMetrics{
-		in:         m.CounterVec("stream_records_in_total", "Messages consumed.", "stream").WithLabelValues(name),
-		out:        m.CounterVec("stream_records_out_total", "Records written to the output topics.", "stream").WithLabelValues(name),
-		errs:       m.CounterVec("stream_records_errors_total", "Records written to the error topics.", "stream").WithLabelValues(name),
-		batch:      m.HistogramVec("stream_batch_seconds", "Processing time of a micro-batch, from poll to commit.", prometheus.ExponentialBuckets(0.001, 2, 16), "stream").WithLabelValues(name),
-		delay:      m.HistogramVec("stream_scheduling_delay_seconds", "How late a micro-batch started after its interval.", prometheus.ExponentialBuckets(0.001, 2, 16), "stream").WithLabelValues(name),
-		lag:        m.GaugeVec("stream_consumer_lag", "Records behind the high watermark, per partition, at the last batch.", "stream", "topic", "partition"),
-		generation: m.GaugeVec("stream_chain_generation", "Generation of the running processor chain.", "stream").WithLabelValues(name),
+		in:            m.CounterVec("stream_records_in_total", "Messages consumed.", "stream").WithLabelValues(name),
+		out:           m.CounterVec("stream_records_out_total", "Records written to the output topics.", "stream").WithLabelValues(name),
+		errs:          m.CounterVec("stream_records_errors_total", "Records written to the error topics.", "stream").WithLabelValues(name),
+		batch:         m.HistogramVec("stream_batch_seconds", "Processing time of a micro-batch with records, from the start of processing to the commit.", buckets, "stream").WithLabelValues(name),
+		delay:         m.HistogramVec("stream_scheduling_delay_seconds", "Scheduling delay of a micro-batch with records: from when its records were available (its interval ended, or its first record arrived if later) to the start of processing. Idle time is not counted.", buckets, "stream").WithLabelValues(name),
+		total:         m.HistogramVec("stream_total_delay_seconds", "Scheduling delay plus processing time of a micro-batch with records.", buckets, "stream").WithLabelValues(name),
+		lag:           m.GaugeVec("stream_consumer_lag", "Records behind the high watermark, per assigned partition: end offset minus the processed (else committed) offset, refreshed every second.", part...),
+		committed:     m.GaugeVec("stream_committed_offset", "Offset committed by the consumer group, per assigned partition (-1: none).", part...),
+		hwm:           m.GaugeVec("stream_high_watermark", "End offset (high watermark) of each assigned partition at the last look (-1: not known yet).", part...),
+		age:           m.GaugeVec("stream_oldest_unprocessed_age_seconds", "Age, from its Kafka timestamp, of the oldest polled record not processed yet, per assigned partition: 0 when nothing waits, -1 when records wait unseen.", part...),
+		rebalances:    m.CounterVec("stream_rebalances_total", "Partition assignment changes seen by the stream's consumer, by kind (assigned, revoked, lost).", "stream", "kind"),
+		produceErrors: m.CounterVec("stream_produce_errors_total", "Writes to output or error topics that Kafka refused after the client's retries, by reason (the Kafka error).", "stream", "reason"),
+		generation:    m.GaugeVec("stream_chain_generation", "Generation of the running processor chain.", "stream").WithLabelValues(name),
 	}
 }

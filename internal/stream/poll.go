@@ -4,15 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"sync"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/serialize"
+	"github.com/weir-streams/weir/internal/status"
 )
 
 // maxPollRecords bounds one micro-batch, and with it the memory a batch
@@ -24,6 +25,17 @@ const maxPollRecords = 4096
 // the last committed offsets: at-least-once, nothing lost.
 func (s *Stream) run(loopCtx, workCtx context.Context) {
 	defer close(s.done)
+	// The offsets watcher keeps the lag moving while the consumer is
+	// blocked or paused; it ends with the loop.
+	watchCtx, stopWatch := context.WithCancel(loopCtx)
+	var watch sync.WaitGroup
+	watch.Add(1)
+	go func() {
+		defer watch.Done()
+		s.watchOffsets(watchCtx)
+	}()
+	defer watch.Wait()
+	defer stopWatch()
 	backoff := 500 * time.Millisecond
 	for {
 		err := s.consume(loopCtx, workCtx)
@@ -31,6 +43,8 @@ func (s *Stream) run(loopCtx, workCtx context.Context) {
 			return
 		}
 		s.pm.restarts.Inc()
+		s.prog.noteError(err)
+		s.prog.setState(StatePaused, err.Error())
 		s.log.Error("stream consumer failed; restarting from the last committed offsets", "error", err, "retry_in", backoff)
 		select {
 		case <-time.After(backoff):
@@ -41,7 +55,8 @@ func (s *Stream) run(loopCtx, workCtx context.Context) {
 	}
 }
 
-func (s *Stream) consume(loopCtx, workCtx context.Context) error {
+func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
+	s.prog.newClient()
 	cl, err := kgo.NewClient(
 		kgo.SeedBrokers(s.seeds...),
 		kgo.ClientID("weir-"+s.conf.Name),
@@ -64,17 +79,36 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) error {
 		kgo.ProducerBatchMaxBytes(int32(s.conf.MaxMessageBytes)),
 		kgo.MaxBufferedRecords(8192),
 		s.compOpt,
+		kgo.OnPartitionsAssigned(s.prog.assigned),
+		kgo.OnPartitionsRevoked(s.prog.revoked("revoked")),
+		kgo.OnPartitionsLost(s.prog.revoked("lost")),
 	)
 	if err != nil {
 		return fmt.Errorf("kafka client: %w", err)
 	}
 	// With BlockRebalanceOnPoll the client must be closed this way, or a
-	// pending rebalance would wait for a poll that never comes.
-	defer cl.CloseAllowingRebalance()
+	// pending rebalance would wait for a poll that never comes. After a
+	// failure the stream is paused, not unassigned: its partitions stay
+	// listed while it waits to resume.
+	defer func() {
+		if err != nil {
+			s.prog.closingAfterFailure()
+		}
+		cl.CloseAllowingRebalance()
+	}()
+	s.prog.setState(StateRunning, "")
 
-	next := time.Now()
+	// due is when the next batch's records count as available: the end of
+	// its interval. Scheduling delay (Spark's definition) runs from then, or
+	// from the first record's arrival if later, to the start of
+	// processing; time spent waiting for records is never counted. While a
+	// backlog is drained the intervals keep ticking (due advances by one
+	// interval per batch), so a stream whose batches take longer than the
+	// interval shows a growing delay.
+	due := time.Now()
+	behind := false
 	for {
-		if wait := time.Until(next); wait > 0 {
+		if wait := time.Until(due); wait > 0 && !behind {
 			select {
 			case <-time.After(wait):
 			case <-loopCtx.Done():
@@ -85,25 +119,29 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) error {
 		if loopCtx.Err() != nil || fetches.IsClientClosed() {
 			return nil
 		}
+		polledAt := time.Now()
 		for _, fe := range fetches.Errors() {
 			if errors.Is(fe.Err, context.Canceled) {
 				continue
 			}
+			s.prog.noteError(fmt.Errorf("fetch %s/%d: %w", fe.Topic, fe.Partition, fe.Err))
 			s.log.Warn("fetch error", "topic", fe.Topic, "partition", fe.Partition, "error", fe.Err)
 		}
-		start := time.Now()
-		s.m.delay.Observe(max(start.Sub(next), 0).Seconds())
-		next = start.Add(s.eng.BatchInterval)
-		parts, behind := s.partitions(fetches)
-		if behind {
-			// A backlog: take the next batch at once. The interval only
-			// bounds how long records wait while the stream keeps up.
-			next = start
-		}
+		parts, more := s.partitions(fetches)
 		if len(parts) == 0 {
+			behind = false
 			cl.AllowRebalance()
 			continue
 		}
+		s.prog.polled(parts)
+		available := due
+		if !behind {
+			// The poll waited for the records, or found them buffered by
+			// the end of the interval: whichever came later.
+			available = maxTime(due, polledAt)
+		}
+		start := time.Now()
+		delay := max(start.Sub(available), 0)
 		done, err := s.processPoll(loopCtx, workCtx, cl, parts)
 		if err != nil && !errors.Is(err, errStopping) {
 			return err
@@ -116,40 +154,83 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) error {
 				return fmt.Errorf("commit offsets: %w", cerr)
 			}
 		}
+		end := time.Now()
+		processing := end.Sub(start)
+		s.prog.committedRecords(done, status.Batch{End: end.UTC(), Records: countRecords(parts),
+			SchedulingDelayMs: ms(delay), ProcessingMs: ms(processing), TotalDelayMs: ms(delay + processing)})
 		if err != nil {
 			return nil // stopping
 		}
-		s.m.batch.Observe(time.Since(start).Seconds())
+		s.m.delay.Observe(delay.Seconds())
+		s.m.batch.Observe(processing.Seconds())
+		s.m.total.Observe((delay + processing).Seconds())
+		if more {
+			// A backlog: take the next batch at once; its records were
+			// available when its interval ended.
+			due, behind = due.Add(s.eng.BatchInterval), true
+		} else {
+			due, behind = start.Add(s.eng.BatchInterval), false
+		}
 		cl.AllowRebalance()
 	}
 }
 
-// partitions merges the records of a poll by partition and sets each
-// partition's lag. A poll may hold one partition more than once (one entry
-// per buffered fetch response); merged, one worker takes a partition's
-// records in offset order. behind reports whether any partition has
-// records beyond those polled: a backlog.
-func (s *Stream) partitions(fetches kgo.Fetches) (parts []kgo.FetchTopicPartition, behind bool) {
-	index := map[tp]int{}
-	fetches.EachPartition(func(p kgo.FetchTopicPartition) {
-		if len(p.Records) == 0 {
-			return
-		}
-		key := tp{p.Topic, p.Partition}
-		if i, ok := index[key]; ok {
-			parts[i].Records = append(parts[i].Records, p.Records...)
-			parts[i].HighWatermark = max(parts[i].HighWatermark, p.HighWatermark)
-			return
-		}
-		index[key] = len(parts)
-		parts = append(parts, p)
-	})
-	for _, p := range parts {
-		lag := max(p.HighWatermark-p.Records[len(p.Records)-1].Offset-1, 0)
-		s.m.lag.WithLabelValues(s.conf.Name, p.Topic, strconv.Itoa(int(p.Partition))).Set(float64(lag))
-		behind = behind || lag > 0
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
 	}
-	return parts, behind
+	return b
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func countRecords(parts []polledPartition) int {
+	n := 0
+	for _, p := range parts {
+		n += len(p.Records)
+	}
+	return n
+}
+
+// polledPartition is the records of one partition in a poll, with the
+// topic's Kafka topic id (zero when the broker gives none).
+type polledPartition struct {
+	kgo.FetchTopicPartition
+	TopicID [16]byte
+}
+
+// partitions merges the records of a poll by partition. A poll may hold
+// one partition more than once (one entry per buffered fetch response);
+// merged, one worker takes a partition's records in offset order. more
+// reports whether any partition has records beyond those polled: a
+// backlog. The lag gauges are the offsets watcher's and progress's job
+// (progress.go), for every assigned partition, not only the polled ones.
+func (s *Stream) partitions(fetches kgo.Fetches) (parts []polledPartition, more bool) {
+	index := map[tp]int{}
+	for _, f := range fetches {
+		for _, t := range f.Topics {
+			for _, fp := range t.Partitions {
+				if len(fp.Records) == 0 {
+					continue
+				}
+				key := tp{t.Topic, fp.Partition}
+				if i, ok := index[key]; ok {
+					parts[i].Records = append(parts[i].Records, fp.Records...)
+					parts[i].HighWatermark = max(parts[i].HighWatermark, fp.HighWatermark)
+					if parts[i].TopicID == ([16]byte{}) {
+						parts[i].TopicID = t.TopicID
+					}
+					continue
+				}
+				index[key] = len(parts)
+				parts = append(parts, polledPartition{FetchTopicPartition: kgo.FetchTopicPartition{Topic: t.Topic, FetchPartition: fp}, TopicID: t.TopicID})
+			}
+		}
+	}
+	for _, p := range parts {
+		more = more || p.HighWatermark > p.Records[len(p.Records)-1].Offset+1
+	}
+	return parts, more
 }
 
 // errStopping ends a poll early when the stream is asked to stop while a
@@ -160,7 +241,7 @@ var errStopping = errors.New("stream stopping")
 // generation, on up to Workers goroutines, and returns once every output,
 // error record and completion is acknowledged. It returns the last
 // processed record of each partition, to commit.
-func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, parts []kgo.FetchTopicPartition) ([]*kgo.Record, error) {
+func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, parts []polledPartition) ([]*kgo.Record, error) {
 	chain := s.acquire()
 	defer chain.inflight.Done()
 
@@ -204,6 +285,7 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 	}
 	pr.recycle()
 	if perr != nil {
+		s.m.produceErrors.WithLabelValues(s.conf.Name, produceReason(perr)).Inc()
 		return nil, perr
 	}
 	if err != nil && !errors.Is(err, errStopping) {
@@ -226,7 +308,7 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 // *last is set to the last record of every chunk whose records were all
 // handed to the producer and whose completions were acknowledged; the
 // caller commits it once the producer has acknowledged too.
-func (s *Stream) processPartition(stopping, ctx context.Context, chain *Chain, pr *producer, p kgo.FetchTopicPartition, last **kgo.Record) error {
+func (s *Stream) processPartition(stopping, ctx context.Context, chain *Chain, pr *producer, p polledPartition, last **kgo.Record) error {
 	chunk := len(p.Records)
 	if s.eng.MaxRate > 0 {
 		chunk = int(max(s.eng.MaxRate*s.eng.BatchInterval.Milliseconds()/1000, 1))
@@ -238,7 +320,7 @@ func (s *Stream) processPartition(stopping, ctx context.Context, chain *Chain, p
 				return errStopping
 			}
 		}
-		if err := s.processChunk(ctx, chain, pr, p.Topic, p.Partition, rs); err != nil {
+		if err := s.processChunk(ctx, chain, pr, p.Topic, p.TopicID, p.Partition, rs); err != nil {
 			return err
 		}
 		*last = rs[len(rs)-1]
@@ -246,14 +328,14 @@ func (s *Stream) processPartition(stopping, ctx context.Context, chain *Chain, p
 	return nil
 }
 
-func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, topic string, partition int32, records []*kgo.Record) error {
+func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, topic string, topicID [16]byte, partition int32, records []*kgo.Record) error {
 	b := component.Batch{Topic: topic, Partition: partition, Records: make([]*record.Record, 0, len(records))}
 	var failed []*record.Record
 	recs := record.NewBatchFields(len(records), s.fieldsPerRecord())
 	for i, kr := range records {
 		r := &recs[i]
-		r.Init(record.DeriveID(kr.Topic, kr.Partition, kr.Offset, 0), "", kr.Timestamp.UnixMilli())
-		r.Origin = record.Origin{Topic: kr.Topic, Partition: kr.Partition, Offset: kr.Offset}
+		r.Origin = record.Origin{Topic: kr.Topic, TopicID: topicID, Partition: kr.Partition, Offset: kr.Offset}
+		r.Init(r.Origin.ID(), "", kr.Timestamp.UnixMilli())
 		if err := s.inSer.Deserialize(r, kr.Key, kr.Value); err != nil {
 			r.AddError(record.ErrDeserializing, err.Error())
 			r.Set(record.FieldValue, serialize.RawValue(kr.Value))
@@ -328,5 +410,24 @@ func (s *Stream) noteFields(recs []*record.Record) {
 	}
 	if most > 0 {
 		s.fieldHint.Store(int64(most))
+	}
+}
+
+// produceReason names a refused write for the produce errors counter: the
+// Kafka error's name, or the kind of failure, never a free-form message
+// (label values must stay few).
+func produceReason(err error) string {
+	var ke *kerr.Error
+	switch {
+	case errors.As(err, &ke):
+		return ke.Message
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return "canceled"
+	case errors.Is(err, kgo.ErrRecordTimeout):
+		return "record_timeout"
+	case errors.Is(err, kgo.ErrMaxBuffered):
+		return "max_buffered"
+	default:
+		return "other"
 	}
 }

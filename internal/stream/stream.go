@@ -8,7 +8,8 @@
 // (lifecycle: New, Start, Swap, Stop), poll.go (the consume loop and a
 // batch's way through the chain), chain.go (a processor chain generation),
 // producer.go (asynchronous produce and the slab pool), compression.go,
-// limiter.go (maxRatePerPartition) and metrics.go.
+// limiter.go (maxRatePerPartition), progress.go (state, assigned
+// partitions, offsets and lag, readiness) and metrics.go.
 package stream
 
 import (
@@ -65,6 +66,7 @@ type Stream struct {
 	log  *slog.Logger
 	m    streamMetrics
 	pm   produceMetrics
+	prog *progress // state, partitions, lag, last batch (progress.go)
 
 	mu           sync.Mutex
 	chain        *Chain
@@ -112,6 +114,7 @@ func New(ctx context.Context, p Params, deps ChainDeps) (*Stream, error) {
 	s.m = newStreamMetrics(deps, p.Config.Name)
 	s.pm = newProduceMetrics(deps, p.Config.Name)
 	s.m.generation.Set(1)
+	s.prog = newProgress(p.Config.Name, p.Engine.BatchInterval, &s.m)
 	s.limiter.next = map[tp]time.Time{}
 	return s, nil
 }
@@ -135,9 +138,11 @@ func (s *Stream) Generation() int64 {
 // leaves no loop running; Stop then closes the chain.
 func (s *Stream) Start(ctx context.Context) error {
 	if err := s.chain.Start(ctx); err != nil {
+		s.prog.setState(StateFailed, err.Error())
 		return err
 	}
 	if err := s.prepareTopics(ctx); err != nil {
+		s.prog.setState(StateFailed, err.Error())
 		return err
 	}
 	loopCtx, stopLoop := context.WithCancel(context.Background())
@@ -197,11 +202,14 @@ func (s *Stream) Stop(ctx context.Context) error {
 		select {
 		case <-s.done:
 		case <-ctx.Done():
+			s.log.Warn("stop deadline reached: the batch in flight is abandoned and not committed; it will be processed again", "error", context.Cause(ctx))
 			s.stopWork()
 			<-s.done
 		}
 		s.stopWork()
 	}
+	s.prog.dropAll()
+	s.prog.setState(StateStopped, "")
 	s.mu.Lock()
 	c := s.chain
 	s.mu.Unlock()

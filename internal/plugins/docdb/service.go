@@ -311,6 +311,13 @@ func newService(ctx context.Context, conf component.Config, env component.Env) (
 	}
 
 	opts := options.Client().ApplyURI(st.uri).SetAppName("weir")
+	if opts.ServerSelectionTimeout == nil {
+		// The driver's default (30 s) made each write attempt against an
+		// unreachable server wait 30 s; the writer retries with its own
+		// backoff (100 ms to 5 s), so one attempt need not wait long. A URI
+		// with serverSelectionTimeoutMS keeps its own value.
+		opts.SetServerSelectionTimeout(serverSelection)
+	}
 	client, err := mongo.Connect(opts)
 	if err != nil {
 		return nil, fmt.Errorf("connect to MongoDB %s: %s", strings.Join(cs.Hosts, ","), redact(err.Error(), st.uri))
@@ -341,6 +348,9 @@ func newService(ctx context.Context, conf component.Config, env component.Env) (
 	}
 	return s, nil
 }
+
+// serverSelection bounds how long one write attempt looks for a server.
+const serverSelection = 2 * time.Second
 
 // Put implements Datastore.
 func (s *Service) Put(ctx context.Context, recs []*record.Record) (component.Completion, error) {
