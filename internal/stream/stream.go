@@ -56,6 +56,7 @@ type Stream struct {
 	seeds   []string
 	workers int
 	compOpt kgo.Opt
+	secOpts []kgo.Opt // TLS and SASL, for every client of the stream
 	inSer   component.Serializer
 	outSer  component.Serializer
 	errSer  component.Serializer
@@ -102,6 +103,10 @@ func New(ctx context.Context, p Params, deps ChainDeps) (*Stream, error) {
 			return nil, fmt.Errorf("%s: %w", x.key, err)
 		}
 	}
+	var err error
+	if s.secOpts, err = p.Config.Security.clientOpts(s.log); err != nil {
+		return nil, fmt.Errorf("stream %q: %w", p.Config.Name, err)
+	}
 	chain, err := BuildChain(ctx, p.Config.Name, 1, p.Pipeline.Processors, deps)
 	if err != nil {
 		return nil, err
@@ -146,7 +151,7 @@ func (s *Stream) Start(ctx context.Context) error {
 }
 
 func (s *Stream) prepareTopics(ctx context.Context) error {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(s.seeds...))
+	cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(s.seeds...)}, s.secOpts...)...)
 	if err != nil {
 		return fmt.Errorf("stream %q: kafka client: %w", s.conf.Name, err)
 	}
@@ -160,7 +165,7 @@ func (s *Stream) prepareTopics(ctx context.Context) error {
 		// consume nothing.
 		md, err := adm.ListTopics(ctx, topics...)
 		if err != nil {
-			return fmt.Errorf("stream %q: reach brokers %v: %w", s.conf.Name, s.seeds, err)
+			return fmt.Errorf("stream %q: reach brokers %v: %w", s.conf.Name, s.seeds, s.conf.Security.explain(err))
 		}
 		for _, t := range topics {
 			if d, ok := md[t]; !ok || d.Err != nil {
@@ -171,7 +176,7 @@ func (s *Stream) prepareTopics(ctx context.Context) error {
 	}
 	resp, err := adm.CreateTopics(ctx, s.conf.Partitions, s.conf.Replication, nil, dedupe(topics)...)
 	if err != nil {
-		return fmt.Errorf("stream %q: create topics on %v: %w", s.conf.Name, s.seeds, err)
+		return fmt.Errorf("stream %q: create topics on %v: %w", s.conf.Name, s.seeds, s.conf.Security.explain(err))
 	}
 	for _, r := range resp.Sorted() {
 		if r.Err != nil && !errors.Is(r.Err, kerr.TopicAlreadyExists) {
