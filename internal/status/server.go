@@ -2,12 +2,12 @@ package status
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
-	"net/http/pprof"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -30,8 +30,18 @@ type Server struct {
 	done chan error
 }
 
-// Start listens on addr (":4050", "127.0.0.1:0") and serves until Shutdown.
+// Start listens on addr (":4050", "127.0.0.1:0") and serves until Shutdown,
+// with the zero Options (no profiles, no authentication, plain HTTP).
 func Start(addr string, reg *prometheus.Registry, src Source) (*Server, error) {
+	return StartWith(addr, reg, src, Options{})
+}
+
+// StartWith is Start with security options (see security.go).
+func StartWith(addr string, reg *prometheus.Registry, src Source, opts Options) (*Server, error) {
+	tlsConf, err := tlsConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
@@ -48,15 +58,17 @@ func Start(addr string, reg *prometheus.Registry, src Source) (*Server, error) {
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(src.Status())
 	})
-	// Profiles, for operators chasing CPU or memory in production.
-	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
-	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
-	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
+	// Profiles, for operators chasing CPU or memory in production, when
+	// asked for.
+	registerProfiling(mux, opts)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("status server: listen on %s: %w", addr, err)
 	}
-	s := &Server{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, ln: ln, done: make(chan error, 1)}
+	if tlsConf != nil {
+		ln = tls.NewListener(ln, tlsConf)
+	}
+	s := &Server{srv: &http.Server{Handler: harden(mux, opts), ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 16 << 10}, ln: ln, done: make(chan error, 1)}
 	go func() { s.done <- s.srv.Serve(ln) }()
 	return s, nil
 }
