@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"runtime/debug"
+	"strconv"
 	"sync"
 	"time"
 
@@ -83,7 +85,10 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 	}
 
 	if set.UIPort >= 0 {
-		srv, err := status.Start(fmt.Sprintf(":%d", set.UIPort), promReg, e)
+		srv, err := status.StartWith(net.JoinHostPort(set.UI.BindAddress, strconv.Itoa(set.UIPort)), promReg, e, status.Options{
+			Profiling: set.UI.Profiling, Username: set.UI.Username, Password: set.UI.Password,
+			CertFile: set.UI.CertFile, KeyFile: set.UI.KeyFile,
+		})
 		if err != nil {
 			return err
 		}

@@ -52,7 +52,12 @@ func NewConfig(spec *Spec, raw map[string]string) (Config, Problems) {
 		seen[p.Key] = k
 		if p.Validator != nil {
 			if err := p.Validator.Validate(v); err != nil {
-				probs = append(probs, Problem{Key: k, Msg: fmt.Sprintf("property %q: %v", k, err)})
+				msg := err.Error()
+				if p.Sensitive && v != "" {
+					// A validator may quote the value; a secret is never shown.
+					msg = strings.ReplaceAll(msg, v, Redacted)
+				}
+				probs = append(probs, Problem{Key: k, Msg: fmt.Sprintf("property %q: %s", k, msg)})
 				continue
 			}
 		}

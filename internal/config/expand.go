@@ -2,13 +2,25 @@ package config
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"strings"
 )
+
+// maxSecretFile bounds what ${file:PATH} reads: a secret is a password, a
+// token or a URI, and a larger file is a mistake (a log, a device) that
+// must not be read into memory.
+const maxSecretFile = 64 << 10
 
 // Expand replaces ${VAR} and ${VAR:-default} with environment values looked
 // up by getenv. $${ stands for a literal ${. It returns an error naming the
 // first variable that is unset and has no default, or a reference that is
 // not closed.
+//
+// ${file:PATH} is replaced by the content of the file PATH with one
+// trailing newline (\n or \r\n) removed, so that secrets mounted as files
+// (Docker and Kubernetes secrets) stay out of the environment and the job
+// file.
 //
 // ${VAR:-default} uses the default when VAR is unset or empty, as POSIX
 // shells do, because an empty broker list or URI is never what a user
@@ -37,6 +49,14 @@ func Expand(s string, getenv func(string) (string, bool)) (string, error) {
 		}
 		expr := s[i+2 : i+end]
 		s = s[i+end+1:]
+		if path, ok := strings.CutPrefix(expr, "file:"); ok {
+			v, err := readSecret(path)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(v)
+			continue
+		}
 		name, def, hasDef := strings.Cut(expr, ":-")
 		if !validName(name) {
 			return "", fmt.Errorf("invalid variable name %q in ${%s}", name, expr)
@@ -64,4 +84,35 @@ func validName(n string) bool {
 		return false
 	}
 	return true
+}
+
+// readSecret reads the file of a ${file:PATH} reference. Its errors name the
+// path, never the content.
+func readSecret(path string) (string, error) {
+	if path == "" {
+		return "", fmt.Errorf("${file:} names no file; write ${file:/path/to/secret}")
+	}
+	// Only regular files (symbolic links to them, as Kubernetes mounts
+	// secrets, are followed): a FIFO or a device would block or never end.
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("${file:%s}: %w", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return "", fmt.Errorf("${file:%s}: not a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("${file:%s}: %w", path, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxSecretFile+1))
+	if err != nil {
+		return "", fmt.Errorf("${file:%s}: %w", path, err)
+	}
+	if len(data) > maxSecretFile {
+		return "", fmt.Errorf("${file:%s}: the file is larger than %d KiB; a secret file holds one value", path, maxSecretFile>>10)
+	}
+	v := strings.TrimSuffix(string(data), "\n")
+	return strings.TrimSuffix(v, "\r"), nil
 }

@@ -119,7 +119,11 @@ func (e *Engine) Apply(ctx context.Context, df *dataflow.DataFlow) error {
 	if len(probs) > 0 {
 		e.applyMu.Lock()
 		defer e.applyMu.Unlock()
-		err := fmt.Errorf("invalid dataflow: %w", probs)
+		var running *dataflow.DataFlow
+		if e.cur != nil {
+			running = e.cur.plan.DataFlow
+		}
+		err := redactError(fmt.Errorf("invalid dataflow: %w", probs), secretsOf(e.opts.Registry, df, running))
 		e.finish("validate", "", err)
 		return err
 	}
@@ -135,8 +139,12 @@ func (e *Engine) ApplyPlan(ctx context.Context, plan *dataflow.Plan) error {
 	if plan.DataFlow.Name == "" {
 		plan.DataFlow.Name = e.opts.Settings.AppName
 	}
+	secrets := secretsOf(e.opts.Registry, plan.DataFlow)
+	if e.cur != nil {
+		secrets = secretsOf(e.opts.Registry, plan.DataFlow, e.cur.plan.DataFlow)
+	}
 	kind, detail, err := e.apply(ctx, plan)
-	return e.finish(kind, detail, err)
+	return e.finish(kind, detail, redactError(err, secrets))
 }
 
 // finish records the outcome of an apply, for status and metrics, and logs

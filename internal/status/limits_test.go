@@ -17,7 +17,7 @@ import (
 
 func startLimited(t *testing.T, lim status.Limits) *status.Server {
 	t.Helper()
-	s, err := status.StartWith("127.0.0.1:0", prometheus.NewRegistry(), source{ready: true}, lim)
+	s, err := status.StartWith("127.0.0.1:0", prometheus.NewRegistry(), source{ready: true}, status.Options{Limits: lim})
 	if err != nil {
 		t.Fatal(err)
 	}

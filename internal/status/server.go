@@ -2,12 +2,12 @@ package status
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
-	"net/http/pprof"
 	"sync"
 	"time"
 
@@ -52,17 +52,27 @@ type Limits struct {
 // DefaultLimits are the status server's limits (docs/operations.md).
 var DefaultLimits = Limits{
 	ReadHeader: 10 * time.Second, Read: 30 * time.Second, Write: 30 * time.Second, Idle: 60 * time.Second,
-	Profile: 5 * time.Minute, MaxConns: 1024, MaxHeaderBytes: 64 << 10,
+	Profile: 5 * time.Minute, MaxConns: 1024, MaxHeaderBytes: 16 << 10,
 }
 
-// Start listens on addr (":4050", "127.0.0.1:0") with DefaultLimits and
-// serves until Shutdown.
+// Start listens on addr (":4050", "127.0.0.1:0") and serves until Shutdown,
+// with the zero Options (DefaultLimits, no profiles, no authentication,
+// plain HTTP).
 func Start(addr string, reg *prometheus.Registry, src Source) (*Server, error) {
-	return StartWith(addr, reg, src, DefaultLimits)
+	return StartWith(addr, reg, src, Options{})
 }
 
-// StartWith is Start with the given limits.
-func StartWith(addr string, reg *prometheus.Registry, src Source, lim Limits) (*Server, error) {
+// StartWith is Start with security options and limits (see security.go).
+// Zero Limits mean DefaultLimits.
+func StartWith(addr string, reg *prometheus.Registry, src Source, opts Options) (*Server, error) {
+	lim := opts.Limits
+	if lim == (Limits{}) {
+		lim = DefaultLimits
+	}
+	tlsConf, err := tlsConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
@@ -83,17 +93,19 @@ func StartWith(addr string, reg *prometheus.Registry, src Source, lim Limits) (*
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(src.Status())
 	})
-	// Profiles, for operators chasing CPU or memory in production.
-	mux.HandleFunc("GET /debug/pprof/", longWrite(lim.Profile, pprof.Index))
-	mux.HandleFunc("GET /debug/pprof/profile", longWrite(lim.Profile, pprof.Profile))
-	mux.HandleFunc("GET /debug/pprof/trace", longWrite(lim.Profile, pprof.Trace))
+	// Profiles, for operators chasing CPU or memory in production, when
+	// asked for.
+	registerProfiling(mux, opts, lim.Profile)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("status server: listen on %s: %w", addr, err)
 	}
 	ln = &sheddingListener{Listener: ln, slots: make(chan struct{}, max(lim.MaxConns, 1))}
+	if tlsConf != nil {
+		ln = tls.NewListener(ln, tlsConf)
+	}
 	s := &Server{srv: &http.Server{
-		Handler: mux, ReadHeaderTimeout: lim.ReadHeader, ReadTimeout: lim.Read, WriteTimeout: lim.Write,
+		Handler: harden(mux, opts), ReadHeaderTimeout: lim.ReadHeader, ReadTimeout: lim.Read, WriteTimeout: lim.Write,
 		IdleTimeout: lim.Idle, MaxHeaderBytes: lim.MaxHeaderBytes,
 	}, ln: ln, done: make(chan error, 1)}
 	go func() { s.done <- s.srv.Serve(ln) }()

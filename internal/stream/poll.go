@@ -57,9 +57,9 @@ func (s *Stream) run(loopCtx, workCtx context.Context) {
 
 func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 	s.prog.newClient()
-	cl, err := kgo.NewClient(
+	cl, err := kgo.NewClient(append([]kgo.Opt{
 		kgo.SeedBrokers(s.seeds...),
-		kgo.ClientID("weir-"+s.conf.Name),
+		kgo.ClientID("weir-" + s.conf.Name),
 		kgo.ConsumerGroup(s.eng.AppName),
 		kgo.ConsumeTopics(s.conf.Inputs...),
 		kgo.DisableAutoCommit(),
@@ -67,11 +67,11 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
 		// A process that dies is replaced within the session timeout; the
 		// heartbeat runs beside processing, so long batches do not expire it.
-		kgo.SessionTimeout(10*time.Second),
+		kgo.SessionTimeout(10 * time.Second),
 		kgo.HeartbeatInterval(time.Second),
 		// Bound what the client buffers ahead of processing, for memory.
-		kgo.FetchMaxBytes(2<<20),
-		kgo.FetchMaxPartitionBytes(1<<20),
+		kgo.FetchMaxBytes(2 << 20),
+		kgo.FetchMaxPartitionBytes(1 << 20),
 		kgo.MaxConcurrentFetches(2),
 		// The batch limit is the stream's largest message, which the
 		// topics it creates accept too (max.message.bytes); the producer
@@ -82,7 +82,7 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		kgo.OnPartitionsAssigned(s.prog.assigned),
 		kgo.OnPartitionsRevoked(s.prog.revoked("revoked")),
 		kgo.OnPartitionsLost(s.prog.revoked("lost")),
-	)
+	}, s.secOpts...)...)
 	if err != nil {
 		return fmt.Errorf("kafka client: %w", err)
 	}

@@ -376,7 +376,7 @@ func (s *Stream) Status() status.Stream {
 // on a sink or closed after a failure. Errors are logged at most once a
 // minute.
 func (s *Stream) watchOffsets(ctx context.Context) {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(s.seeds...))
+	cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(s.seeds...)}, s.secOpts...)...)
 	if err != nil {
 		s.log.Error("offsets watcher: kafka client; lag is not reported", "error", err)
 		return

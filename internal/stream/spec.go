@@ -71,7 +71,7 @@ func Spec() component.Spec {
 		Summary: "Consumes Kafka topics in the consumer group named by engine.app.name, runs each micro-batch through " +
 			"the processor chain per partition in offset order, writes records to the output topics and error records to " +
 			"the error topics, and commits offsets only after every written record is acknowledged.",
-		Properties: []component.Property{
+		Properties: append([]component.Property{
 			{Key: KeyInputTopics, Description: "Comma-separated topics to consume.", Required: true, Example: "weir_in", Validator: topicList},
 			{Key: KeyOutputTopics, Description: "Comma-separated topics that receive every record without errors. Empty: records are not written (for streams that end in a sink such as BulkPut).", Validator: topicList},
 			{Key: KeyErrorTopics, Description: "Comma-separated topics that receive every record with errors.", Required: true, Example: "weir_errors", Validator: topicList},
@@ -85,7 +85,7 @@ func Spec() component.Spec {
 			{Key: KeyPartitions, Description: "Partitions of topics this stream creates.", Default: "4", Validator: component.IntRange(1, 100000)},
 			{Key: KeyMaxMessageBytes, Description: "Largest message written to the output and error topics, in bytes, checked before producing. The producer's batch limit and the max.message.bytes of the topics this stream creates are set to it. A record whose serialized form is larger becomes an error record (record_too_large) holding as much of record_value as fits, marked truncated; raise it (up to 64 MiB) to let large records pass, with topics and brokers that accept them.", Default: "1048576", Validator: component.IntRange(1024, maxMaxMessageBytes)},
 			{Key: KeyReplication, Description: "Replication factor of topics this stream creates.", Default: "1", Validator: component.IntRange(1, 32767)},
-		},
+		}, securityProperties()...),
 	}
 }
 
@@ -106,6 +106,8 @@ type Config struct {
 	Replication int16
 	// MaxMessageBytes is broker.output.max.message.bytes.
 	MaxMessageBytes int
+
+	Security Security // broker.security.protocol, broker.sasl.*, broker.ssl.*
 }
 
 // Decode reads a validated stream configuration. Its errors only guard
@@ -116,6 +118,7 @@ func Decode(name string, conf component.Config) (Config, error) {
 		Inputs: conf.List(KeyInputTopics), Outputs: conf.List(KeyOutputTopics), Errors: conf.List(KeyErrorTopics),
 		InSer: conf.String(KeyInputSerializer), OutSer: conf.String(KeyOutputSerializer), ErrSer: conf.String(KeyErrorSerializer),
 		Compression: conf.String(KeyCompression),
+		Security:    decodeSecurity(conf),
 	}
 	var err error
 	if c.AutoCreate, err = conf.Bool(KeyAutoCreate); err != nil {

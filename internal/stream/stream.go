@@ -58,6 +58,7 @@ type Stream struct {
 	seeds   []string
 	workers int
 	compOpt kgo.Opt
+	secOpts []kgo.Opt // TLS and SASL, for every client of the stream
 	inSer   component.Serializer
 	outSer  component.Serializer
 	errSer  component.Serializer
@@ -105,6 +106,10 @@ func New(ctx context.Context, p Params, deps ChainDeps) (*Stream, error) {
 		if *x.dst, err = spec.NewSerializer(conf); err != nil {
 			return nil, fmt.Errorf("%s: %w", x.key, err)
 		}
+	}
+	var err error
+	if s.secOpts, err = p.Config.Security.clientOpts(s.log); err != nil {
+		return nil, fmt.Errorf("stream %q: %w", p.Config.Name, err)
 	}
 	chain, err := BuildChain(ctx, p.Config.Name, 1, p.Pipeline.Processors, deps)
 	if err != nil {
@@ -154,7 +159,7 @@ func (s *Stream) Start(ctx context.Context) error {
 }
 
 func (s *Stream) prepareTopics(ctx context.Context) error {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(s.seeds...))
+	cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(s.seeds...)}, s.secOpts...)...)
 	if err != nil {
 		return fmt.Errorf("stream %q: kafka client: %w", s.conf.Name, err)
 	}
@@ -168,7 +173,7 @@ func (s *Stream) prepareTopics(ctx context.Context) error {
 		// consume nothing.
 		md, err := adm.ListTopics(ctx, topics...)
 		if err != nil {
-			return fmt.Errorf("stream %q: reach brokers %v: %w", s.conf.Name, s.seeds, err)
+			return fmt.Errorf("stream %q: reach brokers %v: %w", s.conf.Name, s.seeds, s.conf.Security.explain(err))
 		}
 		for _, t := range topics {
 			if d, ok := md[t]; !ok || d.Err != nil {
@@ -182,7 +187,7 @@ func (s *Stream) prepareTopics(ctx context.Context) error {
 	configs := map[string]*string{"max.message.bytes": &maxBytes}
 	resp, err := adm.CreateTopics(ctx, s.conf.Partitions, s.conf.Replication, configs, dedupe(topics)...)
 	if err != nil {
-		return fmt.Errorf("stream %q: create topics on %v: %w", s.conf.Name, s.seeds, err)
+		return fmt.Errorf("stream %q: create topics on %v: %w", s.conf.Name, s.seeds, s.conf.Security.explain(err))
 	}
 	for _, r := range resp.Sorted() {
 		if r.Err != nil && !errors.Is(r.Err, kerr.TopicAlreadyExists) {

@@ -40,6 +40,7 @@ type Engine struct {
 	Timeout       time.Duration // engine.streaming.timeout, 0 = run until stopped
 	MemoryLimit   int64         // engine.driver.memory, 0 = none
 	UIPort        int           // engine.ui.port, -1 = no server, 0 = a free port
+	UI            UI            // engine.ui.bindAddress, .profiling, .auth.*, .ssl.*
 }
 
 var masterRe = regexp.MustCompile(`^local(\[(\d+|\*)\])?$`)
@@ -51,7 +52,7 @@ func Spec() component.Spec {
 		Kind: component.KindEngine,
 		Summary: "Runs the job's controller services and streams, and applies every change to them. " +
 			"Services start before streams and stop after them.",
-		Properties: []component.Property{
+		Properties: append([]component.Property{
 			{Key: KeyAppName, Description: "Application name: the Kafka consumer group of every stream and the dataflow name of the REST API. Processes with the same name share partitions.", Default: "weir", Validator: component.NonEmpty},
 			{Key: KeyMaster, Description: "local[N]: N partition workers per stream (local = 1, local[*] = one per core).", Default: "local[*]", Validator: component.NewValidator("local, local[N] or local[*]", func(s string) error {
 				if !masterRe.MatchString(s) {
@@ -70,7 +71,7 @@ func Spec() component.Spec {
 			{Key: KeyMaxRate, Description: "Maximum records per second read from each partition; 0 = no limit.", Default: "0", Validator: component.IntRange(0, 1<<40)},
 			{Key: KeyTimeout, Description: "Milliseconds after which the job stops by itself; -1 = run until stopped.", Default: "-1", Validator: component.IntRange(-1, 1<<50)},
 			{Key: KeyUIPort, Description: "Port of the status server (/healthz, /metrics, status page) on all interfaces; 0 = a free port (logged), -1 = no server.", Default: "4050", Validator: component.IntRange(-1, 65535)},
-		},
+		}, uiProperties()...),
 	}
 }
 
@@ -99,6 +100,9 @@ func Decode(conf component.Config) (Engine, error) {
 		return Engine{}, err
 	}
 	s.UIPort = int(port)
+	if s.UI, err = decodeUI(conf); err != nil {
+		return Engine{}, err
+	}
 	return s, nil
 }
 

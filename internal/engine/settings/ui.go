@@ -1,0 +1,69 @@
+package settings
+
+import (
+	"fmt"
+	"net"
+	"strings"
+
+	"github.com/weir-streams/weir/internal/component"
+)
+
+// The status server's security keys, in the style of the stream's
+// broker.ssl.* keys.
+const (
+	KeyUIBindAddress = "engine.ui.bindAddress"
+	KeyUIProfiling   = "engine.ui.profiling"
+	KeyUIUsername    = "engine.ui.auth.username"
+	KeyUIPassword    = "engine.ui.auth.password"
+	KeyUICert        = "engine.ui.ssl.certificate.location"
+	KeyUIKey         = "engine.ui.ssl.key.location"
+)
+
+// UI is how the status server listens and whom it serves.
+type UI struct {
+	BindAddress string // engine.ui.bindAddress, "" = every interface
+	Profiling   bool   // engine.ui.profiling: /debug/pprof/, to 127.0.0.1 only
+	Username    string // engine.ui.auth.username, "" = no authentication
+	// Password is engine.ui.auth.password. It is left out of JSON, as
+	// the settings are shown on /api/status.
+	Password string `json:"-"`
+	CertFile string // engine.ui.ssl.certificate.location, "" = plain HTTP
+	KeyFile  string // engine.ui.ssl.key.location
+}
+
+var bindAddress = component.NewValidator("IP address or host name", func(s string) error {
+	if net.ParseIP(s) == nil && (s == "" || strings.ContainsAny(s, ":/ []")) {
+		return fmt.Errorf("%q is not an IP address or a host name (the port is %s)", s, KeyUIPort)
+	}
+	return nil
+})
+
+func uiProperties() []component.Property {
+	return []component.Property{
+		{Key: KeyUIBindAddress, Description: "Address the status server listens on, e.g. 127.0.0.1 to serve this host only. Unset: every interface.", Example: "127.0.0.1", Validator: bindAddress},
+		{Key: KeyUIProfiling, Description: "Serve Go's profiles at /debug/pprof/, to requests from 127.0.0.1 (and ::1) only. Off by default: a profile shows the program's memory.", Default: "false", Validator: component.Bool},
+		{Key: KeyUIUsername, Description: "User name of HTTP basic authentication on every path but /healthz and /readyz (which orchestrators probe); with " + KeyUIPassword + ". Unset: no authentication."},
+		{Key: KeyUIPassword, Description: "Password of HTTP basic authentication. Write ${file:/run/secrets/name} to read it from a file. Use it with TLS: basic authentication sends it in clear otherwise.", Sensitive: true},
+		{Key: KeyUICert, Description: "PEM file of the status server's TLS certificate (chain); with " + KeyUIKey + ". Unset: plain HTTP."},
+		{Key: KeyUIKey, Description: "PEM file of the TLS certificate's private key."},
+	}
+}
+
+func decodeUI(conf component.Config) (UI, error) {
+	u := UI{
+		BindAddress: conf.String(KeyUIBindAddress),
+		Username:    conf.String(KeyUIUsername), Password: conf.String(KeyUIPassword),
+		CertFile: conf.String(KeyUICert), KeyFile: conf.String(KeyUIKey),
+	}
+	var err error
+	if u.Profiling, err = conf.Bool(KeyUIProfiling); err != nil {
+		return UI{}, err
+	}
+	if (u.Username == "") != (u.Password == "") {
+		return UI{}, fmt.Errorf("%s and %s go together", KeyUIUsername, KeyUIPassword)
+	}
+	if (u.CertFile == "") != (u.KeyFile == "") {
+		return UI{}, fmt.Errorf("%s and %s go together", KeyUICert, KeyUIKey)
+	}
+	return u, nil
+}
