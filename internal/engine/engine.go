@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"sync"
 	"time"
 
@@ -64,6 +65,7 @@ type Engine struct {
 	snapshot  *dataflow.DataFlow
 	lastApply ApplyResult
 	applies   int64
+	view      map[string]*stream.Stream // the running streams, for the status page
 }
 
 // ApplyResult describes the last change applied or refused.
@@ -145,6 +147,7 @@ func (e *Engine) finish(kind, detail string, err error) error {
 	}
 	if e.cur != nil {
 		e.snapshot = e.currentModel()
+		e.view = maps.Clone(e.cur.streams)
 	}
 	e.stateMu.Unlock()
 	if err != nil {
@@ -166,6 +169,9 @@ func (e *Engine) Stop(ctx context.Context) error {
 		e.stopStreams(ctx, e.cur)
 		e.cur.services.close(ctx, e.log)
 		e.cur = nil
+		e.stateMu.Lock()
+		e.view = nil
+		e.stateMu.Unlock()
 	}
 	return nil
 }

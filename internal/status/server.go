@@ -48,6 +48,9 @@ func Start(addr string, reg *prometheus.Registry, src Source) (*Server, error) {
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(src.Status())
 	})
+	if ps, ok := src.(PageSource); ok {
+		registerPage(mux, ps) // the status page at "/" (page.go)
+	}
 	// Profiles, for operators chasing CPU or memory in production.
 	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
 	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)

@@ -31,6 +31,7 @@ func (s *Stream) run(loopCtx, workCtx context.Context) {
 			return
 		}
 		s.log.Error("stream consumer failed; restarting from the last committed offsets", "error", err, "retry_in", backoff)
+		s.noteFailure(err)
 		select {
 		case <-time.After(backoff):
 		case <-loopCtx.Done():
@@ -88,7 +89,8 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) error {
 			s.log.Warn("fetch error", "topic", fe.Topic, "partition", fe.Partition, "error", fe.Err)
 		}
 		start := time.Now()
-		s.m.delay.Observe(max(start.Sub(next), 0).Seconds())
+		delay := max(start.Sub(next), 0)
+		s.m.delay.Observe(delay.Seconds())
 		next = start.Add(s.eng.BatchInterval)
 		parts, behind := s.partitions(fetches)
 		if behind {
@@ -116,6 +118,7 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) error {
 			return nil // stopping
 		}
 		s.m.batch.Observe(time.Since(start).Seconds())
+		s.recordBatch(start, delay, parts)
 		cl.AllowRebalance()
 	}
 }
@@ -254,6 +257,7 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 		b.Records = append(b.Records, r)
 	}
 	s.m.in.Add(float64(len(records)))
+	s.tally.in.Add(int64(len(records)))
 
 	chainFailed, err := chain.Run(ctx, &b)
 	if err != nil {
@@ -269,6 +273,7 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 		}
 	}
 	s.m.out.Add(float64(len(b.Records)))
+	s.tally.out.Add(int64(len(b.Records)))
 	for i, c := range b.Completions() {
 		more, err := c.Wait(ctx)
 		if err != nil {
@@ -285,6 +290,7 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 		}
 	}
 	s.m.errs.Add(float64(len(failed)))
+	s.tally.errs.Add(int64(len(failed)))
 	return nil
 }
 

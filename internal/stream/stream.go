@@ -27,6 +27,7 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine/settings"
+	"github.com/weir-streams/weir/internal/status"
 )
 
 // Params is what a stream is built from: the engine settings it obeys, its
@@ -71,6 +72,12 @@ type Stream struct {
 	limiter limiter
 	slabs   slabPool
 
+	// batches keeps the last batches for the status page (batches.go);
+	// tally counts the records of the batch in flight.
+	batches *status.Ring
+	tally   batchTally
+	failure atomic.Pointer[failure]
+
 	// fieldHint is the largest field count of a record in the latest
 	// chunk, the field capacity of the next chunk's records (0 until
 	// a chunk has run).
@@ -109,6 +116,7 @@ func New(ctx context.Context, p Params, deps ChainDeps) (*Stream, error) {
 	s.chain = chain
 	s.m = newStreamMetrics(deps, p.Config.Name)
 	s.m.generation.Set(1)
+	s.batches = status.NewRing()
 	s.limiter.next = map[tp]time.Time{}
 	return s, nil
 }
