@@ -42,8 +42,14 @@ func chart(title, unit string, xs []time.Time, ss []series, limit float64, limit
 	x0, x1 := float64(padL), float64(chartW-padR)
 	y0, y1 := float64(chartH-padB), float64(padT)
 	yOf := func(v float64) float64 { return y0 - (v/top)*(y0-y1) }
-	for i := 0; i <= 4; i++ {
-		v := top * float64(i) / 4
+	// Ticks at round numbers: a top of 1 or 5 (times a power of ten) in
+	// fifths, a top of 2 in quarters.
+	div := 5
+	if m := top / math.Pow(10, math.Floor(math.Log10(top))); m > 1.5 && m < 2.5 {
+		div = 4
+	}
+	for i := 0; i <= div; i++ {
+		v := top * float64(i) / float64(div)
 		y := yOf(v)
 		fmt.Fprintf(&b, `<line class="grid" x1="%.0f" y1="%.1f" x2="%.0f" y2="%.1f"/>`, x0, y, x1, y)
 		fmt.Fprintf(&b, `<text class="tick" x="%.0f" y="%.1f" text-anchor="end">%s</text>`, x0-6, y+4, short(v))
@@ -134,7 +140,7 @@ func short(v float64) string {
 		return trimZero(fmt.Sprintf("%.1f", v/1e6)) + "M"
 	case v >= 1e3:
 		return trimZero(fmt.Sprintf("%.1f", v/1e3)) + "k"
-	case v == math.Trunc(v):
+	case v == math.Trunc(v) || v >= 100:
 		return fmt.Sprintf("%.0f", v)
 	default:
 		return trimZero(fmt.Sprintf("%.2f", v))

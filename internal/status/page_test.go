@@ -281,7 +281,9 @@ func TestScreenshots(t *testing.T) {
 	}
 	ctx := browser(t)
 	b := streamtest.StartBroker(t)
-	e := streamtest.StartEngine(t, engine.Settings{BatchInterval: 200 * time.Millisecond}, accessJob(b, time.Unix(100, 0), true))
+	df := accessJob(b, time.Now().Add(-3*time.Hour).Truncate(time.Second), true)
+	df.LastModified = df.Streams[0].Pipeline.LastModified
+	e := streamtest.StartEngine(t, engine.Settings{AppName: "access-logs", BatchInterval: 200 * time.Millisecond}, df)
 	base := startStatus(t, e)
 	lines := streamtest.AccessLogLines(t)
 	for i := 0; i < 60; i++ { // 30 s of load, varying
