@@ -211,8 +211,21 @@ func (e *Engine) LastApply() (ApplyResult, int64) {
 // running.
 func (e *Engine) EmbeddedAddr() string { return e.opts.Broker.Addr() }
 
-// Ready reports whether a dataflow runs.
-func (e *Engine) Ready() bool { return e.Snapshot() != nil }
+// Ready reports whether a dataflow runs and every one of its streams has
+// joined its consumer group (so reached its brokers), for /readyz.
+func (e *Engine) Ready() bool {
+	e.stateMu.Lock()
+	defer e.stateMu.Unlock()
+	if e.snapshot == nil {
+		return false
+	}
+	for _, s := range e.view {
+		if !s.Ready() {
+			return false
+		}
+	}
+	return true
+}
 
 // Status describes the engine for /api/status.
 func (e *Engine) Status() any {

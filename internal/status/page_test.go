@@ -148,6 +148,10 @@ func TestPageInChromium(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	want := doc.Streams[0]
+	// Records came through: the stream joined its group.
+	if code, body := get(t, base+"/readyz"); code != 200 {
+		t.Errorf("/readyz with the stream consuming = %d: %s", code, body)
+	}
 
 	// The script ran: it marks each refresh it swapped in.
 	do(t, ctx, 60*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`main[data-refreshes]`))
@@ -207,6 +211,14 @@ func TestPageInChromium(t *testing.T) {
 	}
 	if g := e.Generation("access"); g != 2 {
 		t.Errorf("engine generation %d after the swap, want 2", g)
+	}
+	// The swap re-used the metrics: one series per stream and processor,
+	// the generation moved on.
+	_, metrics := get(t, base+"/metrics")
+	for _, want := range []string{`weir_stream_chain_generation{stream="access"} 2`, `weir_processor_records_in_total{component="apache_parser",stream="access"}`} {
+		if strings.Count(metrics, want) != 1 {
+			t.Errorf("/metrics has %d lines %s", strings.Count(metrics, want), want)
+		}
 	}
 	shot := filepath.Join(t.TempDir(), "status.png")
 	png := value(t, ctx, chromedp.FullScreenshot(100))

@@ -18,7 +18,8 @@ import (
 type Source interface {
 	// Status returns a JSON-encodable description of what runs.
 	Status() any
-	// Ready reports whether the job runs (it has applied a dataflow).
+	// Ready reports whether the job runs: it has applied a dataflow and
+	// every stream has joined its group.
 	Ready() bool
 }
 
@@ -36,7 +37,7 @@ func Start(addr string, reg *prometheus.Registry, src Source) (*Server, error) {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
 		if !src.Ready() {
-			http.Error(w, "no dataflow running", http.StatusServiceUnavailable)
+			http.Error(w, "not ready: no dataflow running, or a stream has not joined its group", http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "ready")

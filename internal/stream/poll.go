@@ -49,6 +49,9 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) error {
 		kgo.ConsumeTopics(s.conf.Inputs...),
 		kgo.DisableAutoCommit(),
 		kgo.BlockRebalanceOnPoll(),
+		// Called after every join, even with nothing assigned: the stream
+		// reached its brokers and is in its group (/readyz).
+		kgo.OnPartitionsAssigned(func(context.Context, *kgo.Client, map[string][]int32) { s.joined.Store(true) }),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
 		// A process that dies is replaced within the session timeout; the
 		// heartbeat runs beside processing, so long batches do not expire it.
