@@ -33,7 +33,8 @@ type Batch struct {
 	ProcessingMs      float64 `json:"processingMs"`
 	// Lag is the lag of each partition the batch read, after the batch.
 	Lag []PartitionLag `json:"lag"`
-	// Generation is the chain generation the batch ran on.
+	// Generation is the running chain generation when the batch was
+	// recorded (a swap during the batch shows the new one).
 	Generation int64 `json:"generation"`
 }
 
