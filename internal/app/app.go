@@ -67,7 +67,8 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 		return fmt.Errorf("metrics: %w", err)
 	}
 	embedded := broker.New(o.Embedded, o.Logger)
-	e := engine.New(engine.Options{Settings: set, Registry: o.Registry, Logger: o.Logger, Metrics: status.NewMetrics(promReg), Broker: embedded, Build: build})
+	metrics := status.NewMetrics(promReg)
+	e := engine.New(engine.Options{Settings: set, Registry: o.Registry, Logger: o.Logger, Metrics: metrics, Broker: embedded, Build: build})
 
 	stopTimeout := o.StopTimeout
 	if stopTimeout == 0 {
@@ -106,6 +107,12 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 		defer cancel()
 	}
 	if err := e.ApplyPlan(ctx, checked.Plan); err != nil {
+		stop()
+		return fmt.Errorf("start job: %w", err)
+	}
+	// Every component has asked for its metrics by now: a name clash
+	// would leave some out of /metrics silently.
+	if err := metrics.Err(); err != nil {
 		stop()
 		return fmt.Errorf("start job: %w", err)
 	}

@@ -421,6 +421,7 @@ streamConfigurations:
 func TestRepoJobsValidate(t *testing.T) {
 	unsetenv(t, "BROKER_LIST", "COORDINATOR_QUORUM", "WEIR_UI_PORT")
 	t.Setenv("DOCDB_URI", "mongodb://user:secret@localhost:27017/")
+	t.Setenv("SEARCH_HOSTS", "http://localhost:9200")
 	files, err := filepath.Glob("../../conf/*.yml")
 	if err != nil {
 		t.Fatal(err)

@@ -223,7 +223,8 @@ func (e *Engine) LastApply() (ApplyResult, int64) {
 // running.
 func (e *Engine) EmbeddedAddr() string { return e.opts.Broker.Addr() }
 
-// Ready reports whether a dataflow runs and no stream is stalled or failed
+// Ready reports whether a dataflow runs, every stream has joined its
+// consumer group (so reached its brokers), and none is stalled or failed
 // (stream.StallBound): what /readyz answers.
 func (e *Engine) Ready() bool {
 	ok, _ := e.readiness()
@@ -241,6 +242,9 @@ func (e *Engine) readiness() (bool, string) {
 		return false, "no dataflow running"
 	}
 	for _, s := range e.streams() {
+		if !s.Ready() {
+			return false, "stream " + s.Name() + " has not joined its consumer group"
+		}
 		if stalled, why := s.Stalled(); stalled {
 			return false, why
 		}

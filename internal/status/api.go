@@ -51,20 +51,20 @@ type Apply struct {
 
 // Stream is one stream's state.
 type Stream struct {
-	Name            string      `json:"name"`
-	State           string      `json:"state"`
-	Reason          string      `json:"reason"`
-	Generation      int64       `json:"generation"`
-	InputTopics     []string    `json:"inputTopics"`
-	BatchIntervalMs int64       `json:"batchIntervalMs"`
-	LastBatch       *Batch      `json:"lastBatch"`
-	Stalled         bool        `json:"stalled"`
-	Partitions      []Partition `json:"partitions"`
-	LastErrors      []Error     `json:"lastErrors"`
+	Name            string        `json:"name"`
+	State           string        `json:"state"`
+	Reason          string        `json:"reason"`
+	Generation      int64         `json:"generation"`
+	InputTopics     []string      `json:"inputTopics"`
+	BatchIntervalMs int64         `json:"batchIntervalMs"`
+	LastBatch       *BatchSummary `json:"lastBatch"`
+	Stalled         bool          `json:"stalled"`
+	Partitions      []Partition   `json:"partitions"`
+	LastErrors      []Error       `json:"lastErrors"`
 }
 
-// Batch is the last completed batch of a stream.
-type Batch struct {
+// BatchSummary is the last completed batch of a stream, in /api/status.
+type BatchSummary struct {
 	End               time.Time `json:"end"`
 	Records           int       `json:"records"`
 	SchedulingDelayMs float64   `json:"schedulingDelayMs"`

@@ -5,6 +5,7 @@ package status
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -21,6 +22,26 @@ type Metrics struct {
 	reg  prometheus.Registerer
 	mu   sync.Mutex
 	vecs map[string]prometheus.Collector
+	// clash is the first name clash met: a metric asked for under a name
+	// taken by another kind, or refused by the registry. Err reports it,
+	// and app refuses to start with it.
+	clash error
+}
+
+// Err returns the first metric name clash, nil if none: a job whose metrics
+// clash must not start with some of them silently missing from /metrics.
+func (m *Metrics) Err() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.clash
+}
+
+func (m *Metrics) noteClash(err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.clash == nil {
+		m.clash = err
+	}
 }
 
 // NewMetrics returns a Metrics that registers on reg.
@@ -39,10 +60,11 @@ func (m *Metrics) getOrRegister(name string, make func() prometheus.Collector) p
 		var are prometheus.AlreadyRegisteredError
 		if errors.As(err, &are) {
 			c = are.ExistingCollector
+		} else if m.clash == nil {
+			// A descriptor clash: the vector works unregistered, and
+			// Err reports the clash so the job refuses to start.
+			m.clash = fmt.Errorf("metric weir_%s: %w", name, err)
 		}
-		// Any other error is a descriptor clash between two of our own
-		// definitions; the vector still works unregistered, and the clash
-		// shows up in tests that scrape /metrics.
 	}
 	m.vecs[name] = c
 	return c
@@ -57,7 +79,9 @@ func (m *Metrics) CounterVec(name, help string, labels ...string) *prometheus.Co
 		return v
 	}
 	// The name is taken by a metric of another kind: a bug in our own
-	// definitions. An unregistered vector keeps the caller working.
+	// definitions. An unregistered vector keeps the caller working, and Err
+	// reports the clash.
+	m.noteClash(fmt.Errorf("metric weir_%s asked for as a counter is registered as another kind", name))
 	return mk().(*prometheus.CounterVec)
 }
 
@@ -69,6 +93,7 @@ func (m *Metrics) GaugeVec(name, help string, labels ...string) *prometheus.Gaug
 	if v, ok := m.getOrRegister(name, mk).(*prometheus.GaugeVec); ok {
 		return v
 	}
+	m.noteClash(fmt.Errorf("metric weir_%s asked for as a gauge is registered as another kind", name))
 	return mk().(*prometheus.GaugeVec)
 }
 
@@ -80,5 +105,6 @@ func (m *Metrics) HistogramVec(name, help string, buckets []float64, labels ...s
 	if v, ok := m.getOrRegister(name, mk).(*prometheus.HistogramVec); ok {
 		return v
 	}
+	m.noteClash(fmt.Errorf("metric weir_%s asked for as a histogram is registered as another kind", name))
 	return mk().(*prometheus.HistogramVec)
 }

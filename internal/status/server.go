@@ -93,6 +93,9 @@ func StartWith(addr string, reg *prometheus.Registry, src Source, opts Options) 
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(src.Status())
 	})
+	if ps, ok := src.(PageSource); ok {
+		registerPage(mux, ps) // the status page at "/" (page.go)
+	}
 	// Profiles, for operators chasing CPU or memory in production, when
 	// asked for.
 	registerProfiling(mux, opts, lim.Profile)

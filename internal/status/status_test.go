@@ -39,8 +39,15 @@ func TestServerEndpointsAndIdempotentMetrics(t *testing.T) {
 		t.Fatal("CounterVec returned a new vector for the same name")
 	}
 	a.WithLabelValues("s").Add(3)
-	// A clash of kinds is survived, not a panic.
+	if err := m.Err(); err != nil {
+		t.Fatalf("no clash yet, Err = %v", err)
+	}
+	// A clash of kinds is survived, not a panic, and reported: app
+	// refuses to start with it.
 	_ = m.GaugeVec("things_total", "Things.", "stream")
+	if err := m.Err(); err == nil || !strings.Contains(err.Error(), "weir_things_total") {
+		t.Errorf("clash not reported: %v", err)
+	}
 
 	srv, err := status.Start("127.0.0.1:0", reg, source{ready: false})
 	if err != nil {

@@ -36,6 +36,7 @@ type stage struct {
 	panics  prometheus.Counter
 	seconds prometheus.Observer
 	log     *slog.Logger
+	totals  *status.ProcessorStats // since the chain was built, for the status page
 }
 
 // ChainDeps is what building a stream and its chains needs.
@@ -79,6 +80,7 @@ func BuildChain(ctx context.Context, streamName string, gen int64, procs []dataf
 			name: p.Name, proc: proc,
 			in: in.WithLabelValues(l...), out: out.WithLabelValues(l...), errs: errs.WithLabelValues(l...),
 			panics: panics.WithLabelValues(l...), seconds: secs.WithLabelValues(l...), log: env.Logger,
+			totals: &status.ProcessorStats{Name: p.Name},
 		})
 	}
 	return c, nil
@@ -98,8 +100,10 @@ func (c *Chain) Run(ctx context.Context, b *component.Batch) (failed []*record.R
 		start := time.Now()
 		b.SetProcessor(st.name)
 		perr := st.process(ctx, b)
-		st.seconds.Observe(time.Since(start).Seconds())
+		took := time.Since(start)
+		st.seconds.Observe(took.Seconds())
 		st.in.Add(float64(n))
+		st.totals.Add(took, n)
 		if perr != nil {
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("processor %q: %w", st.name, ctx.Err())
@@ -116,6 +120,7 @@ func (c *Chain) Run(ctx context.Context, b *component.Batch) (failed []*record.R
 				r.MarkSource(st.name)
 				failed = append(failed, r)
 				st.errs.Inc()
+				st.totals.Failed()
 				continue
 			}
 			keep = append(keep, r)
@@ -211,6 +216,15 @@ func (c *Chain) Close(ctx context.Context, log *slog.Logger) {
 			log.Warn("closing processor chain", "generation", c.Generation, "error", err)
 		}
 	})
+}
+
+// Stats returns each processor's totals since the chain was built.
+func (c *Chain) Stats() []status.ProcessorTotals {
+	out := make([]status.ProcessorTotals, len(c.stages))
+	for i, st := range c.stages {
+		out[i] = st.totals.Read()
+	}
+	return out
 }
 
 // Processors returns the processor names in order.

@@ -46,6 +46,7 @@ func (s *Stream) run(loopCtx, workCtx context.Context) {
 		s.prog.noteError(err)
 		s.prog.setState(StatePaused, err.Error())
 		s.log.Error("stream consumer failed; restarting from the last committed offsets", "error", err, "retry_in", backoff)
+		s.noteFailure(err)
 		select {
 		case <-time.After(backoff):
 		case <-loopCtx.Done():
@@ -64,6 +65,9 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		kgo.ConsumeTopics(s.conf.Inputs...),
 		kgo.DisableAutoCommit(),
 		kgo.BlockRebalanceOnPoll(),
+		// Called after every join, even with nothing assigned: the stream
+		// reached its brokers and is in its group (/readyz).
+		kgo.OnPartitionsAssigned(func(context.Context, *kgo.Client, map[string][]int32) { s.joined.Store(true) }),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
 		// A process that dies is replaced within the session timeout; the
 		// heartbeat runs beside processing, so long batches do not expire it.
@@ -156,7 +160,7 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		}
 		end := time.Now()
 		processing := end.Sub(start)
-		s.prog.committedRecords(done, status.Batch{End: end.UTC(), Records: countRecords(parts),
+		s.prog.committedRecords(done, status.BatchSummary{End: end.UTC(), Records: countRecords(parts),
 			SchedulingDelayMs: ms(delay), ProcessingMs: ms(processing), TotalDelayMs: ms(delay + processing)})
 		if err != nil {
 			return nil // stopping
@@ -164,6 +168,7 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		s.m.delay.Observe(delay.Seconds())
 		s.m.batch.Observe(processing.Seconds())
 		s.m.total.Observe((delay + processing).Seconds())
+		s.recordBatch(start, delay)
 		if more {
 			// A backlog: take the next batch at once; its records were
 			// available when its interval ended.
@@ -346,6 +351,7 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 		b.Records = append(b.Records, r)
 	}
 	s.m.in.Add(float64(len(records)))
+	s.tally.in.Add(int64(len(records)))
 
 	chainFailed, err := chain.Run(ctx, &b)
 	if err != nil {
@@ -366,6 +372,7 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 		}
 	}
 	s.m.out.Add(float64(len(b.Records) - unwritable))
+	s.tally.out.Add(int64(len(b.Records) - unwritable))
 	for i, c := range b.Completions() {
 		more, err := c.Wait(ctx)
 		if err != nil {
@@ -382,6 +389,7 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 		}
 	}
 	s.m.errs.Add(float64(len(failed) + unwritable))
+	s.tally.errs.Add(int64(len(failed) + unwritable))
 	return nil
 }
 

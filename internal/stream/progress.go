@@ -79,7 +79,7 @@ type progress struct {
 	state        string
 	reason       string
 	parts        map[tp]*partState
-	lastBatch    *status.Batch
+	lastBatch    *status.BatchSummary
 	lastProgress time.Time // last batch completed, or last time nothing waited
 	errs         []status.Error
 	// keep is set while the consumer client closes after a failure: the
@@ -215,7 +215,7 @@ func (p *progress) polled(parts []polledPartition) {
 
 // committedRecords notes a successful commit of done, the last record of
 // each partition of a batch.
-func (p *progress) committedRecords(done []*kgo.Record, b status.Batch) {
+func (p *progress) committedRecords(done []*kgo.Record, b status.BatchSummary) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := time.Now()

@@ -29,6 +29,7 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine/settings"
+	"github.com/weir-streams/weir/internal/status"
 )
 
 // Params is what a stream is built from: the engine settings it obeys, its
@@ -76,6 +77,13 @@ type Stream struct {
 	limiter limiter
 	slabs   slabPool
 
+	// batches keeps the last batches for the status page (batches.go);
+	// tally counts the records of the batch in flight.
+	batches *status.Ring
+	tally   batchTally
+	failure atomic.Pointer[failure]
+	joined  atomic.Bool // the consumer joined its group; false again after a failure
+
 	// fieldHint is the largest field count of a record in the latest
 	// chunk, the field capacity of the next chunk's records (0 until
 	// a chunk has run).
@@ -120,9 +128,13 @@ func New(ctx context.Context, p Params, deps ChainDeps) (*Stream, error) {
 	s.pm = newProduceMetrics(deps, p.Config.Name)
 	s.m.generation.Set(1)
 	s.prog = newProgress(p.Config.Name, p.Engine.BatchInterval, &s.m)
+	s.batches = status.NewRing()
 	s.limiter.next = map[tp]time.Time{}
 	return s, nil
 }
+
+// Name is the stream's name in the job.
+func (s *Stream) Name() string { return s.conf.Name }
 
 // PipelineModified returns the lastModified of the running pipeline.
 func (s *Stream) PipelineModified() time.Time {

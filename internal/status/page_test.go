@@ -1,0 +1,334 @@
+package status_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"github.com/weir-streams/weir/internal/dataflow"
+	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/status"
+	"github.com/weir-streams/weir/internal/streamtest"
+)
+
+// chromium finds Debian's chromium; scripts/test installs it. With CI set
+// a missing browser fails the test instead of skipping it.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium is not installed; scripts/test installs it")
+	}
+	t.Skip("chromium is not installed (scripts/test installs it; CI fails here)")
+	return ""
+}
+
+// browser starts headless Chromium with the flags of the brief and a fresh
+// profile; it is closed when the test ends.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium(t)),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 800),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelB := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelB(); cancelA() })
+	// The first run starts the browser; it must not carry a timeout.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
+// do runs actions in the tab, bounded by timeout.
+func browse(t *testing.T, ctx context.Context, timeout time.Duration, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := chromedp.Do(c, steps...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// value runs one action that returns a value.
+func value[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(c, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func startStatus(t *testing.T, e *streamtest.Engine) string {
+	t.Helper()
+	srv, err := status.Start("127.0.0.1:0", e.Metrics, e.Engine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	})
+	return "http://" + srv.Addr()
+}
+
+func batchesDoc(t *testing.T, base string) status.BatchesDoc {
+	t.Helper()
+	code, body := get(t, base+"/api/status/batches")
+	if code != 200 {
+		t.Fatalf("/api/status/batches = %d: %s", code, body)
+	}
+	var doc status.BatchesDoc
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		t.Fatalf("decode /api/status/batches: %v", err)
+	}
+	return doc
+}
+
+func accessJob(b *streamtest.Broker, modified time.Time, enrich bool) *dataflow.DataFlow {
+	s := streamtest.Stream("access", b.Addr, "raw", "parsed", "failed")
+	s.Pipeline = dataflow.Pipeline{LastModified: modified, Processors: []dataflow.Component{streamtest.ApacheParser(enrich)}}
+	return &dataflow.DataFlow{LastModified: time.Unix(100, 0), Streams: []dataflow.Stream{s}}
+}
+
+// TestPageInChromium runs a job on the embedded broker, loads real log
+// lines, opens the page in headless Chromium and checks that the DOM, after
+// the page's script refreshed it, shows what /api/status and
+// /api/status/batches say; then swaps the pipeline and waits, in the same
+// tab, for the page to show the new generation.
+func TestPageInChromium(t *testing.T) {
+	ctx := browser(t)
+	b := streamtest.StartBroker(t)
+	e := streamtest.StartEngine(t, engine.Settings{}, accessJob(b, time.Unix(100, 0), false))
+	base := startStatus(t, e)
+
+	// Real lines, and two that are not access-log lines: every line ends
+	// up in parsed or failed.
+	lines := append(streamtest.AccessLogLines(t)[:600], "not an access log line", "")
+	b.ProduceLines(t, "raw", lines)
+	deadline := time.Now().Add(60 * time.Second)
+	var doc status.BatchesDoc
+	for {
+		doc = batchesDoc(t, base)
+		if len(doc.Streams) == 1 && doc.Streams[0].Totals.In == int64(len(lines)) && doc.Streams[0].Totals.Out+doc.Streams[0].Totals.Errors == int64(len(lines)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the ring never counted %d records: %+v", len(lines), doc.Streams)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	want := doc.Streams[0]
+	// Records came through: the stream joined its group.
+	if code, body := get(t, base+"/readyz"); code != 200 {
+		t.Errorf("/readyz with the stream consuming = %d: %s", code, body)
+	}
+
+	// The script ran: it marks each refresh it swapped in.
+	browse(t, ctx, 60*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`main[data-refreshes]`))
+	field := func(name string) string {
+		return value(t, ctx, chromedp.TextContent(`[data-stream="access"] [data-field="`+name+`"]`))
+	}
+	refreshes := value(t, ctx, chromedp.AttributeValue(`main`, "data-refreshes")).Value
+	streams := value(t, ctx, chromedp.AttributeValue(`main`, "data-streams")).Value
+	inTotal, outTotal, errTotal := field("in-total"), field("out-total"), field("errors-total")
+	lag, verdict, gen := field("lag"), field("verdict"), field("generation")
+	config := value(t, ctx, chromedp.TextContent(`[data-field="config"]`))
+	if refreshes == "" {
+		t.Fatal("the page's script did not refresh the page")
+	}
+	// Streams listed: those of the dataflow in /api/status.
+	var st struct {
+		Dataflow dataflow.DataFlow `json:"dataflow"`
+	}
+	_, body := get(t, base+"/api/status")
+	if err := json.Unmarshal([]byte(body), &st); err != nil {
+		t.Fatal(err)
+	}
+	if streams != strconv.Itoa(len(st.Dataflow.Streams)) || st.Dataflow.Streams[0].Name != "access" {
+		t.Errorf("page lists %s streams, /api/status has %d (%v)", streams, len(st.Dataflow.Streams), st.Dataflow.Streams)
+	}
+	for _, c := range []struct {
+		what, got string
+		want      int64
+	}{
+		{"records in", inTotal, want.Totals.In}, {"records out", outTotal, want.Totals.Out},
+		{"errors", errTotal, want.Totals.Errors}, {"lag", lag, want.Totals.Lag}, {"generation", gen, want.Generation},
+	} {
+		if c.got != strconv.FormatInt(c.want, 10) {
+			t.Errorf("page shows %s %q, /api/status/batches says %d", c.what, c.got, c.want)
+		}
+	}
+	if want.Totals.In != int64(len(lines)) || want.Totals.Errors != 2 {
+		t.Errorf("ring totals %+v, want %d in and 2 refused lines", want.Totals, len(lines))
+	}
+	if verdict != want.Verdict.Text || verdict != "keeping up" {
+		t.Errorf("page verdict %q, /api/status/batches %q, want keeping up", verdict, want.Verdict.Text)
+	}
+	if !strings.Contains(config, `"name": "access"`) {
+		t.Errorf("running configuration not shown: %q", config)
+	}
+
+	// A pipeline swap: the page, refreshing itself, shows generation 2.
+	apply, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := e.Apply(apply, accessJob(b, time.Unix(200, 0), true)); err != nil {
+		t.Fatal(err)
+	}
+	b.ProduceLines(t, "raw", lines[:50])
+	swapped := value(t, ctx, chromedp.Poll[bool](`document.querySelector('[data-stream="access"] [data-field="generation"]').textContent === "2" && document.querySelector('[data-field="last-change"]').textContent.includes("pipeline")`, chromedp.WithPollingTimeout(25*time.Second)))
+	if !swapped {
+		t.Error("the page never showed generation 2 after the swap")
+	}
+	if g := e.Generation("access"); g != 2 {
+		t.Errorf("engine generation %d after the swap, want 2", g)
+	}
+	// The swap re-used the metrics: one series per stream and processor,
+	// the generation moved on.
+	_, metrics := get(t, base+"/metrics")
+	for _, want := range []string{`weir_stream_chain_generation{stream="access"} 2`, `weir_processor_records_in_total{component="apache_parser",stream="access"}`} {
+		if strings.Count(metrics, want) != 1 {
+			t.Errorf("/metrics has %d lines %s", strings.Count(metrics, want), want)
+		}
+	}
+	shot := filepath.Join(t.TempDir(), "status.png")
+	png := value(t, ctx, chromedp.FullScreenshot(100))
+	if err := os.WriteFile(shot, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s (%d bytes)", shot, len(png))
+}
+
+// TestVerdictFallingBehind holds a stream back with maxRatePerPartition
+// while records keep arriving faster: the verdict must say it falls behind,
+// in the JSON and in the server-rendered page.
+func TestVerdictFallingBehind(t *testing.T) {
+	b := streamtest.StartBroker(t)
+	set := engine.Settings{MaxRate: 400, BatchInterval: 100 * time.Millisecond}
+	e := streamtest.StartEngine(t, set, accessJob(b, time.Unix(100, 0), false))
+	base := startStatus(t, e)
+
+	lines := streamtest.AccessLogLines(t)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // keeps records arriving at about 2,000 a second, 5 times the rate
+		defer wg.Done()
+		for i := 0; ; i = (i + 200) % (len(lines) - 200) {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			b.ProduceLines(t, "raw", lines[i:i+200])
+		}
+	}()
+	t.Cleanup(func() { close(stop); wg.Wait() })
+
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		doc := batchesDoc(t, base)
+		if len(doc.Streams) == 1 && doc.Streams[0].Verdict.State == "falling-behind" {
+			v := doc.Streams[0].Verdict
+			if !strings.HasPrefix(v.Text, fmt.Sprintf("falling behind: lag grew %d records in the last", v.LagGrowth)) || v.LagGrowth <= 0 {
+				t.Errorf("verdict text %q, growth %d", v.Text, v.LagGrowth)
+			}
+			_, page := get(t, base+"/")
+			if !strings.Contains(page, `class="verdict v-falling-behind" data-field="verdict">falling behind: lag grew`) {
+				t.Errorf("the page does not say falling behind:\n%s", page)
+			}
+			lagging := false
+			for _, p := range doc.Streams[0].Lag {
+				lagging = lagging || p.Lagging
+			}
+			if !lagging || !strings.Contains(page, `<span class="tag">lagging</span>`) {
+				t.Errorf("no partition marked lagging: %+v", doc.Streams[0].Lag)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the verdict never said falling behind: %+v", doc.Streams)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// TestScreenshots writes the README's screenshots of the page under load,
+// light and dark, at 1280x800 and at phone width, into the directory
+// WEIR_SCREENSHOTS names (docs/ when regenerating them); without it the
+// test does not run.
+func TestScreenshots(t *testing.T) {
+	dir := os.Getenv("WEIR_SCREENSHOTS")
+	if dir == "" {
+		t.Skip("set WEIR_SCREENSHOTS=<dir> to write the page's screenshots")
+	}
+	ctx := browser(t)
+	b := streamtest.StartBroker(t)
+	df := accessJob(b, time.Now().Add(-3*time.Hour).Truncate(time.Second), true)
+	df.LastModified = df.Streams[0].Pipeline.LastModified
+	e := streamtest.StartEngine(t, engine.Settings{AppName: "access-logs", BatchInterval: 200 * time.Millisecond}, df)
+	base := startStatus(t, e)
+	lines := streamtest.AccessLogLines(t)
+	for i := 0; i < 60; i++ { // 30 s of load, varying
+		n := 100 + (i%10)*60
+		b.ProduceLines(t, "raw", lines[i*150%9000:i*150%9000+n])
+		time.Sleep(500 * time.Millisecond)
+	}
+	for _, shot := range []struct {
+		name   string
+		w, h   int64
+		mobile bool
+		dark   bool
+	}{{"status-light.png", 1280, 800, false, false}, {"status-dark.png", 1280, 800, false, true}, {"status-phone.png", 390, 844, true, false}} {
+		scheme := "light"
+		if shot.dark {
+			scheme = "dark"
+		}
+		var opts []chromedp.EmulateViewportOption
+		if shot.mobile {
+			opts = append(opts, chromedp.EmulateMobile)
+		}
+		browse(t, ctx, 30*time.Second,
+			chromedp.EmulateViewport(shot.w, shot.h, opts...),
+			chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+				_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+				return err
+			}),
+			chromedp.Navigate(base+"/"),
+			chromedp.WaitVisible(`main[data-refreshes]`),
+		)
+		png := value(t, ctx, chromedp.CaptureScreenshot())
+		if err := os.WriteFile(filepath.Join(dir, shot.name), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
