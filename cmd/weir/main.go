@@ -44,6 +44,8 @@ Flags of run and quickstart:
   --log-format text|json  --log-level debug|info|warn|error
   --data-dir DIR          where the embedded broker keeps topics and offsets (default data/kafka)
   --embedded-port N       port of the embedded broker on 127.0.0.1 (default 9092; 0 = free port)
+  --remote-dir DIR        where the last dataflow applied from the REST API is kept, for a start
+                          while the API is down (default data/remote)
   --cpuprofile FILE       write a CPU profile of the run (for go tool pprof)
 `
 
@@ -66,6 +68,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	port := fs.Int("embedded-port", 9092, "embedded broker port on 127.0.0.1")
 	show := fs.Int("show", 5, "quickstart: records to print")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	remoteDir := fs.String("remote-dir", "data/remote", "where the last dataflow applied from the REST API is kept")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -94,7 +97,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	reg := all.NewRegistry()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := app.Options{Logger: logger, Registry: reg, Embedded: engine.EmbeddedOptions{Port: *port, DataDir: *dataDir}}
+	opts := app.Options{Logger: logger, Registry: reg, Embedded: engine.EmbeddedOptions{Port: *port, DataDir: *dataDir}, RemoteDir: *remoteDir}
 
 	switch cmd {
 	case "version":

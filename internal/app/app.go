@@ -18,6 +18,7 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/config"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/remote"
 	"github.com/weir-streams/weir/internal/status"
 )
 
@@ -31,6 +32,9 @@ type Options struct {
 	OnStarted func(ctx context.Context, e *engine.Engine) error
 	// StopTimeout bounds the graceful stop; 0 means 30 seconds.
 	StopTimeout time.Duration
+	// RemoteDir is where the last dataflow applied from the REST API is
+	// kept, for a start while the API is down; empty keeps nothing.
+	RemoteDir string
 }
 
 // Run validates the job, runs it until ctx ends or the job's timeout
@@ -48,7 +52,21 @@ func Run(ctx context.Context, job *config.Job, o Options) error {
 	}
 	promReg := prometheus.NewRegistry()
 	promReg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	e := engine.New(engine.Options{Settings: set, Registry: o.Registry, Logger: o.Logger, Metrics: status.NewMetrics(promReg), Embedded: o.Embedded})
+	metrics := status.NewMetrics(promReg)
+	e := engine.New(engine.Options{Settings: set, Registry: o.Registry, Logger: o.Logger, Metrics: metrics, Embedded: o.Embedded})
+	// The REST API client, when remote.api.baseUrl is set.
+	rset, err := remote.SettingsFrom(&job.Engine, o.Registry)
+	if err != nil {
+		return err
+	}
+	var rc *remote.Client
+	var src status.Source = e
+	if rset.Enabled() {
+		if rc, err = remote.New(remote.Options{Settings: rset, Engine: e, Logger: o.Logger, Metrics: metrics, StateDir: o.RemoteDir}); err != nil {
+			return err
+		}
+		src = remote.WithStatus(e, rc)
+	}
 
 	stopTimeout := o.StopTimeout
 	if stopTimeout == 0 {
@@ -63,7 +81,7 @@ func Run(ctx context.Context, job *config.Job, o Options) error {
 	}
 
 	if set.UIPort >= 0 {
-		srv, err := status.Start(fmt.Sprintf(":%d", set.UIPort), promReg, e)
+		srv, err := status.Start(fmt.Sprintf(":%d", set.UIPort), promReg, src)
 		if err != nil {
 			return err
 		}
@@ -80,15 +98,29 @@ func Run(ctx context.Context, job *config.Job, o Options) error {
 		ctx, cancel = context.WithTimeout(ctx, set.Timeout)
 		defer cancel()
 	}
-	if err := e.Apply(ctx, job.DataFlow); err != nil {
-		stop()
-		return fmt.Errorf("start job: %w", err)
+	// A job file that holds only the engine waits for the REST API's
+	// dataflow; one that holds a dataflow runs it until the API sends a
+	// newer one.
+	if rc == nil || len(job.DataFlow.Streams) > 0 || len(job.DataFlow.Services) > 0 {
+		if err := e.Apply(ctx, job.DataFlow); err != nil {
+			stop()
+			return fmt.Errorf("start job: %w", err)
+		}
+		o.Logger.Info("job started", "app", set.AppName, "streams", len(job.DataFlow.Streams), "services", len(job.DataFlow.Services))
+	} else {
+		o.Logger.Info("job started without a dataflow; waiting for the dataflow REST API", "app", set.AppName)
 	}
-	o.Logger.Info("job started", "app", set.AppName, "streams", len(job.DataFlow.Streams), "services", len(job.DataFlow.Services))
 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var wg sync.WaitGroup
+	if rc != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rc.Run(ctx)
+		}()
+	}
 	if o.OnStarted != nil {
 		wg.Add(1)
 		go func() {

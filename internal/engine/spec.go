@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/remote"
 )
 
 // Name is the engine's component identifier.
@@ -22,7 +23,7 @@ func Spec() component.Spec {
 		Kind: component.KindEngine,
 		Summary: "Runs the job's controller services and streams, and applies every change to them. " +
 			"Services start before streams and stop after them.",
-		Properties: []component.Property{
+		Properties: append([]component.Property{
 			{Key: "engine.app.name", Description: "Application name: the Kafka consumer group of every stream and the dataflow name of the REST API. Processes with the same name share partitions.", Default: "weir", Validator: component.NonEmpty},
 			{Key: "engine.master", Description: "local[N]: N partition workers per stream (local = 1, local[*] = one per core).", Default: "local[*]", Validator: component.NewValidator("local, local[N] or local[*]", func(s string) error {
 				if !masterRe.MatchString(s) {
@@ -41,7 +42,7 @@ func Spec() component.Spec {
 			{Key: "engine.streaming.broker.maxRatePerPartition", Description: "Maximum records per second read from each partition; 0 = no limit.", Default: "0", Validator: component.IntRange(0, 1<<40)},
 			{Key: "engine.streaming.timeout", Description: "Milliseconds after which the job stops by itself; -1 = run until stopped.", Default: "-1", Validator: component.IntRange(-1, 1<<50)},
 			{Key: "engine.ui.port", Description: "Port of the status server (/healthz, /metrics, status page) on all interfaces; 0 = a free port (logged), -1 = no server.", Default: "4050", Validator: component.IntRange(-1, 65535)},
-		},
+		}, remote.Properties()...),
 	}
 }
 
