@@ -176,5 +176,3 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
-
-
