@@ -289,3 +289,12 @@ func metric(t *testing.T, e *streamtest.Engine, name string, labels ...string) f
 	}
 	return 0
 }
+
+func newRequestWithHeader(h http.Header) (*http.Request, error) {
+	req, err := http.NewRequest(http.MethodGet, "http://127.0.0.1/", nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header = h
+	return req, nil
+}
