@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -246,11 +247,11 @@ func (c *Client) received(ctx context.Context, body []byte) string {
 	c.mu.Lock()
 	c.st.Received = &Received{Time: time.Now(), LastModified: df.LastModified}
 	c.mu.Unlock()
-	kind := c.decide(df)
+	kind, reason := c.decide(df)
 	if kind == "" {
 		return PollUnchanged
 	}
-	if err := c.apply(ctx, kind, df, body); err != nil {
+	if err := c.apply(ctx, kind, reason, df, body); err != nil {
 		return PollRefused
 	}
 	return PollApplied
@@ -259,26 +260,32 @@ func (c *Client) received(ctx context.Context, body []byte) string {
 // decide returns the change df brings to what runs, following the spec's
 // state table: "start" when nothing runs, "dataflow" when its lastModified
 // is later than the running one's, "pipeline" when the pipeline of a
-// running stream (matched by name) is later, "" when nothing is newer.
-func (c *Client) decide(df *dataflow.DataFlow) string {
+// running stream (matched by name) is later, "" when nothing is newer. The
+// reason is the modificationReason of what changes.
+func (c *Client) decide(df *dataflow.DataFlow) (kind, reason string) {
 	cur := c.eng.Snapshot()
 	if cur == nil {
-		return "start"
+		return "start", df.ModificationReason
 	}
 	if df.LastModified.After(cur.LastModified) {
-		return "dataflow"
+		return "dataflow", df.ModificationReason
 	}
+	var reasons []string
 	for i := range df.Streams {
-		if rs, ok := cur.Stream(df.Streams[i].Name); ok && df.Streams[i].Pipeline.LastModified.After(rs.Pipeline.LastModified) {
-			return "pipeline"
+		ns := &df.Streams[i]
+		if rs, ok := cur.Stream(ns.Name); ok && ns.Pipeline.LastModified.After(rs.Pipeline.LastModified) {
+			kind = "pipeline"
+			if ns.Pipeline.ModificationReason != "" {
+				reasons = append(reasons, ns.Name+": "+ns.Pipeline.ModificationReason)
+			}
 		}
 	}
-	return ""
+	return kind, strings.Join(reasons, "; ")
 }
 
 // apply submits df to the engine and records, logs, keeps and pushes the
 // outcome.
-func (c *Client) apply(ctx context.Context, kind string, df *dataflow.DataFlow, body []byte) error {
+func (c *Client) apply(ctx context.Context, kind, reason string, df *dataflow.DataFlow, body []byte) error {
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.applyTimeout)
 	defer cancel()
 	err := c.eng.Apply(actx, df)
@@ -292,10 +299,10 @@ func (c *Client) apply(ctx context.Context, kind string, df *dataflow.DataFlow, 
 		running = cur.LastModified
 	}
 	c.mu.Lock()
-	c.st.LastApply = &ApplyStatus{Time: time.Now(), Kind: kind, Result: "applied", LastModified: df.LastModified, Running: running, Reason: df.ModificationReason}
+	c.st.LastApply = &ApplyStatus{Time: time.Now(), Kind: kind, Result: "applied", LastModified: df.LastModified, Running: running, Reason: reason}
 	c.pushReason = ""
 	c.mu.Unlock()
-	c.log.Info("dataflow from the API applied", "change", kind, "last_modified", df.LastModified, "reason", df.ModificationReason)
+	c.log.Info("dataflow from the API applied", "change", kind, "last_modified", df.LastModified, "reason", reason)
 	if c.store != nil {
 		if err := c.store.save(body); err != nil {
 			c.log.Warn("could not keep the applied dataflow on disk; a start while the API is down will not find it", "error", err)
@@ -386,7 +393,7 @@ func (c *Client) startFromDisk(ctx context.Context) {
 		return
 	}
 	df.Name = c.set.Dataflow
-	kind := c.decide(df)
+	kind, _ := c.decide(df)
 	if kind == "" {
 		c.log.Info("the dataflow API cannot be reached; the dataflow kept on disk is not newer than the running one", "file", c.store.path())
 		return
