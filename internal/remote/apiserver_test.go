@@ -25,7 +25,7 @@ import (
 // and POST records the snapshot. Tests change what it serves and how it
 // fails.
 type apiServer struct {
-	t   *testing.T
+	t   testing.TB
 	srv *httptest.Server
 
 	mu           sync.Mutex
@@ -48,7 +48,9 @@ type push struct {
 	df     map[string]any
 }
 
-func newAPIServer(t *testing.T) *apiServer {
+func newAPIServer(t *testing.T) *apiServer { return newAPIServerTB(t) }
+
+func newAPIServerTB(t testing.TB) *apiServer {
 	s := &apiServer{t: t, postArrived: make(chan struct{}, 1000)}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.srv.Close)
@@ -211,6 +213,15 @@ func settings(baseURL, name string) remote.Settings {
 // newClient builds a client of the engine; its log goes to logs and the
 // test log.
 func newClient(t *testing.T, set remote.Settings, e *streamtest.Engine, dir string, logs *logBuffer) *remote.Client {
+	return newClientWith(t, set, e, dir, logs)
+}
+
+// newClientTB builds a client that logs warnings only, for benchmarks.
+func newClientTB(t testing.TB, set remote.Settings, e *streamtest.Engine) *remote.Client {
+	return newClientWith(t, set, e, "", nil)
+}
+
+func newClientWith(t testing.TB, set remote.Settings, e *streamtest.Engine, dir string, logs *logBuffer) *remote.Client {
 	t.Helper()
 	var w io.Writer = logs
 	if logs == nil {
@@ -224,7 +235,7 @@ func newClient(t *testing.T, set remote.Settings, e *streamtest.Engine, dir stri
 	return c
 }
 
-type testLog struct{ t *testing.T }
+type testLog struct{ t testing.TB }
 
 func (l testLog) Write(p []byte) (int, error) {
 	l.t.Log(strings.TrimRight(string(p), "\n"))
@@ -232,16 +243,21 @@ func (l testLog) Write(p []byte) (int, error) {
 }
 
 // runClient runs the client until the test ends.
-func runClient(t *testing.T, c *remote.Client) (stop func()) {
+func runClient(t *testing.T, c *remote.Client) (stop func()) { return runClientTB(t, c) }
+
+func runClientTB(t testing.TB, c *remote.Client) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		c.Run(ctx)
 	}()
+	var once sync.Once
 	stop = func() {
-		cancel()
-		<-done
+		once.Do(func() {
+			cancel()
+			<-done
+		})
 	}
 	t.Cleanup(stop)
 	return stop

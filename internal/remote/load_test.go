@@ -95,6 +95,24 @@ func gapStats(recs []*kgo.Record, at time.Time, window time.Duration) (maxGap ti
 	return maxGap, rate(nb, lo.Sub(ts[0])), rate(nd, hi.Sub(lo)), rate(na, ts[len(ts)-1].Sub(hi))
 }
 
+// baselineGap returns the longest gap between consecutive output records
+// before until, leaving out the first second (the stream's start).
+func baselineGap(recs []*kgo.Record, until time.Time) time.Duration {
+	ts := make([]time.Time, len(recs))
+	for i, r := range recs {
+		ts[i] = r.Timestamp
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].Before(ts[j]) })
+	from := ts[0].Add(time.Second)
+	var gap time.Duration
+	for i := 1; i < len(ts) && ts[i].Before(until); i++ {
+		if ts[i-1].After(from) && ts[i].Sub(ts[i-1]) > gap {
+			gap = ts[i].Sub(ts[i-1])
+		}
+	}
+	return gap
+}
+
 // A pipeline swap through the API in the middle of a 200,000-record run:
 // every record comes out exactly once, processed by exactly one chain
 // generation, and the consumer group never rebalances.
