@@ -344,7 +344,7 @@ func (c *Client) answered(code int, result string) {
 	}
 	c.failures = 0
 	c.lastErr = ""
-	c.gauge("remote_consecutive_failures", 0)
+	c.setFailures(0)
 	if result != "" {
 		c.setPoll(code, result, "")
 	}
@@ -356,7 +356,7 @@ func (c *Client) answered(code int, result string) {
 // Retry-After when given (wait > 0), else an exponential backoff.
 func (c *Client) failed(ctx context.Context, code int, err error, wait time.Duration) time.Duration {
 	c.failures++
-	c.gauge("remote_consecutive_failures", float64(c.failures))
+	c.setFailures(c.failures)
 	if msg := err.Error(); msg != c.lastErr {
 		c.lastErr = msg
 		c.log.Warn("polling the dataflow API failed; the running dataflow is unchanged", "error", err, "failures", c.failures)
@@ -426,7 +426,7 @@ func (c *Client) authorize(req *http.Request) {
 func (c *Client) setPoll(code int, result, errText string) {
 	c.count("remote_polls_total", result)
 	if result == PollApplied || result == PollUnchanged || result == PollNotModified || result == PollRefused || result == PollNotFound {
-		c.gaugeNow("remote_last_answer_timestamp_seconds")
+		c.markAnswer()
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -129,7 +129,7 @@ func TestPipelineSwapThroughAPIUnderLoad(t *testing.T) {
 	c := newClient(t, settings(api.srv.URL, "swap"), e, "", nil)
 	runClient(t, c)
 
-	b.WaitCount(t, "events", n/4, 120*time.Second)
+	b.WaitCount(t, "events", n/4, 300*time.Second)
 	joinsBefore, _ := watch.state()
 	api.serveDataflow(typed(b.Addr, t0, t0.Add(time.Second), "gen2"), "rev 2")
 	deadline := time.Now().Add(30 * time.Second)
@@ -144,7 +144,7 @@ func TestPipelineSwapThroughAPIUnderLoad(t *testing.T) {
 		t.Fatalf("the backlog was finished before the swap (%d records): the test proves nothing", done)
 	}
 
-	msgs := b.Consume(t, "events", n, 180*time.Second)
+	msgs := b.Consume(t, "events", n, 600*time.Second)
 	byID, byType := map[string]int{}, map[string]int{}
 	for _, r := range streamtest.Decode(t, msgs) {
 		byID[r.ID]++
@@ -182,7 +182,7 @@ func TestDataflowRestartThroughAPIUnderLoad(t *testing.T) {
 	e := streamtest.NewEngine(t, engine.Settings{AppName: "restart", Workers: 2, BatchInterval: 50 * time.Millisecond, MaxRate: 4000})
 	c := newClient(t, settings(api.srv.URL, "restart"), e, t.TempDir(), nil)
 	runClient(t, c)
-	b.WaitCount(t, "events", n/5, 120*time.Second)
+	b.WaitCount(t, "events", n/5, 300*time.Second)
 	api.serveDataflow(typed(b.Addr, t0.Add(time.Hour), t0, "v2"), "rev 2")
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
@@ -197,7 +197,7 @@ func TestDataflowRestartThroughAPIUnderLoad(t *testing.T) {
 	if done := b.Count(t, "events"); done >= n {
 		t.Fatalf("the backlog was finished before the restart (%d records): the test proves nothing", done)
 	}
-	msgs := b.Consume(t, "events", n, 180*time.Second)
+	msgs := b.Consume(t, "events", n, 600*time.Second)
 	byID, byType := map[string]int{}, map[string]int{}
 	for _, r := range streamtest.Decode(t, msgs) {
 		byID[r.ID]++

@@ -22,16 +22,16 @@ func (c *Client) count(name string, labels ...string) {
 	}
 }
 
-func (c *Client) gauge(name string, v float64) {
+func (c *Client) setFailures(n int) {
 	if c.met == nil {
 		return
 	}
-	c.met.GaugeVec(name, "Failed polls of the dataflow API since it last answered.").WithLabelValues().Set(v)
+	c.met.GaugeVec("remote_consecutive_failures", "Failed polls of the dataflow API since it last answered.").WithLabelValues().Set(float64(n))
 }
 
-func (c *Client) gaugeNow(name string) {
+func (c *Client) markAnswer() {
 	if c.met == nil {
 		return
 	}
-	c.met.GaugeVec(name, "Unix time of the last poll the dataflow API answered.").WithLabelValues().SetToCurrentTime()
+	c.met.GaugeVec("remote_last_answer_timestamp_seconds", "Unix time of the last poll the dataflow API answered.").WithLabelValues().SetToCurrentTime()
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/weir-streams/weir/internal/dataflow"
@@ -85,7 +86,7 @@ func (c *Client) push(ctx context.Context) {
 	// answers must not stop the periodic pushes.
 	pctx, cancel := context.WithTimeout(ctx, c.set.Connect+c.set.Socket)
 	defer cancel()
-	req, err := http.NewRequestWithContext(pctx, http.MethodPost, c.url+"?jobId="+urlQueryEscape(c.set.Dataflow), bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(pctx, http.MethodPost, c.url+"?jobId="+url.QueryEscape(c.set.Dataflow), bytes.NewReader(body))
 	if err != nil {
 		c.pushed(0, fmt.Errorf("build push request: %w", err))
 		return

@@ -2,7 +2,6 @@ package remote
 
 import (
 	"encoding/json"
-	"net/url"
 	"time"
 
 	"github.com/weir-streams/weir/internal/status"
@@ -99,5 +98,3 @@ func (s statusSource) Status() any {
 	}
 	return out
 }
-
-func urlQueryEscape(s string) string { return url.QueryEscape(s) }
