@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/weir-streams/weir/internal/streamtest"
 )
@@ -145,15 +148,42 @@ func TestExampleServerDrivesWeirLive(t *testing.T) {
 	// Edit the pipeline: another record type.
 	editedAt := time.Now()
 	write("pipelines/parsing.json", strings.Replace(pipeline, `"value": "apache_log"`, `"value": "apache_log_v2"`, 1), editedAt)
-	// Feed a line every 20 ms until a record of the new chain comes out.
+	// Feed a line every 20 ms, from the moment of the edit, until a record
+	// of the new chain comes out; the feed runs apart from the checks so
+	// that a slow check does not delay the input.
+	feeder, err := kgo.NewClient(kgo.SeedBrokers(b.Addr), kgo.DefaultProduceTopic("raw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopFeed := make(chan struct{})
+	fed := make(chan struct{})
+	go func() {
+		defer close(fed)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for i := 50; ; i++ {
+			select {
+			case <-stopFeed:
+				return
+			case <-tick.C:
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			_ = feeder.ProduceSync(ctx, &kgo.Record{Value: []byte(lines[i%len(lines)])}).FirstErr()
+			cancel()
+		}
+	}()
+	defer func() {
+		close(stopFeed)
+		<-fed
+		feeder.Close()
+	}()
 	deadline := time.Now().Add(60 * time.Second)
 	var first time.Time
-	for i := 50; first.IsZero(); i++ {
+	for first.IsZero() {
 		if time.Now().After(deadline) {
 			t.Fatal("no record of the edited pipeline within 60 s")
 		}
-		b.ProduceLines(t, "raw", lines[i:i+1])
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(200 * time.Millisecond)
 		for _, m := range b.Consume(t, "events", int(b.Count(t, "events")), 30*time.Second) {
 			if strings.Contains(string(m.Value), `"type":"apache_log_v2"`) && (first.IsZero() || m.Timestamp.Before(first)) {
 				first = m.Timestamp
