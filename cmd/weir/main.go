@@ -46,6 +46,8 @@ Flags of run and quickstart:
   --log-format text|json  --log-level debug|info|warn|error
   --data-dir DIR          where the embedded broker keeps topics and offsets (default data/kafka)
   --embedded-port N       port of the embedded broker on 127.0.0.1 (default 9092; 0 = free port)
+  --remote-dir DIR        where the last dataflow applied from the REST API is kept, for a start
+                          while the API is down (default data/remote)
   --cpuprofile FILE       write a CPU profile of the run (for go tool pprof)
   --max-job-bytes N       largest job file accepted (default 10485760, 10 MiB)
 `
@@ -143,6 +145,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	show := fs.Int("show", 5, "quickstart: records to print")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	maxJobBytes := fs.Int64("max-job-bytes", config.DefaultMaxJobBytes, "largest job file accepted, in bytes")
+	remoteDir := fs.String("remote-dir", "data/remote", "where the last dataflow applied from the REST API is kept")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, commandHelp[cmd])
@@ -181,7 +184,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	reg := all.NewRegistry()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := app.Options{Logger: logger, Registry: reg, Embedded: broker.Options{Port: *port, DataDir: *dataDir}, Version: version}
+	opts := app.Options{Logger: logger, Registry: reg, Embedded: broker.Options{Port: *port, DataDir: *dataDir}, Version: version, RemoteDir: *remoteDir}
 
 	switch cmd {
 	case "version":

@@ -21,6 +21,7 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/config"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/remote"
 	"github.com/weir-streams/weir/internal/status"
 )
 
@@ -41,6 +42,9 @@ type Options struct {
 	// Version is the binary's version for /api/status and
 	// weir_build_info; "" reads it from the build information.
 	Version string
+	// RemoteDir is where the last dataflow applied from the REST API is
+	// kept, for a start while the API is down; empty keeps nothing.
+	RemoteDir string
 }
 
 // Run validates the job, then runs it as RunChecked does.
@@ -69,6 +73,19 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 	embedded := broker.New(o.Embedded, o.Logger)
 	metrics := status.NewMetrics(promReg)
 	e := engine.New(engine.Options{Settings: set, Registry: o.Registry, Logger: o.Logger, Metrics: metrics, Broker: embedded, Build: build})
+	// The REST API client, when remote.api.baseUrl is set.
+	rset, err := remote.SettingsFrom(&job.Engine, o.Registry)
+	if err != nil {
+		return err
+	}
+	var rc *remote.Client
+	var src status.Source = e
+	if rset.Enabled() {
+		if rc, err = remote.New(remote.Options{Settings: rset, Engine: e, Logger: o.Logger, Metrics: metrics, StateDir: o.RemoteDir}); err != nil {
+			return err
+		}
+		src = remote.WithStatus(e, rc)
+	}
 
 	stopTimeout := o.StopTimeout
 	if stopTimeout == 0 {
@@ -86,7 +103,7 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 	}
 
 	if set.UIPort >= 0 {
-		srv, err := status.StartWith(net.JoinHostPort(set.UI.BindAddress, strconv.Itoa(set.UIPort)), promReg, e, status.Options{
+		srv, err := status.StartWith(net.JoinHostPort(set.UI.BindAddress, strconv.Itoa(set.UIPort)), promReg, src, status.Options{
 			Profiling: set.UI.Profiling, Username: set.UI.Username, Password: set.UI.Password,
 			CertFile: set.UI.CertFile, KeyFile: set.UI.KeyFile,
 		})
@@ -106,9 +123,17 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 		ctx, cancel = context.WithTimeout(ctx, set.Timeout)
 		defer cancel()
 	}
-	if err := e.ApplyPlan(ctx, checked.Plan); err != nil {
-		stop()
-		return fmt.Errorf("start job: %w", err)
+	// A job file that holds only the engine waits for the REST API's
+	// dataflow; one that holds a dataflow runs it until the API sends a
+	// newer one.
+	if rc == nil || len(job.DataFlow.Streams) > 0 || len(job.DataFlow.Services) > 0 {
+		if err := e.ApplyPlan(ctx, checked.Plan); err != nil {
+			stop()
+			return fmt.Errorf("start job: %w", err)
+		}
+		o.Logger.Info("job started", "app", set.AppName, "streams", len(job.DataFlow.Streams), "services", len(job.DataFlow.Services))
+	} else {
+		o.Logger.Info("job started without a dataflow; waiting for the dataflow REST API", "app", set.AppName)
 	}
 	// Every component has asked for its metrics by now: a name clash
 	// would leave some out of /metrics silently.
@@ -116,11 +141,17 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 		stop()
 		return fmt.Errorf("start job: %w", err)
 	}
-	o.Logger.Info("job started", "app", set.AppName, "streams", len(job.DataFlow.Streams), "services", len(job.DataFlow.Services))
 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var wg sync.WaitGroup
+	if rc != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rc.Run(ctx)
+		}()
+	}
 	if o.OnStarted != nil {
 		wg.Add(1)
 		go func() {

@@ -439,7 +439,10 @@ func TestRepoJobsValidate(t *testing.T) {
 		if err := config.Validate(job, reg); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
-		if len(job.DataFlow.Streams) == 0 || job.DataFlow.Name == "" {
+		// A job that follows the REST API (conf/remote.yml) holds only the
+		// engine.
+		_, remote := job.Engine.Value("remote.api.baseUrl")
+		if (len(job.DataFlow.Streams) == 0 && !remote) || job.DataFlow.Name == "" {
 			t.Errorf("%s: %d streams, dataflow name %q", f, len(job.DataFlow.Streams), job.DataFlow.Name)
 		}
 	}

@@ -222,7 +222,10 @@ func (p *parser) job(root *yaml.Node, lastModified time.Time) *Job {
 			}
 		}
 	}
-	if len(job.DataFlow.Streams) == 0 && len(p.probs) == 0 {
+	// A job that takes its dataflow from the REST API may hold only the
+	// engine.
+	_, remote := job.Engine.Value("remote.api.baseUrl")
+	if len(job.DataFlow.Streams) == 0 && len(p.probs) == 0 && !remote {
 		p.problem(noStream, noStreamPath, "the job has no stream")
 	}
 	for i := range job.DataFlow.Streams {

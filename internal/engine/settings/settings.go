@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/remote"
 )
 
 // Name is the engine's component identifier.
@@ -71,7 +72,7 @@ func Spec() component.Spec {
 			{Key: KeyMaxRate, Description: "Maximum records per second read from each partition; 0 = no limit.", Default: "0", Validator: component.IntRange(0, 1<<40)},
 			{Key: KeyTimeout, Description: "Milliseconds after which the job stops by itself; -1 = run until stopped.", Default: "-1", Validator: component.IntRange(-1, 1<<50)},
 			{Key: KeyUIPort, Description: "Port of the status server (/healthz, /metrics, status page) on all interfaces; 0 = a free port (logged), -1 = no server.", Default: "4050", Validator: component.IntRange(-1, 65535)},
-		}, uiProperties()...),
+		}, append(uiProperties(), remote.Properties()...)...),
 	}
 }
 

@@ -1,0 +1,115 @@
+package remote
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/dataflow"
+)
+
+// Keys of the engine component that configure the client. They are
+// declared here, next to the code that reads them, and added to the
+// engine's spec by engine.Spec, so `weir components` documents them and job
+// files are validated against them.
+const (
+	KeyBaseURL     = "remote.api.baseUrl"
+	KeyPollingRate = "remote.api.polling.rate"
+	KeyPushRate    = "remote.api.push.rate"
+	KeyConnect     = "remote.api.timeouts.connect"
+	KeySocket      = "remote.api.timeouts.socket"
+	KeyUser        = "remote.api.auth.user"
+	KeyPassword    = "remote.api.auth.password"
+	KeyToken       = "remote.api.auth.token"
+	KeyCAFile      = "remote.api.tls.ca.file"
+	KeyCertFile    = "remote.api.tls.cert.file"
+	KeyKeyFile     = "remote.api.tls.key.file"
+)
+
+// Properties declares the remote.api.* keys of the engine.
+func Properties() []component.Property {
+	return []component.Property{
+		{Key: KeyBaseURL, Description: "Base URL of the dataflow REST API (http or https). Set, it enables the client: Weir polls GET {baseUrl}/dataflows/{engine.app.name} and POSTs snapshots to the same path. Unset: no polling. See docs/remote-api.md.", Validator: component.URL("http", "https")},
+		{Key: KeyPollingRate, Description: "Milliseconds between two polls of the dataflow, each jittered by +-10% (the first poll after start waits 0 to 10% of it).", Default: "5000", Validator: component.IntRange(10, 86_400_000)},
+		{Key: KeyPushRate, Description: "Milliseconds between two snapshot pushes (jittered by +-10%), beside the push after every applied or refused change; 0 = push only after changes.", Default: "30000", Validator: component.IntRange(0, 86_400_000)},
+		{Key: KeyConnect, Description: "Milliseconds to wait for the TCP connection and the TLS handshake with the REST API.", Default: "10000", Validator: component.IntRange(1, 3_600_000)},
+		{Key: KeySocket, Description: "Milliseconds to wait for the response headers, and then for each read of the body, from the REST API.", Default: "10000", Validator: component.IntRange(1, 3_600_000)},
+		{Key: KeyUser, Description: "User name of HTTP basic authentication to the REST API (with remote.api.auth.password)."},
+		{Key: KeyPassword, Description: "Password of HTTP basic authentication to the REST API. Never logged; redacted everywhere.", Sensitive: true},
+		{Key: KeyToken, Description: "Bearer token sent as Authorization: Bearer to the REST API (instead of basic authentication). Never logged; redacted everywhere.", Sensitive: true},
+		{Key: KeyCAFile, Description: "PEM file of the certificate authorities trusted for an https base URL, instead of the system's."},
+		{Key: KeyCertFile, Description: "PEM file of the client certificate presented to an https REST API (with remote.api.tls.key.file)."},
+		{Key: KeyKeyFile, Description: "PEM file of the private key of remote.api.tls.cert.file."},
+	}
+}
+
+// Settings are the client's keys, typed.
+type Settings struct {
+	// BaseURL without a trailing slash; empty when the client is off.
+	BaseURL     string
+	Dataflow    string // engine.app.name
+	PollingRate time.Duration
+	PushRate    time.Duration // 0 = only after changes
+	Connect     time.Duration
+	Socket      time.Duration
+	User        string
+	Password    string
+	Token       string
+	CAFile      string
+	CertFile    string
+	KeyFile     string
+}
+
+// Enabled reports whether a base URL is set.
+func (s Settings) Enabled() bool { return s.BaseURL != "" }
+
+// SettingsFrom reads the remote.api.* keys of the engine component of a job.
+// It reports every key that is wrong or that disagrees with another, with
+// its path.
+func SettingsFrom(engine *dataflow.Component, reg *component.Registry) (Settings, error) {
+	_, conf, err := reg.Configure(engine.Component, component.KindEngine, engine.Values())
+	if err != nil {
+		var probs component.Problems
+		if errors.As(err, &probs) {
+			return Settings{}, probs.At("engine.configuration", engine.LineOf)
+		}
+		return Settings{}, err
+	}
+	s := Settings{
+		BaseURL:  strings.TrimRight(conf.String(KeyBaseURL), "/"),
+		Dataflow: conf.String("engine.app.name"),
+		User:     conf.String(KeyUser), Password: conf.String(KeyPassword), Token: conf.String(KeyToken),
+		CAFile: conf.String(KeyCAFile), CertFile: conf.String(KeyCertFile), KeyFile: conf.String(KeyKeyFile),
+	}
+	for key, dst := range map[string]*time.Duration{KeyPollingRate: &s.PollingRate, KeyPushRate: &s.PushRate, KeyConnect: &s.Connect, KeySocket: &s.Socket} {
+		if *dst, err = conf.Millis(key); err != nil {
+			return Settings{}, fmt.Errorf("engine.configuration: %s: %w", key, err)
+		}
+	}
+	var probs component.Problems
+	bad := func(key, msg string) {
+		probs = append(probs, component.Problem{Key: key, Msg: msg})
+	}
+	if s.BaseURL != "" {
+		if u, err := url.Parse(s.BaseURL); err == nil && u.User != nil {
+			// The URL would carry the password into logs and errors.
+			bad(KeyBaseURL, "the base URL must not hold credentials; use remote.api.auth.user and remote.api.auth.password")
+		}
+	}
+	if (s.User == "") != (s.Password == "") {
+		bad(KeyUser, "remote.api.auth.user and remote.api.auth.password go together")
+	}
+	if s.Token != "" && s.User != "" {
+		bad(KeyToken, "give either a bearer token or a user and password, not both")
+	}
+	if (s.CertFile == "") != (s.KeyFile == "") {
+		bad(KeyCertFile, "remote.api.tls.cert.file and remote.api.tls.key.file go together")
+	}
+	if len(probs) > 0 {
+		return Settings{}, probs.At("engine.configuration", engine.LineOf)
+	}
+	return s, nil
+}
