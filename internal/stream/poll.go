@@ -65,9 +65,6 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		kgo.ConsumeTopics(s.conf.Inputs...),
 		kgo.DisableAutoCommit(),
 		kgo.BlockRebalanceOnPoll(),
-		// Called after every join, even with nothing assigned: the stream
-		// reached its brokers and is in its group (/readyz).
-		kgo.OnPartitionsAssigned(func(context.Context, *kgo.Client, map[string][]int32) { s.joined.Store(true) }),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
 		// A process that dies is replaced within the session timeout; the
 		// heartbeat runs beside processing, so long batches do not expire it.
@@ -83,7 +80,13 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		kgo.ProducerBatchMaxBytes(int32(s.conf.MaxMessageBytes)),
 		kgo.MaxBufferedRecords(8192),
 		s.compOpt,
-		kgo.OnPartitionsAssigned(s.prog.assigned),
+		// Called after every join, even with nothing assigned: the stream
+		// reached its brokers and is in its group (/readyz); the offset
+		// watcher learns the partitions it must report.
+		kgo.OnPartitionsAssigned(func(ctx context.Context, cl *kgo.Client, m map[string][]int32) {
+			s.joined.Store(true)
+			s.prog.assigned(ctx, cl, m)
+		}),
 		kgo.OnPartitionsRevoked(s.prog.revoked("revoked")),
 		kgo.OnPartitionsLost(s.prog.revoked("lost")),
 	}, s.secOpts...)...)
