@@ -8,6 +8,7 @@ import (
 	"github.com/weir-streams/weir/internal/plugins/cache"
 	"github.com/weir-streams/weir/internal/plugins/dns"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
+	"github.com/weir-streams/weir/internal/plugins/fields"
 	"github.com/weir-streams/weir/internal/plugins/text"
 	"github.com/weir-streams/weir/internal/plugins/useragent"
 	"github.com/weir-streams/weir/internal/serialize"
@@ -29,6 +30,20 @@ func Register(reg *component.Registry) {
 	reg.Register(dns.IpToFqdnSpec())
 	reg.Register(docdb.BulkPutSpec())
 	reg.Register(useragent.ParseUserAgentSpec())
+	// The everyday kit (issue 21).
+	reg.Register(fields.ConvertFieldsTypeSpec())
+	reg.Register(fields.AddFieldsSpec())
+	reg.Register(fields.RemoveFieldsSpec())
+	reg.Register(fields.NormalizeFieldsSpec())
+	reg.Register(fields.ModifyIdSpec())
+	reg.Register(fields.FilterRecordsSpec())
+	reg.Register(fields.ConvertSimpleDateFormatFieldsSpec())
+	reg.Register(fields.SetJsonAsFieldsSpec())
+	reg.Register(fields.ParsePropertiesSpec())
+	reg.Register(fields.SplitFieldSpec())
+	reg.Register(fields.EvaluateJsonPathSpec())
+	reg.Register(fields.DebugStreamSpec())
+	reg.Register(fields.MaskFieldsSpec())
 
 	// Controller services.
 	reg.Register(docdb.ServiceSpec())
