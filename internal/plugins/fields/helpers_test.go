@@ -130,4 +130,3 @@ func metric(t testing.TB, reg *prometheus.Registry, name, outcome string) float6
 	}
 	return 0
 }
-

@@ -145,4 +145,3 @@ func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
 	}
 	return nil
 }
-

@@ -75,4 +75,3 @@ func (p *RemoveFields) Process(_ context.Context, b *component.Batch) error {
 	}
 	return nil
 }
-
