@@ -9,6 +9,7 @@ import (
 	"github.com/weir-streams/weir/internal/plugins/dns"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
 	"github.com/weir-streams/weir/internal/plugins/fields"
+	"github.com/weir-streams/weir/internal/plugins/geoip"
 	"github.com/weir-streams/weir/internal/plugins/text"
 	"github.com/weir-streams/weir/internal/plugins/useragent"
 	"github.com/weir-streams/weir/internal/serialize"
@@ -44,10 +45,12 @@ func Register(reg *component.Registry) {
 	reg.Register(fields.EvaluateJsonPathSpec())
 	reg.Register(fields.DebugStreamSpec())
 	reg.Register(fields.MaskFieldsSpec())
+	reg.Register(geoip.IpToGeoSpec())
 
 	// Controller services.
 	reg.Register(docdb.ServiceSpec())
 	reg.Register(cache.LRUSpec())
+	reg.Register(geoip.ServiceSpec())
 }
 
 // NewRegistry returns a registry with every built-in component.
