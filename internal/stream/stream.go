@@ -190,6 +190,7 @@ type Stream struct {
 
 	limiter limiter
 	slabs   slabPool
+	routes  routes // routed output topics (route.go)
 
 	// fieldHint is the largest field count of a record in the latest
 	// chunk, the field capacity of the next chunk's records (0 until
@@ -254,6 +255,7 @@ func (s *Stream) prepareTopics(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	topics := append(append(append([]string(nil), s.set.Inputs...), s.set.Outputs...), s.set.Errors...)
+	topics = append(topics, s.currentRoutedTopics()...)
 	if !s.set.AutoCreate {
 		// Without auto-create the topics must exist: say so now rather than
 		// consume nothing.
@@ -580,12 +582,21 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 	s.noteFields(b.Records)
 
 	var slab []byte
+	sent := 0
 	for _, r := range b.Records {
-		if slab, err = pr.send(slab, r, s.set.Outputs, s.set.OutSer); err != nil {
+		topics, reason := s.outputTopics(ctx, pr.cl, r)
+		if reason != "" {
+			r.AddError(ErrRouting, reason)
+			r.MarkSource("")
+			failed = append(failed, r)
+			continue
+		}
+		if slab, err = pr.send(slab, r, topics, s.set.OutSer); err != nil {
 			return err
 		}
+		sent++
 	}
-	s.m.out.Add(float64(len(b.Records)))
+	s.m.out.Add(float64(sent))
 	for i, c := range b.Completions() {
 		more, err := c.Wait(ctx)
 		if err != nil {

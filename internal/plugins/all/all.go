@@ -45,6 +45,7 @@ func Register(reg *component.Registry) {
 	reg.Register(fields.EvaluateJsonPathSpec())
 	reg.Register(fields.DebugStreamSpec())
 	reg.Register(fields.MaskFieldsSpec())
+	reg.Register(fields.RouteRecordsSpec())
 	reg.Register(geoip.IpToGeoSpec())
 
 	// Controller services.
