@@ -21,7 +21,7 @@ import (
 // regular expression independent of the processors under test.
 type expected struct {
 	lines, parsed, robots, s5xx, s4xx, rest int
-	methods                               map[string]int
+	methods                                 map[string]int
 }
 
 func countLog(t *testing.T, lines []string) expected {
