@@ -175,3 +175,10 @@ func (c *compiler) errAt(n ast.Node, format string, args ...any) error {
 	}
 	return &Error{Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
 }
+
+// Constant returns the value of an expression that reads no field and
+// calls nothing (a literal such as "logs"), and whether it is one.
+func (p *Program) Constant() (record.Value, bool) {
+	c, ok := p.root.(constNode)
+	return c.v, ok
+}

@@ -84,3 +84,10 @@ func checkDynamic(conf component.Config, v component.Validator, skip func(key st
 	}
 	return errors.Join(errs...)
 }
+
+// compileExpression compiles a value that is always an expression, written
+// with or without ${...}.
+func compileExpression(s string) (*expr.Program, error) {
+	body, _ := expr.Unwrap(s)
+	return expr.Compile(body)
+}

@@ -33,8 +33,8 @@ func RouteRecordsSpec() component.Spec {
 			"topic that does not exist becomes an error record (routing_error) naming the topic: it is not lost and the stream goes on.",
 		Properties: []component.Property{
 			{Key: "output.topic.field", Description: "Field whose text is the topic."},
-			{Key: "output.topic.expression", Description: "Constant, or ${expression} giving the topic (docs/expressions.md), e.g. ${http_status >= 500 ? \"logs_5xx\" : \"logs\"}.",
-				Validator: templateValidator},
+			{Key: "output.topic.expression", Description: "Expression giving the topic (docs/expressions.md), with or without ${...}, e.g. http_status >= 500 ? \"logs_5xx\" : \"logs\". A constant topic is a string literal: \"all_logs\".",
+				Validator: expressionValidator},
 			{Key: "output.topic.default", Description: "Topic of records for which the field or expression gives nothing. Without it, such records go to the stream's output topics.",
 				Validator: topicName},
 			{Key: "output.topics.known", Description: "Comma-separated topics the field or expression may give, created (or checked) at start.",
@@ -44,9 +44,11 @@ func RouteRecordsSpec() component.Spec {
 			if conf.IsSet("output.topic.field") == conf.IsSet("output.topic.expression") {
 				return errors.New(`give exactly one of "output.topic.field" and "output.topic.expression"`)
 			}
-			if t, err := expr.ParseTemplate(conf.String("output.topic.expression")); err == nil && t.Prog == nil && conf.IsSet("output.topic.expression") {
-				if err := topicName.Validate(t.Const); err != nil {
-					return fmt.Errorf("property \"output.topic.expression\": %w", err)
+			if p, err := compileExpression(conf.String("output.topic.expression")); err == nil && conf.IsSet("output.topic.expression") {
+				if c, ok := p.Constant(); ok {
+					if err := topicName.Validate(c.Text()); err != nil {
+						return fmt.Errorf("property \"output.topic.expression\": %w", err)
+					}
 				}
 			}
 			return nil
@@ -74,7 +76,7 @@ func checkTopic(s string) error {
 // RouteRecords is the processor.
 type RouteRecords struct {
 	field   string
-	tmpl    expr.Template
+	prog    *expr.Program
 	def     string
 	known   []string
 	routed  prometheus.Counter
@@ -86,11 +88,11 @@ func newRouteRecords(conf component.Config, env component.Env) (component.Proces
 	p := &RouteRecords{field: conf.String("output.topic.field"), def: conf.String("output.topic.default")}
 	if conf.IsSet("output.topic.expression") {
 		var err error
-		if p.tmpl, err = expr.ParseTemplate(conf.String("output.topic.expression")); err != nil {
+		if p.prog, err = compileExpression(conf.String("output.topic.expression")); err != nil {
 			return nil, fmt.Errorf("property \"output.topic.expression\": %w", err)
 		}
-		if p.tmpl.Prog == nil {
-			p.known = append(p.known, p.tmpl.Const)
+		if c, ok := p.prog.Constant(); ok {
+			p.known = append(p.known, c.Text())
 		}
 	}
 	if p.def != "" {
@@ -115,7 +117,7 @@ func (p *RouteRecords) Process(_ context.Context, b *component.Batch) error {
 			v, _ = r.Get(p.field)
 		} else {
 			var err error
-			if v, err = p.tmpl.Eval(r); err != nil {
+			if v, err = p.prog.Eval(r); err != nil {
 				r.AddError(ErrRoute, fmt.Sprintf("output.topic.expression: %v", err))
 				bad++
 				continue

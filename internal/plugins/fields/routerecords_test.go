@@ -17,7 +17,7 @@ func TestRouteRecords(t *testing.T) {
 	}{
 		{"expression", map[string]string{"output.topic.expression": `${http_status >= 500 ? "logs_5xx" : "logs"}`}, []any{"http_status", 503}, "logs_5xx"},
 		{"expression other", map[string]string{"output.topic.expression": `${http_status >= 500 ? "logs_5xx" : "logs"}`}, []any{"http_status", 200}, "logs"},
-		{"constant", map[string]string{"output.topic.expression": "all_logs"}, nil, "all_logs"},
+		{"constant", map[string]string{"output.topic.expression": `"all_logs"`}, nil, "all_logs"},
 		{"field", map[string]string{"output.topic.field": "tenant"}, []any{"tenant", "acme"}, "acme"},
 		{"missing field, default", map[string]string{"output.topic.field": "tenant", "output.topic.default": "others"}, nil, "others"},
 		{"empty field, no default", map[string]string{"output.topic.field": "tenant"}, []any{"tenant", ""}, ""},
@@ -40,11 +40,11 @@ func TestRouteRecords(t *testing.T) {
 			}
 		})
 	}
-	p, _ := build(t, fields.RouteRecordsSpec(), map[string]string{"output.topic.expression": "fixed", "output.topic.default": "d", "output.topics.known": "a,b"})
+	p, _ := build(t, fields.RouteRecordsSpec(), map[string]string{"output.topic.expression": `"fixed"`, "output.topic.default": "d", "output.topics.known": "a,b"})
 	if got := strings.Join(p.(*fields.RouteRecords).RoutedTopics(), ","); got != "fixed,d,a,b" {
 		t.Errorf("RoutedTopics = %s", got)
 	}
 	buildErr(t, fields.RouteRecordsSpec(), map[string]string{})
-	buildErr(t, fields.RouteRecordsSpec(), map[string]string{"output.topic.expression": "bad topic"})
+	buildErr(t, fields.RouteRecordsSpec(), map[string]string{"output.topic.expression": `"bad topic"`})
 	buildErr(t, fields.RouteRecordsSpec(), map[string]string{"output.topic.field": "a", "output.topic.default": "bad/topic"})
 }

@@ -3,6 +3,8 @@ package geoip_test
 import (
 	"bytes"
 	"context"
+	"log/slog"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -238,5 +240,38 @@ func TestServiceValidation(t *testing.T) {
 	if _, probs := component.NewConfig(&ip, map[string]string{"ip.address.field": "a", "iptogeo.service": "g", "cache.service": "c", "geo.fields": "cty"}); len(probs) == 0 ||
 		!strings.Contains(probs.Error(), `did you mean "city"`) {
 		t.Errorf("geo.fields typo: %v", probs)
+	}
+}
+
+// TestStandIn starts the service on the stand-in database, as the sample
+// job does without GEOIP_DB: it locates the stand-in's networks, says that
+// its places are made up, and removes its temporary file on Close.
+func TestStandIn(t *testing.T) {
+	var logs bytes.Buffer
+	spec := geoip.ServiceSpec()
+	conf, probs := component.NewConfig(&spec, map[string]string{"maxmind.database.path": geoip.StandIn})
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	svc, err := spec.NewService(context.Background(), conf, component.Env{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, ok, err := svc.(*geoip.Service).Locate(netip.MustParseAddr("130.237.218.86"))
+	if err != nil || !ok || g.City != "Berlin" || g.CountryISOCode != "DE" || !g.HasLocation {
+		t.Errorf("Locate = %+v, %v, %v", g, ok, err)
+	}
+	if !strings.Contains(logs.String(), "STAND-IN") || !strings.Contains(logs.String(), "level=WARN") {
+		t.Errorf("no warning about the stand-in:\n%s", logs.String())
+	}
+	path := svc.(*geoip.Service).Path()
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("stand-in file: %v", err)
+	}
+	if err := svc.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("stand-in file %s still there after Close: %v", path, err)
 	}
 }

@@ -69,7 +69,7 @@ func ServiceSpec() component.Spec {
 			"without a restart; a file that does not load leaves the current database in use, and the failure is logged.",
 		Provides: Capability,
 		Properties: []component.Property{
-			{Key: "maxmind.database.path", Description: "Local path of the .mmdb file.", Validator: component.NonEmpty},
+			{Key: "maxmind.database.path", Description: "Local path of the .mmdb file, or stand-in for a small made-up database (for a first try and tests; the service warns that its places are not real).", Validator: component.NonEmpty},
 			{Key: "maxmind.database.uri", Description: "The file as a file: URI (LogIsland also accepts hdfs: URIs; Weir reads local files only).",
 				Validator: component.NewValidator("file: URI or path", func(s string) error { _, err := uriPath(s); return err })},
 			{Key: "locale", Description: "Language of the names (city, country, ...): a language of the database such as en, de, fr, ja, pt-BR; names fall back to English.",
@@ -112,6 +112,8 @@ type Service struct {
 	stop chan struct{}
 	done chan struct{}
 	once sync.Once
+	// removeOnClose is set for the stand-in database's temporary file.
+	removeOnClose bool
 }
 
 // database is one loaded file.
@@ -122,19 +124,52 @@ type database struct {
 	databaseType string
 }
 
+// StandIn is the value of maxmind.database.path that asks for the stand-in
+// database: a small made-up database written at start (StandInNetworks),
+// so that the sample job runs before the user has a GeoLite2 file. The
+// service says so, at warn level, when it starts.
+const StandIn = "stand-in"
+
 func newService(_ context.Context, conf component.Config, env component.Env) (component.Service, error) {
 	path := conf.String("maxmind.database.path")
+	every, err := conf.Millis("database.check.interval")
+	if err != nil {
+		return nil, err
+	}
+	if path == StandIn {
+		return openStandIn(conf.String("locale"), every, env.Logger)
+	}
 	if conf.IsSet("maxmind.database.uri") {
 		var err error
 		if path, err = uriPath(conf.String("maxmind.database.uri")); err != nil {
 			return nil, err
 		}
 	}
-	every, err := conf.Millis("database.check.interval")
+	return Open(path, conf.String("locale"), every, env.Logger)
+}
+
+// openStandIn writes the stand-in database to a temporary file, removed
+// when the service closes, and opens it.
+func openStandIn(locale string, every time.Duration, log *slog.Logger) (*Service, error) {
+	f, err := os.CreateTemp("", "weir-geo-stand-in-*.mmdb")
 	if err != nil {
+		return nil, fmt.Errorf("stand-in geo database: %w", err)
+	}
+	werr := WriteStandIn(f, StandInNetworks)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(f.Name())
 		return nil, err
 	}
-	return Open(path, conf.String("locale"), every, env.Logger)
+	s, err := Open(f.Name(), locale, every, log)
+	if err != nil {
+		os.Remove(f.Name())
+		return nil, err
+	}
+	s.removeOnClose = true
+	s.log.Warn("no geo database given: using the STAND-IN database, whose places are made up; set maxmind.database.path (GEOIP_DB in the sample job) to a GeoLite2 or GeoIP2 City file, see docs/processors.md",
+		"networks", len(StandInNetworks))
+	return s, nil
 }
 
 // Open loads the database at path and starts checking it for changes
@@ -220,6 +255,9 @@ func (s *Service) Reload() bool {
 	return true
 }
 
+// Path returns the database file the service reads.
+func (s *Service) Path() string { return s.path }
+
 // Generation implements Locator.
 func (s *Service) Generation() uint64 { return s.gen.Load() }
 
@@ -293,6 +331,11 @@ func (s *Service) Locate(addr netip.Addr) (Geo, bool, error) {
 func (s *Service) Close(context.Context) error {
 	s.once.Do(func() { close(s.stop) })
 	<-s.done
+	if s.removeOnClose {
+		if err := os.Remove(s.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove stand-in geo database: %w", err)
+		}
+	}
 	return nil
 }
 
