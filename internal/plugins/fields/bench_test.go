@@ -73,6 +73,7 @@ func BenchmarkProcessors(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu0 := cpuTime()
 			done, start := 0, 0
 			for done < b.N {
 				done += run(start)
@@ -82,6 +83,7 @@ func BenchmarkProcessors(b *testing.B) {
 			}
 			b.StopTimer()
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(done), "ns/record")
+			b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(done), "cpu-ns/record")
 		})
 	}
 }

@@ -169,6 +169,11 @@ func convert(v record.Value, to convertType) (record.Value, bool) {
 			return record.IntValue(0), true
 		case record.String:
 			s, _ := v.AsString()
+			// Most values need no trimming: parse first, trim only on
+			// failure (TrimSpace was a fifth of the processor's time).
+			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return record.IntValue(n), true
+			}
 			s = strings.TrimSpace(s)
 			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 				return record.IntValue(n), true

@@ -75,6 +75,7 @@ func BenchmarkFullJobChain(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu0 := cpuTime()
 			done, start := 0, 0
 			for done < b.N {
 				done += run(start)
@@ -84,6 +85,7 @@ func BenchmarkFullJobChain(b *testing.B) {
 			}
 			b.StopTimer()
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(done), "ns/record")
+			b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(done), "cpu-ns/record")
 			b.ReportMetric(float64(done)/b.Elapsed().Seconds(), "records/s")
 		})
 	}

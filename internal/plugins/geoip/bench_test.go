@@ -34,6 +34,7 @@ func BenchmarkIpToGeoWarm(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	done, start := 0, 0
 	for done < b.N {
 		done += run(start)
@@ -43,4 +44,5 @@ func BenchmarkIpToGeoWarm(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(done), "ns/record")
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(done), "cpu-ns/record")
 }
