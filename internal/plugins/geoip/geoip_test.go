@@ -68,7 +68,7 @@ func setupTB(t testing.TB, props map[string]string) (*geoip.Service, component.P
 	t.Cleanup(func() { svc.Close(context.Background()) })
 	reg := prometheus.NewRegistry()
 	env := component.Env{Name: "geo_enrich", Stream: "s", Metrics: status.NewMetrics(reg),
-		Services: services{"geo": svc, "lru": cache.NewLRUService(component.Env{}, 1000, nil)}}
+		Services: services{"geo": svc, "lru": cache.NewLRUService(component.Env{}, 16384, nil)}}
 	all := map[string]string{"ip.address.field": "src_ip", "iptogeo.service": "geo", "cache.service": "lru"}
 	for k, v := range props {
 		all[k] = v

@@ -206,8 +206,12 @@ func New(o Options, geo Locator, kv cache.KeyValue, env component.Env) *IpToGeo 
 func (p *IpToGeo) Process(_ context.Context, b *component.Batch) error {
 	var counts [numRec]int
 	gen := p.geo.Generation()
+	// Consecutive records of an access log often share their address (a
+	// page and its assets): the previous answer is reused without asking
+	// the shared cache, whose lock and lookup are most of the cost.
+	var last lastAnswer
 	for _, r := range b.Records {
-		counts[p.enrich(r, gen)]++
+		counts[p.enrich(r, gen, &last)]++
 	}
 	for i, n := range counts {
 		if n > 0 {
@@ -217,35 +221,68 @@ func (p *IpToGeo) Process(_ context.Context, b *component.Batch) error {
 	return nil
 }
 
-func (p *IpToGeo) enrich(r *record.Record, gen uint64) int {
+// lastAnswer is the answer for the previous record's address in a batch.
+type lastAnswer struct {
+	addr    string
+	outcome int
+	e       entry
+	valid   bool
+}
+
+func (p *IpToGeo) enrich(r *record.Record, gen uint64, last *lastAnswer) int {
 	s, ok := r.GetString(p.ipField)
 	if !ok {
 		return recMissing
 	}
+	if last.valid && last.addr == s {
+		if last.outcome == recLocated || last.outcome == recNotFound {
+			return p.apply(r, last.e)
+		}
+		return last.outcome
+	}
+	out, e := p.answer(s, gen)
+	*last = lastAnswer{addr: s, outcome: out, e: e, valid: out != recFailed}
+	if out == recLocated || out == recNotFound {
+		return p.apply(r, e)
+	}
+	return out
+}
+
+// answer finds the entry of an address: from the cache, or by a lookup
+// that it caches. The outcome is recLocated or recNotFound when e holds
+// the answer, or why there is none.
+func (p *IpToGeo) answer(s string, gen uint64) (int, entry) {
 	key := cache.Key{Space: p.space, Name: s}
 	if v, ok := p.cache.Get(key); ok {
 		if e, ok := v.(entry); ok && e.gen == gen {
-			return p.apply(r, e)
+			return outcomeOf(e), e
 		}
 	}
 	addr, err := netip.ParseAddr(s)
 	if err != nil {
-		return recInvalid
+		return recInvalid, entry{}
 	}
 	if IsPrivateOrReserved(addr) {
-		return recPrivate
+		return recPrivate, entry{}
 	}
 	g, found, err := p.geo.Locate(addr.WithZone(""))
 	if err != nil {
 		p.log.Debug("geo lookup failed", "address", s, "error", err)
-		return recFailed
+		return recFailed, entry{}
 	}
 	e := entry{gen: gen}
 	if found {
 		e.fields = p.fieldsOf(g)
 	}
 	p.cache.Set(key, e, p.ttl)
-	return p.apply(r, e)
+	return outcomeOf(e), e
+}
+
+func outcomeOf(e entry) int {
+	if e.fields == nil {
+		return recNotFound
+	}
+	return recLocated
 }
 
 func (p *IpToGeo) apply(r *record.Record, e entry) int {
