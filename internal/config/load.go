@@ -294,10 +294,15 @@ func (p *parser) name(f map[string][2]*yaml.Node, key, path string, item *yaml.N
 
 // component fills the identifier, documentation and flat configuration map.
 // "type" is accepted as a synonym of "component" because LogIsland's job
-// files use it; giving both is an error.
+// files use it; giving both is an error, except when "type" is one of
+// LogIsland's role words (parser, processor, ...), which LogIsland's own
+// job files put beside "component" and which say nothing Weir needs.
 func (p *parser) component(c *dataflow.Component, f map[string][2]*yaml.Node, path string, n *yaml.Node) {
 	comp, hasC := f["component"]
 	typ, hasT := f["type"]
+	if hasC && hasT && logIslandRoles[typ[1].Value] {
+		hasT = false
+	}
 	switch {
 	case hasC && hasT:
 		p.problem(typ[0], path, "give either \"component\" or its synonym \"type\", not both")
@@ -332,6 +337,10 @@ func (p *parser) component(c *dataflow.Component, f map[string][2]*yaml.Node, pa
 		c.Config = append(c.Config, dataflow.Property{Key: k.Value, Value: val, Line: k.Line})
 	}
 }
+
+// logIslandRoles are the values of "type" in LogIsland's job files, where
+// it names the component's role rather than its class.
+var logIslandRoles = map[string]bool{"parser": true, "processor": true, "stream": true, "service": true, "sink": true, "engine": true}
 
 // itemPath is the path of a list item for the problems found while its keys
 // are read, before its name is known: the item's plain name when it has one,

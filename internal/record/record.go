@@ -18,6 +18,11 @@ const (
 	FieldKey    = "record_key"    // the raw input key
 	FieldErrors = "record_errors" // list of "<error_type>: <message>" strings
 
+	// FieldOutputTopic, when set by a processor (RouteRecords), names the
+	// one output topic of the record instead of the stream's output
+	// topics. The stream removes it before writing the record.
+	FieldOutputTopic = "record_output_topic"
+
 	// Fields added to a record when it is routed to an error topic, so that
 	// an operator can find the input that failed.
 	FieldErrorProcessor  = "record_error_processor"

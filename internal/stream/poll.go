@@ -364,18 +364,29 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 	s.noteFields(b.Records)
 
 	var slab []byte
-	unwritable := 0
+	sent, unwritable := 0, 0
 	for _, r := range b.Records {
+		// A record routed to a topic that cannot be written becomes an
+		// error record naming it (route.go); the stream goes on.
+		topics, reason := s.outputTopics(ctx, pr.cl, r)
+		if reason != "" {
+			r.AddError(ErrRouting, reason)
+			r.MarkSource("")
+			failed = append(failed, r)
+			continue
+		}
 		var diverted bool
-		if slab, diverted, err = pr.send(slab, r, s.conf.Outputs, s.outSer, false); err != nil {
+		if slab, diverted, err = pr.send(slab, r, topics, s.outSer, false); err != nil {
 			return err
 		}
 		if diverted {
 			unwritable++
+		} else {
+			sent++
 		}
 	}
-	s.m.out.Add(float64(len(b.Records) - unwritable))
-	s.tally.out.Add(int64(len(b.Records) - unwritable))
+	s.m.out.Add(float64(sent))
+	s.tally.out.Add(int64(sent))
 	for i, c := range b.Completions() {
 		more, err := c.Wait(ctx)
 		if err != nil {

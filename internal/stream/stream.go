@@ -76,6 +76,7 @@ type Stream struct {
 
 	limiter limiter
 	slabs   slabPool
+	routes  routes // routed output topics (route.go)
 
 	// batches keeps the last batches for the status page (batches.go);
 	// tally counts the records of the batch in flight.
@@ -133,6 +134,13 @@ func New(ctx context.Context, p Params, deps ChainDeps) (*Stream, error) {
 	return s, nil
 }
 
+// topicConfigs are the settings of the topics this stream creates: they
+// accept the largest message it writes.
+func (s *Stream) topicConfigs() map[string]*string {
+	maxBytes := strconv.Itoa(s.conf.MaxMessageBytes)
+	return map[string]*string{"max.message.bytes": &maxBytes}
+}
+
 // Name is the stream's name in the job.
 func (s *Stream) Name() string { return s.conf.Name }
 
@@ -180,6 +188,7 @@ func (s *Stream) prepareTopics(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	topics := append(append(append([]string(nil), s.conf.Inputs...), s.conf.Outputs...), s.conf.Errors...)
+	topics = append(topics, s.currentRoutedTopics()...)
 	if !s.conf.AutoCreate {
 		// Without auto-create the topics must exist: say so now rather than
 		// consume nothing.
@@ -194,10 +203,7 @@ func (s *Stream) prepareTopics(ctx context.Context) error {
 		}
 		return nil
 	}
-	// Topics this stream creates accept the largest message it writes.
-	maxBytes := strconv.Itoa(s.conf.MaxMessageBytes)
-	configs := map[string]*string{"max.message.bytes": &maxBytes}
-	resp, err := adm.CreateTopics(ctx, s.conf.Partitions, s.conf.Replication, configs, dedupe(topics)...)
+	resp, err := adm.CreateTopics(ctx, s.conf.Partitions, s.conf.Replication, s.topicConfigs(), dedupe(topics)...)
 	if err != nil {
 		return fmt.Errorf("stream %q: create topics on %v: %w", s.conf.Name, s.seeds, s.conf.Security.explain(err))
 	}

@@ -8,6 +8,8 @@ import (
 	"github.com/weir-streams/weir/internal/plugins/cache"
 	"github.com/weir-streams/weir/internal/plugins/dns"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
+	"github.com/weir-streams/weir/internal/plugins/fields"
+	"github.com/weir-streams/weir/internal/plugins/geoip"
 	"github.com/weir-streams/weir/internal/plugins/searchindex"
 	"github.com/weir-streams/weir/internal/plugins/text"
 	"github.com/weir-streams/weir/internal/plugins/useragent"
@@ -31,11 +33,28 @@ func Register(reg *component.Registry) {
 	reg.Register(docdb.BulkPutSpec())
 	reg.Register(useragent.ParseUserAgentSpec())
 	reg.Register(searchindex.ProcessorSpec())
+	// The everyday kit (issue 21).
+	reg.Register(fields.ConvertFieldsTypeSpec())
+	reg.Register(fields.AddFieldsSpec())
+	reg.Register(fields.RemoveFieldsSpec())
+	reg.Register(fields.NormalizeFieldsSpec())
+	reg.Register(fields.ModifyIdSpec())
+	reg.Register(fields.FilterRecordsSpec())
+	reg.Register(fields.ConvertSimpleDateFormatFieldsSpec())
+	reg.Register(fields.SetJsonAsFieldsSpec())
+	reg.Register(fields.ParsePropertiesSpec())
+	reg.Register(fields.SplitFieldSpec())
+	reg.Register(fields.EvaluateJsonPathSpec())
+	reg.Register(fields.DebugStreamSpec())
+	reg.Register(fields.MaskFieldsSpec())
+	reg.Register(fields.RouteRecordsSpec())
+	reg.Register(geoip.IpToGeoSpec())
 
 	// Controller services.
 	reg.Register(docdb.ServiceSpec())
 	reg.Register(cache.LRUSpec())
 	reg.Register(searchindex.ServiceSpec())
+	reg.Register(geoip.ServiceSpec())
 }
 
 // NewRegistry returns a registry with every built-in component.

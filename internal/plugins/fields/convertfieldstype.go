@@ -1,0 +1,225 @@
+package fields
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/record"
+)
+
+// ConvertFieldsTypeName is the component identifier.
+const ConvertFieldsTypeName = "pkg.processor.ConvertFieldsType"
+
+// ErrConversion is the error type of a record whose conversion failed when
+// conversion.failure is error.
+const ErrConversion = "conversion_error"
+
+var convertTypes = []string{"string", "int", "long", "float", "double", "boolean"}
+
+// ConvertFieldsTypeSpec declares ConvertFieldsType.
+func ConvertFieldsTypeSpec() component.Spec {
+	return component.Spec{
+		Name: ConvertFieldsTypeName,
+		Kind: component.KindProcessor,
+		Summary: "Converts fields to another type. Each dynamic key is a field name, its value the type: int, long " +
+			"(both 64-bit integers), float, double (both 64-bit floats), boolean or string (case does not matter). " +
+			"A value that does not convert is kept as it was and counted in convert_fields_type_total{outcome=\"failed\"}, " +
+			"as LogIsland does, or makes the record an error record when conversion.failure is error. A missing field is left alone.",
+		DynamicProperties: true,
+		Properties: []component.Property{
+			{Key: "conversion.failure", Description: "What a value that does not convert does: keep (the value stays as it was) or error (the record becomes an error record, conversion_error).",
+				Default: "keep", Validator: component.Enum("keep", "error")},
+		},
+		Check: func(conf component.Config) error {
+			return checkDynamic(conf, component.NewValidator("type", func(s string) error {
+				_, err := parseConvertType(s)
+				return err
+			}), nil)
+		},
+		NewProcessor: newConvertFieldsType,
+	}
+}
+
+type convertType uint8
+
+const (
+	toString convertType = iota
+	toInt
+	toFloat
+	toBool
+)
+
+func parseConvertType(s string) (convertType, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "string":
+		return toString, nil
+	case "int", "long", "integer":
+		return toInt, nil
+	case "float", "double":
+		return toFloat, nil
+	case "boolean", "bool":
+		return toBool, nil
+	}
+	return 0, fmt.Errorf("%q is not a type (one of %s)", s, strings.Join(convertTypes, ", "))
+}
+
+type conversion struct {
+	field string
+	to    convertType
+}
+
+// ConvertFieldsType is the processor.
+type ConvertFieldsType struct {
+	convs     []conversion
+	failError bool
+	converted prometheus.Counter
+	failed    prometheus.Counter
+}
+
+func newConvertFieldsType(conf component.Config, env component.Env) (component.Processor, error) {
+	p := &ConvertFieldsType{
+		failError: conf.String("conversion.failure") == "error",
+		converted: counter(env, "convert_fields_type_total", "Field values ConvertFieldsType saw, by outcome.", "converted"),
+		failed:    counter(env, "convert_fields_type_total", "Field values ConvertFieldsType saw, by outcome.", "failed"),
+	}
+	for _, k := range sortedKeys(conf.Dynamic()) {
+		t, err := parseConvertType(conf.Dynamic()[k])
+		if err != nil {
+			return nil, fmt.Errorf("property %q: %w", k, err)
+		}
+		p.convs = append(p.convs, conversion{field: k, to: t})
+	}
+	return p, nil
+}
+
+// Process converts the fields of every record in place.
+func (p *ConvertFieldsType) Process(_ context.Context, b *component.Batch) error {
+	var ok, bad int
+	for _, r := range b.Records {
+		for _, c := range p.convs {
+			v, has := r.Get(c.field)
+			if !has || v.IsNull() {
+				continue
+			}
+			out, good := convert(v, c.to)
+			if !good {
+				bad++
+				if p.failError {
+					r.AddError(ErrConversion, fmt.Sprintf("field %s: cannot convert %s %s to %s", c.field, v.Kind(), v, convertTypes[typeIndex(c.to)]))
+					break
+				}
+				continue
+			}
+			ok++
+			r.Set(c.field, out)
+		}
+	}
+	if ok > 0 {
+		p.converted.Add(float64(ok))
+	}
+	if bad > 0 {
+		p.failed.Add(float64(bad))
+	}
+	return nil
+}
+
+func typeIndex(t convertType) int {
+	switch t {
+	case toInt:
+		return 1
+	case toFloat:
+		return 3
+	case toBool:
+		return 5
+	}
+	return 0
+}
+
+// convert converts v to the type. Strings are trimmed first. A float
+// converts to an integer only when it is whole, so nothing is silently
+// lost; a string like "1.0" converts to an integer the same way.
+func convert(v record.Value, to convertType) (record.Value, bool) {
+	switch to {
+	case toString:
+		if v.Kind() == record.String {
+			return v, true
+		}
+		if v.Kind() == record.Array || v.Kind() == record.Map {
+			return v, false
+		}
+		return record.StringValue(v.Text()), true
+	case toInt:
+		switch v.Kind() {
+		case record.Int:
+			return v, true
+		case record.Float:
+			f, _ := v.AsFloat()
+			return floatToInt(f)
+		case record.Bool:
+			b, _ := v.AsBool()
+			if b {
+				return record.IntValue(1), true
+			}
+			return record.IntValue(0), true
+		case record.String:
+			s, _ := v.AsString()
+			// Most values need no trimming: parse first, trim only on
+			// failure (TrimSpace was a fifth of the processor's time).
+			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return record.IntValue(n), true
+			}
+			s = strings.TrimSpace(s)
+			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return record.IntValue(n), true
+			}
+			if f, err := strconv.ParseFloat(s, 64); err == nil {
+				return floatToInt(f)
+			}
+		}
+	case toFloat:
+		switch v.Kind() {
+		case record.Float:
+			return v, true
+		case record.Int:
+			f, _ := v.AsFloat()
+			return record.FloatValue(f), true
+		case record.String:
+			s, _ := v.AsString()
+			if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
+				return record.FloatValue(f), true
+			}
+		}
+	case toBool:
+		switch v.Kind() {
+		case record.Bool:
+			return v, true
+		case record.Int:
+			n, _ := v.AsInt()
+			if n == 0 || n == 1 {
+				return record.BoolValue(n == 1), true
+			}
+		case record.String:
+			s, _ := v.AsString()
+			switch strings.ToLower(strings.TrimSpace(s)) {
+			case "true":
+				return record.BoolValue(true), true
+			case "false":
+				return record.BoolValue(false), true
+			}
+		}
+	}
+	return v, false
+}
+
+func floatToInt(f float64) (record.Value, bool) {
+	if f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
+		return record.Value{}, false
+	}
+	return record.IntValue(int64(f)), true
+}

@@ -1,0 +1,56 @@
+package fields_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/plugins/fields"
+	"github.com/weir-streams/weir/internal/record"
+)
+
+func TestDebugStream(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		props map[string]string
+		lines int
+		has   string
+		not   string
+	}{
+		{"every record", nil, 10, `\"n\":9`, ""},
+		{"sampled", map[string]string{"debug.sample": "4"}, 3, `\"n\":8`, `\"n\":1,`},
+		{"filter", map[string]string{"debug.filter": "n:^[13]$"}, 2, `\"n\":3`, `\"n\":2`},
+		{"selection", map[string]string{"debug.selection": " n "}, 10, `record="{\"n\":0}"`, "record_id"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			spec := fields.DebugStreamSpec()
+			conf, probs := component.NewConfig(&spec, tt.props)
+			if len(probs) > 0 {
+				t.Fatal(probs)
+			}
+			p, err := spec.NewProcessor(conf, component.Env{Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var recs []*record.Record
+			for i := 0; i < 10; i++ {
+				recs = append(recs, rec("n", i))
+			}
+			b := &component.Batch{Records: recs}
+			if err := p.Process(context.Background(), b); err != nil || len(b.Records) != 10 {
+				t.Fatalf("process: %v, %d records", err, len(b.Records))
+			}
+			out := buf.String()
+			if n := strings.Count(out, "msg=record"); n != tt.lines {
+				t.Errorf("%d lines logged, want %d:\n%s", n, tt.lines, out)
+			}
+			if !strings.Contains(out, tt.has) || (tt.not != "" && strings.Contains(out, tt.not)) {
+				t.Errorf("log lacks %s or holds %s:\n%s", tt.has, tt.not, out)
+			}
+		})
+	}
+}

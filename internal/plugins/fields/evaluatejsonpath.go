@@ -1,0 +1,143 @@
+package fields
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+
+	"github.com/theory/jsonpath"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/record"
+)
+
+// EvaluateJsonPathName is the component identifier.
+const EvaluateJsonPathName = "pkg.processor.EvaluateJsonPath"
+
+// Error types of EvaluateJsonPath (LogIsland's first).
+const (
+	ErrInvalidJSONField = "invalid_json_field"
+	ErrJSONPath         = "json_path_error"
+)
+
+// EvaluateJsonPathSpec declares EvaluateJsonPath.
+func EvaluateJsonPathSpec() component.Spec {
+	return component.Spec{
+		Name: EvaluateJsonPathName,
+		Kind: component.KindProcessor,
+		Summary: "Evaluates JSONPath expressions (RFC 9535, e.g. $.user.name or $.items[0].id) against a field holding JSON and sets each " +
+			"result as a field: each dynamic key names the field to set, its value is the path. With return.type scalar a result must be " +
+			"a string, number, boolean or null (an object or array makes the record an error record, json_path_error); with json it is " +
+			"set as its JSON text. A path that selects several nodes gives an array (scalar) or a JSON array (json). A field that is not " +
+			"JSON makes the record an error record (invalid_json_field).",
+		DynamicProperties: true,
+		Properties: []component.Property{
+			{Key: "return.type", Description: "scalar or json.", Default: "scalar", Validator: component.Enum("scalar", "json")},
+			{Key: "path.not.found.behavior", Description: "When a path selects nothing: ignore (no field is set) or warn (also logged at warn level).",
+				Default: "ignore", Validator: component.Enum("ignore", "warn")},
+			{Key: "json.input.field.name", Description: "Field holding the JSON document.", Default: record.FieldValue, Validator: component.NonEmpty},
+		},
+		Check: func(conf component.Config) error {
+			return checkDynamic(conf, component.NewValidator("JSONPath expression", func(s string) error {
+				_, err := jsonpath.Parse(s)
+				return err
+			}), nil)
+		},
+		NewProcessor: newEvaluateJsonPath,
+	}
+}
+
+type pathRule struct {
+	field string
+	path  *jsonpath.Path
+}
+
+// EvaluateJsonPath is the processor.
+type EvaluateJsonPath struct {
+	rules  []pathRule
+	asJSON bool
+	warn   bool
+	input  string
+	log    *slog.Logger
+}
+
+func newEvaluateJsonPath(conf component.Config, env component.Env) (component.Processor, error) {
+	p := &EvaluateJsonPath{asJSON: conf.String("return.type") == "json", warn: conf.String("path.not.found.behavior") == "warn",
+		input: conf.String("json.input.field.name"), log: env.Logger}
+	if p.log == nil {
+		p.log = slog.New(slog.DiscardHandler)
+	}
+	for _, k := range sortedKeys(conf.Dynamic()) {
+		path, err := jsonpath.Parse(conf.Dynamic()[k])
+		if err != nil {
+			return nil, fmt.Errorf("property %q: %w", k, err)
+		}
+		p.rules = append(p.rules, pathRule{field: k, path: path})
+	}
+	return p, nil
+}
+
+// Process evaluates the paths on every record.
+func (p *EvaluateJsonPath) Process(_ context.Context, b *component.Batch) error {
+	for _, r := range b.Records {
+		s, ok := r.GetString(p.input)
+		if !ok {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader([]byte(s)))
+		dec.UseNumber()
+		var doc any
+		if err := dec.Decode(&doc); err != nil {
+			r.AddError(ErrInvalidJSONField, fmt.Sprintf("field %s: %v", p.input, err))
+			continue
+		}
+		for _, rule := range p.rules {
+			if err := p.apply(r, rule, doc); err != nil {
+				r.AddError(ErrJSONPath, err.Error())
+				break
+			}
+		}
+	}
+	return nil
+}
+
+func (p *EvaluateJsonPath) apply(r *record.Record, rule pathRule, doc any) error {
+	nodes := rule.path.Select(doc)
+	if len(nodes) == 0 {
+		if p.warn {
+			p.log.Warn("json path selected nothing", "field", rule.field, "path", rule.path.String(), "record", r.ID)
+		}
+		return nil
+	}
+	var res any = []any(nodes)
+	if len(nodes) == 1 {
+		res = nodes[0]
+	}
+	if p.asJSON {
+		out, err := json.Marshal(res)
+		if err != nil {
+			return fmt.Errorf("%s: %w", rule.field, err)
+		}
+		r.SetString(rule.field, string(out))
+		return nil
+	}
+	if m, ok := res.(map[string]any); ok {
+		return fmt.Errorf("%s: path %s selects an object (%d keys), not a scalar: use return.type json", rule.field, rule.path, len(m))
+	}
+	if a, ok := res.([]any); ok {
+		for _, e := range a {
+			switch e.(type) {
+			case map[string]any, []any:
+				return fmt.Errorf("%s: path %s selects a nested structure, not scalars: use return.type json", rule.field, rule.path)
+			}
+		}
+	}
+	v, err := record.ValueFromJSON(res)
+	if err != nil {
+		return fmt.Errorf("%s: %w", rule.field, err)
+	}
+	r.Set(rule.field, v)
+	return nil
+}

@@ -1,0 +1,93 @@
+// Package fields holds the everyday record processors: convert, add,
+// remove, rename, filter, split, parse and mask fields, and log records.
+// Where LogIsland has the same processor (logisland-processor-common), the
+// identifier is LogIsland's with "com.hurence.logisland" replaced by "pkg"
+// and the keys are LogIsland's, so that a LogIsland job moves over by
+// changing only the package prefix. docs/processors.md documents each one.
+//
+// Every processor here holds only read-only state built from its
+// configuration (compiled expressions, regular expressions, field lists)
+// and is safe for concurrent use.
+package fields
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/expr"
+	"github.com/weir-streams/weir/internal/record"
+	"github.com/weir-streams/weir/internal/status"
+)
+
+// Conflict resolution policies (LogIsland's values of
+// conflict.resolution.policy).
+const (
+	policyOverwrite = "overwrite_existing"
+	policyKeepOld   = "keep_only_old_field"
+	policyNothing   = "do_nothing"
+	policyKeepBoth  = "keep_both_fields"
+)
+
+// ErrExpression is the error type of a record whose expression failed.
+const ErrExpression = "expression_error"
+
+// counter returns a per-component counter with one outcome label value.
+func counter(env component.Env, name, help, outcome string) prometheus.Counter {
+	m := env.Metrics
+	if m == nil {
+		m = status.NewMetrics(prometheus.NewRegistry())
+	}
+	labels := append(append([]string(nil), status.ComponentLabels...), "outcome")
+	return m.CounterVec(name, help, labels...).WithLabelValues(append(env.MetricLabels(), outcome)...)
+}
+
+// isTechnical reports whether a field is one that every record keeps
+// (RemoveFields' fields.to.keep never removes them): its id, type, time
+// and errors.
+func isTechnical(name string) bool {
+	switch name {
+	case record.FieldID, record.FieldType, record.FieldTime, record.FieldErrors:
+		return true
+	}
+	return false
+}
+
+// expressionValidator checks that a value compiles as an expression (with
+// or without ${...}), so that a bad one is refused at validation with its
+// column.
+var expressionValidator = component.NewValidator("expression (docs/expressions.md), optionally written ${...}", func(s string) error {
+	body, _ := expr.Unwrap(s)
+	_, err := expr.Compile(body)
+	return err
+})
+
+// templateValidator checks a value that is a constant or ${expression}.
+var templateValidator = component.NewValidator("constant, or ${expression} (docs/expressions.md)", func(s string) error {
+	_, err := expr.ParseTemplate(s)
+	return err
+})
+
+// checkDynamic validates the dynamic keys of a component with v; the error
+// names the key, and the caller's path gives the component.
+func checkDynamic(conf component.Config, v component.Validator, skip func(key string) bool) error {
+	var errs []error
+	for _, k := range sortedKeys(conf.Dynamic()) {
+		if skip != nil && skip(k) {
+			continue
+		}
+		if err := v.Validate(conf.Dynamic()[k]); err != nil {
+			errs = append(errs, fmt.Errorf("property %q: %w", k, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// compileExpression compiles a value that is always an expression, written
+// with or without ${...}.
+func compileExpression(s string) (*expr.Program, error) {
+	body, _ := expr.Unwrap(s)
+	return expr.Compile(body)
+}

@@ -1,0 +1,158 @@
+package fields
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/expr"
+	"github.com/weir-streams/weir/internal/record"
+)
+
+// FilterRecordsName is the component identifier.
+const FilterRecordsName = "pkg.processor.FilterRecords"
+
+// FilterRecordsSpec declares FilterRecords.
+func FilterRecordsSpec() component.Spec {
+	return component.Spec{
+		Name: FilterRecordsName,
+		Kind: component.KindProcessor,
+		Summary: "Keeps the records that meet its criteria and drops the others. The criteria are field.name = field.value " +
+			"(the field's text equals the value) and every dynamic key, whose value is a condition (docs/expressions.md, with or without ${...}); " +
+			"logic combines them (OR: one suffices, AND: all must hold). A dropped record is counted in " +
+			"filter_records_total{outcome=\"dropped\"}; its offset still commits (a dropped record is handled, not lost).",
+		DynamicProperties: true,
+		Properties: []component.Property{
+			{Key: "field.name", Description: "Field to compare with field.value.", Default: record.FieldType},
+			{Key: "field.value", Description: "Value of field.name that keeps a record (compared as text). Without it, field.name is not a criterion."},
+			{Key: "logic", Description: "How criteria combine: OR (any) or AND (all).", Default: "OR", Validator: component.Enum("OR", "AND")},
+			{Key: "keep.errors", Description: "Keep a record whose condition failed to evaluate (an operator on values of the wrong types). " +
+				"Kept, it carries the error (expression_error) and goes to the error topics; otherwise it is dropped and counted as failed.",
+				Default: "true", Validator: component.Bool},
+		},
+		Check: func(conf component.Config) error {
+			err := checkDynamic(conf, expressionValidator, nil)
+			if !conf.IsSet("field.value") && len(conf.Dynamic()) == 0 {
+				err = errors.Join(err, errors.New(`give "field.value" or at least one condition as a dynamic key`))
+			}
+			return err
+		},
+		NewProcessor: newFilterRecords,
+	}
+}
+
+type condition struct {
+	key  string
+	prog *expr.Program
+}
+
+// FilterRecords is the processor.
+type FilterRecords struct {
+	field, value string
+	useField     bool
+	and          bool
+	keepErrors   bool
+	conds        []condition
+	log          *slog.Logger
+
+	kept, dropped, failed prometheus.Counter
+}
+
+func newFilterRecords(conf component.Config, env component.Env) (component.Processor, error) {
+	p := &FilterRecords{
+		field:    conf.String("field.name"),
+		value:    conf.String("field.value"),
+		useField: conf.IsSet("field.value"),
+		and:      strings.EqualFold(conf.String("logic"), "AND"),
+		log:      env.Logger,
+	}
+	if p.log == nil {
+		p.log = slog.New(slog.DiscardHandler)
+	}
+	var err error
+	if p.keepErrors, err = conf.Bool("keep.errors"); err != nil {
+		return nil, err
+	}
+	for _, k := range sortedKeys(conf.Dynamic()) {
+		body, _ := expr.Unwrap(conf.Dynamic()[k])
+		prog, err := expr.Compile(body)
+		if err != nil {
+			return nil, fmt.Errorf("property %q: %w", k, err)
+		}
+		p.conds = append(p.conds, condition{key: k, prog: prog})
+	}
+	const name, help = "filter_records_total", "Records FilterRecords saw, by outcome: kept, dropped, failed (a condition failed to evaluate)."
+	p.kept = counter(env, name, help, "kept")
+	p.dropped = counter(env, name, help, "dropped")
+	p.failed = counter(env, name, help, "failed")
+	return p, nil
+}
+
+// Process keeps the records that meet the criteria, in order.
+func (p *FilterRecords) Process(_ context.Context, b *component.Batch) error {
+	out := b.Records[:0]
+	var kept, dropped, failed int
+	for _, r := range b.Records {
+		keep, err := p.keep(r)
+		if err != nil {
+			failed++
+			if p.keepErrors {
+				r.AddError(ErrExpression, err.Error())
+				out = append(out, r)
+			}
+			continue
+		}
+		if keep {
+			kept++
+			out = append(out, r)
+		} else {
+			dropped++
+		}
+	}
+	// Clear the tail so that dropped records are not kept alive by the
+	// batch's backing array.
+	clear(b.Records[len(out):])
+	b.Records = out
+	if kept > 0 {
+		p.kept.Add(float64(kept))
+	}
+	if dropped > 0 {
+		p.dropped.Add(float64(dropped))
+	}
+	if failed > 0 {
+		p.failed.Add(float64(failed))
+	}
+	return nil
+}
+
+// keep evaluates the criteria on r, short-circuit.
+func (p *FilterRecords) keep(r *record.Record) (bool, error) {
+	if p.useField {
+		s, ok := r.GetString(p.field)
+		match := ok && s == p.value
+		if match && !p.and {
+			return true, nil
+		}
+		if !match && p.and {
+			return false, nil
+		}
+	}
+	for _, c := range p.conds {
+		ok, err := c.prog.EvalBool(r)
+		if err != nil {
+			return false, fmt.Errorf("condition %s: %w", c.key, err)
+		}
+		if ok && !p.and {
+			return true, nil
+		}
+		if !ok && p.and {
+			return false, nil
+		}
+	}
+	return p.and, nil
+}

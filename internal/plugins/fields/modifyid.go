@@ -1,0 +1,191 @@
+package fields
+
+import (
+	"context"
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"strconv"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/record"
+)
+
+// ModifyIdName is the component identifier.
+const ModifyIdName = "pkg.processor.ModifyId"
+
+// ErrFormat is the error type of a record whose id could not be built.
+const ErrFormat = "string_format_error"
+
+var hashAlgorithms = map[string]func() hash.Hash{
+	"MD5": md5.New, "SHA-1": sha1.New, "SHA-224": sha256.New224, "SHA-256": sha256.New, "SHA-384": sha512.New384, "SHA-512": sha512.New,
+}
+
+// ModifyIdSpec declares ModifyId.
+func ModifyIdSpec() component.Spec {
+	return component.Spec{
+		Name: ModifyIdName,
+		Kind: component.KindProcessor,
+		Summary: "Replaces the record id (and record_id). Strategies: randomUuid; hashFields (hex digest of the text of fields.to.hash, concatenated); " +
+			"fromFields (java.formatter.string filled with fields.to.hash, e.g. %2$s-%1$s); typetimehash (record_type-record_time-hex digest). " +
+			"A record id derived from the input (the default) already makes replays idempotent: change it only to key records by their content.",
+		Properties: []component.Property{
+			{Key: "id.generation.strategy", Description: "randomUuid, hashFields, fromFields or typetimehash.", Default: "randomUuid",
+				Validator: component.Enum("randomUuid", "hashFields", "fromFields", "typetimehash")},
+			{Key: "fields.to.hash", Description: "Comma-separated fields used by hashFields, fromFields and typetimehash.", Default: record.FieldValue, Validator: component.List(component.NonEmpty)},
+			{Key: "hash.algorithm", Description: "Digest of hashFields and typetimehash: MD5, SHA-1, SHA-224, SHA-256, SHA-384, SHA-512.", Default: "SHA-256",
+				Validator: component.Enum("MD5", "SHA-1", "SHA-224", "SHA-256", "SHA-384", "SHA-512")},
+			{Key: "hash.charset", Description: "Charset of the hashed text; Weir hashes UTF-8 only (accepted for LogIsland jobs).", Default: "UTF-8", Validator: component.Enum("UTF-8", "utf-8", "UTF8")},
+			{Key: "java.formatter.string", Description: "Format of fromFields, in Java Formatter syntax limited to %s, %d and %N$s / %N$d (the N-th field of fields.to.hash) and %%."},
+			{Key: "language.tag", Description: "Locale of fromFields in LogIsland; accepted and ignored (numbers are formatted without grouping).", Default: "en"},
+		},
+		Check: func(conf component.Config) error {
+			if conf.String("id.generation.strategy") == "fromFields" {
+				if !conf.IsSet("java.formatter.string") {
+					return fmt.Errorf(`"java.formatter.string" must be set when strategy is fromFields`)
+				}
+				_, err := parseJavaFormat(conf.String("java.formatter.string"), len(conf.List("fields.to.hash")))
+				return err
+			}
+			return nil
+		},
+		NewProcessor: newModifyId,
+	}
+}
+
+// ModifyId is the processor.
+type ModifyId struct {
+	strategy string
+	fields   []string
+	newHash  func() hash.Hash
+	format   []formatPart
+	fmtSrc   string
+}
+
+func newModifyId(conf component.Config, _ component.Env) (component.Processor, error) {
+	p := &ModifyId{
+		strategy: conf.String("id.generation.strategy"),
+		fields:   conf.List("fields.to.hash"),
+		newHash:  hashAlgorithms[conf.String("hash.algorithm")],
+	}
+	if p.strategy == "fromFields" {
+		p.fmtSrc = conf.String("java.formatter.string")
+		var err error
+		if p.format, err = parseJavaFormat(conf.String("java.formatter.string"), len(p.fields)); err != nil {
+			return nil, fmt.Errorf("property \"java.formatter.string\": %w", err)
+		}
+	}
+	return p, nil
+}
+
+// Process sets the id of every record.
+func (p *ModifyId) Process(_ context.Context, b *component.Batch) error {
+	var h hash.Hash
+	var buf []byte
+	for _, r := range b.Records {
+		switch p.strategy {
+		case "randomUuid":
+			r.SetID(uuid.NewString())
+		case "hashFields", "typetimehash":
+			if h == nil {
+				h = p.newHash()
+			}
+			h.Reset()
+			for _, f := range p.fields {
+				if s, ok := r.GetString(f); ok {
+					h.Write([]byte(s))
+				}
+			}
+			buf = h.Sum(buf[:0])
+			id := hex.EncodeToString(buf)
+			if p.strategy == "typetimehash" {
+				t, _ := r.GetString(record.FieldTime)
+				id = r.Type + "-" + t + "-" + id
+			}
+			r.SetID(id)
+		case "fromFields":
+			id, err := p.formatID(r)
+			if err != nil {
+				r.AddError(ErrFormat, err.Error())
+				continue
+			}
+			r.SetID(id)
+		}
+	}
+	return nil
+}
+
+// formatPart is a literal (arg < 0) or the text of argument arg.
+type formatPart struct {
+	lit string
+	arg int
+}
+
+// parseJavaFormat reads the subset of java.util.Formatter that ids use.
+func parseJavaFormat(f string, nargs int) ([]formatPart, error) {
+	var parts []formatPart
+	next := 0
+	var lit strings.Builder
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			lit.WriteByte(f[i])
+			continue
+		}
+		i++
+		if i >= len(f) {
+			return nil, fmt.Errorf("format ends with %%")
+		}
+		if f[i] == '%' {
+			lit.WriteByte('%')
+			continue
+		}
+		arg := -1
+		j := i
+		for j < len(f) && f[j] >= '0' && f[j] <= '9' {
+			j++
+		}
+		if j < len(f) && f[j] == '$' && j > i {
+			n, _ := strconv.Atoi(f[i:j])
+			arg = n - 1
+			i = j + 1
+		}
+		if i >= len(f) || (f[i] != 's' && f[i] != 'd') {
+			return nil, fmt.Errorf("unsupported conversion at %d: only %%s, %%d and %%N$s are supported", i)
+		}
+		if arg < 0 {
+			arg = next
+			next++
+		}
+		if arg >= nargs {
+			return nil, fmt.Errorf("format refers to field %d, but fields.to.hash names %d", arg+1, nargs)
+		}
+		parts = append(parts, formatPart{lit: lit.String(), arg: -1})
+		lit.Reset()
+		parts = append(parts, formatPart{arg: arg})
+	}
+	parts = append(parts, formatPart{lit: lit.String(), arg: -1})
+	return parts, nil
+}
+
+func (p *ModifyId) formatID(r *record.Record) (string, error) {
+	var b strings.Builder
+	for _, part := range p.format {
+		if part.arg < 0 {
+			b.WriteString(part.lit)
+			continue
+		}
+		s, ok := r.GetString(p.fields[part.arg])
+		if !ok {
+			return "", fmt.Errorf("could not build id with format %q: field %q does not exist", p.fmtSrc, p.fields[part.arg])
+		}
+		b.WriteString(s)
+	}
+	return b.String(), nil
+}

@@ -1,0 +1,160 @@
+package fields
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/expr"
+	"github.com/weir-streams/weir/internal/record"
+)
+
+// RouteRecordsName is the component identifier. LogIsland has no routing
+// processor; the name follows the others.
+const RouteRecordsName = "pkg.processor.RouteRecords"
+
+// ErrRoute is the error type of a record whose topic could not be
+// computed or is not a valid topic name.
+const ErrRoute = "routing_error"
+
+// RouteRecordsSpec declares RouteRecords.
+func RouteRecordsSpec() component.Spec {
+	return component.Spec{
+		Name: RouteRecordsName,
+		Kind: component.KindProcessor,
+		Summary: "Chooses each record's output topic: the text of output.topic.field, or the value of output.topic.expression, " +
+			"or output.topic.default when those give nothing (a missing field, null, an empty string). The record then goes to that " +
+			"one topic instead of the stream's broker.output.topics (error records still go to the error topics). Topics named in " +
+			"advance (output.topic.default, constant expressions, output.topics.known) are created at start with the stream's when " +
+			"broker.topic.autoCreate is true; other topics are created on first use. When autoCreate is false, a record routed to a " +
+			"topic that does not exist becomes an error record (routing_error) naming the topic: it is not lost and the stream goes on.",
+		Properties: []component.Property{
+			{Key: "output.topic.field", Description: "Field whose text is the topic."},
+			{Key: "output.topic.expression", Description: "Expression giving the topic (docs/expressions.md), with or without ${...}, e.g. http_status >= 500 ? \"logs_5xx\" : \"logs\". A constant topic is a string literal: \"all_logs\".",
+				Validator: expressionValidator},
+			{Key: "output.topic.default", Description: "Topic of records for which the field or expression gives nothing. Without it, such records go to the stream's output topics.",
+				Validator: topicName},
+			{Key: "output.topics.known", Description: "Comma-separated topics the field or expression may give, created (or checked) at start.",
+				Validator: component.List(topicName)},
+		},
+		Check: func(conf component.Config) error {
+			if conf.IsSet("output.topic.field") == conf.IsSet("output.topic.expression") {
+				return errors.New(`give exactly one of "output.topic.field" and "output.topic.expression"`)
+			}
+			if p, err := compileExpression(conf.String("output.topic.expression")); err == nil && conf.IsSet("output.topic.expression") {
+				if c, ok := p.Constant(); ok {
+					if err := topicName.Validate(c.Text()); err != nil {
+						return fmt.Errorf("property \"output.topic.expression\": %w", err)
+					}
+				}
+			}
+			return nil
+		},
+		NewProcessor: newRouteRecords,
+	}
+}
+
+// topicName accepts a Kafka topic name.
+var topicName = component.NewValidator("Kafka topic name", checkTopic)
+
+func checkTopic(s string) error {
+	if s == "" || len(s) > 249 || s == "." || s == ".." {
+		return fmt.Errorf("%q is not a valid topic name (1 to 249 characters, not . or ..)", s)
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '.' || c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return fmt.Errorf("topic name %q has the character %q; Kafka allows letters, digits, '.', '_' and '-'", s, c)
+		}
+	}
+	return nil
+}
+
+// RouteRecords is the processor.
+type RouteRecords struct {
+	field   string
+	prog    *expr.Program
+	def     string
+	known   []string
+	routed  prometheus.Counter
+	defHits prometheus.Counter
+	bad     prometheus.Counter
+}
+
+func newRouteRecords(conf component.Config, env component.Env) (component.Processor, error) {
+	p := &RouteRecords{field: conf.String("output.topic.field"), def: conf.String("output.topic.default")}
+	if conf.IsSet("output.topic.expression") {
+		var err error
+		if p.prog, err = compileExpression(conf.String("output.topic.expression")); err != nil {
+			return nil, fmt.Errorf("property \"output.topic.expression\": %w", err)
+		}
+		if c, ok := p.prog.Constant(); ok {
+			p.known = append(p.known, c.Text())
+		}
+	}
+	if p.def != "" {
+		p.known = append(p.known, p.def)
+	}
+	p.known = append(p.known, conf.List("output.topics.known")...)
+	const name, help = "route_records_total", "Records RouteRecords saw, by outcome: routed (by field or expression), default, failed."
+	p.routed, p.defHits, p.bad = counter(env, name, help, "routed"), counter(env, name, help, "default"), counter(env, name, help, "failed")
+	return p, nil
+}
+
+// RoutedTopics returns the topics known in advance; the stream creates or
+// checks them at start.
+func (p *RouteRecords) RoutedTopics() []string { return p.known }
+
+// Process sets record_output_topic on every record.
+func (p *RouteRecords) Process(_ context.Context, b *component.Batch) error {
+	var routed, def, bad int
+	for _, r := range b.Records {
+		var v record.Value
+		if p.field != "" {
+			v, _ = r.Get(p.field)
+		} else {
+			var err error
+			if v, err = p.prog.Eval(r); err != nil {
+				r.AddError(ErrRoute, fmt.Sprintf("output.topic.expression: %v", err))
+				bad++
+				continue
+			}
+		}
+		t := ""
+		if !v.IsNull() {
+			if s, ok := v.AsString(); ok {
+				t = s
+			} else {
+				t = v.Text()
+			}
+		}
+		if t == "" {
+			if p.def == "" {
+				continue // the stream's output topics
+			}
+			t = p.def
+			def++
+		} else {
+			if err := checkTopic(t); err != nil {
+				r.AddError(ErrRoute, err.Error())
+				bad++
+				continue
+			}
+			routed++
+		}
+		r.SetString(record.FieldOutputTopic, t)
+	}
+	if routed > 0 {
+		p.routed.Add(float64(routed))
+	}
+	if def > 0 {
+		p.defHits.Add(float64(def))
+	}
+	if bad > 0 {
+		p.bad.Add(float64(bad))
+	}
+	return nil
+}

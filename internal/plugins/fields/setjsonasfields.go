@@ -1,0 +1,94 @@
+package fields
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/record"
+)
+
+// SetJsonAsFieldsName is the component identifier.
+const SetJsonAsFieldsName = "pkg.processor.SetJsonAsFields"
+
+// ErrJSON is the error type of a record whose JSON field does not parse.
+const ErrJSON = "json_parsing_error"
+
+// SetJsonAsFieldsSpec declares SetJsonAsFields.
+func SetJsonAsFieldsSpec() component.Spec {
+	return component.Spec{
+		Name: SetJsonAsFieldsName,
+		Kind: component.KindProcessor,
+		Summary: "Reads a string field holding a JSON object and sets each of its attributes as a field: strings, numbers " +
+			"(integers stay integers), booleans, arrays and nested objects (as maps). A value that is not a JSON object makes the " +
+			"record an error record (json_parsing_error) that keeps the field.",
+		Properties: []component.Property{
+			{Key: "json.field", Description: "Field holding the JSON document.", Default: record.FieldValue, Validator: component.NonEmpty},
+			{Key: "keep.json.field", Description: "Keep the JSON field once parsed.", Default: "false", Validator: component.Bool},
+			{Key: "overwrite.existing.field", Description: "An attribute replaces a field of the same name; when false the field is left as it was.", Default: "true", Validator: component.Bool},
+			{Key: "omit.null.attributes", Description: "Skip attributes whose value is null (otherwise they become null fields).", Default: "false", Validator: component.Bool},
+			{Key: "omit.empty.string.attributes", Description: "Skip attributes whose value is the empty string.", Default: "false", Validator: component.Bool},
+			{Key: "debug", Description: "Accepted for LogIsland jobs and ignored: use DebugStream to see records.", Default: "false", Validator: component.Bool},
+		},
+		NewProcessor: newSetJsonAsFields,
+	}
+}
+
+// SetJsonAsFields is the processor.
+type SetJsonAsFields struct {
+	field                            string
+	keep, overwrite, omitNull, omitE bool
+}
+
+func newSetJsonAsFields(conf component.Config, _ component.Env) (component.Processor, error) {
+	p := &SetJsonAsFields{field: conf.String("json.field")}
+	for key, dst := range map[string]*bool{"keep.json.field": &p.keep, "overwrite.existing.field": &p.overwrite,
+		"omit.null.attributes": &p.omitNull, "omit.empty.string.attributes": &p.omitE} {
+		v, err := conf.Bool(key)
+		if err != nil {
+			return nil, err
+		}
+		*dst = v
+	}
+	return p, nil
+}
+
+// Process sets the JSON attributes of every record as fields.
+func (p *SetJsonAsFields) Process(_ context.Context, b *component.Batch) error {
+	for _, r := range b.Records {
+		v, ok := r.Get(p.field)
+		if !ok {
+			continue
+		}
+		var data []byte
+		if bs, ok := v.AsBytes(); ok {
+			data = bs
+		} else if s, ok := v.AsString(); ok {
+			data = []byte(s)
+		} else {
+			r.AddError(ErrJSON, fmt.Sprintf("field %s is %s, not a JSON string", p.field, v.Kind()))
+			continue
+		}
+		fs, err := record.DecodeFieldsJSON(data)
+		if err != nil {
+			r.AddError(ErrJSON, fmt.Sprintf("field %s: %v", p.field, err))
+			continue
+		}
+		if !p.keep {
+			r.Remove(p.field)
+		}
+		for _, f := range fs {
+			if p.omitNull && f.Value.IsNull() {
+				continue
+			}
+			if s, ok := f.Value.AsString(); ok && s == "" && p.omitE {
+				continue
+			}
+			if !p.overwrite && r.Has(f.Name) {
+				continue
+			}
+			r.Set(f.Name, f.Value)
+		}
+	}
+	return nil
+}
