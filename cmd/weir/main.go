@@ -21,6 +21,7 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/config"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/installer"
 	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/plugins/useragent/uaparse"
 	"github.com/weir-streams/weir/internal/quickstart"
@@ -39,19 +40,29 @@ Usage:
   weir components                  list every component with its keys, defaults and docs (Markdown)
   weir useragent                   analyse user agents from stdin, one per line, one JSON object per line out
   weir version                     print the version
+  weir -i G:A:V | -l | -r G:A      install, list, remove plugins (see below)
 
 Flags of run and quickstart:
   --log-format text|json  --log-level debug|info|warn|error
   --data-dir DIR          where the embedded broker keeps topics and offsets (default data/kafka)
   --embedded-port N       port of the embedded broker on 127.0.0.1 (default 9092; 0 = free port)
   --cpuprofile FILE       write a CPU profile of the run (for go tool pprof)
-`
+
+Installed plugins are read from $WEIR_HOME (default ~/.weir) by every command.
+
+` + installer.CommandUsage
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if installer.IsCommand(args) {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		logger := slog.New(slog.NewTextHandler(stderr, nil))
+		return installer.Command(ctx, args, installer.Env{Stdout: stdout, Stderr: stderr, Logger: logger, Registry: all.NewRegistry(), Version: versionString()})
+	}
 	cmd := "run"
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
@@ -92,6 +103,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}()
 	}
 	reg := all.NewRegistry()
+	if err := installer.RegisterInstalled(reg, installer.Home(""), logger); err != nil {
+		logger.Warn("installed plugins", "error", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := app.Options{Logger: logger, Registry: reg, Embedded: engine.EmbeddedOptions{Port: *port, DataDir: *dataDir}}

@@ -11,6 +11,7 @@
 package pluginrpc
 
 import (
+	"context"
 	"errors"
 	"net/rpc"
 
@@ -116,30 +117,44 @@ type Client struct {
 	rpc *rpc.Client
 }
 
+// call makes an RPC that gives up when ctx ends. net/rpc has no context:
+// the call is left to finish in the background (its reply is dropped),
+// which is what the caller wants at shutdown, when the batch is abandoned
+// and redelivered anyway.
+func (c *Client) call(ctx context.Context, method string, args, reply any) error {
+	call := c.rpc.Go(method, args, reply, make(chan *rpc.Call, 1))
+	select {
+	case <-call.Done:
+		return call.Error
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // Describe asks for the plugin's manifest.
-func (c *Client) Describe() (Manifest, error) {
+func (c *Client) Describe(ctx context.Context) (Manifest, error) {
 	var m Manifest
-	err := c.rpc.Call("Plugin.Describe", struct{}{}, &m)
+	err := c.call(ctx, "Plugin.Describe", struct{}{}, &m)
 	return m, err
 }
 
 // Configure builds a processor instance in the plugin.
-func (c *Client) Configure(req ConfigureRequest) (uint64, error) {
+func (c *Client) Configure(ctx context.Context, req ConfigureRequest) (uint64, error) {
 	var id uint64
-	err := c.rpc.Call("Plugin.Configure", req, &id)
+	err := c.call(ctx, "Plugin.Configure", req, &id)
 	return id, err
 }
 
 // Process sends one encoded batch and returns the encoded result.
-func (c *Client) Process(instance uint64, batch []byte) ([]byte, error) {
+func (c *Client) Process(ctx context.Context, instance uint64, batch []byte) ([]byte, error) {
 	var out []byte
-	err := c.rpc.Call("Plugin.Process", ProcessRequest{Instance: instance, Batch: batch}, &out)
+	err := c.call(ctx, "Plugin.Process", ProcessRequest{Instance: instance, Batch: batch}, &out)
 	return out, err
 }
 
 // CloseInstance releases an instance.
-func (c *Client) CloseInstance(instance uint64) error {
-	return c.rpc.Call("Plugin.CloseInstance", instance, &struct{}{})
+func (c *Client) CloseInstance(ctx context.Context, instance uint64) error {
+	return c.call(ctx, "Plugin.CloseInstance", instance, &struct{}{})
 }
 
 // IsPluginError reports whether err was returned by the plugin's own code
