@@ -118,7 +118,7 @@ func Install(ctx context.Context, o Options, c Coordinates) (*Entry, error) {
 func fetchMetadata(ctx context.Context, repo *Repository, c Coordinates) (*Metadata, error) {
 	data, err := repo.Get(ctx, c.MetadataPath())
 	if errors.Is(err, ErrNotFound) {
-		return nil, fmt.Errorf("%s: no artifact %s (no %s)", repo, c.Key(), c.MetadataPath())
+		return nil, fmt.Errorf("%s: no artifact %s (%s not found)", repo, c.Key(), c.MetadataPath())
 	}
 	if err != nil {
 		return nil, err

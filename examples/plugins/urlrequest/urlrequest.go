@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/weir-streams/weir/sdk"
 )
@@ -40,7 +41,7 @@ func Spec() sdk.ProcessorSpec {
 			{Key: "query.prefix", Description: "Prefix of the fields receiving query parameters: parameter utm_source becomes field query_utm_source.", Default: "query_"},
 			{Key: "query.keep", Description: "Comma-separated parameter names to keep; empty keeps every parameter (up to query.max).", Validator: sdk.List(sdk.NonEmpty())},
 			{Key: "query.max", Description: "Most parameters turned into fields per record; the rest are ignored, so a crafted URL cannot add thousands of fields.", Default: "32", Validator: sdk.IntRange(0, 1000)},
-			{Key: "on.invalid", Description: "What to do with a malformed percent-encoding: raw keeps the undecoded text, error makes the record an error record (url_parsing_error).", Default: "raw", Validator: sdk.Enum("raw", "error")},
+			{Key: "on.invalid", Description: "What to do with a malformed percent-encoding, or one that does not decode to UTF-8: raw keeps the undecoded text, error makes the record an error record (url_parsing_error).", Default: "raw", Validator: sdk.Enum("raw", "error")},
 		},
 		New: newProcessor,
 	}
@@ -146,6 +147,12 @@ func (p *processor) decode(s string, unescape func(string) (string, error)) (str
 		return s, nil
 	}
 	d, err := unescape(s)
+	if err == nil && !utf8.ValidString(d) {
+		// Bytes of a legacy charset (%E8%F1 in Windows-1251): Weir's
+		// strings are UTF-8, so the text stays encoded rather than being
+		// mangled into replacement characters.
+		err = fmt.Errorf("%q does not decode to UTF-8", s)
+	}
 	if err != nil {
 		if p.failInvalid {
 			return "", err
