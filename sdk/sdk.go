@@ -58,6 +58,10 @@ const (
 	FieldErrors = record.FieldErrors
 )
 
+// NewRecord returns a record with the given id, type and creation date
+// (epoch milliseconds), for processors that add records and for tests.
+func NewRecord(id, typ string, creationDate int64) *Record { return record.New(id, typ, creationDate) }
+
 // StringValue returns a string value.
 func StringValue(s string) Value { return record.StringValue(s) }
 

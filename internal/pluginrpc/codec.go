@@ -21,7 +21,9 @@ const codecVersion = 1
 // The encoding is a flat, length-prefixed byte string rather than gob or
 // protobuf messages: a batch of thousands of records crosses the process
 // boundary as one []byte, and encoding or decoding a record is a walk over
-// its fields with no reflection. Per record: id, type, creation date, the
+// its fields with no reflection. The header holds the topic, partition,
+// record count and total field count (so the decoder allocates the fields
+// of all records at once). Per record: id, type, creation date, the
 // origin's partition, offset and index (its topic is the batch's), the
 // fields in order (name, kind, payload). Errors travel in record_errors,
 // like in JSON, and are rebuilt from it on decode.
@@ -30,6 +32,11 @@ func AppendBatch(dst []byte, topic string, partition int32, recs []*record.Recor
 	dst = appendString(dst, topic)
 	dst = binary.AppendVarint(dst, int64(partition))
 	dst = binary.AppendUvarint(dst, uint64(len(recs)))
+	total := 0
+	for _, r := range recs {
+		total += r.Len()
+	}
+	dst = binary.AppendUvarint(dst, uint64(total))
 	for _, r := range recs {
 		dst = appendString(dst, r.ID)
 		dst = appendString(dst, r.Type)
@@ -115,12 +122,19 @@ func DecodeBatch(data []byte) (Batch, error) {
 	b.Topic = d.string()
 	b.Partition = int32(d.varint())
 	n := d.uvarint()
+	total := d.uvarint()
 	if d.err != nil {
 		return Batch{}, d.err
 	}
-	if n > uint64(len(data)) { // every record takes at least one byte
+	if n > uint64(len(data)) || total > uint64(len(data)) { // every record and field takes at least one byte
 		return Batch{}, errShort
 	}
+	// The fields of every record come from one allocation, each record's
+	// share capped with a little room to grow, as record.NewBatchFields
+	// does: a processor adding a few fields does not move a record's
+	// fields at once, and one that adds more moves only that record's.
+	const room = 4
+	store := make([]record.Field, total+room*n)
 	recs := make([]record.Record, n)
 	b.Records = make([]*record.Record, n)
 	for i := range recs {
@@ -136,12 +150,12 @@ func DecodeBatch(data []byte) (Batch, error) {
 		if d.err != nil {
 			return Batch{}, d.err
 		}
-		if nf > uint64(len(data)-d.pos) {
-			return Batch{}, errShort
+		if nf > uint64(len(store)) || nf > total {
+			return Batch{}, errors.New("batch encoding has more fields than its header says")
 		}
-		// A little room to grow, so that a processor adding a few fields
-		// does not move the record's fields at once.
-		fields := make([]record.Field, nf, nf+4)
+		total -= nf
+		fields := store[:nf:nf+room]
+		store = store[nf+room:]
 		for j := range fields {
 			fields[j].Name = d.string()
 			fields[j].Value = d.value(0)
