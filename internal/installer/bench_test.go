@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/weir-streams/weir/examples/plugins/urlrequest"
 	"github.com/weir-streams/weir/internal/component"

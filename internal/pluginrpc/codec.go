@@ -154,7 +154,7 @@ func DecodeBatch(data []byte) (Batch, error) {
 			return Batch{}, errors.New("batch encoding has more fields than its header says")
 		}
 		total -= nf
-		fields := store[:nf:nf+room]
+		fields := store[: nf : nf+room]
 		store = store[nf+room:]
 		for j := range fields {
 			fields[j].Name = d.string()
