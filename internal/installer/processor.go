@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/weir-streams/weir/internal/component"
@@ -34,6 +36,8 @@ type processor struct {
 	bin, sum string
 	req      pluginrpc.ConfigureRequest
 	logger   *slog.Logger
+
+	lastSize atomic.Int64 // bytes of the last batch's encoding
 
 	mu      sync.Mutex
 	cur     *instance // nil when no plugin process is up
@@ -137,7 +141,12 @@ func (p *processor) Process(ctx context.Context, b *component.Batch) error {
 		return fmt.Errorf("plugin %s: %w", p.req.Component, err)
 	}
 	buf := encodeBuffers.Get().(*[]byte)
-	*buf = pluginrpc.AppendBatch((*buf)[:0], b.Topic, b.Partition, b.Records)
+	// Room for a batch like the last one, so that the encoding does not
+	// grow (and copy) a multi-megabyte buffer step by step when the pool
+	// hands out a fresh one.
+	*buf = slices.Grow((*buf)[:0], int(p.lastSize.Load()))
+	*buf = pluginrpc.AppendBatch(*buf, b.Topic, b.Partition, b.Records)
+	p.lastSize.Store(int64(len(*buf)))
 	out, err := inst.run.rpc.Process(ctx, inst.id, *buf)
 	encodeBuffers.Put(buf)
 	switch {
