@@ -105,6 +105,12 @@ func (w *lineLogger) Write(p []byte) (int, error) {
 		}
 		lvl := slog.LevelInfo
 		switch {
+		case strings.Contains(line, "error closing client during Kill: err=\"unexpected EOF\""),
+			strings.Contains(line, "plugin failed to exit gracefully"):
+			// go-plugin's net/rpc plugins exit on Control.Quit before
+			// replying to it, so every stop logs these two warnings; the
+			// process is killed right after, which is what Weir wants.
+			lvl = slog.LevelDebug
 		case strings.HasPrefix(line, "[ERROR]"):
 			lvl = slog.LevelError
 		case strings.HasPrefix(line, "[WARN]"):
