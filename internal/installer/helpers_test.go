@@ -12,7 +12,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/weir-streams/weir/internal/streamtest"
 )
@@ -26,6 +28,12 @@ var (
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "weir-plugins")
 	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	tmpRoot = dir
+	publisherKey = filepath.Join(dir, "publisher.key")
+	if publisherPub, err = GenerateKey(filepath.Join(dir, "publisher")); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
@@ -65,43 +73,96 @@ type testRepo struct {
 	pub     ed25519.PublicKey
 }
 
-// newTestRepo makes a repository with a fresh signing key.
-func newTestRepo(t *testing.T) *testRepo {
+// The publisher key of every test repository, made in TestMain, and the
+// artifacts published once per binary and version: packing a plugin
+// (gzip of megabytes) is what takes time under the race detector, so each
+// test copies a published artifact instead of packing it again.
+var (
+	publisherKey, publisherPub string
+	tmpRoot                    string
+	templatesMu                sync.Mutex
+	templates                  = map[string]string{}
+)
+
+// newTestRepo makes an empty repository signed by the test publisher.
+func newTestRepo(t testing.TB) *testRepo {
 	t.Helper()
-	dir := t.TempDir()
-	prefix := filepath.Join(dir, "publisher")
-	pubText, err := GenerateKey(prefix)
+	pub, err := ParsePublicKey(publisherPub)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pub, err := ParsePublicKey(pubText)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &testRepo{dir: filepath.Join(dir, "repo"), keyFile: prefix + ".key", pub: pub}
-	return r
+	return &testRepo{dir: filepath.Join(t.TempDir(), "repo"), keyFile: publisherKey, pub: pub}
 }
 
-// publish packs bin as c for this machine, signed with the repository key
-// unless unsigned.
-func (r *testRepo) publish(t *testing.T, c Coordinates, bin string, unsigned bool) string {
+// otherKey returns a trusted key of another publisher.
+func otherKey(t testing.TB) []TrustedKey {
 	t.Helper()
-	o := PublishOptions{Dir: r.dir, Binary: bin, OS: runtime.GOOS, Arch: runtime.GOARCH}
-	if !unsigned {
-		o.Key = r.keyFile
-	}
-	p, err := Publish(c, o)
+	text, err := GenerateKey(filepath.Join(t.TempDir(), "other"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p
+	pub, err := ParsePublicKey(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []TrustedKey{{Name: "other", key: pub}}
+}
+
+// publish adds bin as c for this machine to the repository, signed by the
+// test publisher unless unsigned: the files Publish wrote once for bin and
+// c are copied, and the version is added to maven-metadata.xml.
+func (r *testRepo) publish(t testing.TB, c Coordinates, bin string, unsigned bool) string {
+	t.Helper()
+	templatesMu.Lock()
+	key := bin + "|" + c.String()
+	tmpl, ok := templates[key]
+	if !ok {
+		var err error
+		if tmpl, err = os.MkdirTemp(tmpRoot, "template"); err == nil {
+			_, err = Publish(c, PublishOptions{Dir: tmpl, Key: publisherKey, Binary: bin, OS: runtime.GOOS, Arch: runtime.GOARCH})
+		}
+		if err != nil {
+			templatesMu.Unlock()
+			t.Fatal(err)
+		}
+		templates[key] = tmpl
+	}
+	templatesMu.Unlock()
+	rel := filepath.FromSlash(c.ArchivePath(runtime.GOOS, runtime.GOARCH))
+	dst := filepath.Join(r.dir, rel)
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	exts := []string{"", ".sha256", ".sig"}
+	if unsigned {
+		exts = exts[:2]
+	}
+	for _, ext := range exts {
+		copyFile(t, filepath.Join(tmpl, rel)+ext, dst+ext)
+	}
+	metaPath := filepath.Join(r.dir, filepath.FromSlash(c.MetadataPath()))
+	m := &Metadata{}
+	if data, err := os.ReadFile(metaPath); err == nil {
+		if m, err = ParseMetadata(data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.Add(c, time.Now())
+	data, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(metaPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }
 
 // fileURL is the repository as a file:// URL.
 func (r *testRepo) fileURL() string { return "file://" + filepath.ToSlash(r.dir) }
 
 // serve serves the repository over HTTP on 127.0.0.1 and returns its URL.
-func (r *testRepo) serve(t *testing.T) string {
+func (r *testRepo) serve(t testing.TB) string {
 	t.Helper()
 	srv := httptest.NewServer(http.FileServer(http.Dir(r.dir)))
 	t.Cleanup(srv.Close)
@@ -115,7 +176,7 @@ func (r *testRepo) trusted() []TrustedKey {
 
 // options returns installer options for a fresh home and the given
 // repositories, trusting the repository key.
-func (r *testRepo) options(t *testing.T, repos ...string) Options {
+func (r *testRepo) options(t testing.TB, repos ...string) Options {
 	return Options{Home: t.TempDir(), Repositories: repos, TrustedKeys: r.trusted(), Logger: testLogger(t), Version: "test"}
 }
 
@@ -145,7 +206,7 @@ func wantErr(t *testing.T, err error, fragments ...string) {
 }
 
 // copyFile copies a file (to build altered binaries).
-func copyFile(t *testing.T, src, dst string) {
+func copyFile(t testing.TB, src, dst string) {
 	t.Helper()
 	data, err := os.ReadFile(src)
 	if err != nil {

@@ -113,7 +113,7 @@ func TestInstallRefused(t *testing.T) {
 			r := newTestRepo(t)
 			r.publish(t, testCoords, examplePlugin, false)
 			o := r.options(t, r.serve(t))
-			o.TrustedKeys = newTestRepo(t).trusted() // another publisher's key
+			o.TrustedKeys = otherKey(t) // another publisher's key
 			return o, testCoords
 		}, []string{"signature check failed", "does not verify", "--allow-unsigned"}},
 		{"signature of other bytes", func(t *testing.T) (Options, Coordinates) {
