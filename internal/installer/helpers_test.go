@@ -114,22 +114,24 @@ func otherKey(t testing.TB) []TrustedKey {
 func (r *testRepo) publish(t testing.TB, c Coordinates, bin string, unsigned bool) string {
 	t.Helper()
 	templatesMu.Lock()
-	key := bin + "|" + c.String()
-	tmpl, ok := templates[key]
+	// The archive does not depend on the version (the executable is named
+	// after the artifact), so one is packed per binary and copied under
+	// each version's name.
+	tmpl, ok := templates[bin]
 	if !ok {
 		var err error
 		if tmpl, err = os.MkdirTemp(tmpRoot, "template"); err == nil {
-			_, err = Publish(c, PublishOptions{Dir: tmpl, Key: publisherKey, Binary: bin, OS: runtime.GOOS, Arch: runtime.GOARCH})
+			_, err = Publish(testCoords, PublishOptions{Dir: tmpl, Key: publisherKey, Binary: bin, OS: runtime.GOOS, Arch: runtime.GOARCH})
 		}
 		if err != nil {
 			templatesMu.Unlock()
 			t.Fatal(err)
 		}
-		templates[key] = tmpl
+		templates[bin] = tmpl
 	}
 	templatesMu.Unlock()
-	rel := filepath.FromSlash(c.ArchivePath(runtime.GOOS, runtime.GOARCH))
-	dst := filepath.Join(r.dir, rel)
+	src := filepath.Join(tmpl, filepath.FromSlash(testCoords.ArchivePath(runtime.GOOS, runtime.GOARCH)))
+	dst := filepath.Join(r.dir, filepath.FromSlash(c.ArchivePath(runtime.GOOS, runtime.GOARCH)))
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +140,7 @@ func (r *testRepo) publish(t testing.TB, c Coordinates, bin string, unsigned boo
 		exts = exts[:2]
 	}
 	for _, ext := range exts {
-		copyFile(t, filepath.Join(tmpl, rel)+ext, dst+ext)
+		copyFile(t, src+ext, dst+ext)
 	}
 	metaPath := filepath.Join(r.dir, filepath.FromSlash(c.MetadataPath()))
 	m := &Metadata{}
