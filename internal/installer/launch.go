@@ -111,6 +111,9 @@ func (w *lineLogger) Write(p []byte) (int, error) {
 			// replying to it, so every stop logs these two warnings; the
 			// process is killed right after, which is what Weir wants.
 			lvl = slog.LevelDebug
+		case strings.Contains(line, "plugin process exited") && !strings.Contains(line, "error="):
+			// A normal stop; a crash carries error= and stays visible.
+			lvl = slog.LevelDebug
 		case strings.HasPrefix(line, "[ERROR]"):
 			lvl = slog.LevelError
 		case strings.HasPrefix(line, "[WARN]"):
