@@ -20,6 +20,7 @@ import (
 	"github.com/weir-streams/weir/internal/broker"
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/config"
+	"github.com/weir-streams/weir/internal/installer"
 	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/plugins/text"
 	"github.com/weir-streams/weir/internal/plugins/useragent/uaparse"
@@ -41,6 +42,7 @@ Usage:
   weir useragent                   analyse user agents from stdin, one per line, one JSON object per line out
   weir grok PATTERN [KEY=VALUE...] parse lines from stdin with a grok pattern, one JSON object of fields per line out
   weir version                     print the version
+  weir -i G:A:V | -l | -r G:A      install, list, remove plugins (see below)
 
 Flags of run and quickstart:
   --log-format text|json  --log-level debug|info|warn|error
@@ -50,7 +52,10 @@ Flags of run and quickstart:
                           while the API is down (default data/remote)
   --cpuprofile FILE       write a CPU profile of the run (for go tool pprof)
   --max-job-bytes N       largest job file accepted (default 10485760, 10 MiB)
-`
+
+Installed plugins are read from $WEIR_HOME (default ~/.weir) by every command.
+
+` + installer.CommandUsage
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -85,6 +90,11 @@ Prints every component with its keys, defaults and documentation (Markdown).
 
 Reads user agents from stdin, one per line, and writes one JSON object per line.
 `,
+	"grok": `Usage: weir grok PATTERN [KEY=VALUE...]
+
+Reads lines on stdin and writes the fields a SplitText with value.regex PATTERN (grok or a
+regular expression) and the given keys would set, one JSON object per line (docs/grok.md).
+`,
 	"version": `Usage: weir version
 
 Prints the version.
@@ -95,10 +105,19 @@ Prints the usage of weir, or of one command.
 `,
 }
 
+// takesArgs lists the commands that read positional arguments.
+var takesArgs = map[string]bool{"grok": true}
+
 // takesConf lists the commands that read --conf.
 var takesConf = map[string]bool{"run": true, "validate": true}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if installer.IsCommand(args) {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		logger := slog.New(slog.NewTextHandler(stderr, nil))
+		return installer.Command(ctx, args, installer.Env{Stdout: stdout, Stderr: stderr, Logger: logger, Registry: all.NewRegistry(), Version: versionString()})
+	}
 	if len(args) == 0 {
 		// Nothing asked: say what can be asked, as a misuse.
 		fmt.Fprint(stderr, usage)
@@ -154,7 +173,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "see weir help %s\n", cmd)
 		return 2
 	}
-	if fs.NArg() > 0 {
+	if fs.NArg() > 0 && !takesArgs[cmd] {
 		fmt.Fprintf(stderr, "weir %s: unexpected argument %q (see weir help %s)\n", cmd, fs.Arg(0), cmd)
 		return 2
 	}
@@ -182,6 +201,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}()
 	}
 	reg := all.NewRegistry()
+	if err := installer.RegisterInstalled(reg, installer.Home(""), logger); err != nil {
+		logger.Warn("installed plugins", "error", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := app.Options{Logger: logger, Registry: reg, Embedded: broker.Options{Port: *port, DataDir: *dataDir}, Version: version, RemoteDir: *remoteDir}

@@ -1,0 +1,93 @@
+package installer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/pluginrpc"
+)
+
+// RegisterInstalled registers the processors of every plugin in home's
+// lock file into reg, so that job files, `weir validate` and `weir
+// components` know them. Each binary is hashed again: a binary that
+// differs from its lock entry (or is missing) still has its processors
+// registered, but refused: validation reports it at the processor's path
+// and the stream does not start. The returned error lists the plugins that
+// could not be registered at all (a name taken by another component) or
+// were refused; the others are registered.
+func RegisterInstalled(reg *component.Registry, home string, logger *slog.Logger) error {
+	lock, err := ReadLock(home)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for i := range lock.Plugins {
+		e := &lock.Plugins[i]
+		bin := filepath.Join(home, filepath.FromSlash(e.Binary))
+		refused := checkBinary(bin, e.BinarySHA256)
+		if refused != nil {
+			refused = fmt.Errorf("plugin %s refused: %w", e.Coordinates(), refused)
+			errs = append(errs, refused)
+		}
+		for _, d := range e.Components {
+			if _, taken := reg.Lookup(d.Name); taken {
+				errs = append(errs, fmt.Errorf("plugin %s: processor %s is not registered: a component of that name exists", e.Coordinates(), d.Name))
+				continue
+			}
+			spec, err := d.Spec(newPluginProcessor(bin, e.BinarySHA256, d.Name, refused, logger))
+			if err != nil {
+				errs = append(errs, fmt.Errorf("plugin %s: %w", e.Coordinates(), err))
+				continue
+			}
+			spec.Summary = fmt.Sprintf("%s (plugin %s)", spec.Summary, e.Coordinates())
+			if refused != nil {
+				spec.Check = func(component.Config) error { return refused }
+			}
+			reg.Register(spec)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkBinary hashes the installed binary and compares it with the lock.
+func checkBinary(bin, want string) error {
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		return fmt.Errorf("its binary cannot be read (reinstall it): %w", err)
+	}
+	if got := SumHex(data); got != want {
+		return fmt.Errorf("its binary %s changed since it was installed (sha256 %s, the lock file says %s); reinstall it", bin, got, want)
+	}
+	return nil
+}
+
+// startBudget bounds the start of a plugin when a pipeline is built: the
+// chain's constructor takes no context.
+const startBudget = 30 * time.Second
+
+// newPluginProcessor returns the NewProcessor of one plugin processor.
+func newPluginProcessor(bin, sum, name string, refused error, logger *slog.Logger) func(component.Config, component.Env) (component.Processor, error) {
+	return func(conf component.Config, env component.Env) (component.Processor, error) {
+		if refused != nil {
+			return nil, refused
+		}
+		values := conf.Values()
+		for k, v := range conf.Dynamic() {
+			values[k] = v
+		}
+		lg := env.Logger
+		if lg == nil {
+			lg = logger
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), startBudget)
+		defer cancel()
+		req := pluginrpc.ConfigureRequest{Component: name, Name: env.Name, Stream: env.Stream, Values: values}
+		return newProcessor(ctx, bin, sum, req, lg.With("plugin", filepath.Base(bin)))
+	}
+}

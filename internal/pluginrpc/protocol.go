@@ -1,0 +1,166 @@
+// Package pluginrpc is the wire between Weir and a processor plugin: the
+// go-plugin handshake, the net/rpc service a plugin serves (describe,
+// configure, process a batch, close), and the binary encoding of record
+// batches. The host side is used by internal/installer, the plugin side by
+// the public sdk package; both must agree, so both live here.
+//
+// Transport: go-plugin's net/rpc protocol (gob over yamux over a Unix
+// socket). A call carries a whole batch as one []byte, so the transport's
+// fixed cost is paid once per batch and the per-record cost is the codec's;
+// see BENCHMARKS.md, "Plugins", for the figures that chose it over gRPC.
+package pluginrpc
+
+import (
+	"context"
+	"errors"
+	"net/rpc"
+
+	"github.com/hashicorp/go-plugin"
+)
+
+// PluginName is the name under which a plugin binary serves its processors.
+const PluginName = "processor"
+
+// Handshake is checked by host and plugin before anything else. The magic
+// cookie keeps a plugin binary from being run by hand by mistake (it then
+// says it is a plugin and exits); ProtocolVersion changes whenever the
+// service or the batch encoding does.
+var Handshake = plugin.HandshakeConfig{
+	ProtocolVersion:  1,
+	MagicCookieKey:   "WEIR_PLUGIN",
+	MagicCookieValue: "a1f0c6e2-processor",
+}
+
+// Service is what a plugin serves. The sdk implements it over the
+// plugin's declared processors.
+type Service interface {
+	// Describe returns the plugin's manifest.
+	Describe() (Manifest, error)
+	// Configure builds a processor instance of the named component with
+	// the validated values, and returns its handle.
+	Configure(req ConfigureRequest) (uint64, error)
+	// Process runs instance over an encoded batch and returns the encoded
+	// result. An error fails the whole batch.
+	Process(instance uint64, batch []byte) ([]byte, error)
+	// CloseInstance releases an instance.
+	CloseInstance(instance uint64) error
+}
+
+// ConfigureRequest asks for a processor instance.
+type ConfigureRequest struct {
+	Component string
+	Name      string
+	Stream    string
+	Values    map[string]string
+}
+
+// ProcessRequest carries one encoded batch.
+type ProcessRequest struct {
+	Instance uint64
+	Batch    []byte
+}
+
+// ProcessorPlugin is the go-plugin Plugin of a processor plugin. Impl is
+// set on the plugin side only.
+type ProcessorPlugin struct {
+	Impl Service
+}
+
+// Server returns the RPC server of the plugin side.
+func (p *ProcessorPlugin) Server(*plugin.MuxBroker) (any, error) {
+	if p.Impl == nil {
+		return nil, errors.New("processor plugin has no implementation")
+	}
+	return &RPCServer{impl: p.Impl}, nil
+}
+
+// Client returns the host side's client.
+func (p *ProcessorPlugin) Client(_ *plugin.MuxBroker, c *rpc.Client) (any, error) {
+	return &Client{rpc: c}, nil
+}
+
+// RPCServer adapts a Service to net/rpc's method form. Its methods are
+// called by net/rpc only.
+type RPCServer struct {
+	impl Service
+}
+
+// Describe serves Service.Describe.
+func (s *RPCServer) Describe(_ struct{}, m *Manifest) error {
+	var err error
+	*m, err = s.impl.Describe()
+	return err
+}
+
+// Configure serves Service.Configure.
+func (s *RPCServer) Configure(req ConfigureRequest, id *uint64) error {
+	var err error
+	*id, err = s.impl.Configure(req)
+	return err
+}
+
+// Process serves Service.Process.
+func (s *RPCServer) Process(req ProcessRequest, out *[]byte) error {
+	var err error
+	*out, err = s.impl.Process(req.Instance, req.Batch)
+	return err
+}
+
+// CloseInstance serves Service.CloseInstance.
+func (s *RPCServer) CloseInstance(id uint64, _ *struct{}) error {
+	return s.impl.CloseInstance(id)
+}
+
+// Client is the host's handle on a running plugin. It is safe for
+// concurrent use: net/rpc multiplexes calls on one connection.
+type Client struct {
+	rpc *rpc.Client
+}
+
+// call makes an RPC that gives up when ctx ends. net/rpc has no context:
+// the call is left to finish in the background (its reply is dropped),
+// which is what the caller wants at shutdown, when the batch is abandoned
+// and redelivered anyway.
+func (c *Client) call(ctx context.Context, method string, args, reply any) error {
+	call := c.rpc.Go(method, args, reply, make(chan *rpc.Call, 1))
+	select {
+	case <-call.Done:
+		return call.Error
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Describe asks for the plugin's manifest.
+func (c *Client) Describe(ctx context.Context) (Manifest, error) {
+	var m Manifest
+	err := c.call(ctx, "Plugin.Describe", struct{}{}, &m)
+	return m, err
+}
+
+// Configure builds a processor instance in the plugin.
+func (c *Client) Configure(ctx context.Context, req ConfigureRequest) (uint64, error) {
+	var id uint64
+	err := c.call(ctx, "Plugin.Configure", req, &id)
+	return id, err
+}
+
+// Process sends one encoded batch and returns the encoded result.
+func (c *Client) Process(ctx context.Context, instance uint64, batch []byte) ([]byte, error) {
+	var out []byte
+	err := c.call(ctx, "Plugin.Process", ProcessRequest{Instance: instance, Batch: batch}, &out)
+	return out, err
+}
+
+// CloseInstance releases an instance.
+func (c *Client) CloseInstance(ctx context.Context, instance uint64) error {
+	return c.call(ctx, "Plugin.CloseInstance", instance, &struct{}{})
+}
+
+// IsPluginError reports whether err was returned by the plugin's own code
+// (the plugin is alive and refused or failed the call), as opposed to a
+// broken connection (the plugin crashed or was killed).
+func IsPluginError(err error) bool {
+	var se rpc.ServerError
+	return errors.As(err, &se)
+}

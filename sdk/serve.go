@@ -1,0 +1,195 @@
+package sdk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"sync"
+
+	"github.com/hashicorp/go-plugin"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/pluginrpc"
+	"github.com/weir-streams/weir/internal/record"
+)
+
+// Serve runs the plugin: it answers Weir's handshake on standard output and
+// serves the declared processors until Weir stops it. Call it from main,
+// and write nothing to standard output before it. A bad declaration is a
+// programming error: Serve prints it on standard error and exits with 1.
+func Serve(specs ...ProcessorSpec) {
+	svc, err := newService(specs)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "weir plugin:", err)
+		os.Exit(1)
+	}
+	plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig: pluginrpc.Handshake,
+		Plugins:         map[string]plugin.Plugin{pluginrpc.PluginName: &pluginrpc.ProcessorPlugin{Impl: svc}},
+	})
+}
+
+// Local builds a processor of spec in this process from raw values,
+// validated as Weir validates them (declared keys, validators, Check). It
+// is for a plugin's own tests and benchmarks: Process on what it returns is
+// exactly what Weir runs in the plugin process.
+func Local(spec ProcessorSpec, values map[string]string, env Env) (Processor, error) {
+	svc, err := newService([]ProcessorSpec{spec})
+	if err != nil {
+		return nil, err
+	}
+	if env.Logger == nil {
+		env.Logger = slog.New(slog.DiscardHandler)
+	}
+	return svc.build(spec.Name, values, env)
+}
+
+// service implements pluginrpc.Service over the declared processors.
+type service struct {
+	specs    map[string]*declared
+	manifest pluginrpc.Manifest
+	logger   *slog.Logger
+
+	mu        sync.Mutex
+	next      uint64
+	instances map[uint64]Processor
+}
+
+type declared struct {
+	sdk  ProcessorSpec
+	spec component.Spec // for validation and typed access
+}
+
+func newService(specs []ProcessorSpec) (*service, error) {
+	s := &service{
+		specs:     map[string]*declared{},
+		instances: map[uint64]Processor{},
+		manifest:  pluginrpc.Manifest{SDKVersion: int(pluginrpc.Handshake.ProtocolVersion)},
+		logger:    slog.New(newHclogHandler(os.Stderr)),
+	}
+	if len(specs) == 0 {
+		return nil, errors.New("Serve needs at least one ProcessorSpec")
+	}
+	for _, sp := range specs {
+		if sp.Name == "" || sp.New == nil {
+			return nil, fmt.Errorf("processor spec %q needs a Name and a New function", sp.Name)
+		}
+		if _, dup := s.specs[sp.Name]; dup {
+			return nil, fmt.Errorf("processor %q is declared twice", sp.Name)
+		}
+		decl := pluginrpc.ComponentDecl{Name: sp.Name, Summary: sp.Summary, DynamicProperties: sp.DynamicProperties}
+		for _, p := range sp.Properties {
+			decl.Properties = append(decl.Properties, pluginrpc.PropertyDecl{
+				Key: p.Key, Description: p.Description, Required: p.Required, Default: p.Default,
+				Sensitive: p.Sensitive, Validator: p.Validator,
+			})
+		}
+		cs, err := decl.Spec(func(component.Config, component.Env) (component.Processor, error) {
+			return nil, errors.New("not built through the spec")
+		})
+		if err != nil {
+			return nil, err
+		}
+		if sp.Check != nil {
+			cs.Check = func(c component.Config) error { return sp.Check(c) }
+		}
+		s.specs[sp.Name] = &declared{sdk: sp, spec: cs}
+		s.manifest.Components = append(s.manifest.Components, decl)
+	}
+	return s, nil
+}
+
+func (s *service) Describe() (pluginrpc.Manifest, error) { return s.manifest, nil }
+
+func (s *service) Configure(req pluginrpc.ConfigureRequest) (uint64, error) {
+	env := Env{Name: req.Name, Stream: req.Stream, Logger: s.logger.With("stream", req.Stream, "processor", req.Name)}
+	p, err := s.build(req.Component, req.Values, env)
+	if err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.next++
+	s.instances[s.next] = p
+	return s.next, nil
+}
+
+func (s *service) build(name string, values map[string]string, env Env) (Processor, error) {
+	d, ok := s.specs[name]
+	if !ok {
+		return nil, fmt.Errorf("plugin has no processor %q", name)
+	}
+	conf, probs := component.NewConfig(&d.spec, values)
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	if d.spec.Check != nil {
+		if err := d.spec.Check(conf); err != nil {
+			return nil, err
+		}
+	}
+	p, err := d.sdk.New(conf, env)
+	if err != nil {
+		return nil, fmt.Errorf("build %s: %w", name, err)
+	}
+	return p, nil
+}
+
+func (s *service) instance(id uint64) (Processor, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, ok := s.instances[id]
+	if !ok {
+		return nil, fmt.Errorf("no processor instance %d", id)
+	}
+	return p, nil
+}
+
+func (s *service) Process(id uint64, data []byte) ([]byte, error) {
+	p, err := s.instance(id)
+	if err != nil {
+		return nil, err
+	}
+	in, err := pluginrpc.DecodeBatch(data)
+	if err != nil {
+		return nil, fmt.Errorf("decode batch: %w", err)
+	}
+	b := &Batch{Topic: in.Topic, Partition: in.Partition, Records: in.Records}
+	if err := safeProcess(p, b); err != nil {
+		return nil, err
+	}
+	// The reply is sized from the request: records come back with about as
+	// many fields as they went in with.
+	return pluginrpc.AppendBatch(make([]byte, 0, len(data)+len(data)/4), b.Topic, b.Partition, b.Records), nil
+}
+
+// safeProcess turns a panic of the processor into an error, as Weir's
+// chain does for built-in processors: a bug costs a batch of error records,
+// not the plugin process.
+func safeProcess(p Processor, b *Batch) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: processor panicked: %v", record.ErrRuntime, r)
+		}
+	}()
+	return p.Process(context.Background(), b)
+}
+
+func (s *service) CloseInstance(id uint64) error {
+	s.mu.Lock()
+	p, ok := s.instances[id]
+	delete(s.instances, id)
+	s.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	if c, ok := p.(Closer); ok {
+		return c.Close(context.Background())
+	}
+	return nil
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

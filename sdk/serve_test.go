@@ -1,0 +1,64 @@
+package sdk_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/weir-streams/weir/examples/plugins/urlrequest"
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/pluginrpc"
+	"github.com/weir-streams/weir/internal/plugins/text"
+	"github.com/weir-streams/weir/internal/record"
+	"github.com/weir-streams/weir/internal/streamtest"
+	"github.com/weir-streams/weir/sdk"
+)
+
+// BenchmarkRoundTrip is a plugin call without the transport: the host
+// encodes the batch, the plugin decodes it, runs the processor and encodes
+// the result, the host decodes that. The difference from
+// installer's BenchmarkParseUrlRequest/plugin is go-plugin's net/rpc over
+// yamux and the two processes' scheduling.
+func BenchmarkRoundTrip(b *testing.B) {
+	spec := text.SplitTextSpec()
+	conf, _ := component.NewConfig(&spec, map[string]string{"value.regex": streamtest.ApacheEnrichRegex, "value.fields": streamtest.ApacheEnrichFields})
+	st, err := spec.NewProcessor(conf, component.Env{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := streamtest.AccessLogLines(b)
+	for _, n := range []int{100, 1000, 4096} {
+		recs := make([]*record.Record, n)
+		for i := range recs {
+			recs[i] = record.New(fmt.Sprint(i), "", 0)
+			recs[i].SetString(record.FieldValue, lines[i])
+		}
+		batch := &component.Batch{Records: recs}
+		if err := st.Process(context.Background(), batch); err != nil {
+			b.Fatal(err)
+		}
+		p, err := sdk.Local(urlrequest.Spec(), nil, sdk.Env{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
+			var buf, reply []byte
+			for b.Loop() {
+				buf = pluginrpc.AppendBatch(buf[:0], "raw", 0, batch.Records)
+				in, err := pluginrpc.DecodeBatch(buf)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sb := &sdk.Batch{Records: in.Records}
+				if err := p.Process(context.Background(), sb); err != nil {
+					b.Fatal(err)
+				}
+				reply = pluginrpc.AppendBatch(reply[:0], "raw", 0, sb.Records)
+				if _, err := pluginrpc.DecodeBatch(reply); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/record")
+		})
+	}
+}
