@@ -234,17 +234,17 @@ func consumed(t *testing.T, port int) int64 {
 	return int64(f)
 }
 
-// TestKubePlayTwoReplicas runs the rendered Deployment with podman kube play
-// against a broker on 127.0.0.1: two replicas join one consumer group, share
-// the four partitions of pipeline_raw, and every record of the real access
-// log is processed once.
+// statusLine is the log line of the status server's address.
+var statusLine = regexp.MustCompile(`msg="status server listening" address=\S*:(\d+)`)
+
+// TestKubePlayTwoReplicas runs the rendered Deployment, two replicas, with
+// podman kube play against a broker on 127.0.0.1: the replicas join one
+// consumer group, share the four partitions of pipeline_raw, and every
+// record of the real access log is processed once.
 //
-// podman kube play runs one pod per Deployment whatever its replicas (it
-// says "Limiting replica count to 1"), so the two replicas are the chart
-// rendered twice, as releases a and b, with the same job (the same
-// engine.app.name, so the same consumer group). They share the host's
-// network (hostNetwork=true) to reach the broker, so each gets its own
-// status port.
+// The pods use the host's network (hostNetwork, podman kube play --network
+// host) to reach the broker; as they share it, each takes a free status
+// port (statusPort=0), read from its log.
 func TestKubePlayTwoReplicas(t *testing.T) {
 	image := env(t, "WEIR_IMAGE")
 	repo, tag, _ := strings.Cut(image, ":")
@@ -255,35 +255,43 @@ func TestKubePlayTwoReplicas(t *testing.T) {
 	broker.CreateTopic(t, "pipeline_raw", 4)
 	const group = "IndexApacheLogsDemo"
 
-	ports := map[string]int{}
-	for _, release := range []string{"a", "b"} {
-		port := freePort(t)
-		ports[release] = port
-		manifests := render(t, release, "kafka.brokers="+broker.Addr, "hostNetwork=true",
-			fmt.Sprintf("statusPort=%d", port), "image.repository="+repo, "image.tag="+tag,
-			"image.pullPolicy=Never", "replicaCount=1")
-		path := filepath.Join(t.TempDir(), release+".yaml")
-		if err := os.WriteFile(path, manifests, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			out, err := exec.Command("podman", "kube", "down", path).CombinedOutput()
-			if err != nil {
-				t.Errorf("podman kube down %s: %v\n%s", release, err, out)
-			}
-		})
-		t.Logf("podman kube play %s:\n%s", release, podman(t, "kube", "play", "--network", "host", path))
+	manifests := render(t, "weir", "kafka.brokers="+broker.Addr, "hostNetwork=true", "statusPort=0",
+		"image.repository="+repo, "image.tag="+tag, "image.pullPolicy=Never", "replicaCount=2")
+	path := filepath.Join(t.TempDir(), "weir.yaml")
+	if err := os.WriteFile(path, manifests, 0o644); err != nil {
+		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		out, err := exec.Command("podman", "kube", "down", path).CombinedOutput()
+		if err != nil {
+			t.Errorf("podman kube down: %v\n%s", err, out)
+		}
+	})
+	t.Logf("podman kube play:\n%s", podman(t, "kube", "play", "--network", "host", path))
+	containers := []string{"weir-pod-0-weir", "weir-pod-1-weir"}
 	logs := func() string {
 		var b strings.Builder
-		for _, r := range []string{"a", "b"} {
-			out, _ := exec.Command("podman", "logs", "--tail", "30", r+"-weir-pod-weir").CombinedOutput()
-			fmt.Fprintf(&b, "--- logs of %s:\n%s\n", r, out)
+		for _, c := range containers {
+			out, _ := exec.Command("podman", "logs", "--tail", "30", c).CombinedOutput()
+			fmt.Fprintf(&b, "--- logs of %s:\n%s\n", c, out)
 		}
 		return b.String()
 	}
-	for _, r := range []string{"a", "b"} {
-		waitHTTP(t, fmt.Sprintf("http://127.0.0.1:%d/readyz", ports[r]), 90*time.Second, logs)
+	ports := map[string]int{}
+	deadline := time.Now().Add(90 * time.Second)
+	for _, c := range containers {
+		for {
+			out, _ := exec.Command("podman", "logs", c).CombinedOutput()
+			if m := statusLine.FindAllSubmatch(out, -1); m != nil {
+				ports[c], _ = strconv.Atoi(string(m[len(m)-1][1]))
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s logged no status server address within 90 s\n%s", c, logs())
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		waitHTTP(t, fmt.Sprintf("http://127.0.0.1:%d/readyz", ports[c]), 90*time.Second, logs)
 	}
 
 	// Both replicas in the group, each with partitions, before any input:
@@ -294,7 +302,7 @@ func TestKubePlayTwoReplicas(t *testing.T) {
 	}
 	defer cl.Close()
 	adm := kadm.NewClient(cl)
-	deadline := time.Now().Add(60 * time.Second)
+	deadline = time.Now().Add(60 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		described, err := adm.DescribeGroups(ctx, group)
@@ -359,7 +367,7 @@ func TestKubePlayTwoReplicas(t *testing.T) {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
-	a, b := consumed(t, ports["a"]), consumed(t, ports["b"])
+	a, b := consumed(t, ports[containers[0]]), consumed(t, ports[containers[1]])
 	t.Logf("replica a consumed %d, replica b %d, of %d", a, b, total)
 	if a == 0 || b == 0 || a+b != total {
 		t.Errorf("replicas consumed %d and %d records; want both > 0 adding up to %d", a, b, total)
