@@ -234,8 +234,9 @@ func consumed(t *testing.T, port int) int64 {
 	return int64(f)
 }
 
-// statusLine is the log line of the status server's address.
-var statusLine = regexp.MustCompile(`msg="status server listening" address=\S*:(\d+)`)
+// statusLine is the log line of the status server's address, in the
+// text or the JSON log format.
+var statusLine = regexp.MustCompile(`status server listening.*?address\W*(?:\[[^\]]*\]|[^:"\s]*):(\d+)`)
 
 // TestKubePlayTwoReplicas runs the rendered Deployment, two replicas, with
 // podman kube play against a broker on 127.0.0.1: the replicas join one
@@ -368,7 +369,7 @@ func TestKubePlayTwoReplicas(t *testing.T) {
 		time.Sleep(250 * time.Millisecond)
 	}
 	a, b := consumed(t, ports[containers[0]]), consumed(t, ports[containers[1]])
-	t.Logf("replica a consumed %d, replica b %d, of %d", a, b, total)
+	t.Logf("%s consumed %d, %s %d, of %d", containers[0], a, containers[1], b, total)
 	if a == 0 || b == 0 || a+b != total {
 		t.Errorf("replicas consumed %d and %d records; want both > 0 adding up to %d", a, b, total)
 	}
