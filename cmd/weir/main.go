@@ -30,6 +30,10 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = ""
 
+// commit is the source revision, set at build time with -ldflags
+// "-X main.commit=..." (scripts/image and scripts/release do).
+var commit = ""
+
 const usage = `weir: stream processing of records between Kafka topics, changed live.
 
 Usage:
@@ -298,6 +302,13 @@ func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 }
 
 func versionString() string {
+	if commit != "" {
+		return versionOnly() + " (commit " + commit + ")"
+	}
+	return versionOnly()
+}
+
+func versionOnly() string {
 	if version != "" {
 		return version
 	}
