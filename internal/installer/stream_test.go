@@ -85,9 +85,8 @@ func TestPluginInStream(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	startEngine(t, reg, engine.Settings{}, urlDataflow(b.Addr, t0, t0, true))
 
-	errs := b.Count(t, "errors")
 	waitTotal(t, b, int64(len(lines)))
-	errs = b.Count(t, "errors")
+	errs := b.Count(t, "errors")
 	events := streamtest.Decode(t, b.Consume(t, "events", len(lines)-int(errs), 60*time.Second))
 
 	// Independent expectations from the raw lines: requests whose path

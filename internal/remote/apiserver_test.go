@@ -172,17 +172,6 @@ func (s *apiServer) waitPush(t *testing.T, timeout time.Duration) push {
 	return p[len(p)-1]
 }
 
-// drainPushes forgets pushes that arrived so far.
-func (s *apiServer) drainPushes() {
-	for {
-		select {
-		case <-s.postArrived:
-		default:
-			return
-		}
-	}
-}
-
 // logBuffer collects the client's log lines.
 type logBuffer struct {
 	mu  sync.Mutex

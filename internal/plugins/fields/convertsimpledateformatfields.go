@@ -185,7 +185,7 @@ func JavaDateLayout(p string) (string, error) {
 			// Go needs a separator before fractional seconds; Java
 			// patterns always have one (ss.SSS, ss,SSS).
 			if bs := b.String(); len(bs) == 0 || (bs[len(bs)-1] != '.' && bs[len(bs)-1] != ',') {
-				return "", fmt.Errorf("S in %q must follow . or ,", p)
+				return "", fmt.Errorf("pattern letter S in %q must follow . or ,", p)
 			}
 		case 'a':
 			l = "PM"

@@ -110,7 +110,7 @@ func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
 			a, err := netip.ParseAddr(s)
 			if err != nil {
 				notAddr++
-				if p.key != nil && len(p.key) > 0 {
+				if len(p.key) > 0 {
 					r.SetString(f, hashText(s))
 				} else {
 					r.Remove(f)
