@@ -19,7 +19,9 @@ import (
 // engine's, and its metrics.
 func TestStatusEndpointShowsRemote(t *testing.T) {
 	api := newAPIServer(t)
-	api.setHandler(func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "down for maintenance", http.StatusServiceUnavailable) })
+	api.setHandler(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
+	})
 	e := streamtest.NewEngine(t, engine.Settings{AppName: "status"})
 	set := settings(api.srv.URL, "status")
 	set.Token = "secret-token"
