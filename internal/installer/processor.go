@@ -140,6 +140,9 @@ func (p *processor) Process(ctx context.Context, b *component.Batch) error {
 	if err != nil {
 		return fmt.Errorf("plugin %s: %w", p.req.Component, err)
 	}
+	if h := batchInHand.Load(); h != nil {
+		(*h)()
+	}
 	buf := encodeBuffers.Get().(*[]byte)
 	// Room for a batch like the last one, so that the encoding does not
 	// grow (and copy) a multi-megabyte buffer step by step when the pool
@@ -174,6 +177,13 @@ func (p *processor) Process(ctx context.Context, b *component.Batch) error {
 	p.mu.Unlock()
 	return nil
 }
+
+// batchInHand, when set, is called by Process once it holds a running
+// instance and before it sends the batch. It is nil outside tests: a test
+// sets it to kill the plugin at that point, the only way to make the
+// process die with a batch in flight deterministically (a kill timed from
+// outside lands between batches most of the time, and then no batch fails).
+var batchInHand atomic.Pointer[func()]
 
 // encodeBuffers recycles batch encodings: the encoding is written to the
 // connection before the call returns, so its buffer is free afterwards.

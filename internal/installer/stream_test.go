@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -198,6 +199,26 @@ func pluginPIDs(t *testing.T, bin string) []int {
 	return pids
 }
 
+// waitExited waits until process pid has exited (gone or a zombie), so
+// that its end of the plugin connection is closed.
+func waitExited(pid int) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return nil
+		}
+		// The state follows the command name, which is in parentheses.
+		if i := strings.LastIndexByte(string(st), ')'); i >= 0 && i+2 < len(st) && (st[i+2] == 'Z' || st[i+2] == 'X') {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("process %d still runs 30 s after SIGKILL", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // waitPIDs waits until exactly n processes run bin and returns them.
 func waitPIDs(t *testing.T, bin string, n int) []int {
 	t.Helper()
@@ -225,20 +246,47 @@ func TestPluginKilledMidRun(t *testing.T) {
 	b.CreateTopic(t, "raw", 4)
 	b.ProduceLines(t, "raw", lines)
 	t0 := time.Unix(1000, 0)
+
+	// The kill is made inside Process, once the processor holds a running
+	// instance and before it sends the batch: a kill timed from outside
+	// lands between batches most of the time (the plugin is quick), and
+	// then the next batch merely restarts the plugin and nothing fails.
+	var armed atomic.Bool
+	killed := make(chan struct{})
+	var killErr error
+	var killedPID int
+	hook := func() {
+		if !armed.CompareAndSwap(true, false) {
+			return
+		}
+		defer close(killed)
+		if killErr = syscall.Kill(killedPID, syscall.SIGKILL); killErr == nil {
+			killErr = waitExited(killedPID)
+		}
+	}
+	batchInHand.Store(&hook)
+	t.Cleanup(func() { batchInHand.Store(nil) })
+
 	// 4 partitions at 250 records/s each: about 10 s for the log, so
 	// the kill lands in the middle.
 	startEngine(t, reg, engine.Settings{MaxRate: 250}, urlDataflow(b.Addr, t0, t0, true))
 
-	pids := waitPIDs(t, bin, 1)
+	killedPID = waitPIDs(t, bin, 1)[0]
 	b.WaitCount(t, "events", 1000, 60*time.Second)
-	if err := syscall.Kill(pids[0], syscall.SIGKILL); err != nil {
-		t.Fatal(err)
+	armed.Store(true) // publishes killedPID to the hook
+	select {
+	case <-killed:
+	case <-time.After(60 * time.Second):
+		t.Fatal("no batch reached the plugin after the kill was armed")
+	}
+	if killErr != nil {
+		t.Fatal(killErr)
 	}
 	atKill := b.Count(t, "events")
 
 	waitTotal(t, b, int64(len(lines)))
 	after := waitPIDs(t, bin, 1)
-	if after[0] == pids[0] {
+	if after[0] == killedPID {
 		t.Fatalf("the plugin was not restarted: pid %d", after[0])
 	}
 	events := streamtest.Decode(t, b.Consume(t, "events", int(b.Count(t, "events")), 60*time.Second))
