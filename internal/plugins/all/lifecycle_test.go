@@ -42,17 +42,20 @@ func TestEveryComponentLifecycle(t *testing.T) {
 	dnsSrv := dnstest.Start(t)
 	dnsSrv.AddPTR("127.0.0.1", "localhost.")
 	dnsSrv.AddForward("localhost.", "127.0.0.1")
+	searchURL, indexed := startSearchServer(t)
 	local := strings.NewReplacer("127.0.0.1:27017", mongo.Addr(), "127.0.0.1:53", dnsSrv.Addr,
-		"http://127.0.0.1:9200", startSearchServer(t),
+		"http://127.0.0.1:9200", searchURL,
 		"/var/lib/weir/GeoLite2-City.mmdb", writeGeoDatabase(t))
 	reg := all.NewRegistry()
 	lc := &lifecycle{t: t, reg: reg, local: local}
 
 	kinds := map[component.Kind]int{}
+	indexerRan := false
 	for _, spec := range reg.Specs() {
 		kinds[spec.Kind]++
 		t.Run(spec.Name, func(t *testing.T) {
 			lc.t = t
+			indexerRan = indexerRan || spec.Name == searchindex.ProcessorName
 			before, _ := componentGoroutines()
 			switch spec.Kind {
 			case component.KindEngine:
@@ -70,6 +73,10 @@ func TestEveryComponentLifecycle(t *testing.T) {
 			}
 			noGoroutineLeft(t, before)
 		})
+	}
+	// BulkAddSearchIndex indexed the sample batch through the service.
+	if n := indexed.Load(); indexerRan && n < 10 {
+		t.Errorf("the search server indexed %d documents, want at least the 10 of the sample batch", n)
 	}
 	for _, k := range component.Kinds {
 		if kinds[k] == 0 {

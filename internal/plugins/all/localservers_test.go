@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"github.com/weir-streams/weir/internal/plugins/geoip"
@@ -17,9 +18,11 @@ import (
 // startSearchServer starts an HTTP server on 127.0.0.1 that answers
 // Elasticsearch's `GET /` and `POST /_bulk` in their documented shapes,
 // accepting every document. No Elasticsearch runs here; the searchindex
-// package's own tests cover refusals and ZincSearch. It returns the base URL.
-func startSearchServer(t *testing.T) string {
+// package's own tests cover refusals and ZincSearch. It returns the base URL
+// and the count of documents indexed.
+func startSearchServer(t *testing.T) (string, *atomic.Int64) {
 	t.Helper()
+	var indexed atomic.Int64
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -47,12 +50,13 @@ func startSearchServer(t *testing.T) string {
 			fmt.Fprintf(&items, `{"index":{"_index":%q,"_id":%q,"_version":1,"result":"created","status":201}}`, m.Index, m.ID)
 			n++
 		}
+		indexed.Add(int64(n))
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"took":1,"errors":false,"items":[%s]}`, items.String())
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	return srv.URL
+	return srv.URL, &indexed
 }
 
 // writeGeoDatabase writes a real .mmdb file (the stand-in networks, written
