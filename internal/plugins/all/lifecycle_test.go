@@ -19,6 +19,7 @@ import (
 	"github.com/weir-streams/weir/internal/engine/settings"
 	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/plugins/dns/dnstest"
+	"github.com/weir-streams/weir/internal/plugins/searchindex"
 	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/streamtest"
@@ -32,22 +33,29 @@ import (
 // may be left behind.
 //
 // Examples that name a server point at 127.0.0.1's usual ports; the test
-// starts real servers (FerretDB for MongoDB, a DNS server) and rewrites
-// those addresses to theirs.
+// starts real servers (FerretDB for MongoDB, a DNS server, an HTTP server
+// answering Elasticsearch's bulk API) and rewrites those addresses to
+// theirs. The example path of the geo database is rewritten to a real
+// .mmdb file written for the test.
 func TestEveryComponentLifecycle(t *testing.T) {
 	mongo := ferretdb.New(t)
 	dnsSrv := dnstest.Start(t)
 	dnsSrv.AddPTR("127.0.0.1", "localhost.")
 	dnsSrv.AddForward("localhost.", "127.0.0.1")
-	local := strings.NewReplacer("127.0.0.1:27017", mongo.Addr(), "127.0.0.1:53", dnsSrv.Addr)
+	searchURL, indexed := startSearchServer(t)
+	local := strings.NewReplacer("127.0.0.1:27017", mongo.Addr(), "127.0.0.1:53", dnsSrv.Addr,
+		"http://127.0.0.1:9200", searchURL,
+		"/var/lib/weir/GeoLite2-City.mmdb", writeGeoDatabase(t))
 	reg := all.NewRegistry()
 	lc := &lifecycle{t: t, reg: reg, local: local}
 
 	kinds := map[component.Kind]int{}
+	indexerRan := false
 	for _, spec := range reg.Specs() {
 		kinds[spec.Kind]++
 		t.Run(spec.Name, func(t *testing.T) {
 			lc.t = t
+			indexerRan = indexerRan || spec.Name == searchindex.ProcessorName
 			before, _ := componentGoroutines()
 			switch spec.Kind {
 			case component.KindEngine:
@@ -65,6 +73,10 @@ func TestEveryComponentLifecycle(t *testing.T) {
 			}
 			noGoroutineLeft(t, before)
 		})
+	}
+	// BulkAddSearchIndex indexed the sample batch through the service.
+	if n := indexed.Load(); indexerRan && n < 10 {
+		t.Errorf("the search server indexed %d documents, want at least the 10 of the sample batch", n)
 	}
 	for _, k := range component.Kinds {
 		if kinds[k] == 0 {
@@ -272,10 +284,14 @@ func (lc *lifecycle) services(ctx context.Context, spec *component.Spec, conf co
 		}
 		var provider *component.Spec
 		for _, s := range lc.reg.Specs() {
-			if s.Kind == component.KindService && s.Provides == p.ServiceRef {
-				provider = s
-				break
+			if s.Kind != component.KindService || s.Provides != p.ServiceRef {
+				continue
 			}
+			if want, ok := providerOf[spec.Name]; ok && s.Name != want {
+				continue
+			}
+			provider = s
+			break
 		}
 		if provider == nil {
 			lc.t.Fatalf("no service of the registry provides %q", p.ServiceRef)
@@ -288,6 +304,12 @@ func (lc *lifecycle) services(ctx context.Context, spec *component.Spec, conf co
 		set[name] = svc
 	}
 	return set
+}
+
+// providerOf names, for processors that need one particular service among
+// several providing the same capability, that service.
+var providerOf = map[string]string{
+	searchindex.ProcessorName: searchindex.ServiceName,
 }
 
 type serviceSet map[string]component.Service

@@ -29,7 +29,7 @@ func ConvertSimpleDateFormatFieldsSpec() component.Spec {
 		DynamicProperties: true,
 		Properties: []component.Property{
 			{Key: "input.date.format", Description: "Java SimpleDateFormat pattern of the input dates. Supported letters: y M d H h k K m s S a E z Z X and 'quoted text'.",
-				Required: true, Validator: component.NewValidator("SimpleDateFormat pattern", func(s string) error {
+				Required: true, Example: "dd/MMM/yyyy:HH:mm:ss Z", Validator: component.NewValidator("SimpleDateFormat pattern", func(s string) error {
 					_, err := JavaDateLayout(s)
 					return err
 				})},

@@ -29,7 +29,7 @@ func FilterRecordsSpec() component.Spec {
 		DynamicProperties: true,
 		Properties: []component.Property{
 			{Key: "field.name", Description: "Field to compare with field.value.", Default: record.FieldType},
-			{Key: "field.value", Description: "Value of field.name that keeps a record (compared as text). Without it, field.name is not a criterion."},
+			{Key: "field.value", Description: "Value of field.name that keeps a record (compared as text). Without it, field.name is not a criterion.", Example: "apache_log"},
 			{Key: "logic", Description: "How criteria combine: OR (any) or AND (all).", Default: "OR", Validator: component.Enum("OR", "AND")},
 			{Key: "keep.errors", Description: "Keep a record whose condition failed to evaluate (an operator on values of the wrong types). " +
 				"Kept, it carries the error (expression_error) and goes to the error topics; otherwise it is dropped and counted as failed.",

@@ -38,7 +38,7 @@ func MaskFieldsSpec() component.Spec {
 					}
 					return nil
 				})},
-			{Key: "truncate.ip.fields", Description: "Comma-separated fields holding IP addresses to truncate to their network.", Validator: component.List(component.NonEmpty)},
+			{Key: "truncate.ip.fields", Description: "Comma-separated fields holding IP addresses to truncate to their network.", Example: "src_ip", Validator: component.List(component.NonEmpty)},
 			{Key: "ipv4.prefix.length", Description: "Bits of an IPv4 address kept.", Default: "24", Validator: component.IntRange(0, 32)},
 			{Key: "ipv6.prefix.length", Description: "Bits of an IPv6 address kept.", Default: "48", Validator: component.IntRange(0, 128)},
 		},

@@ -26,7 +26,7 @@ func ParsePropertiesSpec() component.Spec {
 		Summary: "Parses a field made of key=value pairs separated by spaces (\"a=1 b=2 c=3\" sets a, b and c to the strings 1, 2 and 3), " +
 			"as LogIsland does. Values are strings: convert them with ConvertFieldsType. A record without the field is left alone.",
 		Properties: []component.Property{
-			{Key: "properties.field", Description: "Field holding the key=value pairs.", Required: true, Validator: component.NonEmpty},
+			{Key: "properties.field", Description: "Field holding the key=value pairs.", Required: true, Example: "properties", Validator: component.NonEmpty},
 			{Key: "keep.properties.field", Description: "Keep the parsed field. (LogIsland removes a field named properties whatever properties.field says; Weir removes the parsed field unless this is true.)",
 				Default: "false", Validator: component.Bool},
 		},

@@ -18,7 +18,7 @@ func RemoveFieldsSpec() component.Spec {
 		Summary: "Removes the fields listed in fields.to.remove, or keeps only those listed in fields.to.keep (one of the two). " +
 			"fields.to.keep never removes the technical fields record_id, record_type, record_time and record_errors.",
 		Properties: []component.Property{
-			{Key: "fields.to.remove", Description: "Comma-separated field names to remove (e.g. policyid,date_raw).", Validator: component.List(component.NonEmpty)},
+			{Key: "fields.to.remove", Description: "Comma-separated field names to remove (e.g. policyid,date_raw).", Example: "policyid,date_raw", Validator: component.List(component.NonEmpty)},
 			{Key: "fields.to.keep", Description: "Comma-separated field names to keep; every other field is removed, except the technical ones.", Validator: component.List(component.NonEmpty)},
 		},
 		Check:        checkRemoveFields,

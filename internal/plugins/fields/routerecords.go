@@ -32,7 +32,7 @@ func RouteRecordsSpec() component.Spec {
 			"broker.topic.autoCreate is true; other topics are created on first use. When autoCreate is false, a record routed to a " +
 			"topic that does not exist becomes an error record (routing_error) naming the topic: it is not lost and the stream goes on.",
 		Properties: []component.Property{
-			{Key: "output.topic.field", Description: "Field whose text is the topic."},
+			{Key: "output.topic.field", Description: "Field whose text is the topic.", Example: "kafka_topic"},
 			{Key: "output.topic.expression", Description: "Expression giving the topic (docs/expressions.md), with or without ${...}, e.g. http_status >= 500 ? \"logs_5xx\" : \"logs\". A constant topic is a string literal: \"all_logs\".",
 				Validator: expressionValidator},
 			{Key: "output.topic.default", Description: "Topic of records for which the field or expression gives nothing. Without it, such records go to the stream's output topics.",

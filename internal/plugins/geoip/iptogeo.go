@@ -43,9 +43,9 @@ func IpToGeoSpec() component.Spec {
 			"set flat as X_geo_<field>. Private, loopback, link-local, multicast and reserved addresses, and addresses the database " +
 			"does not know, get no geo fields and no error. Answers are kept in a cache service, so each address is looked up once per cache life and database.",
 		Properties: []component.Property{
-			{Key: "ip.address.field", Description: "Field holding the IP address (IPv4 or IPv6).", Required: true, Validator: component.NonEmpty},
-			{Key: "iptogeo.service", Description: "Name of the IP-to-geo service (MaxmindIpToGeoService).", Required: true, Validator: component.NonEmpty, ServiceRef: Capability},
-			{Key: "cache.service", Description: "Name of the cache service (LRUKeyValueCacheService).", Required: true, Validator: component.NonEmpty, ServiceRef: cache.Capability},
+			{Key: "ip.address.field", Description: "Field holding the IP address (IPv4 or IPv6).", Required: true, Example: "src_ip", Validator: component.NonEmpty},
+			{Key: "iptogeo.service", Description: "Name of the IP-to-geo service (MaxmindIpToGeoService).", Required: true, Example: "maxmind_service", Validator: component.NonEmpty, ServiceRef: Capability},
+			{Key: "cache.service", Description: "Name of the cache service (LRUKeyValueCacheService).", Required: true, Example: "lru_cache", Validator: component.NonEmpty, ServiceRef: cache.Capability},
 			{Key: "geo.fields", Description: "Comma-separated geo fields to add, or * for all: " + strings.Join(GeoFields, ", ") + ". " +
 				"location is \"latitude,longitude\" text; latitude and longitude are numbers; accuracy_radius is in km.",
 				Default: "*", Validator: component.NewValidator("* or a list of geo fields", func(s string) error { _, err := parseGeoFields(s); return err })},

@@ -69,7 +69,7 @@ func ServiceSpec() component.Spec {
 			"without a restart; a file that does not load leaves the current database in use, and the failure is logged.",
 		Provides: Capability,
 		Properties: []component.Property{
-			{Key: "maxmind.database.path", Description: "Local path of the .mmdb file, or stand-in for a small made-up database (for a first try and tests; the service warns that its places are not real).", Validator: component.NonEmpty},
+			{Key: "maxmind.database.path", Description: "Local path of the .mmdb file, or stand-in for a small made-up database (for a first try and tests; the service warns that its places are not real).", Example: "/var/lib/weir/GeoLite2-City.mmdb", Validator: component.NonEmpty},
 			{Key: "maxmind.database.uri", Description: "The file as a file: URI (LogIsland also accepts hdfs: URIs; Weir reads local files only).",
 				Validator: component.NewValidator("file: URI or path", func(s string) error { _, err := uriPath(s); return err })},
 			{Key: "locale", Description: "Language of the names (city, country, ...): a language of the database such as en, de, fr, ja, pt-BR; names fall back to English.",

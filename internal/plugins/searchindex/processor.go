@@ -28,8 +28,8 @@ func ProcessorSpec() component.Spec {
 			"committed only once every document has an outcome; a document the index refuses for good becomes an " +
 			"error record with the index's reason. Records pass on unchanged.",
 		Properties: []component.Property{
-			{Key: KeyService, Description: "Name of the search-index client service that sends the documents.", Required: true, Validator: component.NonEmpty, ServiceRef: component.DatastoreCapability},
-			{Key: KeyIndex, Description: "Index of the documents.", Required: true, Validator: IndexNameValidator},
+			{Key: KeyService, Description: "Name of the search-index client service that sends the documents.", Required: true, Example: "search_client", Validator: component.NonEmpty, ServiceRef: component.DatastoreCapability},
+			{Key: KeyIndex, Description: "Index of the documents.", Required: true, Example: "weblogs", Validator: IndexNameValidator},
 			{Key: KeyTimeBased, Description: "Add the day of indexing (UTC) to the index name as .yyyy.MM.dd: no, today, or yesterday.", Default: TimeBasedNo, Validator: component.Enum(TimeBasedNo, TimeBasedToday, TimeBasedYesterday)},
 			{Key: KeyIndexField, Description: "Record field whose value, when present, is the index instead of default.index (the time-based suffix is still added); a value that is not a valid index name makes the record an error record."},
 		},

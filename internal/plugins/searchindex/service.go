@@ -83,7 +83,7 @@ func ServiceSpec() component.Spec {
 			"for good become error records, and a batch is acknowledged to the stream only once every document has an outcome.",
 		Provides: component.DatastoreCapability,
 		Properties: []component.Property{
-			{Key: KeyHosts, Description: "Base URLs of the cluster's nodes (http:// or https://, with a path prefix if the server has one), comma-separated; a request that cannot reach one goes to the next.", Required: true, Validator: component.List(component.URL("http", "https"))},
+			{Key: KeyHosts, Description: "Base URLs of the cluster's nodes (http:// or https://, with a path prefix if the server has one), comma-separated; a request that cannot reach one goes to the next.", Required: true, Example: "http://127.0.0.1:9200", Validator: component.List(component.URL("http", "https"))},
 			{Key: KeyBatchSize, Description: "Documents per bulk request at most.", Default: "1000", Validator: component.IntRange(1, 100_000)},
 			{Key: KeyBulkSize, Description: "Bytes of NDJSON per bulk request at most (a single larger document is sent alone).", Default: "5242880", Validator: component.IntRange(1024, 1<<30)},
 			{Key: KeyFlush, Description: "Milliseconds after which queued documents are sent even if the bulk is not full.", Default: "1000", Validator: component.IntRange(1, 3_600_000)},

@@ -50,7 +50,7 @@ func SplitTextSpec() component.Spec {
 			{Key: KeyValueRegex, Description: "Regular expression (RE2 syntax) or grok expression applied to record_value, anchored at the start; " +
 				"trailing text is allowed. Several expressions, one per line, are tried in order and the first that matches wins.", Required: true, Example: `(\S+) \S+ (\S+)`, Validator: regexOrGrok},
 			{Key: KeyValueFields, Description: "Comma-separated field names, one per capture group of value.regex, in order. " +
-				"Optional with grok syntax, whose named captures give the fields; if given, it must name the same fields."},
+				"Optional with grok syntax, whose named captures give the fields; if given, it must name the same fields.", Example: "src_ip,user"},
 			{Key: KeyKeyRegex, Description: "Regular expression or grok expression applied to the message key (record_key), anchored at the start. A key that does not match sets no field.", Validator: regexOrGrok},
 			{Key: KeyKeyFields, Description: "Comma-separated field names, one per capture group of key.regex (optional with grok syntax)."},
 			{Key: KeyKeepRaw, Description: "Keep the raw line in record_value.", Default: "true", Validator: component.Bool},
