@@ -16,6 +16,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/delivery"
 	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/status"
 )
@@ -36,7 +37,7 @@ var errClosed = errors.New("docdb service is closed")
 type item struct {
 	id  string
 	doc bson.Raw
-	c   *completion
+	c   *delivery.Completion
 	idx int // index of the record in c.recs
 }
 
@@ -96,12 +97,12 @@ func newWriter(cfg writerConfig) *writer {
 // a document (too large, not encodable) are refused at once in the
 // completion; they never reach the database.
 func (w *writer) put(ctx context.Context, recs []*record.Record) (component.Completion, error) {
-	c := newCompletion(recs)
+	c := delivery.NewCompletion(recs, "MongoDB to acknowledge")
 	items := make([]item, 0, len(recs))
 	for i, r := range recs {
 		doc, err := Document(r)
 		if err != nil {
-			c.finish(i, err.Error())
+			c.Finish(i, err.Error())
 			w.stats.refused.Add(1)
 			w.cfg.metrics.refused.Inc()
 			continue
@@ -201,7 +202,7 @@ func (w *writer) drain() {
 		}
 		if w.abortCtx.Err() != nil {
 			for _, it := range batch {
-				it.c.fail(errClosed)
+				it.c.Fail(errClosed)
 			}
 			continue
 		}
@@ -262,7 +263,7 @@ func (w *writer) write(batch []item) {
 		case <-w.abortCtx.Done():
 			t.Stop()
 			for _, it := range pending {
-				it.c.fail(fmt.Errorf("%w before MongoDB acknowledged the write: %v", errClosed, transient))
+				it.c.Fail(fmt.Errorf("%w before MongoDB acknowledged the write: %v", errClosed, transient))
 			}
 			return
 		}
@@ -382,16 +383,16 @@ func (w *writer) settle(it item, o outcome, reason string) {
 	case written:
 		w.stats.written.Add(1)
 		w.cfg.metrics.written.Inc()
-		it.c.finish(it.idx, "")
+		it.c.Finish(it.idx, "")
 	case duplicate:
 		w.stats.duplicates.Add(1)
 		w.cfg.metrics.duplicates.Inc()
-		it.c.finish(it.idx, "")
+		it.c.Finish(it.idx, "")
 	case refused:
 		w.stats.refused.Add(1)
 		w.cfg.metrics.refused.Inc()
 		w.cfg.log.Warn("MongoDB refused a document for good; it goes to the error topics", "id", it.id, "reason", reason)
-		it.c.finish(it.idx, reason)
+		it.c.Finish(it.idx, reason)
 	}
 }
 
@@ -434,86 +435,6 @@ func isDocumentError(err error) bool {
 		return false
 	}
 	return documentCodes[int(ce.Code)]
-}
-
-// completion is the Completion of one Put: done when every document is
-// settled.
-type completion struct {
-	recs []*record.Record
-
-	mu        sync.Mutex
-	remaining int
-	reasons   map[int]string // index of a refused record -> reason
-	err       error
-	done      chan struct{}
-}
-
-func newCompletion(recs []*record.Record) *completion {
-	c := &completion{recs: recs, remaining: len(recs), done: make(chan struct{})}
-	if c.remaining == 0 {
-		close(c.done)
-	}
-	return c
-}
-
-// finish settles record idx: written or skipped if reason is empty,
-// refused for good otherwise.
-func (c *completion) finish(idx int, reason string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if reason != "" {
-		if c.reasons == nil {
-			c.reasons = map[int]string{}
-		}
-		c.reasons[idx] = reason
-	}
-	c.settleLocked()
-}
-
-// fail settles a record whose write could not be confirmed: the whole
-// completion then reports err.
-func (c *completion) fail(err error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.err == nil {
-		c.err = err
-	}
-	c.settleLocked()
-}
-
-func (c *completion) settleLocked() {
-	c.remaining--
-	if c.remaining == 0 {
-		close(c.done)
-	}
-}
-
-// Wait implements component.Completion. It copies the refused records and
-// adds the database's reason to each; it reads the records given to Put,
-// which the stream allows once the chain is done with the batch.
-func (c *completion) Wait(ctx context.Context) ([]*record.Record, error) {
-	select {
-	case <-c.done:
-	case <-ctx.Done():
-		return nil, fmt.Errorf("wait for MongoDB to acknowledge %d documents: %w", len(c.recs), ctx.Err())
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.err != nil {
-		return nil, c.err
-	}
-	if len(c.reasons) == 0 {
-		return nil, nil
-	}
-	failed := make([]*record.Record, 0, len(c.reasons))
-	for i, r := range c.recs {
-		if reason, ok := c.reasons[i]; ok {
-			fr := r.Clone()
-			fr.AddError(record.ErrDatastoreWrite, reason)
-			failed = append(failed, fr)
-		}
-	}
-	return failed, nil
 }
 
 // Stats are the service's counters since it started, for tests and

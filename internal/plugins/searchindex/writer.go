@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/delivery"
 	"github.com/weir-streams/weir/internal/record"
 )
 
@@ -23,7 +24,7 @@ type item struct {
 	id    string
 	index string
 	lines []byte // the action and source lines of the bulk body
-	c     *completion
+	c     *delivery.Completion
 	idx   int // index of the record in c.recs
 }
 
@@ -96,7 +97,7 @@ const docSizeHint = 320
 
 // put converts recs and queues their documents.
 func (w *writer) put(ctx context.Context, recs []*record.Record, t Target) (component.Completion, error) {
-	c := newCompletion(recs)
+	c := delivery.NewCompletion(recs, "the search index to accept")
 	now := w.cfg.now()
 	items := make([]item, 0, len(recs))
 	// The documents of a put share one buffer, grown as needed: an item's
@@ -266,7 +267,7 @@ func (w *writer) write(batch []item) {
 	for retry := 0; ; retry++ {
 		if w.abortCtx.Err() != nil {
 			for _, it := range batch {
-				it.c.fail(errClosed)
+				it.c.Fail(errClosed)
 			}
 			return
 		}
@@ -279,7 +280,7 @@ func (w *writer) write(batch []item) {
 				"documents", len(pending), "retries", retry, "error", cause)
 			err := fmt.Errorf("search index did not accept %d documents after %d retries: %w", len(pending), retry, cause)
 			for _, it := range pending {
-				it.c.fail(err)
+				it.c.Fail(err)
 			}
 			return
 		}
@@ -294,7 +295,7 @@ func (w *writer) write(batch []item) {
 		case <-w.abortCtx.Done():
 			t.Stop()
 			for _, it := range pending {
-				it.c.fail(fmt.Errorf("%w before the search index accepted the documents: %v", errClosed, cause))
+				it.c.Fail(fmt.Errorf("%w before the search index accepted the documents: %v", errClosed, cause))
 			}
 			return
 		}
@@ -360,7 +361,7 @@ func (w *writer) attempt(batch []item) ([]item, time.Duration, error) {
 		case r.Status >= 200 && r.Status < 300 && r.Error == nil:
 			w.cfg.metrics.indexed.Inc()
 			w.stats.indexed.Add(1)
-			it.c.finish(it.idx, "")
+			it.c.Finish(it.idx, "")
 		case retryable(r):
 			pending = append(pending, it)
 			cause = fmt.Errorf("document refused for load: status %d, %s", r.Status, r.Error.describe())
@@ -421,7 +422,7 @@ func (w *writer) refuse(it item, reason string) {
 	w.stats.refused.Add(1)
 	w.cfg.metrics.refused.Inc()
 	w.cfg.log.Warn("search index refused a document for good; it goes to the error topics", "id", it.id, "reason", reason)
-	it.c.finish(it.idx, reason)
+	it.c.Finish(it.idx, reason)
 }
 
 func (w *writer) snapshot() Stats {
