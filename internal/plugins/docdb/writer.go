@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -21,13 +19,10 @@ import (
 	"github.com/weir-streams/weir/internal/status"
 )
 
-// Retry backoff bounds. The first retry comes quickly (a primary election
-// takes about a second); later ones at most every maxBackoff, which keeps a
-// down database lightly probed while it comes back.
-const (
-	minBackoff = 100 * time.Millisecond
-	maxBackoff = 5 * time.Second
-)
+// retryBackoff is the delay between retries. The first retry comes quickly
+// (a primary election takes about a second); later ones at most every 5 s,
+// which keeps a down database lightly probed while it comes back.
+var retryBackoff = delivery.Backoff{Policy: delivery.BackoffExponential, Initial: 100 * time.Millisecond, Max: 5 * time.Second}
 
 // errClosed is what Put returns, and what pending completions report, once
 // the service is closed.
@@ -53,43 +48,30 @@ type writerConfig struct {
 	metrics      writerMetrics
 }
 
-// writer groups the documents queued by every BulkPut into bulk writes and
-// retries them until the database acknowledges or refuses each document.
-// Its goroutine is owned by the writer: started by newWriter, stopped and
-// waited for by close.
+// writer groups the documents queued by every BulkPut into bulk writes
+// (delivery.Queue, one write at a time) and retries them until the
+// database acknowledges or refuses each document. The queue owns its
+// goroutine; close waits for it.
 type writer struct {
 	cfg   writerConfig
+	q     *delivery.Queue[item]
 	stats struct{ written, duplicates, refused, retries atomic.Int64 }
-
-	mu      sync.Mutex
-	queue   []item
-	room    chan struct{} // closed and replaced whenever the queue shrinks
-	closing bool
-
-	maxQueued int
-	kick      chan struct{} // a full batch is queued
-	stop      chan struct{} // closed by close: drain and return
-	abortCtx  context.Context
-	abort     context.CancelFunc // ends in-flight attempts when close gives up
-	done      chan struct{}
 }
 
 func newWriter(cfg writerConfig) *writer {
-	ctx, cancel := context.WithCancel(context.Background())
-	w := &writer{
-		cfg:  cfg,
-		room: make(chan struct{}),
-		// Several full batches may wait while one is written; beyond that
-		// Put blocks, so a slow database slows the streams down instead of
-		// filling memory.
-		maxQueued: max(4*cfg.batchSize, 1000),
-		kick:      make(chan struct{}, 1),
-		stop:      make(chan struct{}),
-		abortCtx:  ctx,
-		abort:     cancel,
-		done:      make(chan struct{}),
-	}
-	go w.run()
+	w := &writer{cfg: cfg}
+	w.q = delivery.NewQueue(delivery.QueueConfig[item]{
+		Sink:      "MongoDB",
+		BatchSize: cfg.batchSize,
+		// Several full batches may wait while one is written.
+		MaxQueued:  max(4*cfg.batchSize, 1000),
+		Flush:      cfg.flush,
+		Concurrent: 1,
+		Write:      w.write,
+		Abandon:    func(it item) { it.c.Fail(errClosed) },
+		Queued:     func(n int) { cfg.metrics.queued.Set(float64(n)) },
+		Closed:     errClosed,
+	})
 	return w
 }
 
@@ -109,129 +91,15 @@ func (w *writer) put(ctx context.Context, recs []*record.Record) (component.Comp
 		}
 		items = append(items, item{id: r.ID, doc: doc, c: c, idx: i})
 	}
-	if len(items) == 0 {
-		return c, nil
+	if err := w.q.Put(ctx, items); err != nil {
+		return nil, err
 	}
-	for {
-		w.mu.Lock()
-		if w.closing {
-			w.mu.Unlock()
-			return nil, errClosed
-		}
-		// A batch larger than the bound is queued whole when the queue is
-		// empty, or it could never be queued.
-		if len(w.queue) == 0 || len(w.queue)+len(items) <= w.maxQueued {
-			w.queue = append(w.queue, items...)
-			full := len(w.queue) >= w.cfg.batchSize
-			w.cfg.metrics.queued.Set(float64(len(w.queue)))
-			w.mu.Unlock()
-			if full {
-				select {
-				case w.kick <- struct{}{}:
-				default:
-				}
-			}
-			return c, nil
-		}
-		room := w.room
-		w.mu.Unlock()
-		select {
-		case <-room:
-		case <-ctx.Done():
-			return nil, fmt.Errorf("queue documents for MongoDB: %w", ctx.Err())
-		}
-	}
-}
-
-// take removes up to batchSize items from the queue; with all false it
-// takes only a full batch.
-func (w *writer) take(all bool) []item {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	n := min(len(w.queue), w.cfg.batchSize)
-	if n == 0 || (!all && n < w.cfg.batchSize) {
-		return nil
-	}
-	batch := make([]item, n)
-	copy(batch, w.queue)
-	rest := copy(w.queue, w.queue[n:])
-	clear(w.queue[rest:])
-	w.queue = w.queue[:rest]
-	w.cfg.metrics.queued.Set(float64(len(w.queue)))
-	close(w.room)
-	w.room = make(chan struct{})
-	return batch
-}
-
-// run is the writer's goroutine: it writes full batches as soon as they are
-// queued and everything queued every flush interval.
-func (w *writer) run() {
-	defer close(w.done)
-	tick := time.NewTicker(w.cfg.flush)
-	defer tick.Stop()
-	for {
-		all := false
-		select {
-		case <-w.kick:
-		case <-tick.C:
-			all = true
-		case <-w.stop:
-			w.drain()
-			return
-		}
-		for {
-			batch := w.take(all)
-			if batch == nil {
-				break
-			}
-			w.write(batch)
-			if w.abortCtx.Err() != nil {
-				w.drain()
-				return
-			}
-		}
-	}
-}
-
-// drain writes what is left at close, or fails it once close gave up.
-func (w *writer) drain() {
-	for {
-		batch := w.take(true)
-		if batch == nil {
-			return
-		}
-		if w.abortCtx.Err() != nil {
-			for _, it := range batch {
-				it.c.Fail(errClosed)
-			}
-			continue
-		}
-		w.write(batch)
-	}
+	return c, nil
 }
 
 // close stops accepting documents, writes what is queued until ctx ends,
 // and waits for the writer's goroutine.
-func (w *writer) close(ctx context.Context) {
-	w.mu.Lock()
-	if w.closing {
-		w.mu.Unlock()
-		<-w.done
-		return
-	}
-	w.closing = true
-	close(w.room) // wake blocked Puts: they see closing
-	w.room = make(chan struct{})
-	w.mu.Unlock()
-	close(w.stop)
-	select {
-	case <-w.done:
-	case <-ctx.Done():
-		w.abort()
-		<-w.done
-	}
-	w.abort()
-}
+func (w *writer) close(ctx context.Context) { w.q.Close(ctx) }
 
 // outcome of one document in one attempt.
 type outcome uint8
@@ -246,36 +114,31 @@ const (
 // write writes one batch until every document is written or refused for
 // good, retrying the rest with backoff. Only close's abort stops it early;
 // the documents still pending then report errClosed.
-func (w *writer) write(batch []item) {
-	backoff := minBackoff
-	for attempt := 1; len(batch) > 0; attempt++ {
-		pending, transient := w.attempt(batch)
-		if len(pending) == 0 {
-			return
-		}
-		w.cfg.metrics.retries.Add(float64(len(pending)))
-		w.stats.retries.Add(int64(len(pending)))
-		w.cfg.log.Warn("MongoDB write failed; retrying with backoff",
-			"documents", len(pending), "attempt", attempt, "backoff", backoff, "error", transient)
-		t := time.NewTimer(backoff + rand.N(backoff/2))
-		select {
-		case <-t.C:
-		case <-w.abortCtx.Done():
-			t.Stop()
-			for _, it := range pending {
-				it.c.Fail(fmt.Errorf("%w before MongoDB acknowledged the write: %v", errClosed, transient))
-			}
-			return
-		}
-		backoff = min(2*backoff, maxBackoff)
-		batch = pending
+func (w *writer) write(abort context.Context, batch []item) {
+	attempt := func(part []item) ([]item, time.Duration, error) {
+		pending, cause := w.attempt(abort, part)
+		return pending, 0, cause
+	}
+	pending, cause, _ := delivery.Retry(abort, batch, attempt, retryBackoff, -1,
+		func(pending []item, retry int, delay time.Duration, cause error) {
+			w.cfg.metrics.retries.Add(float64(len(pending)))
+			w.stats.retries.Add(int64(len(pending)))
+			w.cfg.log.Warn("MongoDB write failed; retrying with backoff",
+				"documents", len(pending), "attempt", retry+1, "backoff", delay, "error", cause)
+		})
+	err := errClosed
+	if cause != nil {
+		err = fmt.Errorf("%w before MongoDB acknowledged the write: %v", errClosed, cause)
+	}
+	for _, it := range pending {
+		it.c.Fail(err)
 	}
 }
 
 // attempt sends one bulk write and settles every document it can. It
 // returns the documents to retry and the error that makes them retried.
-func (w *writer) attempt(batch []item) ([]item, error) {
-	ctx, cancel := context.WithTimeout(w.abortCtx, w.cfg.writeTimeout)
+func (w *writer) attempt(abort context.Context, batch []item) ([]item, error) {
+	ctx, cancel := context.WithTimeout(abort, w.cfg.writeTimeout)
 	defer cancel()
 	models := make([]mongo.WriteModel, len(batch))
 	for i, it := range batch {
@@ -304,7 +167,7 @@ func (w *writer) attempt(batch []item) ([]item, error) {
 		// bulk at its first error, or reports the wrong index, fails this
 		// check; the batch is then split until each outcome is certain.
 		if len(bwe.WriteErrors) > 0 && len(batch) > 1 && !accountsFor(res, len(bwe.WriteErrors), len(batch)) {
-			return w.split(batch)
+			return w.split(abort, batch)
 		}
 		byIndex := make(map[int]mongo.BulkWriteError, len(bwe.WriteErrors))
 		for _, we := range bwe.WriteErrors {
@@ -343,7 +206,7 @@ func (w *writer) attempt(batch []item) ([]item, error) {
 			w.settle(batch[0], refused, fmt.Sprintf("MongoDB refused the document: %v", err))
 			return nil, nil
 		}
-		return w.split(batch)
+		return w.split(abort, batch)
 	}
 	// Anything else (network, server selection, timeouts, authentication,
 	// a shutting-down or stepping-down server) is about the database, not
@@ -353,17 +216,11 @@ func (w *writer) attempt(batch []item) ([]item, error) {
 
 // split attempts the two halves of a batch on their own and merges what
 // is left to retry.
-func (w *writer) split(batch []item) ([]item, error) {
-	half := len(batch) / 2
-	var pending []item
-	var cause error
-	for _, part := range [][]item{batch[:half], batch[half:]} {
-		p, c := w.attempt(part)
-		pending = append(pending, p...)
-		if c != nil {
-			cause = c
-		}
-	}
+func (w *writer) split(abort context.Context, batch []item) ([]item, error) {
+	pending, _, cause := delivery.Split(batch, func(part []item) ([]item, time.Duration, error) {
+		p, c := w.attempt(abort, part)
+		return p, 0, c
+	})
 	return pending, cause
 }
 

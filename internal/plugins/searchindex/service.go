@@ -35,6 +35,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/delivery"
 	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/status"
 )
@@ -67,9 +68,9 @@ const (
 
 // Backoff policies, in LogIsland's spirit.
 const (
-	BackoffExponential = "exponential"
-	BackoffConstant    = "constant"
-	BackoffNone        = "none"
+	BackoffExponential = delivery.BackoffExponential
+	BackoffConstant    = delivery.BackoffConstant
+	BackoffNone        = delivery.BackoffNone
 )
 
 // ServiceSpec declares the SearchIndexClientService.
@@ -142,7 +143,7 @@ type settings struct {
 	flush          time.Duration
 	concurrent     int
 	numRetry       int
-	backoff        backoff
+	backoff        delivery.Backoff
 	requestTimeout time.Duration
 	username       string
 	password       string
@@ -189,11 +190,11 @@ func readSettings(conf component.Config) (settings, error) {
 	if s.requestTimeout, err = conf.Millis(KeyRequestTimeout); err != nil {
 		return s, err
 	}
-	s.backoff.policy = conf.String(KeyBackoffPolicy)
-	if s.backoff.initial, err = conf.Millis(KeyThrottlingDelay); err != nil {
+	s.backoff.Policy = conf.String(KeyBackoffPolicy)
+	if s.backoff.Initial, err = conf.Millis(KeyThrottlingDelay); err != nil {
 		return s, err
 	}
-	if s.backoff.max, err = conf.Millis(KeyBackoffMax); err != nil {
+	if s.backoff.Max, err = conf.Millis(KeyBackoffMax); err != nil {
 		return s, err
 	}
 	if s.gzip, err = conf.Bool(KeyGzip); err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -36,7 +35,7 @@ type writerConfig struct {
 	flush          time.Duration
 	concurrent     int
 	numRetry       int
-	backoff        backoff
+	backoff        delivery.Backoff
 	requestTimeout time.Duration
 	log            *slog.Logger
 	metrics        writerMetrics
@@ -44,50 +43,35 @@ type writerConfig struct {
 }
 
 // writer groups the documents queued by every processor into bulk
-// requests, sends up to concurrent.requests of them at once, and retries
-// them until the index accepts or refuses each document. Its goroutines
-// are owned by the writer: run is started by newWriter, each bulk's
-// goroutine by run, and close waits for all of them.
+// requests (delivery.Queue), sends up to concurrent.requests of them at
+// once, and retries them until the index accepts or refuses each
+// document. The queue owns its goroutines; close waits for them.
 type writer struct {
 	cfg   writerConfig
+	q     *delivery.Queue[item]
 	stats struct{ indexed, refused, retries atomic.Int64 }
-
-	mu          sync.Mutex
-	queue       []item
-	queuedBytes int
-	room        chan struct{} // closed and replaced whenever the queue shrinks
-	closing     bool
-
-	maxQueued int
-	kick      chan struct{} // a full bulk is queued
-	stop      chan struct{} // closed by close: drain and return
-	slots     chan struct{} // one token per bulk in flight
-	inflight  sync.WaitGroup
-	abortCtx  context.Context
-	abort     context.CancelFunc // ends in-flight requests when close gives up
-	done      chan struct{}
 }
 
 func newWriter(cfg writerConfig) *writer {
 	if cfg.now == nil {
 		cfg.now = time.Now
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	w := &writer{
-		cfg:  cfg,
-		room: make(chan struct{}),
+	w := &writer{cfg: cfg}
+	w.q = delivery.NewQueue(delivery.QueueConfig[item]{
+		Sink:      "the search index",
+		BatchSize: cfg.batchSize,
+		BulkBytes: cfg.bulkSize,
+		Bytes:     func(it item) int { return len(it.lines) },
 		// A full bulk per request in flight may wait beside the ones being
-		// sent; beyond that put blocks, so a slow index slows the streams
-		// down instead of filling memory.
-		maxQueued: max(2*cfg.concurrent*cfg.batchSize, 1000),
-		kick:      make(chan struct{}, 1),
-		stop:      make(chan struct{}),
-		slots:     make(chan struct{}, cfg.concurrent),
-		abortCtx:  ctx,
-		abort:     cancel,
-		done:      make(chan struct{}),
-	}
-	go w.run()
+		// sent.
+		MaxQueued:  max(2*cfg.concurrent*cfg.batchSize, 1000),
+		Flush:      cfg.flush,
+		Concurrent: cfg.concurrent,
+		Write:      w.write,
+		Abandon:    func(it item) { it.c.Fail(errClosed) },
+		Queued:     func(n int) { cfg.metrics.queued.Set(float64(n)) },
+		Closed:     errClosed,
+	})
 	return w
 }
 
@@ -103,7 +87,6 @@ func (w *writer) put(ctx context.Context, recs []*record.Record, t Target) (comp
 	// The documents of a put share one buffer, grown as needed: an item's
 	// lines stay valid in the array they were written to.
 	buf := make([]byte, 0, len(recs)*docSizeHint)
-	size := 0
 	for i, r := range recs {
 		index, err := indexName(r, t, now)
 		if err == nil && r.ID == "" {
@@ -115,198 +98,54 @@ func (w *writer) put(ctx context.Context, recs []*record.Record, t Target) (comp
 		}
 		start := len(buf)
 		buf = appendDocument(buf, r, index)
-		lines := buf[start:len(buf):len(buf)]
-		size += len(lines)
-		items = append(items, item{id: r.ID, index: index, lines: lines, c: c, idx: i})
+		items = append(items, item{id: r.ID, index: index, lines: buf[start:len(buf):len(buf)], c: c, idx: i})
 	}
-	if len(items) == 0 {
-		return c, nil
+	if err := w.q.Put(ctx, items); err != nil {
+		return nil, err
 	}
-	for {
-		w.mu.Lock()
-		if w.closing {
-			w.mu.Unlock()
-			return nil, errClosed
-		}
-		// A batch larger than the bound is queued whole when the queue is
-		// empty, so it cannot wait forever.
-		if len(w.queue) == 0 || len(w.queue)+len(items) <= w.maxQueued {
-			w.queue = append(w.queue, items...)
-			w.queuedBytes += size
-			full := len(w.queue) >= w.cfg.batchSize || w.queuedBytes >= w.cfg.bulkSize
-			w.cfg.metrics.queued.Set(float64(len(w.queue)))
-			w.mu.Unlock()
-			if full {
-				select {
-				case w.kick <- struct{}{}:
-				default:
-				}
-			}
-			return c, nil
-		}
-		room := w.room
-		w.mu.Unlock()
-		select {
-		case <-room:
-		case <-ctx.Done():
-			return nil, fmt.Errorf("queue documents for the search index: %w", ctx.Err())
-		}
-	}
-}
-
-// take removes one bulk from the queue: up to batchSize documents and
-// bulkSize bytes (at least one document). With all false it takes only a
-// full bulk.
-func (w *writer) take(all bool) []item {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	n, size := 0, 0
-	for n < len(w.queue) && n < w.cfg.batchSize {
-		l := len(w.queue[n].lines)
-		if n > 0 && size+l > w.cfg.bulkSize {
-			break
-		}
-		n++
-		size += l
-	}
-	full := n == w.cfg.batchSize || n < len(w.queue)
-	if n == 0 || (!all && !full) {
-		return nil
-	}
-	batch := make([]item, n)
-	copy(batch, w.queue)
-	rest := copy(w.queue, w.queue[n:])
-	clear(w.queue[rest:])
-	w.queue = w.queue[:rest]
-	w.queuedBytes -= size
-	w.cfg.metrics.queued.Set(float64(len(w.queue)))
-	close(w.room)
-	w.room = make(chan struct{})
-	return batch
-}
-
-// run is the writer's goroutine: it sends full bulks as soon as they are
-// queued and everything queued every flush interval, at most
-// concurrent.requests at once.
-func (w *writer) run() {
-	defer close(w.done)
-	defer w.inflight.Wait()
-	tick := time.NewTicker(w.cfg.flush)
-	defer tick.Stop()
-	for {
-		all := false
-		select {
-		case <-w.kick:
-		case <-tick.C:
-			all = true
-		case <-w.stop:
-			w.drain()
-			return
-		}
-		for {
-			batch := w.take(all)
-			if batch == nil {
-				break
-			}
-			w.dispatch(batch)
-		}
-	}
-}
-
-// dispatch sends a bulk in its own goroutine once a slot is free.
-func (w *writer) dispatch(batch []item) {
-	w.slots <- struct{}{}
-	w.inflight.Add(1)
-	go func() {
-		defer w.inflight.Done()
-		defer func() { <-w.slots }()
-		w.write(batch)
-	}()
-}
-
-// drain sends what is left at close; once close gave up, write fails each
-// bulk at once.
-func (w *writer) drain() {
-	for {
-		batch := w.take(true)
-		if batch == nil {
-			return
-		}
-		w.dispatch(batch)
-	}
+	return c, nil
 }
 
 // close stops accepting documents, sends what is queued until ctx ends,
 // and waits for the writer's goroutines.
-func (w *writer) close(ctx context.Context) {
-	w.mu.Lock()
-	if w.closing {
-		w.mu.Unlock()
-		<-w.done
-		return
-	}
-	w.closing = true
-	close(w.room) // wake blocked puts: they see closing
-	w.room = make(chan struct{})
-	w.mu.Unlock()
-	close(w.stop)
-	select {
-	case <-w.done:
-	case <-ctx.Done():
-		w.abort()
-		<-w.done
-	}
-	w.abort()
-}
+func (w *writer) close(ctx context.Context) { w.q.Close(ctx) }
 
 // write sends one bulk until every document is indexed or refused for
 // good, retrying the rest with backoff up to num.retry times. Documents
 // still pending after that, or when close gives up, fail their
 // Completion: the stream does not commit the batch and redelivers it.
-func (w *writer) write(batch []item) {
-	for retry := 0; ; retry++ {
-		if w.abortCtx.Err() != nil {
-			for _, it := range batch {
-				it.c.Fail(errClosed)
-			}
-			return
-		}
-		pending, wait, cause := w.attempt(batch)
-		if len(pending) == 0 {
-			return
-		}
-		if retry >= w.cfg.numRetry {
-			w.cfg.log.Error("search index did not accept documents after every retry; their batches are not committed and will be redelivered",
-				"documents", len(pending), "retries", retry, "error", cause)
-			err := fmt.Errorf("search index did not accept %d documents after %d retries: %w", len(pending), retry, cause)
-			for _, it := range pending {
-				it.c.Fail(err)
-			}
-			return
-		}
-		w.cfg.metrics.retried.Add(float64(len(pending)))
-		w.stats.retries.Add(int64(len(pending)))
-		delay := max(w.cfg.backoff.delay(retry), wait)
-		w.cfg.log.Warn("search index did not accept documents; retrying with backoff",
-			"documents", len(pending), "retry", retry+1, "backoff", delay, "error", cause)
-		t := time.NewTimer(delay)
-		select {
-		case <-t.C:
-		case <-w.abortCtx.Done():
-			t.Stop()
-			for _, it := range pending {
-				it.c.Fail(fmt.Errorf("%w before the search index accepted the documents: %v", errClosed, cause))
-			}
-			return
-		}
-		batch = pending
+func (w *writer) write(abort context.Context, batch []item) {
+	attempt := func(part []item) ([]item, time.Duration, error) { return w.attempt(abort, part) }
+	pending, cause, aborted := delivery.Retry(abort, batch, attempt, w.cfg.backoff, w.cfg.numRetry,
+		func(pending []item, retry int, delay time.Duration, cause error) {
+			w.cfg.metrics.retried.Add(float64(len(pending)))
+			w.stats.retries.Add(int64(len(pending)))
+			w.cfg.log.Warn("search index did not accept documents; retrying with backoff",
+				"documents", len(pending), "retry", retry+1, "backoff", delay, "error", cause)
+		})
+	if len(pending) == 0 {
+		return
+	}
+	var err error
+	switch {
+	case aborted && cause == nil:
+		err = errClosed
+	case aborted:
+		err = fmt.Errorf("%w before the search index accepted the documents: %v", errClosed, cause)
+	default:
+		w.cfg.log.Error("search index did not accept documents after every retry; their batches are not committed and will be redelivered",
+			"documents", len(pending), "retries", w.cfg.numRetry, "error", cause)
+		err = fmt.Errorf("search index did not accept %d documents after %d retries: %w", len(pending), w.cfg.numRetry, cause)
+	}
+	for _, it := range pending {
+		it.c.Fail(err)
 	}
 }
 
 // attempt sends one bulk request and settles every document it can. It
 // returns the documents to retry, how long the server asked to wait
 // (Retry-After), and why.
-func (w *writer) attempt(batch []item) ([]item, time.Duration, error) {
+func (w *writer) attempt(abort context.Context, batch []item) ([]item, time.Duration, error) {
 	size := 0
 	for _, it := range batch {
 		size += len(it.lines)
@@ -315,13 +154,13 @@ func (w *writer) attempt(batch []item) ([]item, time.Duration, error) {
 	for _, it := range batch {
 		body = append(body, it.lines...)
 	}
-	ctx, cancel := context.WithTimeout(w.abortCtx, w.cfg.requestTimeout)
+	ctx, cancel := context.WithTimeout(abort, w.cfg.requestTimeout)
 	defer cancel()
 	start := time.Now()
 	res, err := w.cfg.client.bulk(ctx, body)
 	w.cfg.metrics.latency.Observe(time.Since(start).Seconds())
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) && w.abortCtx.Err() == nil {
+		if errors.Is(err, context.DeadlineExceeded) && abort.Err() == nil {
 			err = fmt.Errorf("no answer within request.timeout (%s): %w", w.cfg.requestTimeout, err)
 		}
 		var re *requestError
@@ -333,7 +172,7 @@ func (w *writer) attempt(batch []item) ([]item, time.Duration, error) {
 				w.refuse(batch[0], fmt.Sprintf("search index refused the document (HTTP %d): %s", re.status, re.msg))
 				return nil, 0, nil
 			}
-			return w.split(batch)
+			return delivery.Split(batch, func(part []item) ([]item, time.Duration, error) { return w.attempt(abort, part) })
 		}
 		var wait time.Duration
 		if re != nil {
@@ -370,24 +209,6 @@ func (w *writer) attempt(batch []item) ([]item, time.Duration, error) {
 		}
 	}
 	return pending, 0, cause
-}
-
-// split attempts the two halves of a bulk on their own and merges what is
-// left to retry.
-func (w *writer) split(batch []item) ([]item, time.Duration, error) {
-	half := len(batch) / 2
-	var pending []item
-	var cause error
-	var wait time.Duration
-	for _, part := range [][]item{batch[:half], batch[half:]} {
-		p, d, c := w.attempt(part)
-		pending = append(pending, p...)
-		if c != nil {
-			cause = c
-		}
-		wait = max(wait, d)
-	}
-	return pending, wait, cause
 }
 
 // retryable reports whether an item was refused for load, so a later
