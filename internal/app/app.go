@@ -74,11 +74,9 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 	metrics := status.NewMetrics(promReg)
 	e := engine.New(engine.Options{Settings: set, Registry: o.Registry, Logger: o.Logger, Metrics: metrics, Broker: embedded, Build: build})
 	// The REST API client, when remote.api.baseUrl is set.
-	rset, err := remote.SettingsFrom(&job.Engine, o.Registry)
-	if err != nil {
-		return err
-	}
+	rset := set.Remote
 	var rc *remote.Client
+	var err error
 	var src status.Source = e
 	if rset.Enabled() {
 		if rc, err = remote.New(remote.Options{Settings: rset, Engine: e, Logger: o.Logger, Metrics: metrics, StateDir: o.RemoteDir}); err != nil {

@@ -135,6 +135,13 @@ var expectedErrors = []struct {
 		`line 25: streamConfigurations[s].processorConfigurations[p].component: unknown processor component "pkg.processor.SplitTxt" (did you mean "pkg.processor.SplitText"?)`,
 		`line 27: streamConfigurations[s]: stream name "s" is used twice`,
 	}},
+	{"engine_keys_disagree.bad.yml", []string{
+		`line 7: engine.configuration: property "engine.ui.auth.username": engine.ui.auth.username and engine.ui.auth.password go together`,
+		`line 8: engine.configuration: property "remote.api.baseUrl": the base URL must not hold credentials`,
+		`line 9: engine.configuration: property "remote.api.auth.user": remote.api.auth.user and remote.api.auth.password go together`,
+		`line 10: engine.configuration: property "remote.api.auth.token": give either a bearer token or a user and password, not both`,
+		`line 11: engine.configuration: property "remote.api.tls.cert.file": remote.api.tls.cert.file and remote.api.tls.key.file go together`,
+	}},
 }
 
 func TestBadConfigs(t *testing.T) {

@@ -412,7 +412,12 @@ func Check(job *Job, reg *component.Registry) (*Checked, error) {
 		probs = append(probs, cp.At("engine.configuration", job.Engine.LineOf)...)
 		if len(cp) == 0 {
 			if eng, err = settings.Decode(conf); err != nil {
-				probs = append(probs, component.Problem{Path: "engine.configuration", Line: job.Engine.Line, Msg: err.Error()})
+				var ep component.Problems
+				if errors.As(err, &ep) {
+					probs = append(probs, ep.At("engine.configuration", job.Engine.LineOf)...)
+				} else {
+					probs = append(probs, component.Problem{Path: "engine.configuration", Line: job.Engine.Line, Msg: err.Error()})
+				}
 			}
 		}
 	}

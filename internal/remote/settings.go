@@ -1,14 +1,12 @@
 package remote
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/weir-streams/weir/internal/component"
-	"github.com/weir-streams/weir/internal/dataflow"
 )
 
 // Keys of the engine component that configure the client. They are
@@ -56,8 +54,8 @@ type Settings struct {
 	Connect     time.Duration
 	Socket      time.Duration
 	User        string
-	Password    string
-	Token       string
+	Password    string `json:"-"`
+	Token       string `json:"-"`
 	CAFile      string
 	CertFile    string
 	KeyFile     string
@@ -66,32 +64,27 @@ type Settings struct {
 // Enabled reports whether a base URL is set.
 func (s Settings) Enabled() bool { return s.BaseURL != "" }
 
-// SettingsFrom reads the remote.api.* keys of the engine component of a job.
-// It reports every key that is wrong or that disagrees with another, with
-// its path.
-func SettingsFrom(engine *dataflow.Component, reg *component.Registry) (Settings, error) {
-	_, conf, err := reg.Configure(engine.Component, component.KindEngine, engine.Values())
-	if err != nil {
-		var probs component.Problems
-		if errors.As(err, &probs) {
-			return Settings{}, probs.At("engine.configuration", engine.LineOf)
-		}
-		return Settings{}, err
-	}
+// DecodeSettings reads the client's keys from the engine's validated configuration
+// and checks the keys that must agree. It runs with the engine's other keys
+// (settings.Decode), so `weir validate` and a refused remote configuration
+// report these problems too. Its error is a component.Problems naming each
+// key.
+func DecodeSettings(conf component.Config) (Settings, error) {
 	s := Settings{
 		BaseURL:  strings.TrimRight(conf.String(KeyBaseURL), "/"),
 		Dataflow: conf.String("engine.app.name"),
 		User:     conf.String(KeyUser), Password: conf.String(KeyPassword), Token: conf.String(KeyToken),
 		CAFile: conf.String(KeyCAFile), CertFile: conf.String(KeyCertFile), KeyFile: conf.String(KeyKeyFile),
 	}
-	for key, dst := range map[string]*time.Duration{KeyPollingRate: &s.PollingRate, KeyPushRate: &s.PushRate, KeyConnect: &s.Connect, KeySocket: &s.Socket} {
-		if *dst, err = conf.Millis(key); err != nil {
-			return Settings{}, fmt.Errorf("engine.configuration: %s: %w", key, err)
-		}
-	}
 	var probs component.Problems
 	bad := func(key, msg string) {
-		probs = append(probs, component.Problem{Key: key, Msg: msg})
+		probs = append(probs, component.Problem{Key: key, Msg: fmt.Sprintf("property %q: %s", key, msg)})
+	}
+	for key, dst := range map[string]*time.Duration{KeyPollingRate: &s.PollingRate, KeyPushRate: &s.PushRate, KeyConnect: &s.Connect, KeySocket: &s.Socket} {
+		var err error
+		if *dst, err = conf.Millis(key); err != nil {
+			bad(key, err.Error())
+		}
 	}
 	if s.BaseURL != "" {
 		if u, err := url.Parse(s.BaseURL); err == nil && u.User != nil {
@@ -109,7 +102,7 @@ func SettingsFrom(engine *dataflow.Component, reg *component.Registry) (Settings
 		bad(KeyCertFile, "remote.api.tls.cert.file and remote.api.tls.key.file go together")
 	}
 	if len(probs) > 0 {
-		return Settings{}, probs.At("engine.configuration", engine.LineOf)
+		return Settings{}, probs
 	}
 	return s, nil
 }

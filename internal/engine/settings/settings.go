@@ -5,6 +5,7 @@
 package settings
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"runtime"
@@ -34,14 +35,15 @@ const (
 // read the fields they obey (AppName as consumer group, Workers,
 // BatchInterval, MaxRate) from the same value, and app reads the rest.
 type Engine struct {
-	AppName       string        // engine.app.name
-	Workers       int           // engine.master
-	BatchInterval time.Duration // engine.streaming.batchDuration
-	MaxRate       int64         // engine.streaming.broker.maxRatePerPartition, 0 = no limit
-	Timeout       time.Duration // engine.streaming.timeout, 0 = run until stopped
-	MemoryLimit   int64         // engine.driver.memory, 0 = none
-	UIPort        int           // engine.ui.port, -1 = no server, 0 = a free port
-	UI            UI            // engine.ui.bindAddress, .profiling, .auth.*, .ssl.*
+	AppName       string          // engine.app.name
+	Workers       int             // engine.master
+	BatchInterval time.Duration   // engine.streaming.batchDuration
+	MaxRate       int64           // engine.streaming.broker.maxRatePerPartition, 0 = no limit
+	Timeout       time.Duration   // engine.streaming.timeout, 0 = run until stopped
+	MemoryLimit   int64           // engine.driver.memory, 0 = none
+	UIPort        int             // engine.ui.port, -1 = no server, 0 = a free port
+	UI            UI              // engine.ui.bindAddress, .profiling, .auth.*, .ssl.*
+	Remote        remote.Settings // remote.api.*; Remote.Enabled() when a base URL is set
 }
 
 var masterRe = regexp.MustCompile(`^local(\[(\d+|\*)\])?$`)
@@ -76,35 +78,52 @@ func Spec() component.Spec {
 	}
 }
 
-// Decode reads a validated engine configuration. Its errors only guard
-// against a validator and an accessor that disagree.
+// Decode reads a validated engine configuration and checks the keys that
+// must agree with each other (the status server's, the REST client's). Its
+// error is a component.Problems naming each key, so a user sees every
+// problem of the engine at once, at its line.
 func Decode(conf component.Config) (Engine, error) {
 	s := Engine{AppName: conf.String(KeyAppName), Workers: Workers(conf.String(KeyMaster))}
+	var probs component.Problems
 	var err error
 	if s.BatchInterval, err = conf.Millis(KeyBatchDuration); err != nil {
-		return Engine{}, err
+		probs = append(probs, problem(KeyBatchDuration, err.Error()))
 	}
 	if s.MaxRate, err = conf.Int(KeyMaxRate); err != nil {
-		return Engine{}, err
+		probs = append(probs, problem(KeyMaxRate, err.Error()))
 	}
 	if s.Timeout, err = conf.Millis(KeyTimeout); err != nil {
-		return Engine{}, err
+		probs = append(probs, problem(KeyTimeout, err.Error()))
 	}
 	s.Timeout = max(s.Timeout, 0)
 	if conf.IsSet(KeyDriverMemory) {
 		if s.MemoryLimit, err = ParseSize(conf.String(KeyDriverMemory)); err != nil {
-			return Engine{}, err
+			probs = append(probs, problem(KeyDriverMemory, err.Error()))
 		}
 	}
 	port, err := conf.Int(KeyUIPort)
 	if err != nil {
-		return Engine{}, err
+		probs = append(probs, problem(KeyUIPort, err.Error()))
 	}
 	s.UIPort = int(port)
-	if s.UI, err = decodeUI(conf); err != nil {
-		return Engine{}, err
+	var up component.Problems
+	s.UI, up = decodeUI(conf)
+	probs = append(probs, up...)
+	if s.Remote, err = remote.DecodeSettings(conf); err != nil {
+		var rp component.Problems
+		if !errors.As(err, &rp) {
+			return Engine{}, err
+		}
+		probs = append(probs, rp...)
+	}
+	if len(probs) > 0 {
+		return Engine{}, probs
 	}
 	return s, nil
+}
+
+func problem(key, msg string) component.Problem {
+	return component.Problem{Key: key, Msg: fmt.Sprintf("property %q: %s", key, msg)}
 }
 
 // Workers returns the number of partition workers of an engine.master value.

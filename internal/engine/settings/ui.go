@@ -49,21 +49,23 @@ func uiProperties() []component.Property {
 	}
 }
 
-func decodeUI(conf component.Config) (UI, error) {
+// decodeUI reads the status server's keys; its problems name each key.
+func decodeUI(conf component.Config) (UI, component.Problems) {
 	u := UI{
 		BindAddress: conf.String(KeyUIBindAddress),
 		Username:    conf.String(KeyUIUsername), Password: conf.String(KeyUIPassword),
 		CertFile: conf.String(KeyUICert), KeyFile: conf.String(KeyUIKey),
 	}
+	var probs component.Problems
 	var err error
 	if u.Profiling, err = conf.Bool(KeyUIProfiling); err != nil {
-		return UI{}, err
+		probs = append(probs, problem(KeyUIProfiling, err.Error()))
 	}
 	if (u.Username == "") != (u.Password == "") {
-		return UI{}, fmt.Errorf("%s and %s go together", KeyUIUsername, KeyUIPassword)
+		probs = append(probs, problem(KeyUIUsername, fmt.Sprintf("%s and %s go together", KeyUIUsername, KeyUIPassword)))
 	}
 	if (u.CertFile == "") != (u.KeyFile == "") {
-		return UI{}, fmt.Errorf("%s and %s go together", KeyUICert, KeyUIKey)
+		probs = append(probs, problem(KeyUICert, fmt.Sprintf("%s and %s go together", KeyUICert, KeyUIKey)))
 	}
-	return u, nil
+	return u, probs
 }
