@@ -279,11 +279,7 @@ func load(path string, maxBytes int64, reg *component.Registry) (*config.Checked
 	if path == "" {
 		return nil, errors.New("no job file: give --conf FILE")
 	}
-	job, err := config.LoadFileLimit(path, maxBytes)
-	if err != nil {
-		return nil, err
-	}
-	return config.Check(job, reg)
+	return config.LoadChecked(path, maxBytes, reg)
 }
 
 func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
