@@ -24,7 +24,7 @@ func check(e Expect, res Result) []Failure {
 	for _, dest := range sortedKeys(e.Counts) {
 		want := e.Counts[dest]
 		if got := len(written(res, dest)); got != want {
-			out = append(out, Failure{Line: e.Line, Msg: fmt.Sprintf("count of %s: want %d records, got %d%s", dest, want, got, summary(res))})
+			out = append(out, Failure{Line: e.lineOf("count." + dest), Msg: fmt.Sprintf("count of %s: want %d records, got %d%s", dest, want, got, summary(res))})
 		}
 	}
 	for _, name := range sortedKeys(e.Stored) {
@@ -32,9 +32,9 @@ func check(e Expect, res Result) []Failure {
 		got, ok := res.Stored[name]
 		switch {
 		case !ok:
-			out = append(out, Failure{Line: e.Line, Msg: fmt.Sprintf("stored: %q is not a datastore service of the job with canned answers", name)})
+			out = append(out, Failure{Line: e.lineOf("stored." + name), Msg: fmt.Sprintf("stored: %q is not a datastore service of the job with canned answers", name)})
 		case got != int64(want):
-			out = append(out, Failure{Line: e.Line, Msg: fmt.Sprintf("stored in %s: want %d records, got %d", name, want, got)})
+			out = append(out, Failure{Line: e.lineOf("stored." + name), Msg: fmt.Sprintf("stored in %s: want %d records, got %d", name, want, got)})
 		}
 	}
 	seen := map[string]int{}

@@ -94,6 +94,17 @@ type Expect struct {
 	Stored  map[string]int
 	Records []RecordExpect
 	Line    int
+	// lines are the lines of the count and stored entries, by
+	// "count.DEST" and "stored.NAME".
+	lines map[string]int
+}
+
+// lineOf returns the line of a count or stored entry.
+func (e Expect) lineOf(entry string) int {
+	if l, ok := e.lines[entry]; ok {
+		return l
+	}
+	return e.Line
 }
 
 // RecordExpect is what one record must hold. The n-th RecordExpect of a
@@ -189,8 +200,14 @@ func Parse(path string, data []byte) (*File, error) {
 		}
 	}
 	if kv, ok := top["services"]; ok {
-		for name, n := range pairs(errs, kv[1], "services") {
-			f.Services[name] = parseCanned(errs, name, n)
+		pairs(errs, kv[1], "services") // reports what is not a mapping, and duplicates
+		if kv[1].Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(kv[1].Content); i += 2 {
+				k, v := kv[1].Content[i], kv[1].Content[i+1]
+				if _, dup := f.Services[k.Value]; !dup {
+					f.Services[k.Value] = parseCanned(errs, k.Value, k, v)
+				}
+			}
 		}
 	}
 	kv, ok := top["tests"]
@@ -232,8 +249,8 @@ func defaultJob(path string) string {
 	return ""
 }
 
-func parseCanned(errs *fileErrors, name string, n *yaml.Node) *Canned {
-	c := &Canned{Name: name, Line: n.Line}
+func parseCanned(errs *fileErrors, name string, key, n *yaml.Node) *Canned {
+	c := &Canned{Name: name, Line: key.Line}
 	f := fields(errs, n, "services."+name, "reverse_dns", "datastore")
 	if len(f) == 0 && n.Kind == yaml.MappingNode {
 		errs.add(n, "services.%s: give reverse_dns or datastore answers", name)
@@ -388,7 +405,7 @@ const (
 )
 
 func parseExpect(errs *fileErrors, n *yaml.Node) Expect {
-	e := Expect{Line: n.Line, Counts: map[string]int{}, Stored: map[string]int{}}
+	e := Expect{Line: n.Line, Counts: map[string]int{}, Stored: map[string]int{}, lines: map[string]int{}}
 	f := fields(errs, n, "expect", "count", "stored", "records")
 	for _, part := range []struct {
 		key string
@@ -404,6 +421,7 @@ func parseExpect(errs *fileErrors, n *yaml.Node) Expect {
 				errs.add(v, "expect.%s.%s: %q is not a count", part.key, k, v.Value)
 			}
 			part.dst[k] = x
+			e.lines[part.key+"."+k] = v.Line
 		}
 	}
 	if kv, ok := f["records"]; ok {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"sort"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -101,7 +102,7 @@ func New(ctx context.Context, checked *config.Checked, streamName, from, to stri
 		return nil, err
 	}
 	metrics := status.NewMetrics(prometheus.NewRegistry())
-	if h.svcs, err = h.buildServices(ctx, checked.Plan.Services, metrics, opts); err != nil {
+	if h.svcs, err = h.buildServices(ctx, checked.Plan.Services, referenced(procs), metrics, opts); err != nil {
 		return nil, err
 	}
 	deps := stream.ChainDeps{Registry: opts.Registry, Services: h.svcs, Logger: log, Metrics: metrics}
@@ -195,7 +196,13 @@ func checkCanned(plan *dataflow.Plan, procs []dataflow.Configured, opts Options)
 		names = append(names, s.Name())
 	}
 	var errs []error
-	for name, c := range opts.Canned {
+	canned := make([]string, 0, len(opts.Canned))
+	for name := range opts.Canned {
+		canned = append(canned, name)
+	}
+	sort.Strings(canned)
+	for _, name := range canned {
+		c := opts.Canned[name]
 		spec, ok := kinds[name]
 		switch {
 		case !ok:
@@ -228,7 +235,7 @@ func checkCanned(plan *dataflow.Plan, procs []dataflow.Configured, opts Options)
 // test file declares them, stand-ins for datastores in a dry run, the real
 // service otherwise (caches, geo databases: nothing that reaches the
 // network).
-func (h *Harness) buildServices(ctx context.Context, confs []dataflow.Configured, metrics *status.Metrics, opts Options) (*services, error) {
+func (h *Harness) buildServices(ctx context.Context, confs []dataflow.Configured, used map[string]bool, metrics *status.Metrics, opts Options) (*services, error) {
 	set := &services{byName: map[string]component.Service{}}
 	for _, c := range confs {
 		name := c.Name()
@@ -245,6 +252,8 @@ func (h *Harness) buildServices(ctx context.Context, confs []dataflow.Configured
 			st := &cannedStore{}
 			h.canned[name] = st
 			set.add(name, st)
+		case c.Spec.Provides == component.DatastoreCapability && !used[name]:
+			// No processor of the range writes to it: it is not built.
 		case c.Spec.Provides == component.DatastoreCapability:
 			set.close(ctx)
 			return nil, fmt.Errorf("service %q (%s) writes over the network: declare datastore answers for it under services.%s in the test file", name, c.Spec.Name, name)
@@ -264,6 +273,20 @@ func (h *Harness) buildServices(ctx context.Context, confs []dataflow.Configured
 		}
 	}
 	return set, nil
+}
+
+// referenced returns the names of the services that the processors name
+// in properties declared as service references.
+func referenced(procs []dataflow.Configured) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range procs {
+		for _, prop := range p.Spec.Properties {
+			if prop.ServiceRef != "" && p.Config.IsSet(prop.Key) {
+				out[p.Config.String(prop.Key)] = true
+			}
+		}
+	}
+	return out
 }
 
 // Run passes messages through the chain as one batch of one partition of
