@@ -12,8 +12,8 @@ import (
 
 	"github.com/weir-streams/weir/internal/config"
 	"github.com/weir-streams/weir/internal/jobtest"
-	"github.com/weir-streams/weir/internal/plugins/dns/dnstest"
 	"github.com/weir-streams/weir/internal/plugins/all"
+	"github.com/weir-streams/weir/internal/plugins/dns/dnstest"
 )
 
 func run(t *testing.T, paths ...string) jobtest.Summary {
