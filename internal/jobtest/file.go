@@ -1,7 +1,6 @@
 package jobtest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -514,23 +513,54 @@ func parseFieldExpect(errs *fileErrors, name string, v *yaml.Node) []FieldExpect
 }
 
 // nodeValue converts a YAML value to a record value: integers to int,
-// other numbers to float, strings, booleans, null, lists and mappings.
+// other numbers (200.0 too) to float, strings, booleans, null, lists and
+// mappings.
 func nodeValue(n *yaml.Node) (record.Value, error) {
 	var x any
 	if err := n.Decode(&x); err != nil {
 		return record.Value{}, err
 	}
-	b, err := json.Marshal(x)
-	if err != nil {
-		return record.Value{}, err
+	return anyValue(x)
+}
+
+func anyValue(x any) (record.Value, error) {
+	switch t := x.(type) {
+	case nil:
+		return record.Value{}, nil
+	case string:
+		return record.StringValue(t), nil
+	case bool:
+		return record.BoolValue(t), nil
+	case int:
+		return record.IntValue(int64(t)), nil
+	case int64:
+		return record.IntValue(t), nil
+	case uint64:
+		return record.FloatValue(float64(t)), nil
+	case float64:
+		return record.FloatValue(t), nil
+	case []any:
+		a := make([]record.Value, len(t))
+		for i, e := range t {
+			v, err := anyValue(e)
+			if err != nil {
+				return record.Value{}, err
+			}
+			a[i] = v
+		}
+		return record.ArrayValue(a), nil
+	case map[string]any:
+		m := make(map[string]record.Value, len(t))
+		for k, e := range t {
+			v, err := anyValue(e)
+			if err != nil {
+				return record.Value{}, err
+			}
+			m[k] = v
+		}
+		return record.MapValue(m), nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var y any
-	if err := dec.Decode(&y); err != nil {
-		return record.Value{}, err
-	}
-	return record.ValueFromJSON(y)
+	return record.Value{}, fmt.Errorf("a value of type %T cannot be a field", x)
 }
 
 func validType(t string) bool {

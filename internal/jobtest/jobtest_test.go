@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -285,5 +286,33 @@ func TestDryRunRealLog(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), `"record_value":"garbage"`) {
 		t.Errorf("the unparsable line is not on the error output:\n%s", errOut.String())
+	}
+}
+
+// TestRepoJobs runs the test files of the sample jobs, and checks that
+// every sample job with a stream has one (remote.yml takes its streams from
+// the REST API: there is no chain to test in the file).
+func TestRepoJobs(t *testing.T) {
+	jobs, err := filepath.Glob("../../conf/*.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range jobs {
+		base := strings.TrimSuffix(filepath.Base(j), ".yml")
+		if base == "remote" {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join("../../conf/tests", base+".test.yml")); err != nil {
+			t.Errorf("sample job %s has no test file: %v", j, err)
+		}
+	}
+	paths, err := jobtest.FindFiles([]string{"../../conf/tests"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	getenv := func(string) (string, bool) { return "", false }
+	s := jobtest.Run(context.Background(), paths, jobtest.RunOptions{Registry: all.NewRegistry(), Getenv: getenv})
+	if !s.OK() || len(paths) != len(jobs)-1 {
+		t.Fatalf("%d test files for %d jobs:\n%s", len(paths), len(jobs), text(t, s))
 	}
 }
