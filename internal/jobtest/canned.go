@@ -12,6 +12,7 @@ package jobtest
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -132,10 +133,13 @@ func (s *services) add(name string, svc component.Service) {
 	s.order = append(s.order, name)
 }
 
-// close closes the services in reverse order.
-func (s *services) close(ctx context.Context) {
+// close closes the services in reverse order. A service that does not
+// close cleanly is logged: the test's result is already known.
+func (s *services) close(ctx context.Context, log *slog.Logger) {
 	for i := len(s.order) - 1; i >= 0; i-- {
-		_ = s.byName[s.order[i]].Close(ctx) // a test's result does not depend on a clean close
+		if err := s.byName[s.order[i]].Close(ctx); err != nil {
+			log.Warn("closing service", "service", s.order[i], "error", err)
+		}
 	}
 	s.byName, s.order = map[string]component.Service{}, nil
 }

@@ -44,15 +44,14 @@ type Options struct {
 // Chain.Run, routing, completions), so what a test sees is what the job
 // does.
 type Harness struct {
-	conf     stream.Config
-	inSer    component.Serializer
-	svcs     *services
-	chain    *stream.Chain
-	log      *slog.Logger
-	offset   int64
-	canned   map[string]*cannedStore
-	procs    []string
-	rangeCut bool
+	conf   stream.Config
+	inSer  component.Serializer
+	svcs   *services
+	chain  *stream.Chain
+	log    *slog.Logger
+	offset int64
+	canned map[string]*cannedStore
+	procs  []string
 }
 
 // Output is one record the stream would write.
@@ -91,7 +90,7 @@ func New(ctx context.Context, checked *config.Checked, streamName, from, to stri
 	if err != nil {
 		return nil, fmt.Errorf("stream %q: %w", sp.Name(), err)
 	}
-	h := &Harness{conf: conf, log: log, canned: map[string]*cannedStore{}, rangeCut: len(procs) != len(sp.Pipeline.Processors)}
+	h := &Harness{conf: conf, log: log, canned: map[string]*cannedStore{}}
 	for _, p := range procs {
 		h.procs = append(h.procs, p.Name())
 	}
@@ -107,7 +106,7 @@ func New(ctx context.Context, checked *config.Checked, streamName, from, to stri
 	}
 	deps := stream.ChainDeps{Registry: opts.Registry, Services: h.svcs, Logger: log, Metrics: metrics}
 	if h.chain, err = stream.BuildChain(ctx, conf.Name, 1, procs, deps); err != nil {
-		h.svcs.close(ctx)
+		h.svcs.close(ctx, h.log)
 		return nil, err
 	}
 	if err := h.chain.Start(ctx); err != nil {
@@ -255,18 +254,18 @@ func (h *Harness) buildServices(ctx context.Context, confs []dataflow.Configured
 		case c.Spec.Provides == component.DatastoreCapability && !used[name]:
 			// No processor of the range writes to it: it is not built.
 		case c.Spec.Provides == component.DatastoreCapability:
-			set.close(ctx)
+			set.close(ctx, h.log)
 			return nil, fmt.Errorf("service %q (%s) writes over the network: declare datastore answers for it under services.%s in the test file", name, c.Spec.Name, name)
 		default:
 			svc, err := c.Spec.NewService(ctx, c.Config, env)
 			if err != nil {
-				set.close(ctx)
+				set.close(ctx, h.log)
 				return nil, fmt.Errorf("build service %q (%s): %w", name, c.Spec.Name, err)
 			}
 			set.add(name, svc)
 			if s, ok := svc.(component.Starter); ok {
 				if err := s.Start(ctx); err != nil {
-					set.close(ctx)
+					set.close(ctx, h.log)
 					return nil, fmt.Errorf("start service %q: %w", name, err)
 				}
 			}
@@ -361,5 +360,5 @@ func (h *Harness) Run(ctx context.Context, msgs []Message) (Result, error) {
 // Close closes the chain, then the services.
 func (h *Harness) Close(ctx context.Context) {
 	h.chain.Close(ctx, h.log)
-	h.svcs.close(ctx)
+	h.svcs.close(ctx, h.log)
 }

@@ -316,3 +316,13 @@ func TestRepoJobs(t *testing.T) {
 		t.Fatalf("%d test files for %d jobs:\n%s", len(paths), len(jobs), text(t, s))
 	}
 }
+
+func TestJobThatDoesNotValidate(t *testing.T) {
+	s := run(t, "testdata/bad_job.test.yml")
+	if len(s.Cases) != 1 || s.Cases[0].Err == nil {
+		t.Fatalf("want one error, got %+v", s.Cases)
+	}
+	if got := s.Cases[0].Err.Error(); !strings.Contains(got, "job testdata/job.yml: line 15: controllerServiceConfigurations[store].configuration.docdb.uri: environment variable DOCDB_URI is not set") {
+		t.Errorf("error: %s", got)
+	}
+}
