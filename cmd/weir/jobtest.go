@@ -115,3 +115,19 @@ func parseFlags(fs *flag.FlagSet, cmd string, args []string) error {
 	}
 	return fs.Parse(append([]string{"--"}, files...))
 }
+
+// jobFlagsMisused returns what is wrong when the flags of weir test and
+// weir run --dry-run are given where they do nothing, or "".
+func jobFlagsMisused(cmd string, dryRun bool, input, stream, junit string) string {
+	switch {
+	case junit != "" && cmd != "test":
+		return "--junit is used by weir test only"
+	case dryRun && cmd != "run":
+		return "--dry-run is used by weir run only"
+	case !dryRun && input != "":
+		return "--input is used with --dry-run only"
+	case !dryRun && stream != "":
+		return "--stream is used with --dry-run only"
+	}
+	return ""
+}

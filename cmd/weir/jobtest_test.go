@@ -35,6 +35,16 @@ func TestWeirTestCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Usage: weir test") || !strings.Contains(out, "JUnit XML") {
 		t.Fatalf("weir test --help: exit %d\n%s", code, out)
 	}
+	for _, args := range [][]string{
+		{"run", "--conf", "x.yml", "--input", "in.log"},
+		{"run", "--conf", "x.yml", "--stream", "s"},
+		{"validate", "--conf", "x.yml", "--junit", "r.xml"},
+		{"quickstart", "--dry-run"},
+	} {
+		if code, _, errOut := weir(t, "", args...); code != 2 || !strings.Contains(errOut, "is used") {
+			t.Errorf("weir %q: exit %d, %q; want a usage error", args, code, errOut)
+		}
+	}
 	code, _, errOut = weir(t, "", "test", "no-such-dir")
 	if code != 2 || !strings.Contains(errOut, "no-such-dir") {
 		t.Fatalf("missing path: exit %d, %s", code, errOut)

@@ -198,6 +198,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "weir %s: unexpected argument %q (see weir help %s)\n", cmd, fs.Arg(0), cmd)
 		return 2
 	}
+	if msg := jobFlagsMisused(cmd, *dryRunFlag, *input, *streamName, *junit); msg != "" {
+		fmt.Fprintf(stderr, "weir %s: %s (see weir help %s)\n", cmd, msg, cmd)
+		return 2
+	}
 	if *conf != "" && !takesConf[cmd] {
 		fmt.Fprintf(stderr, "weir %s: --conf is not used by this command\n", cmd)
 		return 2

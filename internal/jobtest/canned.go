@@ -116,7 +116,6 @@ type services struct {
 	mu     sync.Mutex
 	byName map[string]component.Service
 	order  []string
-	stores map[string]*cannedStore
 }
 
 func (s *services) Service(name string) (component.Service, bool) {
