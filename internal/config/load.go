@@ -105,7 +105,22 @@ func parse(data []byte, lastModified time.Time, getenv func(string) (string, boo
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var root yaml.Node
 	if err := dec.Decode(&root); err != nil && !errors.Is(err, io.EOF) {
-		return nil, nil, fmt.Errorf("parse job file: %w", err)
+		// The YAML parser stops at a syntax error. The lines above it are
+		// read and checked all the same, so that one run reports them too;
+		// what only follows from the cut is left out (truncation.go).
+		line, msg := yamlError(err)
+		prefix, ok := linesBefore(data, line)
+		if !ok || yaml.Unmarshal(prefix, &root) != nil {
+			return nil, nil, fmt.Errorf("parse job file: %w", err)
+		}
+		p.cut = line
+		p.probs = append(p.probs, component.Problem{Line: line, Msg: "YAML syntax error: " + msg + " (the lines from here on were not read; the lines above were checked)"})
+		job := p.job(&root, lastModified)
+		p.probs = p.truncated(p.probs)
+		if job.DataFlow == nil {
+			return nil, p, nil
+		}
+		return job, p, nil
 	}
 	// A job file is one document. What follows a "---" is not read as part
 	// of the job, which is checked whole all the same: a second document, or
@@ -175,6 +190,13 @@ type parser struct {
 	// runs on the partial job in the same run, does not report it a second
 	// time in other words.
 	sup *suppressions
+	// cut is the line of a syntax error the walk stopped at (0: none): the
+	// job was read from the lines above it.
+	cut int
+	// last is the path of the component that starts last in the file: with
+	// a cut, the one the cut may have shortened.
+	last     string
+	lastLine int
 }
 
 func (p *parser) problem(n *yaml.Node, path, format string, args ...any) {
@@ -393,6 +415,9 @@ func (p *parser) named(c *dataflow.Component, f map[string][2]*yaml.Node, key, l
 // LogIsland's role words (parser, processor, ...), which LogIsland's own
 // job files put beside "component" and which say nothing Weir needs.
 func (p *parser) component(c *dataflow.Component, f map[string][2]*yaml.Node, path string, n *yaml.Node) {
+	if n.Line >= p.lastLine {
+		p.last, p.lastLine = path, n.Line
+	}
 	comp, hasC := f["component"]
 	typ, hasT := f["type"]
 	if hasC && hasT && logIslandRoles[typ[1].Value] {
@@ -554,7 +579,7 @@ func ParseChecked(data []byte, lastModified time.Time, getenv func(string) (stri
 	if job != nil {
 		c, cerr := Check(job, reg)
 		checked = c
-		probs = append(probs, p.sup.filter(AsProblems(cerr))...)
+		probs = append(probs, p.truncated(p.sup.filter(AsProblems(cerr)))...)
 	}
 	if len(probs) > 0 {
 		probs.Sort()
