@@ -41,6 +41,10 @@ Usage:
   weir --conf FILE                 run a job (same as weir run --conf FILE)
   weir run --conf FILE             run a job until interrupted or its timeout
   weir validate --conf FILE        report every problem of a job file, exit 1 if any
+  weir test [FILE|DIR...]          run a job's test files: messages in, expectations out, no broker
+  weir run --dry-run --conf FILE [--input FILE|-] [--stream NAME]
+                                   run lines through a stream's chain: outputs as JSON on stdout,
+                                   error records on stderr, no broker
   weir quickstart                  run the sample job on the embedded broker, fed the bundled access log
   weir components                  list every component with its keys, defaults and docs (Markdown)
   weir useragent                   analyse user agents from stdin, one per line, one JSON object per line out
@@ -70,16 +74,25 @@ var commandHelp = map[string]string{
 	"run": `Usage: weir run --conf FILE [--log-format text|json] [--log-level LEVEL] [--data-dir DIR]
                 [--embedded-port N] [--cpuprofile FILE]
        weir --conf FILE ...
+       weir run --dry-run --conf FILE [--input FILE|-] [--stream NAME]
 
 Runs the job of FILE until SIGINT/SIGTERM or engine.streaming.timeout. A stop waits for the
 batch in flight at most the batch interval plus 5 s (docs/metrics.md). Exit 1 when the file
 is refused or the job fails.
+
+--dry-run reads messages from --input (a file, or - or nothing for stdin), one per line: a raw
+line for a stream whose input serializer is none, a JSON record for the JSON serializer. It
+runs them through the chain of the stream (--stream NAME when the job has several), with no
+broker, and prints each output record as one line of JSON on stdout and each error record on
+stderr. Database and search-index services are replaced by stand-ins that accept every record,
+so nothing is written anywhere (docs/testing-jobs.md).
 `,
 	"validate": `Usage: weir validate --conf FILE
 
 Reports every problem of a job file at once, each with its line and key path. Exit 0 when
 valid, 1 otherwise.
 `,
+	"test": testHelp,
 	"quickstart": `Usage: weir quickstart [--show N] [--log-format text|json] [--log-level LEVEL]
                        [--data-dir DIR] [--embedded-port N]
 
@@ -110,7 +123,7 @@ Prints the usage of weir, or of one command.
 }
 
 // takesArgs lists the commands that read positional arguments.
-var takesArgs = map[string]bool{"grok": true}
+var takesArgs = map[string]bool{"grok": true, "test": true}
 
 // takesConf lists the commands that read --conf.
 var takesConf = map[string]bool{"run": true, "validate": true}
@@ -169,7 +182,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	maxJobBytes := fs.Int64("max-job-bytes", config.DefaultMaxJobBytes, "largest job file accepted, in bytes")
 	remoteDir := fs.String("remote-dir", "data/remote", "where the last dataflow applied from the REST API is kept")
-	if err := fs.Parse(args); err != nil {
+	dryRunFlag := fs.Bool("dry-run", false, "run: run lines through the chain with no broker")
+	input := fs.String("input", "", "run --dry-run: input file, - for stdin")
+	streamName := fs.String("stream", "", "run --dry-run: the stream to run")
+	junit := fs.String("junit", "", "test: also write the results as JUnit XML to this file")
+	if err := parseFlags(fs, cmd, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, commandHelp[cmd])
 			return 0
@@ -179,6 +196,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 && !takesArgs[cmd] {
 		fmt.Fprintf(stderr, "weir %s: unexpected argument %q (see weir help %s)\n", cmd, fs.Arg(0), cmd)
+		return 2
+	}
+	if msg := jobFlagsMisused(cmd, *dryRunFlag, *input, *streamName, *junit); msg != "" {
+		fmt.Fprintf(stderr, "weir %s: %s (see weir help %s)\n", cmd, msg, cmd)
 		return 2
 	}
 	if *conf != "" && !takesConf[cmd] {
@@ -242,11 +263,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "%s: valid (%d services, %d streams)\n", *conf, len(checked.Plan.Services), len(checked.Plan.Streams))
 		return 0
+	case "test":
+		return runTests(ctx, fs.Args(), *junit, *maxJobBytes, stdout, stderr, reg, logger)
 	case "run":
 		checked, err := load(*conf, *maxJobBytes, reg)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", confLabel(cmd, *conf), err)
 			return 1
+		}
+		if *dryRunFlag {
+			return dryRun(ctx, checked, *input, *streamName, stdin, stdout, stderr, reg, logger)
 		}
 		if err := app.RunChecked(ctx, checked, opts); err != nil {
 			logger.Error("job failed", "error", err)
@@ -279,11 +305,7 @@ func load(path string, maxBytes int64, reg *component.Registry) (*config.Checked
 	if path == "" {
 		return nil, errors.New("no job file: give --conf FILE")
 	}
-	job, err := config.LoadFileLimit(path, maxBytes)
-	if err != nil {
-		return nil, err
-	}
-	return config.Check(job, reg)
+	return config.LoadChecked(path, maxBytes, reg)
 }
 
 func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {

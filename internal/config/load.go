@@ -6,6 +6,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -47,42 +48,114 @@ func LoadFile(path string) (*Job, error) { return LoadFileLimit(path, DefaultMax
 // LoadFileLimit is LoadFile with a size limit in bytes: a larger file is
 // refused before it is parsed.
 func LoadFileLimit(path string, maxBytes int64) (*Job, error) {
-	f, err := os.Open(path)
+	data, modTime, err := readJobFile(path, maxBytes)
 	if err != nil {
-		return nil, fmt.Errorf("read job file: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("read job file: %w", err)
-	}
-	if int64(len(data)) > maxBytes {
-		return nil, fmt.Errorf("job file %s is larger than %d bytes; a job this large is almost certainly a mistake (raise the limit with --max-job-bytes)", path, maxBytes)
-	}
-	var modTime time.Time
-	if st, err := os.Stat(path); err == nil {
-		modTime = st.ModTime().UTC().Truncate(time.Millisecond)
+		return nil, err
 	}
 	return Parse(data, modTime, os.LookupEnv)
 }
 
+// readJobFile reads a job file of at most maxBytes and its modification
+// time, to the millisecond.
+func readJobFile(path string, maxBytes int64) ([]byte, time.Time, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("read job file: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("read job file: %w", err)
+	}
+	if int64(len(data)) > maxBytes {
+		return nil, time.Time{}, fmt.Errorf("job file %s is larger than %d bytes; a job this large is almost certainly a mistake (raise the limit with --max-job-bytes)", path, maxBytes)
+	}
+	var modTime time.Time
+	if st, err := f.Stat(); err == nil {
+		modTime = st.ModTime().UTC().Truncate(time.Millisecond)
+	}
+	return data, modTime, nil
+}
+
 // Parse parses a job from YAML. lastModified becomes the dataflow's and
-// every pipeline's lastModified.
+// every pipeline's lastModified. It returns every problem of shape at once;
+// ParseChecked also validates the job against the registry in the same run.
 func Parse(data []byte, lastModified time.Time, getenv func(string) (string, bool)) (*Job, error) {
-	if err := checkUTF8(data); err != nil {
-		return nil, fmt.Errorf("parse job file: %w", err)
+	job, p, err := parse(data, lastModified, getenv)
+	if err != nil {
+		return nil, err
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, fmt.Errorf("parse job file: %w", err)
-	}
-	p := &parser{getenv: getenv}
-	job := p.job(&root, lastModified)
 	if len(p.probs) > 0 {
 		p.probs.Sort()
 		return nil, p.probs
 	}
 	return job, nil
+}
+
+// parse reads the YAML and walks it, going on after every problem. It
+// returns the job as far as it could be read (nil when the file holds no
+// job at all: empty, or not a mapping) with the parser, whose problems and
+// suppressions say what is wrong and what is not known. err is set only when
+// the YAML cannot be read at all.
+func parse(data []byte, lastModified time.Time, getenv func(string) (string, bool)) (*Job, *parser, error) {
+	if err := checkUTF8(data); err != nil {
+		return nil, nil, fmt.Errorf("parse job file: %w", err)
+	}
+	p := &parser{getenv: getenv, sup: newSuppressions()}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var root yaml.Node
+	if err := dec.Decode(&root); err != nil && !errors.Is(err, io.EOF) {
+		// The YAML parser stops at a syntax error. The lines above it are
+		// read and checked all the same, so that one run reports them too;
+		// what only follows from the cut is left out (truncation.go).
+		line, msg := yamlError(err)
+		prefix, ok := linesBefore(data, line)
+		if !ok || yaml.Unmarshal(prefix, &root) != nil {
+			return nil, nil, fmt.Errorf("parse job file: %w", err)
+		}
+		p.cut = line
+		p.probs = append(p.probs, component.Problem{Line: line, Msg: "YAML syntax error: " + msg + " (the lines from here on were not read; the lines above were checked)"})
+		job := p.job(&root, lastModified)
+		p.probs = p.truncated(p.probs)
+		if job.DataFlow == nil {
+			return nil, p, nil
+		}
+		return job, p, nil
+	}
+	// A job file is one document. What follows a "---" is not read as part
+	// of the job, which is checked whole all the same: a second document, or
+	// a syntax error inside it, is one more problem of the run.
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		line, msg := yamlError(err)
+		p.probs = append(p.probs, component.Problem{Line: line, Msg: "YAML syntax error after the job's document: " + msg})
+	default:
+		p.problem(&next, "", "a second YAML document starts here; a job file holds one document, and this one is not read")
+		if next.Line > 1 {
+			// The document node's line is that of its first content; the
+			// "---" above it is what the user wrote.
+			p.probs[len(p.probs)-1].Line = next.Line - 1
+		}
+	}
+	job := p.job(&root, lastModified)
+	if job.DataFlow == nil {
+		return nil, p, nil
+	}
+	return job, p, nil
+}
+
+// yamlError splits a yaml.v3 error ("yaml: line N: what") into its line
+// (0 when it names none) and its text.
+func yamlError(err error) (int, string) {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	var n int
+	if _, scanErr := fmt.Sscanf(msg, "line %d:", &n); scanErr != nil {
+		return 0, msg
+	}
+	_, rest, _ := strings.Cut(msg, ": ")
+	return n, rest
 }
 
 // checkUTF8 refuses a file that is not UTF-8, naming the line and column
@@ -105,9 +178,25 @@ func checkUTF8(data []byte) error {
 	return nil
 }
 
+// unknownKey marks, in what fields returns, that the mapping had a key it
+// refused. It cannot clash with a YAML key the walk reads: those are listed.
+const unknownKey = "\x00unknown"
+
 type parser struct {
 	getenv func(string) (string, bool)
 	probs  component.Problems
+	// sup records what the walk could not know (a value whose variable is
+	// unset, a component with no identifier...), so that validation, which
+	// runs on the partial job in the same run, does not report it a second
+	// time in other words.
+	sup *suppressions
+	// cut is the line of a syntax error the walk stopped at (0: none): the
+	// job was read from the lines above it.
+	cut int
+	// last is the path of the component that starts last in the file: with
+	// a cut, the one the cut may have shortened.
+	last     string
+	lastLine int
 }
 
 func (p *parser) problem(n *yaml.Node, path, format string, args ...any) {
@@ -119,7 +208,9 @@ func (p *parser) problem(n *yaml.Node, path, format string, args ...any) {
 }
 
 // fields walks a mapping node, refusing keys outside allowed. It returns
-// key -> (key node, value node).
+// key -> (key node, value node). A key that is refused is kept under
+// unknownKey, so that callers know the mapping may lack a key the user meant
+// to give (a misspelt "configuraton").
 func (p *parser) fields(n *yaml.Node, path string, allowed ...string) map[string][2]*yaml.Node {
 	out := map[string][2]*yaml.Node{}
 	if n.Kind != yaml.MappingNode {
@@ -134,6 +225,7 @@ func (p *parser) fields(n *yaml.Node, path string, allowed ...string) map[string
 				msg += fmt.Sprintf(" (did you mean %q?)", sug)
 			}
 			p.problem(k, path, "%s", msg)
+			out[unknownKey] = [2]*yaml.Node{k, v}
 			continue
 		}
 		if _, dup := out[k.Value]; dup {
@@ -149,29 +241,37 @@ func (p *parser) fields(n *yaml.Node, path string, allowed ...string) map[string
 // not a scalar is reported at the key's line: the line of a block mapping or
 // list is that of its first entry, below the key the user has to fix.
 func (p *parser) scalar(kv [2]*yaml.Node, path string) string {
+	v, _ := p.value(kv, path)
+	return v
+}
+
+// value is scalar that also says whether the value is known: false when it
+// was reported (not a single value, an unset variable...).
+func (p *parser) value(kv [2]*yaml.Node, path string) (string, bool) {
 	n := kv[1]
 	if n == nil {
-		return ""
+		return "", true
 	}
 	if n.Kind == yaml.AliasNode {
 		n = n.Alias
 	}
 	if n.Kind != yaml.ScalarNode {
 		p.problem(kv[0], path, "must be a single value, not %s", kindName(n))
-		return ""
+		return "", false
 	}
 	if n.Tag == "!!null" {
-		return ""
+		return "", true
 	}
 	v, err := Expand(n.Value, p.getenv)
 	if err != nil {
 		p.problem(n, path, "%v", err)
+		return "", false
 	}
-	return v
+	return v, true
 }
 
 func (p *parser) job(root *yaml.Node, lastModified time.Time) *Job {
-	job := &Job{DataFlow: &dataflow.DataFlow{LastModified: lastModified}}
+	job := &Job{}
 	if root.Kind == 0 || len(root.Content) == 0 {
 		p.problem(nil, "", "job file is empty")
 		return job
@@ -183,6 +283,7 @@ func (p *parser) job(root *yaml.Node, lastModified time.Time) *Job {
 		p.problem(doc, "", "the job file must be a mapping with the keys engine and streamConfigurations, not %s", kindName(doc))
 		return job
 	}
+	job.DataFlow = &dataflow.DataFlow{LastModified: lastModified}
 	top := p.fields(doc, "", "version", "documentation", "engine", "controllerServiceConfigurations", "streamConfigurations")
 	if kv, ok := top["version"]; ok {
 		job.Version = p.scalar(kv, "version")
@@ -190,14 +291,20 @@ func (p *parser) job(root *yaml.Node, lastModified time.Time) *Job {
 	if kv, ok := top["documentation"]; ok {
 		job.Documentation = p.scalar(kv, "documentation")
 	}
+	// Without an engine the lists at the top level are still read and
+	// checked: the missing engine is one problem among the others.
 	kv, ok := top["engine"]
+	eng := map[string][2]*yaml.Node{}
+	job.Engine = dataflow.Component{Name: "engine", Path: "engine"}
 	if !ok {
 		p.problem(doc, "", "missing key \"engine\"")
-		return job
+		p.sup.paths["engine.component"] = true
+		kv = [2]*yaml.Node{doc, doc}
+	} else {
+		eng = p.fields(kv[1], "engine", "component", "type", "documentation", "configuration", "controllerServiceConfigurations", "streamConfigurations")
+		job.Engine.Line = kv[0].Line
+		p.component(&job.Engine, eng, "engine", kv[1])
 	}
-	eng := p.fields(kv[1], "engine", "component", "type", "documentation", "configuration", "controllerServiceConfigurations", "streamConfigurations")
-	job.Engine = dataflow.Component{Name: "engine", Path: "engine", Line: kv[0].Line}
-	p.component(&job.Engine, eng, "engine", kv[1])
 
 	// The lists sit at the top level in the spec's table and inside the
 	// engine in existing job files; accept either, not both.
@@ -252,15 +359,13 @@ func (p *parser) list(job *Job, kind, path string, n *yaml.Node) {
 		case "controllerServiceConfigurations":
 			f := p.fields(item, ipath, "controllerService", "component", "type", "documentation", "configuration")
 			c := dataflow.Component{Line: item.Line}
-			c.Name = p.name(f, "controllerService", ipath, item)
-			c.Path = fmt.Sprintf("%s[%s]", path, nameOr(c.Name, i))
+			p.named(&c, f, "controllerService", path, ipath, item, i)
 			p.component(&c, f, c.Path, item)
 			job.DataFlow.Services = append(job.DataFlow.Services, c)
 		case "streamConfigurations":
 			f := p.fields(item, ipath, "stream", "component", "type", "documentation", "configuration", "processorConfigurations")
 			s := dataflow.Stream{Component: dataflow.Component{Line: item.Line}}
-			s.Name = p.name(f, "stream", ipath, item)
-			s.Path = fmt.Sprintf("%s[%s]", path, nameOr(s.Name, i))
+			p.named(&s.Component, f, "stream", path, ipath, item, i)
 			p.component(&s.Component, f, s.Path, item)
 			if kv, ok := f["processorConfigurations"]; ok && kv[1].Tag != "!!null" {
 				ppath := s.Path + ".processorConfigurations"
@@ -271,8 +376,7 @@ func (p *parser) list(job *Job, kind, path string, n *yaml.Node) {
 						jpath := itemPath(ppath, pn, "processor", j)
 						pf := p.fields(pn, jpath, "processor", "component", "type", "documentation", "configuration")
 						c := dataflow.Component{Line: pn.Line}
-						c.Name = p.name(pf, "processor", jpath, pn)
-						c.Path = fmt.Sprintf("%s[%s]", ppath, nameOr(c.Name, j))
+						p.named(&c, pf, "processor", ppath, jpath, pn, j)
 						p.component(&c, pf, c.Path, pn)
 						s.Pipeline.Processors = append(s.Pipeline.Processors, c)
 					}
@@ -283,13 +387,26 @@ func (p *parser) list(job *Job, kind, path string, n *yaml.Node) {
 	}
 }
 
-func (p *parser) name(f map[string][2]*yaml.Node, key, path string, item *yaml.Node) string {
+// name returns the item's name; ok is false when the name is missing or
+// could not be read (both reported).
+func (p *parser) name(f map[string][2]*yaml.Node, key, path string, item *yaml.Node) (string, bool) {
 	kv, ok := f[key]
 	if !ok {
 		p.problem(item, path, "missing key %q", key)
-		return ""
+		return "", false
 	}
-	return p.scalar(kv, path+"."+key)
+	return p.value(kv, path+"."+key)
+}
+
+// named sets the component's name and path; a name that could not be read
+// is not reported again by validation as "has no name".
+func (p *parser) named(c *dataflow.Component, f map[string][2]*yaml.Node, key, list, ipath string, item *yaml.Node, i int) {
+	name, ok := p.name(f, key, ipath, item)
+	c.Name = name
+	c.Path = fmt.Sprintf("%s[%s]", list, nameOr(name, i))
+	if !ok {
+		p.sup.unnamed[c.Path] = true
+	}
 }
 
 // component fills the identifier, documentation and flat configuration map.
@@ -298,31 +415,48 @@ func (p *parser) name(f map[string][2]*yaml.Node, key, path string, item *yaml.N
 // LogIsland's role words (parser, processor, ...), which LogIsland's own
 // job files put beside "component" and which say nothing Weir needs.
 func (p *parser) component(c *dataflow.Component, f map[string][2]*yaml.Node, path string, n *yaml.Node) {
+	if n.Line >= p.lastLine {
+		p.last, p.lastLine = path, n.Line
+	}
 	comp, hasC := f["component"]
 	typ, hasT := f["type"]
 	if hasC && hasT && logIslandRoles[typ[1].Value] {
 		hasT = false
 	}
+	known := false
 	switch {
 	case hasC && hasT:
 		p.problem(typ[0], path, "give either \"component\" or its synonym \"type\", not both")
 	case hasC:
-		c.Component = p.scalar(comp, path+".component")
+		c.Component, known = p.value(comp, path+".component")
 	case hasT:
-		c.Component = p.scalar(typ, path+".type")
+		c.Component, known = p.value(typ, path+".type")
 	default:
 		p.problem(n, path, "missing key \"component\"")
+	}
+	if !known {
+		p.sup.paths[path+".component"] = true
 	}
 	if kv, ok := f["documentation"]; ok {
 		c.Documentation = p.scalar(kv, path+".documentation")
 	}
+	cpath := path + ".configuration"
 	kv, ok := f["configuration"]
-	if !ok || kv[1].Tag == "!!null" {
+	if !ok {
+		if _, refused := f[unknownKey]; refused {
+			// A refused key may be the configuration, misspelt: what
+			// validation would say of a configuration it cannot see (missing
+			// required properties) is not known.
+			p.sup.whole[cpath] = true
+		}
 		return
 	}
-	cpath := path + ".configuration"
+	if kv[1].Tag == "!!null" {
+		return
+	}
 	if kv[1].Kind != yaml.MappingNode {
 		p.problem(kv[1], cpath, "must be a mapping of key to value, not %s", kindName(kv[1]))
+		p.sup.whole[cpath] = true
 		return
 	}
 	seen := map[string]bool{}
@@ -333,7 +467,10 @@ func (p *parser) component(c *dataflow.Component, f map[string][2]*yaml.Node, pa
 			continue
 		}
 		seen[k.Value] = true
-		val := p.scalar([2]*yaml.Node{k, v}, cpath+"."+k.Value)
+		val, known := p.value([2]*yaml.Node{k, v}, cpath+"."+k.Value)
+		if !known {
+			p.sup.unknownValue(cpath, k.Value)
+		}
 		c.Config = append(c.Config, dataflow.Property{Key: k.Value, Value: val, Line: k.Line})
 	}
 }
@@ -428,6 +565,42 @@ func Check(job *Job, reg *component.Registry) (*Checked, error) {
 		return nil, probs
 	}
 	return &Checked{Job: job, Engine: eng, Plan: plan}, nil
+}
+
+// ParseChecked parses and validates a job in one run: the problems of shape
+// (unknown keys, unset variables, a second YAML document) and those of
+// validation against the registry (unknown components, values of the wrong
+// type, missing properties) are all returned at once, sorted by line. A
+// problem that only follows from another (a property whose variable is
+// unset is not also "not an integer") is reported once. The error is not
+// Problems only when the YAML cannot be read at all.
+func ParseChecked(data []byte, lastModified time.Time, getenv func(string) (string, bool), reg *component.Registry) (*Checked, error) {
+	job, p, err := parse(data, lastModified, getenv)
+	if err != nil {
+		return nil, err
+	}
+	probs := p.probs
+	var checked *Checked
+	if job != nil {
+		c, cerr := Check(job, reg)
+		checked = c
+		probs = append(probs, p.truncated(p.sup.filter(AsProblems(cerr)))...)
+	}
+	if len(probs) > 0 {
+		probs.Sort()
+		return nil, probs
+	}
+	return checked, nil
+}
+
+// LoadChecked reads a job file of at most maxBytes and validates it with
+// ParseChecked: every problem of the file in one run.
+func LoadChecked(path string, maxBytes int64, reg *component.Registry) (*Checked, error) {
+	data, modTime, err := readJobFile(path, maxBytes)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChecked(data, modTime, os.LookupEnv, reg)
 }
 
 // Validate is Check for callers that only report.

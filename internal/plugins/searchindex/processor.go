@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/record"
 )
 
 // ProcessorName is the identifier of the processor.
@@ -41,8 +42,17 @@ func ProcessorSpec() component.Spec {
 // service and its target, so it is safe for concurrent use and needs no
 // Close: a pipeline swap builds a new one on the same service.
 type BulkAddSearchIndex struct {
-	svc    *Service
+	svc    Indexer
 	target Target
+}
+
+// Indexer is what BulkAddSearchIndex needs of its service: *Service, or a
+// stand-in that answers without a network (weir test's canned search
+// index, internal/jobtest).
+type Indexer interface {
+	component.Service
+	// Index queues the documents of recs for target; see Service.Index.
+	Index(ctx context.Context, recs []*record.Record, target Target) (component.Completion, error)
 }
 
 func newProcessor(conf component.Config, env component.Env) (component.Processor, error) {
@@ -54,7 +64,7 @@ func newProcessor(conf component.Config, env component.Env) (component.Processor
 	if !ok {
 		return nil, fmt.Errorf("property %q: service %q is not running", KeyService, name)
 	}
-	s, ok := svc.(*Service)
+	s, ok := svc.(Indexer)
 	if !ok {
 		return nil, fmt.Errorf("property %q: service %q (%T) is not a %s", KeyService, name, svc, ServiceName)
 	}

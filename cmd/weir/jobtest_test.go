@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func weir(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestWeirTestCommand(t *testing.T) {
+	t.Setenv("WEIR_HOME", t.TempDir()) // no installed plugin changes the registry
+	report := filepath.Join(t.TempDir(), "report.xml")
+	code, out, errOut := weir(t, "", "test", "../../internal/jobtest/testdata/pass.test.yml", "--junit", report)
+	if code != 0 || !strings.Contains(out, "PASS: 5 tests, 5 passed, 0 failed, 0 errors") {
+		t.Fatalf("passing suite: exit %d\n%s\n%s", code, out, errOut)
+	}
+	xml, err := os.ReadFile(report)
+	if err != nil || !strings.Contains(string(xml), `<testsuites name="weir test" tests="5" failures="0" errors="0"`) {
+		t.Fatalf("JUnit report: %v\n%s", err, xml)
+	}
+	code, out, _ = weir(t, "", "test", "../../internal/jobtest/testdata/fail.test.yml")
+	if code != 1 || !strings.Contains(out, "FAIL: 4 tests, 0 passed, 3 failed, 1 errors") {
+		t.Fatalf("failing suite: exit %d\n%s", code, out)
+	}
+	code, out, _ = weir(t, "", "test", "--help")
+	if code != 0 || !strings.Contains(out, "Usage: weir test") || !strings.Contains(out, "JUnit XML") {
+		t.Fatalf("weir test --help: exit %d\n%s", code, out)
+	}
+	for _, args := range [][]string{
+		{"run", "--conf", "x.yml", "--input", "in.log"},
+		{"run", "--conf", "x.yml", "--stream", "s"},
+		{"validate", "--conf", "x.yml", "--junit", "r.xml"},
+		{"quickstart", "--dry-run"},
+	} {
+		if code, _, errOut := weir(t, "", args...); code != 2 || !strings.Contains(errOut, "is used") {
+			t.Errorf("weir %q: exit %d, %q; want a usage error", args, code, errOut)
+		}
+	}
+	code, _, errOut = weir(t, "", "test", "no-such-dir")
+	if code != 2 || !strings.Contains(errOut, "no-such-dir") {
+		t.Fatalf("missing path: exit %d, %s", code, errOut)
+	}
+}
+
+func TestRunDryRun(t *testing.T) {
+	t.Setenv("WEIR_HOME", t.TempDir())
+	data, err := os.ReadFile("../../testdata/access-logs/apache_combined_10k.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")[:20]
+	input := filepath.Join(t.TempDir(), "in.log")
+	if err := os.WriteFile(input, []byte(strings.Join(lines, "")+"not a log line\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []struct{ flag, stdin string }{{input, ""}, {"-", strings.Join(lines, "") + "not a log line\n"}} {
+		code, out, errOut := weir(t, in.stdin, "run", "--dry-run", "--conf", "../../conf/index-apache-logs.yml", "--input", in.flag, "--log-level", "warn")
+		if code != 0 {
+			t.Fatalf("--input %s: exit %d: %s", in.flag, code, errOut)
+		}
+		outs := strings.Split(strings.TrimSpace(out), "\n")
+		if len(outs) != 20 {
+			t.Fatalf("--input %s: %d output records, want 20", in.flag, len(outs))
+		}
+		for _, l := range outs {
+			var rec struct {
+				Fields map[string]any `json:"fields"`
+			}
+			if err := json.Unmarshal([]byte(l), &rec); err != nil || rec.Fields["src_ip"] == nil {
+				t.Fatalf("not a parsed record: %v: %s", err, l)
+			}
+		}
+		errs := strings.Split(strings.TrimSpace(errOut), "\n")
+		if len(errs) != 1 || !strings.Contains(errs[0], `"record_value":"not a log line"`) || !strings.Contains(errs[0], "regex_matching_error") {
+			t.Fatalf("--input %s: stderr %q, want the one error record", in.flag, errOut)
+		}
+	}
+}
+
+// TestValidateReportsEverythingInOneRun: the unset variable is one problem
+// among the others, all reported by `weir validate` at once.
+func TestValidateReportsEverythingInOneRun(t *testing.T) {
+	t.Setenv("WEIR_HOME", t.TempDir())
+	t.Setenv("WEIR_TEST_UNSET_PORT", "")
+	os.Unsetenv("WEIR_TEST_UNSET_PORT")
+	t.Setenv("WEIR_TEST_UNSET_BROKERS", "")
+	os.Unsetenv("WEIR_TEST_UNSET_BROKERS")
+	code, _, errOut := weir(t, "", "validate", "--conf", "../../internal/config/testdata/unset_var_among_others.bad.yml")
+	if code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{
+		"6 configuration problems:",
+		"line 8: engine.configuration.engine.ui.port: environment variable WEIR_TEST_UNSET_PORT is not set",
+		"line 16: streamConfigurations[s].configuration.broker.metadata.broker.list: environment variable WEIR_TEST_UNSET_BROKERS is not set",
+		`line 17: streamConfigurations[s].configuration: property "broker.topic.default.partitions": "four" is not an integer`,
+		`line 19: streamConfigurations[s].processorConfigurations[p].configuration: missing required property "value.regex"`,
+		`line 21: streamConfigurations[s].processorConfigurations[p]: unknown key "documentaton"`,
+		`line 24: streamConfigurations[s].processorConfigurations[q].component: unknown processor component "pkg.processor.SplitTxt"`,
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("weir validate lacks %q:\n%s", want, errOut)
+		}
+	}
+}

@@ -1,0 +1,364 @@
+package jobtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/config"
+	"github.com/weir-streams/weir/internal/dataflow"
+	"github.com/weir-streams/weir/internal/plugins/cache"
+	"github.com/weir-streams/weir/internal/plugins/dns"
+	"github.com/weir-streams/weir/internal/record"
+	"github.com/weir-streams/weir/internal/serialize"
+	"github.com/weir-streams/weir/internal/status"
+	"github.com/weir-streams/weir/internal/stream"
+)
+
+// Options configure a Harness.
+type Options struct {
+	Registry *component.Registry
+	// Logger receives the components' logs; nil discards them.
+	Logger *slog.Logger
+	// Canned are the declared answers, by service name.
+	Canned map[string]*Canned
+	// DryRun replaces the datastore services that have no canned answers
+	// by stand-ins that accept every record, and lets IpToFqdn ask real DNS
+	// servers: `weir run --dry-run` writes nothing anywhere but may look
+	// things up. Without it (`weir test`), a datastore or a reverse-DNS
+	// cache without canned answers is an error: a test never reaches the
+	// network.
+	DryRun bool
+}
+
+// Harness runs one stream's processor chain, or a range of it, in process:
+// messages in, the records the stream would write out, with no broker.
+// Records go through the same steps as in the stream (input serializer,
+// Chain.Run, routing, completions), so what a test sees is what the job
+// does.
+type Harness struct {
+	conf   stream.Config
+	inSer  component.Serializer
+	svcs   *services
+	chain  *stream.Chain
+	log    *slog.Logger
+	offset int64
+	canned map[string]*cannedStore
+	procs  []string
+}
+
+// Output is one record the stream would write.
+type Output struct {
+	// Dest is DestOutput or DestError.
+	Dest string
+	// Topics are the topics the record is written to.
+	Topics []string
+	Record *record.Record
+}
+
+// Result is what a run of messages gives.
+type Result struct {
+	Outputs []Output
+	// Stored counts the records each canned datastore accepted.
+	Stored map[string]int64
+}
+
+// New builds the services and the chain of one stream of a checked job.
+// from and to name the first and last processors of the range to run (""
+// for the chain's ends).
+func New(ctx context.Context, checked *config.Checked, streamName, from, to string, opts Options) (*Harness, error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	sp, err := findStream(checked.Plan, streamName)
+	if err != nil {
+		return nil, err
+	}
+	procs, err := processorRange(sp.Pipeline.Processors, from, to)
+	if err != nil {
+		return nil, err
+	}
+	conf, err := stream.Decode(sp.Name(), sp.Config)
+	if err != nil {
+		return nil, fmt.Errorf("stream %q: %w", sp.Name(), err)
+	}
+	h := &Harness{conf: conf, log: log, canned: map[string]*cannedStore{}}
+	for _, p := range procs {
+		h.procs = append(h.procs, p.Name())
+	}
+	if h.inSer, err = newSerializer(opts.Registry, conf.InSer); err != nil {
+		return nil, fmt.Errorf("stream %q: %s: %w", sp.Name(), stream.KeyInputSerializer, err)
+	}
+	if err := checkCanned(checked.Plan, procs, opts); err != nil {
+		return nil, err
+	}
+	metrics := status.NewMetrics(prometheus.NewRegistry())
+	if h.svcs, err = h.buildServices(ctx, checked.Plan.Services, referenced(procs), metrics, opts); err != nil {
+		return nil, err
+	}
+	deps := stream.ChainDeps{Registry: opts.Registry, Services: h.svcs, Logger: log, Metrics: metrics}
+	if h.chain, err = stream.BuildChain(ctx, conf.Name, 1, procs, deps); err != nil {
+		h.svcs.close(ctx, h.log)
+		return nil, err
+	}
+	if err := h.chain.Start(ctx); err != nil {
+		h.Close(ctx)
+		return nil, err
+	}
+	return h, nil
+}
+
+// Processors returns the names of the processors that run, in order.
+func (h *Harness) Processors() []string { return h.procs }
+
+func findStream(plan *dataflow.Plan, name string) (*dataflow.StreamPlan, error) {
+	var names []string
+	for i := range plan.Streams {
+		if plan.Streams[i].Name() == name || name == "" && len(plan.Streams) == 1 {
+			return &plan.Streams[i], nil
+		}
+		names = append(names, plan.Streams[i].Name())
+	}
+	if name == "" {
+		return nil, fmt.Errorf("the job has %d streams (%v): name the one to run", len(names), names)
+	}
+	msg := fmt.Sprintf("the job has no stream %q (it has %v)", name, names)
+	if sug := component.Suggest(name, names); sug != "" {
+		msg += fmt.Sprintf("; did you mean %q?", sug)
+	}
+	return nil, errors.New(msg)
+}
+
+func processorRange(all []dataflow.Configured, from, to string) ([]dataflow.Configured, error) {
+	var names []string
+	for _, p := range all {
+		names = append(names, p.Name())
+	}
+	index := func(key, name string, def int) (int, error) {
+		if name == "" {
+			return def, nil
+		}
+		i := slices.Index(names, name)
+		if i < 0 {
+			msg := fmt.Sprintf("processors.%s: the stream has no processor %q (it has %v)", key, name, names)
+			if sug := component.Suggest(name, names); sug != "" {
+				msg += fmt.Sprintf("; did you mean %q?", sug)
+			}
+			return 0, errors.New(msg)
+		}
+		return i, nil
+	}
+	i, err := index("from", from, 0)
+	if err != nil {
+		return nil, err
+	}
+	j, err := index("to", to, len(all)-1)
+	if err != nil {
+		return nil, err
+	}
+	if j < i {
+		return nil, fmt.Errorf("processors: %q comes after %q in the chain", from, to)
+	}
+	if len(all) == 0 {
+		return nil, nil
+	}
+	return all[i : j+1], nil
+}
+
+func newSerializer(reg *component.Registry, name string) (component.Serializer, error) {
+	spec, err := reg.LookupKind(name, component.KindSerializer)
+	if err != nil {
+		return nil, err
+	}
+	conf, probs := component.NewConfig(spec, nil)
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	return spec.NewSerializer(conf)
+}
+
+// checkCanned refuses canned answers that name no service, or answers of
+// the wrong kind, and, for a test, a chain that would reach the network.
+func checkCanned(plan *dataflow.Plan, procs []dataflow.Configured, opts Options) error {
+	kinds := map[string]*component.Spec{}
+	var names []string
+	for _, s := range plan.Services {
+		kinds[s.Name()] = s.Spec
+		names = append(names, s.Name())
+	}
+	var errs []error
+	canned := make([]string, 0, len(opts.Canned))
+	for name := range opts.Canned {
+		canned = append(canned, name)
+	}
+	sort.Strings(canned)
+	for _, name := range canned {
+		c := opts.Canned[name]
+		spec, ok := kinds[name]
+		switch {
+		case !ok:
+			msg := fmt.Sprintf("services.%s (line %d): the job has no service %q (it has %v)", name, c.Line, name, names)
+			if sug := component.Suggest(name, names); sug != "" {
+				msg += fmt.Sprintf("; did you mean %q?", sug)
+			}
+			errs = append(errs, errors.New(msg))
+		case c.ReverseDNS != nil && spec.Provides != cache.Capability:
+			errs = append(errs, fmt.Errorf("services.%s (line %d): reverse_dns answers stand in for a cache service, and %q is a %s", name, c.Line, name, spec.Name))
+		case c.Datastore != nil && spec.Provides != component.DatastoreCapability:
+			errs = append(errs, fmt.Errorf("services.%s (line %d): datastore answers stand in for a database or search-index service, and %q is a %s", name, c.Line, name, spec.Name))
+		}
+	}
+	if !opts.DryRun {
+		for _, p := range procs {
+			if p.Spec.Name != dns.IpToFqdnName {
+				continue
+			}
+			svc := p.Config.String(dns.KeyCacheService)
+			if c := opts.Canned[svc]; c == nil || c.ReverseDNS == nil {
+				errs = append(errs, fmt.Errorf("processor %q resolves addresses with DNS: declare reverse_dns answers for its cache service under services.%s in the test file (a test never asks a real DNS server)", p.Name(), svc))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// buildServices builds every service of the job: canned answers where the
+// test file declares them, stand-ins for datastores in a dry run, the real
+// service otherwise (caches, geo databases: nothing that reaches the
+// network).
+func (h *Harness) buildServices(ctx context.Context, confs []dataflow.Configured, used map[string]bool, metrics *status.Metrics, opts Options) (*services, error) {
+	set := &services{byName: map[string]component.Service{}}
+	for _, c := range confs {
+		name := c.Name()
+		env := component.Env{Name: name, Logger: h.log.With("service", name), Metrics: metrics, Services: set}
+		canned := opts.Canned[name]
+		switch {
+		case canned != nil && canned.ReverseDNS != nil:
+			set.add(name, newCannedCache(canned, env))
+		case canned != nil && canned.Datastore != nil:
+			st := &cannedStore{rules: canned.Datastore.Refuse}
+			h.canned[name] = st
+			set.add(name, st)
+		case c.Spec.Provides == component.DatastoreCapability && opts.DryRun:
+			st := &cannedStore{}
+			h.canned[name] = st
+			set.add(name, st)
+		case c.Spec.Provides == component.DatastoreCapability && !used[name]:
+			// No processor of the range writes to it: it is not built.
+		case c.Spec.Provides == component.DatastoreCapability:
+			set.close(ctx, h.log)
+			return nil, fmt.Errorf("service %q (%s) writes over the network: declare datastore answers for it under services.%s in the test file", name, c.Spec.Name, name)
+		default:
+			svc, err := c.Spec.NewService(ctx, c.Config, env)
+			if err != nil {
+				set.close(ctx, h.log)
+				return nil, fmt.Errorf("build service %q (%s): %w", name, c.Spec.Name, err)
+			}
+			set.add(name, svc)
+			if s, ok := svc.(component.Starter); ok {
+				if err := s.Start(ctx); err != nil {
+					set.close(ctx, h.log)
+					return nil, fmt.Errorf("start service %q: %w", name, err)
+				}
+			}
+		}
+	}
+	return set, nil
+}
+
+// referenced returns the names of the services that the processors name
+// in properties declared as service references.
+func referenced(procs []dataflow.Configured) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range procs {
+		for _, prop := range p.Spec.Properties {
+			if prop.ServiceRef != "" && p.Config.IsSet(prop.Key) {
+				out[p.Config.String(prop.Key)] = true
+			}
+		}
+	}
+	return out
+}
+
+// Run passes messages through the chain as one batch of one partition of
+// the stream's first input topic, and returns what the stream would write,
+// outputs first then errors, each in input order.
+func (h *Harness) Run(ctx context.Context, msgs []Message) (Result, error) {
+	topic := ""
+	if len(h.conf.Inputs) > 0 {
+		topic = h.conf.Inputs[0]
+	}
+	b := component.Batch{Topic: topic}
+	var failed []*record.Record
+	now := time.Now().UnixMilli()
+	for _, m := range msgs {
+		r := record.New("", "", now)
+		r.Origin = record.Origin{Topic: topic, Offset: h.offset}
+		h.offset++
+		r.SetID(r.Origin.ID())
+		if m.Direct {
+			id, typ := r.ID, r.Type
+			r.SetFields(slices.Clone(m.Fields))
+			r.SetID(id)
+			r.SetType(typ)
+		} else if err := h.inSer.Deserialize(r, m.Key, m.Value); err != nil {
+			r.AddError(record.ErrDeserializing, err.Error())
+			r.Set(record.FieldValue, serialize.RawValue(m.Value))
+			r.MarkSource("input.serializer")
+			failed = append(failed, r)
+			continue
+		}
+		b.Records = append(b.Records, r)
+	}
+	chainFailed, err := h.chain.Run(ctx, &b)
+	if err != nil {
+		return Result{}, err
+	}
+	failed = append(failed, chainFailed...)
+	var res Result
+	for _, r := range b.Records {
+		topics := h.conf.Outputs
+		if t, ok := r.GetString(record.FieldOutputTopic); ok {
+			r.Remove(record.FieldOutputTopic)
+			if t != "" {
+				topics = []string{t}
+			}
+		}
+		if len(topics) == 0 {
+			continue // a stream without output topics writes nothing (it ends in a sink)
+		}
+		res.Outputs = append(res.Outputs, Output{Dest: DestOutput, Topics: topics, Record: r})
+	}
+	for i, c := range b.Completions() {
+		more, err := c.Wait(ctx)
+		if err != nil {
+			return Result{}, fmt.Errorf("wait for processor %q: %w", b.AwaitedBy(i), err)
+		}
+		for _, r := range more {
+			r.MarkSource(b.AwaitedBy(i))
+		}
+		failed = append(failed, more...)
+	}
+	for _, r := range failed {
+		res.Outputs = append(res.Outputs, Output{Dest: DestError, Topics: h.conf.Errors, Record: r})
+	}
+	res.Stored = map[string]int64{}
+	for name, st := range h.canned {
+		res.Stored[name] = st.stored.Load()
+	}
+	return res, nil
+}
+
+// Close closes the chain, then the services.
+func (h *Harness) Close(ctx context.Context) {
+	h.chain.Close(ctx, h.log)
+	h.svcs.close(ctx, h.log)
+}
