@@ -302,7 +302,7 @@ func TestRandomDifferential(t *testing.T) {
 	if testing.Short() {
 		patterns = 500
 	}
-	compiled, gaveUp := 0, 0
+	compiled, gaveUp, spans := 0, 0, 0
 	for i := 0; i < patterns; i++ {
 		p := anchor(g.pattern(3))
 		re, m := compile(t, p)
@@ -310,6 +310,9 @@ func TestRandomDifferential(t *testing.T) {
 			continue
 		}
 		compiled++
+		if fastre.ActiveSpans(m) > 0 {
+			spans++
+		}
 		for j := 0; j < 30; j++ {
 			if !compare(t, re, m, g.input()) {
 				gaveUp++
@@ -319,7 +322,7 @@ func TestRandomDifferential(t *testing.T) {
 	if compiled < patterns/2 {
 		t.Errorf("only %d of %d random patterns compiled", compiled, patterns)
 	}
-	t.Logf("%d patterns compiled of %d, %d give-ups", compiled, patterns, gaveUp)
+	t.Logf("%d patterns compiled of %d, %d with spans, %d give-ups", compiled, patterns, spans, gaveUp)
 }
 
 // FuzzMatchesRegexp fuzzes the pattern, starting from the shapes above, and

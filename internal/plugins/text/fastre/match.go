@@ -155,6 +155,15 @@ func (m *Matcher) MatchIndex(s string, dst []int) (idx []int, ok bool, gaveUp bo
 				break
 			}
 			pc = in.next
+		case opSpan:
+			p, ok := in.dfa.run(s, pos)
+			budget -= p - pos
+			if !ok {
+				failed = true
+				break
+			}
+			pos = p
+			pc = in.next
 		case opMatch:
 			return dst, true, false
 		}
