@@ -135,8 +135,9 @@ type inst struct {
 	// (in the class, not in follow). It is set only when that is exact:
 	// follow holds no byte >= 0x80, so the scan stops only at ASCII bytes,
 	// which are rune boundaries, and the class holds either every rune
-	// >= 0x80 (as . does) or none.
-	skip     *[256]bool
+	// >= 0x80 (as . does) or none. A byte to step over maps to 1, so that
+	// four bytes are tested with one AND, as in a class repetition.
+	skip     *[256]uint8
 	arg      int // opSave: slot; opAssert: assertion
 	next     int // the instruction that follows
 	alt      int // opSplit: the second choice
@@ -754,7 +755,7 @@ func union(a, b *[256]bool) *[256]bool {
 }
 
 // skipTable builds inst.skip for a lazy class repetition, or returns nil.
-func skipTable(in *inst) *[256]bool {
+func skipTable(in *inst) *[256]uint8 {
 	if in.follow == nil || in.max >= 0 {
 		return nil
 	}
@@ -767,9 +768,11 @@ func skipTable(in *inst) *[256]bool {
 	if len(in.cls.high) > 0 && !allHigh {
 		return nil
 	}
-	var t [256]bool
+	var t [256]uint8
 	for b := range t {
-		t[b] = !in.follow[b] && (in.cls.tbl[b] == 1 || b >= utf8.RuneSelf && allHigh)
+		if !in.follow[b] && (in.cls.tbl[b] == 1 || b >= utf8.RuneSelf && allHigh) {
+			t[b] = 1
+		}
 	}
 	return &t
 }

@@ -245,37 +245,46 @@ func buildDFA(re *syntax.Regexp) *dfa {
 	d := &dfa{}
 	// Byte classes: bytes that every set treats alike (and, with
 	// assertions, of the same wordness) share a class; bytes in no set
-	// are class 0.
-	sig := map[string]uint8{}
-	var rep []byte // a byte of each class
-	rep = append(rep, 0)
-	for c := 0; c < 256; c++ {
-		var key strings.Builder
-		in := false
-		for _, st := range b.states {
-			if st.kind == nByte {
-				if st.set[c] {
-					key.WriteByte('1')
-					in = true
-				} else {
-					key.WriteByte('0')
-				}
+	// are class 0. The partition is refined set by set.
+	var part [256]int // 0: in no set so far
+	nparts := 1
+	refine := func(in func(c int) bool) {
+		split := map[[2]int]int{}
+		for c := range part {
+			if !in(c) {
+				continue
 			}
+			k := [2]int{part[c], 1}
+			id, ok := split[k]
+			if !ok {
+				id = nparts
+				nparts++
+				split[k] = id
+			}
+			part[c] = id
 		}
-		if !in {
+	}
+	for _, st := range b.states {
+		if st.kind == nByte {
+			refine(func(c int) bool { return st.set[c] })
+		}
+	}
+	if b.asserts {
+		refine(func(c int) bool { return part[c] != 0 && isWordByte(byte(c)) })
+	}
+	ids := map[int]uint8{}
+	rep := []byte{0} // a byte of each class
+	for c, pt := range part {
+		if pt == 0 {
 			continue
 		}
-		if b.asserts && isWordByte(byte(c)) {
-			key.WriteByte('w')
-		}
-		k := key.String()
-		id, ok := sig[k]
+		id, ok := ids[pt]
 		if !ok {
 			if len(rep) == 256 {
 				return nil
 			}
 			id = uint8(len(rep))
-			sig[k] = id
+			ids[pt] = id
 			rep = append(rep, byte(c))
 		}
 		d.cls[c] = id
@@ -322,6 +331,8 @@ func buildDFA(re *syntax.Regexp) *dfa {
 		return id, true
 	}
 	states = append(states, dstate{}) // dead
+	d.trans = make([]uint16, d.ncls)  // its row: no way out
+	d.accept = []uint8{0}
 	var ok bool
 	if d.start[0], ok = intern([]int{start}, false); !ok {
 		return nil
@@ -330,61 +341,71 @@ func buildDFA(re *syntax.Regexp) *dfa {
 		return nil
 	}
 	// closure follows empty moves from set, given the wordness of the
-	// bytes before and after the position.
+	// bytes before and after the position. seen marks the states met in
+	// the current call with its number.
+	seen := make([]uint32, len(b.states))
+	stamp := uint32(0)
+	var work []int
 	closure := func(set []int, before, after bool) []int {
-		seen := make(map[int]bool, len(set))
+		stamp++
 		var out []int
-		var walk func(int)
-		walk = func(s int) {
-			if seen[s] {
-				return
+		work = append(work[:0], set...)
+		for len(work) > 0 {
+			s := work[len(work)-1]
+			work = work[:len(work)-1]
+			if seen[s] == stamp {
+				continue
 			}
-			seen[s] = true
+			seen[s] = stamp
 			st := &b.states[s]
 			switch st.kind {
 			case nEps:
-				for _, o := range st.outs {
-					walk(o)
-				}
+				work = append(work, st.outs...)
 			case nAssert:
 				if (before != after) == (st.arg == assertWordBoundary) {
-					walk(st.out)
+					work = append(work, st.out)
 				}
 			default:
 				out = append(out, s)
 			}
 		}
-		for _, s := range set {
-			walk(s)
-		}
 		return out
 	}
-	for i := 0; i < len(states); i++ {
+	for i := 1; i < len(states); i++ {
 		st := states[i]
 		row := make([]uint16, d.ncls)
 		var acc uint8
+		var cl [2][]int // closures before a non-word and a word byte
 		for w, after := range []bool{false, true} {
-			for _, s := range closure(st.set, st.word, after) {
+			if w == 1 && !b.asserts {
+				cl[1] = cl[0]
+				acc |= acc << 1
+				break
+			}
+			cl[w] = closure(st.set, st.word, after)
+			for _, s := range cl[w] {
 				if b.states[s].kind == nMatch {
 					acc |= 1 << w
 				}
 			}
 		}
-		if i > 0 {
-			for c := 1; c < d.ncls; c++ {
-				by := rep[c]
-				var next []int
-				for _, s := range closure(st.set, st.word, isWordByte(by)) {
-					if ns := &b.states[s]; ns.kind == nByte && ns.set[by] {
-						next = append(next, ns.out)
-					}
-				}
-				id, ok := intern(next, isWordByte(by))
-				if !ok {
-					return nil
-				}
-				row[c] = id
+		for c := 1; c < d.ncls; c++ {
+			by := rep[c]
+			w := 0
+			if isWordByte(by) {
+				w = 1
 			}
+			var next []int
+			for _, s := range cl[w] {
+				if ns := &b.states[s]; ns.kind == nByte && ns.set[by] {
+					next = append(next, ns.out)
+				}
+			}
+			id, ok := intern(next, w == 1)
+			if !ok {
+				return nil
+			}
+			row[c] = id
 		}
 		d.trans = append(d.trans, row...)
 		d.accept = append(d.accept, acc)
