@@ -34,12 +34,14 @@ import (
 // the byte before was a word character, and acceptance at the end of the run
 // looks at the byte after it.
 
-// maxSpanStates bounds the DFA of one span; a larger one is not built and
-// the span runs as ordinary instructions. maxSpanNFA bounds the automaton
-// it is built from (counted repetitions are expanded into copies).
+// maxSpanTable bounds the transition table of one span's DFA (states
+// times byte classes, 128 KB); a larger one is not built and the span runs
+// as ordinary instructions. The largest of go-grok's library needs fewer
+// than 5,000 entries. maxSpanNFA bounds the automaton it is built from
+// (counted repetitions are expanded into copies).
 const (
-	maxSpanStates = 1024
-	maxSpanNFA    = 4096
+	maxSpanTable = 1 << 16
+	maxSpanNFA   = 4096
 )
 
 // dfa is the automaton of an active span. State 0 is dead (no text with
@@ -322,7 +324,7 @@ func buildDFA(re *syntax.Regexp) *dfa {
 		if id, ok := index[k]; ok {
 			return id, true
 		}
-		if len(states) >= maxSpanStates {
+		if (len(states)+1)*d.ncls > maxSpanTable {
 			return 0, false
 		}
 		id := uint16(len(states))
