@@ -199,6 +199,36 @@ func convOf(c grok.Capture) conv {
 	return convString
 }
 
+// parseInt converts the capture of %{PATTERN:field:int}: an optional sign
+// then decimal digits, as strconv.ParseInt reads them after dropping one
+// leading '+'. Up to 18 digits, which cannot overflow, are read by a plain
+// loop, several times faster than ParseInt on an access log's status and
+// size; anything else goes to ParseInt, which gives the same values and
+// errors.
+func parseInt(text string) (int64, error) {
+	i := 0
+	if len(text) > 0 && (text[0] == '+' || text[0] == '-') {
+		i = 1
+	}
+	if digits := len(text) - i; digits > 0 && digits <= 18 {
+		var n int64
+		for ; i < len(text); i++ {
+			d := text[i] - '0'
+			if d > 9 {
+				break
+			}
+			n = n*10 + int64(d)
+		}
+		if i == len(text) {
+			if text[0] == '-' {
+				n = -n
+			}
+			return n, nil
+		}
+	}
+	return strconv.ParseInt(strings.TrimPrefix(text, "+"), 10, 64)
+}
+
 // sameFields reports the names that only one of the lists holds.
 func sameFields(captured, listed []string) error {
 	in := func(list []string, s string) bool { return slices.Contains(list, s) }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/weir-streams/weir/internal/component"
@@ -249,7 +248,7 @@ func (st *SplitText) setFields(r *record.Record, p *pattern, s string, m []int) 
 			}
 			r.Set(t.field, record.IntValue(ms))
 		case convInt:
-			n, err := strconv.ParseInt(strings.TrimPrefix(text, "+"), 10, 64)
+			n, err := parseInt(text)
 			if err != nil {
 				return &fieldError{typeConversionError, fmt.Sprintf("field %s: %q is not an int", t.field, text)}
 			}

@@ -38,6 +38,12 @@
 //   - A split does not try, or does not remember, a choice that cannot
 //     start with the byte at hand (first sets): the eight IPv6 forms of
 //     grok's %{IPORHOST} cost a few steps on an IPv4 address or a name.
+//   - A part without capture groups that matches only ASCII text (grok's
+//     %{IPV4}, %{HTTPDATE} with its month names, %{NUMBER}), followed by
+//     something that cannot start with any of its bytes, is one
+//     instruction that walks a DFA over the run of its bytes (a span, see
+//     span.go): one step per byte instead of one instruction per
+//     alternative, optional group and counted copy.
 //   - Literal strings are compared with strings.HasPrefix.
 //   - The backtracking stack starts in an array on the Go stack and captures
 //     are written into the caller's slice, so a match allocates nothing.
@@ -72,6 +78,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp/syntax"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 )
@@ -97,6 +104,7 @@ const (
 	opJmp                 // continue at next
 	opAssert              // empty-width assertion arg (see assert*)
 	opMatch               // the match ends here
+	opSpan                // a capture-free ASCII part recognised by dfa (span.go), else continue at alt
 )
 
 // Empty-width assertions.
@@ -133,14 +141,16 @@ type inst struct {
 	// (in the class, not in follow). It is set only when that is exact:
 	// follow holds no byte >= 0x80, so the scan stops only at ASCII bytes,
 	// which are rune boundaries, and the class holds either every rune
-	// >= 0x80 (as . does) or none.
-	skip     *[256]bool
+	// >= 0x80 (as . does) or none. A byte to step over maps to 1, so that
+	// four bytes are tested with one AND, as in a class repetition.
+	skip     *[256]uint8
 	arg      int // opSave: slot; opAssert: assertion
 	next     int // the instruction that follows
 	alt      int // opSplit: the second choice
 	min, max int // opClass: bounds on the count; max < 0 means no bound
 	cls      *class
 	lit      string
+	dfa      *dfa // opSpan
 }
 
 // class is a set of runes with a byte table for the fast path.
@@ -183,13 +193,14 @@ func Compile(pattern string) (*Matcher, error) {
 	if len(c.prog) > maxInst {
 		return nil, fmt.Errorf("program of %d instructions exceeds %d: %w", len(c.prog), maxInst, errUnsupported)
 	}
-	c.threadJumps()
 	memo, onPath := map[int]*[256]bool{}, map[int]bool{}
+	c.activateSpans(memo, onPath)
+	c.threadJumps()
 	for i := range c.prog {
 		in := &c.prog[i]
 		switch {
 		case in.op == opClass && in.max != in.min:
-			in.possessive = in.greedy && c.cannotFollow(i)
+			in.possessive = in.greedy && c.cannotFollow(i, memo, onPath)
 			if !in.greedy {
 				in.follow = c.first(in.next, memo, onPath)
 				in.skip = skipTable(in)
@@ -228,6 +239,16 @@ func anchored(re *syntax.Regexp) bool {
 
 type compiler struct {
 	prog []inst
+	// spans are the span candidates emitted, in program order (an
+	// enclosing span comes before those inside its instructions).
+	spans []spanCand
+}
+
+// spanCand is an opSpan instruction at pc and the part it stands for,
+// whose ordinary instructions run from pc+1 up to end.
+type spanCand struct {
+	pc, end int
+	re      *syntax.Regexp
 }
 
 // add appends an instruction whose successor is, by default, the next one
@@ -239,8 +260,64 @@ func (c *compiler) add(in inst) int {
 }
 
 // emit appends the program for re. Every instruction it emits continues at
-// the index that follows the last one, unless patched.
+// the index that follows the last one, unless patched. A capture-free
+// ASCII part that is costly to run becomes a span candidate.
 func (c *compiler) emit(re *syntax.Regexp) error {
+	if spannable(re) && spanWorth(re) {
+		return c.span(re)
+	}
+	return c.emitNode(re)
+}
+
+// spanWorth reports whether running re as ordinary instructions takes a
+// choice (alternatives, optional or repeated groups, assertions) or more
+// than four instructions. Other parts, such as \S+\s, run no faster on a
+// DFA than as class repetitions.
+func spanWorth(re *syntax.Regexp) bool {
+	items := []*syntax.Regexp{re}
+	if re.Op == syntax.OpConcat {
+		items = re.Sub
+	}
+	if len(items) > 4 {
+		return true
+	}
+	for _, it := range items {
+		switch it.Op {
+		case syntax.OpLiteral, syntax.OpCharClass, syntax.OpEmptyMatch:
+			continue
+		case syntax.OpQuest, syntax.OpStar, syntax.OpPlus, syntax.OpRepeat:
+			if singleRune(it.Sub[0]) != nil {
+				continue
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// span emits an opSpan instruction for re followed by re's ordinary
+// instructions, which run when the span is not used (see activateSpans).
+func (c *compiler) span(re *syntax.Regexp) error {
+	pc := c.add(inst{op: opSpan})
+	if re.Op == syntax.OpConcat {
+		// Its parts, each of which may be a smaller span, used when
+		// this one is not.
+		for _, sub := range re.Sub {
+			if err := c.emit(sub); err != nil {
+				return err
+			}
+		}
+	} else if err := c.emitNode(re); err != nil {
+		return err
+	}
+	c.prog[pc].alt = pc + 1
+	c.prog[pc].next = len(c.prog)
+	c.spans = append(c.spans, spanCand{pc: pc, end: len(c.prog), re: re})
+	return nil
+}
+
+// emitNode appends the program for re itself; see emit.
+func (c *compiler) emitNode(re *syntax.Regexp) error {
 	if len(c.prog) > maxInst {
 		return fmt.Errorf("program exceeds %d instructions: %w", maxInst, errUnsupported)
 	}
@@ -279,10 +356,28 @@ func (c *compiler) emit(re *syntax.Regexp) error {
 		c.add(inst{op: opSave, arg: 2*re.Cap + 1})
 		return nil
 	case syntax.OpConcat:
-		for _, sub := range re.Sub {
-			if err := c.emit(sub); err != nil {
+		// Consecutive spannable parts (a date's day, month, year and time
+		// with the literals between them) form one span candidate. A
+		// concatenation that is spannable as a whole was considered by
+		// emit already.
+		whole := spannable(re)
+		for i := 0; i < len(re.Sub); {
+			j := i
+			for !whole && j < len(re.Sub) && spannable(re.Sub[j]) {
+				j++
+			}
+			if j-i >= 2 {
+				run := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: re.Sub[i:j]}
+				if err := c.emit(run); err != nil {
+					return err
+				}
+				i = j
+				continue
+			}
+			if err := c.emit(re.Sub[i]); err != nil {
 				return err
 			}
+			i++
 		}
 		return nil
 	case syntax.OpAlternate:
@@ -574,9 +669,24 @@ func (cl *class) disjoint(o *class) bool {
 // keep a backtracking entry. It looks through capture saves, which consume
 // nothing, and stops at anything else but a class needing at least one rune
 // or a literal.
-func (c *compiler) cannotFollow(pc int) bool {
+func (c *compiler) cannotFollow(pc int, memo map[int]*[256]bool, onPath map[int]bool) bool {
 	cl := c.prog[pc].cls
 	next := c.prog[pc].next
+	// What follows must start with a byte outside the class: every rune
+	// given back would start with a byte of the class (ASCII, or >= 0x80
+	// for a class holding other runes).
+	if f := c.first(next, memo, onPath); f != nil {
+		disjoint := true
+		for b, v := range cl.tbl {
+			if v != 0 && f[b] {
+				disjoint = false
+				break
+			}
+		}
+		if disjoint {
+			return true
+		}
+	}
 	for steps := 0; steps < len(c.prog); steps++ {
 		in := &c.prog[next]
 		switch in.op {
@@ -630,6 +740,9 @@ func (c *compiler) first(pc int, memo map[int]*[256]bool, onPath map[int]bool) *
 		}
 	case opSplit:
 		f = union(c.first(in.next, memo, onPath), c.first(in.alt, memo, onPath))
+	case opSpan:
+		// The span's language is that of its ordinary instructions.
+		f = c.first(in.alt, memo, onPath)
 	}
 	memo[pc] = f
 	return f
@@ -648,7 +761,7 @@ func union(a, b *[256]bool) *[256]bool {
 }
 
 // skipTable builds inst.skip for a lazy class repetition, or returns nil.
-func skipTable(in *inst) *[256]bool {
+func skipTable(in *inst) *[256]uint8 {
 	if in.follow == nil || in.max >= 0 {
 		return nil
 	}
@@ -661,9 +774,11 @@ func skipTable(in *inst) *[256]bool {
 	if len(in.cls.high) > 0 && !allHigh {
 		return nil
 	}
-	var t [256]bool
+	var t [256]uint8
 	for b := range t {
-		t[b] = !in.follow[b] && (in.cls.tbl[b] == 1 || b >= utf8.RuneSelf && allHigh)
+		if !in.follow[b] && (in.cls.tbl[b] == 1 || b >= utf8.RuneSelf && allHigh) {
+			t[b] = 1
+		}
 	}
 	return &t
 }
@@ -687,8 +802,31 @@ func (c *compiler) threadJumps() {
 			continue
 		}
 		in.next = target(in.next)
-		if in.op == opSplit {
+		if in.op == opSplit || in.op == opSpan {
 			in.alt = target(in.alt)
 		}
+	}
+}
+
+// activateSpans decides, outermost first, which span candidates run their
+// DFA: those followed by something that cannot start with a byte of the
+// span's alphabet (see span.go), whose DFA is small enough. The others,
+// and those inside an active span's ordinary instructions (never reached),
+// become jumps to their ordinary instructions.
+func (c *compiler) activateSpans(memo map[int]*[256]bool, onPath map[int]bool) {
+	slices.SortFunc(c.spans, func(a, b spanCand) int { return a.pc - b.pc })
+	inside := -1 // end of the active span being walked
+	for _, sc := range c.spans {
+		in := &c.prog[sc.pc]
+		if sc.pc >= inside {
+			if f := c.first(in.next, memo, onPath); f != nil && disjointAlphabet(sc.re, f) {
+				if d := buildDFA(sc.re); d != nil {
+					in.dfa = d
+					inside = sc.end
+					continue
+				}
+			}
+		}
+		in.op, in.next = opJmp, in.alt
 	}
 }

@@ -302,7 +302,7 @@ func TestRandomDifferential(t *testing.T) {
 	if testing.Short() {
 		patterns = 500
 	}
-	compiled, gaveUp := 0, 0
+	compiled, gaveUp, spans := 0, 0, 0
 	for i := 0; i < patterns; i++ {
 		p := anchor(g.pattern(3))
 		re, m := compile(t, p)
@@ -310,6 +310,9 @@ func TestRandomDifferential(t *testing.T) {
 			continue
 		}
 		compiled++
+		if fastre.ActiveSpans(m) > 0 {
+			spans++
+		}
 		for j := 0; j < 30; j++ {
 			if !compare(t, re, m, g.input()) {
 				gaveUp++
@@ -319,7 +322,127 @@ func TestRandomDifferential(t *testing.T) {
 	if compiled < patterns/2 {
 		t.Errorf("only %d of %d random patterns compiled", compiled, patterns)
 	}
-	t.Logf("%d patterns compiled of %d, %d give-ups", compiled, patterns, gaveUp)
+	t.Logf("%d patterns compiled of %d, %d with spans, %d give-ups", compiled, patterns, spans, gaveUp)
+}
+
+// spanPatterns have capture-free ASCII parts followed by something that
+// cannot start with their bytes, which run as one DFA instruction (spans):
+// grok's shapes (IPv4, a date with month names and \b, numbers, optional
+// and counted groups) and small ones.
+var spanPatterns = []string{
+	`((?:(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.){3}(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)) (\S+)`,
+	`\[((?:0[1-9]|[12][0-9]|3[01]|[1-9])/\b(?:Jan(?:uary)?|Feb|Mar(?:ch)?|May)\b/(?:\d\d){1,2}:(?:2[0123]|[01]?[0-9]):[0-5][0-9](?::(?:[0-5][0-9]|60)(?:[:.,][0-9]+)?)? [+-]?[0-9]+)\]`,
+	`(\w*)(?:ab|a)(?:b|bc)*"(.*)`,
+	`(?:\b\w+\b) (\S*)`,
+	`(a)?(?:\Ba|b\B1)+ (.)`,
+	`(?i:ab|cd)+(\s\S)`,
+	`(?:[+-]?(?:[0-9]+(?:\.[0-9]+)?)|\.[0-9]+)"`,
+	`(?:ab?){2,3}?(\s)`,
+	`(?:ab|b)(?:1|22)(?:ab|b) (x)`,
+}
+
+var spanInputs = []string{
+	"83.149.9.216 - -", "255.255.255.255 x", "256.1.1.1 x", "1.2.3 x", "01.2.3.4 x", "1.2.3.4.5 x", "1.2.3.4",
+	"[17/May/2015:10:05:03 +0000]", "[1/January/15:3:05:60.5 -1]", "[31/Mar/2015:24:05:03 +0000]",
+	"[17/Mayo/2015:10:05:03 +0000]", "[17/May/2015:10:05 +0000]", "[07/Feb/99:23:59:59,123 +0100] x",
+	`xab"`, `abbcbc"z`, `ab`, `a"`, `aa"`, `"`, "word rest", "_ x", "a1 b", " x", "ab ",
+	"aa b1 x", "ab1 x", "aab1a x", "AbCd!", "abab\xff", `12.5"`, `.5"`, `-1"`, `+"`, `1."`,
+	"aba x", "abab", "a1b2a ", "a1b2a", "b2a1b x", "\xffab",
+}
+
+// TestSpans checks that the span patterns run spans and that they give
+// regexp's answers, also on every prefix of the inputs.
+func TestSpans(t *testing.T) {
+	for _, p := range spanPatterns {
+		re, m := compile(t, anchor(p))
+		if m == nil {
+			t.Fatalf("pattern %q refused", p)
+		}
+		if fastre.ActiveSpans(m) == 0 {
+			t.Errorf("pattern %q runs no span", p)
+		}
+		for _, in := range append(spanInputs, tableInputs...) {
+			for i := 0; i <= len(in); i++ {
+				if !compare(t, re, m, in[:i]) {
+					t.Errorf("pattern %q input %q: gave up", p, in[:i])
+				}
+			}
+		}
+	}
+}
+
+// TestSpanTooLarge checks that a part whose DFA would exceed the table
+// bound (2^16 states for "an a 15 bytes before the end") runs as ordinary
+// instructions, with the same answers.
+func TestSpanTooLarge(t *testing.T) {
+	re, m := compile(t, anchor(`(?:c|[ab]*a[ab]{15}) (\d)`))
+	if m == nil {
+		t.Fatal("pattern refused")
+	}
+	if n := fastre.ActiveSpans(m); n != 0 {
+		t.Errorf("%d spans run a DFA, want none", n)
+	}
+	for _, in := range []string{"a" + strings.Repeat("b", 15) + " 1", strings.Repeat("ab", 12) + " 1", "ba" + strings.Repeat("b", 14) + " 1", "aaa 1"} {
+		if !compare(t, re, m, in) {
+			t.Errorf("input %q: gave up", in)
+		}
+	}
+	if !re.MatchString("a" + strings.Repeat("b", 15) + " 1") {
+		t.Fatal("the test input should match")
+	}
+	// The same shape with a small DFA does run one.
+	if _, m := compile(t, anchor(`(?:c|[ab]*a[ab]{3}) (\d)`)); m == nil || fastre.ActiveSpans(m) != 1 {
+		t.Error("the small form runs no span")
+	}
+}
+
+// TestSpanRandomDifferential compares the engines on random patterns made
+// of capture-free ASCII parts, mostly followed by a delimiter outside their
+// bytes so that they run as spans.
+func TestSpanRandomDifferential(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	atoms := []string{`a`, `b`, `ab`, `1`, `\d`, `[a-c]`, `[+\-]`, `\w`, `(?i:a)`, `\b`, `\B`, `:`, `(?:)`}
+	quants := []string{``, ``, `*`, `+`, `?`, `*?`, `??`, `{2}`, `{1,3}`, `{0,2}?`}
+	var part func(depth int) string
+	part = func(depth int) string {
+		var b strings.Builder
+		for n := 1 + r.Intn(4); n > 0; n-- {
+			if depth > 0 && r.Intn(3) == 0 {
+				b.WriteString("(?:" + part(depth-1) + "|" + part(depth-1) + ")" + quants[r.Intn(len(quants))])
+				continue
+			}
+			b.WriteString(atoms[r.Intn(len(atoms))] + quants[r.Intn(len(quants))])
+		}
+		return b.String()
+	}
+	before := []string{``, `(a)?`, `(\w*?)`, `(1)`}
+	after := []string{` (.*)`, `"`, `(\S*)`, `$`, ``, `( )?`, `(?:"|a)`}
+	pieces := []string{"a", "b", "A", "1", "2", "+", "-", ":", "_", " ", "\"", "\xff", "é"}
+	spans, matched := 0, 0
+	for i := 0; i < 2000; i++ {
+		p := anchor(before[r.Intn(len(before))] + "(?:" + part(2) + ")" + after[r.Intn(len(after))])
+		re, m := compile(t, p)
+		if m == nil {
+			continue
+		}
+		if fastre.ActiveSpans(m) > 0 {
+			spans++
+		}
+		for j := 0; j < 40; j++ {
+			var in strings.Builder
+			for n := r.Intn(10); n > 0; n-- {
+				in.WriteString(pieces[r.Intn(len(pieces))])
+			}
+			compare(t, re, m, in.String())
+			if fastre.ActiveSpans(m) > 0 && re.MatchString(in.String()) {
+				matched++
+			}
+		}
+	}
+	if spans < 300 || matched < spans {
+		t.Errorf("only %d of 2000 random patterns ran a span, %d inputs matched them", spans, matched)
+	}
+	t.Logf("%d of 2000 random patterns ran a span, %d inputs matched them", spans, matched)
 }
 
 // FuzzMatchesRegexp fuzzes the pattern, starting from the shapes above, and
@@ -331,6 +454,9 @@ func TestRandomDifferential(t *testing.T) {
 func FuzzMatchesRegexp(f *testing.F) {
 	for i, p := range tablePatterns {
 		f.Add(p, tableInputs[i%len(tableInputs)])
+	}
+	for i, p := range spanPatterns {
+		f.Add(p, spanInputs[i%len(spanInputs)])
 	}
 	f.Add(apacheEnrichRegex, accessLogLines(f)[0])
 	g := gen{rand.New(rand.NewSource(2))}

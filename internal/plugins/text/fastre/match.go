@@ -155,6 +155,15 @@ func (m *Matcher) MatchIndex(s string, dst []int) (idx []int, ok bool, gaveUp bo
 				break
 			}
 			pc = in.next
+		case opSpan:
+			p, ok := in.dfa.run(s, pos)
+			budget -= p - pos
+			if !ok {
+				failed = true
+				break
+			}
+			pos = p
+			pc = in.next
 		case opMatch:
 			return dst, true, false
 		}
@@ -273,10 +282,10 @@ func assert(a int, s string, pos int) bool {
 func lazySkip(in *inst, s string, p, n int) (int, int) {
 	if t := in.skip; t != nil {
 		// Unbounded: the count no longer matters.
-		for p+4 <= len(s) && t[s[p]] && t[s[p+1]] && t[s[p+2]] && t[s[p+3]] {
+		for p+4 <= len(s) && t[s[p]]&t[s[p+1]]&t[s[p+2]]&t[s[p+3]] == 1 {
 			p += 4
 		}
-		for p < len(s) && t[s[p]] {
+		for p < len(s) && t[s[p]] == 1 {
 			p++
 		}
 		return p, n
