@@ -59,40 +59,89 @@ func BenchmarkFullJobChain(b *testing.B) {
 	defer geo.Close(context.Background())
 	svcs := services{"lru_cache_service": cache.NewLRUService(component.Env{}, 16384, nil), "geo_service": geo}
 	lines := streamtest.AccessLogLines(b)
-	for _, bc := range []struct {
-		name  string
-		procs []dataflow.Configured
-	}{{"SplitTextOnly", procs[:1]}, {"FullJob", procs}, {"FullJobWithoutUserAgent", withoutUA}} {
-		b.Run(bc.name, func(b *testing.B) {
-			deps := stream.ChainDeps{Registry: all.NewRegistry(), Services: svcs, Logger: slog.New(slog.DiscardHandler),
-				Metrics: status.NewMetrics(prometheus.NewRegistry())}
-			chain, err := stream.BuildChain(context.Background(), "s", 1, bc.procs, deps)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer chain.Close(context.Background(), deps.Logger)
-			perRecord := 16 // the stream's default before its first batch
-			streamtest.BenchBatches(b, len(lines), 500, func(start, n int) {
-				recs := record.NewBatchFields(n, perRecord)
-				bt := &component.Batch{Records: make([]*record.Record, n)}
-				for i := 0; i < n; i++ {
-					r := &recs[i]
-					r.Init(record.DeriveID("raw", 0, int64(start+i), 0), "", 0)
-					r.SetString(record.FieldValue, lines[start+i])
-					bt.Records[i] = r
-				}
-				if _, err := chain.Run(context.Background(), bt); err != nil {
-					b.Fatal(err)
-				}
-				most := 0
-				for _, r := range bt.Records {
-					most = max(most, r.Len())
-				}
-				if most > 0 {
-					perRecord = most
-				}
-			})
+	chains := []*jobChain{{name: "SplitTextOnly", procs: procs[:1]}, {name: "FullJob", procs: procs}, {name: "FullJobWithoutUserAgent", procs: withoutUA}}
+	for _, c := range chains {
+		deps := stream.ChainDeps{Registry: all.NewRegistry(), Services: svcs, Logger: slog.New(slog.DiscardHandler),
+			Metrics: status.NewMetrics(prometheus.NewRegistry())}
+		if c.chain, err = stream.BuildChain(context.Background(), "s", 1, c.procs, deps); err != nil {
+			b.Fatal(err)
+		}
+		defer c.chain.Close(context.Background(), deps.Logger)
+		c.perRecord = 16 // the stream's default before its first batch
+	}
+	for _, c := range chains {
+		b.Run(c.name, func(b *testing.B) {
+			streamtest.BenchBatches(b, len(lines), 500, func(start, n int) { c.run(b, lines, start, n) })
 		})
+	}
+	// Interleaved runs the three chains in turn, batch by batch, and adds
+	// up each one's CPU time: on a shared machine the load changes from
+	// second to second, and chains timed one after the other meet
+	// different loads, which makes their ratio noisy; taken in turns,
+	// they meet the same. It reports each chain's cpu-ns/record and the
+	// throughput of the full job, with and without its user-agent step,
+	// as a fraction of SplitText's.
+	b.Run("Interleaved", func(b *testing.B) {
+		cpu := make([]time.Duration, len(chains))
+		turn := func(start, n int) {
+			for i, c := range chains {
+				t0 := streamtest.CPUTime()
+				c.run(b, lines, start, n)
+				cpu[i] += streamtest.CPUTime() - t0
+			}
+		}
+		for start := 0; start < len(lines); start += 500 {
+			turn(start, min(500, len(lines)-start))
+		}
+		clear(cpu)
+		b.ReportAllocs()
+		b.ResetTimer()
+		done, start := 0, 0
+		for done < b.N {
+			n := min(500, len(lines)-start)
+			turn(start, n)
+			done += n
+			if start += 500; start >= len(lines) {
+				start = 0
+			}
+		}
+		b.StopTimer()
+		for i, c := range chains {
+			b.ReportMetric(float64(cpu[i].Nanoseconds())/float64(done), c.name+"-cpu-ns/record")
+		}
+		b.ReportMetric(float64(cpu[0])/float64(cpu[1]), "full/split-throughput")
+		b.ReportMetric(float64(cpu[0])/float64(cpu[2]), "noUA/split-throughput")
+	})
+}
+
+// jobChain is one chain of BenchmarkFullJobChain.
+type jobChain struct {
+	name      string
+	procs     []dataflow.Configured
+	chain     *stream.Chain
+	perRecord int // fields per record: the most the previous batch's records ended with
+}
+
+// run processes lines[start:start+n] as fresh records, built as the
+// stream builds them: one allocation of records and fields per batch.
+func (c *jobChain) run(b *testing.B, lines []string, start, n int) {
+	recs := record.NewBatchFields(n, c.perRecord)
+	bt := &component.Batch{Records: make([]*record.Record, n)}
+	for i := 0; i < n; i++ {
+		r := &recs[i]
+		r.Init(record.DeriveID("raw", 0, int64(start+i), 0), "", 0)
+		r.SetString(record.FieldValue, lines[start+i])
+		bt.Records[i] = r
+	}
+	if _, err := c.chain.Run(context.Background(), bt); err != nil {
+		b.Fatal(err)
+	}
+	most := 0
+	for _, r := range bt.Records {
+		most = max(most, r.Len())
+	}
+	if most > 0 {
+		c.perRecord = most
 	}
 }
 
