@@ -213,9 +213,8 @@ func (p *IpToGeo) Process(_ context.Context, b *component.Batch) error {
 	// and map lookup are most of the cost. The table lives on the stack
 	// and only for the batch, so it never holds a stale answer.
 	var recent recentAnswers
-	var last *recentAnswer // the previous record's: most often the same address
 	for _, r := range b.Records {
-		counts[p.enrich(r, gen, &recent, &last)]++
+		counts[p.enrich(r, gen, &recent)]++
 	}
 	for i, n := range counts {
 		if n > 0 {
@@ -243,16 +242,12 @@ type recentAnswer struct {
 
 var recentSeed = maphash.MakeSeed()
 
-func (p *IpToGeo) enrich(r *record.Record, gen uint64, recent *recentAnswers, last **recentAnswer) int {
+func (p *IpToGeo) enrich(r *record.Record, gen uint64, recent *recentAnswers) int {
 	s, ok := r.GetString(p.ipField)
 	if !ok {
 		return recMissing
 	}
-	slot := *last
-	if slot == nil || slot.addr != s {
-		slot = &recent[maphash.String(recentSeed, s)%recentSlots]
-		*last = slot
-	}
+	slot := &recent[maphash.String(recentSeed, s)%recentSlots]
 	if slot.valid && slot.addr == s {
 		if out := int(slot.outcome); out != recLocated && out != recNotFound {
 			return out
