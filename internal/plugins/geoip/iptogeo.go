@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
-	"hash/maphash"
 	"log/slog"
 	"net/netip"
 	"strconv"
@@ -207,14 +206,12 @@ func New(o Options, geo Locator, kv cache.KeyValue, env component.Env) *IpToGeo 
 func (p *IpToGeo) Process(_ context.Context, b *component.Batch) error {
 	var counts [numRec]int
 	gen := p.geo.Generation()
-	// An access log repeats addresses within a batch (a page and its
-	// assets, a client's session): answers already found in this batch
-	// are reused without asking the shared cache, whose lock, key hashing
-	// and map lookup are most of the cost. The table lives on the stack
-	// and only for the batch, so it never holds a stale answer.
-	var recent recentAnswers
+	// Consecutive records of an access log often share their address (a
+	// page and its assets): the previous answer is reused without asking
+	// the shared cache, whose lock and lookup are most of the cost.
+	var last lastAnswer
 	for _, r := range b.Records {
-		counts[p.enrich(r, gen, &recent)]++
+		counts[p.enrich(r, gen, &last)]++
 	}
 	for i, n := range counts {
 		if n > 0 {
@@ -224,38 +221,27 @@ func (p *IpToGeo) Process(_ context.Context, b *component.Batch) error {
 	return nil
 }
 
-// recentSlots is the size of a batch's table of answers: the 500-record
-// batches of the real access log hold about 125 distinct addresses.
-const recentSlots = 128
-
-// recentAnswers holds the answers found in a batch, one per slot, the
-// slot chosen by a hash of the address; a later address with the same
-// slot replaces the earlier one.
-type recentAnswers [recentSlots]recentAnswer
-
-type recentAnswer struct {
+// lastAnswer is the answer for the previous record's address in a batch.
+type lastAnswer struct {
 	addr    string
+	outcome int
 	e       entry
-	outcome int8
 	valid   bool
 }
 
-var recentSeed = maphash.MakeSeed()
-
-func (p *IpToGeo) enrich(r *record.Record, gen uint64, recent *recentAnswers) int {
+func (p *IpToGeo) enrich(r *record.Record, gen uint64, last *lastAnswer) int {
 	s, ok := r.GetString(p.ipField)
 	if !ok {
 		return recMissing
 	}
-	slot := &recent[maphash.String(recentSeed, s)%recentSlots]
-	if slot.valid && slot.addr == s {
-		if out := int(slot.outcome); out != recLocated && out != recNotFound {
-			return out
+	if last.valid && last.addr == s {
+		if last.outcome == recLocated || last.outcome == recNotFound {
+			return p.apply(r, last.e)
 		}
-		return p.apply(r, slot.e)
+		return last.outcome
 	}
 	out, e := p.answer(s, gen)
-	*slot = recentAnswer{addr: s, e: e, outcome: int8(out), valid: out != recFailed}
+	*last = lastAnswer{addr: s, outcome: out, e: e, valid: out != recFailed}
 	if out == recLocated || out == recNotFound {
 		return p.apply(r, e)
 	}
