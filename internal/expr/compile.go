@@ -21,7 +21,7 @@ func (c *compiler) field(name string) node {
 		c.seen[name] = true
 		c.fields = append(c.fields, name)
 	}
-	return fieldNode{name: name}
+	return &fieldNode{name: name}
 }
 
 func (c *compiler) compile(n ast.Node) (node, error) {
@@ -47,7 +47,7 @@ func (c *compiler) compile(n ast.Node) (node, error) {
 		}
 		switch t.Operator {
 		case "!", "not":
-			return notNode{x}, nil
+			return boolNode{notTest{asTester(x, "not")}}, nil
 		case "-":
 			return negNode{x}, nil
 		case "+":
@@ -69,7 +69,7 @@ func (c *compiler) compile(n ast.Node) (node, error) {
 		if err != nil {
 			return nil, err
 		}
-		return condNode{cond, a, b}, nil
+		return condNode{asTester(cond, "the condition of ?:"), a, b}, nil
 	case *ast.MemberNode:
 		// fields["a name with spaces"] reads any field by name.
 		if id, ok := t.Node.(*ast.IdentifierNode); ok && id.Value == "fields" && !t.Method {
@@ -117,7 +117,7 @@ func (c *compiler) binary(t *ast.BinaryNode) (node, error) {
 		if !ok {
 			return nil, c.errAt(t.Right, "the right side of in must be a list of constants, like [\"GET\", \"HEAD\"]")
 		}
-		set := inNode{x: l, not: t.Operator == "not in"}
+		set := inTest{x: l, not: t.Operator == "not in"}
 		for _, e := range arr.Nodes {
 			v, err := c.compile(e)
 			if err != nil {
@@ -129,7 +129,16 @@ func (c *compiler) binary(t *ast.BinaryNode) (node, error) {
 			}
 			set.vals = append(set.vals, k.v)
 		}
-		return set, nil
+		set.strs = make([]string, 0, len(set.vals))
+		for _, v := range set.vals {
+			s, ok := v.AsString()
+			if !ok {
+				set.strs = nil
+				break
+			}
+			set.strs = append(set.strs, s)
+		}
+		return boolNode{set}, nil
 	case "matches", "not matches":
 		s, ok := t.Right.(*ast.StringNode)
 		if !ok {
@@ -139,7 +148,7 @@ func (c *compiler) binary(t *ast.BinaryNode) (node, error) {
 		if err != nil {
 			return nil, c.errAt(t.Right, "invalid regular expression: %v", err)
 		}
-		return matchNode{x: l, re: re, not: t.Operator == "not matches"}, nil
+		return boolNode{matchTest{x: l, re: re, not: t.Operator == "not matches"}}, nil
 	}
 	r, err := c.compile(t.Right)
 	if err != nil {
@@ -147,25 +156,50 @@ func (c *compiler) binary(t *ast.BinaryNode) (node, error) {
 	}
 	switch t.Operator {
 	case "and", "&&":
-		return andNode{l, r}, nil
+		return boolNode{logicTest{l: asTester(l, "and"), r: asTester(r, "and")}}, nil
 	case "or", "||":
-		return orNode{l, r}, nil
+		return boolNode{logicTest{l: asTester(l, "or"), r: asTester(r, "or"), or: true}}, nil
 	case "??":
 		return coalesceNode{l, r}, nil
-	case "==":
-		return eqNode{l, r, false}, nil
-	case "!=":
-		return eqNode{l, r, true}, nil
+	case "==", "!=":
+		return boolNode{equality(l, r, t.Operator == "!=")}, nil
 	case "<", "<=", ">", ">=":
-		return cmpNode{op: t.Operator, l: l, r: r}, nil
+		return boolNode{cmpTest{op: cmpOps[t.Operator], l: l, r: r}}, nil
 	case "+", "-", "*", "/", "%":
 		return arithNode{op: t.Operator[0], l: l, r: r}, nil
 	case "contains", "startsWith", "endsWith":
-		return strPredNode{op: t.Operator, l: l, r: r}, nil
+		return boolNode{strPredicate(strPreds[t.Operator], l, r)}, nil
 	case "not contains", "not startsWith", "not endsWith":
-		return notNode{strPredNode{op: t.Operator[4:], l: l, r: r}}, nil
+		return boolNode{notTest{strPredicate(strPreds[t.Operator[4:]], l, r)}}, nil
 	}
 	return nil, c.errAt(t, "operator %q is not supported", t.Operator)
+}
+
+// equality compiles l == r (or != when neg), with a comparison of strings
+// only when one side is a constant string.
+func equality(l, r node, neg bool) tester {
+	if c, ok := r.(constNode); ok {
+		if s, ok := c.v.AsString(); ok {
+			return eqStringTest{x: l, s: s, neg: neg}
+		}
+	}
+	if c, ok := l.(constNode); ok {
+		if s, ok := c.v.AsString(); ok {
+			return eqStringTest{x: r, s: s, neg: neg}
+		}
+	}
+	return eqTest{l: l, r: r, neg: neg}
+}
+
+// strPredicate compiles a string predicate, with the constant right side
+// read once here when it is one.
+func strPredicate(op strPred, l, r node) tester {
+	if c, ok := r.(constNode); ok {
+		if s, ok := c.v.AsString(); ok {
+			return strPredConstTest{op: op, x: l, s: s}
+		}
+	}
+	return strPredTest{op: op, l: l, r: r}
 }
 
 // call handles f(x) for the functions expr-lang does not know as builtins,
@@ -187,7 +221,7 @@ func (c *compiler) call(t *ast.CallNode) (node, error) {
 				if err != nil {
 					return nil, err
 				}
-				return strPredNode{op: name.Value, l: l, r: r}, nil
+				return boolNode{strPredicate(strPreds[name.Value], l, r)}, nil
 			}
 		}
 	}
@@ -202,7 +236,7 @@ func (c *compiler) builtin(at ast.Node, name string, args []ast.Node) (node, err
 	case "has":
 		if len(args) == 1 {
 			if s, ok := args[0].(*ast.StringNode); ok {
-				return hasNode{name: s.Value}, nil
+				return boolNode{hasTest{name: s.Value}}, nil
 			}
 		}
 		return nil, c.errAt(at, "has takes one constant string: has(\"field_name\")")

@@ -1,11 +1,13 @@
 package expr
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/weir-streams/weir/internal/record"
 )
@@ -15,6 +17,45 @@ import (
 // strings and numbers without a heap allocation.
 type node interface {
 	eval(r *record.Record) (record.Value, error)
+}
+
+// tester is a node that gives a boolean (comparisons, logic, predicates):
+// test answers without building a record.Value, so that conditions, the
+// common case, take the shortest path. Boolean nodes are compiled as a
+// boolNode around their tester.
+type tester interface {
+	test(r *record.Record) (bool, error)
+}
+
+// boolNode is a boolean node: the node form of a tester.
+type boolNode struct{ t tester }
+
+func (n boolNode) eval(r *record.Record) (record.Value, error) {
+	b, err := n.t.test(r)
+	return boolVal(b), err
+}
+
+// asTester returns what reads x as a condition: its own tester when x is
+// boolean, or one that applies truth to its value, naming what needs the
+// boolean in its error.
+func asTester(x node, what string) tester {
+	if b, ok := x.(boolNode); ok {
+		return b.t
+	}
+	return truthTest{x, what}
+}
+
+type truthTest struct {
+	x    node
+	what string
+}
+
+func (n truthTest) test(r *record.Record) (bool, error) {
+	v, err := n.x.eval(r)
+	if err != nil {
+		return false, err
+	}
+	return truth(v, n.what)
 }
 
 var (
@@ -33,16 +74,47 @@ type constNode struct{ v record.Value }
 
 func (n constNode) eval(*record.Record) (record.Value, error) { return n.v, nil }
 
-type fieldNode struct{ name string }
+// fieldNode reads a field. Records of one stream have their fields in the
+// same order (the parser sets them so), so the node remembers where it
+// last found its field and looks there first: one name comparison instead
+// of a scan. The hint is atomic because a Program is shared by the
+// partitions of a stream; a wrong hint only costs the scan.
+type fieldNode struct {
+	name string
+	hint atomic.Int32
+}
 
-func (n fieldNode) eval(r *record.Record) (record.Value, error) {
-	v, _ := r.Get(n.name)
+func (n *fieldNode) eval(r *record.Record) (record.Value, error) {
+	v, _ := n.get(r)
 	return v, nil
 }
 
-type hasNode struct{ name string }
+// get returns the field's value and whether the record has it.
+func (n *fieldNode) get(r *record.Record) (record.Value, bool) {
+	fs := r.Fields()
+	if i := int(n.hint.Load()); i < len(fs) && fs[i].Name == n.name {
+		return fs[i].Value, true
+	}
+	return n.find(r)
+}
 
-func (n hasNode) eval(r *record.Record) (record.Value, error) { return boolVal(r.Has(n.name)), nil }
+func (n *fieldNode) find(r *record.Record) (record.Value, bool) {
+	if !r.Has(n.name) { // the record's name bits prove most absences without a scan
+		return record.Value{}, false
+	}
+	fs := r.Fields()
+	for i := range fs {
+		if fs[i].Name == n.name {
+			n.hint.Store(int32(i))
+			return fs[i].Value, true
+		}
+	}
+	return record.Value{}, false
+}
+
+type hasTest struct{ name string }
+
+func (n hasTest) test(r *record.Record) (bool, error) { return r.Has(n.name), nil }
 
 // truth reads a value as a condition: a boolean, or null as false.
 func truth(v record.Value, what string) (bool, error) {
@@ -56,51 +128,26 @@ func truth(v record.Value, what string) (bool, error) {
 	return false, fmt.Errorf("%s needs a boolean, got %s %s", what, v.Kind(), v)
 }
 
-type notNode struct{ x node }
+type notTest struct{ x tester }
 
-func (n notNode) eval(r *record.Record) (record.Value, error) {
-	v, err := n.x.eval(r)
-	if err != nil {
-		return v, err
-	}
-	b, err := truth(v, "not")
-	return boolVal(!b), err
+func (n notTest) test(r *record.Record) (bool, error) {
+	b, err := n.x.test(r)
+	return !b, err
 }
 
-type andNode struct{ l, r node }
-
-func (n andNode) eval(r *record.Record) (record.Value, error) {
-	v, err := n.l.eval(r)
-	if err != nil {
-		return v, err
-	}
-	b, err := truth(v, "and")
-	if err != nil || !b {
-		return valFalse, err
-	}
-	if v, err = n.r.eval(r); err != nil {
-		return v, err
-	}
-	b, err = truth(v, "and")
-	return boolVal(b), err
+// logicTest is and (or false) and or (or true): the left side decides
+// when it equals or; otherwise the right side does.
+type logicTest struct {
+	l, r tester
+	or   bool
 }
 
-type orNode struct{ l, r node }
-
-func (n orNode) eval(r *record.Record) (record.Value, error) {
-	v, err := n.l.eval(r)
-	if err != nil {
-		return v, err
+func (n logicTest) test(r *record.Record) (bool, error) {
+	b, err := n.l.test(r)
+	if err != nil || b == n.or {
+		return b, err
 	}
-	b, err := truth(v, "or")
-	if err != nil || b {
-		return boolVal(b), err
-	}
-	if v, err = n.r.eval(r); err != nil {
-		return v, err
-	}
-	b, err = truth(v, "or")
-	return boolVal(b), err
+	return n.r.test(r)
 }
 
 type coalesceNode struct{ l, r node }
@@ -113,21 +160,30 @@ func (n coalesceNode) eval(r *record.Record) (record.Value, error) {
 	return n.r.eval(r)
 }
 
-type condNode struct{ c, a, b node }
+type condNode struct {
+	c    tester
+	a, b node
+}
 
 func (n condNode) eval(r *record.Record) (record.Value, error) {
-	v, err := n.c.eval(r)
+	b, err := n.c.test(r)
 	if err != nil {
-		return v, err
-	}
-	b, err := truth(v, "the condition of ?:")
-	if err != nil {
-		return v, err
+		return record.Value{}, err
 	}
 	if b {
 		return n.a.eval(r)
 	}
 	return n.b.eval(r)
+}
+
+// operands evaluates the two sides of a binary operator, left first.
+func operands(r *record.Record, l, rt node) (record.Value, record.Value, error) {
+	a, err := l.eval(r)
+	if err != nil {
+		return a, record.Value{}, err
+	}
+	b, err := rt.eval(r)
+	return a, b, err
 }
 
 // equal compares two values: numbers by value whatever their kind (200 ==
@@ -150,79 +206,92 @@ func equal(a, b record.Value) bool {
 
 func isNumber(v record.Value) bool { return v.Kind() == record.Int || v.Kind() == record.Float }
 
-type eqNode struct {
+type eqTest struct {
 	l, r node
 	neg  bool
 }
 
-func (n eqNode) eval(r *record.Record) (record.Value, error) {
-	a, err := n.l.eval(r)
+func (n eqTest) test(r *record.Record) (bool, error) {
+	a, b, err := operands(r, n.l, n.r)
 	if err != nil {
-		return a, err
+		return false, err
 	}
-	b, err := n.r.eval(r)
-	if err != nil {
-		return b, err
-	}
-	return boolVal(equal(a, b) != n.neg), nil
+	return equal(a, b) != n.neg, nil
 }
 
-type cmpNode struct {
-	op   string
+// eqStringTest is x == "constant" (or !=), the most common comparison: a
+// string equals only a string, so no other kind needs a look.
+type eqStringTest struct {
+	x   node
+	s   string
+	neg bool
+}
+
+func (n eqStringTest) test(r *record.Record) (bool, error) {
+	v, err := n.x.eval(r)
+	if err != nil {
+		return false, err
+	}
+	s, ok := v.AsString()
+	return (ok && s == n.s) != n.neg, nil
+}
+
+// Comparison operators of cmpTest.
+type cmpOp uint8
+
+const (
+	opLT cmpOp = iota
+	opLE
+	opGT
+	opGE
+)
+
+var cmpOps = map[string]cmpOp{"<": opLT, "<=": opLE, ">": opGT, ">=": opGE}
+
+func (o cmpOp) String() string { return [...]string{"<", "<=", ">", ">="}[o] }
+
+type cmpTest struct {
+	op   cmpOp
 	l, r node
 }
 
-func (n cmpNode) eval(r *record.Record) (record.Value, error) {
-	a, err := n.l.eval(r)
+func (n cmpTest) test(r *record.Record) (bool, error) {
+	a, b, err := operands(r, n.l, n.r)
 	if err != nil {
-		return a, err
-	}
-	b, err := n.r.eval(r)
-	if err != nil {
-		return b, err
+		return false, err
 	}
 	var c int
 	switch {
 	case a.IsNull() || b.IsNull():
 		// A missing field satisfies no ordering, as SQL's NULL.
-		return valFalse, nil
+		return false, nil
 	case a.Kind() == record.Int && b.Kind() == record.Int:
 		x, _ := a.AsInt()
 		y, _ := b.AsInt()
-		c = cmp3(x, y)
+		c = cmp.Compare(x, y)
 	case isNumber(a) && isNumber(b):
 		x, _ := a.AsFloat()
 		y, _ := b.AsFloat()
 		if math.IsNaN(x) || math.IsNaN(y) {
-			return valFalse, nil
+			return false, nil
 		}
-		c = cmp3(x, y)
+		c = cmp.Compare(x, y)
 	case a.Kind() == record.String && b.Kind() == record.String:
 		x, _ := a.AsString()
 		y, _ := b.AsString()
 		c = strings.Compare(x, y)
 	default:
-		return record.Value{}, fmt.Errorf("cannot compare %s %s with %s %s using %s", a.Kind(), a, b.Kind(), b, n.op)
+		return false, fmt.Errorf("cannot compare %s %s with %s %s using %s", a.Kind(), a, b.Kind(), b, n.op)
 	}
 	switch n.op {
-	case "<":
-		return boolVal(c < 0), nil
-	case "<=":
-		return boolVal(c <= 0), nil
-	case ">":
-		return boolVal(c > 0), nil
+	case opLT:
+		return c < 0, nil
+	case opLE:
+		return c <= 0, nil
+	case opGT:
+		return c > 0, nil
 	}
-	return boolVal(c >= 0), nil
-}
-
-func cmp3[T int64 | float64](x, y T) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
+	return c >= 0, nil
 }
 
 type arithNode struct {
@@ -231,13 +300,9 @@ type arithNode struct {
 }
 
 func (n arithNode) eval(r *record.Record) (record.Value, error) {
-	a, err := n.l.eval(r)
+	a, b, err := operands(r, n.l, n.r)
 	if err != nil {
-		return a, err
-	}
-	b, err := n.r.eval(r)
-	if err != nil {
-		return b, err
+		return record.Value{}, err
 	}
 	if n.op == '+' && (a.Kind() == record.String || b.Kind() == record.String) {
 		// Concatenation renders the other side as text, as LogIsland's
@@ -298,75 +363,125 @@ func (n negNode) eval(r *record.Record) (record.Value, error) {
 	return record.Value{}, fmt.Errorf("cannot negate %s %s", v.Kind(), v)
 }
 
-type inNode struct {
+// inTest is x in [constants]. When every constant is a string (the usual
+// list of methods or paths), strs holds them and a value is compared as a
+// string only: a value of another kind equals none of them.
+type inTest struct {
 	x    node
 	vals []record.Value
+	strs []string // vals as strings, when all are; nil otherwise
 	not  bool
 }
 
-func (n inNode) eval(r *record.Record) (record.Value, error) {
+func (n inTest) test(r *record.Record) (bool, error) {
 	v, err := n.x.eval(r)
 	if err != nil {
-		return v, err
+		return false, err
+	}
+	if n.strs != nil {
+		if s, ok := v.AsString(); ok {
+			for _, c := range n.strs {
+				if s == c {
+					return !n.not, nil
+				}
+			}
+		}
+		return n.not, nil
 	}
 	for _, c := range n.vals {
 		if equal(v, c) {
-			return boolVal(!n.not), nil
+			return !n.not, nil
 		}
 	}
-	return boolVal(n.not), nil
+	return n.not, nil
 }
 
-type matchNode struct {
+type matchTest struct {
 	x   node
 	re  *regexp.Regexp
 	not bool
 }
 
-func (n matchNode) eval(r *record.Record) (record.Value, error) {
+func (n matchTest) test(r *record.Record) (bool, error) {
 	v, err := n.x.eval(r)
 	if err != nil {
-		return v, err
+		return false, err
 	}
 	s, ok := v.AsString()
 	if !ok {
 		if v.IsNull() {
-			return valFalse, nil
+			return false, nil
 		}
-		return record.Value{}, fmt.Errorf("matches needs a string, got %s %s", v.Kind(), v)
+		return false, fmt.Errorf("matches needs a string, got %s %s", v.Kind(), v)
 	}
-	return boolVal(n.re.MatchString(s) != n.not), nil
+	return n.re.MatchString(s) != n.not, nil
 }
 
-type strPredNode struct {
-	op   string
+// The string predicates of strPredTest.
+type strPred uint8
+
+const (
+	predStartsWith strPred = iota
+	predEndsWith
+	predContains
+)
+
+var strPreds = map[string]strPred{"startsWith": predStartsWith, "endsWith": predEndsWith, "contains": predContains}
+
+func (p strPred) String() string { return [...]string{"startsWith", "endsWith", "contains"}[p] }
+
+func (p strPred) holds(x, y string) bool {
+	switch p {
+	case predStartsWith:
+		return strings.HasPrefix(x, y)
+	case predEndsWith:
+		return strings.HasSuffix(x, y)
+	}
+	return strings.Contains(x, y)
+}
+
+type strPredTest struct {
+	op   strPred
 	l, r node
 }
 
-func (n strPredNode) eval(r *record.Record) (record.Value, error) {
-	a, err := n.l.eval(r)
+func (n strPredTest) test(r *record.Record) (bool, error) {
+	a, b, err := operands(r, n.l, n.r)
 	if err != nil {
-		return a, err
-	}
-	b, err := n.r.eval(r)
-	if err != nil {
-		return b, err
+		return false, err
 	}
 	if a.IsNull() || b.IsNull() {
-		return valFalse, nil
+		return false, nil
 	}
 	x, ok1 := a.AsString()
 	y, ok2 := b.AsString()
 	if !ok1 || !ok2 {
-		return record.Value{}, fmt.Errorf("%s needs strings, got %s %s and %s %s", n.op, a.Kind(), a, b.Kind(), b)
+		return false, fmt.Errorf("%s needs strings, got %s %s and %s %s", n.op, a.Kind(), a, b.Kind(), b)
 	}
-	switch n.op {
-	case "startsWith":
-		return boolVal(strings.HasPrefix(x, y)), nil
-	case "endsWith":
-		return boolVal(strings.HasSuffix(x, y)), nil
+	return n.op.holds(x, y), nil
+}
+
+// strPredConstTest is a string predicate with a constant string on the
+// right (x startsWith "/api"), the usual form.
+type strPredConstTest struct {
+	op strPred
+	x  node
+	s  string
+}
+
+func (n strPredConstTest) test(r *record.Record) (bool, error) {
+	v, err := n.x.eval(r)
+	if err != nil {
+		return false, err
 	}
-	return boolVal(strings.Contains(x, y)), nil
+	x, ok := v.AsString()
+	if !ok {
+		if v.IsNull() {
+			return false, nil
+		}
+		return false, fmt.Errorf("%s needs strings, got %s %s and %s %s", n.op, v.Kind(), v, record.String, record.StringValue(n.s))
+	}
+	return n.op.holds(x, n.s), nil
 }
 
 type callNode struct {

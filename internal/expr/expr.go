@@ -47,6 +47,7 @@ func (e *Error) Error() string {
 type Program struct {
 	src    string
 	root   node
+	cond   tester // root read as a condition (EvalBool)
 	fields []string
 }
 
@@ -76,7 +77,7 @@ func Compile(src string) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Program{src: src, root: root, fields: c.fields}, nil
+	return &Program{src: src, root: root, cond: asTester(root, "a condition"), fields: c.fields}, nil
 }
 
 // MustCompile compiles an expression known to be valid (tests, constants);
@@ -97,20 +98,7 @@ func (p *Program) Eval(r *record.Record) (record.Value, error) { return p.root.e
 // EvalBool evaluates the expression as a condition: it must give a boolean,
 // or null, which counts as false (a record without the field does not
 // match).
-func (p *Program) EvalBool(r *record.Record) (bool, error) {
-	v, err := p.root.eval(r)
-	if err != nil {
-		return false, err
-	}
-	switch v.Kind() {
-	case record.Bool:
-		b, _ := v.AsBool()
-		return b, nil
-	case record.Null:
-		return false, nil
-	}
-	return false, fmt.Errorf("condition gave %s %s, not a boolean", v.Kind(), v)
-}
+func (p *Program) EvalBool(r *record.Record) (bool, error) { return p.cond.test(r) }
 
 // Template is a property value that is either a constant or an expression
 // written as ${...}, the form LogIsland users write (AddFields, routing).

@@ -169,10 +169,14 @@ func convert(v record.Value, to convertType) (record.Value, bool) {
 			return record.IntValue(0), true
 		case record.String:
 			s, _ := v.AsString()
-			// Most values need no trimming: parse first, trim only on
-			// failure (TrimSpace was a fifth of the processor's time).
-			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			// Most values are plain integers: read them directly, and
+			// send only the rest through strconv, whose failures
+			// allocate an error (Apache's "-" for no body is common).
+			if n, ok := atoi(s); ok {
 				return record.IntValue(n), true
+			}
+			if !strings.ContainsAny(s, "0123456789") {
+				return v, false // no number of any form has no digit
 			}
 			s = strings.TrimSpace(s)
 			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
@@ -215,6 +219,30 @@ func convert(v record.Value, to convertType) (record.Value, bool) {
 		}
 	}
 	return v, false
+}
+
+// atoi reads a plain decimal integer, an optional sign and 1 to 18
+// digits (which cannot overflow), as strconv.ParseInt would; ok is false
+// for anything else, which strconv then decides.
+func atoi(s string) (n int64, ok bool) {
+	i := 0
+	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {
+		i = 1
+	}
+	if i == len(s) || len(s)-i > 18 {
+		return 0, false
+	}
+	for _, c := range []byte(s[i:]) {
+		d := c - '0'
+		if d > 9 {
+			return 0, false
+		}
+		n = n*10 + int64(d)
+	}
+	if s[0] == '-' {
+		n = -n
+	}
+	return n, true
 }
 
 func floatToInt(f float64) (record.Value, bool) {

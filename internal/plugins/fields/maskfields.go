@@ -8,6 +8,7 @@ import (
 	"errors"
 	"hash"
 	"net/netip"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -65,6 +66,10 @@ type MaskFields struct {
 	v4, v6               int
 	hashed, truncated    prometheus.Counter
 	notAddr              prometheus.Counter
+
+	// hashers holds *hasher: an HMAC keyed once, with its buffers, reused
+	// by the batches (of any partition) that follow.
+	hashers sync.Pool
 }
 
 func newMaskFields(conf component.Config, env component.Env) (component.Processor, error) {
@@ -80,31 +85,76 @@ func newMaskFields(conf component.Config, env component.Env) (component.Processo
 		return nil, err
 	}
 	const name, help = "mask_fields_total", "Field values MaskFields masked, by outcome: hashed, truncated, not_an_address."
-	return &MaskFields{
+	p := &MaskFields{
 		hashFields: conf.List("hash.fields"), ipFields: conf.List("truncate.ip.fields"),
 		key: []byte(conf.String("hash.key")), v4: int(v4), v6: int(v6),
 		hashed: counter(env, name, help, "hashed"), truncated: counter(env, name, help, "truncated"),
 		notAddr: counter(env, name, help, "not_an_address"),
-	}, nil
+	}
+	p.hashers.New = func() any { return &hasher{mac: hmac.New(sha256.New, p.key)} }
+	return p, nil
 }
+
+// hasher computes hex HMAC-SHA256 tokens. The HMAC keeps its keyed inner
+// and outer states, so a Reset costs no key schedule.
+type hasher struct {
+	mac hash.Hash
+	in  []byte
+	sum [sha256.Size]byte
+	out [2 * sha256.Size]byte
+}
+
+// token returns the hex HMAC of text: one allocation, the token itself.
+func (h *hasher) token(text string) string {
+	h.mac.Reset()
+	h.in = append(h.in[:0], text...)
+	h.mac.Write(h.in)
+	hex.Encode(h.out[:], h.mac.Sum(h.sum[:0]))
+	return string(h.out[:])
+}
+
+// memo is the last value a field was masked from, and its mask: access
+// logs repeat a client's address (and a user name) on consecutive
+// records, which then take the previous answer, without a hash or an
+// allocation.
+type memo struct {
+	in, out string
+	ok      bool
+}
+
+func (m *memo) get(in string) (string, bool) { return m.out, m.ok && m.in == in }
+
+func (m *memo) put(in, out string) { *m = memo{in: in, out: out, ok: true} }
 
 // Process masks the fields of every record.
 func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
-	var mac hash.Hash
-	var sum [sha256.Size]byte
-	var hashed, truncated, notAddr int
+	var h *hasher
 	hashText := func(s string) string {
-		if mac == nil {
-			mac = hmac.New(sha256.New, p.key)
+		if h == nil {
+			h = p.hashers.Get().(*hasher)
 		}
-		mac.Reset()
-		mac.Write([]byte(s))
-		return hex.EncodeToString(mac.Sum(sum[:0]))
+		return h.token(s)
+	}
+	var hashed, truncated, notAddr int
+	// One memo per field of the batch, IP fields first; a batch's memos
+	// live only as long as the batch, so they keep no record alive.
+	var memoStore [4]memo
+	memos := memoStore[:0]
+	if n := len(p.ipFields) + len(p.hashFields); n > len(memoStore) {
+		memos = make([]memo, n)
+	} else {
+		memos = memoStore[:n]
 	}
 	for _, r := range b.Records {
-		for _, f := range p.ipFields {
+		for i, f := range p.ipFields {
 			s, ok := r.GetString(f)
 			if !ok {
+				continue
+			}
+			m := &memos[i]
+			if out, ok := m.get(s); ok {
+				r.SetString(f, out)
+				truncated++
 				continue
 			}
 			a, err := netip.ParseAddr(s)
@@ -122,17 +172,32 @@ func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
 				a, bits = a.Unmap(), p.v4
 			}
 			pfx, _ := a.WithZone("").Prefix(bits)
-			r.SetString(f, pfx.Addr().String())
+			out := pfx.Addr().String()
+			m.put(s, out)
+			r.SetString(f, out)
 			truncated++
 		}
-		for _, f := range p.hashFields {
+		for i, f := range p.hashFields {
 			v, ok := r.Get(f)
 			if !ok || v.IsNull() {
 				continue
 			}
-			r.SetString(f, hashText(v.Text()))
+			s, isString := v.AsString()
+			if !isString {
+				s = v.Text()
+			}
+			m := &memos[len(p.ipFields)+i]
+			out, ok := m.get(s)
+			if !ok {
+				out = hashText(s)
+				m.put(s, out)
+			}
+			r.SetString(f, out)
 			hashed++
 		}
+	}
+	if h != nil {
+		p.hashers.Put(h)
 	}
 	if hashed > 0 {
 		p.hashed.Add(float64(hashed))

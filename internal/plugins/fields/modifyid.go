@@ -8,7 +8,6 @@ import (
 	"crypto/sha512"
 	"encoding/hex"
 	"fmt"
-	"hash"
 	"strconv"
 	"strings"
 
@@ -24,8 +23,16 @@ const ModifyIdName = "pkg.processor.ModifyId"
 // ErrFormat is the error type of a record whose id could not be built.
 const ErrFormat = "string_format_error"
 
-var hashAlgorithms = map[string]func() hash.Hash{
-	"MD5": md5.New, "SHA-1": sha1.New, "SHA-224": sha256.New224, "SHA-256": sha256.New, "SHA-384": sha512.New384, "SHA-512": sha512.New,
+// hashAlgorithms append the digest of data to dst. They call the one-shot
+// Sum functions: no hash.Hash to allocate, reset or reach through an
+// interface for each record.
+var hashAlgorithms = map[string]func(dst, data []byte) []byte{
+	"MD5":     func(dst, data []byte) []byte { s := md5.Sum(data); return append(dst, s[:]...) },
+	"SHA-1":   func(dst, data []byte) []byte { s := sha1.Sum(data); return append(dst, s[:]...) },
+	"SHA-224": func(dst, data []byte) []byte { s := sha256.Sum224(data); return append(dst, s[:]...) },
+	"SHA-256": func(dst, data []byte) []byte { s := sha256.Sum256(data); return append(dst, s[:]...) },
+	"SHA-384": func(dst, data []byte) []byte { s := sha512.Sum384(data); return append(dst, s[:]...) },
+	"SHA-512": func(dst, data []byte) []byte { s := sha512.Sum512(data); return append(dst, s[:]...) },
 }
 
 // ModifyIdSpec declares ModifyId.
@@ -64,7 +71,7 @@ func ModifyIdSpec() component.Spec {
 type ModifyId struct {
 	strategy string
 	fields   []string
-	newHash  func() hash.Hash
+	digest   func(dst, data []byte) []byte
 	format   []formatPart
 	fmtSrc   string
 }
@@ -73,7 +80,7 @@ func newModifyId(conf component.Config, _ component.Env) (component.Processor, e
 	p := &ModifyId{
 		strategy: conf.String("id.generation.strategy"),
 		fields:   conf.List("fields.to.hash"),
-		newHash:  hashAlgorithms[conf.String("hash.algorithm")],
+		digest:   hashAlgorithms[conf.String("hash.algorithm")],
 	}
 	if p.strategy == "fromFields" {
 		p.fmtSrc = conf.String("java.formatter.string")
@@ -85,41 +92,69 @@ func newModifyId(conf component.Config, _ component.Env) (component.Processor, e
 	return p, nil
 }
 
-// Process sets the id of every record.
+// Process sets the id of every record. The text to hash and the id are
+// built in buffers reused across the batch; the id string is the one
+// allocation per record.
 func (p *ModifyId) Process(_ context.Context, b *component.Batch) error {
-	var h hash.Hash
-	var buf []byte
+	var data, id []byte
+	var sum [sha512.Size]byte
 	for _, r := range b.Records {
 		switch p.strategy {
 		case "randomUuid":
 			r.SetID(uuid.NewString())
 		case "hashFields", "typetimehash":
-			if h == nil {
-				h = p.newHash()
-			}
-			h.Reset()
+			data = data[:0]
 			for _, f := range p.fields {
-				if s, ok := r.GetString(f); ok {
-					h.Write([]byte(s))
+				if v, ok := r.Get(f); ok {
+					data = appendText(data, v)
 				}
 			}
-			buf = h.Sum(buf[:0])
-			id := hex.EncodeToString(buf)
+			id = id[:0]
 			if p.strategy == "typetimehash" {
-				t, _ := r.GetString(record.FieldTime)
-				id = r.Type + "-" + t + "-" + id
+				id = append(id, r.Type...)
+				id = append(id, '-')
+				if v, ok := r.Get(record.FieldTime); ok {
+					id = appendText(id, v)
+				}
+				id = append(id, '-')
 			}
-			r.SetID(id)
+			id = hex.AppendEncode(id, p.digest(sum[:0], data))
+			r.SetID(string(id))
 		case "fromFields":
-			id, err := p.formatID(r)
-			if err != nil {
+			var err error
+			if id, err = p.formatID(id[:0], r); err != nil {
 				r.AddError(ErrFormat, err.Error())
 				continue
 			}
-			r.SetID(id)
+			r.SetID(string(id))
 		}
 	}
 	return nil
+}
+
+// appendText appends the text of a value, as Value.Text renders it,
+// without the string Text allocates for a number.
+func appendText(dst []byte, v record.Value) []byte {
+	switch v.Kind() {
+	case record.String:
+		s, _ := v.AsString()
+		return append(dst, s...)
+	case record.Int:
+		n, _ := v.AsInt()
+		return strconv.AppendInt(dst, n, 10)
+	case record.Float:
+		f, _ := v.AsFloat()
+		return strconv.AppendFloat(dst, f, 'g', -1, 64)
+	case record.Bool:
+		b, _ := v.AsBool()
+		return strconv.AppendBool(dst, b)
+	case record.Bytes:
+		b, _ := v.AsBytes()
+		return append(dst, b...)
+	case record.Array, record.Map:
+		return record.AppendJSON(dst, v)
+	}
+	return dst
 }
 
 // formatPart is a literal (arg < 0) or the text of argument arg.
@@ -174,18 +209,18 @@ func parseJavaFormat(f string, nargs int) ([]formatPart, error) {
 	return parts, nil
 }
 
-func (p *ModifyId) formatID(r *record.Record) (string, error) {
-	var b strings.Builder
+// formatID appends the id of fromFields to dst.
+func (p *ModifyId) formatID(dst []byte, r *record.Record) ([]byte, error) {
 	for _, part := range p.format {
 		if part.arg < 0 {
-			b.WriteString(part.lit)
+			dst = append(dst, part.lit...)
 			continue
 		}
-		s, ok := r.GetString(p.fields[part.arg])
+		v, ok := r.Get(p.fields[part.arg])
 		if !ok {
-			return "", fmt.Errorf("could not build id with format %q: field %q does not exist", p.fmtSrc, p.fields[part.arg])
+			return dst, fmt.Errorf("could not build id with format %q: field %q does not exist", p.fmtSrc, p.fields[part.arg])
 		}
-		b.WriteString(s)
+		dst = appendText(dst, v)
 	}
-	return b.String(), nil
+	return dst, nil
 }

@@ -1,7 +1,10 @@
 package fields_test
 
 import (
+	"crypto/md5"
+	"crypto/sha1"
 	"crypto/sha256"
+	"crypto/sha512"
 	"encoding/hex"
 	"regexp"
 	"testing"
@@ -50,3 +53,32 @@ func TestModifyId(t *testing.T) {
 	buildErr(t, fields.ModifyIdSpec(), map[string]string{"id.generation.strategy": "fromFields", "fields.to.hash": "f1", "java.formatter.string": "%2$s"})
 	buildErr(t, fields.ModifyIdSpec(), map[string]string{"id.generation.strategy": "fromFields", "fields.to.hash": "f1", "java.formatter.string": "%5.2f"})
 }
+
+// TestModifyIdAlgorithms checks each digest, over a string and a number
+// field, against the standard library's.
+func TestModifyIdAlgorithms(t *testing.T) {
+	text := []byte("GET200")
+	for alg, want := range map[string]string{
+		"MD5":     hex.EncodeToString(md5Sum(text)),
+		"SHA-1":   hex.EncodeToString(sha1Sum(text)),
+		"SHA-224": hex.EncodeToString(sha224Sum(text)),
+		"SHA-256": hex.EncodeToString(sha256Sum(text)),
+		"SHA-384": hex.EncodeToString(sha384Sum(text)),
+		"SHA-512": hex.EncodeToString(sha512Sum(text)),
+	} {
+		p, _ := build(t, fields.ModifyIdSpec(), map[string]string{"id.generation.strategy": "hashFields", "fields.to.hash": "method,status,absent", "hash.algorithm": alg})
+		out := process(t, p, rec("method", "GET", "status", 200), rec("method", "GET", "status", 200))
+		for _, r := range out {
+			if r.ID != want {
+				t.Errorf("%s: id = %s, want %s", alg, r.ID, want)
+			}
+		}
+	}
+}
+
+func md5Sum(b []byte) []byte    { s := md5.Sum(b); return s[:] }
+func sha1Sum(b []byte) []byte   { s := sha1.Sum(b); return s[:] }
+func sha224Sum(b []byte) []byte { s := sha256.Sum224(b); return s[:] }
+func sha256Sum(b []byte) []byte { s := sha256.Sum256(b); return s[:] }
+func sha384Sum(b []byte) []byte { s := sha512.Sum384(b); return s[:] }
+func sha512Sum(b []byte) []byte { s := sha512.Sum512(b); return s[:] }

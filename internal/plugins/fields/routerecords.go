@@ -111,6 +111,9 @@ func (p *RouteRecords) RoutedTopics() []string { return p.known }
 // Process sets record_output_topic on every record.
 func (p *RouteRecords) Process(_ context.Context, b *component.Batch) error {
 	var routed, def, bad int
+	// Most records of a batch go to the same few topics: a name checked
+	// for the previous record is not checked again.
+	checked := ""
 	for _, r := range b.Records {
 		var v record.Value
 		if p.field != "" {
@@ -138,10 +141,13 @@ func (p *RouteRecords) Process(_ context.Context, b *component.Batch) error {
 			t = p.def
 			def++
 		} else {
-			if err := checkTopic(t); err != nil {
-				r.AddError(ErrRoute, err.Error())
-				bad++
-				continue
+			if t != checked {
+				if err := checkTopic(t); err != nil {
+					r.AddError(ErrRoute, err.Error())
+					bad++
+					continue
+				}
+				checked = t
 			}
 			routed++
 		}

@@ -48,3 +48,21 @@ func TestRouteRecords(t *testing.T) {
 	buildErr(t, fields.RouteRecordsSpec(), map[string]string{"output.topic.expression": `"bad topic"`})
 	buildErr(t, fields.RouteRecordsSpec(), map[string]string{"output.topic.field": "a", "output.topic.default": "bad/topic"})
 }
+
+// TestRouteRecordsChecksEachNewName routes a batch whose topic names
+// repeat and change: a name already checked is not checked again, but
+// every new one is.
+func TestRouteRecordsChecksEachNewName(t *testing.T) {
+	p, _ := build(t, fields.RouteRecordsSpec(), map[string]string{"output.topic.field": "tenant"})
+	names := []string{"acme", "acme", "a b", "a b", "acme", "x/y", "beta"}
+	var recs []*record.Record
+	for _, n := range names {
+		recs = append(recs, rec("tenant", n))
+	}
+	for i, r := range process(t, p, recs...) {
+		bad := strings.ContainsAny(names[i], " /")
+		if got, _ := r.GetString(record.FieldOutputTopic); r.HasErrors() != bad || !bad && got != names[i] {
+			t.Errorf("record %d (%q): topic %q, errors %v", i, names[i], got, r.Errors())
+		}
+	}
+}

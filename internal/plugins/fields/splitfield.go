@@ -41,6 +41,10 @@ func SplitFieldSpec() component.Spec {
 type splitRule struct {
 	source, target string
 	re             *regexp.Regexp
+	// sep is the separator when the regular expression is a plain
+	// literal (/, a comma, \.): the text is then cut with strings.Index,
+	// without the regexp engine and the slices it allocates per match.
+	sep string
 }
 
 func splitRules(conf component.Config) ([]splitRule, error) {
@@ -55,7 +59,11 @@ func splitRules(conf component.Config) ([]splitRule, error) {
 		if err != nil {
 			return nil, fmt.Errorf("property %q: invalid regular expression: %w", k, err)
 		}
-		rules = append(rules, splitRule{source: k, target: strings.TrimSpace(target), re: rx})
+		rule := splitRule{source: k, target: strings.TrimSpace(target), re: rx}
+		if lit, complete := rx.LiteralPrefix(); complete && lit != "" {
+			rule.sep = lit
+		}
+		rules = append(rules, rule)
 	}
 	return rules, nil
 }
@@ -89,20 +97,70 @@ func newSplitField(conf component.Config, _ component.Env) (component.Processor,
 // Process splits the fields of every record.
 func (p *SplitField) Process(_ context.Context, b *component.Batch) error {
 	for _, r := range b.Records {
-		for _, rule := range p.rules {
+		for i := range p.rules {
+			rule := &p.rules[i]
 			s, ok := r.GetString(rule.source)
 			if !ok || s == "" {
 				continue
 			}
-			if t, ok := r.GetString(rule.target); ok && t != "" && !p.overwrite {
+			if !p.overwrite && !isEmpty(r, rule.target) {
 				continue
 			}
-			parts := rule.re.Split(s, p.limit)
-			r.Set(rule.target, record.StringsValue(parts))
+			var parts []record.Value
+			if rule.sep != "" {
+				parts = splitLiteral(s, rule.sep, p.limit)
+			} else {
+				parts = splitRegexp(s, rule.re, p.limit)
+			}
+			r.Set(rule.target, record.ArrayValue(parts))
 			if p.counter {
 				r.Set(rule.target+p.suffix, record.IntValue(int64(len(parts))))
 			}
 		}
 	}
 	return nil
+}
+
+// isEmpty reports whether a record lacks a field or holds an empty value
+// there: null, or a value whose text is empty.
+func isEmpty(r *record.Record, name string) bool {
+	v, ok := r.Get(name)
+	if !ok || v.IsNull() {
+		return true
+	}
+	switch v.Kind() {
+	case record.String:
+		s, _ := v.AsString()
+		return s == ""
+	case record.Bytes:
+		b, _ := v.AsBytes()
+		return len(b) == 0
+	}
+	return false // numbers, booleans, arrays and maps render as non-empty text
+}
+
+// splitLiteral splits s around sep into at most limit parts, the last
+// holding the rest, as regexp.Split(s, limit) does for a literal: one
+// allocation, the parts sharing s's bytes.
+func splitLiteral(s, sep string, limit int) []record.Value {
+	n := min(strings.Count(s, sep)+1, limit)
+	parts := make([]record.Value, n)
+	for i := 0; i < n-1; i++ {
+		j := strings.Index(s, sep)
+		parts[i] = record.StringValue(s[:j])
+		s = s[j+len(sep):]
+	}
+	parts[n-1] = record.StringValue(s)
+	return parts
+}
+
+// splitRegexp is regexp.Split(s, limit) with the parts made values
+// directly.
+func splitRegexp(s string, re *regexp.Regexp, limit int) []record.Value {
+	ss := re.Split(s, limit)
+	parts := make([]record.Value, len(ss))
+	for i, p := range ss {
+		parts[i] = record.StringValue(p)
+	}
+	return parts
 }

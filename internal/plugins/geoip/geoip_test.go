@@ -3,6 +3,7 @@ package geoip_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"net/netip"
 	"os"
@@ -273,5 +274,37 @@ func TestStandIn(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("stand-in file %s still there after Close: %v", path, err)
+	}
+}
+
+// TestIpToGeoBatchAnswersEachAddress runs one batch of 624 records whose
+// addresses (located, private, unknown, invalid; more distinct ones than
+// the batch's table of recent answers has slots) repeat and interleave:
+// every record must get what its address gets alone.
+func TestIpToGeoBatchAnswersEachAddress(t *testing.T) {
+	// Addresses of one length in networks with other answers, so that
+	// only the whole address tells them apart.
+	prefixes := []string{"66", "46", "75", "10", "99", "zz", "66", "46"}
+	var ips []string
+	for i := 0; i < 600; i++ {
+		ips = append(ips, fmt.Sprintf("%s.%d.1.1", prefixes[i%len(prefixes)], 10+(i*7)%90))
+		if i%50 == 0 {
+			ips = append(ips, "2001:4860:4860::8888", "130.237.218.86")
+		}
+	}
+	_, alone, _, _ := setup(t, nil)
+	want := map[string]string{}
+	for _, ip := range ips {
+		if _, ok := want[ip]; !ok {
+			want[ip] = geoText(run(t, alone, ip)[0])
+		}
+	}
+	_, p, _, _ := setup(t, nil)
+	for round := 0; round < 2; round++ { // cold, then from the shared cache
+		for i, r := range run(t, p, ips...) {
+			if got := geoText(r); got != want[ips[i]] {
+				t.Fatalf("round %d, record %d (%s): got %s, want %s", round, i, ips[i], got, want[ips[i]])
+			}
+		}
 	}
 }
