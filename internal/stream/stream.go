@@ -9,7 +9,8 @@
 // batch's way through the chain), chain.go (a processor chain generation),
 // producer.go (asynchronous produce and the slab pool), compression.go,
 // limiter.go (maxRatePerPartition), progress.go (state, assigned
-// partitions, offsets and lag, readiness) and metrics.go.
+// partitions, offsets and lag, readiness), txn.go (the delivery guarantee:
+// offset commits or one transaction per batch) and metrics.go.
 package stream
 
 import (
@@ -68,6 +69,7 @@ type Stream struct {
 	log  *slog.Logger
 	m    streamMetrics
 	pm   produceMetrics
+	tm   txnMetrics // exactly_once transactions (txn.go)
 	prog *progress // state, partitions, lag, last batch (progress.go)
 
 	mu           sync.Mutex
@@ -127,6 +129,7 @@ func New(ctx context.Context, p Params, deps ChainDeps) (*Stream, error) {
 	s.chain = chain
 	s.m = newStreamMetrics(deps, p.Config.Name)
 	s.pm = newProduceMetrics(deps, p.Config.Name)
+	s.tm = newTxnMetrics(deps, p.Config.Name)
 	s.m.generation.Set(1)
 	s.prog = newProgress(p.Config.Name, p.Engine.BatchInterval, &s.m)
 	s.batches = status.NewRing()

@@ -1,0 +1,226 @@
+package stream_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/weir-streams/weir/internal/dataflow"
+	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/status"
+	"github.com/weir-streams/weir/internal/stream"
+	"github.com/weir-streams/weir/internal/streamtest"
+)
+
+// eosDataflow parses access-log lines with exactly_once; records are
+// tagged with typ, so each output says which chain generation made it.
+func eosDataflow(brokers string, modified, pipelineModified time.Time, typ string) *dataflow.DataFlow {
+	s := streamtest.Stream("parsing", brokers, "raw", "events", "errors",
+		dataflow.Property{Key: stream.KeyGuarantee, Value: stream.ExactlyOnce},
+		dataflow.Property{Key: stream.KeyTransactionTimeout, Value: "10000"})
+	s.Pipeline = dataflow.Pipeline{LastModified: pipelineModified, Processors: []dataflow.Component{
+		streamtest.Processor("parser", "pkg.processor.SplitText", "record.type", typ,
+			"value.regex", streamtest.ApacheRegex, "value.fields", streamtest.ApacheFields),
+	}}
+	return &dataflow.DataFlow{LastModified: modified, Streams: []dataflow.Stream{s}}
+}
+
+// logLines repeats the real access log to n lines; every 1,000th line is
+// replaced by one the parser cannot match, so error records are part of
+// the transactions too. It returns the lines and the number of bad ones.
+func logLines(t *testing.T, n int) ([]string, int) {
+	lines := streamtest.AccessLogLines(t)
+	out := make([]string, n)
+	bad := 0
+	for i := range out {
+		out[i] = lines[i%len(lines)]
+		if i%1000 == 999 {
+			out[i] = "not a log line"
+			bad++
+		}
+	}
+	return out, bad
+}
+
+// txnCount returns weir_stream_transactions_total for an outcome.
+func txnCount(t *testing.T, reg *prometheus.Registry, outcome string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != "weir_stream_transactions_total" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "outcome" && l.GetValue() == outcome {
+					return m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// checkExactlyOnce reads events and errors as a read_committed consumer
+// and fails unless each input has its record exactly once.
+func checkExactlyOnce(t *testing.T, b *streamtest.Broker, n, bad int) (events, errs streamtest.Committed) {
+	t.Helper()
+	b.WaitGroupCommitted(t, "weir-test", "raw", int64(n), 120*time.Second)
+	events = b.ReadCommitted(t, "events", 60*time.Second)
+	errs = b.ReadCommitted(t, "errors", 60*time.Second)
+	if events.Total != n-bad || len(events.ByKey) != n-bad {
+		t.Errorf("events: %d messages with %d distinct ids, want %d of each (%d lost, %d duplicated)",
+			events.Total, len(events.ByKey), n-bad, n-bad-len(events.ByKey), events.Duplicates())
+	}
+	if errs.Total != bad || len(errs.ByKey) != bad {
+		t.Errorf("errors: %d messages with %d distinct ids, want %d of each", errs.Total, len(errs.ByKey), bad)
+	}
+	return events, errs
+}
+
+// TestExactlyOnceAbortsAFencedCommitAndProcessesTheBatchAgain makes the
+// broker refuse the first transactional offset commit with
+// ILLEGAL_GENERATION, the answer a zombie (a member of an older group
+// generation) gets: the transaction must abort, the reason be logged once,
+// the batch be processed again, and a read_committed reader see every input
+// once. kfake's control hook injects the answer; the broker is otherwise
+// real.
+func TestExactlyOnceAbortsAFencedCommitAndProcessesTheBatchAgain(t *testing.T) {
+	const n = 20000
+	b := streamtest.StartBroker(t)
+	b.CreateTopic(t, "raw", 4)
+	lines, bad := logLines(t, n)
+	b.ProduceLines(t, "raw", lines)
+
+	var fenced sync.Once
+	var injected bool
+	b.Cluster.ControlKey(int16(kmsg.TxnOffsetCommit), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		b.Cluster.KeepControl()
+		handled := false
+		var resp kmsg.Response
+		fenced.Do(func() {
+			r := req.(*kmsg.TxnOffsetCommitRequest)
+			out := r.ResponseKind().(*kmsg.TxnOffsetCommitResponse)
+			for _, rt := range r.Topics {
+				ot := kmsg.NewTxnOffsetCommitResponseTopic()
+				ot.Topic = rt.Topic
+				for _, rp := range rt.Partitions {
+					op := kmsg.NewTxnOffsetCommitResponseTopicPartition()
+					op.Partition = rp.Partition
+					op.ErrorCode = kerr.IllegalGeneration.Code
+					ot.Partitions = append(ot.Partitions, op)
+				}
+				out.Topics = append(out.Topics, ot)
+			}
+			resp, handled, injected = out, true, true
+		})
+		return resp, nil, handled
+	})
+
+	var logs syncBuffer
+	reg := prometheus.NewRegistry()
+	e := engine.New(engine.Options{
+		Settings: engine.Settings{AppName: "weir-test", Workers: 2, BatchInterval: 20 * time.Millisecond},
+		Registry: streamtest.Registry(),
+		Logger:   slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Metrics:  status.NewMetrics(reg),
+	})
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = e.Stop(ctx)
+	})
+	t0 := time.Unix(1000, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := e.Apply(ctx, eosDataflow(b.Addr, t0, t0, "gen1")); err != nil {
+		t.Fatalf("apply: %v", err)
+	}
+	checkExactlyOnce(t, b, n, bad)
+	if !injected {
+		t.Fatal("no transactional offset commit reached the broker")
+	}
+	if got := txnCount(t, reg, "aborted"); got != 1 {
+		t.Errorf("aborted transactions = %v, want 1", got)
+	}
+	if got := txnCount(t, reg, "committed"); got < 1 {
+		t.Errorf("committed transactions = %v, want some", got)
+	}
+	if c := strings.Count(logs.String(), "transaction aborted; its batch will be processed again"); c != 1 {
+		t.Errorf("the abort was logged %d times, want once:\n%s", c, logs.String())
+	}
+	if !strings.Contains(logs.String(), "reason=") {
+		t.Errorf("the abort log gives no reason:\n%s", logs.String())
+	}
+}
+
+// TestExactlyOncePipelineSwapUnderLoad swaps the processor chain in the
+// middle of a backlog of an exactly_once stream: each input has its record
+// exactly once, made by one generation or the other.
+func TestExactlyOncePipelineSwapUnderLoad(t *testing.T) {
+	const n = 200000
+	b := streamtest.StartBroker(t)
+	b.CreateTopic(t, "raw", 4)
+	lines, bad := logLines(t, n)
+	b.ProduceLines(t, "raw", lines)
+	t0 := time.Unix(1000, 0)
+	e := streamtest.StartEngine(t, engine.Settings{AppName: "weir-test", Workers: 2}, eosDataflow(b.Addr, t0, t0, "gen1"))
+
+	b.WaitCount(t, "events", n/4, 60*time.Second)
+	if err := e.Apply(context.Background(), eosDataflow(b.Addr, t0, t0.Add(time.Second), "gen2")); err != nil {
+		t.Fatalf("pipeline swap: %v", err)
+	}
+	if g := e.Generation("parsing"); g != 2 {
+		t.Fatalf("generation after swap = %d, want 2", g)
+	}
+	if done := b.Count(t, "events"); done >= int64(n) {
+		t.Fatalf("the backlog was finished before the swap (%d messages): the test proves nothing", done)
+	}
+	checkExactlyOnce(t, b, n, bad)
+	// Which generation made each record.
+	byType := map[string]int{}
+	b.ReadCommittedEach(t, "events", 60*time.Second, func(r *kgo.Record) {
+		switch {
+		case bytes.Contains(r.Value, []byte(`"type":"gen1"`)):
+			byType["gen1"]++
+		case bytes.Contains(r.Value, []byte(`"type":"gen2"`)):
+			byType["gen2"]++
+		default:
+			byType["other"]++
+		}
+	})
+	if byType["gen1"] == 0 || byType["gen2"] == 0 || byType["gen1"]+byType["gen2"] != n-bad {
+		t.Fatalf("records by generation = %v, want both generations and nothing else", byType)
+	}
+	t.Logf("records by generation: %v; %d error records", byType, bad)
+}
+
+// syncBuffer is a log sink written by the engine's goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
