@@ -188,7 +188,9 @@ func TestExactlyOncePipelineSwapUnderLoad(t *testing.T) {
 	if done := b.Count(t, "events"); done >= int64(n) {
 		t.Fatalf("the backlog was finished before the swap (%d messages): the test proves nothing", done)
 	}
+	t.Logf("%s swapped", time.Now().Format("15:04:05.000"))
 	checkExactlyOnce(t, b, n, bad)
+	t.Logf("%s checked", time.Now().Format("15:04:05.000"))
 	// Which generation made each record.
 	byType := map[string]int{}
 	b.ReadCommittedEach(t, "events", 60*time.Second, func(r *kgo.Record) {
