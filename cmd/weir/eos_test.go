@@ -79,7 +79,6 @@ func eosInput(t *testing.T, n int) ([]string, int) {
 func checkExactlyOnce(t *testing.T, b *streamtest.Broker, app string, n, bad int) int64 {
 	t.Helper()
 	b.WaitGroupCommitted(t, app, "raw", int64(n), 180*time.Second)
-	t.Logf("%s all committed", time.Now().Format("15:04:05.000"))
 	for _, c := range []struct {
 		topic string
 		want  int
@@ -89,9 +88,7 @@ func checkExactlyOnce(t *testing.T, b *streamtest.Broker, app string, n, bad int
 			t.Errorf("%s read_committed: %d messages, %d distinct ids; want %d of each (%d lost, %d duplicated)",
 				c.topic, got.Total, len(got.ByKey), c.want, c.want-len(got.ByKey), got.Duplicates())
 		}
-		t.Logf("%s read %s", time.Now().Format("15:04:05.000"), c.topic)
 		kTotal, kDistinct := kcatCommitted(t, b.Addr, c.topic)
-		t.Logf("%s kcat %s", time.Now().Format("15:04:05.000"), c.topic)
 		if kTotal != c.want || kDistinct != c.want {
 			t.Errorf("%s with kcat -X isolation.level=read_committed: %d messages, %d distinct keys; want %d of each",
 				c.topic, kTotal, kDistinct, c.want)
@@ -155,7 +152,6 @@ func TestExactlyOnceKill9MidRun(t *testing.T) {
 	if killedAt >= int64(n-bad) {
 		t.Fatalf("the run finished before the kill (%d messages): the test proves nothing", killedAt)
 	}
-	t.Logf("%s killed", time.Now().Format("15:04:05.000"))
 	startWeir(t, env, "run", "--conf", job)
 	onLog := checkExactlyOnce(t, b, "eos-kill", n, bad)
 	t.Logf("killed at offset sum %d; events holds %d offsets (data of aborted transactions and markers included) for %d committed records",

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -49,6 +51,25 @@ func logLines(t *testing.T, n int) ([]string, int) {
 		}
 	}
 	return out, bad
+}
+
+// eosRecords is the input of the exactly-once load tests: the issue's
+// 200,000 records (23 s here without the race detector). Under the race
+// detector the same run took 120 s on the 2-core CI machine, over the
+// minute a test may take, so it takes 50,000; WEIR_EOS_RECORDS sets any
+// other size.
+func eosRecords(t *testing.T) int {
+	if v := os.Getenv("WEIR_EOS_RECORDS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1000 {
+			t.Fatalf("WEIR_EOS_RECORDS=%q: want an integer of at least 1000", v)
+		}
+		return n
+	}
+	if raceEnabled {
+		return 50000
+	}
+	return 200000
 }
 
 // txnCount returns weir_stream_transactions_total for an outcome.
@@ -170,7 +191,7 @@ func TestExactlyOnceAbortsAFencedCommitAndProcessesTheBatchAgain(t *testing.T) {
 // middle of a backlog of an exactly_once stream: each input has its record
 // exactly once, made by one generation or the other.
 func TestExactlyOncePipelineSwapUnderLoad(t *testing.T) {
-	const n = 200000
+	n := eosRecords(t)
 	b := streamtest.StartBroker(t)
 	b.CreateTopic(t, "raw", 4)
 	lines, bad := logLines(t, n)
@@ -178,7 +199,7 @@ func TestExactlyOncePipelineSwapUnderLoad(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	e := streamtest.StartEngine(t, engine.Settings{AppName: "weir-test", Workers: 2}, eosDataflow(b.Addr, t0, t0, "gen1"))
 
-	b.WaitCount(t, "events", n/4, 60*time.Second)
+	b.WaitCount(t, "events", int64(n/4), 60*time.Second)
 	if err := e.Apply(context.Background(), eosDataflow(b.Addr, t0, t0.Add(time.Second), "gen2")); err != nil {
 		t.Fatalf("pipeline swap: %v", err)
 	}
@@ -188,9 +209,7 @@ func TestExactlyOncePipelineSwapUnderLoad(t *testing.T) {
 	if done := b.Count(t, "events"); done >= int64(n) {
 		t.Fatalf("the backlog was finished before the swap (%d messages): the test proves nothing", done)
 	}
-	t.Logf("%s swapped", time.Now().Format("15:04:05.000"))
 	checkExactlyOnce(t, b, n, bad)
-	t.Logf("%s checked", time.Now().Format("15:04:05.000"))
 	// Which generation made each record.
 	byType := map[string]int{}
 	b.ReadCommittedEach(t, "events", 60*time.Second, func(r *kgo.Record) {
