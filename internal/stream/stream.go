@@ -69,8 +69,9 @@ type Stream struct {
 	log  *slog.Logger
 	m    streamMetrics
 	pm   produceMetrics
-	tm   txnMetrics // exactly_once transactions (txn.go)
 	prog *progress // state, partitions, lag, last batch (progress.go)
+
+	tm txnMetrics // exactly_once transactions (txn.go)
 
 	mu           sync.Mutex
 	chain        *Chain
@@ -218,8 +219,9 @@ func (s *Stream) prepareTopics(ctx context.Context) error {
 	return nil
 }
 
-// Stop finishes the batch in flight, commits it and leaves the group. If
-// ctx ends first, the batch is abandoned uncommitted (it is redelivered).
+// Stop finishes the batch in flight, commits it (with exactly_once, commits
+// its transaction) and leaves the group. If ctx ends first, the batch is
+// abandoned uncommitted (its transaction aborted) and is redelivered.
 // Stop then closes the processor chain once no batch holds it. It may be
 // called without Start and twice.
 func (s *Stream) Stop(ctx context.Context) error {
