@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -244,4 +246,57 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// TestExactlyOnceBrokerRefusalIsolatesRecord is TestBrokerRefusalIsolatesRecord
+// with exactly_once: a record the output topic refuses for good (larger
+// than its max.message.bytes) is written again alone inside the same
+// transaction and becomes an error record, the good records of its batch
+// are written once, and the transaction commits: no abort, no restart, no
+// batch processed forever.
+func TestExactlyOnceBrokerRefusalIsolatesRecord(t *testing.T) {
+	b := streamtest.StartBroker(t)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	limit := "102400"
+	resp, err := kadm.NewClient(cl).CreateTopic(context.Background(), 1, 1, map[string]*string{"max.message.bytes": &limit}, "poison_out")
+	if err == nil {
+		err = resp.Err
+	}
+	if err != nil {
+		t.Fatalf("create poison_out: %v", err)
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	path := make([]byte, 300<<10)
+	for i := range path {
+		path[i] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[rnd.IntN(62)]
+	}
+	big := apacheLine("/" + string(path))
+	b.CreateTopic(t, "poison_in", 1)
+	b.Produce(t, "poison_in", poisonInput(t, big))
+	s := streamtest.Stream("poison", b.Addr, "poison_in", "poison_out", "poison_errors",
+		dataflow.Property{Key: stream.KeyCompression, Value: "none"},
+		dataflow.Property{Key: stream.KeyGuarantee, Value: stream.ExactlyOnce})
+	s.Pipeline.Processors = []dataflow.Component{streamtest.ApacheParser(false)}
+	e := streamtest.StartEngine(t, engine.Settings{}, &dataflow.DataFlow{LastModified: time.Unix(1, 0), Streams: []dataflow.Stream{s}})
+	waitCommitted(t, b.Addr, "poison_in")
+	out := b.ReadCommitted(t, "poison_out", 60*time.Second)
+	errs := b.ReadCommittedEach(t, "poison_errors", 60*time.Second, func(r *kgo.Record) {
+		recs := streamtest.Decode(t, []*kgo.Record{r})
+		if e := recs[0].Errors(); len(e) != 1 || !strings.HasPrefix(e[0], "record_too_large: topic poison_out refused") {
+			t.Errorf("errors %q", e)
+		}
+	})
+	if out.Total != 200 || len(out.ByKey) != 200 || errs.Total != 1 {
+		t.Fatalf("read_committed: %d output records (%d distinct) and %d error records, want 200 and 1", out.Total, len(out.ByKey), errs.Total)
+	}
+	if n := counter(t, e.Metrics, "weir_stream_restarts_total", "poison"); n != 0 {
+		t.Errorf("the stream restarted %v times", n)
+	}
+	if n := txnCount(t, e.Metrics, "aborted"); n != 0 {
+		t.Errorf("%v transactions aborted, want 0", n)
+	}
 }
