@@ -171,10 +171,11 @@ func (s *Stream) newCommitter(opts []kgo.Opt, revoked, lost func(context.Context
 		return offsetCommitter{cl}, nil
 	}
 	t := &txnCommitter{s: s}
+	// franz-go fetches group offsets with RequireStable always (KIP-447):
+	// the fencing described at the top of this file needs nothing more.
 	sess, err := kgo.NewGroupTransactSession(append(opts,
 		kgo.TransactionalID(s.transactionalID()),
 		kgo.TransactionTimeout(g.TxnTimeout),
-		kgo.RequireStableFetchOffsets(),
 		kgo.OnPartitionsRevoked(func(ctx context.Context, cl *kgo.Client, m map[string][]int32) {
 			if len(m) > 0 {
 				t.rebalanced.Store(true)
