@@ -19,10 +19,13 @@ import (
 )
 
 // eosRecords is the input of the exactly-once process tests: the issue's
-// 200,000 records. Under the race detector the in-process broker (kfake,
-// instrumented with the test binary) is several times slower, and 200,000
-// records took over a minute per test on the 2-core CI machine, so the
-// race run takes 50,000; WEIR_EOS_RECORDS sets any other size.
+// 200,000 records, which the kill -9 test runs in about 60 s without the
+// race detector (most of it waiting for the session and transaction
+// timeouts). Under the race detector the in-process broker (kfake,
+// instrumented with the test binary) is several times slower: 50,000
+// records already take 35-55 s per test on the 2-core CI machine, so the
+// race run (scripts/test) takes 50,000; WEIR_EOS_RECORDS sets any other
+// size.
 func eosRecords(t *testing.T) int {
 	if v := os.Getenv("WEIR_EOS_RECORDS"); v != "" {
 		var n int
