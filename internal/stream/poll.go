@@ -58,7 +58,7 @@ func (s *Stream) run(loopCtx, workCtx context.Context) {
 
 func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 	s.prog.newClient()
-	cl, err := kgo.NewClient(append([]kgo.Opt{
+	cm, err := s.newCommitter(append([]kgo.Opt{
 		kgo.SeedBrokers(s.seeds...),
 		kgo.ClientID("weir-" + s.conf.Name),
 		kgo.ConsumerGroup(s.eng.AppName),
@@ -87,21 +87,20 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 			s.joined.Store(true)
 			s.prog.assigned(ctx, cl, m)
 		}),
-		kgo.OnPartitionsRevoked(s.prog.revoked("revoked")),
-		kgo.OnPartitionsLost(s.prog.revoked("lost")),
-	}, s.secOpts...)...)
+	}, s.secOpts...), s.prog.revoked("revoked"), s.prog.revoked("lost"))
 	if err != nil {
 		return fmt.Errorf("kafka client: %w", err)
 	}
-	// With BlockRebalanceOnPoll the client must be closed this way, or a
-	// pending rebalance would wait for a poll that never comes. After a
-	// failure the stream is paused, not unassigned: its partitions stay
-	// listed while it waits to resume.
+	cl := cm.client()
+	// After a failure the stream is paused, not unassigned: its
+	// partitions stay listed while it waits to resume. close ends a
+	// transaction left open and closes the client allowing the pending
+	// rebalance (txn.go).
 	defer func() {
 		if err != nil {
 			s.prog.closingAfterFailure()
 		}
-		cl.CloseAllowingRebalance()
+		cm.close()
 	}()
 	s.prog.setState(StateRunning, "")
 
@@ -122,7 +121,7 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 				return nil
 			}
 		}
-		fetches := cl.PollRecords(loopCtx, maxPollRecords)
+		fetches := cl.PollRecords(loopCtx, s.pollLimit())
 		if loopCtx.Err() != nil || fetches.IsClientClosed() {
 			return nil
 		}
@@ -149,17 +148,25 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		}
 		start := time.Now()
 		delay := max(start.Sub(available), 0)
-		done, err := s.processPoll(loopCtx, workCtx, cl, parts)
-		if err != nil && !errors.Is(err, errStopping) {
+		if err := cm.begin(); err != nil {
 			return err
 		}
-		// Commit exactly what was processed and acknowledged: the whole
-		// poll, or, when a stop interrupted a rate-limited poll, the chunks
-		// finished before it.
-		if len(done) > 0 {
-			if cerr := cl.CommitRecords(workCtx, done...); cerr != nil {
-				return fmt.Errorf("commit offsets: %w", cerr)
+		done, err := s.processPoll(loopCtx, workCtx, cl, parts)
+		if err != nil && !errors.Is(err, errStopping) {
+			return cm.abort(err)
+		}
+		// Make the batch durable with the stream's guarantee (txn.go). A
+		// batch not committed (an aborted transaction) is polled again.
+		committed, cerr := cm.commit(workCtx, done, err == nil)
+		if cerr != nil {
+			return cerr
+		}
+		if !committed {
+			if err != nil {
+				return nil // stopping
 			}
+			cl.AllowRebalance()
+			continue
 		}
 		end := time.Now()
 		processing := end.Sub(start)

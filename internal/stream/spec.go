@@ -28,6 +28,20 @@ const (
 	KeyPartitions        = "broker.topic.default.partitions"
 	KeyReplication       = "broker.topic.default.replicationFactor"
 	KeyMaxMessageBytes   = "broker.output.max.message.bytes"
+
+	// Delivery guarantee keys (txn.go, docs/delivery.md).
+	KeyGuarantee          = "processing.guarantee"
+	KeyTransactionalID    = "processing.transactional.id"
+	KeyTransactionTimeout = "processing.transaction.timeout.ms"
+	KeyIsolationLevel     = "broker.input.isolation.level"
+)
+
+// Values of processing.guarantee and broker.input.isolation.level.
+const (
+	AtLeastOnce     = "at_least_once"
+	ExactlyOnce     = "exactly_once"
+	ReadCommitted   = "read_committed"
+	ReadUncommitted = "read_uncommitted"
 )
 
 // DefaultMaxMessageBytes is Kafka's default message.max.bytes, rounded to
@@ -85,7 +99,7 @@ func Spec() component.Spec {
 			{Key: KeyPartitions, Description: "Partitions of topics this stream creates.", Default: "4", Validator: component.IntRange(1, 100000)},
 			{Key: KeyMaxMessageBytes, Description: "Largest message written to the output and error topics, in bytes, checked before producing. The producer's batch limit and the max.message.bytes of the topics this stream creates are set to it. A record whose serialized form is larger becomes an error record (record_too_large) holding as much of record_value as fits, marked truncated; raise it (up to 64 MiB) to let large records pass, with topics and brokers that accept them.", Default: "1048576", Validator: component.IntRange(1024, maxMaxMessageBytes)},
 			{Key: KeyReplication, Description: "Replication factor of topics this stream creates.", Default: "1", Validator: component.IntRange(1, 32767)},
-		}, securityProperties()...),
+		}, append(guaranteeProperties(), securityProperties()...)...),
 	}
 }
 
@@ -108,6 +122,8 @@ type Config struct {
 	MaxMessageBytes int
 
 	Security Security // broker.security.protocol, broker.sasl.*, broker.ssl.*
+
+	Guarantee Guarantee // processing.guarantee and what goes with it (txn.go)
 }
 
 // Decode reads a validated stream configuration. Its errors only guard
@@ -137,5 +153,8 @@ func Decode(name string, conf component.Config) (Config, error) {
 		return Config{}, err
 	}
 	c.Partitions, c.Replication, c.MaxMessageBytes = int32(p), int16(rf), int(mb)
+	if c.Guarantee, err = decodeGuarantee(conf); err != nil {
+		return Config{}, err
+	}
 	return c, nil
 }

@@ -9,7 +9,8 @@
 // batch's way through the chain), chain.go (a processor chain generation),
 // producer.go (asynchronous produce and the slab pool), compression.go,
 // limiter.go (maxRatePerPartition), progress.go (state, assigned
-// partitions, offsets and lag, readiness) and metrics.go.
+// partitions, offsets and lag, readiness), txn.go (the delivery guarantee:
+// offset commits or one transaction per batch) and metrics.go.
 package stream
 
 import (
@@ -70,6 +71,8 @@ type Stream struct {
 	pm   produceMetrics
 	prog *progress // state, partitions, lag, last batch (progress.go)
 
+	tm txnMetrics // exactly_once transactions (txn.go)
+
 	mu           sync.Mutex
 	chain        *Chain
 	lastModified time.Time
@@ -127,6 +130,7 @@ func New(ctx context.Context, p Params, deps ChainDeps) (*Stream, error) {
 	s.chain = chain
 	s.m = newStreamMetrics(deps, p.Config.Name)
 	s.pm = newProduceMetrics(deps, p.Config.Name)
+	s.tm = newTxnMetrics(deps, p.Config.Name)
 	s.m.generation.Set(1)
 	s.prog = newProgress(p.Config.Name, p.Engine.BatchInterval, &s.m)
 	s.batches = status.NewRing()
@@ -215,8 +219,9 @@ func (s *Stream) prepareTopics(ctx context.Context) error {
 	return nil
 }
 
-// Stop finishes the batch in flight, commits it and leaves the group. If
-// ctx ends first, the batch is abandoned uncommitted (it is redelivered).
+// Stop finishes the batch in flight, commits it (with exactly_once, commits
+// its transaction) and leaves the group. If ctx ends first, the batch is
+// abandoned uncommitted (its transaction aborted) and is redelivered.
 // Stop then closes the processor chain once no batch holds it. It may be
 // called without Start and twice.
 func (s *Stream) Stop(ctx context.Context) error {
