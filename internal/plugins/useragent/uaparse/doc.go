@@ -24,12 +24,22 @@
 //     fixed platform of Chrome's reduced user agent, bug bounty addresses;
 //   - os.go: the operating system from comment entries and products, with
 //     priorities (Windows Phone over Android over Linux);
-//   - analyze.go: layout engine, browser or app, device (Android models,
-//     Apple devices, TVs, feature phones) and the combined attributes;
+//   - analyze.go: the order the rule families run in, and the simple
+//     flags every family reads;
+//   - engine.go: the layout engine from its product token;
+//   - browser.go: the browser or app from the products and the comment;
+//   - device.go: the device (Android models, Apple devices, feature phones,
+//     Windows phones, anonymised devices);
+//   - tv.go: televisions, set-top boxes and smart TV platforms (HbbTV,
+//     webOS, Vidaa, Google TV, Cobalt/Starboard), all in one place;
+//   - osversion.go: system versions that browsers freeze or reduce;
+//   - extras.go: e-mail, URL, UUID, IE compatibility and language;
+//   - fill.go: the attribute array from the findings, with the combined
+//     attributes (NameVersion, majors) derived in one place;
+//   - decode.go: URL-encoded user agents;
 //   - brands.go: device brands from public model naming conventions;
 //   - devices.go: game consoles and e-book readers, named after the model
-//     the console or reader announces; set-top boxes, smart TV platforms
-//     (webOS, Google TV, Cobalt/Starboard), headsets, watches, cars, voice
+//     the console or reader announces; headsets, watches, cars, voice
 //     and home devices, and the device kinds that makers' model codes
 //     imply (tablets, watches, Windows OEM codes);
 //   - apps.go: applications inside another client's user agent (Electron

@@ -1,0 +1,90 @@
+package uaparse
+
+import "unsafe"
+
+// fill writes the findings into the attribute array, deriving the combined
+// attributes (NameVersion, majors) in one place so they stay consistent.
+func (s *state) fill(v *[numAttributes]string) {
+	set := func(i int, val string) {
+		if val != "" {
+			v[i] = val
+		}
+	}
+	set(attrDeviceClass, s.devClass)
+	set(attrDeviceBrand, s.devBrand)
+	set(attrDeviceName, s.devName)
+	set(attrDeviceCpu, s.devCPU)
+	set(attrDeviceFirmwareVersion, s.devFirmware)
+	set(attrDeviceVersion, s.devVersion)
+
+	set(attrOperatingSystemClass, s.os.class)
+	set(attrOperatingSystemName, s.os.name)
+	set(attrOperatingSystemVersion, s.os.version)
+	// The five "Name Version" attributes are built in one buffer, one
+	// allocation instead of five.
+	osName := ""
+	if s.os.name != "" {
+		name := s.os.name
+		if name == "Windows NT" && v[attrOperatingSystemVersion] != Unknown {
+			name = "Windows" // "Windows XP", "Windows 7", not "Windows NT 7"
+		}
+		osName = name
+	}
+
+	set(attrLayoutEngineClass, s.engClass)
+	set(attrLayoutEngineName, s.engName)
+	set(attrLayoutEngineVersion, s.engVersion)
+	set(attrLayoutEngineBuild, s.engBuild)
+	if s.engName != "" {
+		v[attrLayoutEngineVersionMajor] = versionMajor(v[attrLayoutEngineVersion])
+	}
+
+	set(attrAgentClass, s.agClass)
+	set(attrAgentName, s.agName)
+	set(attrAgentVersion, s.agVersion)
+	if s.agName != "" {
+		v[attrAgentVersionMajor] = versionMajor(v[attrAgentVersion])
+	}
+	var pairs [5]struct {
+		attr        int
+		name, value string
+	}
+	n, size := 0, 0
+	add := func(attr int, name, value string) {
+		if name != "" {
+			pairs[n].attr, pairs[n].name, pairs[n].value = attr, name, value
+			n++
+			size += len(name) + 1 + len(value)
+		}
+	}
+	add(attrOperatingSystemNameVersion, osName, v[attrOperatingSystemVersion])
+	add(attrLayoutEngineNameVersion, s.engName, v[attrLayoutEngineVersion])
+	add(attrLayoutEngineNameVersionMajor, s.engName, v[attrLayoutEngineVersionMajor])
+	add(attrAgentNameVersion, s.agName, v[attrAgentVersion])
+	add(attrAgentNameVersionMajor, s.agName, v[attrAgentVersionMajor])
+	if n > 0 {
+		buf := make([]byte, 0, size)
+		for _, pr := range pairs[:n] {
+			start := len(buf)
+			buf = append(buf, pr.name...)
+			buf = append(buf, ' ')
+			buf = append(buf, pr.value...)
+			// buf never grows (its capacity is exact) and its bytes are
+			// never written again, so the strings may share it.
+			v[pr.attr] = unsafe.String(&buf[start], len(buf)-start)
+		}
+	}
+	set(attrAgentInformationEmail, s.email)
+	set(attrAgentInformationUrl, s.url)
+	set(attrAgentSecurity, s.security)
+	set(attrAgentLanguageCode, s.langCode)
+	set(attrAgentLanguage, s.lang)
+	if s.ieCompat != "" {
+		major := versionMajor(s.ieCompat)
+		v[attrIECompatibilityVersion] = s.ieCompat
+		v[attrIECompatibilityVersionMajor] = major
+		v[attrIECompatibilityNameVersion] = "Internet Explorer " + s.ieCompat
+		v[attrIECompatibilityNameVersionMajor] = "Internet Explorer " + major
+	}
+	set(attrAgentUuid, s.uuid)
+}
