@@ -17,11 +17,13 @@ type state struct {
 	mobile, tablet bool // a "Mobile" or "Tablet" token was seen
 	mozilla        bool // the user agent starts with Mozilla/x
 
-	devClass, devBrand, devName, devCPU, devVersion, devFirmware string
+	// The findings of the device, engine and agent families, each with the
+	// confidence it was written with (priority.go).
+	devClass, devBrand, devName, devCPU, devVersion, devFirmware slot
 
-	engClass, engName, engVersion, engBuild string
+	engClass, engName, engVersion, engBuild slot
 
-	agClass, agName, agVersion string
+	agClass, agName, agVersion slot
 
 	webview bool
 

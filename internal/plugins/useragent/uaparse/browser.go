@@ -47,14 +47,15 @@ func (s *state) detectAgent() {
 		if i := strings.IndexByte(e.version, '.'); i >= 0 && e.version[i+1:] != "0" {
 			minor = e.version[i+1:]
 		}
-		s.agName, s.agClass, s.agVersion = "Edge", "Browser", ev+"."+minor
+		s.setAgent(confRule, "Browser", "Edge", ev+"."+minor)
 		return
 	}
-	if pr, ok := p.operaProduct(); ok && isVersionLike(pr.version) && (isIE || s.engName == "Gecko") {
+	if pr, ok := p.operaProduct(); ok && isVersionLike(pr.version) && (isIE || s.engName.v == "Gecko") {
 		// "MSIE 6.0; ...) Opera 8.02", "Firefox/2.0.0 Opera 9.51": Opera
 		// disguised as another browser names itself last.
-		s.agName, s.agClass, s.agVersion = "Opera", "Browser", cleanVersion(pr.version)
-		s.engName, s.engVersion = "Presto", prestoFor(pr.version)
+		s.setAgent(confRule, "Browser", "Opera", cleanVersion(pr.version))
+		s.engName.set("Presto", confRule)
+		s.engVersion.set(prestoFor(pr.version), confRule)
 		return
 	}
 	for i, bt := range browserTokens {
@@ -78,44 +79,45 @@ func (s *state) detectAgent() {
 				// pages in the system web view ("Version/4.0 Focus/1.3
 				// Chrome/60", "Version/4.0 Chrome/90 DuckDuckGo/5"),
 				// which is what Yauaa names.
-				s.agName, s.agClass, s.agVersion = "Chrome Webview", "Browser Webview", cleanVersion(chromeVersion(ch.version))
+				s.setAgent(confRule, "Browser Webview", "Chrome Webview", cleanVersion(chromeVersion(ch.version)))
 				s.webview = true
 				return
 			}
 		}
-		s.agName, s.agClass, s.agVersion = bt.name, bt.class, cleanVersion(pr.version)
+		s.setAgent(confRule, bt.class, bt.name, cleanVersion(pr.version))
 		if pr.version == "" && bt.class == "Special" && len(p.entries) > 0 && p.entries[0].block == 0 &&
 			p.products[0].lword == bt.token && isVersionLike(p.text(p.entries[0])) {
 			// "Links (2.1; Linux 2.6.18 x86_64; 80x24)": the text
 			// browsers put their version first in the comment.
-			s.agVersion = cleanVersion(p.text(p.entries[0]))
+			s.agVersion.set(cleanVersion(p.text(p.entries[0])), confRule)
 		}
 		if !isVersionLike(pr.version) && len(pr.version) > 24 {
 			// "Aoyou/aHR0cHM6Ly95YXVhYS5iYXNqZXMubmw=": an encoded
 			// token in the place of the version.
-			s.agVersion = Unknown
+			s.agVersion.set(Unknown, confRule)
 		}
 		switch bt.token {
 		case "chrome", "crios", "headlesschrome", "edg", "edga", "edgios":
-			s.agVersion = cleanVersion(chromeVersion(pr.version))
+			s.agVersion.set(cleanVersion(chromeVersion(pr.version)), confRule)
 			if ch, ok := p.chromeProduct(); ok && bt.token != "chrome" && strings.HasSuffix(ch.version, ".0.0.0") {
 				// Edge on a reduced Chromium user agent: like Yauaa,
 				// report the release that Chromium's token carries.
-				s.agVersion = chromeVersion(ch.version)
+				s.agVersion.set(chromeVersion(ch.version), confRule)
 			}
 		case "opr":
 			if s.os.name == "Android" || p.has(kwAndroid) {
-				s.agName = "Opera Mobile"
+				s.agName.set("Opera Mobile", confRule)
 			}
 		case "gsa":
-			s.agName, s.agClass = "Google Search App", "Mobile App"
+			s.agName.set("Google Search App", confRule)
+			s.agClass.set("Mobile App", confRule)
 		case "duckduckgo", "ddg":
 			// The DuckDuckGo app of before its own browser engine
 			// showed pages in the system web view ("Version/4.0
 			// Chrome/74.0 Mobile Safari/537.36 DuckDuckGo/5").
 			if _, ok := p.product("Version"); ok {
 				if ch, ok := p.product("Chrome"); ok && isVersionLike(ch.version) {
-					s.agName, s.agClass, s.agVersion = "Chrome Webview", "Browser Webview", cleanVersion(chromeVersion(ch.version))
+					s.setAgent(confRule, "Browser Webview", "Chrome Webview", cleanVersion(chromeVersion(ch.version)))
 					s.webview = true
 				}
 			}
@@ -127,15 +129,15 @@ func (s *state) detectAgent() {
 				default:
 					// "Brave Chrome/80.0": the browser names itself in
 					// front of the Chrome token it is built on.
-					s.agName = pr.name[:k]
+					s.agName.set(pr.name[:k], confRule)
 				}
 			}
 			s.chromeWebview(pr)
 		}
-		if s.agClass == "Browser" && p.has(kwHeadlessChrome) {
+		if s.agClass.v == "Browser" && p.has(kwHeadlessChrome) {
 			// A browser built on Chromium run without a screen ("HeadlessChrome/107 ...
 			// Edg/107") is that browser driven by a program.
-			s.agClass = "Robot"
+			s.agClass.set("Robot", confRule)
 		}
 		if (bt.token == "chrome" || bt.token == "chromium") && !s.webview {
 			s.appendedApp()
@@ -173,7 +175,7 @@ func (s *state) detectAgent() {
 		if ieVersion == "" {
 			ieVersion = Unknown
 		}
-		s.agName, s.agClass, s.agVersion = name, "Browser", ieVersion
+		s.setAgent(confRule, "Browser", name, ieVersion)
 		return
 	}
 	if op, ok := p.product("Opera"); ok {
@@ -181,12 +183,12 @@ func (s *state) detectAgent() {
 		if ver, ok := p.product("Version"); ok {
 			v = ver.version
 		}
-		s.agName, s.agClass, s.agVersion = "Opera", "Browser", cleanVersion(v)
-		if s.engName == "" || s.engName == "Mozilla" || s.engName == "Gecko" {
-			s.engClass, s.engName, s.engVersion = "Browser", "Presto", prestoFor(v)
+		s.setAgent(confRule, "Browser", "Opera", cleanVersion(v))
+		if s.engName.v == "" || s.engName.v == "Mozilla" || s.engName.v == "Gecko" {
+			s.setEngine(confRule, "Browser", "Presto", prestoFor(v))
 		}
 		if p.has(kwOperaMini) {
-			s.agName = "Opera Mini"
+			s.agName.set("Opera Mini", confRule)
 			// "(Android; Opera Mini/7.5.33135/191.273; U; ar) ...
 			// Version/12.16": the Version token is that of the Presto
 			// engine on Opera's servers; the client names its own.
@@ -194,18 +196,18 @@ func (s *state) detectAgent() {
 				if k := strings.IndexByte(mv, '/'); k > 0 {
 					mv = mv[:k]
 				}
-				s.agVersion = cleanVersion(mv)
+				s.agVersion.set(cleanVersion(mv), confRule)
 			}
 		} else if p.has(kwOperaMobi) {
-			s.agName = "Opera Mobile"
+			s.agName.set("Opera Mobile", confRule)
 		} else if p.has(kwOperaTablet) {
-			s.agName = "Opera Tablet"
+			s.agName.set("Opera Tablet", confRule)
 		}
 		return
 	}
-	if _, ok := p.product("GSA"); ok && s.os.name == "iOS" && s.engName == "AppleWebKit" {
+	if _, ok := p.product("GSA"); ok && s.os.name == "iOS" && s.engName.v == "AppleWebKit" {
 		// The Google app on iOS shows pages in the system web view.
-		s.agName, s.agClass, s.agVersion = "UIWebView", "Browser Webview", s.engVersion
+		s.setAgent(confRule, "Browser Webview", "UIWebView", s.engVersion.v)
 		s.webview = true
 		return
 	}
@@ -215,19 +217,19 @@ func (s *state) detectAgent() {
 		}
 		if ver, ok := p.product("Version"); ok {
 			if s.os.name == "Android" {
-				s.agName, s.agClass, s.agVersion = "Stock Android Browser", "Browser", cleanVersion(ver.version)
+				s.setAgent(confRule, "Browser", "Stock Android Browser", cleanVersion(ver.version))
 			} else {
-				s.agName, s.agClass, s.agVersion = "Safari", "Browser", cleanVersion(ver.version)
+				s.setAgent(confRule, "Browser", "Safari", cleanVersion(ver.version))
 			}
 			return
 		}
 		if s.os.name == "Android" {
 			// The stock browser ships with the system and shares its
 			// version.
-			s.agName, s.agClass, s.agVersion = "Stock Android Browser", "Browser", orUnknown(s.os.version)
+			s.setAgent(confRule, "Browser", "Stock Android Browser", orUnknown(s.os.version))
 			return
 		}
-		s.agName, s.agClass, s.agVersion = "Safari", "Browser", cleanVersion(sf.version)
+		s.setAgent(confRule, "Browser", "Safari", cleanVersion(sf.version))
 		for i := 1; i < len(p.products); i++ {
 			if p.products[i].lword != "safari" {
 				continue
@@ -237,35 +239,36 @@ func (s *state) detectAgent() {
 			// Safari token it sends for compatibility.
 			if pr := p.products[i-1]; pr.lname != "" && isLetter(pr.name[0]) && isVersionLike(pr.version) && !platformProducts[pr.lname] &&
 				!platformProducts[pr.lword] && !strings.ContainsAny(pr.name, "()") && !strings.HasPrefix(pr.lname, "like ") {
-				s.agName, s.agVersion = pr.name, cleanVersion(pr.version)
+				s.agName.set(pr.name, confRule)
+				s.agVersion.set(cleanVersion(pr.version), confRule)
 			}
 			break
 		}
 		return
 	}
-	if s.os.name == "iOS" && s.engName == "AppleWebKit" {
+	if s.os.name == "iOS" && s.engName.v == "AppleWebKit" {
 		if _, ok := p.product("Mobile"); ok {
 			if s.iosAppAfterMobile() {
 				return
 			}
-			s.agName, s.agClass, s.agVersion = "UIWebView", "Browser Webview", s.engVersion
+			s.setAgent(confRule, "Browser Webview", "UIWebView", s.engVersion.v)
 			s.webview = true
 			return
 		}
 	}
-	if (s.engName == "AppleWebKit" || s.engName == "WebKitGTK" || s.engName == "Gecko") && s.mozilla && s.lastUnknownProduct() {
+	if (s.engName.v == "AppleWebKit" || s.engName.v == "WebKitGTK" || s.engName.v == "Gecko") && s.mozilla && s.lastUnknownProduct() {
 		return
 	}
-	if s.engName == "AppleWebKit" && s.mozilla && len(p.products) <= 3 {
-		s.agName, s.agClass, s.agVersion = "AppleWebKit", "Browser", s.engVersion
+	if s.engName.v == "AppleWebKit" && s.mozilla && len(p.products) <= 3 {
+		s.setAgent(confRule, "Browser", "AppleWebKit", s.engVersion.v)
 		return
 	}
-	if s.engName == "Gecko" && s.mozilla {
-		s.agName, s.agClass, s.agVersion = "Gecko", "Browser", s.engVersion
+	if s.engName.v == "Gecko" && s.mozilla {
+		s.setAgent(confRule, "Browser", "Gecko", s.engVersion.v)
 		return
 	}
-	if v, ok := p.entryVersion("konqueror/"); ok && s.engName == "KHTML" {
-		s.agName, s.agClass, s.agVersion = "Konqueror", "Browser", cleanVersion(v)
+	if v, ok := p.entryVersion("konqueror/"); ok && s.engName.v == "KHTML" {
+		s.setAgent(confRule, "Browser", "Konqueror", cleanVersion(v))
 		return
 	}
 	s.genericAgent()
@@ -292,7 +295,7 @@ func (s *state) firefoxDerivative() {
 			strings.ContainsAny(ln, " ():") || chromiumBuild(pr.version) {
 			continue
 		}
-		s.agName, s.agClass, s.agVersion = appName(pr.name), "Browser", cleanVersion(pr.version)
+		s.setAgent(confRule, "Browser", appName(pr.name), cleanVersion(pr.version))
 		return
 	}
 }
@@ -342,18 +345,19 @@ func (s *state) androidWebview() bool {
 			// themselves: "OPR/62.5" is Opera Mini there, "OPT/1.0"
 			// Opera Touch.
 			if pr, ok := p.product("OPR"); ok && isVersionLike(pr.version) {
-				s.agName, s.agClass, s.agVersion = "Opera Mini", "Browser", cleanVersion(pr.version)
+				s.setAgent(confRule, "Browser", "Opera Mini", cleanVersion(pr.version))
 				return true
 			}
 			if pr, ok := p.product("OPT"); ok && isVersionLike(pr.version) {
-				s.agName, s.agClass, s.agVersion = "Opera Touch", "Browser", cleanVersion(pr.version)
+				s.setAgent(confRule, "Browser", "Opera Touch", cleanVersion(pr.version))
 				return true
 			}
 			if ch, ok := p.product("Chrome"); ok && isVersionLike(ch.version) {
-				s.agName, s.agClass, s.agVersion = "Chrome Webview", "Browser Webview", cleanVersion(chromeVersion(ch.version))
+				s.setAgent(confRule, "Browser Webview", "Chrome Webview", cleanVersion(chromeVersion(ch.version)))
 				if w, ok := p.product("EdgW"); ok && isVersionLike(w.version) {
 					// Microsoft's Edge WebView on Android marks itself.
-					s.agName, s.agVersion = "Edge Webview", cleanVersion(w.version)
+					s.agName.set("Edge Webview", confRule)
+					s.agVersion.set(cleanVersion(w.version), confRule)
 				}
 				s.webview = true
 				return true
@@ -389,11 +393,11 @@ func (s *state) lastUnknownProduct() bool {
 		if strings.HasPrefix(ln, "gecko ") {
 			name = name[6:] // "Gecko Kazehakase/0.5.4"
 		}
-		s.agName, s.agClass, s.agVersion = name, "Browser", cleanVersion(pr.version)
+		s.setAgent(confRule, "Browser", name, cleanVersion(pr.version))
 		if mb, ok := p.product("Mobile"); ok && mb.version != "" && i > 0 && p.products[i-1].lword == "mobile" {
 			// "Version/18.6 Mobile/15E148 Snapchat/13.60.1.0": an iPad
 			// app in the web view, sending the desktop platform.
-			s.agClass = "Mobile App"
+			s.agClass.set("Mobile App", confRule)
 		}
 		return true
 	}
@@ -427,7 +431,8 @@ func (s *state) chromeWebview(ch product) {
 		}
 	}
 	if wv {
-		s.agName, s.agClass = "Chrome Webview", "Browser Webview"
+		s.agName.set("Chrome Webview", confRule)
+		s.agClass.set("Browser Webview", confRule)
 		s.webview = true
 	}
 }
@@ -450,7 +455,7 @@ func (s *state) genericAgent() {
 				}
 				if k := strings.IndexByte(t, '/'); k > 0 && t[k-1] != ':' {
 					// (A slash after a colon is a URL's: "URL=http://...".)
-					s.agName, s.agClass, s.agVersion = t[:k], "Browser", cleanVersion(t[k+1:])
+					s.setAgent(confRule, "Browser", t[:k], cleanVersion(t[k+1:]))
 					return
 				}
 				break
@@ -459,7 +464,7 @@ func (s *state) genericAgent() {
 		}
 		if lw == "dalvik" {
 			// The Android runtime's HTTP client: some app we cannot name.
-			s.agName, s.agClass, s.agVersion = Unknown, "Browser", Unknown
+			s.setAgent(confRule, "Browser", Unknown, Unknown)
 			return
 		}
 		if lw == "" || lw == "like" || lw == "gecko" || lw == "khtml" {
@@ -467,7 +472,7 @@ func (s *state) genericAgent() {
 		}
 		if strings.HasPrefix(lw, "ddg_") || strings.HasPrefix(lw, "ddg-") {
 			// "ddg_android/5.107.0": DuckDuckGo's own browser app.
-			s.agName, s.agClass, s.agVersion = "DuckDuckGo", "Browser", cleanVersion(pr.version)
+			s.setAgent(confRule, "Browser", "DuckDuckGo", cleanVersion(pr.version))
 			return
 		}
 		if s.platformPathApp(pr) {
@@ -477,9 +482,9 @@ func (s *state) genericAgent() {
 			// "Instagram 3.0.4 Android (...)", "BBC News Android
 			// 4.7.1.29/107998": the app's version is the number in
 			// its name, not a build number after the slash.
-			s.agName, s.agVersion, s.agClass = n, v, "Special"
+			s.setAgent(confRule, "Special", n, v)
 			if s.os.class == "Mobile" && strings.IndexByte(n, ' ') < 0 {
-				s.agClass = "Mobile App"
+				s.agClass.set("Mobile App", confRule)
 			}
 			return
 		}
@@ -487,22 +492,24 @@ func (s *state) genericAgent() {
 		if name == "" {
 			continue
 		}
-		s.agName, s.agClass = name, "Special"
+		s.agName.set(name, confRule)
+		s.agClass.set("Special", confRule)
 		if s.os.class == "Mobile" && !s.appUsesLibrary(i) {
-			s.agClass = "Mobile App"
+			s.agClass.set("Mobile App", confRule)
 		}
 		if k := camelWordAt(name, "Android"); i == 0 && k > 0 && k == len(name)-len("Android") {
 			// "MastodonAndroid/1.2.2": the Android build of the app.
-			s.agName, s.agClass = name[:len(name)-len("Android")], "Mobile App"
+			s.agName.set(name[:len(name)-len("Android")], confRule)
+			s.agClass.set("Mobile App", confRule)
 		}
-		s.agVersion = cleanVersion(pr.version)
+		s.agVersion.set(cleanVersion(pr.version), confRule)
 		s.appleNetworkApp(i)
 		return
 	}
 	if s.mozilla {
 		// Plain "Mozilla/x (...)" with no other browser token is named
 		// after Netscape Navigator, the browser that introduced the token.
-		s.agName, s.agClass, s.agVersion = "Netscape", "Browser", cleanVersion(p.products[0].version)
+		s.setAgent(confRule, "Browser", "Netscape", cleanVersion(p.products[0].version))
 	}
 }
 
@@ -630,7 +637,7 @@ func (s *state) markedBrowser() bool {
 		for _, e := range p.entries {
 			if lt := p.ltext(e); strings.HasPrefix(lt, "ecosia ") {
 				if k := strings.IndexByte(lt, '@'); k > 0 && isVersionLike(lt[k+1:]) {
-					s.agName, s.agClass, s.agVersion = "Ecosia", "Browser", cleanVersion(p.text(e)[k+1:])
+					s.setAgent(confRule, "Browser", "Ecosia", cleanVersion(p.text(e)[k+1:]))
 					return true
 				}
 			}
@@ -644,13 +651,13 @@ func (s *state) markedBrowser() bool {
 			k++
 		}
 		if k > j {
-			s.agName, s.agClass, s.agVersion = "Mi Browser", "Browser", p.ua[j:k]
+			s.setAgent(confRule, "Browser", "Mi Browser", p.ua[j:k])
 			return true
 		}
 	}
 	if i := p.index(kwQihu); i >= 0 {
 		if v := word(i + len("qihu ")); v != "" {
-			s.agName, s.agClass, s.agVersion = "Qihoo 360 Safe Browser", "Browser", v
+			s.setAgent(confRule, "Browser", "Qihoo 360 Safe Browser", v)
 			return true
 		}
 	}
@@ -658,7 +665,7 @@ func (s *state) markedBrowser() bool {
 		// "SE 2.X MetaSr": the release sits between "SE " and MetaSr.
 		if k := strings.LastIndex(p.low[:i-1], "se "); k >= 0 && (k == 0 || !isLetter(p.low[k-1])) {
 			if v := word(k + 3); v != "" {
-				s.agName, s.agClass, s.agVersion = "Sogou Explorer", "Browser", v
+				s.setAgent(confRule, "Browser", "Sogou Explorer", v)
 				return true
 			}
 		}
@@ -692,7 +699,7 @@ func (s *state) namedBrowser() bool {
 		if strings.IndexByte(name, '_') > 0 && !hasUpper(name) {
 			name = appName(name) // "coc_coc_browser" is "Coc Coc Browser"
 		}
-		s.agName, s.agClass, s.agVersion = name, "Browser", cleanVersion(pr.version)
+		s.setAgent(confRule, "Browser", name, cleanVersion(pr.version))
 		return true
 	}
 	return false
@@ -720,7 +727,7 @@ func (s *state) iosAppAfterMobile() bool {
 			!isVersionLike(pr.version) || strings.ContainsAny(name, " ():") {
 			return false
 		}
-		s.agName, s.agClass, s.agVersion = name, "Mobile App", cleanVersion(pr.version)
+		s.setAgent(confRule, "Mobile App", name, cleanVersion(pr.version))
 		return true
 	}
 	return false

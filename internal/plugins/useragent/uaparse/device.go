@@ -6,7 +6,7 @@ import "strings"
 // named in the comment.
 func (s *state) detectDevice() {
 	p := s.p
-	s.devCPU = s.os.cpu
+	s.devCPU.set(s.os.cpu, confRule)
 	if s.os.name == "" {
 		s.systemFromEntries()
 	}
@@ -18,29 +18,35 @@ func (s *state) detectDevice() {
 	}
 	switch s.os.name {
 	case "iOS":
-		s.devBrand = "Apple"
+		s.devBrand.set("Apple", confRule)
 		switch {
 		case p.has(kwAppleTV) || p.has(kwAppleTV2):
 			// The Apple TV runs tvOS, a variant of iOS with the same
 			// version numbers.
-			s.devClass, s.devName = "Set-top box", "Apple TV"
+			s.devClass.set("Set-top box", confRule)
+			s.devName.set("Apple TV", confRule)
 			s.os.name = "tvOS"
 		case p.has(kwIPad):
-			s.devClass, s.devName = "Tablet", "Apple iPad"
+			s.devClass.set("Tablet", confRule)
+			s.devName.set("Apple iPad", confRule)
 		case p.has(kwIPodTouch):
-			s.devClass, s.devName = "Phone", "Apple iPod Touch"
+			s.devClass.set("Phone", confRule)
+			s.devName.set("Apple iPod Touch", confRule)
 		case p.has(kwIPod):
-			s.devClass, s.devName = "Phone", "Apple iPod"
+			s.devClass.set("Phone", confRule)
+			s.devName.set("Apple iPod", confRule)
 		case p.has(kwIPhone):
-			s.devClass, s.devName = "Phone", "Apple iPhone"
+			s.devClass.set("Phone", confRule)
+			s.devName.set("Apple iPhone", confRule)
 		default:
-			s.devClass, s.devName = "Mobile", "Apple iOS Device"
+			s.devClass.set("Mobile", confRule)
+			s.devName.set("Apple iOS Device", confRule)
 		}
 		if pr, ok := p.product("Mobile"); ok && pr.version != "" {
-			s.devFirmware = pr.version
+			s.devFirmware.set(pr.version, confRule)
 		}
 	case "Mac OS":
-		s.devClass, s.devBrand, s.devName = "Desktop", "Apple", "Apple Macintosh"
+		s.setDevice(confRule, "Desktop", "Apple", "Apple Macintosh")
 		for _, e := range p.entries {
 			if strings.HasPrefix(p.ltext(e), "mac_powerpc") {
 				// Internet Explorer for Mac and Opera name the classic
@@ -51,13 +57,14 @@ func (s *state) detectDevice() {
 			}
 		}
 	case "Windows NT", "Windows 9x", "Windows", "Windows 3.x":
-		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Desktop"
+		s.setDevice(confRule, "Desktop", Unknown, "Desktop")
 		if p.has(kwARMSemi) || p.has(kwTabletPC) {
-			s.devClass = "Tablet"
+			s.devClass.set("Tablet", confRule)
 		}
 		if p.has(kwTabletPC) && !p.has(kwTouch) {
 			// "Tablet PC 2.0": the pen input of a Windows tablet.
-			s.devClass, s.devName = "Tablet", "Tablet PC"
+			s.devClass.set("Tablet", confRule)
+			s.devName.set("Tablet PC", confRule)
 		}
 		if s.os.name == "Windows NT" && p.has(kwWPDesktop) {
 			s.wpDesktop()
@@ -65,44 +72,44 @@ func (s *state) detectDevice() {
 			s.windowsOEMDevice()
 		}
 		if p.has(kwXbox) {
-			s.devClass, s.devBrand, s.devName = "Game Console", "Microsoft", "Microsoft Xbox"
+			s.setDevice(confRule, "Game Console", "Microsoft", "Microsoft Xbox")
 			s.os.class = "Game Console"
 		}
 	case "Chrome OS":
-		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Chromebook"
+		s.setDevice(confRule, "Desktop", Unknown, "Chromebook")
 	case "Linux", "Ubuntu", "Kubuntu", "Xubuntu", "Lubuntu", "Linux Mint", "Fedora", "Debian", "Gentoo Linux", "Mageia",
 		"SUSE", "CentOS", "Red Hat", "Arch Linux", "Mandriva", "Slackware", "Manjaro":
-		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Linux Desktop"
+		s.setDevice(confRule, "Desktop", Unknown, "Linux Desktop")
 		s.linuxDevice()
 	case "Ubuntu Touch":
-		s.devClass, s.devBrand, s.devName = "Phone", Unknown, "Linux Mobile"
+		s.setDevice(confRule, "Phone", Unknown, "Linux Mobile")
 		if s.tablet {
-			s.devClass = "Tablet"
+			s.devClass.set("Tablet", confRule)
 		}
 	case "Raspbian":
 		// The Raspberry Pi foundation's own distribution.
-		s.devClass, s.devBrand, s.devName = "Desktop", "Raspberry", "Raspberry PI"
+		s.setDevice(confRule, "Desktop", "Raspberry", "Raspberry PI")
 	case "FreeBSD", "OpenBSD", "NetBSD", "DragonFly BSD", "SunOS", "Solaris", "IRIX", "AIX", "HP-UX", "BeOS/Haiku", "RISC OS", "OS/2",
 		"MorphOS", "AmigaOS", "UNIX BSD/SYSV", "illumOS":
-		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Desktop"
+		s.setDevice(confRule, "Desktop", Unknown, "Desktop")
 		if d, ok := unixDesktops[s.os.name]; ok {
-			s.devName = d.name
+			s.devName.set(d.name, confRule)
 			if d.brand != "" {
-				s.devBrand = d.brand
+				s.devBrand.set(d.brand, confRule)
 			}
 		}
 	case "Windows Phone", "Windows Mobile":
-		s.devClass, s.devBrand, s.devName = "Phone", Unknown, "Generic Windows Phone"
+		s.setDevice(confRule, "Phone", Unknown, "Generic Windows Phone")
 		s.windowsPhoneModel()
-		if s.devBrand == Unknown {
+		if s.devBrand.v == Unknown {
 			s.windowsPhoneVendor()
 		}
 	case "Windows CE":
-		s.devClass, s.devBrand, s.devName = "Mobile", Unknown, "Mobile"
+		s.setDevice(confRule, "Mobile", Unknown, "Mobile")
 	case "Android":
 		s.androidDevice()
-		if s.devBrand == "Google" && strings.HasPrefix(s.devName, "Google Glass") {
-			s.devClass = "Augmented Reality"
+		if s.devBrand.v == "Google" && strings.HasPrefix(s.devName.v, "Google Glass") {
+			s.devClass.set("Augmented Reality", confRule)
 			// "(...; Glass 1 Build/IMM76L; XE7)": Google Glass names its
 			// own firmware release ("XE" and a number) next to Android's.
 			for _, e := range p.entries {
@@ -113,14 +120,14 @@ func (s *state) detectDevice() {
 			}
 		}
 	case "Fuchsia":
-		s.devClass, s.devBrand, s.devName = "Mobile", Unknown, "Fuchsia Device"
+		s.setDevice(confRule, "Mobile", Unknown, "Fuchsia Device")
 	case "BlackBerry":
-		s.devClass, s.devBrand, s.devName = "Phone", "BlackBerry", "BlackBerry 10"
+		s.setDevice(confRule, "Phone", "BlackBerry", "BlackBerry 10")
 	case "RIM OS":
 		// The model ("BlackBerry 9900") is read by deviceFromTokens.
-		s.devClass = "Phone"
+		s.devClass.set("Phone", confRule)
 	case "RIM Tablet OS":
-		s.devClass, s.devBrand, s.devName = "Tablet", "BlackBerry", "BlackBerry PlayBook"
+		s.setDevice(confRule, "Tablet", "BlackBerry", "BlackBerry PlayBook")
 	case "HarmonyOS", "Sailfish":
 		if p.has(kwAndroid) {
 			// These systems also announce Android, in its layout, with
@@ -128,67 +135,68 @@ func (s *state) detectDevice() {
 			s.androidDevice()
 			break
 		}
-		s.devClass = "Phone"
+		s.devClass.set("Phone", confRule)
 		if s.tablet {
-			s.devClass = "Tablet"
+			s.devClass.set("Tablet", confRule)
 		}
 	case "WebOS", "HP WebOS":
 		// Palm's and then HP's system: the model is the product after
 		// Safari ("Safari/525.27.1 Pre/1.0", "TouchPad/1.0").
-		s.devClass, s.devBrand = "Phone", "Palm"
+		s.devClass.set("Phone", confRule)
+		s.devBrand.set("Palm", confRule)
 		if s.os.name == "HP WebOS" {
-			s.devBrand = "HP"
+			s.devBrand.set("HP", confRule)
 		}
 		if strings.Contains(p.low, "touchpad") || strings.Contains(p.low, "hp-tablet") {
-			s.devClass = "Tablet"
+			s.devClass.set("Tablet", confRule)
 		}
 		if n := len(p.products); n > 1 && strings.EqualFold(p.products[n-2].lword, "safari") && isVersionLike(p.products[n-1].version) &&
 			p.products[n-1].name != "" && isLetter(p.products[n-1].name[0]) {
-			s.devName = s.devBrand + " " + normalizeName(p.products[n-1].name)
+			s.devName.set(s.devBrand.v+" "+normalizeName(p.products[n-1].name), confRule)
 		}
 	case "PalmOS":
 		s.palmPDA()
 	case "tvOS":
-		s.devClass, s.devBrand, s.devName = "Set-top box", "Apple", "Apple TV"
+		s.setDevice(confRule, "Set-top box", "Apple", "Apple TV")
 	case "PICO OS":
-		s.devClass, s.devBrand, s.devName = "Virtual Reality", "Pico", "Pico"
+		s.setDevice(confRule, "Virtual Reality", "Pico", "Pico")
 		for _, e := range p.entries {
 			if lt := p.ltext(e); strings.HasPrefix(lt, "pico ") {
 				if k := picoOSAt(lt); k > 5 {
-					s.devName = "Pico " + normalizeName(p.text(e)[5:k])
+					s.devName.set("Pico "+normalizeName(p.text(e)[5:k]), confRule)
 				}
 				break
 			}
 		}
 	case "Roku OS":
-		s.devClass, s.devBrand, s.devName = "Set-top box", "Roku", "Roku"
+		s.setDevice(confRule, "Set-top box", "Roku", "Roku")
 		if strings.HasPrefix(s.os.version, "DVP") {
-			s.devName = "Roku Digital Video"
+			s.devName.set("Roku Digital Video", confRule)
 		}
 	case "Maemo":
 		// Maemo 5, with Firefox for mobile, ran on Nokia's N900.
-		s.devClass, s.devBrand, s.devName = "Phone", "Nokia", "Nokia N900"
+		s.setDevice(confRule, "Phone", "Nokia", "Nokia N900")
 	case "KaiOS", "Tizen", "SymbianOS", "Symbian", "Bada", "Firefox OS", "OpenHarmony", "MeeGo":
-		s.devClass = "Phone"
+		s.devClass.set("Phone", confRule)
 		if s.tablet {
-			s.devClass = "Tablet"
+			s.devClass.set("Tablet", confRule)
 		}
 	case "Nintendo":
-		s.devClass, s.devBrand, s.devName = "Game Console", "Nintendo", "Nintendo"
+		s.setDevice(confRule, "Game Console", "Nintendo", "Nintendo")
 		s.gameConsole()
 	case "CellOS":
-		s.devClass, s.devBrand, s.devName = "Game Console", "Sony", "Sony PlayStation"
+		s.setDevice(confRule, "Game Console", "Sony", "Sony PlayStation")
 		s.gameConsole()
 	default:
 		if s.os.linux {
-			s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Linux Desktop"
+			s.setDevice(confRule, "Desktop", Unknown, "Linux Desktop")
 		}
 	}
 	if s.os.name == "Linux" && !p.has(kwOculus) && !p.has(kwVRSafari) {
 		if _, ok := p.product("SamsungBrowser"); ok {
 			// Samsung Internet in its desktop mode, which only its tablet
 			// version offers, sends a desktop Linux platform.
-			s.devClass, s.devBrand, s.devName = "Tablet", "Samsung", "Samsung Tablet"
+			s.setDevice(confRule, "Tablet", "Samsung", "Samsung Tablet")
 			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
 		}
 	}
@@ -196,13 +204,13 @@ func (s *state) detectDevice() {
 	s.wearable()
 	if s.os.name == "" {
 		s.homeDevice()
-		if s.devClass == "" {
+		if s.devClass.v == "" {
 			s.gameConsole()
 		}
 		s.appleProduct()
 	}
 	s.deviceFamilies()
-	if s.devClass == "Desktop" || s.devClass == "" {
+	if s.devClass.v == "Desktop" || s.devClass.v == "" {
 		_, silk := p.product("Silk")
 		if !silk {
 			_, silk = p.entryVersion("silk/")
@@ -210,40 +218,41 @@ func (s *state) detectDevice() {
 		if silk {
 			// Amazon's Silk browser runs only on Fire tablets and TVs; in
 			// its desktop mode it sends a Linux or Mac desktop platform.
-			s.devClass, s.devBrand, s.devName = "Tablet", "Amazon", "Amazon Kindle Fire"
+			s.setDevice(confRule, "Tablet", "Amazon", "Amazon Kindle Fire")
 			s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
 		}
 	}
 	if s.os.name == "" {
 		switch {
 		case s.tablet && s.mozilla:
-			s.devClass = "Tablet"
-			s.os = osInfo{name: "Firefox OS", version: firefoxOSVersion(s.engVersion), class: "Mobile"}
-		case s.mobile && s.mozilla && s.engName == "Gecko":
-			s.devClass = "Phone"
-			s.os = osInfo{name: "Firefox OS", version: firefoxOSVersion(s.engVersion), class: "Mobile"}
+			s.devClass.set("Tablet", confRule)
+			s.os = osInfo{name: "Firefox OS", version: firefoxOSVersion(s.engVersion.v), class: "Mobile"}
+		case s.mobile && s.mozilla && s.engName.v == "Gecko":
+			s.devClass.set("Phone", confRule)
+			s.os = osInfo{name: "Firefox OS", version: firefoxOSVersion(s.engVersion.v), class: "Mobile"}
 		}
 	}
 	s.tvDevice()
 	s.starboardDevice()
-	if s.devClass == "" {
+	if s.devClass.v == "" {
 		s.featurePhone()
 	}
-	switch s.devClass {
+	switch s.devClass.v {
 	case "", "Phone", "Mobile", "Tablet":
-		if (s.devBrand == "" || s.devBrand == Unknown) && s.os.name != "Fuchsia" {
+		if (s.devBrand.v == "" || s.devBrand.v == Unknown) && s.os.name != "Fuchsia" {
 			s.deviceFromTokens()
 		}
 	}
 	if s.os.name == "Tizen" {
 		s.tizenDevice()
 	}
-	if s.os.name == "SymbianOS" && s.devBrand == "Nokia" {
+	if s.os.name == "SymbianOS" && s.devBrand.v == "Nokia" {
 		s.symbianGeneric()
 	}
-	if s.os.name == "Maemo" && (s.devBrand == "" || s.devBrand == Unknown) && strings.EqualFold(s.os.cpu, "armv7l") {
+	if s.os.name == "Maemo" && (s.devBrand.v == "" || s.devBrand.v == Unknown) && strings.EqualFold(s.os.cpu, "armv7l") {
 		// Maemo 5 ran on one ARMv7 device only, Nokia's N900.
-		s.devBrand, s.devName = "Nokia", "Nokia N900"
+		s.devBrand.set("Nokia", confRule)
+		s.devName.set("Nokia N900", confRule)
 	}
 }
 
@@ -272,13 +281,14 @@ func (s *state) deviceFromTokens() {
 				if needModel {
 					return false
 				}
-				s.devBrand = b
-				if s.devName == "" || s.devName == Unknown {
-					s.devName = b
+				s.devBrand.set(b, confRule)
+				if s.devName.v == "" || s.devName.v == Unknown {
+					s.devName.set(b, confRule)
 				}
 				return true
 			}
-			s.devBrand, s.devName = b, b+" "+normalizeName(rest)
+			s.devBrand.set(b, confRule)
+			s.devName.set(b+" "+normalizeName(rest), confRule)
 			return true
 		}
 		for _, e := range p.entries {
@@ -288,7 +298,8 @@ func (s *state) deviceFromTokens() {
 				// model and the firmware, each after a slash.
 				if b, ok := knownBrand(strings.TrimLeft(t[:k], "$")); ok {
 					if m, _, _ := strings.Cut(t[k+1:], "/"); m != "" && strings.IndexByte(t[k+1:], '/') > 0 {
-						s.devBrand, s.devName = b, b+" "+m
+						s.devBrand.set(b, confRule)
+						s.devName.set(b+" "+m, confRule)
 						return
 					}
 				}
@@ -377,19 +388,19 @@ func (s *state) featurePhone() {
 	p := s.p
 	if p.has(kwMIDP) || p.has(kwMAUI) || p.has(kwWAPBrowser) || p.has(kwUPBrowser) || p.has(kwJ2ME) ||
 		p.has(kwOperaMini) || p.has(kwSEMCBrowser) || p.has(kwObigo) || p.has(kwTeleca) {
-		s.devClass = "Mobile"
+		s.devClass.set("Mobile", confRule)
 		for _, e := range p.entries {
 			if p.ltext(e) == "java" {
 				// "UCWEB/2.0 (Java; U; MIDP-2.0; Nokia112)": the Java
 				// edition of a browser for phones.
-				s.devClass = "Phone"
+				s.devClass.set("Phone", confRule)
 				if s.os.class == "" || s.os.class == Unknown {
 					s.os.class = "Mobile"
 				}
 				break
 			}
 		}
-		if s.devBrand == "" || s.devBrand == Unknown {
+		if s.devBrand.v == "" || s.devBrand.v == Unknown {
 			for _, pr := range p.products {
 				name := strings.TrimPrefix(pr.name, "Mozilla ")
 				if k := strings.LastIndexByte(name, ' '); k > 0 && allLetters(name[k+1:]) && pr.version != "" {
@@ -398,10 +409,10 @@ func (s *state) featurePhone() {
 					name = name[:k]
 				}
 				if b, rest := brandOfModel(name); b != "" {
-					s.devBrand = b
-					s.devName = b
+					s.devBrand.set(b, confRule)
+					s.devName.set(b, confRule)
 					if rest != "" {
-						s.devName = b + " " + normalizeName(rest)
+						s.devName.set(b+" "+normalizeName(rest), confRule)
 					}
 					break
 				}
@@ -430,16 +441,16 @@ func (s *state) windowsPhoneModel() {
 			if brand == "" {
 				brand = normalizeName(vendor)
 			}
-			s.devBrand = brand
+			s.devBrand.set(brand, confRule)
 			rest := model
 			if hasPrefixFold(rest, brand) {
 				rest = strings.TrimLeft(rest[len(brand):], " _-")
 			}
 			if rest == "" || strings.EqualFold(model, vendor) {
-				s.devName = brand + " Windows Phone"
+				s.devName.set(brand+" Windows Phone", confRule)
 				return
 			}
-			s.devName = brand + " " + normalizeName(rest)
+			s.devName.set(brand+" "+normalizeName(rest), confRule)
 			return
 		}
 	}
@@ -491,20 +502,21 @@ func (s *state) androidDevice() {
 	model = strings.TrimSpace(strings.TrimPrefix(model, "Model "))
 	switch {
 	case s.tablet || p.has(kwOperaTablet):
-		s.devClass = "Tablet"
+		s.devClass.set("Tablet", confRule)
 	case s.mobile:
-		s.devClass = "Phone"
+		s.devClass.set("Phone", confRule)
 	case s.mozilla && bareAndroid:
 		// "(Android; Linux armv7l; rv:10.0.3)": the old Firefox and AIR
 		// runtimes that say neither Mobile nor Tablet nor the version.
-		s.devClass = "Mobile"
+		s.devClass.set("Mobile", confRule)
 	case s.mozilla:
-		s.devClass = "Tablet"
+		s.devClass.set("Tablet", confRule)
 	default:
-		s.devClass = "Mobile"
+		s.devClass.set("Mobile", confRule)
 	}
 	if model == "" || strings.EqualFold(model, "k") || strings.EqualFold(model, "mobile") {
-		s.devBrand, s.devName = Unknown, "Android Mobile"
+		s.devBrand.set(Unknown, confRule)
+		s.devName.set("Android Mobile", confRule)
 		if model == "K" {
 			s.reducedAndroid()
 		}
@@ -533,16 +545,17 @@ func (s *state) androidDevice() {
 			brand = normalizeName(model[:k])
 			rest = strings.ReplaceAll(model[k+1:], "-", " ")
 		} else {
-			s.devBrand, s.devName = Unknown, normalizeName(model)
+			s.devBrand.set(Unknown, confRule)
+			s.devName.set(normalizeName(model), confRule)
 			return
 		}
 	}
-	s.devBrand = brand
+	s.devBrand.set(brand, confRule)
 	if rest == "" {
-		s.devName = brand
+		s.devName.set(brand, confRule)
 		return
 	}
-	s.devName = brand + " " + normalizeName(rest)
+	s.devName.set(brand+" "+normalizeName(rest), confRule)
 	if brand == "Amazon" {
 		s.amazonDevice(model)
 	}
@@ -638,28 +651,28 @@ func (s *state) anonymized() {
 	p := s.p
 	if p.has(kwAnonymizedBy) || p.has(kwAnonymisedBy) || p.has(kwAnonymisiertDurch) || p.has(kwAnonymizedByTight) ||
 		p.has(kwAnonymisiertDurchTight) {
-		s.devClass = "Anonymized"
+		s.devClass.set("Anonymized", confRule)
 		return
 	}
 	if p.has(kwWebLight) {
 		// Google Web Light fetches and slims pages for slow connections
 		// on the user's behalf; the device it announces is a fixed one.
-		s.devClass, s.devBrand, s.devName = "Anonymized", "Google", "Google Weblight"
+		s.setDevice(confRule, "Anonymized", "Google", "Google Weblight")
 		return
 	}
 	if p.has(kwWirelessTranscoder) {
 		// Its predecessor for mobile phones, the Google Wireless
 		// Transcoder, does not name the device at all.
-		s.devClass, s.devBrand, s.devName = "Anonymized", "Google", "Google Wireless Transcoder"
+		s.setDevice(confRule, "Anonymized", "Google", "Google Wireless Transcoder")
 		return
 	}
 	if zeroedComment(p) {
-		s.devClass = "Anonymized"
+		s.devClass.set("Anonymized", confRule)
 		return
 	}
 	if op, ok := p.product("Opera"); ok && strings.HasPrefix(op.version, "9.") && len(op.version) == 4 {
 		if minor := atoiPrefix(op.version[2:]); minor > 80 {
-			s.devClass = "Anonymized"
+			s.devClass.set("Anonymized", confRule)
 		}
 	}
 }
@@ -675,7 +688,8 @@ func (s *state) desktopMode() {
 	if s.os.name == "Linux" && p.has(kwMinimo) {
 		if _, ok := p.product("Minimo"); ok {
 			// Minimo, Mozilla's browser for handhelds, ran on Linux PDAs.
-			s.os.class, s.devClass = "Mobile", "Mobile"
+			s.os.class = "Mobile"
+			s.devClass.set("Mobile", confRule)
 			return
 		}
 	}

@@ -9,7 +9,7 @@ func (s *state) detectEngine() {
 		// Windows Phone 8.1 appends "like iPhone OS 7_0_3 Mac OS X
 		// AppleWebKit/537" for compatibility; its engine is Trident.
 		if v, ok := p.entryVersion("trident/"); ok {
-			s.engClass, s.engName, s.engVersion = "Browser", "Trident", cleanVersion(v)
+			s.setEngine(confRule, "Browser", "Trident", cleanVersion(v))
 			return
 		}
 	}
@@ -22,7 +22,7 @@ func (s *state) detectEngine() {
 		}
 	}
 	if ok {
-		s.engClass, s.engName, s.engVersion = "Browser", "AppleWebKit", cleanVersion(wk.version)
+		s.setEngine(confRule, "Browser", "AppleWebKit", cleanVersion(wk.version))
 		ch, ok := p.chromeProduct()
 		if !ok && p.has(kwHeadlessChrome) {
 			// Headless Chrome, driven by test and scraping tools, names
@@ -32,33 +32,35 @@ func (s *state) detectEngine() {
 		if ok && s.os.name != "iOS" {
 			cv := chromeVersion(ch.version)
 			if n := atoiPrefix(cv); n >= 28 {
-				s.engName = "Blink"
+				s.engName.set("Blink", confRule)
 				if strings.Contains(cv, ".") {
-					s.engVersion = twoParts(cv)
+					s.engVersion.set(twoParts(cv), confRule)
 				} else {
-					s.engVersion = cv
+					s.engVersion.set(cv, confRule)
 				}
 			}
 		}
 		if e, ok := p.product("Edge"); ok && isVersionLike(e.version) {
-			s.engName, s.engVersion = "EdgeHTML", cleanVersion(e.version)
+			s.engName.set("EdgeHTML", confRule)
+			s.engVersion.set(cleanVersion(e.version), confRule)
 		}
 		if p.has(kwWebKitGTK) {
 			if g, ok := p.product("WebKitGTK+"); ok && isVersionLike(g.version) {
 				// WebKitGTK, the GNOME port, names its own release.
-				s.engName, s.engVersion = "WebKitGTK", cleanVersion(g.version)
+				s.engName.set("WebKitGTK", confRule)
+				s.engVersion.set(cleanVersion(g.version), confRule)
 			}
 		}
 		return
 	}
 	if pr, ok := p.product("Presto"); ok {
-		s.engClass, s.engName, s.engVersion = "Browser", "Presto", cleanVersion(pr.version)
+		s.setEngine(confRule, "Browser", "Presto", cleanVersion(pr.version))
 		return
 	}
 	if len(p.products) > 0 && p.products[0].lname == "opera" && isVersionLike(p.products[0].version) {
 		// "Opera/5.0 (...)": only the Presto releases of Opera (up to
 		// 12) start with their own name, whatever tokens follow.
-		s.engClass, s.engName, s.engVersion = "Browser", "Presto", prestoFor(p.products[0].version)
+		s.setEngine(confRule, "Browser", "Presto", prestoFor(p.products[0].version))
 		return
 	}
 	if pr, ok := p.goanna(); ok {
@@ -66,14 +68,14 @@ func (s *state) detectEngine() {
 		// for compatibility. Its version is that of the platform, sent
 		// as "rv:" as in Gecko (some releases sent a build date as the
 		// Goanna version).
-		s.engClass, s.engName, s.engVersion = "Browser", "Goanna", cleanVersion(pr.version)
+		s.setEngine(confRule, "Browser", "Goanna", cleanVersion(pr.version))
 		if rv, ok := p.entryVersion("rv:"); ok && isVersionLike(rv) {
-			s.engVersion = cleanVersion(rv)
+			s.engVersion.set(cleanVersion(rv), confRule)
 		}
 		return
 	}
 	if v, ok := p.entryVersion("trident/"); ok {
-		s.engClass, s.engName, s.engVersion = "Browser", "Trident", cleanVersion(v)
+		s.setEngine(confRule, "Browser", "Trident", cleanVersion(v))
 		return
 	}
 	if s.mozilla && p.has(kwParenGecko) {
@@ -81,43 +83,44 @@ func (s *state) detectEngine() {
 			if strings.HasPrefix(pr.lname, "gecko ") && pr.version != "" {
 				// "rv:12.3) Gecko Kazehakase/0.5.4": the engine token
 				// without its build date, which names no version.
-				s.engClass, s.engName, s.engVersion = "Browser", "Gecko", Unknown
+				s.setEngine(confRule, "Browser", "Gecko", Unknown)
 				return
 			}
 		}
 	}
 	if g, ok := p.product("Gecko"); ok || p.has(kwLikeGecko) && p.has(kwRV) {
-		s.engClass, s.engName = "Browser", "Gecko"
+		s.engClass.set("Browser", confRule)
+		s.engName.set("Gecko", confRule)
 		if isVersionLike(g.version) && len(g.version) < 8 && strings.IndexByte(g.version, '.') > 0 {
 			// "Gecko/110.0": the mobile builds send the engine version
 			// itself, which stays right where "rv:" was frozen at 109.0.
-			s.engVersion = g.version
+			s.engVersion.set(g.version, confRule)
 		} else if rv, ok := p.entryVersion("rv:"); ok {
-			s.engVersion = cleanVersion(rv)
+			s.engVersion.set(cleanVersion(rv), confRule)
 		} else if isVersionLike(g.version) && len(g.version) < 8 {
-			s.engVersion = g.version
+			s.engVersion.set(g.version, confRule)
 		} else {
-			s.engVersion = Unknown
+			s.engVersion.set(Unknown, confRule)
 		}
 		if len(g.version) >= 8 && isVersionLike(g.version) {
-			s.engBuild = g.version
+			s.engBuild.set(g.version, confRule)
 		}
 		if _, ok := p.product("Goanna"); ok {
 			// Pale Moon's fork of Gecko, which still sends the Gecko
 			// token and the "rv:" of the Firefox it matches.
-			s.engName = "Goanna"
+			s.engName.set("Goanna", confRule)
 		}
 		return
 	}
 	if v, ok := p.entryVersion("msiemobile "); ok && p.has(kwMSIE) {
 		// "MSIEMobile 6.5": the engine of Windows Mobile 6.5.
-		s.engClass, s.engName, s.engVersion = "Browser", "Internet Explorer Mobile", cleanVersion(v)
+		s.setEngine(confRule, "Browser", "Internet Explorer Mobile", cleanVersion(v))
 		return
 	}
 	if pr, ok := p.product("Goanna"); ok {
-		s.engClass, s.engName, s.engVersion = "Browser", "Goanna", cleanVersion(pr.version)
+		s.setEngine(confRule, "Browser", "Goanna", cleanVersion(pr.version))
 		if rv, ok := p.entryVersion("rv:"); ok {
-			s.engVersion = cleanVersion(rv) // "Goanna/20180327" is a date
+			s.engVersion.set(cleanVersion(rv), confRule) // "Goanna/20180327" is a date
 		}
 		return
 	}
@@ -125,64 +128,64 @@ func (s *state) detectEngine() {
 		v = cleanVersion(v)
 		switch versionMajor(v) {
 		case "8":
-			s.engClass, s.engName, s.engVersion = "Browser", "Trident", "4.0"
+			s.setEngine(confRule, "Browser", "Trident", "4.0")
 		case "9":
-			s.engClass, s.engName, s.engVersion = "Browser", "Trident", "5.0"
+			s.setEngine(confRule, "Browser", "Trident", "5.0")
 		case "10":
-			s.engClass, s.engName, s.engVersion = "Browser", "Trident", "6.0"
+			s.setEngine(confRule, "Browser", "Trident", "6.0")
 		default:
-			s.engClass, s.engName, s.engVersion = "Browser", "Internet Explorer", v
+			s.setEngine(confRule, "Browser", "Internet Explorer", v)
 		}
 		return
 	}
 	if pr, ok := p.product("KHTML"); ok {
-		s.engClass, s.engName, s.engVersion = "Browser", "KHTML", cleanVersion(pr.version)
+		s.setEngine(confRule, "Browser", "KHTML", cleanVersion(pr.version))
 		if v, ok := p.entryVersion("konqueror/"); ok && !isVersionLike(pr.version) {
 			// "KHTML/TDEHTML/14.1.1": the fork's name in the version.
-			s.engVersion = cleanVersion(v)
+			s.engVersion.set(cleanVersion(v), confRule)
 		}
 		return
 	}
 	if v, ok := p.entryVersion("konqueror/"); ok && !p.has(kwLikeGecko) {
 		// "(compatible; Konqueror/3.1; SunOS)": KDE's browser on its own
 		// KHTML engine, which has the browser's version.
-		s.engClass, s.engName, s.engVersion = "Browser", "KHTML", cleanVersion(v)
+		s.setEngine(confRule, "Browser", "KHTML", cleanVersion(v))
 		return
 	}
 	if v, ok := p.entryVersion("konqueror/"); ok {
 		// "(compatible; Konqueror/3.1-rc5; i686 Linux)": Konqueror
 		// shipped with its KHTML engine, of the same version. A bare
 		// "(KHTML, like Gecko)" of another browser names no engine.
-		s.engClass, s.engName, s.engVersion = "Browser", "KHTML", cleanVersion(v)
+		s.setEngine(confRule, "Browser", "KHTML", cleanVersion(v))
 		return
 	}
 	if pr, ok := p.product("NetFront"); ok {
-		s.engClass, s.engName, s.engVersion = "Browser", "Netfront", cleanVersion(pr.version)
+		s.setEngine(confRule, "Browser", "Netfront", cleanVersion(pr.version))
 		return
 	}
 	for _, pr := range p.products {
 		// Engines that name themselves without an AppleWebKit token:
 		// YouTube's Cobalt (televisions, consoles) and Huawei's ArkWeb.
 		if (pr.lname == "cobalt" || pr.lname == "arkweb") && isVersionLike(pr.version) {
-			s.engClass, s.engName, s.engVersion = "Browser", pr.name, cleanVersion(pr.version)
+			s.setEngine(confRule, "Browser", pr.name, cleanVersion(pr.version))
 			return
 		}
 	}
 	if p.has(kwExoPlayer) {
 		if pr, ok := p.product("ExoPlayerLib"); ok {
 			// Google's ExoPlayer media library plays the stream itself.
-			s.engClass, s.engName, s.engVersion = "Special", "ExoPlayer", cleanVersion(pr.version)
+			s.setEngine(confRule, "Special", "ExoPlayer", cleanVersion(pr.version))
 			return
 		}
 	}
 	if ch, ok := p.chromeProduct(); ok && atoiPrefix(ch.version) >= 28 {
 		// "XXX_APP/1.2025 (Windows_NT 10.0.19045; ...) Electron/37.4.0
 		// Chrome/138.0": Chromium's engine without the WebKit token.
-		s.engClass, s.engName, s.engVersion = "Browser", "Blink", twoParts(cleanVersion(chromeVersion(ch.version)))
+		s.setEngine(confRule, "Browser", "Blink", twoParts(cleanVersion(chromeVersion(ch.version))))
 		return
 	}
 	if s.mozilla {
-		s.engClass, s.engName, s.engVersion = "Browser", "Mozilla", cleanVersion(p.products[0].version)
+		s.setEngine(confRule, "Browser", "Mozilla", cleanVersion(p.products[0].version))
 		return
 	}
 	if s.os.name == "Android" {
@@ -191,7 +194,7 @@ func (s *state) detectEngine() {
 				// "Android/9/G960FXXU5CSF2/...", "Appie/8.31.0 ...
 				// Android/7.0-API24": an app that names Android as a
 				// product shows its pages in Android's WebKit.
-				s.engClass, s.engName, s.engVersion = "Browser", "AppleWebKit", Unknown
+				s.setEngine(confRule, "Browser", "AppleWebKit", Unknown)
 				return
 			}
 		}
@@ -249,21 +252,21 @@ func atoiPrefix(s string) int {
 // ("Network%20Logger%20Pro") are decoded.
 func (s *state) cfnetworkEngine() {
 	p := s.p
-	if s.engName == "" && s.engClass == "" && p.has(kwAlamofire) {
+	if s.engName.v == "" && s.engClass.v == "" && p.has(kwAlamofire) {
 		// "Walibi NL/4.0.15 (nl.walibi.corporate; build:254; iOS
 		// 15.4.1) Alamofire/5.5.0": the default user agent of Alamofire,
 		// Swift's HTTP library, names no engine but is an app's.
 		if _, ok := p.product("Alamofire"); ok {
 			switch s.os.name {
 			case "iOS":
-				s.engClass = "Mobile App"
+				s.engClass.set("Mobile App", confRule)
 			case "Mac OS":
-				s.engClass = "Desktop App"
+				s.engClass.set("Desktop App", confRule)
 			}
 		}
 		return
 	}
-	if s.engName != "" || len(p.products) < 2 || !p.has(kwCFNetwork) {
+	if s.engName.v != "" || len(p.products) < 2 || !p.has(kwCFNetwork) {
 		return
 	}
 	if _, ok := p.product("CFNetwork"); !ok {
@@ -280,13 +283,13 @@ func (s *state) cfnetworkEngine() {
 		return
 	}
 	name := percentDecode(app.name)
-	s.engClass, s.engName, s.engVersion = class, name, cleanVersion(app.version)
-	if s.agName == app.name || s.agName == appName(app.name) {
-		if s.agName == app.name {
-			s.agName = name
+	s.setEngine(confRule, class, name, cleanVersion(app.version))
+	if s.agName.v == app.name || s.agName.v == appName(app.name) {
+		if s.agName.v == app.name {
+			s.agName.set(name, confRule)
 		}
-		if class == "Desktop App" && s.agClass == "Special" {
-			s.agClass = class
+		if class == "Desktop App" && s.agClass.v == "Special" {
+			s.agClass.set(class, confRule)
 		}
 	}
 }

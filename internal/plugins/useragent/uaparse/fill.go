@@ -10,12 +10,12 @@ func (s *state) fill(v *[numAttributes]string) {
 			v[i] = val
 		}
 	}
-	set(attrDeviceClass, s.devClass)
-	set(attrDeviceBrand, s.devBrand)
-	set(attrDeviceName, s.devName)
-	set(attrDeviceCpu, s.devCPU)
-	set(attrDeviceFirmwareVersion, s.devFirmware)
-	set(attrDeviceVersion, s.devVersion)
+	set(attrDeviceClass, s.devClass.v)
+	set(attrDeviceBrand, s.devBrand.v)
+	set(attrDeviceName, s.devName.v)
+	set(attrDeviceCpu, s.devCPU.v)
+	set(attrDeviceFirmwareVersion, s.devFirmware.v)
+	set(attrDeviceVersion, s.devVersion.v)
 
 	set(attrOperatingSystemClass, s.os.class)
 	set(attrOperatingSystemName, s.os.name)
@@ -31,18 +31,18 @@ func (s *state) fill(v *[numAttributes]string) {
 		osName = name
 	}
 
-	set(attrLayoutEngineClass, s.engClass)
-	set(attrLayoutEngineName, s.engName)
-	set(attrLayoutEngineVersion, s.engVersion)
-	set(attrLayoutEngineBuild, s.engBuild)
-	if s.engName != "" {
+	set(attrLayoutEngineClass, s.engClass.v)
+	set(attrLayoutEngineName, s.engName.v)
+	set(attrLayoutEngineVersion, s.engVersion.v)
+	set(attrLayoutEngineBuild, s.engBuild.v)
+	if s.engName.v != "" {
 		v[attrLayoutEngineVersionMajor] = versionMajor(v[attrLayoutEngineVersion])
 	}
 
-	set(attrAgentClass, s.agClass)
-	set(attrAgentName, s.agName)
-	set(attrAgentVersion, s.agVersion)
-	if s.agName != "" {
+	set(attrAgentClass, s.agClass.v)
+	set(attrAgentName, s.agName.v)
+	set(attrAgentVersion, s.agVersion.v)
+	if s.agName.v != "" {
 		v[attrAgentVersionMajor] = versionMajor(v[attrAgentVersion])
 	}
 	var pairs [5]struct {
@@ -58,10 +58,10 @@ func (s *state) fill(v *[numAttributes]string) {
 		}
 	}
 	add(attrOperatingSystemNameVersion, osName, v[attrOperatingSystemVersion])
-	add(attrLayoutEngineNameVersion, s.engName, v[attrLayoutEngineVersion])
-	add(attrLayoutEngineNameVersionMajor, s.engName, v[attrLayoutEngineVersionMajor])
-	add(attrAgentNameVersion, s.agName, v[attrAgentVersion])
-	add(attrAgentNameVersionMajor, s.agName, v[attrAgentVersionMajor])
+	add(attrLayoutEngineNameVersion, s.engName.v, v[attrLayoutEngineVersion])
+	add(attrLayoutEngineNameVersionMajor, s.engName.v, v[attrLayoutEngineVersionMajor])
+	add(attrAgentNameVersion, s.agName.v, v[attrAgentVersion])
+	add(attrAgentNameVersionMajor, s.agName.v, v[attrAgentVersionMajor])
 	if n > 0 {
 		buf := make([]byte, 0, size)
 		for _, pr := range pairs[:n] {

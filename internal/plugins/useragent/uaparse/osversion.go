@@ -7,14 +7,14 @@ import "strings"
 // user agent (Windows 11 still says "Windows NT 10.0", every macOS since
 // Big Sur says "10_15_7" or "10.15"), so the real version is at least that.
 func (s *state) frozenOSVersion() {
-	if s.agClass == "Robot" || s.reducedPlatform() {
+	if s.agClass.v == "Robot" || s.reducedPlatform() {
 		// Headless browsers report the system they run on unchanged; a
 		// reduced platform names no release to bound.
 		return
 	}
-	major := atoiPrefix(s.agVersion)
+	major := atoiPrefix(s.agVersion.v)
 	modern := false
-	switch s.agName {
+	switch s.agName.v {
 	case "SamsungBrowser", "Edge":
 		// Samsung Internet numbers its own releases, and a privacy tool
 		// may dress up Edge's; the Chromium under them tells their age.
@@ -31,7 +31,7 @@ func (s *state) frozenOSVersion() {
 		// A browser on Apple's WebKit that keeps Safari's "Version/16.5"
 		// token ("Version/16.5 Safari/605.1.15 Ddg/17.5") has Safari's
 		// frozen macOS platform too.
-		if s.os.name != "Mac OS" || s.engName != "AppleWebKit" {
+		if s.os.name != "Mac OS" || s.engName.v != "AppleWebKit" {
 			break
 		}
 		if ver, ok := s.p.product("Version"); ok {
@@ -42,19 +42,19 @@ func (s *state) frozenOSVersion() {
 	if !modern {
 		return
 	}
-	if s.agName == "Safari" && s.os.name == "iOS" && strings.HasPrefix(s.os.version, "18.") {
+	if s.agName.v == "Safari" && s.os.name == "iOS" && strings.HasPrefix(s.os.version, "18.") {
 		if ver, ok := s.p.product("Version"); ok && atoiPrefix(ver.version) >= 26 {
 			// From iOS 26 on, Safari keeps "iPhone OS 18_6" in the
 			// platform and tells the real release only as its own
 			// version, which now follows the system's numbering.
-			s.os.version = s.agVersion
+			s.os.version = s.agVersion.v
 			return
 		}
 	}
 	switch {
 	case s.os.name == "Windows NT" && s.os.version == "10.0":
 		s.os.version = ">=10"
-	case s.os.name == "Mac OS" && (s.os.version == "10.15.7" || s.os.version == "10.15" && s.agName == "Firefox"):
+	case s.os.name == "Mac OS" && (s.os.version == "10.15.7" || s.os.version == "10.15" && s.agName.v == "Firefox"):
 		s.os.version = ">=10.15.7"
 	}
 }
@@ -94,7 +94,7 @@ func (s *state) reducedPlatform() bool {
 		return false
 	}
 	switch {
-	case s.os.name == "Windows NT" && s.os.version == "10.0" && p.has(kwWindowsNT100) && s.agName != "Edge" && s.agName != "SamsungBrowser":
+	case s.os.name == "Windows NT" && s.os.version == "10.0" && p.has(kwWindowsNT100) && s.agName.v != "Edge" && s.agName.v != "SamsungBrowser":
 		s.os.version = Unknown
 		if atoiPrefix(ch.version) < 90 {
 			s.os.name = Unknown

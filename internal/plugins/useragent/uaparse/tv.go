@@ -14,7 +14,7 @@ func (s *state) tvDevice() {
 		if pr, ok := p.product("VIDAA"); ok {
 			s.os.version = orUnknown(leadingVersion(pr.version))
 		}
-		s.devClass, s.devBrand, s.devName = "TV", "Hisense", "Hisense TV"
+		s.setDevice(confRule, "TV", "Hisense", "Hisense TV")
 		s.vidaaModel()
 	}
 	// Smart TV platforms list "(...; Brand; SmartTV; Model; ...)".
@@ -24,25 +24,25 @@ func (s *state) tvDevice() {
 			continue
 		}
 		if lt == "smart-tv" && (i == 0 || p.entries[i-1].block != e.block || p.ltext(p.entries[i-1]) == "smarthub") &&
-			(s.devBrand == "" || s.devBrand == Unknown) {
+			(s.devBrand.v == "" || s.devBrand.v == Unknown) {
 			// Samsung's televisions open their comment with "SMART-TV"
 			// ("(SMART-TV; Linux; Tizen 2.2)", "(SMART-TV; X11; Linux
 			// i686)"); other makers name themselves first.
-			s.devClass, s.devBrand, s.devName = "TV", "Samsung", "Samsung Smart TV"
+			s.setDevice(confRule, "TV", "Samsung", "Samsung Smart TV")
 		}
 		if i > 0 && p.entries[i-1].block == e.block {
 			// "SmartHub" is Samsung's television portal, not a maker.
 			if b := p.text(p.entries[i-1]); b != "" && !strings.ContainsAny(b, "/.0123456789") && len(b) < 20 &&
 				!strings.EqualFold(b, "smarthub") {
-				s.devBrand = normalizeName(b)
-				s.devClass = "TV"
-				s.devName = s.devBrand + " TV"
+				s.devBrand.set(normalizeName(b), confRule)
+				s.devClass.set("TV", confRule)
+				s.devName.set(s.devBrand.v+" TV", confRule)
 			}
 		}
 		for j := i + 1; j < len(p.entries) && p.entries[j].block == e.block; j++ {
 			m := p.text(p.entries[j])
-			if isModelNumber(strings.ReplaceAll(m, "_", "-")) && s.devBrand != "" && s.devBrand != Unknown {
-				s.devName = s.devBrand + " " + normalizeName(m)
+			if isModelNumber(strings.ReplaceAll(m, "_", "-")) && s.devBrand.v != "" && s.devBrand.v != Unknown {
+				s.devName.set(s.devBrand.v+" "+normalizeName(m), confRule)
 				break
 			}
 		}
@@ -60,12 +60,14 @@ func (s *state) tvDevice() {
 		} else if s.os.name == "Linux" {
 			s.os.class = "Embedded"
 		}
-		s.devClass, s.devName = "TV", "Nettv Device"
+		s.devClass.set("TV", confRule)
+		s.devName.set("Nettv Device", confRule)
 		if p.has(kwPhilips) {
-			s.devBrand, s.devName = "Philips", "Philips Unspecified TV"
+			s.devBrand.set("Philips", confRule)
+			s.devName.set("Philips Unspecified TV", confRule)
 		}
 	}
-	if !s.hbbTVDevice() && s.devClass == "TV" {
+	if !s.hbbTVDevice() && s.devClass.v == "TV" {
 		s.ceDevice()
 	}
 	if s.setTopBox() {
@@ -76,7 +78,7 @@ func (s *state) tvDevice() {
 		// Chromecast's "CrKey" (Chrome key) product or comment. Its
 		// system is whatever the comment says (a desktop Linux, or
 		// nothing), so the class of the system is left as it is.
-		s.devClass, s.devBrand, s.devName = "Set-top box", "Google", "Google Chromecast"
+		s.setDevice(confRule, "Set-top box", "Google", "Google Chromecast")
 		return
 	case p.has(kwGoogleTV) && s.os.name != "Fuchsia":
 		s.googleTV()
@@ -85,18 +87,19 @@ func (s *state) tvDevice() {
 		// LG's television systems. webOS sets name their model in the
 		// "(LGE, 49UJ634V-ZD, wired)" trailer, except the first
 		// generation, which puts "WEBOS1" there.
-		s.devClass, s.devBrand, s.devName = "TV", "LG", "LG SmartTv"
-		if s.ceDevice() && (s.devBrand != "LG" || strings.HasPrefix(asciiLower(s.devName), "lg webos") ||
-			strings.HasSuffix(s.devName, "Unspecified TV")) {
-			s.devBrand, s.devName = "LG", "LG SmartTv"
+		s.setDevice(confRule, "TV", "LG", "LG SmartTv")
+		if s.ceDevice() && (s.devBrand.v != "LG" || strings.HasPrefix(asciiLower(s.devName.v), "lg webos") ||
+			strings.HasSuffix(s.devName.v, "Unspecified TV")) {
+			s.devBrand.set("LG", confRule)
+			s.devName.set("LG SmartTv", confRule)
 		}
-		if s.devName == "LG SmartTv" {
+		if s.devName.v == "LG SmartTv" {
 			// "LG Browser/5.00.00(+mouse+3D; LGE; 42LM6700-UA; 04.02.00;
 			// ...)": the maker, then the model.
 			for i, e := range p.entries {
 				if p.ltext(e) == "lge" && i+1 < len(p.entries) && p.entries[i+1].block == e.block {
 					if m := p.text(p.entries[i+1]); isModelNumber(m) && !strings.HasPrefix(m, "WEBOS") {
-						s.devName = "LG " + m
+						s.devName.set("LG "+m, confRule)
 					}
 					break
 				}
@@ -108,10 +111,10 @@ func (s *state) tvDevice() {
 	case p.has(kwNetCast) && !p.has(kwWeb0S):
 		// The NetCast sets before webOS send a plain desktop Linux
 		// platform, which Yauaa keeps as a desktop system.
-		s.devClass = "TV"
+		s.devClass.set("TV", confRule)
 	case p.has(kwSmartDashTV) || smartTVWord(p) || p.has(kwSmartSpaceTV) || p.has(kwHbbTV) ||
 		p.has(kwSemiTVSemi) || p.has(kwOpenTVSemi) || p.has(kwGoogleTV) && s.os.name != "Fuchsia" || p.has(kwViera) || p.has(kwBravia):
-		s.devClass = "TV"
+		s.devClass.set("TV", confRule)
 		if s.os.class == "" || s.os.name == "Linux" || s.os.name == "Android" || s.os.name == "Tizen" {
 			s.os.class = "Embedded"
 		}
@@ -142,8 +145,9 @@ func (s *state) hbbTVDevice() bool {
 	if i < 0 {
 		return false
 	}
-	s.devClass = "TV"
-	s.devBrand, s.devName = "Unspecified TV", "Unspecified TV"
+	s.devClass.set("TV", confRule)
+	s.devBrand.set("Unspecified TV", confRule)
+	s.devName.set("Unspecified TV", confRule)
 	j := i + len("hbbtv/")
 	for j < len(p.ua) && (p.ua[j] == '.' || p.ua[j] >= '0' && p.ua[j] <= '9') {
 		j++
@@ -155,7 +159,8 @@ func (s *state) hbbTVDevice() bool {
 		// Loewe's sets of the first HbbTV version name their own system
 		// in a separate entry ("HBBTV/1.0; LOH/2.01;").
 		if v, ok := p.entryVersion("loh/"); ok {
-			s.devBrand, s.devName = "Loewe", "Loewe Unspecified TV"
+			s.devBrand.set("Loewe", confRule)
+			s.devName.set("Loewe Unspecified TV", confRule)
 			s.os = osInfo{name: "LOH", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
 		}
 		return true
@@ -177,10 +182,10 @@ func (s *state) hbbTVDevice() bool {
 	if vendor == "" {
 		return true
 	}
-	s.devBrand = brandSpelling(vendor)
-	s.devName = s.devBrand + " Unspecified TV"
+	s.devBrand.set(brandSpelling(vendor), confRule)
+	s.devName.set(s.devBrand.v+" Unspecified TV", confRule)
 	if model != "" {
-		s.devName = s.devBrand + " " + normalizeName(model)
+		s.devName.set(s.devBrand.v+" "+normalizeName(model), confRule)
 	}
 	if v, ok := strings.CutPrefix(software, "LOH/"); ok {
 		// Loewe's own operating system announces itself here.
@@ -215,10 +220,10 @@ func (s *state) ceDevice() bool {
 	if !ok || vendor == "" || strings.ContainsAny(vendor, ";()") {
 		return false
 	}
-	s.devBrand = brandSpelling(vendor)
-	s.devName = s.devBrand + " Unspecified TV"
+	s.devBrand.set(brandSpelling(vendor), confRule)
+	s.devName.set(s.devBrand.v+" Unspecified TV", confRule)
 	if model != "" {
-		s.devName = s.devBrand + " " + normalizeName(model)
+		s.devName.set(s.devBrand.v+" "+normalizeName(model), confRule)
 	}
 	return true
 }
@@ -233,7 +238,7 @@ func (s *state) vidaaModel() {
 			continue
 		}
 		if m := p.text(p.entries[i+1]); isModelNumber(strings.ReplaceAll(m, "_", "-")) {
-			s.devName = "Hisense " + normalizeName(m)
+			s.devName.set("Hisense "+normalizeName(m), confRule)
 			return
 		}
 	}
@@ -273,33 +278,34 @@ func (s *state) setTopBox() bool {
 	p := s.p
 	if pr, ok := p.product("KreaTV"); ok && p.has(kwKreaTV) && isVersionLike(pr.version) {
 		s.os = osInfo{name: "KreaTV", version: pr.version, class: "Embedded", cpu: s.os.cpu}
-		s.devClass, s.devBrand, s.devName = "Set-top box", "Arris", "Arris KreaTV"
+		s.setDevice(confRule, "Set-top box", "Arris", "Arris KreaTV")
 		s.ceDevice()
 		return true
 	}
 	if pr, ok := p.product("Roku"); ok && p.has(kwRokuDVP) {
 		s.os = osInfo{name: "Roku OS", version: pr.version, class: "Embedded", cpu: s.os.cpu}
-		s.devClass, s.devBrand, s.devName = "Set-top box", "Roku", "Roku Digital Video"
+		s.setDevice(confRule, "Set-top box", "Roku", "Roku Digital Video")
 		return true
 	}
-	if s.os.name == "Android" && (p.has(kwAndroidTV) || p.has(kwNSZDash) && s.devBrand == "Sony" || hasWordFold(s.devName, "box") || strings.Contains(s.devName, "BOX")) {
-		s.devClass = "Set-top box"
+	if s.os.name == "Android" && (p.has(kwAndroidTV) || p.has(kwNSZDash) && s.devBrand.v == "Sony" || hasWordFold(s.devName.v, "box") || strings.Contains(s.devName.v, "BOX")) {
+		s.devClass.set("Set-top box", confRule)
 		s.os.class = "Embedded"
-		if k := strings.IndexByte(s.devName, '/'); k > 0 && s.devBrand == "Sony" {
-			s.devName = s.devName[:k] // "NSZ-GS7/GX70": the player and its remote
+		if k := strings.IndexByte(s.devName.v, '/'); k > 0 && s.devBrand.v == "Sony" {
+			s.devName.set(s.devName.v[:k], confRule) // "NSZ-GS7/GX70": the player and its remote
 		}
 		return true
 	}
-	if s.os.name == "Android" && (strings.Contains(s.devName, "Google TV") || strings.HasPrefix(s.devName, "Chromecast")) {
+	if s.os.name == "Android" && (strings.Contains(s.devName.v, "Google TV") || strings.HasPrefix(s.devName.v, "Chromecast")) {
 		// Google's own streaming devices ("4K Google TV Stick").
-		s.devClass = "Set-top box"
-		if s.devBrand == "" || s.devBrand == Unknown {
-			s.devBrand, s.devName = "Google", "Google "+s.devName
+		s.devClass.set("Set-top box", confRule)
+		if s.devBrand.v == "" || s.devBrand.v == Unknown {
+			s.devBrand.set("Google", confRule)
+			s.devName.set("Google "+s.devName.v, confRule)
 		}
 		return true
 	}
 	if s.os.name == "Linux" && len(p.products) > 0 && p.products[len(p.products)-1].name == "WPE" {
-		s.devClass, s.devBrand, s.devName = "Set-top box", "Comcast", "Comcast X1"
+		s.setDevice(confRule, "Set-top box", "Comcast", "Comcast X1")
 		return true
 	}
 	if !p.hasAny(&setTopBoxNeedles) {
@@ -313,7 +319,7 @@ func (s *state) setTopBox() bool {
 				if k := strings.LastIndexByte(model, ' '); k > 0 && isVersionLike(model[k+1:]) {
 					model = model[:k]
 				}
-				s.devClass, s.devBrand, s.devName = "Set-top box", m.brand, m.brand+" "+normalizeName(model)
+				s.setDevice(confRule, "Set-top box", m.brand, m.brand+" "+normalizeName(model))
 				return true
 			}
 		}
@@ -327,7 +333,7 @@ func (s *state) setTopBox() bool {
 // generation sends only "GoogleTV/161242", a build number.
 func (s *state) googleTV() {
 	p := s.p
-	s.devClass, s.devBrand, s.devName = "Set-top box", "Google", "Google TV"
+	s.setDevice(confRule, "Set-top box", "Google", "Google TV")
 	v := Unknown
 	for i, e := range p.entries {
 		lt := p.ltext(e)
@@ -346,7 +352,8 @@ func (s *state) googleTV() {
 				model = model[:k]
 			}
 			if b, rest := brandOfModel(model); b != "" && rest != "" {
-				s.devBrand, s.devName = b, b+" "+normalizeName(rest)
+				s.devBrand.set(b, confRule)
+				s.devName.set(b+" "+normalizeName(rest), confRule)
 			}
 		}
 		break
@@ -378,7 +385,7 @@ func (s *state) webOSVersion() {
 // says what the device is.
 func (s *state) starboardDevice() {
 	p := s.p
-	if s.devClass == "TV" || s.devClass == "Set-top box" || s.devClass == "Game Console" {
+	if s.devClass.v == "TV" || s.devClass.v == "Set-top box" || s.devClass.v == "Game Console" {
 		return
 	}
 	for _, pr := range p.products {
@@ -415,9 +422,9 @@ func (s *state) starboardDevice() {
 		if brand == "" || model == "" {
 			return
 		}
-		s.devClass = class
-		s.devBrand = brandSpelling(brand)
-		s.devName = s.devBrand + " " + normalizeName(model)
+		s.devClass.set(class, confRule)
+		s.devBrand.set(brandSpelling(brand), confRule)
+		s.devName.set(s.devBrand.v+" "+normalizeName(model), confRule)
 		if s.os.name == "" || s.os.name == "Linux" || s.os.name == "Android" {
 			s.os.class = "Embedded"
 		}
