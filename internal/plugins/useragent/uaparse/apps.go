@@ -296,11 +296,6 @@ var electronPlatform = map[string]bool{
 	"safari": true, "gecko": true, "(khtml": true,
 }
 
-// emailApps are mail programs whose product names do not say "mail":
-// desktop clients built on Electron or Firefox's engine, Lotus Notes.
-var emailApps = map[string]bool{"superhuman": true, "mailspring": true, "tempo": true, "sunsama": true, "lark": true,
-	"lotus-notes": true, "lotus notes": true, "postbox": true, "spicebird": true, "em client": true, "mimestream": true}
-
 // electronApp names an Electron desktop app after its own product, which
 // it puts among the Chrome and Electron tokens ("Notion/1.0.8
 // Chrome/61.0.3163.100 Electron/2.0.5").

@@ -775,18 +775,6 @@ func (s *state) palmPDA() {
 	}
 }
 
-// windowsOEMs are the codes computer makers add to Internet Explorer's
-// user agent on the Windows installations they ship ("MALNJS" on a
-// Lenovo, "MAGWJS" on a Gateway): four letters for the maker, then two for
-// the Internet Explorer release or the kind of installation.
-var windowsOEMs = map[string]string{
-	"MAAR": "Acer", "MAAU": "Acer", "ASU2": "Asus", "ASJB": "Asus", "MAGW": "Gateway", "MALN": "Lenovo", "MALC": "Lenovo",
-	"MALE": "Lenovo", "LEN2": "Lenovo", "LCJB": "Lenovo", "MAMD": "Medion", "MAMI": "MSI", "MASA": "Samsung",
-	"MASM": "Samsung", "MASE": "Samsung", "SMJB": "Samsung", "MASP": "Sony", "MASN": "Sony", "MATB": "Toshiba",
-	"MATM": "Toshiba", "MATP": "Toshiba", "TNJB": "Toshiba", "MAFS": "Fujitsu", "MAPB": "Packard Bell",
-	"MDDR": "Dell", "MDDC": "Dell", "MDDS": "Dell",
-}
-
 // windowsOEM finds the entry in which a computer maker marks the Windows
 // it preinstalled and returns the maker, the model code that may follow in
 // the next entry ("HPNTDFJS; H9P") and, for Hewlett-Packard and Compaq,

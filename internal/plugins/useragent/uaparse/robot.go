@@ -19,46 +19,6 @@ var robotWords = []string{
 // notRobotWords are product names containing a robot word by accident.
 var notRobotWords = []string{"cubot", "robotic", "abbott", "bottle", "webpreview", "robotframework"}
 
-// httpLibraries are programming language HTTP clients: not browsers, and
-// classed as robots as Yauaa does.
-var httpLibraries = map[string]string{
-	"curl": "Curl", "wget": "Wget", "python-requests": "Python Requests", "python-urllib": "Python Urllib", "python-urllib3": "Python Urllib3",
-	"java": "Oracle Java", "okhttp": "Square Okhttp", "go-http-client": "GO Http Client",
-	"apache-httpclient": "Apache HttpClient", "commons-httpclient": "Apache Jakarta Commons-HttpClient",
-	"php": "PHP", "restsharp": "RestSharp", "apache-cxf": "Apache CXF", "postmanruntime": "Postman Runtime",
-	"httpie": "Httpie", "lwp-request": "LWP-Request", "libwww-perl": "Libwww-Perl", "spray-can": "Spray-CAN",
-	"dart": "Dart", "axios": "Axios", "node-fetch": "Node-Fetch", "ruby": "Ruby", "faraday": "Faraday",
-	"guzzlehttp": "Guzzle", "jakarta commons-httpclient": "Apache Jakarta Commons-HttpClient", "python-httpx": "Python Httpx", "aiohttp": "Aiohttp",
-	"reqwest": "Reqwest", "winhttp": "WinHTTP", "masscan": "Masscan", "zgrab": "Zgrab",
-	"guzzle": "Guzzle", "hackney": "Hackney", "reactornetty": "Reactor Netty", "xb2.net": "XB2 Xbase++ Client",
-	"node.js": "OpenJs Node.js",
-}
-
-// libraryBrands are the makers of libraries whose device name does not
-// start with the maker's one-word name.
-var libraryBrands = map[string]string{
-	"reactornetty": "Reactor Netty", "node.js": "OpenJs",
-}
-
-// robotAgentNames fixes the spelling of names whose token is not the name
-// users know.
-var robotAgentNames = map[string]string{
-	"go-http-client": "Go http client", "postmanruntime": "Postman Runtime", "bingbot": "Bingbot",
-	"mediapartners-google": "Google AdSense crawler", "adsbot-google": "Google AdsBot",
-	"adsbot-google-mobile": "Google AdsBot", "apis-google": "Google APIs", "feedfetcher-google": "Google Feedfetcher",
-	"google-read-aloud": "Google Read Aloud", "storebot-google": "Google Storebot", "google-safety": "Google Safety",
-	"duplexweb-google": "Google Duplex on the Web", "googleother": "Google Generic Crawler",
-	"facebookscraper": "Facebook Scraper",
-	"facebookcatalog": "Facebook Catalog", "meta-externalagent": "Meta-ExternalAgent", "meta-webindexer": "Meta-WebIndexer",
-	"ptst": "WebpageTest", "datadogsynthetics": "Datadog Synthetics", "pingdomtms": "Pingdom TMS",
-	"pingdompagespeed": "PingdomPageSpeed",
-	"bitlybot":         "Bitly bot", "catchpoint": "Catchpoint Analyzer", "commons-httpclient": "Jakarta Commons-HttpClient",
-	"xb2.net": "Xb2 Xbase++ Client", "con_aff": "Con Aff Robot", "gitlab-runner": "Gitlab CI Runner",
-	"reactornetty": "Reactor Netty", "node.js": "Node.js", "hackney": "Hackney",
-	"facebookexternalhit": "Facebook-ExternalHit", "gsa-crawler": "Google Search Appliance",
-	"googleassociationservice": "Google Association Service",
-}
-
 // robotEngineNames are the engine names of robots whose agent name is
 // spelled differently.
 var robotEngineNames = map[string]string{
@@ -1271,13 +1231,6 @@ func brandOfRobotName(lname string) string {
 }
 
 func nameBrand(lname string) bool { return brandOfRobotName(lname) != "" }
-
-// robotCompanies are makers whose robots start with the company's name and
-// give no URL ("Applebot", "facebookcatalog").
-var robotCompanies = []struct{ prefix, brand string }{
-	{"applebot", "Apple"}, {"amazonbot", "Amazon"}, {"facebook", "Facebook"}, {"baiduspider", "Baidu"},
-	{"bitlybot", "Bitly"}, {"con_aff", "Popular Product"},
-}
 
 // urlBrand names the owner of the first URL or e-mail address in the user
 // agent: the domain name without its top level ("www.semrush.com" is
