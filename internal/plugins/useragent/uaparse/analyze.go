@@ -62,11 +62,17 @@ func analyze(ua string) *[numAttributes]string {
 		releaseParsed(p)
 		return &v
 	}
+	if h, ok := encodedAttack(ua); ok {
+		fillHacker(&v, h)
+		releaseParsed(p)
+		return &v
+	}
 	s := &state{p: p}
 	s.scanTokens()
 	s.os = detectOS(p)
 	s.detectEngine()
 	s.detectAgent()
+	s.cocoaApp()
 	s.cfnetworkEngine()
 	s.mailClient()
 	s.ucAgentEngine()

@@ -533,7 +533,7 @@ func (s *state) appendedApp() bool {
 		pr := p.products[last+1]
 		ln := pr.lname
 		if startsWithLetter(pr.name) && isVersionLike(pr.version) && strings.IndexByte(ln, ' ') < 0 && !appendedNoise[ln] &&
-			!strings.HasPrefix(ln, "cordova") && !chromeShaped(pr.version) && numericVersion(pr.version) {
+			!strings.HasPrefix(ln, "cordova") && !chromeShaped(pr.version) && numericVersion(pr.version) && !identifierVersion(pr.version) {
 			s.setApp(pr)
 			return true
 		}
@@ -547,7 +547,7 @@ func (s *state) appendedApp() bool {
 		ln := pr.lname
 		if platformProducts[ln] || platformProducts[pr.lword] || appendedNoise[pr.lword] || pr.lword == "chromium" ||
 			strings.HasPrefix(ln, "like ") || !startsWithLetter(pr.name) || !numericVersion(pr.version) ||
-			chromeShaped(pr.version) || strings.Count(ln, " ") > 2 {
+			chromeShaped(pr.version) || strings.Count(ln, " ") > 2 || identifierVersion(pr.version) {
 			continue
 		}
 		s.setApp(pr)

@@ -292,7 +292,7 @@ func (s *state) firefoxDerivative() {
 		ln := pr.lname
 		if ln == "" || !isLetter(pr.name[0]) || !isVersionLike(pr.version) || platformProducts[ln] ||
 			firefoxAddOns[ln] || strings.HasPrefix(ln, "gtb") || strings.HasSuffix(ln, "toolbar") ||
-			strings.ContainsAny(ln, " ():") || chromiumBuild(pr.version) {
+			strings.ContainsAny(ln, " ():") || chromiumBuild(pr.version) || identifierVersion(pr.version) {
 			continue
 		}
 		s.setAgent(confRule, "Browser", appName(pr.name), cleanVersion(pr.version))
@@ -383,7 +383,8 @@ func (s *state) lastUnknownProduct() bool {
 	for i := len(p.products) - 1; i > 0; i-- {
 		pr := p.products[i]
 		ln := pr.lname
-		if platformProducts[ln] || platformProducts[pr.lword] || pr.version == "" || strings.HasPrefix(ln, "like ") {
+		if platformProducts[ln] || platformProducts[pr.lword] || pr.version == "" || strings.HasPrefix(ln, "like ") ||
+			identifierVersion(pr.version) {
 			continue
 		}
 		if pr.name == "" || !isLetter(pr.name[0]) && pr.name[0] < '0' || len(pr.name) > 40 || isDistroProduct(ln) {

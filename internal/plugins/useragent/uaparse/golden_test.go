@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "54a98812dd803e908f4da39db2447ed39701d02e8a4871ce43cf6b834fd2d6aa",
-	"dev-variants": "ccf0ea67d173e6385dc30d6e518831bd7fb0dc806515410cad177118366ae066",
+	"dev":          "5ba016c953aa27c7046a853d44aa5aa36e9a8612ed3321f5edf5f97e230958fe",
+	"dev-variants": "61e26806a31c2b373fe5be0f3524234e1262b700a1d712932d096842a3402814",
 	"access-log":   "4b8e5570f71bc8f5143a472fd70dff3498f795e327950e197eb8fdd495b46a67",
 	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
 }

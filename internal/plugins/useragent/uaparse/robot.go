@@ -876,7 +876,7 @@ func (s *state) libraryAt(i int) (string, bool) {
 	p := s.p
 	pr := p.products[i]
 	lw := pr.lname
-	if httpLibraries[lw] == "" && !strings.HasPrefix(lw, "jakarta commons-httpclient") {
+	if httpLibraries[lw] == "" && !strings.HasPrefix(lw, "jakarta commons-httpclient") && !libraryNamed(lw) {
 		return "", false
 	}
 	if i > 0 {
@@ -888,10 +888,34 @@ func (s *state) libraryAt(i int) (string, bool) {
 			return "", false
 		}
 	}
-	if httpLibraries[lw] == "" {
+	if httpLibraries[lw] == "" && strings.HasPrefix(lw, "jakarta commons-httpclient") {
 		return "Jakarta Commons-HttpClient", true
 	}
 	return pr.name, true
+}
+
+// libraryNamed reports a product named as HTTP client libraries name
+// themselves, whether or not tables/http_libraries.tsv lists it: an HTTP
+// word with a client word ("Apache-HttpAsyncClient", "Java-http-client",
+// "HTTP_Request2", "WinHttpRequest"), a name ending in an HTTP word
+// ("lua-resty-http", "hyper-http"), or the curl library and its bindings
+// ("libcurl", "PycURL", "r-curl"). libraryAt takes it as the sender only
+// when it comes first or behind a bare platform, as with listed libraries:
+// an app that names its HTTP layer after its own product ("BBCiPlayer/4.75
+// ... BBCHTTPClient/8.0.2") stays the app.
+func libraryNamed(lw string) bool {
+	if lw == "" || lw[0] < 'a' || lw[0] > 'z' {
+		return false // a cut or broken name ("-HttpClient/3.1") names no library
+	}
+	if strings.Contains(lw, "http") {
+		if strings.Contains(lw, "client") || strings.Contains(lw, "request") || strings.HasPrefix(lw, "lib") {
+			return true
+		}
+		if strings.HasSuffix(lw, "-http") || strings.HasSuffix(lw, "_http") || strings.HasSuffix(lw, ".http") {
+			return true
+		}
+	}
+	return lw == "libcurl" || strings.HasSuffix(lw, "-curl") || strings.HasPrefix(lw, "pycurl") || strings.HasPrefix(lw, "libcurl-")
 }
 
 // loneCompanyRobot reports a user agent that is nothing but a product named
