@@ -25,6 +25,12 @@ type state struct {
 
 	agClass, agName, agVersion slot
 
+	// Builds of the system and of the agent, the app in the web view, and
+	// the fields of Meta's in-app bracket (webview.go, osversion.go).
+	osBuild, agBuild  slot
+	wvName, wvVersion slot
+	fb                facebookFields
+
 	webview bool
 
 	email, url, uuid, security, lang, langCode string
@@ -92,6 +98,10 @@ func analyze(ua string) *[numAttributes]string {
 	s.androidInAppName()
 	s.repairBroken()
 	s.extras()
+	s.fb, _ = readFacebook(p.ua)
+	s.osVersionBuild()
+	s.agentBuild()
+	s.webviewApp()
 	s.fill(&v)
 	releaseParsed(p)
 	return &v
@@ -112,8 +122,8 @@ func fillHacker(v *[numAttributes]string, h hackerInfo) {
 		v[attrAgentName] = h.agent
 		v[attrAgentVersion] = ver
 		v[attrAgentVersionMajor] = versionMajor(ver)
-		v[attrAgentNameVersion] = h.agent + " " + ver
-		v[attrAgentNameVersionMajor] = h.agent + " " + versionMajor(ver)
+		v[attrAgentNameVersion] = h.agent + " " + orUnknownMark(ver)
+		v[attrAgentNameVersionMajor] = h.agent + " " + orUnknownMark(versionMajor(ver))
 	}
 }
 

@@ -67,8 +67,8 @@
 // "Mac OS", "AppleWebKit", "Windows 7"), with one deliberate difference
 // required by the service specification: an attribute that cannot be
 // determined is "Unknown". Where Yauaa writes "??" (an unknown version)
-// the value is "Unknown"; where it writes "Unknown ??" it is "Unknown"; a
-// known name with an unknown version is "Name Unknown" (Yauaa: "Name ??").
+// or "Unknown ??" the value is "Unknown"; a combined attribute whose name
+// is known and version is not prints Yauaa's "Name ??" ("Android ??").
 // Partial versions that Yauaa derives, such as "10.?" for a Mac OS X
 // without a version or "8.?" for an iOS release known only from its Darwin
 // kernel, and lower bounds such as ">=10" for the frozen "Windows NT 10.0"

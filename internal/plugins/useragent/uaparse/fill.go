@@ -51,7 +51,13 @@ func (s *state) fill(v *[numAttributes]string) {
 	}
 	n, size := 0, 0
 	add := func(attr int, name, value string) {
-		if name != "" {
+		if value == Unknown {
+			// A known name with an unknown version: Yauaa's "Android ??".
+			// The attribute is determined (its name is), so it is not
+			// Unknown; "??" marks the version part only.
+			value = "??"
+		}
+		if name != "" && name != Unknown {
 			pairs[n].attr, pairs[n].name, pairs[n].value = attr, name, value
 			n++
 			size += len(name) + 1 + len(value)
@@ -87,4 +93,37 @@ func (s *state) fill(v *[numAttributes]string) {
 		v[attrIECompatibilityNameVersionMajor] = "Internet Explorer " + major
 	}
 	set(attrAgentUuid, s.uuid)
+	set(attrOperatingSystemVersionBuild, s.osBuild.v)
+	set(attrAgentBuild, s.agBuild.v)
+	set(attrFacebookCarrier, s.fb.carrier)
+	set(attrFacebookDeviceClass, s.fb.devClass)
+	set(attrFacebookDeviceName, s.fb.devName)
+	set(attrFacebookDeviceVersion, s.fb.devVersion)
+	set(attrFacebookFBOP, s.fb.fbop)
+	set(attrFacebookFBSS, s.fb.fbss)
+	set(attrFacebookOperatingSystemName, s.fb.osName)
+	set(attrFacebookOperatingSystemVersion, s.fb.osVersion)
+	if s.wvName.v != "" {
+		ver := s.wvVersion.v
+		if ver == "" {
+			ver = Unknown
+		}
+		major := versionMajor(ver)
+		v[attrWebviewAppName] = s.wvName.v
+		v[attrWebviewAppVersion] = ver
+		v[attrWebviewAppVersionMajor] = major
+		if major == Unknown {
+			major = "??" // Yauaa's "Name ??": the app is known, its version not
+		}
+		v[attrWebviewAppNameVersionMajor] = s.wvName.v + " " + major
+	}
+}
+
+// orUnknownMark is the version part of a combined "Name Version" attribute:
+// "??" when the version is unknown, as Yauaa prints it ("Android ??").
+func orUnknownMark(v string) string {
+	if v == "" || v == Unknown {
+		return "??"
+	}
+	return v
 }

@@ -16,10 +16,10 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "5ba016c953aa27c7046a853d44aa5aa36e9a8612ed3321f5edf5f97e230958fe",
-	"dev-variants": "61e26806a31c2b373fe5be0f3524234e1262b700a1d712932d096842a3402814",
-	"access-log":   "4b8e5570f71bc8f5143a472fd70dff3498f795e327950e197eb8fdd495b46a67",
-	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
+	"dev":          "2f298a8d7072b471dfdb042f309c93b61301c36ef861a4bb7dc63d6631baa85e",
+	"dev-variants": "f8d0432ccd05f68a891cd65468854c591f7a7283bd23f1cced7e3aad77d6f0a3",
+	"access-log":   "4c20ab9488c80d8be4e22c5521261b939bc48a8d48545406746843c39ca06cb4",
+	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
 
 // accessLogLineUserAgents returns the user agent of every line of the real

@@ -113,3 +113,56 @@ func (s *state) reducedPlatform() bool {
 	}
 	return false
 }
+
+// osVersionBuild reads the build of the operating system: Android's
+// "Build/<id>" at the end of the device entry ("Nexus 6 Build/N6F27M",
+// "BROWSER OS_BUILD/KOT49H.89.ee3fb18"), the Chrome OS platform build
+// ("CrOS x86_64 13904.97.0"), the Windows build that EdgeHTML carries
+// after its own version ("Edge/14.14279") and the firmware build of Google
+// TV ("GoogleTV/161242"). Robots and unknown systems get none.
+func (s *state) osVersionBuild() {
+	p := s.p
+	if s.os.name == "" || s.os.name == "Cloud" || s.os.name == Unknown {
+		return
+	}
+	for off := 0; ; {
+		k := strings.Index(p.low[off:], "build/")
+		if k < 0 {
+			break
+		}
+		k += off
+		off = k + len("build/")
+		if k > 0 && p.low[k-1] != ' ' && p.low[k-1] != '_' && p.low[k-1] != ';' && p.low[k-1] != '(' {
+			continue // "ubuild/", a word that ends in "build"
+		}
+		end := off
+		for end < len(p.ua) && p.ua[end] != ' ' && p.ua[end] != ';' && p.ua[end] != ')' && p.ua[end] != ',' {
+			end++
+		}
+		if end > off {
+			s.osBuild.set(p.ua[off:end], confStructure)
+			return
+		}
+	}
+	switch s.os.name {
+	case "Chrome OS":
+		for _, e := range p.entries {
+			if lt := p.ltext(e); strings.HasPrefix(lt, "cros ") {
+				t := p.text(e)
+				if sp := strings.LastIndexByte(t, ' '); sp > 0 && isVersionLike(t[sp+1:]) && strings.Count(t[sp+1:], ".") >= 1 {
+					s.osBuild.set(t[sp+1:], confStructure)
+				}
+				return
+			}
+		}
+	case "Windows NT":
+		if e, ok := p.product("Edge"); ok {
+			if _, b, ok := strings.Cut(e.version, "."); ok && b != "" && isDigits(b) {
+				s.osBuild.set(b, confStructure)
+			}
+		}
+	}
+	if g, ok := p.product("GoogleTV"); ok && g.version != "" && isDigits(g.version) {
+		s.osBuild.set(g.version, confStructure)
+	}
+}

@@ -53,15 +53,13 @@ var coreAttributes = []string{
 	"AgentClass", "AgentName", "AgentVersionMajor",
 }
 
-// expectedValue maps Yauaa's placeholders to our convention: "??" and
-// "Unknown ??" are Unknown, and "Name ??" is "Name Unknown".
+// expectedValue maps Yauaa's placeholders to our convention: "??" (an
+// undetermined version) and "Unknown ??" (an undetermined name and version)
+// are Unknown; "Name ??" stays as it is, as we print it.
 func expectedValue(v string) string {
 	switch v {
 	case "??", "Unknown ??":
 		return Unknown
-	}
-	if strings.HasSuffix(v, " ??") {
-		return strings.TrimSuffix(v, "??") + Unknown
 	}
 	return v
 }
@@ -178,6 +176,9 @@ var (
 		"LayoutEngineClass": 99.0, "LayoutEngineName": 98.0, "LayoutEngineVersionMajor": 98.5,
 		"AgentClass": 97.5, "AgentName": 95.9, "AgentVersionMajor": 96.8,
 		"HackerAttackVector": 98.5, "HackerToolkit": 98.5,
+		"OperatingSystemVersionBuild": 98.5, "AgentBuild": 80.0, "AgentNameVersion": 93.0,
+		"FacebookDeviceVersion": 99.0, "FacebookOperatingSystemVersion": 99.0,
+		"WebviewAppName": 77.0, "WebviewAppNameVersionMajor": 77.0, "WebviewAppVersion": 79.0,
 	}
 	// halfAttributeFloor is the floor of every core attribute on each half.
 	halfAttributeFloor = [2]float64{94.0, 94.0}

@@ -81,7 +81,7 @@ func tableSet(name string, cols int) map[string]bool {
 var tableColumns = map[string]int{
 	"brands.tsv": 3, "windows_oem.tsv": 3, "http_libraries.tsv": 4, "robot_names.tsv": 3,
 	"robot_companies.tsv": 3, "systems.tsv": 4, "linux_distros.tsv": 3, "cpu.tsv": 5, "email_apps.tsv": 2,
-	"hacker_toolkits.tsv": 3,
+	"hacker_toolkits.tsv": 3, "webview_apps.tsv": 3,
 }
 
 // brandPrefixes maps the lower case start of a device model to the brand
