@@ -765,6 +765,13 @@ func (s *state) cloudApp() {
 func (s *state) mailClient() {
 	switch s.agClass.v {
 	case "Browser", "Mobile App", "Desktop App":
+	case "Special":
+		// A program that sends only its own product ("Evolution/3.36.5",
+		// "K-9 Mail/6.400", "eM Client/8.2"): a mail program by its name
+		// as much as one that embeds a browser engine.
+		if len(s.p.products) == 0 || s.p.products[0].name != s.agName.v {
+			return
+		}
 	default:
 		return
 	}

@@ -108,3 +108,17 @@ func TestToolkitTable(t *testing.T) {
 		{"sqlmap/1.5.2#stable (http://sqlmap.org)", tool("Sqlmap")},
 	})
 }
+
+func TestLoneMailProgram(t *testing.T) {
+	mail := func(name string) map[string]string {
+		return map[string]string{"AgentClass": "Email Client", "AgentName": name}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"Evolution/3.36.5", mail("Evolution")},
+		{"K-9 Mail/6.400", mail("K-9 Mail")},
+		{"eM Client/8.2.1473.0", mail("eM Client")},
+		{"Mutt/2.0.5 (2021-01-21)", mail("Mutt")},
+		// A program that is not a mail program stays Special.
+		{"Deno/1.30.0", map[string]string{"AgentClass": "Special", "AgentName": "Deno"}},
+	})
+}

@@ -17,7 +17,7 @@ import (
 // same commit, saying so.
 var goldenSets = map[string]string{
 	"dev":          "2f298a8d7072b471dfdb042f309c93b61301c36ef861a4bb7dc63d6631baa85e",
-	"dev-variants": "f8d0432ccd05f68a891cd65468854c591f7a7283bd23f1cced7e3aad77d6f0a3",
+	"dev-variants": "01589acf6eb9c4b7787ea9b3b1b325f4c81dc9a58ef66f992364d1efc2692fdc",
 	"access-log":   "4c20ab9488c80d8be4e22c5521261b939bc48a8d48545406746843c39ca06cb4",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
