@@ -98,7 +98,9 @@ func analyze(ua string) *[numAttributes]string {
 	s.androidInAppName()
 	s.repairBroken()
 	s.extras()
-	s.fb, _ = readFacebook(p.ua)
+	if p.has(kwFBBracket) {
+		s.fb, _ = readFacebook(p.ua)
+	}
 	s.osVersionBuild()
 	s.agentBuild()
 	s.webviewApp()

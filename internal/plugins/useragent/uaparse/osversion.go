@@ -125,7 +125,7 @@ func (s *state) osVersionBuild() {
 	if s.os.name == "" || s.os.name == "Cloud" || s.os.name == Unknown {
 		return
 	}
-	for off := 0; ; {
+	for off := 0; p.has(kwBuildSlash); {
 		k := strings.Index(p.low[off:], "build/")
 		if k < 0 {
 			break

@@ -6,6 +6,15 @@ import "strings"
 // ("[FBAN/FBIOS;FBAV/27.0.0.10.12;FBBV/8291884;FBDV/iPhone7,1;...]") and
 // names the app that shows a page in the system web view (WebviewApp*).
 
+// Needles of the build, Facebook and web view rules: most user agents have
+// none of them, and the rules then cost one bit test each.
+var (
+	kwFBBracket  = uaNeedles.add("[fb")
+	kwBuildSlash = uaNeedles.add("build/")
+	kwBuildColon = uaNeedles.add("build:")
+	kwDashBuild  = uaNeedles.add(" - build ")
+)
+
 // facebookFields are the values of the Facebook bracket, by attribute.
 type facebookFields struct {
 	app, appVersion, build                 string // FBAN or FB_IAB, FBAV, FBBV
@@ -113,11 +122,16 @@ func (s *state) agentBuild() {
 		s.agBuild.set(s.fb.build, confTable)
 		return
 	}
-	for _, e := range p.entries {
-		if lt := p.ltext(e); strings.HasPrefix(lt, "build:") && len(lt) > 6 {
-			s.agBuild.set(strings.TrimSpace(p.text(e)[6:]), confStructure)
-			return
+	if p.has(kwBuildColon) {
+		for _, e := range p.entries {
+			if lt := p.ltext(e); strings.HasPrefix(lt, "build:") && len(lt) > 6 {
+				s.agBuild.set(strings.TrimSpace(p.text(e)[6:]), confStructure)
+				return
+			}
 		}
+	}
+	if !p.has(kwDashBuild) {
+		return
 	}
 	if k := strings.LastIndex(p.ua, " - Build "); k > 0 {
 		b := p.ua[k+len(" - Build "):]
