@@ -37,6 +37,14 @@
 //   - fill.go: the attribute array from the findings, with the combined
 //     attributes (NameVersion, majors) derived in one place;
 //   - decode.go: URL-encoded user agents;
+//   - general.go: structural rules that name no product (identifier
+//     products, Cocoa app user agents, percent-encoded attacks);
+//   - webview.go: Meta's in-app bracket (Facebook*, AgentBuild) and the
+//     app inside a web view (WebviewApp*);
+//   - tables.go and tables/*.tsv: the facts the rules use, as data, one
+//     entry a line with its source;
+//   - priority.go: every device, engine and agent finding is written with
+//     a confidence, and the highest wins;
 //   - brands.go: device brands from public model naming conventions;
 //   - devices.go: game consoles and e-book readers, named after the model
 //     the console or reader announces; headsets, watches, cars, voice

@@ -156,19 +156,34 @@ var emailApps = tableSet("email_apps.tsv", tableColumns["email_apps.tsv"])
 
 // cpuTag is one row of tables/cpu.tsv.
 type cpuTag struct {
-	match, token, cpu, unless string
+	match              cpuMatch
+	token, cpu, unless string
 }
+
+// cpuMatch is how a row of tables/cpu.tsv compares its token with an entry.
+type cpuMatch uint8
+
+const (
+	cpuContains cpuMatch = iota
+	cpuEqual
+	cpuSuffix
+)
 
 var cpuTags = func() []cpuTag {
 	rows := loadTable("cpu.tsv", tableColumns["cpu.tsv"])
 	out := make([]cpuTag, len(rows))
 	for i, r := range rows {
-		out[i] = cpuTag{match: r[0], token: r[1], cpu: r[2], unless: r[3]}
+		out[i] = cpuTag{token: r[1], cpu: r[2], unless: r[3]}
 		if out[i].unless == "-" {
 			out[i].unless = ""
 		}
 		switch r[0] {
-		case "contains", "equal", "suffix":
+		case "contains":
+			out[i].match = cpuContains
+		case "equal":
+			out[i].match = cpuEqual
+		case "suffix":
+			out[i].match = cpuSuffix
 		default:
 			panic(fmt.Sprintf("table cpu.tsv: match %q is not contains, equal or suffix", r[0]))
 		}
@@ -183,9 +198,9 @@ func cpuFromEntry(lt string) string {
 	for _, t := range cpuTags {
 		var ok bool
 		switch t.match {
-		case "contains":
+		case cpuContains:
 			ok = strings.Contains(lt, t.token)
-		case "equal":
+		case cpuEqual:
 			ok = lt == t.token
 		default:
 			ok = strings.HasSuffix(lt, t.token)
