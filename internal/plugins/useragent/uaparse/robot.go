@@ -874,11 +874,8 @@ func (s *state) findRobot() (string, string, robotKind) {
 // server whose own scripts use it ("Apache/2.4.6 (CentOS) PHP/5.4.16").
 func (s *state) libraryAt(i int) (string, bool) {
 	p := s.p
-	pr := p.products[i]
-	lw := pr.lname
-	if httpLibraries[lw] == "" && !strings.HasPrefix(lw, "jakarta commons-httpclient") && !libraryNamed(lw) {
-		return "", false
-	}
+	// The position is checked first: it rules out almost every product
+	// without a lookup of its name.
 	if i > 0 {
 		first := p.products[0].lname
 		switch {
@@ -887,6 +884,11 @@ func (s *state) libraryAt(i int) (string, bool) {
 		default:
 			return "", false
 		}
+	}
+	pr := p.products[i]
+	lw := pr.lname
+	if httpLibraries[lw] == "" && !strings.HasPrefix(lw, "jakarta commons-httpclient") && !libraryNamed(lw) {
+		return "", false
 	}
 	if httpLibraries[lw] == "" && strings.HasPrefix(lw, "jakarta commons-httpclient") {
 		return "Jakarta Commons-HttpClient", true
