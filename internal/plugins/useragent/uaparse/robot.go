@@ -123,21 +123,23 @@ func (s *state) detectRobot() {
 	}
 	switch {
 	case kind == robotLibrary && httpLibraries[lname] != "":
-		s.devName.set(httpLibraries[lname], confRule)
+		// The library's name and maker are facts of tables/http_libraries.tsv:
+		// they are written with confTable, so no later rule undoes them.
+		s.devName.set(httpLibraries[lname], confTable)
 		if strings.EqualFold(s.devName.v, name) && lname == name {
 			agent = s.devName.v // "lwp-request" is "LWP-Request"
 		}
 		if b, ok := libraryBrands[lname]; ok {
-			s.devBrand.set(b, confRule)
+			s.devBrand.set(b, confTable)
 		} else if brand != Unknown && !hasPrefixFold(s.devName.v, brand) {
 			// "masscan/1.0 (https://github.com/robertdavidgraham/masscan)":
 			// the library as used by whoever gives the address.
-			s.devName.set(brand+" "+s.devName.v, confRule)
+			s.devName.set(brand+" "+s.devName.v, confTable)
 		} else if brand == Unknown {
 			if k := strings.IndexByte(s.devName.v, ' '); k > 0 {
-				s.devBrand.set(s.devName.v[:k], confRule)
+				s.devBrand.set(s.devName.v[:k], confTable)
 			} else {
-				s.devBrand.set(s.devName.v, confRule)
+				s.devBrand.set(s.devName.v, confTable)
 			}
 		}
 	case kind == robotContact && !nameBrand(lname) && s.namedAfterSite(name):
