@@ -43,9 +43,9 @@ func (s *state) yahooJapanApp() bool {
 		if !ok {
 			name = "Yahoo! JAPAN " + capitalize(id)
 		}
-		s.agName, s.agClass, s.agVersion = name, "Mobile App", cleanVersion(pr.version)
+		s.setAgent(confRule, "Mobile App", name, cleanVersion(pr.version))
 		if strings.HasSuffix(id, "browser") {
-			s.agClass = "Browser"
+			s.agClass.set("Browser", confRule)
 		}
 		return true
 	}
@@ -70,7 +70,7 @@ func (s *state) googleWebViewApp() bool {
 		if !strings.HasPrefix(name, "Google") {
 			name = "Google " + name
 		}
-		s.agName, s.agClass, s.agVersion = name, "Mobile App", cleanVersion(pr.version)
+		s.setAgent(confRule, "Mobile App", name, cleanVersion(pr.version))
 		return true
 	}
 	return false
@@ -95,7 +95,7 @@ func (s *state) salesforceApp() bool {
 		if !strings.HasPrefix(p.products[k+1].lname, "native") {
 			return false
 		}
-		s.agName, s.agClass, s.agVersion = pr.name, "Mobile App", cleanVersion(pr.version)
+		s.setAgent(confRule, "Mobile App", pr.name, cleanVersion(pr.version))
 		return true
 	}
 	return false
@@ -135,7 +135,7 @@ func (s *state) facebookApp() bool {
 		}
 		s.os = osInfo{name: "Android", version: v, class: "Mobile"}
 	}
-	s.agName, s.agClass, s.agVersion = "Chrome Webview", "Browser Webview", Unknown
+	s.setAgent(confRule, "Browser Webview", "Chrome Webview", Unknown)
 	s.webview = true
 	return true
 }
@@ -150,11 +150,11 @@ func (s *state) facebookDevice() {
 	if model == "" {
 		return
 	}
-	brand := s.devBrand
+	brand := s.devBrand.v
 	if brand == "" || brand == Unknown {
 		brand = brandSpelling(s.fbField("fbmf/"))
 	}
-	s.devClass, s.devBrand, s.devName = "Mobile", brand, brand+" "+model
+	s.setDevice(confRule, "Mobile", brand, brand+" "+model)
 }
 
 // whatsAppPlatform reads the letter WhatsApp puts after its version to
@@ -180,8 +180,8 @@ func (s *state) whatsApp() bool {
 	default:
 		return false
 	}
-	s.agName, s.agClass, s.agVersion = "WhatsApp", "Mobile App", cleanVersion(s.p.products[0].version)
-	s.engClass = "Mobile App"
+	s.setAgent(confRule, "Mobile App", "WhatsApp", cleanVersion(s.p.products[0].version))
+	s.engClass.set("Mobile App", confRule)
 	return true
 }
 
@@ -191,9 +191,9 @@ func (s *state) whatsApp() bool {
 func (s *state) whatsAppDevice() {
 	switch s.whatsAppPlatform() {
 	case 'N':
-		s.devClass, s.devBrand, s.devName = "Mobile", "Nokia", "Nokia Kaios"
+		s.setDevice(confRule, "Mobile", "Nokia", "Nokia Kaios")
 	case 'W':
-		s.devClass, s.devBrand, s.devName = "Mobile", Unknown, "Generic Windows Phone"
+		s.setDevice(confRule, "Mobile", Unknown, "Generic Windows Phone")
 	}
 }
 
@@ -228,7 +228,7 @@ func (s *state) tikTok() bool {
 		if v == "" {
 			v = Unknown
 		}
-		s.agName, s.agClass, s.agVersion = t.name, "Mobile App", v
+		s.setAgent(confRule, "Mobile App", t.name, v)
 		return true
 	}
 	return false
@@ -263,7 +263,7 @@ func (s *state) platformBuildApp() bool {
 			continue
 		}
 		t := p.text(e)
-		s.agName, s.agClass, s.agVersion = t[:sp], "Browser", t[at+1:]
+		s.setAgent(confRule, "Browser", t[:sp], t[at+1:])
 		return true
 	}
 	return false
@@ -285,7 +285,7 @@ func (s *state) sogouExplorer() bool {
 	if k < 2 || !strings.EqualFold(before[k-2:k], "se") || !isVersionLike(before[k+1:]) {
 		return false
 	}
-	s.agName, s.agClass, s.agVersion = "Sogou Explorer", "Browser", before[k+1:]
+	s.setAgent(confRule, "Browser", "Sogou Explorer", before[k+1:])
 	return true
 }
 
@@ -295,11 +295,6 @@ var electronPlatform = map[string]bool{
 	"mozilla": true, "applewebkit": true, "khtml": true, "like gecko": true, "chrome": true, "electron": true,
 	"safari": true, "gecko": true, "(khtml": true,
 }
-
-// emailApps are mail programs whose product names do not say "mail":
-// desktop clients built on Electron or Firefox's engine, Lotus Notes.
-var emailApps = map[string]bool{"superhuman": true, "mailspring": true, "tempo": true, "sunsama": true, "lark": true,
-	"lotus-notes": true, "lotus notes": true, "postbox": true, "spicebird": true, "em client": true, "mimestream": true}
 
 // electronApp names an Electron desktop app after its own product, which
 // it puts among the Chrome and Electron tokens ("Notion/1.0.8
@@ -313,12 +308,12 @@ func (s *state) electronApp() bool {
 		if electronPlatform[pr.lname] || !isVersionLike(pr.version) || pr.name == "" || !startsWithLetter(pr.name) {
 			continue
 		}
-		s.agName, s.agClass, s.agVersion = pr.name, "Desktop App", cleanVersion(pr.version)
+		s.setAgent(confRule, "Desktop App", pr.name, cleanVersion(pr.version))
 		if sp, ok := appSpellings[pr.lname]; ok {
-			s.agName = sp
+			s.agName.set(sp, confRule)
 		}
 		if emailApps[pr.lname] || strings.Contains(pr.lname, "mail") {
-			s.agClass = "Email Client"
+			s.agClass.set("Email Client", confRule)
 		}
 		return true
 	}
@@ -331,7 +326,7 @@ func (s *state) electronApp() bool {
 func (s *state) officeApp() bool {
 	p := s.p
 	if pr, ok := p.product("MacOutlook"); ok {
-		s.agName, s.agClass, s.agVersion = "Microsoft Outlook", "Email Client", cleanVersion(pr.version)
+		s.setAgent(confRule, "Email Client", "Microsoft Outlook", cleanVersion(pr.version))
 		if s.os.name == "Mac OS" && strings.HasSuffix(s.os.version, "?") {
 			// "(Intelx64 Mac OS X Version 10.15.6 (Build 19G73))".
 			for _, e := range p.entries {
@@ -351,7 +346,7 @@ func (s *state) officeApp() bool {
 		case first.lname == "outlook-express":
 			// The mail program of Windows before Vista, on the Internet
 			// Explorer engine it names in its comment.
-			s.agName, s.agClass, s.agVersion = "Microsoft Outlook-Express", "Email Client", cleanVersion(first.version)
+			s.setAgent(confRule, "Email Client", "Microsoft Outlook-Express", cleanVersion(first.version))
 			return true
 		case strings.HasPrefix(first.lname, "outlook-ios") || strings.HasPrefix(first.lname, "outlook-android"):
 			s.outlookMobile(first)
@@ -359,7 +354,7 @@ func (s *state) officeApp() bool {
 		case first.lname == "oc" && len(p.entries) > 0 && p.ltext(p.entries[0]) == "skype for business":
 			// Office Communicator, renamed Lync and then Skype for
 			// Business, a Windows program.
-			s.agName, s.agClass, s.agVersion = "Microsoft Lync (Skype)", "Special", cleanVersion(first.version)
+			s.setAgent(confRule, "Special", "Microsoft Lync (Skype)", cleanVersion(first.version))
 			if s.os.name == "" {
 				s.os = osInfo{name: "Windows NT", version: Unknown, class: "Desktop"}
 			}
@@ -367,7 +362,7 @@ func (s *state) officeApp() bool {
 		case activeSyncDevice(first.lname) != "" && len(p.products) == 1:
 			// "Apple-iPhone3C1/1104.257": the Exchange ActiveSync client
 			// of iOS Mail, named after the device model.
-			s.agName, s.agClass, s.agVersion = "Exchange ActiveSync", "Special", cleanVersion(first.version)
+			s.setAgent(confRule, "Special", "Exchange ActiveSync", cleanVersion(first.version))
 			if s.os.name == "" {
 				s.os = osInfo{name: "iOS", version: Unknown, class: "Mobile"}
 			}
@@ -397,9 +392,9 @@ func (s *state) officeApp() bool {
 		if k <= len("Microsoft") || !isVersionLike(t[k+1:]) {
 			continue
 		}
-		s.agName, s.agClass, s.agVersion = t[:k], "Special", t[k+1:]
-		if strings.HasSuffix(s.agName, " Outlook") {
-			s.agClass = "Email Client"
+		s.setAgent(confRule, "Special", t[:k], t[k+1:])
+		if strings.HasSuffix(s.agName.v, " Outlook") {
+			s.agClass.set("Email Client", confRule)
 		}
 		if s.os.name == "" {
 			s.os = osInfo{name: "Windows NT", version: Unknown, class: "Desktop"}
@@ -421,15 +416,15 @@ func (s *state) ieShell() bool {
 		lt := p.ltext(e)
 		switch {
 		case strings.HasPrefix(lt, "msn ") && isVersionLike(lt[4:]):
-			s.agName, s.agClass, s.agVersion = "MSN", "Browser", cleanVersion(p.text(e)[4:])
+			s.setAgent(confRule, "Browser", "MSN", cleanVersion(p.text(e)[4:]))
 			return true
 		case lt == "maxthon" || lt == "myie2":
-			s.agName, s.agClass, s.agVersion = "Maxthon", "Browser", Unknown
+			s.setAgent(confRule, "Browser", "Maxthon", Unknown)
 			return true
 		case lt == "fdm":
 			// The download manager fetches files on its own.
-			s.agName, s.agClass, s.agVersion = "Free Download Manager", "Robot", Unknown
-			s.engClass, s.engName, s.engVersion = "Robot", "Free Download Manager", Unknown
+			s.setAgent(confRule, "Robot", "Free Download Manager", Unknown)
+			s.setEngine(confRule, "Robot", "Free Download Manager", Unknown)
 			return true
 		case strings.HasSuffix(lt, "browser") && len(lt) > len("browser") || strings.Contains(lt, "browser ") && !strings.Contains(lt, "from"):
 			// "Crazy Browser 1.0.5", "GreenBrowser": a shell that calls
@@ -438,15 +433,15 @@ func (s *state) ieShell() bool {
 			if k := strings.LastIndexByte(name, ' '); k > 0 && isVersionLike(name[k+1:]) {
 				name, ver = name[:k], name[k+1:]
 			}
-			s.agName, s.agClass, s.agVersion = name, "Browser", ver
+			s.setAgent(confRule, "Browser", name, ver)
 			return true
 		case ieShellProducts[firstWord(lt)] && isVersionLike(lt[strings.IndexByte(lt, ' ')+1:]):
 			// "MRSPUTNIK 2, 4, 0, 463", "QQDownload 534".
 			k := strings.IndexByte(lt, ' ')
-			s.agName, s.agClass, s.agVersion = capitalize(lt[:k]), "Browser", cleanVersion(lt[k+1:])
+			s.setAgent(confRule, "Browser", capitalize(lt[:k]), cleanVersion(lt[k+1:]))
 			return true
 		case strings.HasPrefix(lt, "microsoft outlook "):
-			s.agName, s.agClass, s.agVersion = "Microsoft Outlook", "Email Client", cleanVersion(p.text(e)[len("microsoft outlook "):])
+			s.setAgent(confRule, "Email Client", "Microsoft Outlook", cleanVersion(p.text(e)[len("microsoft outlook "):]))
 			return true
 		}
 	}
@@ -480,10 +475,10 @@ func (s *state) tvBrowser() bool {
 	if !p.has(kwWebAppManager) || !p.has(kwWeb0S) {
 		return false
 	}
-	s.agName, s.agClass, s.agVersion = "LG Browser", "Browser", Unknown
+	s.setAgent(confRule, "Browser", "LG Browser", Unknown)
 	if ch, ok := p.product("Chrome"); ok {
 		if r, ok := webOSReleases[versionMajor(ch.version)]; ok {
-			s.agVersion = r
+			s.agVersion.set(r, confRule)
 		}
 	}
 	return true
@@ -538,7 +533,7 @@ func (s *state) appendedApp() bool {
 		pr := p.products[last+1]
 		ln := pr.lname
 		if startsWithLetter(pr.name) && isVersionLike(pr.version) && strings.IndexByte(ln, ' ') < 0 && !appendedNoise[ln] &&
-			!strings.HasPrefix(ln, "cordova") && !chromeShaped(pr.version) && numericVersion(pr.version) {
+			!strings.HasPrefix(ln, "cordova") && !chromeShaped(pr.version) && numericVersion(pr.version) && !identifierVersion(pr.version) {
 			s.setApp(pr)
 			return true
 		}
@@ -552,18 +547,18 @@ func (s *state) appendedApp() bool {
 		ln := pr.lname
 		if platformProducts[ln] || platformProducts[pr.lword] || appendedNoise[pr.lword] || pr.lword == "chromium" ||
 			strings.HasPrefix(ln, "like ") || !startsWithLetter(pr.name) || !numericVersion(pr.version) ||
-			chromeShaped(pr.version) || strings.Count(ln, " ") > 2 {
+			chromeShaped(pr.version) || strings.Count(ln, " ") > 2 || identifierVersion(pr.version) {
 			continue
 		}
 		s.setApp(pr)
-		if s.agClass == "Mobile App" {
+		if s.agClass.v == "Mobile App" {
 			// An iOS app that writes its name among the engine's
 			// tokens ("ziggo/24.0.303105 Mobile/15E148 Version/17.6.1
 			// Safari/605.1.15") imitates the full Safari browser.
-			s.agClass = "Browser"
+			s.agClass.set("Browser", confRule)
 		}
-		if !hasUpper(s.agName) {
-			s.agName = appName(s.agName)
+		if !hasUpper(s.agName.v) {
+			s.agName.set(appName(s.agName.v), confRule)
 		}
 		return true
 	}
@@ -590,7 +585,8 @@ func (s *state) setApp(pr product) {
 		// a short one is an acronym ("AVG").
 		name = capitalize(asciiLower(name))
 	}
-	s.agName, s.agVersion = name, cleanVersion(pr.version)
+	s.agName.set(name, confRule)
+	s.agVersion.set(cleanVersion(pr.version), confRule)
 	if s.os.name == "Windows NT" && s.os.version == "10.0" {
 		// An app on the reduced Chrome user agent ("Chrome/123.0.0.0")
 		// inherits its frozen "Windows NT 10.0", which says nothing of
@@ -601,14 +597,14 @@ func (s *state) setApp(pr product) {
 	}
 	switch {
 	case strings.Contains(ln, "mail") || emailApps[ln]:
-		s.agClass = "Email Client"
+		s.agClass.set("Email Client", confRule)
 	case s.os.name == "iOS":
 		// Every iOS app shows pages in the system web view; on other
 		// systems an app that sends the full Chrome token is a browser
 		// built on Chromium.
-		s.agClass = "Mobile App"
+		s.agClass.set("Mobile App", confRule)
 	default:
-		s.agClass = "Browser"
+		s.agClass.set("Browser", confRule)
 	}
 }
 
@@ -677,7 +673,7 @@ func (s *state) appleNetworkApp(i int) {
 		return
 	}
 	name := p.products[i].name
-	if s.agVersion == Unknown && !hasUpper(name) {
+	if s.agVersion.v == Unknown && !hasUpper(name) {
 		// Apple's own daemons ("swcd (unknown version)") are lower
 		// case and unversioned; they are not apps.
 		return
@@ -697,10 +693,10 @@ func (s *state) appleNetworkApp(i int) {
 	if s.os.name == "Mac OS" || s.os.class == "Desktop" {
 		class = "Desktop App"
 	}
-	if s.agClass == "Special" || s.agClass == "Mobile App" {
-		s.agClass = class
+	if s.agClass.v == "Special" || s.agClass.v == "Mobile App" {
+		s.agClass.set(class, confRule)
 	}
-	s.engClass = class
+	s.engClass.set(class, confRule)
 	if !cfn {
 		return
 	}
@@ -708,9 +704,10 @@ func (s *state) appleNetworkApp(i int) {
 		if dec, err := url.PathUnescape(name); err == nil && utf8.ValidString(dec) {
 			name = dec
 		}
-		s.agName = name
+		s.agName.set(name, confRule)
 	}
-	s.engName, s.engVersion = name, s.agVersion
+	s.engName.set(name, confRule)
+	s.engVersion.set(s.agVersion.v, confRule)
 }
 
 // hasUpper reports an upper case ASCII letter in s.
@@ -756,9 +753,9 @@ func (s *state) cloudApp() {
 	if name == "" {
 		return
 	}
-	s.devClass = "Desktop"
-	s.engClass, s.engName, s.engVersion = "Cloud", "Cloud", Unknown
-	s.agClass, s.agName, s.agVersion = "Cloud Application", name, Unknown
+	s.devClass.set("Desktop", confRule)
+	s.setEngine(confRule, "Cloud", "Cloud", Unknown)
+	s.setAgent(confRule, "Cloud Application", name, Unknown)
 }
 
 // mailClient classes a browser or app named after mail ("mailapp",
@@ -766,23 +763,30 @@ func (s *state) cloudApp() {
 // known only by its own product ("Airmail 1.3.3 rv:237 (Macintosh; ...)")
 // stays Special, as Yauaa has it.
 func (s *state) mailClient() {
-	switch s.agClass {
+	switch s.agClass.v {
 	case "Browser", "Mobile App", "Desktop App":
+	case "Special":
+		// A program that sends only its own product ("Evolution/3.36.5",
+		// "K-9 Mail/6.400", "eM Client/8.2"): a mail program by its name
+		// as much as one that embeds a browser engine.
+		if len(s.p.products) == 0 || s.p.products[0].name != s.agName.v {
+			return
+		}
 	default:
 		return
 	}
 	// The name is lowered in a buffer on the stack: most agents are
 	// browsers, and this check must not cost them an allocation.
 	var buf [32]byte
-	if len(s.agName) > len(buf) {
+	if len(s.agName.v) > len(buf) {
 		return
 	}
-	b := buf[:len(s.agName)]
+	b := buf[:len(s.agName.v)]
 	for i := 0; i < len(b); i++ {
-		b[i] = lowerASCII(s.agName[i])
+		b[i] = lowerASCII(s.agName.v[i])
 	}
 	if bytes.Contains(b, []byte("mail")) || emailApps[string(b)] {
-		s.agClass = "Email Client"
+		s.agClass.set("Email Client", confRule)
 	}
 }
 
@@ -792,10 +796,10 @@ func (s *state) mailClient() {
 // build; "Outlook-iOS-Android/1.0" is the app on either system.
 func (s *state) outlookMobile(pr product) {
 	p := s.p
-	s.agName, s.agClass, s.agVersion = "Microsoft Outlook Mobile", "Email Client", cleanVersion(pr.version)
+	s.setAgent(confRule, "Email Client", "Microsoft Outlook Mobile", cleanVersion(pr.version))
 	for _, e := range p.entries {
 		if t := p.text(e); isVersionLike(t) && numericVersion(t) {
-			s.agVersion = t
+			s.agVersion.set(t, confRule)
 			break
 		}
 	}
@@ -808,7 +812,7 @@ func (s *state) outlookMobile(pr product) {
 		s.os = osInfo{name: "iOS", version: Unknown, class: "Mobile"}
 	default:
 		s.os = osInfo{class: "Mobile"}
-		s.devClass = "Mobile"
+		s.devClass.set("Mobile", confRule)
 	}
 }
 
@@ -888,8 +892,9 @@ func (s *state) osmetaDevice() {
 		case strings.HasPrefix(lt, "osmeta ") && isVersionLike(lt[7:]) && (s.os.version == "" || s.os.version == Unknown):
 			s.os.version = lt[7:]
 		case strings.HasPrefix(lt, "rm-") && len(lt) > 3 && lt[3] >= '0' && lt[3] <= '9':
-			s.devClass, s.devBrand = "Mobile", "Nokia"
-			s.devName = "Nokia " + strings.ReplaceAll(p.text(e), "_", " ")
+			s.devClass.set("Mobile", confRule)
+			s.devBrand.set("Nokia", confRule)
+			s.devName.set("Nokia "+strings.ReplaceAll(p.text(e), "_", " "), confRule)
 		}
 	}
 }
@@ -918,7 +923,7 @@ func (s *state) appInVersion() bool {
 	} else if !hasUpper(name) {
 		name = appName(name)
 	}
-	s.agName, s.agClass, s.agVersion = name, "Browser", v
+	s.setAgent(confRule, "Browser", name, v)
 	return true
 }
 
@@ -946,7 +951,7 @@ func (s *state) platformPathApp(pr product) bool {
 	if v == "" {
 		return false
 	}
-	s.agName, s.agClass, s.agVersion = pr.name, "Mobile App", v
+	s.setAgent(confRule, "Mobile App", pr.name, v)
 	if s.os.name != "" {
 		return true
 	}
@@ -985,7 +990,7 @@ func (s *state) officeDevice() {
 		if k <= 0 || k == len(t)-1 || hasPrefixFold(t, "windows") {
 			continue
 		}
-		s.devClass, s.devBrand, s.devName = "Desktop", t[:k], t[:k]+" "+t[k+1:]
+		s.setDevice(confRule, "Desktop", t[:k], t[:k]+" "+t[k+1:])
 		return
 	}
 }
@@ -1020,10 +1025,10 @@ func (s *state) appendedToFirefox() {
 	} else if !hasUpper(name) {
 		name = appName(name)
 	}
-	s.agName, s.agClass, s.agVersion = name, "Browser", cleanVersion(pr.version)
-	if ln == "opera" && s.engName == "Gecko" {
+	s.setAgent(confRule, "Browser", name, cleanVersion(pr.version))
+	if ln == "opera" && s.engName.v == "Gecko" {
 		// Opera 9 disguised as Firefox still renders with Presto.
-		s.engName = "Presto"
+		s.engName.set("Presto", confRule)
 	}
 }
 
@@ -1059,13 +1064,13 @@ func activeSyncDevice(lname string) string {
 // client.
 func (s *state) activeSyncDeviceName() {
 	p := s.p
-	if len(p.products) != 1 || s.agName != "Exchange ActiveSync" {
+	if len(p.products) != 1 || s.agName.v != "Exchange ActiveSync" {
 		return
 	}
 	if d := activeSyncDevice(p.products[0].lname); d != "" {
-		s.devBrand, s.devName, s.devClass = "Apple", d, "Phone"
+		s.setDevice(confRule, "Phone", "Apple", d)
 		if d == "Apple iPad" {
-			s.devClass = "Tablet"
+			s.devClass.set("Tablet", confRule)
 		}
 	}
 }
@@ -1082,7 +1087,7 @@ var (
 // for its user ("(via SuperhumanProxy; hello@superhuman.com)").
 func (s *state) appNotRobot() bool {
 	p := s.p
-	return p.has(kwEmbeddedWebBrowserFrom) || p.has(kwViaSuperhumanProxy) && s.agClass == "Email Client"
+	return p.has(kwEmbeddedWebBrowserFrom) || p.has(kwViaSuperhumanProxy) && s.agClass.v == "Email Client"
 }
 
 // camelWordAt returns where word starts in the CamelCase name n as a word
@@ -1107,8 +1112,8 @@ func (s *state) androidInAppName() {
 		return
 	}
 	s.os = osInfo{name: "Android", version: Unknown, class: "Mobile"}
-	if s.devClass == "" || s.devClass == Unknown {
-		s.devClass = "Mobile"
+	if s.devClass.v == "" || s.devClass.v == Unknown {
+		s.devClass.set("Mobile", confRule)
 	}
 }
 
@@ -1125,20 +1130,21 @@ func startsWithLetter(s string) bool {
 // Mobile Safari/525.20") is reported with UC's own release as the engine.
 // On iOS it shows pages in the system web view.
 func (s *state) ucAgentEngine() {
-	if s.agName != "UCBrowser" {
+	if s.agName.v != "UCBrowser" {
 		return
 	}
 	p := s.p
 	for _, e := range [...]string{"U3", "U2"} {
 		if pr, ok := p.product(e); ok && isVersionLike(pr.version) {
-			s.engClass, s.engName, s.engVersion = "Browser", "UCBrowser "+e, cleanVersion(pr.version)
+			s.setEngine(confRule, "Browser", "UCBrowser "+e, cleanVersion(pr.version))
 			return
 		}
 	}
-	if s.engName == "AppleWebKit" {
-		s.engName, s.engVersion = "UCBrowser", s.agVersion
+	if s.engName.v == "AppleWebKit" {
+		s.engName.set("UCBrowser", confRule)
+		s.engVersion.set(s.agVersion.v, confRule)
 	}
-	if s.engName == "UCBrowser" && s.os.name == "iOS" {
-		s.agClass = "Browser Webview"
+	if s.engName.v == "UCBrowser" && s.os.name == "iOS" {
+		s.agClass.set("Browser Webview", confRule)
 	}
 }

@@ -35,7 +35,7 @@ func (s *state) repairBroken() {
 	if s.os.name == "" && p.has(kwCPUAndroid) {
 		s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
 	}
-	if (s.devClass == "" || s.devClass == Unknown) && p.has(kwScreenSize) {
+	if (s.devClass.v == "" || s.devClass.v == Unknown) && p.has(kwScreenSize) {
 		for _, e := range p.entries {
 			lt := p.ltext(e)
 			if !strings.HasPrefix(lt, "screen size") {
@@ -43,9 +43,9 @@ func (s *state) repairBroken() {
 			}
 			switch {
 			case strings.HasSuffix(lt, "tablet"):
-				s.devClass = "Tablet"
+				s.devClass.set("Tablet", confRule)
 			case strings.HasSuffix(lt, "phone"):
-				s.devClass = "Phone"
+				s.devClass.set("Phone", confRule)
 			}
 			break
 		}
@@ -53,10 +53,10 @@ func (s *state) repairBroken() {
 	// A Firefox without any platform and without the "rv:" of the desktop
 	// and Android builds ("Mozilla/5.0 Gecko/20100101 Firefox/16.0") is
 	// Firefox OS, whose version is that of the browser.
-	if s.os.name == "" && s.agName == "Firefox" && !p.has(kwRV) && p.has(kwFirefoxSlash) {
-		s.os = osInfo{name: "Firefox OS", version: s.agVersion, class: "Mobile", cpu: s.os.cpu}
-		if s.devClass == "" || s.devClass == Unknown {
-			s.devClass = "Mobile"
+	if s.os.name == "" && s.agName.v == "Firefox" && !p.has(kwRV) && p.has(kwFirefoxSlash) {
+		s.os = osInfo{name: "Firefox OS", version: s.agVersion.v, class: "Mobile", cpu: s.os.cpu}
+		if s.devClass.v == "" || s.devClass.v == Unknown {
+			s.devClass.set("Mobile", confRule)
 		}
 	}
 	// "Mozilla/3.0 Windows x86; rv:19.0 Gecko/...", "(X11; Windows
@@ -64,7 +64,7 @@ func (s *state) repairBroken() {
 	// its parentheses or with a stray X11, is a Windows desktop.
 	if (s.os.name == "" || s.os.name == "Linux" && s.os.prio <= 1) && windowsWithCPU(p) {
 		s.os = osInfo{name: "Windows", version: Unknown, class: "Desktop", cpu: s.os.cpu}
-		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "Desktop"
+		s.setDevice(confRule, "Desktop", Unknown, "Desktop")
 	}
 	// illumos, the open continuation of OpenSolaris (OpenIndiana and
 	// SmartOS run on it), is named in its own comment entry.
@@ -72,23 +72,23 @@ func (s *state) repairBroken() {
 		for _, e := range p.entries {
 			if p.ltext(e) == "illumos" {
 				s.os = osInfo{name: "illumOS", version: Unknown, class: "Desktop", cpu: s.os.cpu}
-				s.devClass, s.devBrand, s.devName = "Desktop", Unknown, "OpenSolaris Desktop"
+				s.setDevice(confRule, "Desktop", Unknown, "OpenSolaris Desktop")
 				break
 			}
 		}
 	}
 	// Chrome OS ships with its browser: the platform version is the
 	// version of Chrome.
-	if s.os.name == "Chrome OS" && (s.os.version == "" || s.os.version == Unknown) && s.agName == "Chrome" &&
-		s.agVersion != "" && s.agVersion != Unknown {
-		s.os.version = s.agVersion
+	if s.os.name == "Chrome OS" && (s.os.version == "" || s.os.version == Unknown) && s.agName.v == "Chrome" &&
+		s.agVersion.v != "" && s.agVersion.v != Unknown {
+		s.os.version = s.agVersion.v
 	}
 	// "Version/4.0Mobile Safari/530.17": the "Mobile" of a string that lost
 	// its spaces ends the previous product's version.
-	if s.devClass == "Tablet" && s.os.name == "Android" && !s.mobile {
+	if s.devClass.v == "Tablet" && s.os.name == "Android" && !s.mobile {
 		for _, pr := range p.products {
 			if len(pr.version) > 6 && strings.EqualFold(pr.version[len(pr.version)-6:], "mobile") {
-				s.devClass = "Phone"
+				s.devClass.set("Phone", confRule)
 				break
 			}
 		}
@@ -98,7 +98,7 @@ func (s *state) repairBroken() {
 	// keeps the platform version as written instead of the lower bound of
 	// the frozen platforms. So it does when an anonymiser put a word into
 	// the Firefox product ("Gecko/20100101 null Firefox/102.0").
-	if strings.HasPrefix(s.os.version, ">=") && (gluedAfterSafari(p.low) || s.agName == "Firefox" && wordBeforeFirefox(p)) {
+	if strings.HasPrefix(s.os.version, ">=") && (gluedAfterSafari(p.low) || s.agName.v == "Firefox" && wordBeforeFirefox(p)) {
 		switch s.os.version {
 		case ">=10":
 			s.os.version = "10.0"
@@ -109,7 +109,7 @@ func (s *state) repairBroken() {
 	// The frozen platform comes with the Chromium engine, not with the
 	// browser built on it: an anonymiser's "Chrome/84 ... Edg/92" still
 	// runs Chromium 84, from before the freeze.
-	if s.os.version == ">=10" && s.agName == "Edge" {
+	if s.os.version == ">=10" && s.agName.v == "Edge" {
 		if ch, ok := p.product("Chrome"); ok && atoiPrefix(ch.version) > 0 && atoiPrefix(ch.version) < 90 {
 			s.os.version = "10.0"
 		}
@@ -119,34 +119,34 @@ func (s *state) repairBroken() {
 	// on every Windows release, so Yauaa leaves the version unknown. Edge
 	// and Samsung Internet are read as before.
 	if s.os.name == "Windows NT" && (s.os.version == ">=10" || s.os.version == "10.0") && p.has(kwReducedWindows) &&
-		s.agName != "Edge" && s.agName != "SamsungBrowser" {
+		s.agName.v != "Edge" && s.agName.v != "SamsungBrowser" {
 		if ch, ok := p.product("Chrome"); ok && strings.HasSuffix(ch.version, ".0.0.0") {
 			s.os.version = Unknown
 		}
 	}
 	// Chrome's reduced user agent hides the model as "K" ("Linux; Android
 	// 10; K"); Samsung Internet runs only on Samsung's own devices.
-	if s.os.name == "Android" && (s.devBrand == "" || s.devBrand == Unknown) && p.has(kwSamsungBrowserSlash) && reducedModel(p) {
-		s.devBrand = "Samsung"
-		switch s.devClass {
+	if s.os.name == "Android" && (s.devBrand.v == "" || s.devBrand.v == Unknown) && p.has(kwSamsungBrowserSlash) && reducedModel(p) {
+		s.devBrand.set("Samsung", confRule)
+		switch s.devClass.v {
 		case "Phone", "Tablet":
-			s.devName = "Samsung " + s.devClass
+			s.devName.set("Samsung "+s.devClass.v, confRule)
 		}
 	}
 	// "Android/9/G960FXXU5CSF2/28/samsung/samsung/SM-G960F/starlte": the
 	// platform as the first product, with the fields of the Android build
 	// (release, build, SDK level, brand, manufacturer, model, device)
 	// joined by slashes. Yauaa reads it as the stock browser.
-	if len(p.products) > 1 && p.products[0].lname == "android" && s.os.name == "Android" && s.agName == "Android" &&
+	if len(p.products) > 1 && p.products[0].lname == "android" && s.os.name == "Android" && s.agName.v == "Android" &&
 		strings.HasPrefix(p.low, "android/"+asciiLower(p.products[0].version)+"/") {
-		s.agName, s.agClass, s.agVersion = "Stock Android Browser", "Browser", s.os.version
-		if s.engName == "" {
-			s.engClass, s.engName, s.engVersion = "Browser", "AppleWebKit", Unknown
+		s.setAgent(confRule, "Browser", "Stock Android Browser", s.os.version)
+		if s.engName.v == "" {
+			s.setEngine(confRule, "Browser", "AppleWebKit", Unknown)
 		}
 		for i := 1; i+1 < len(p.products); i++ {
 			pr := p.products[i]
-			if pr.lname != "" && strings.EqualFold(pr.name, pr.version) && strings.EqualFold(pr.name, s.devBrand) {
-				s.devName = s.devBrand + " " + p.products[i+1].name
+			if pr.lname != "" && strings.EqualFold(pr.name, pr.version) && strings.EqualFold(pr.name, s.devBrand.v) {
+				s.devName.set(s.devBrand.v+" "+p.products[i+1].name, confRule)
 				break
 			}
 		}
@@ -154,8 +154,8 @@ func (s *state) repairBroken() {
 	// Firefox for Android says "Mobile" or "Tablet"; the early Fennec
 	// builds ("Android; Linux armv7l; rv:10.0.3") say neither, and are
 	// then not known to be a tablet.
-	if s.os.name == "Android" && s.engName == "Gecko" && !s.mobile && !s.tablet && s.devClass == "Tablet" {
-		s.devClass = "Mobile"
+	if s.os.name == "Android" && s.engName.v == "Gecko" && !s.mobile && !s.tablet && s.devClass.v == "Tablet" {
+		s.devClass.set("Mobile", confRule)
 	}
 	// Huawei's quick apps (installable web apps, "hap") run inside the
 	// Quick App Center, which names itself by its package:
@@ -163,7 +163,7 @@ func (s *state) repairBroken() {
 	if p.has(kwHuaweiFastApp) {
 		for _, pr := range p.products {
 			if pr.lword == "com.huawei.fastapp" {
-				s.agName, s.agClass, s.agVersion = "HUAWEI Quick App Center", "Mobile App", cleanVersion(pr.version)
+				s.setAgent(confRule, "Mobile App", "HUAWEI Quick App Center", cleanVersion(pr.version))
 				break
 			}
 		}
@@ -172,23 +172,25 @@ func (s *state) repairBroken() {
 	// "(Windows NT 5.1) ... Chrome/39.0.852.0 Mobile Safari/5362": a
 	// desktop Windows with the "Mobile Safari" of a phone browser is read
 	// as a phone, the platform as a mobile one.
-	if s.os.name == "Windows NT" && s.devClass == "Desktop" && s.mobile && s.engName == "Blink" {
+	if s.os.name == "Windows NT" && s.devClass.v == "Desktop" && s.mobile && s.engName.v == "Blink" {
 		if pr, ok := p.product("Safari"); ok && strings.HasSuffix(pr.lname, "mobile safari") {
-			s.devClass, s.os.class = "Phone", "Mobile"
+			s.devClass.set("Phone", confRule)
+			s.os.class = "Mobile"
 		}
 	}
 	// Trident numbers start at 4.0 (Internet Explorer 8); the "Trident/3.1"
 	// of Windows Phone 7.0 is not one of them, and the engine is then
 	// known only as Internet Explorer of the MSIE version.
-	if s.engName == "Trident" && atoiPrefix(s.engVersion) < 4 {
+	if s.engName.v == "Trident" && atoiPrefix(s.engVersion.v) < 4 {
 		if v, ok := p.entryVersion("msie "); ok && isVersionLike(v) {
-			s.engName, s.engVersion = "Internet Explorer", cleanVersion(v)
+			s.engName.set("Internet Explorer", confRule)
+			s.engVersion.set(cleanVersion(v), confRule)
 		}
 	}
 	// "(Windows; U; Windows NT 5.1 ; pl-pl; ThinkPad Tablet
 	// Build/ThinkPadTablet_A310_02)": an Android device in desktop mode
 	// keeps Android's "<model> Build/<id>" entry, which names it.
-	if s.os.name == "Windows NT" && s.devClass == "Desktop" && (s.devBrand == "" || s.devBrand == Unknown) {
+	if s.os.name == "Windows NT" && s.devClass.v == "Desktop" && (s.devBrand.v == "" || s.devBrand.v == Unknown) {
 		for _, e := range p.entries {
 			t := p.text(e)
 			k := strings.Index(p.ltext(e), " build/")
@@ -196,22 +198,22 @@ func (s *state) repairBroken() {
 				continue
 			}
 			if brand, rest := brandOfModel(t[:k]); brand != "" && rest != "" {
-				s.devClass, s.devBrand, s.devName = "Tablet", brand, brand+" "+rest
+				s.setDevice(confRule, "Tablet", brand, brand+" "+rest)
 				if s.mobile {
-					s.devClass = "Phone"
+					s.devClass.set("Phone", confRule)
 				}
 			}
 			break
 		}
 	}
-	if s.agName == "UIWebView" {
+	if s.agName.v == "UIWebView" {
 		s.brokenIOSApp()
 	}
 	// "(Linux; Android 10; null)": a privacy tool or a broken app left
 	// "null" where the model belongs; the device is as unknown as with no
 	// model at all.
-	if s.os.name == "Android" && s.devName == "Null" && (s.devBrand == "" || s.devBrand == Unknown) {
-		s.devName = "Android Mobile"
+	if s.os.name == "Android" && s.devName.v == "Null" && (s.devBrand.v == "" || s.devBrand.v == Unknown) {
+		s.devName.set("Android Mobile", confRule)
 	}
 	// "ni3lsBasj3s@intigriti.me Mozilla/5.0 (Macintosh; ...; rv:140.0)
 	// Gecko/20100101 Firefox/140.0": with an address put before it,
@@ -220,13 +222,13 @@ func (s *state) repairBroken() {
 	// bounds) are not made.
 	if len(p.products) > 0 && p.products[0].lword == "mozilla" && len(p.products[0].lname) > len("mozilla") &&
 		strings.IndexByte(p.products[0].name, '@') > 0 {
-		if s.engName == "Gecko" {
-			s.engVersion = Unknown
+		if s.engName.v == "Gecko" {
+			s.engVersion.set(Unknown, confRule)
 		}
 		switch {
 		case s.os.version == ">=10":
 			s.os.version = "10.0"
-		case s.os.version == ">=10.15.7" && s.agName == "Firefox":
+		case s.os.version == ">=10.15.7" && s.agName.v == "Firefox":
 			s.os.version = "10.15"
 		case s.os.version == ">=10.15.7":
 			s.os.version = "10.15.7"
@@ -235,9 +237,9 @@ func (s *state) repairBroken() {
 	// Nothing names the client, but the device is known: the user agent
 	// is the device's own, as in "(Samsung SMJ200M; CPU Android 5.1.1;
 	// ...)" or a television's bare HbbTV comment.
-	if s.agName == "" && s.devBrand != "" && s.devBrand != Unknown && len(p.products) == 0 &&
+	if s.agName.v == "" && s.devBrand.v != "" && s.devBrand.v != Unknown && len(p.products) == 0 &&
 		strings.HasPrefix(strings.TrimSpace(p.ua), "(") {
-		s.agName, s.agClass, s.agVersion = s.devBrand, "Special", Unknown
+		s.setAgent(confRule, "Special", s.devBrand.v, Unknown)
 	}
 	s.bugBountyBrand()
 }
@@ -248,7 +250,7 @@ func (s *state) repairBroken() {
 // site owner can tell research from an attack. Yauaa shows the platform as
 // the brand of a device that has none of its own.
 func (s *state) bugBountyBrand() {
-	if s.devBrand != "" && s.devBrand != Unknown {
+	if s.devBrand.v != "" && s.devBrand.v != Unknown {
 		return
 	}
 	brand := ""
@@ -262,9 +264,9 @@ func (s *state) bugBountyBrand() {
 	default:
 		return
 	}
-	s.devBrand = brand
-	if s.devName != "" && s.devName != Unknown {
-		s.devName = brand + " " + s.devName
+	s.devBrand.set(brand, confRule)
+	if s.devName.v != "" && s.devName.v != Unknown {
+		s.devName.set(brand+" "+s.devName.v, confRule)
 	}
 }
 
@@ -393,9 +395,9 @@ func (s *state) fakeWindowsNT() {
 	if major := atoiPrefix(nt); !isVersionLike(nt) || major < 7 || major > 9 {
 		return
 	}
-	switch s.agName {
+	switch s.agName.v {
 	case "Netscape":
-		s.agName, s.agClass, s.agVersion = "Windows NT", "Browser", nt
+		s.setAgent(confRule, "Browser", "Windows NT", nt)
 	case "Safari":
 		sf, ok := p.product("Safari")
 		if !ok || atoiPrefix(sf.version) >= 85 {
@@ -408,8 +410,8 @@ func (s *state) fakeWindowsNT() {
 		if !ok || len(p.products) == 0 {
 			return
 		}
-		s.agName, s.agClass, s.agVersion = "WebKit", "Browser", cleanVersion(wk.version)
-		s.engClass, s.engName, s.engVersion = "Browser", "Mozilla", cleanVersion(p.products[0].version)
+		s.setAgent(confRule, "Browser", "WebKit", cleanVersion(wk.version))
+		s.setEngine(confRule, "Browser", "Mozilla", cleanVersion(p.products[0].version))
 	}
 }
 
@@ -431,7 +433,7 @@ func (s *state) brokenIOSApp() {
 			j++
 		}
 		if j > i {
-			s.agName, s.agClass, s.agVersion = "DuckDuckGo", "Browser", p.ua[i:j]
+			s.setAgent(confRule, "Browser", "DuckDuckGo", p.ua[i:j])
 			return
 		}
 	}
@@ -449,12 +451,12 @@ func (s *state) brokenIOSApp() {
 				v = v[:e]
 			}
 			if isVersionLike(v) && !strings.ContainsAny(name[:k], " /") {
-				s.agName, s.agClass, s.agVersion = name[:k], "Mobile App", cleanVersion(v)
+				s.setAgent(confRule, "Mobile App", name[:k], cleanVersion(v))
 			}
 		case strings.IndexByte(name, '@') >= 0 && i+2 < len(p.products):
 			app := p.products[i+2]
 			if app.name != "" && isLetter(app.name[0]) && isVersionLike(app.version) && !strings.ContainsAny(app.name, " ():@") {
-				s.agName, s.agClass, s.agVersion = app.name, "Mobile App", cleanVersion(app.version)
+				s.setAgent(confRule, "Mobile App", app.name, cleanVersion(app.version))
 			}
 		}
 		return

@@ -19,9 +19,9 @@ func (s *state) gameConsole() {
 			if model == "" {
 				continue
 			}
-			s.devClass, s.devBrand, s.devName = "Game Console", "Nintendo", "Nintendo "+normalizeName(model)
+			s.setDevice(confRule, "Game Console", "Nintendo", "Nintendo "+normalizeName(model))
 			if handheldNintendo(asciiLower(model)) {
-				s.devClass = "Handheld Game Console"
+				s.devClass.set("Handheld Game Console", confRule)
 			}
 			// Nintendo's consoles have no version of their system in the
 			// user agent; the console itself is the "version" of the
@@ -29,7 +29,7 @@ func (s *state) gameConsole() {
 			s.os = osInfo{name: "Nintendo", version: "Nintendo " + model, class: "Game Console", cpu: s.os.cpu}
 			return
 		case lt == "ps2" || strings.HasPrefix(lt, "ps2 "):
-			s.devClass, s.devBrand, s.devName = "Game Console", "Sony", "Sony PlayStation 2"
+			s.setDevice(confRule, "Game Console", "Sony", "Sony PlayStation 2")
 			for _, e2 := range p.entries {
 				// The PlayStation 2's network system, "PlayStation BB
 				// Navigator 1.0".
@@ -39,7 +39,7 @@ func (s *state) gameConsole() {
 			}
 			return
 		case strings.HasPrefix(lt, "psp"):
-			s.devClass, s.devBrand, s.devName = "Handheld Game Console", "Sony", "Sony PlayStation Portable"
+			s.setDevice(confRule, "Handheld Game Console", "Sony", "Sony PlayStation Portable")
 			return
 		case strings.HasPrefix(lt, "playstation"):
 			rest := strings.TrimLeft(t[len("playstation"):], " /")
@@ -51,7 +51,7 @@ func (s *state) gameConsole() {
 				model, version = m, v
 			}
 			version = strings.TrimSpace(version)
-			s.devClass, s.devBrand, s.devName = "Game Console", "Sony", "Sony PlayStation "+normalizeName(model)
+			s.setDevice(confRule, "Game Console", "Sony", "Sony PlayStation "+normalizeName(model))
 			s.sonyConsoleOS(asciiLower(model), version)
 			if pr, ok := p.product("RNPS"); ok && isVersionLike(pr.version) {
 				// React Native for PlayStation apps run on their own
@@ -86,7 +86,7 @@ func (s *state) sonyConsoleOS(model, version string) {
 	case "vita":
 		name = "PlayStation Vita"
 	case "portable":
-		s.devClass = "Handheld Game Console"
+		s.devClass.set("Handheld Game Console", confRule)
 		return
 	default:
 		return
@@ -105,23 +105,24 @@ func (s *state) sonyConsoleOS(model, version string) {
 func (s *state) eReader() {
 	p := s.p
 	if pr, ok := p.product("PocketBook"); ok && isVersionLike(pr.version) {
-		s.devClass, s.devBrand, s.devName = "eReader", "PocketBook", "PocketBook"
-		s.engClass, s.engName, s.engVersion = "eReader", "PocketBook", cleanVersion(pr.version)
-		s.agClass = "eReader"
+		s.setDevice(confRule, "eReader", "PocketBook", "PocketBook")
+		s.setEngine(confRule, "eReader", "PocketBook", cleanVersion(pr.version))
+		s.agClass.set("eReader", confRule)
 		s.os.class = "Mobile"
 		return
 	}
 	if pr, ok := p.product("Kindle"); ok && isVersionLike(pr.version) && !strings.Contains(pr.lname, "fire") {
-		s.devClass, s.devBrand, s.devName = "eReader", "Amazon", "Amazon Kindle"
+		s.setDevice(confRule, "eReader", "Amazon", "Amazon Kindle")
 		s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
 		return
 	}
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		if strings.HasPrefix(lt, "kobo ") || strings.HasPrefix(lt, "tolino ") {
-			s.devClass = "eReader"
-			if lt[0] == 'k' && (s.devBrand == "" || s.devBrand == Unknown) {
-				s.devBrand, s.devName = "Kobo", normalizeName(p.text(e))
+			s.devClass.set("eReader", confRule)
+			if lt[0] == 'k' && (s.devBrand.v == "" || s.devBrand.v == Unknown) {
+				s.devBrand.set("Kobo", confRule)
+				s.devName.set(normalizeName(p.text(e)), confRule)
 			}
 			return
 		}
@@ -137,153 +138,6 @@ func (p *parsed) inComment(i int) bool {
 		}
 	}
 	return false
-}
-
-// vidaaModel reads the model of a Hisense television from the
-// "(Hisense;HE55A7000EUWTS;V0000.01.00A.J0828)" comment its browser adds
-// after the chipset ("Hisense-MSD6886"): the maker, then the model number.
-func (s *state) vidaaModel() {
-	p := s.p
-	for i, e := range p.entries {
-		if p.ltext(e) != "hisense" || i+1 >= len(p.entries) || p.entries[i+1].block != e.block {
-			continue
-		}
-		if m := p.text(p.entries[i+1]); isModelNumber(strings.ReplaceAll(m, "_", "-")) {
-			s.devName = "Hisense " + normalizeName(m)
-			return
-		}
-	}
-}
-
-// Needles of the set-top box rules.
-var (
-	kwKreaTV   = uaNeedles.add("kreatv/")
-	kwRokuDVP  = uaNeedles.add("roku/dvp-")
-	kwNSZDash  = uaNeedles.add("nsz-")
-	kwAppleTV  = uaNeedles.add("apple tv")
-	kwAppleTV2 = uaNeedles.add("appletv")
-)
-
-// setTopBoxMakers are companies that make set-top boxes only; a comment
-// entry that starts with one of them ("Arris MediaPlayer 2.0") names such
-// a box.
-var setTopBoxMakers = []struct{ prefix, brand string }{
-	{"arris ", "Arris"}, {"amino ", "Amino"}, {"humax ", "Humax"}, {"kaon ", "Kaon"},
-	{"technicolor ", "Technicolor"}, {"sagemcom ", "Sagemcom"},
-}
-
-// setTopBoxNeedles lets setTopBox skip the comment when no maker occurs.
-var setTopBoxNeedles = uaNeedles.group([]string{"arris ", "amino ", "humax ", "kaon ", "technicolor ", "sagemcom "})
-
-// setTopBox recognises the boxes that connect a television to the
-// internet and reports whether it found one:
-//   - Arris's KreaTV system ("KreaTV/15.99.2.1 (ARRIS, IPC1100P2, wired)"),
-//   - Roku's players, whose product version is the "DVP" (digital video
-//     player) firmware ("Roku/DVP-10.5"),
-//   - Android TV devices that say so in their model ("SHIELD Android TV"),
-//     and Sony's NSZ Google TV players,
-//   - the WPE WebKit browser of Comcast's RDK based X1 boxes, which adds
-//     only "WPE" to a Linux platform,
-//   - comment entries naming a set-top box maker.
-func (s *state) setTopBox() bool {
-	p := s.p
-	if pr, ok := p.product("KreaTV"); ok && p.has(kwKreaTV) && isVersionLike(pr.version) {
-		s.os = osInfo{name: "KreaTV", version: pr.version, class: "Embedded", cpu: s.os.cpu}
-		s.devClass, s.devBrand, s.devName = "Set-top box", "Arris", "Arris KreaTV"
-		s.ceDevice()
-		return true
-	}
-	if pr, ok := p.product("Roku"); ok && p.has(kwRokuDVP) {
-		s.os = osInfo{name: "Roku OS", version: pr.version, class: "Embedded", cpu: s.os.cpu}
-		s.devClass, s.devBrand, s.devName = "Set-top box", "Roku", "Roku Digital Video"
-		return true
-	}
-	if s.os.name == "Android" && (p.has(kwAndroidTV) || p.has(kwNSZDash) && s.devBrand == "Sony" || hasWordFold(s.devName, "box") || strings.Contains(s.devName, "BOX")) {
-		s.devClass = "Set-top box"
-		s.os.class = "Embedded"
-		if k := strings.IndexByte(s.devName, '/'); k > 0 && s.devBrand == "Sony" {
-			s.devName = s.devName[:k] // "NSZ-GS7/GX70": the player and its remote
-		}
-		return true
-	}
-	if s.os.name == "Android" && (strings.Contains(s.devName, "Google TV") || strings.HasPrefix(s.devName, "Chromecast")) {
-		// Google's own streaming devices ("4K Google TV Stick").
-		s.devClass = "Set-top box"
-		if s.devBrand == "" || s.devBrand == Unknown {
-			s.devBrand, s.devName = "Google", "Google "+s.devName
-		}
-		return true
-	}
-	if s.os.name == "Linux" && len(p.products) > 0 && p.products[len(p.products)-1].name == "WPE" {
-		s.devClass, s.devBrand, s.devName = "Set-top box", "Comcast", "Comcast X1"
-		return true
-	}
-	if !p.hasAny(&setTopBoxNeedles) {
-		return false
-	}
-	for _, e := range p.entries {
-		lt := p.ltext(e)
-		for _, m := range setTopBoxMakers {
-			if strings.HasPrefix(lt, m.prefix) {
-				model := strings.TrimSpace(p.text(e)[len(m.prefix):])
-				if k := strings.LastIndexByte(model, ' '); k > 0 && isVersionLike(model[k+1:]) {
-					model = model[:k]
-				}
-				s.devClass, s.devBrand, s.devName = "Set-top box", m.brand, m.brand+" "+normalizeName(model)
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// googleTV handles the Google TV platform of 2010 to 2014, on boxes of
-// Sony, Logitech, LG and others: "(Linux; GoogleTV 3.2; NSZ-GS7/GX70
-// Build/MASTER)" names the system version and the box, while the first
-// generation sends only "GoogleTV/161242", a build number.
-func (s *state) googleTV() {
-	p := s.p
-	s.devClass, s.devBrand, s.devName = "Set-top box", "Google", "Google TV"
-	v := Unknown
-	for i, e := range p.entries {
-		lt := p.ltext(e)
-		if !strings.HasPrefix(lt, "googletv ") {
-			continue
-		}
-		if ver := leadingVersion(lt[len("googletv "):]); strings.Contains(ver, ".") {
-			v = ver
-		}
-		if i+1 < len(p.entries) && p.entries[i+1].block == e.block {
-			model := p.text(p.entries[i+1])
-			if k := strings.Index(p.ltext(p.entries[i+1]), " build/"); k > 0 {
-				model = model[:k]
-			}
-			if k := strings.IndexByte(model, '/'); k > 0 {
-				model = model[:k]
-			}
-			if b, rest := brandOfModel(model); b != "" && rest != "" {
-				s.devBrand, s.devName = b, b+" "+normalizeName(rest)
-			}
-		}
-		break
-	}
-	s.os = osInfo{name: "GoogleTV", version: v, class: "Embedded", cpu: s.os.cpu}
-}
-
-// webOSVersion derives the version of LG's webOS TV from the Chromium
-// release its web runtime is built on (webOSTVReleases), where the system
-// rules left it unknown.
-func (s *state) webOSVersion() {
-	if s.os.name != "WebOS" || s.os.version != Unknown && s.os.version != "" {
-		return
-	}
-	pr, ok := s.p.product("Chrome")
-	if !ok || pr.name != "Chrome" {
-		return
-	}
-	if r, ok := webOSTVReleases[versionMajor(pr.version)]; ok {
-		s.os.version = r
-	}
 }
 
 // Needles of the wearable, headset and car rules.
@@ -310,18 +164,18 @@ func (s *state) wearable() {
 	p := s.p
 	switch {
 	case p.has(kwVRSafari) || p.has(kwOculus) && !p.has(kwPico):
-		s.devClass = "Virtual Reality"
-		if s.devBrand == "" || s.devBrand == Unknown || s.devBrand == "Quest" || s.devBrand == "Pacific" {
+		s.devClass.set("Virtual Reality", confRule)
+		if s.devBrand.v == "" || s.devBrand.v == Unknown || s.devBrand.v == "Quest" || s.devBrand.v == "Pacific" {
 			// Oculus headsets name only their code name ("Pacific",
 			// "Quest 2"), which the generic rule took for a maker.
-			if s.devBrand == "" || s.devBrand == Unknown {
-				s.devName = "Oculus"
+			if s.devBrand.v == "" || s.devBrand.v == Unknown {
+				s.devName.set("Oculus", confRule)
 			}
-			s.devBrand = "Oculus"
+			s.devBrand.set("Oculus", confRule)
 			for _, e := range p.entries {
 				lt := p.ltext(e)
 				if lt == "pacific" || lt == "quest" || strings.HasPrefix(lt, "quest ") {
-					s.devName = "Oculus " + normalizeName(p.text(e))
+					s.devName.set("Oculus "+normalizeName(p.text(e)), confRule)
 					break
 				}
 			}
@@ -329,24 +183,25 @@ func (s *state) wearable() {
 		s.picoHeadset()
 	case p.has(kwWatchOS):
 		if pr, ok := p.product("watchOS"); ok {
-			s.devClass, s.devBrand, s.devName = "Watch", "Apple", "Apple Watch"
+			s.setDevice(confRule, "Watch", "Apple", "Apple Watch")
 			s.os = osInfo{name: "watchOS", version: orUnknown(pr.version), class: "Mobile", cpu: s.os.cpu}
 		}
 	case p.has(kwWatch) && (s.os.name == "Android" || s.os.name == "Tizen"):
-		lm := asciiLower(s.devName)
+		lm := asciiLower(s.devName.v)
 		if !strings.Contains(lm, "watch") {
 			return
 		}
-		s.devClass = "Watch"
-		if s.devBrand == "G" {
+		s.devClass.set("Watch", confRule)
+		if s.devBrand.v == "G" {
 			// LG sold its first Android Wear watches as "G Watch".
-			s.devBrand, s.devName = "LG", "LG "+s.devName
+			s.devBrand.set("LG", confRule)
+			s.devName.set("LG "+s.devName.v, confRule)
 		}
 	case s.os.name == "Android" && len(p.products) > 0 && p.products[0].name == "AlexaService":
 		// Amazon's voice service on its Echo devices.
-		s.devClass, s.devBrand, s.devName = "Voice", "Amazon", "Amazon Alexa"
+		s.setDevice(confRule, "Voice", "Amazon", "Amazon Alexa")
 	case p.has(kwQtCarBrowser) || p.has(kwTeslaSlash) && s.os.name == "Linux":
-		s.devClass, s.devBrand, s.devName = "Car", "Tesla", "Tesla"
+		s.setDevice(confRule, "Car", "Tesla", "Tesla")
 	}
 }
 
@@ -366,7 +221,8 @@ func (s *state) picoHeadset() {
 			model = t[len("pico "):k]
 			version = leadingVersion(t[k+3:])
 		}
-		s.devBrand, s.devName = "Pico", "Pico "+normalizeName(strings.TrimSpace(model))
+		s.devBrand.set("Pico", confRule)
+		s.devName.set("Pico "+normalizeName(strings.TrimSpace(model)), confRule)
 		if version != "" {
 			s.os.name, s.os.version = "PICO OS", version
 		}
@@ -383,7 +239,7 @@ func (s *state) homeDevice() {
 	p := s.p
 	for _, e := range p.entries {
 		if p.ltext(e) == "cellos" {
-			s.devClass, s.devBrand, s.devName = "Game Console", "Sony", "Sony PlayStation 3"
+			s.setDevice(confRule, "Game Console", "Sony", "Sony PlayStation 3")
 			s.os = osInfo{name: "CellOS", version: Unknown, class: "Game Console", cpu: s.os.cpu}
 			return
 		}
@@ -395,9 +251,10 @@ func (s *state) homeDevice() {
 			// "Android-SAMSUNG-GT-I9060C/101.40404": the download manager
 			// of Samsung's Android browser, with the phone's model.
 			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
-			s.devClass = "Mobile"
+			s.devClass.set("Mobile", confRule)
 			if b, rest := brandOfModel(first.name[8:]); b != "" && rest != "" {
-				s.devBrand, s.devName = b, b+" "+normalizeName(rest)
+				s.devBrand.set(b, confRule)
+				s.devName.set(b+" "+normalizeName(rest), confRule)
 			}
 			return
 		case first.name == "WhatsApp" && len(p.products) == 2 && len(p.products[1].name) == 1:
@@ -407,21 +264,21 @@ func (s *state) homeDevice() {
 			switch p.products[1].name {
 			case "N":
 				s.os = osInfo{name: "KaiOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
-				s.devClass, s.devBrand, s.devName = "Mobile", "Nokia", "Nokia Kaios"
+				s.setDevice(confRule, "Mobile", "Nokia", "Nokia Kaios")
 			case "W":
 				s.os = osInfo{name: "Windows Mobile", version: "10", class: "Mobile", cpu: s.os.cpu}
-				s.devClass, s.devBrand, s.devName = "Mobile", Unknown, "Generic Windows Phone"
+				s.setDevice(confRule, "Mobile", Unknown, "Generic Windows Phone")
 			}
 			return
 		case first.name == "MSFT-WP" && isVersionLike(first.version):
 			// The system HTTP client of Windows Phone ("MSFT-WP/7.10.8860").
 			s.os = osInfo{name: "Windows Phone", version: first.version, class: "Mobile", cpu: s.os.cpu}
-			s.devClass = "Phone"
+			s.devClass.set("Phone", confRule)
 			return
 		case first.name == "Echo" && len(p.products) == 1 && isVersionLike(first.version):
 			// Amazon's Echo speakers fetch with a bare "Echo/1.0".
 			s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
-			s.devClass, s.devBrand, s.devName = "Voice", "Amazon", "Amazon Echo"
+			s.setDevice(confRule, "Voice", "Amazon", "Amazon Echo")
 			return
 		case strings.Contains(first.lname, "android") || strings.HasSuffix(first.lname, "-ios") || strings.Contains(first.lname, "-ios-"):
 			// Apps named after their platform: "GeenStijlAndroidApp/2.0",
@@ -429,7 +286,7 @@ func (s *state) homeDevice() {
 			// one named after both ("Outlook-iOS-Android") is only mobile.
 			android := strings.Contains(first.lname, "android")
 			ios := strings.HasSuffix(first.lname, "-ios") || strings.Contains(first.lname, "-ios-")
-			s.devClass = "Mobile"
+			s.devClass.set("Mobile", confRule)
 			switch {
 			case android && ios:
 				s.os.class = "Mobile"
@@ -437,12 +294,15 @@ func (s *state) homeDevice() {
 				s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
 			default:
 				s.os = osInfo{name: "iOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
-				s.devBrand, s.devName = "Apple", "Apple iOS Device"
+				s.devBrand.set("Apple", confRule)
+				s.devName.set("Apple iOS Device", confRule)
 				switch lv := asciiLower(first.version); {
 				case strings.Contains(lv, "iphone"):
-					s.devClass, s.devName = "Phone", "Apple iPhone"
+					s.devClass.set("Phone", confRule)
+					s.devName.set("Apple iPhone", confRule)
 				case strings.Contains(lv, "ipad"):
-					s.devClass, s.devName = "Tablet", "Apple iPad"
+					s.devClass.set("Tablet", confRule)
+					s.devName.set("Apple iPad", confRule)
 				}
 			}
 			return
@@ -450,7 +310,7 @@ func (s *state) homeDevice() {
 			// "member-react-native-application/android/1.11.12": an app
 			// that names its platform where the version would be.
 			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
-			s.devClass = "Mobile"
+			s.devClass.set("Mobile", confRule)
 			return
 		}
 	}
@@ -459,14 +319,15 @@ func (s *state) homeDevice() {
 		// "Spotify/112000510 Win32/0 (PC laptop)": Spotify's desktop
 		// client names the platform and the kind of computer.
 		s.os = osInfo{name: "Windows", version: Unknown, class: "Desktop", cpu: s.os.cpu}
-		s.devClass, s.devBrand, s.devName = "Desktop", Unknown, normalizeName(p.text(p.entries[0]))
+		s.setDevice(confRule, "Desktop", Unknown, normalizeName(p.text(p.entries[0])))
 		return
 	}
 	if pr, ok := p.product("Sonos"); ok && isVersionLike(pr.version) {
-		s.devBrand, s.devName = "Sonos", "Sonos"
+		s.devBrand.set("Sonos", confRule)
+		s.devName.set("Sonos", confRule)
 		for _, e := range p.entries {
 			if t := p.text(e); isModelNumber(t) || len(t) == 4 && isModelNumber(t+"-") {
-				s.devName = "Sonos " + t
+				s.devName.set("Sonos "+t, confRule)
 				break
 			}
 		}
@@ -490,11 +351,11 @@ func (s *state) reducedAndroid() {
 		}
 	}
 	if _, ok := p.product("SamsungBrowser"); ok {
-		s.devBrand = "Samsung"
-		if s.devClass == "Phone" {
-			s.devName = "Samsung Phone"
+		s.devBrand.set("Samsung", confRule)
+		if s.devClass.v == "Phone" {
+			s.devName.set("Samsung Phone", confRule)
 		} else {
-			s.devName = "Samsung Tablet"
+			s.devName.set("Samsung Tablet", confRule)
 		}
 	}
 }
@@ -518,16 +379,17 @@ func (s *state) wpDesktop() {
 		version = "8.1"
 	}
 	s.os = osInfo{name: "Windows Phone", version: version, class: "Mobile", cpu: s.os.cpu}
-	s.devClass, s.devBrand, s.devName = "Phone", Unknown, "Generic Windows Phone"
+	s.setDevice(confRule, "Phone", Unknown, "Generic Windows Phone")
 	for i, e := range p.entries {
 		if p.ltext(e) != "wpdesktop" || i+1 >= len(p.entries) || p.entries[i+1].block != e.block {
 			continue
 		}
 		model := p.text(p.entries[i+1])
 		if b, rest := brandOfModel(model); b != "" {
-			s.devBrand, s.devName = b, b
+			s.devBrand.set(b, confRule)
+			s.devName.set(b, confRule)
 			if rest != "" {
-				s.devName = b + " " + normalizeName(rest)
+				s.devName.set(b+" "+normalizeName(rest), confRule)
 			}
 		}
 		return
@@ -539,30 +401,31 @@ func (s *state) wpDesktop() {
 // that names no model and no mobile browser is an embedded device.
 func (s *state) tizenDevice() {
 	p := s.p
-	if s.devBrand == "" || s.devBrand == Unknown {
-		s.devBrand = "Samsung"
+	if s.devBrand.v == "" || s.devBrand.v == Unknown {
+		s.devBrand.set("Samsung", confRule)
 	}
-	if lm := asciiLower(s.devName); strings.HasPrefix(lm, "samsung sm-r7") || strings.HasPrefix(lm, "samsung sm-r8") ||
+	if lm := asciiLower(s.devName.v); strings.HasPrefix(lm, "samsung sm-r7") || strings.HasPrefix(lm, "samsung sm-r8") ||
 		strings.HasPrefix(lm, "samsung sm-r9") {
-		s.devClass = "Watch" // the Gear S and Galaxy Watch models
+		s.devClass.set("Watch", confRule) // the Gear S and Galaxy Watch models
 		return
 	}
-	if s.devClass == "TV" || p.has(kwTVSafari) {
-		s.devClass, s.devName = "TV", "Samsung Smart TV"
+	if s.devClass.v == "TV" || p.has(kwTVSafari) {
+		s.devClass.set("TV", confRule)
+		s.devName.set("Samsung Smart TV", confRule)
 		s.os.class = "Embedded"
 		return
 	}
 	if p.has(kwFamilyHub) {
-		s.devClass = "Home Appliance"
+		s.devClass.set("Home Appliance", confRule)
 		if !s.mobile {
 			s.os.class = "Embedded"
 		}
 		return
 	}
-	if s.devName == "" || s.devName == Unknown {
-		s.devName = "Samsung Tizen Device"
-		if !s.mobile && !s.tablet && s.devClass == "Phone" {
-			s.devClass = Unknown
+	if s.devName.v == "" || s.devName.v == Unknown {
+		s.devName.set("Samsung Tizen Device", confRule)
+		if !s.mobile && !s.tablet && s.devClass.v == "Phone" {
+			s.devClass.set(Unknown, confRule)
 			s.os.class = "Embedded"
 		}
 	}
@@ -577,7 +440,7 @@ func (s *state) appleProduct() {
 		// hardware and the tvOS release.
 		if k := strings.IndexByte(p.ua, '/'); k > 0 && k < 16 {
 			if v := leadingVersion(p.ua[k+1:]); v != "" {
-				s.devClass, s.devBrand, s.devName = "Set-top box", "Apple", "Apple TV"
+				s.setDevice(confRule, "Set-top box", "Apple", "Apple TV")
 				s.os = osInfo{name: "tvOS", version: v, class: "Mobile", cpu: s.os.cpu}
 				return
 			}
@@ -594,16 +457,19 @@ func (s *state) appleProduct() {
 	}
 	switch {
 	case strings.HasPrefix(ln, "iphone"):
-		s.devClass, s.devName = "Phone", "Apple iPhone"
+		s.devClass.set("Phone", confRule)
+		s.devName.set("Apple iPhone", confRule)
 	case strings.HasPrefix(ln, "ipod"):
 		// Every iPod that runs iOS is an iPod touch.
-		s.devClass, s.devName = "Phone", "Apple iPod Touch"
+		s.devClass.set("Phone", confRule)
+		s.devName.set("Apple iPod Touch", confRule)
 	case strings.HasPrefix(ln, "ipad"):
-		s.devClass, s.devName = "Tablet", "Apple iPad"
+		s.devClass.set("Tablet", confRule)
+		s.devName.set("Apple iPad", confRule)
 	default:
 		return
 	}
-	s.devBrand = "Apple"
+	s.devBrand.set("Apple", confRule)
 	s.os = osInfo{name: "iOS", version: version, class: "Mobile", cpu: s.os.cpu}
 }
 
@@ -623,42 +489,42 @@ func (s *state) deviceFamilies() {
 			// Maemo; its own browser says which system it really is.
 			v, _ := p.entryVersion("sailfish ")
 			s.os.name, s.os.version = "Sailfish", orUnknown(leadingVersion(v))
-			s.devClass = "Phone"
+			s.devClass.set("Phone", confRule)
 		}
 	}
 	switch s.os.name {
 	case "Android":
-		if s.devName == "Android Mobile" && len(p.entries) > 0 && p.ltext(p.entries[0]) == "fban/fb4a" {
+		if s.devName.v == "Android Mobile" && len(p.entries) > 0 && p.ltext(p.entries[0]) == "fban/fb4a" {
 			s.facebookAndroid(true)
 		}
 		for _, e := range p.entries {
 			// "Screen Size phone", "Screen Size 10" tablet": apps that
 			// say what kind of screen they run on.
 			lt := p.ltext(e)
-			if s.devClass == "Mobile" && (lt == "mobile2.0" || lt == "tablet2.0") {
+			if s.devClass.v == "Mobile" && (lt == "mobile2.0" || lt == "tablet2.0") {
 				// "(compatible; Mobile2.0)", "(compatible; Tablet2.0)".
-				s.devClass = "Tablet"
+				s.devClass.set("Tablet", confRule)
 				if lt[0] == 'm' {
-					s.devClass = "Phone"
+					s.devClass.set("Phone", confRule)
 				}
 			}
 			if strings.HasPrefix(lt, "screen size ") {
 				switch {
 				case strings.HasSuffix(lt, "phone"):
-					s.devClass = "Phone"
+					s.devClass.set("Phone", confRule)
 				case strings.HasSuffix(lt, "tablet"):
-					s.devClass = "Tablet"
+					s.devClass.set("Tablet", confRule)
 				}
 			}
 		}
 		// Only a browser's guess of "Phone" (from "Mobile Safari") is
 		// corrected; apps that say nothing of the screen stay "Mobile".
-		if s.devClass == "Phone" {
+		if s.devClass.v == "Phone" {
 			// The model without the brand, compared without case and
 			// without copying: this runs for every Android phone.
-			m := s.devName
-			if len(m) > len(s.devBrand) && m[len(s.devBrand)] == ' ' && strings.HasPrefix(m, s.devBrand) {
-				m = m[len(s.devBrand)+1:]
+			m := s.devName.v
+			if len(m) > len(s.devBrand.v) && m[len(s.devBrand.v)] == ' ' && strings.HasPrefix(m, s.devBrand.v) {
+				m = m[len(s.devBrand.v)+1:]
 			}
 			pre := func(prefixes ...string) bool {
 				for _, x := range prefixes {
@@ -669,18 +535,18 @@ func (s *state) deviceFamilies() {
 				return false
 			}
 			switch {
-			case s.devBrand == "Samsung" && pre("gt-p", "gt-n80", "sm-t", "sm-p", "sm-x"):
-				s.devClass = "Tablet"
+			case s.devBrand.v == "Samsung" && pre("gt-p", "gt-n80", "sm-t", "sm-p", "sm-x"):
+				s.devClass.set("Tablet", confRule)
 			case pre("tb-") || strings.Contains(m, " TB-") || strings.Contains(m, " tb-") ||
 				len(m) > 4 && pre("tb") && m[2] >= '0' && m[2] <= '9' && m[3] == '-':
-				s.devClass = "Tablet"
-			case s.devBrand == "Samsung" && pre("sm-r7", "sm-r8", "sm-r9"):
+				s.devClass.set("Tablet", confRule)
+			case s.devBrand.v == "Samsung" && pre("sm-r7", "sm-r8", "sm-r9"):
 				// The Gear S and Galaxy Watch models.
-				s.devClass = "Watch"
-			case s.devBrand == "Google" && pre("glass"):
+				s.devClass.set("Watch", confRule)
+			case s.devBrand.v == "Google" && pre("glass"):
 				// The first Glass releases named their own Android based
 				// system by its "XE" (Explorer Edition) number ("; XE7)").
-				s.devClass = "Augmented Reality"
+				s.devClass.set("Augmented Reality", confRule)
 				for _, e := range p.entries {
 					if t := p.text(e); len(t) > 2 && t[0] == 'X' && t[1] == 'E' && isDigits(t[2:]) {
 						s.os.name, s.os.class, s.os.version = "Glass OS", "Augmented Reality", t[2:]
@@ -688,14 +554,14 @@ func (s *state) deviceFamilies() {
 				}
 			case len(m) > 3 && pre("mid") && (m[3] >= '0' && m[3] <= '9' || m[3] == '-' || m[3] == ' '):
 				// "MID713": a Mobile Internet Device, the generic tablets.
-				s.devClass = "Tablet"
+				s.devClass.set("Tablet", confRule)
 			}
 		}
 	case "WebOS":
-		if s.devBrand == "" || s.devBrand == Unknown {
+		if s.devBrand.v == "" || s.devBrand.v == Unknown {
 			for _, e := range p.entries {
 				if p.ltext(e) == "hp-tablet" {
-					s.devClass, s.devBrand, s.devName = "Tablet", "HP", "HP TouchPad"
+					s.setDevice(confRule, "Tablet", "HP", "HP TouchPad")
 					if _, ok := p.entryVersion("hpwos/"); ok {
 						s.os.name = "HP WebOS" // HP's own name for webOS 3
 					}
@@ -704,14 +570,16 @@ func (s *state) deviceFamilies() {
 			}
 			for _, name := range [...]string{"Pre", "Pixi", "Veer"} {
 				if pr, ok := p.product(name); ok && pr.name == name {
-					s.devBrand, s.devName = "Palm", "Palm "+normalizeName(name)
+					s.devBrand.set("Palm", confRule)
+					s.devName.set("Palm "+normalizeName(name), confRule)
 					return
 				}
 			}
 		}
 	}
-	if s.devClass == "TV" && (s.devBrand == "" || s.devBrand == Unknown) && p.has(kwViera) {
-		s.devBrand, s.devName = "Panasonic", "Panasonic Viera"
+	if s.devClass.v == "TV" && (s.devBrand.v == "" || s.devBrand.v == Unknown) && p.has(kwViera) {
+		s.devBrand.set("Panasonic", confRule)
+		s.devName.set("Panasonic Viera", confRule)
 	}
 }
 
@@ -725,11 +593,11 @@ func (s *state) amazonDevice(model string) {
 	um := strings.ToUpper(model)
 	switch {
 	case strings.HasPrefix(um, "AFT"):
-		s.devClass = "Set-top box"
+		s.devClass.set("Set-top box", confRule)
 	case strings.HasPrefix(um, "AEO"):
-		s.devClass = "Smart Display"
+		s.devClass.set("Smart Display", confRule)
 	case !strings.Contains(um, "PHONE"):
-		s.devClass = "Tablet"
+		s.devClass.set("Tablet", confRule)
 	}
 	switch versionMajor(s.os.version) {
 	case "9":
@@ -759,14 +627,16 @@ func (s *state) windowsPhoneVendor() {
 		if vendor != "" {
 			if i+1 < len(p.entries) && p.entries[i+1].block == e.block {
 				if m := p.text(p.entries[i+1]); isModelNumber(m) || strings.ContainsAny(m, "0123456789") && len(m) < 30 {
-					s.devBrand, s.devName = vendor, vendor+" "+normalizeName(strings.TrimPrefix(m, vendor+" "))
+					s.devBrand.set(vendor, confRule)
+					s.devName.set(vendor+" "+normalizeName(strings.TrimPrefix(m, vendor+" ")), confRule)
 					return
 				}
 			}
 			continue
 		}
 		if b, rest := brandOfModel(t); b != "" && rest != "" && !hasPrefixFold(t, b) && strings.ContainsAny(t, "0123456789") {
-			s.devBrand, s.devName = b, b+" "+normalizeName(rest)
+			s.devBrand.set(b, confRule)
+			s.devName.set(b+" "+normalizeName(rest), confRule)
 			return
 		}
 	}
@@ -809,68 +679,13 @@ func (s *state) systemFromEntries() {
 			if i > 0 && p.entries[i-1].block == e.block {
 				switch p.ltext(p.entries[i-1]) {
 				case "phone":
-					s.devClass = "Phone"
+					s.devClass.set("Phone", confRule)
 				case "tablet":
-					s.devClass = "Tablet"
+					s.devClass.set("Tablet", confRule)
 				}
 			}
 			return
 		}
-	}
-}
-
-// starboardDevice reads the device of YouTube's Cobalt (Starboard) and of
-// the TV browsers that follow its convention: a product
-// "<operator>_<type>_<chipset>/<firmware>" followed by "(<brand>, <model>,
-// <connection>)" ("_TV_MT5800/012.002.051.001 (Philips, 32PHS5301-12,
-// wireless)", "_GAME_foo/Basjes (Sony, PS5, Carrier pigeon)"). The type
-// says what the device is.
-func (s *state) starboardDevice() {
-	p := s.p
-	if s.devClass == "TV" || s.devClass == "Set-top box" || s.devClass == "Game Console" {
-		return
-	}
-	for _, pr := range p.products {
-		if strings.IndexByte(pr.name, '_') < 0 {
-			continue // the Starboard fields are joined by underscores
-		}
-		class := ""
-		switch {
-		case strings.Contains(pr.name, "_GAME_"):
-			class = "Game Console"
-		case strings.Contains(pr.name, "_STB_") || strings.Contains(pr.name, "_OTT_"):
-			class = "Set-top box"
-		case strings.Contains(pr.name, "_TV_"):
-			class = "TV"
-		default:
-			continue
-		}
-		// The comment after the product holds brand, model, connection.
-		end := strings.Index(p.ua, pr.name)
-		if end < 0 {
-			return
-		}
-		rest := p.ua[end+len(pr.name):]
-		open := strings.IndexByte(rest, '(')
-		close := strings.IndexByte(rest, ')')
-		if open < 0 || close < open {
-			return
-		}
-		parts := strings.Split(rest[open+1:close], ",")
-		if len(parts) < 2 {
-			return
-		}
-		brand, model := strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1])
-		if brand == "" || model == "" {
-			return
-		}
-		s.devClass = class
-		s.devBrand = brandSpelling(brand)
-		s.devName = s.devBrand + " " + normalizeName(model)
-		if s.os.name == "" || s.os.name == "Linux" || s.os.name == "Android" {
-			s.os.class = "Embedded"
-		}
-		return
 	}
 }
 
@@ -914,7 +729,8 @@ func (s *state) facebookAndroid(device bool) {
 		}
 	}
 	if b != "" && rest != "" {
-		s.devBrand, s.devName = b, b+" "+normalizeName(rest)
+		s.devBrand.set(b, confRule)
+		s.devName.set(b+" "+normalizeName(rest), confRule)
 	}
 }
 
@@ -936,7 +752,7 @@ func (s *state) symbianGeneric() {
 	p := s.p
 	for _, e := range p.entries {
 		if lt := p.ltext(e); strings.HasPrefix(lt, "series60/3.") && strings.Contains(lt, " nokia") {
-			s.devName = "Nokia Symbian Phone"
+			s.devName.set("Nokia Symbian Phone", confRule)
 			return
 		}
 	}
@@ -947,28 +763,16 @@ func (s *state) symbianGeneric() {
 // says it ("Tungsten Proxyless 1.1"), otherwise "Palm OS PDA".
 func (s *state) palmPDA() {
 	p := s.p
-	s.devClass, s.devBrand, s.devName = "Mobile", "Palm", "Palm OS PDA"
+	s.setDevice(confRule, "Mobile", "Palm", "Palm OS PDA")
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		for _, line := range [...]string{"tungsten", "treo", "zire", "centro"} {
 			if strings.HasPrefix(lt, line) {
-				s.devName = "Palm " + capitalize(line)
+				s.devName.set("Palm "+capitalize(line), confRule)
 				return
 			}
 		}
 	}
-}
-
-// windowsOEMs are the codes computer makers add to Internet Explorer's
-// user agent on the Windows installations they ship ("MALNJS" on a
-// Lenovo, "MAGWJS" on a Gateway): four letters for the maker, then two for
-// the Internet Explorer release or the kind of installation.
-var windowsOEMs = map[string]string{
-	"MAAR": "Acer", "MAAU": "Acer", "ASU2": "Asus", "ASJB": "Asus", "MAGW": "Gateway", "MALN": "Lenovo", "MALC": "Lenovo",
-	"MALE": "Lenovo", "LEN2": "Lenovo", "LCJB": "Lenovo", "MAMD": "Medion", "MAMI": "MSI", "MASA": "Samsung",
-	"MASM": "Samsung", "MASE": "Samsung", "SMJB": "Samsung", "MASP": "Sony", "MASN": "Sony", "MATB": "Toshiba",
-	"MATM": "Toshiba", "MATP": "Toshiba", "TNJB": "Toshiba", "MAFS": "Fujitsu", "MAPB": "Packard Bell",
-	"MDDR": "Dell", "MDDC": "Dell", "MDDS": "Dell",
 }
 
 // windowsOEM finds the entry in which a computer maker marks the Windows
@@ -1011,15 +815,15 @@ func (s *state) windowsOEMDevice() {
 	case b == "":
 		return
 	case model != "":
-		s.devName = b + " " + model
+		s.devName.set(b+" "+model, confRule)
 	case b == "HP" && kind != "":
-		s.devName = "HP " + normalizeName(kind)
-	case s.devClass == "Tablet":
-		s.devName = b + " Tablet"
+		s.devName.set("HP "+normalizeName(kind), confRule)
+	case s.devClass.v == "Tablet":
+		s.devName.set(b+" Tablet", confRule)
 	default:
-		s.devName = b + " Desktop"
+		s.devName.set(b+" Desktop", confRule)
 	}
-	s.devBrand = b
+	s.devBrand.set(b, confRule)
 }
 
 // smartTVWord reports "SmartTV" as a word of its own ("Linux/SmartTV",
@@ -1049,14 +853,16 @@ var kwRaspbian = uaNeedles.add("raspbian")
 func (s *state) linuxDevice() {
 	p := s.p
 	if p.has(kwRaspbian) {
-		s.devBrand, s.devName = "Raspberry", "Raspberry PI"
+		s.devBrand.set("Raspberry", confRule)
+		s.devName.set("Raspberry PI", confRule)
 		s.os.name = "Raspbian"
 		return
 	}
 	if s.os.name == "Ubuntu" && s.mobile {
 		for _, e := range p.entries {
 			if lt := p.ltext(e); strings.HasPrefix(lt, "ubuntu ") && strings.Contains(lt, " like android") {
-				s.devClass, s.devName = "Phone", "Linux Mobile"
+				s.devClass.set("Phone", confRule)
+				s.devName.set("Linux Mobile", confRule)
 				s.os.name, s.os.class = "Ubuntu Touch", "Mobile"
 				return
 			}

@@ -24,12 +24,30 @@
 //     fixed platform of Chrome's reduced user agent, bug bounty addresses;
 //   - os.go: the operating system from comment entries and products, with
 //     priorities (Windows Phone over Android over Linux);
-//   - analyze.go: layout engine, browser or app, device (Android models,
-//     Apple devices, TVs, feature phones) and the combined attributes;
+//   - analyze.go: the order the rule families run in, and the simple
+//     flags every family reads;
+//   - engine.go: the layout engine from its product token;
+//   - browser.go: the browser or app from the products and the comment;
+//   - device.go: the device (Android models, Apple devices, feature phones,
+//     Windows phones, anonymised devices);
+//   - tv.go: televisions, set-top boxes and smart TV platforms (HbbTV,
+//     webOS, Vidaa, Google TV, Cobalt/Starboard), all in one place;
+//   - osversion.go: system versions that browsers freeze or reduce;
+//   - extras.go: e-mail, URL, UUID, IE compatibility and language;
+//   - fill.go: the attribute array from the findings, with the combined
+//     attributes (NameVersion, majors) derived in one place;
+//   - decode.go: URL-encoded user agents;
+//   - general.go: structural rules that name no product (identifier
+//     products, Cocoa app user agents, percent-encoded attacks);
+//   - webview.go: Meta's in-app bracket (Facebook*, AgentBuild) and the
+//     app inside a web view (WebviewApp*);
+//   - tables.go and tables/*.tsv: the facts the rules use, as data, one
+//     entry a line with its source;
+//   - priority.go: every device, engine and agent finding is written with
+//     a confidence, and the highest wins;
 //   - brands.go: device brands from public model naming conventions;
 //   - devices.go: game consoles and e-book readers, named after the model
-//     the console or reader announces; set-top boxes, smart TV platforms
-//     (webOS, Google TV, Cobalt/Starboard), headsets, watches, cars, voice
+//     the console or reader announces; headsets, watches, cars, voice
 //     and home devices, and the device kinds that makers' model codes
 //     imply (tablets, watches, Windows OEM codes);
 //   - apps.go: applications inside another client's user agent (Electron
@@ -57,8 +75,8 @@
 // "Mac OS", "AppleWebKit", "Windows 7"), with one deliberate difference
 // required by the service specification: an attribute that cannot be
 // determined is "Unknown". Where Yauaa writes "??" (an unknown version)
-// the value is "Unknown"; where it writes "Unknown ??" it is "Unknown"; a
-// known name with an unknown version is "Name Unknown" (Yauaa: "Name ??").
+// or "Unknown ??" the value is "Unknown"; a combined attribute whose name
+// is known and version is not prints Yauaa's "Name ??" ("Android ??").
 // Partial versions that Yauaa derives, such as "10.?" for a Mac OS X
 // without a version or "8.?" for an iOS release known only from its Darwin
 // kernel, and lower bounds such as ">=10" for the frozen "Windows NT 10.0"

@@ -16,10 +16,10 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "54a98812dd803e908f4da39db2447ed39701d02e8a4871ce43cf6b834fd2d6aa",
-	"dev-variants": "ccf0ea67d173e6385dc30d6e518831bd7fb0dc806515410cad177118366ae066",
-	"access-log":   "4b8e5570f71bc8f5143a472fd70dff3498f795e327950e197eb8fdd495b46a67",
-	"hostile":      "96e7a625193022f72aa9aea34b458d5378c1b8b042da788f8f132def35f297c4",
+	"dev":          "2f298a8d7072b471dfdb042f309c93b61301c36ef861a4bb7dc63d6631baa85e",
+	"dev-variants": "01589acf6eb9c4b7787ea9b3b1b325f4c81dc9a58ef66f992364d1efc2692fdc",
+	"access-log":   "4c20ab9488c80d8be4e22c5521261b939bc48a8d48545406746843c39ca06cb4",
+	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
 
 // accessLogLineUserAgents returns the user agent of every line of the real

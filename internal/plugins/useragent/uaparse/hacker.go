@@ -58,20 +58,16 @@ var traversalSignatures = []string{
 	"boot.ini", "win.ini", "file:///", "web-inf", "/etc/group", "/proc/", "/etc/shadow",
 }
 
-// hackerToolkits maps a lower case marker to the scanner that leaves it.
-var hackerToolkits = []struct{ marker, name string }{
-	{"sqlmap", "Sqlmap"}, {"acunetix", "Acunetix"}, {"nessus", "Nessus"}, {"nikto", "Nikto"},
-	{"assetnote", "Assetnote"}, {"no_random_ua_found", "OpenBullet"}, {"googlesecurityscanner", "Google Security Scanner"},
-	{"netsparker", "Netsparker"}, {"wpscan", "WPScan"}, {"nmap", "Nmap"}, {"anyconnect darwin_i386 3.1.05160", "Nmap"},
-	{"zgrab", "ZGrab"}, {"openvas", "OpenVAS"}, {"w3af", "w3af"}, {"dirbuster", "DirBuster"},
-	{"arachni", "Arachni"}, {"jaeles", "Jaeles"}, {"nuclei", "Nuclei"},
-	// Exploitation tools that have no use but attack: SQL injection
-	// (Havij, sqlninja), file inclusion (fimap), command injection
-	// (commix), cross-site scripting (XSSer) and the ZmEu, Morfeus and
-	// Jorgee vulnerability probes.
-	{"havij", "Havij"}, {"sqlninja", "Sqlninja"}, {"fimap", "Fimap"}, {"commix", "Commix"}, {"xsser", "XSSer"},
-	{"zmeu", "ZmEu"}, {"morfeus", "Morfeus"}, {"jorgee", "Jorgee"},
-}
+// hackerToolkits maps a lower case marker to the scanner that leaves it
+// (tables/hacker_toolkits.tsv); the first marker found wins.
+var hackerToolkits = func() []struct{ marker, name string } {
+	rows := loadTable("hacker_toolkits.tsv", tableColumns["hacker_toolkits.tsv"])
+	out := make([]struct{ marker, name string }, len(rows))
+	for i, r := range rows {
+		out[i].marker, out[i].name = r[0], r[1]
+	}
+	return out
+}()
 
 // detectHacker returns the attack found in the user agent, if any.
 func detectHacker(p *parsed) (hackerInfo, bool) {

@@ -21,32 +21,6 @@ var windowsNT = map[string]string{
 	"6.0": "Vista", "6.1": "7", "6.2": "8", "6.3": "8.1", "6.4": "10 Preview", "10.0": "10.0",
 }
 
-// linuxDistros maps a lower case distribution token to its display name.
-var linuxDistros = []struct{ token, name string }{
-	{"kubuntu", "Kubuntu"}, {"xubuntu", "Xubuntu"}, {"lubuntu", "Lubuntu"}, {"ubuntu", "Ubuntu"},
-	{"linux mint", "Linux Mint"}, {"mint", "Linux Mint"}, {"fedora", "Fedora"}, {"debian", "Debian"},
-	{"gentoo", "Gentoo Linux"}, {"mageia", "Mageia"}, {"opensuse", "SUSE"}, {"suse", "SUSE"},
-	{"centos", "CentOS"}, {"red hat", "Red Hat"}, {"redhat", "Red Hat"}, {"arch linux", "Arch Linux"},
-	{"mandriva", "Mandriva"}, {"slackware", "Slackware"}, {"manjaro", "Manjaro"}, {"raspbian", "Raspbian"},
-}
-
-// otherOS lists systems recognised by a lower case token at the start of a
-// comment entry, with their class.
-var otherOS = []struct{ token, name, class string }{
-	{"freebsd", "FreeBSD", "Desktop"}, {"openbsd", "OpenBSD", "Desktop"}, {"netbsd", "NetBSD", "Desktop"},
-	{"dragonfly", "DragonFly BSD", "Desktop"}, {"sunos", "SunOS", "Desktop"}, {"solaris", "Solaris", "Desktop"},
-	{"irix64", "IRIX", "Desktop"}, {"irix", "IRIX", "Desktop"}, {"unix bsd/sysv", "UNIX BSD/SYSV", "Desktop"}, {"aix", "AIX", "Desktop"}, {"hp-ux", "HP-UX", "Desktop"},
-	{"beos", "BeOS/Haiku", "Desktop"}, {"haiku", "BeOS/Haiku", "Desktop"}, {"risc os", "RISC OS", "Desktop"},
-	{"os/2", "OS/2", "Desktop"}, {"amigaos", "AmigaOS", "Desktop"}, {"morphos", "MorphOS", "Desktop"},
-	{"tizen", "Tizen", "Mobile"}, {"kaios", "KaiOS", "Mobile"}, {"sailfish", "Sailfish", "Mobile"},
-	{"fuchsia", "Fuchsia", "Mobile"}, {"harmonyos", "HarmonyOS", "Mobile"}, {"openharmony", "OpenHarmony", "Mobile"}, {"bada", "Bada", "Mobile"},
-	{"meego", "MeeGo", "Mobile"}, {"maemo", "Maemo", "Mobile"}, {"webos", "WebOS", "Mobile"},
-	{"hpwos", "HP WebOS", "Mobile"}, {"symbianos", "SymbianOS", "Mobile"}, {"symbos", "SymbianOS", "Mobile"},
-	{"palmos", "PalmOS", "Mobile"}, {"palm os", "PalmOS", "Mobile"}, {"rim tablet os", "RIM Tablet OS", "Mobile"},
-	{"playstation", "CellOS", "Game Console"}, {"cellos", "CellOS", "Game Console"}, {"illumos", "illumOS", "Desktop"}, {"nintendo", "Nintendo", "Game Console"},
-	{"web0s", "WebOS", "Embedded"}, {"vidaa", "Vidaa", "Embedded"}, {"roku", "Roku OS", "Embedded"},
-}
-
 // otherOSByInitial lists the positions in otherOS of the tokens starting
 // with each byte, in order, so that an entry is compared only with the
 // tokens it can start with.
@@ -697,50 +671,6 @@ func orUnknown(s string) string {
 		return Unknown
 	}
 	return s
-}
-
-// cpuFromEntry recognises the processor architecture tokens of desktop
-// comment sections.
-func cpuFromEntry(lt string) string {
-	switch {
-	case strings.Contains(lt, "x86_64") || strings.Contains(lt, "x86-64") || lt == "x64" || strings.Contains(lt, "win64; x64") || strings.Contains(lt, "amd64") && !strings.Contains(lt, "windows"):
-		if strings.Contains(lt, "amd64") {
-			return "AMD64"
-		}
-		if lt == "x64" {
-			return "Intel x86_64"
-		}
-		return "Intel x86_64"
-	case lt == "wow64" || lt == "win64":
-		return "Intel x86_64"
-	case strings.Contains(lt, "i686"):
-		return "Intel i686"
-	case strings.Contains(lt, "i586"):
-		return "Intel i586"
-	case strings.Contains(lt, "i386"):
-		return "Intel i386"
-	case strings.Contains(lt, "aarch64"):
-		return "AArch64"
-	case strings.Contains(lt, "armv7l"):
-		return "ARMv7l"
-	case strings.Contains(lt, "armv8l"):
-		return "ARMv8l"
-	case strings.Contains(lt, "armv6l"):
-		return "ARMv6l"
-	case strings.Contains(lt, "ppc64le"):
-		return "PowerPC 64 LE"
-	case strings.Contains(lt, "ppc64"):
-		return "PowerPC 64"
-	case lt == "ppc" || strings.Contains(lt, "powerpc") || strings.HasSuffix(lt, " ppc"):
-		return "PowerPC"
-	case strings.Contains(lt, "sparc64"):
-		return "Sparc 64"
-	case strings.Contains(lt, "ia64"):
-		return "Intel Itanium 64"
-	case lt == "arm" || strings.HasSuffix(lt, " arm"):
-		return "ARM"
-	}
-	return ""
 }
 
 // darwinOS maps the Darwin kernel version that CFNetwork clients send to the

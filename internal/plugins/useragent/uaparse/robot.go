@@ -19,46 +19,6 @@ var robotWords = []string{
 // notRobotWords are product names containing a robot word by accident.
 var notRobotWords = []string{"cubot", "robotic", "abbott", "bottle", "webpreview", "robotframework"}
 
-// httpLibraries are programming language HTTP clients: not browsers, and
-// classed as robots as Yauaa does.
-var httpLibraries = map[string]string{
-	"curl": "Curl", "wget": "Wget", "python-requests": "Python Requests", "python-urllib": "Python Urllib", "python-urllib3": "Python Urllib3",
-	"java": "Oracle Java", "okhttp": "Square Okhttp", "go-http-client": "GO Http Client",
-	"apache-httpclient": "Apache HttpClient", "commons-httpclient": "Apache Jakarta Commons-HttpClient",
-	"php": "PHP", "restsharp": "RestSharp", "apache-cxf": "Apache CXF", "postmanruntime": "Postman Runtime",
-	"httpie": "Httpie", "lwp-request": "LWP-Request", "libwww-perl": "Libwww-Perl", "spray-can": "Spray-CAN",
-	"dart": "Dart", "axios": "Axios", "node-fetch": "Node-Fetch", "ruby": "Ruby", "faraday": "Faraday",
-	"guzzlehttp": "Guzzle", "jakarta commons-httpclient": "Apache Jakarta Commons-HttpClient", "python-httpx": "Python Httpx", "aiohttp": "Aiohttp",
-	"reqwest": "Reqwest", "winhttp": "WinHTTP", "masscan": "Masscan", "zgrab": "Zgrab",
-	"guzzle": "Guzzle", "hackney": "Hackney", "reactornetty": "Reactor Netty", "xb2.net": "XB2 Xbase++ Client",
-	"node.js": "OpenJs Node.js",
-}
-
-// libraryBrands are the makers of libraries whose device name does not
-// start with the maker's one-word name.
-var libraryBrands = map[string]string{
-	"reactornetty": "Reactor Netty", "node.js": "OpenJs",
-}
-
-// robotAgentNames fixes the spelling of names whose token is not the name
-// users know.
-var robotAgentNames = map[string]string{
-	"go-http-client": "Go http client", "postmanruntime": "Postman Runtime", "bingbot": "Bingbot",
-	"mediapartners-google": "Google AdSense crawler", "adsbot-google": "Google AdsBot",
-	"adsbot-google-mobile": "Google AdsBot", "apis-google": "Google APIs", "feedfetcher-google": "Google Feedfetcher",
-	"google-read-aloud": "Google Read Aloud", "storebot-google": "Google Storebot", "google-safety": "Google Safety",
-	"duplexweb-google": "Google Duplex on the Web", "googleother": "Google Generic Crawler",
-	"facebookscraper": "Facebook Scraper",
-	"facebookcatalog": "Facebook Catalog", "meta-externalagent": "Meta-ExternalAgent", "meta-webindexer": "Meta-WebIndexer",
-	"ptst": "WebpageTest", "datadogsynthetics": "Datadog Synthetics", "pingdomtms": "Pingdom TMS",
-	"pingdompagespeed": "PingdomPageSpeed",
-	"bitlybot":         "Bitly bot", "catchpoint": "Catchpoint Analyzer", "commons-httpclient": "Jakarta Commons-HttpClient",
-	"xb2.net": "Xb2 Xbase++ Client", "con_aff": "Con Aff Robot", "gitlab-runner": "Gitlab CI Runner",
-	"reactornetty": "Reactor Netty", "node.js": "Node.js", "hackney": "Hackney",
-	"facebookexternalhit": "Facebook-ExternalHit", "gsa-crawler": "Google Search Appliance",
-	"googleassociationservice": "Google Association Service",
-}
-
 // robotEngineNames are the engine names of robots whose agent name is
 // spelled differently.
 var robotEngineNames = map[string]string{
@@ -122,11 +82,11 @@ func (s *state) detectRobot() {
 	// ("Android 6.0.1; Nexus 5X") or says so in its name
 	// ("YandexMobileScreenShotBot"); an Android version without a model
 	// is not enough.
-	namedModel := s.devName != "" && s.devName != Unknown && s.devName != "Android Mobile" && s.devName != "Android Tablet" &&
-		!strings.Contains(asciiLower(s.devName), lname) // "(Android 3.0; YRSpider; ...)": the robot is no model
-	s.devClass = "Robot"
+	namedModel := s.devName.v != "" && s.devName.v != Unknown && s.devName.v != "Android Mobile" && s.devName.v != "Android Tablet" &&
+		!strings.Contains(asciiLower(s.devName.v), lname) // "(Android 3.0; YRSpider; ...)": the robot is no model
+	s.devClass.set("Robot", confRule)
 	if kind == robotNamed && (mobileDevice && namedModel || strings.Contains(lname, "mobile")) {
-		s.devClass = "Robot Mobile"
+		s.devClass.set("Robot Mobile", confRule)
 	}
 	agent := name
 	if n, ok := robotAgentNames[lname]; ok {
@@ -155,7 +115,7 @@ func (s *state) detectRobot() {
 			name = agent
 		}
 	}
-	s.devBrand = brand
+	s.devBrand.set(brand, confRule)
 	if brand == "Yandex" && len(name) > 3 && name[:2] == "Ya" && name[2] >= 'A' && name[2] <= 'Z' {
 		// "YaDirectFetcher": Yandex abbreviates its name in some robots.
 		name = "Yandex" + name[2:]
@@ -163,41 +123,43 @@ func (s *state) detectRobot() {
 	}
 	switch {
 	case kind == robotLibrary && httpLibraries[lname] != "":
-		s.devName = httpLibraries[lname]
-		if strings.EqualFold(s.devName, name) && lname == name {
-			agent = s.devName // "lwp-request" is "LWP-Request"
+		// The library's name and maker are facts of tables/http_libraries.tsv:
+		// they are written with confTable, so no later rule undoes them.
+		s.devName.set(httpLibraries[lname], confTable)
+		if strings.EqualFold(s.devName.v, name) && lname == name {
+			agent = s.devName.v // "lwp-request" is "LWP-Request"
 		}
 		if b, ok := libraryBrands[lname]; ok {
-			s.devBrand = b
-		} else if brand != Unknown && !hasPrefixFold(s.devName, brand) {
+			s.devBrand.set(b, confTable)
+		} else if brand != Unknown && !hasPrefixFold(s.devName.v, brand) {
 			// "masscan/1.0 (https://github.com/robertdavidgraham/masscan)":
 			// the library as used by whoever gives the address.
-			s.devName = brand + " " + s.devName
+			s.devName.set(brand+" "+s.devName.v, confTable)
 		} else if brand == Unknown {
-			if k := strings.IndexByte(s.devName, ' '); k > 0 {
-				s.devBrand = s.devName[:k]
+			if k := strings.IndexByte(s.devName.v, ' '); k > 0 {
+				s.devBrand.set(s.devName.v[:k], confTable)
 			} else {
-				s.devBrand = s.devName
+				s.devBrand.set(s.devName.v, confTable)
 			}
 		}
 	case kind == robotContact && !nameBrand(lname) && s.namedAfterSite(name):
 		// A robot named after the site it gives, in its own spelling
 		// ("ScoutJet; http://www.scoutjet.com/", "MegaIndex.ru/2.0;
 		// +http://megaindex.com/"), is that company's own product.
-		s.devBrand = normalizeName(name)
+		s.devBrand.set(normalizeName(name), confRule)
 		if strings.IndexByte(name, '.') > 0 {
-			s.devBrand = name
+			s.devBrand.set(name, confRule)
 		}
-		s.devName = s.devBrand
+		s.devName.set(s.devBrand.v, confRule)
 		if k := strings.IndexByte(name, ' '); k > 0 {
-			s.devBrand = normalizeName(name[:k])
+			s.devBrand.set(normalizeName(name[:k]), confRule)
 		}
 	case kind == robotContact && !nameBrand(lname):
 		// A robot known only by the contact it gives is shown as a robot
 		// of the company the contact belongs to.
 		if brand == Unknown {
 			brand = firstWordBrand(agent)
-			s.devBrand = brand
+			s.devBrand.set(brand, confRule)
 		}
 		// Only a robot that links to a page about itself ("+http://
 		// example.com/bot.html") introduces itself as a robot, a product
@@ -206,9 +168,9 @@ func (s *state) detectRobot() {
 		// and so is a project published on a code hosting site.
 		keepAgent = !s.urlHasPath() && !described
 		if keepAgent || described || s.codeHostingURL() {
-			s.devName = brand + " Robot"
+			s.devName.set(brand+" Robot", confRule)
 		} else {
-			s.devName = robotDeviceName(brand, agent, lname)
+			s.devName.set(robotDeviceName(brand, agent, lname), confRule)
 		}
 	default:
 		if brand == Unknown && !endsInRobotWord(lname) {
@@ -216,15 +178,15 @@ func (s *state) detectRobot() {
 			// word in its name is a product named after its maker
 			// ("Catchpoint", "PhantomJS", "gitlab-runner").
 			brand = firstWordBrand(agent)
-			s.devBrand = brand
+			s.devBrand.set(brand, confRule)
 		}
-		s.devName = robotDeviceName(brand, agent, lname)
+		s.devName.set(robotDeviceName(brand, agent, lname), confRule)
 	}
 	headless := headlessBrowsers[lname]
 	if !headless {
 		s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
 	}
-	switch s.devBrand {
+	switch s.devBrand.v {
 	case "Google":
 		s.os.name = "Google Cloud"
 	case "Microsoft":
@@ -237,23 +199,23 @@ func (s *state) detectRobot() {
 		s.os.name = "Yahoo"
 		// Yahoo's crawlers all run in Yahoo's own cloud, and are shown as
 		// its robot whatever product they name ("Yahoo! Slurp").
-		s.devName = "Yahoo Robot"
+		s.devName.set("Yahoo Robot", confRule)
 	}
 	if !headless {
-		s.devCPU = ""
+		s.devCPU.set("", confRule)
 	}
 	if keepAgent {
 		if s.mozilla {
 			// The compatible section names the client: "coccoc" is
 			// shown as "Coccoc".
-			s.agName = appName(s.agName)
+			s.agName.set(appName(s.agName.v), confRule)
 		} else {
-			s.engClass, s.engName, s.engVersion = Unknown, Unknown, Unknown
+			s.setEngine(confRule, Unknown, Unknown, Unknown)
 			an := appName(name)
 			if strings.IndexByte(name, '.') >= 0 {
 				an = capitalize(name) // "www.basjes.nl" is not a package name
 			}
-			s.agClass, s.agName, s.agVersion = "Special", an, cleanVersion(ver)
+			s.setAgent(confRule, "Special", an, cleanVersion(ver))
 		}
 		return
 	}
@@ -263,26 +225,29 @@ func (s *state) detectRobot() {
 	if n, ok := robotEngineNames[lname]; ok {
 		name = n
 	}
-	s.engClass, s.engName, s.engVersion = "Robot", name, cleanVersion(ver)
-	s.agClass, s.agName, s.agVersion = "Robot", agent, cleanVersion(ver)
+	s.setEngine(confRule, "Robot", name, cleanVersion(ver))
+	s.setAgent(confRule, "Robot", agent, cleanVersion(ver))
 	if strings.HasPrefix(lname, "googlebot") {
 		// Google's many Googlebots ("Googlebot-Video/1.0") share one
 		// crawler engine, whose own version they do not give.
-		s.engName, s.engVersion = "Googlebot", Unknown
+		s.engName.set("Googlebot", confRule)
+		s.engVersion.set(Unknown, confRule)
 	}
-	if s.devBrand == "Google" && strings.HasPrefix(lname, "google ") && s.inKHTMLComment(name) {
+	if s.devBrand.v == "Google" && strings.HasPrefix(lname, "google ") && s.inKHTMLComment(name) {
 		// "(KHTML, like Gecko; Google Page Speed Insights)": a Google
 		// service that renders pages in its own browser, shown as
 		// Google itself.
-		s.devName = "Google"
+		s.devName.set("Google", confRule)
 	}
 	if headless && lname != "phantomjs" {
 		// "CasperJS/1.1.3+PhantomJS/1.9.8": a scripting tool on top of a
 		// headless browser; the browser is the engine.
 		if k := strings.Index(p.low, "+phantomjs/"); k >= 0 {
-			s.engName, s.engVersion = "PhantomJS", cleanVersion(leadingVersion(p.low[k+len("+phantomjs/"):]))
+			s.engName.set("PhantomJS", confRule)
+			s.engVersion.set(cleanVersion(leadingVersion(p.low[k+len("+phantomjs/"):])), confRule)
 		} else if pj, ok := p.product("PhantomJS"); ok {
-			s.engName, s.engVersion = "PhantomJS", cleanVersion(pj.version)
+			s.engName.set("PhantomJS", confRule)
+			s.engVersion.set(cleanVersion(pj.version), confRule)
 		}
 	}
 	// Only a bare "Googlebot" without Google's address is an imitator;
@@ -296,7 +261,7 @@ func (s *state) detectRobot() {
 		s.imitator(ver, "Bingbot", "Microsoft")
 	}
 	if mobileDevice && p.has(kwGooglebot) {
-		s.agClass = "Robot Mobile"
+		s.agClass.set("Robot Mobile", confRule)
 	}
 }
 
@@ -317,14 +282,16 @@ func (s *state) imitator(ver, bot, company string) {
 		brand = b
 	}
 	name := bot + " Imitator"
-	s.devClass, s.devBrand, s.devName = "Robot Imitator", brand, name
+	s.setDevice(confRule, "Robot Imitator", brand, name)
 	if brand != Unknown {
-		s.devName = brand + " " + name
+		s.devName.set(brand+" "+name, confRule)
 	}
 	s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
 	ver = cleanVersion(ver)
-	s.engName, s.engVersion = name, ver
-	s.agName, s.agVersion = name, ver
+	s.engName.set(name, confRule)
+	s.engVersion.set(ver, confRule)
+	s.agName.set(name, confRule)
+	s.agVersion.set(ver, confRule)
 	lbot := asciiLower(bot)
 	// "Ryderspider/1.0 (Googlebot/2.1)", "(compatible; Googlebot/2.1;
 	// BeforeYouClick/1.0; ...)": the imitator's own name and version.
@@ -332,7 +299,8 @@ func (s *state) imitator(ver, bot, company string) {
 		if i == 0 && pr.lname == "mozilla" || pr.version == "" || strings.HasPrefix(pr.lname, lbot) || !startsWithLetter(pr.name) {
 			continue
 		}
-		s.agName, s.agVersion = pr.name, cleanVersion(pr.version)
+		s.agName.set(pr.name, confRule)
+		s.agVersion.set(cleanVersion(pr.version), confRule)
 		return
 	}
 	for _, e := range p.entries {
@@ -342,7 +310,8 @@ func (s *state) imitator(ver, bot, company string) {
 		}
 		n, v := splitEntryProduct(p.text(e))
 		if n != "" && isLetter(n[0]) {
-			s.agName, s.agVersion = n, cleanVersion(v)
+			s.agName.set(n, confRule)
+			s.agVersion.set(cleanVersion(v), confRule)
 		}
 		return
 	}
@@ -389,10 +358,13 @@ func (s *state) appEngine() bool {
 			app = normalizeRobotAgent(id[:end])
 		}
 	}
-	s.devClass, s.devBrand, s.devName, s.devCPU = "Robot", "Google", "Google Appengine", ""
+	s.devClass.set("Robot", confRule)
+	s.devBrand.set("Google", confRule)
+	s.devName.set("Google Appengine", confRule)
+	s.devCPU.set("", confRule)
 	s.os = osInfo{name: "Google Cloud", version: Unknown, class: "Cloud"}
-	s.engClass, s.engName, s.engVersion = "Cloud", "Cloud", Unknown
-	s.agClass, s.agName, s.agVersion = "Robot", app, Unknown
+	s.setEngine(confRule, "Cloud", "Cloud", Unknown)
+	s.setAgent(confRule, "Robot", app, Unknown)
 	return true
 }
 
@@ -445,10 +417,13 @@ func (s *state) googleDocs() bool {
 	if app == "" {
 		app = "Google Docs"
 	}
-	s.devClass, s.devBrand, s.devName, s.devCPU = "Desktop", "Google", "Google Docs", ""
+	s.devClass.set("Desktop", confRule)
+	s.devBrand.set("Google", confRule)
+	s.devName.set("Google Docs", confRule)
+	s.devCPU.set("", confRule)
 	s.os = osInfo{name: "Google Cloud", version: Unknown, class: "Cloud"}
-	s.engClass, s.engName, s.engVersion = "Cloud", "Cloud", Unknown
-	s.agClass, s.agName, s.agVersion = "Cloud Application", app, Unknown
+	s.setEngine(confRule, "Cloud", "Cloud", Unknown)
+	s.setAgent(confRule, "Cloud Application", app, Unknown)
 	return true
 }
 
@@ -901,24 +876,50 @@ func (s *state) findRobot() (string, string, robotKind) {
 // server whose own scripts use it ("Apache/2.4.6 (CentOS) PHP/5.4.16").
 func (s *state) libraryAt(i int) (string, bool) {
 	p := s.p
-	pr := p.products[i]
-	lw := pr.lname
-	if httpLibraries[lw] == "" && !strings.HasPrefix(lw, "jakarta commons-httpclient") {
-		return "", false
-	}
+	// The position is checked first: it rules out almost every product
+	// without a lookup of its name.
 	if i > 0 {
 		first := p.products[0].lname
 		switch {
-		case i == 1 && first == "mozilla" && (s.engName == "Mozilla" || s.engName == ""):
+		case i == 1 && first == "mozilla" && (s.engName.v == "Mozilla" || s.engName.v == ""):
 		case i == 1 && first == "apache" && isVersionLike(p.products[0].version):
 		default:
 			return "", false
 		}
 	}
-	if httpLibraries[lw] == "" {
+	pr := p.products[i]
+	lw := pr.lname
+	if httpLibraries[lw] == "" && !strings.HasPrefix(lw, "jakarta commons-httpclient") && !libraryNamed(lw) {
+		return "", false
+	}
+	if httpLibraries[lw] == "" && strings.HasPrefix(lw, "jakarta commons-httpclient") {
 		return "Jakarta Commons-HttpClient", true
 	}
 	return pr.name, true
+}
+
+// libraryNamed reports a product named as HTTP client libraries name
+// themselves, whether or not tables/http_libraries.tsv lists it: an HTTP
+// word with a client word ("Apache-HttpAsyncClient", "Java-http-client",
+// "HTTP_Request2", "WinHttpRequest"), a name ending in an HTTP word
+// ("lua-resty-http", "hyper-http"), or the curl library and its bindings
+// ("libcurl", "PycURL", "r-curl"). libraryAt takes it as the sender only
+// when it comes first or behind a bare platform, as with listed libraries:
+// an app that names its HTTP layer after its own product ("BBCiPlayer/4.75
+// ... BBCHTTPClient/8.0.2") stays the app.
+func libraryNamed(lw string) bool {
+	if lw == "" || lw[0] < 'a' || lw[0] > 'z' {
+		return false // a cut or broken name ("-HttpClient/3.1") names no library
+	}
+	if strings.Contains(lw, "http") {
+		if strings.Contains(lw, "client") || strings.Contains(lw, "request") || strings.HasPrefix(lw, "lib") {
+			return true
+		}
+		if strings.HasSuffix(lw, "-http") || strings.HasSuffix(lw, "_http") || strings.HasSuffix(lw, ".http") {
+			return true
+		}
+	}
+	return lw == "libcurl" || strings.HasSuffix(lw, "-curl") || strings.HasPrefix(lw, "pycurl") || strings.HasPrefix(lw, "libcurl-")
 }
 
 // loneCompanyRobot reports a user agent that is nothing but a product named
@@ -1259,13 +1260,6 @@ func brandOfRobotName(lname string) string {
 
 func nameBrand(lname string) bool { return brandOfRobotName(lname) != "" }
 
-// robotCompanies are makers whose robots start with the company's name and
-// give no URL ("Applebot", "facebookcatalog").
-var robotCompanies = []struct{ prefix, brand string }{
-	{"applebot", "Apple"}, {"amazonbot", "Amazon"}, {"facebook", "Facebook"}, {"baiduspider", "Baidu"},
-	{"bitlybot", "Bitly"}, {"con_aff", "Popular Product"},
-}
-
 // urlBrand names the owner of the first URL or e-mail address in the user
 // agent: the domain name without its top level ("www.semrush.com" is
 // Semrush), the account of a code hosting site ("github.com/renovatebot"
@@ -1495,7 +1489,7 @@ func (s *state) fediverseServer() bool {
 	if k := strings.IndexAny(ver, "+-"); k > 0 {
 		ver = ver[:k]
 	}
-	s.devClass, s.devBrand, s.devName = "Cloud", Unknown, Unknown
+	s.setDevice(confRule, "Cloud", Unknown, Unknown)
 	if s.os.name != "" {
 		// The server's app on a phone ("Mastodon/2023.9 (...; iOS
 		// 16.1.0)") keeps the phone's system.
@@ -1504,9 +1498,9 @@ func (s *state) fediverseServer() bool {
 	} else {
 		s.os = osInfo{}
 	}
-	s.engClass, s.engName, s.engVersion = "", "", ""
-	s.agClass, s.agName, s.agVersion = "Server", name, cleanVersion(ver)
-	s.devCPU = ""
+	s.setEngine(confRule, "", "", "")
+	s.setAgent(confRule, "Server", name, cleanVersion(ver))
+	s.devCPU.set("", confRule)
 	return true
 }
 
@@ -1524,11 +1518,14 @@ func (s *state) forgedBrowser() bool {
 	for i, e := range p.entries {
 		lt := p.ltext(e)
 		if lt == "{}" {
-			s.devClass = "Robot"
+			s.devClass.set("Robot", confRule)
 			return true
 		}
 		if i == 0 && strings.HasPrefix(lt, "macintosh:") {
-			s.devClass, s.devBrand, s.devName, s.devCPU = "Robot", Unknown, Unknown, ""
+			s.devClass.set("Robot", confRule)
+			s.devBrand.set(Unknown, confRule)
+			s.devName.set(Unknown, confRule)
+			s.devCPU.set("", confRule)
 			s.os = osInfo{}
 			return true
 		}
@@ -1542,7 +1539,7 @@ func (s *state) forgedBrowser() bool {
 // that owner's ("Example Linux Desktop").
 func (s *state) signedBrowser() bool {
 	p := s.p
-	if s.devBrand != Unknown && s.devBrand != "" || s.devName == "" || s.devName == Unknown || !hasEmailAddress(p.low) {
+	if s.devBrand.v != Unknown && s.devBrand.v != "" || s.devName.v == "" || s.devName.v == Unknown || !hasEmailAddress(p.low) {
 		return false
 	}
 	i := strings.IndexByte(p.low, '@')
@@ -1552,7 +1549,8 @@ func (s *state) signedBrowser() bool {
 		return false
 	}
 	brand := normalizeName(labels[len(labels)-2])
-	s.devBrand, s.devName = brand, brand+" "+s.devName
+	s.devBrand.set(brand, confRule)
+	s.devName.set(brand+" "+s.devName.v, confRule)
 	return true
 }
 
@@ -1587,13 +1585,13 @@ func (s *state) platformPairs() bool {
 // that company's robot in the cloud, while the agent stays the client it
 // claims to be.
 func (s *state) contactOnlyDevice() {
-	if !s.compatContact && (s.devClass != "" && s.devClass != Unknown || s.os.name != "" || !s.hasContact()) {
+	if !s.compatContact && (s.devClass.v != "" && s.devClass.v != Unknown || s.os.name != "" || !s.hasContact()) {
 		return
 	}
 	brand := s.urlBrand()
 	if brand == "" {
 		return
 	}
-	s.devClass, s.devBrand, s.devName = "Robot", brand, brand+" Robot"
+	s.setDevice(confRule, "Robot", brand, brand+" Robot")
 	s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
 }

@@ -1,0 +1,770 @@
+package uaparse
+
+import "strings"
+
+// detectDevice derives the device from the operating system and the model
+// named in the comment.
+func (s *state) detectDevice() {
+	p := s.p
+	s.devCPU.set(s.os.cpu, confRule)
+	if s.os.name == "" {
+		s.systemFromEntries()
+	}
+	if s.os.name == "Linux" {
+		// Opera's TV browser (OMI) disguises Android as "Andr0id 7.0".
+		if v, ok := p.entryVersion("andr0id "); ok && isVersionLike(v) {
+			s.os = osInfo{name: "Android", version: v, class: "Mobile", cpu: s.os.cpu}
+		}
+	}
+	switch s.os.name {
+	case "iOS":
+		s.devBrand.set("Apple", confRule)
+		switch {
+		case p.has(kwAppleTV) || p.has(kwAppleTV2):
+			// The Apple TV runs tvOS, a variant of iOS with the same
+			// version numbers.
+			s.devClass.set("Set-top box", confRule)
+			s.devName.set("Apple TV", confRule)
+			s.os.name = "tvOS"
+		case p.has(kwIPad):
+			s.devClass.set("Tablet", confRule)
+			s.devName.set("Apple iPad", confRule)
+		case p.has(kwIPodTouch):
+			s.devClass.set("Phone", confRule)
+			s.devName.set("Apple iPod Touch", confRule)
+		case p.has(kwIPod):
+			s.devClass.set("Phone", confRule)
+			s.devName.set("Apple iPod", confRule)
+		case p.has(kwIPhone):
+			s.devClass.set("Phone", confRule)
+			s.devName.set("Apple iPhone", confRule)
+		default:
+			s.devClass.set("Mobile", confRule)
+			s.devName.set("Apple iOS Device", confRule)
+		}
+		if pr, ok := p.product("Mobile"); ok && pr.version != "" {
+			s.devFirmware.set(pr.version, confRule)
+		}
+	case "Mac OS":
+		s.setDevice(confRule, "Desktop", "Apple", "Apple Macintosh")
+		for _, e := range p.entries {
+			if strings.HasPrefix(p.ltext(e), "mac_powerpc") {
+				// Internet Explorer for Mac and Opera name the classic
+				// Mac OS (before OS X) by its processor only; Yauaa
+				// keeps this even when "Mac OS X" follows.
+				s.os.version = "before 10"
+				break
+			}
+		}
+	case "Windows NT", "Windows 9x", "Windows", "Windows 3.x":
+		s.setDevice(confRule, "Desktop", Unknown, "Desktop")
+		if p.has(kwARMSemi) || p.has(kwTabletPC) {
+			s.devClass.set("Tablet", confRule)
+		}
+		if p.has(kwTabletPC) && !p.has(kwTouch) {
+			// "Tablet PC 2.0": the pen input of a Windows tablet.
+			s.devClass.set("Tablet", confRule)
+			s.devName.set("Tablet PC", confRule)
+		}
+		if s.os.name == "Windows NT" && p.has(kwWPDesktop) {
+			s.wpDesktop()
+		} else {
+			s.windowsOEMDevice()
+		}
+		if p.has(kwXbox) {
+			s.setDevice(confRule, "Game Console", "Microsoft", "Microsoft Xbox")
+			s.os.class = "Game Console"
+		}
+	case "Chrome OS":
+		s.setDevice(confRule, "Desktop", Unknown, "Chromebook")
+	case "Linux", "Ubuntu", "Kubuntu", "Xubuntu", "Lubuntu", "Linux Mint", "Fedora", "Debian", "Gentoo Linux", "Mageia",
+		"SUSE", "CentOS", "Red Hat", "Arch Linux", "Mandriva", "Slackware", "Manjaro":
+		s.setDevice(confRule, "Desktop", Unknown, "Linux Desktop")
+		s.linuxDevice()
+	case "Ubuntu Touch":
+		s.setDevice(confRule, "Phone", Unknown, "Linux Mobile")
+		if s.tablet {
+			s.devClass.set("Tablet", confRule)
+		}
+	case "Raspbian":
+		// The Raspberry Pi foundation's own distribution.
+		s.setDevice(confRule, "Desktop", "Raspberry", "Raspberry PI")
+	case "FreeBSD", "OpenBSD", "NetBSD", "DragonFly BSD", "SunOS", "Solaris", "IRIX", "AIX", "HP-UX", "BeOS/Haiku", "RISC OS", "OS/2",
+		"MorphOS", "AmigaOS", "UNIX BSD/SYSV", "illumOS":
+		s.setDevice(confRule, "Desktop", Unknown, "Desktop")
+		if d, ok := unixDesktops[s.os.name]; ok {
+			s.devName.set(d.name, confRule)
+			if d.brand != "" {
+				s.devBrand.set(d.brand, confRule)
+			}
+		}
+	case "Windows Phone", "Windows Mobile":
+		s.setDevice(confRule, "Phone", Unknown, "Generic Windows Phone")
+		s.windowsPhoneModel()
+		if s.devBrand.v == Unknown {
+			s.windowsPhoneVendor()
+		}
+	case "Windows CE":
+		s.setDevice(confRule, "Mobile", Unknown, "Mobile")
+	case "Android":
+		s.androidDevice()
+		if s.devBrand.v == "Google" && strings.HasPrefix(s.devName.v, "Google Glass") {
+			s.devClass.set("Augmented Reality", confRule)
+			// "(...; Glass 1 Build/IMM76L; XE7)": Google Glass names its
+			// own firmware release ("XE" and a number) next to Android's.
+			for _, e := range p.entries {
+				if lt := p.ltext(e); len(lt) > 2 && lt[0] == 'x' && lt[1] == 'e' && allDigits(lt[2:]) {
+					s.os.name, s.os.version, s.os.class = "Glass OS", lt[2:], "Augmented Reality"
+					break
+				}
+			}
+		}
+	case "Fuchsia":
+		s.setDevice(confRule, "Mobile", Unknown, "Fuchsia Device")
+	case "BlackBerry":
+		s.setDevice(confRule, "Phone", "BlackBerry", "BlackBerry 10")
+	case "RIM OS":
+		// The model ("BlackBerry 9900") is read by deviceFromTokens.
+		s.devClass.set("Phone", confRule)
+	case "RIM Tablet OS":
+		s.setDevice(confRule, "Tablet", "BlackBerry", "BlackBerry PlayBook")
+	case "HarmonyOS", "Sailfish":
+		if p.has(kwAndroid) {
+			// These systems also announce Android, in its layout, with
+			// the model where Android puts it.
+			s.androidDevice()
+			break
+		}
+		s.devClass.set("Phone", confRule)
+		if s.tablet {
+			s.devClass.set("Tablet", confRule)
+		}
+	case "WebOS", "HP WebOS":
+		// Palm's and then HP's system: the model is the product after
+		// Safari ("Safari/525.27.1 Pre/1.0", "TouchPad/1.0").
+		s.devClass.set("Phone", confRule)
+		s.devBrand.set("Palm", confRule)
+		if s.os.name == "HP WebOS" {
+			s.devBrand.set("HP", confRule)
+		}
+		if strings.Contains(p.low, "touchpad") || strings.Contains(p.low, "hp-tablet") {
+			s.devClass.set("Tablet", confRule)
+		}
+		if n := len(p.products); n > 1 && strings.EqualFold(p.products[n-2].lword, "safari") && isVersionLike(p.products[n-1].version) &&
+			p.products[n-1].name != "" && isLetter(p.products[n-1].name[0]) {
+			s.devName.set(s.devBrand.v+" "+normalizeName(p.products[n-1].name), confRule)
+		}
+	case "PalmOS":
+		s.palmPDA()
+	case "tvOS":
+		s.setDevice(confRule, "Set-top box", "Apple", "Apple TV")
+	case "PICO OS":
+		s.setDevice(confRule, "Virtual Reality", "Pico", "Pico")
+		for _, e := range p.entries {
+			if lt := p.ltext(e); strings.HasPrefix(lt, "pico ") {
+				if k := picoOSAt(lt); k > 5 {
+					s.devName.set("Pico "+normalizeName(p.text(e)[5:k]), confRule)
+				}
+				break
+			}
+		}
+	case "Roku OS":
+		s.setDevice(confRule, "Set-top box", "Roku", "Roku")
+		if strings.HasPrefix(s.os.version, "DVP") {
+			s.devName.set("Roku Digital Video", confRule)
+		}
+	case "Maemo":
+		// Maemo 5, with Firefox for mobile, ran on Nokia's N900.
+		s.setDevice(confRule, "Phone", "Nokia", "Nokia N900")
+	case "KaiOS", "Tizen", "SymbianOS", "Symbian", "Bada", "Firefox OS", "OpenHarmony", "MeeGo":
+		s.devClass.set("Phone", confRule)
+		if s.tablet {
+			s.devClass.set("Tablet", confRule)
+		}
+	case "Nintendo":
+		s.setDevice(confRule, "Game Console", "Nintendo", "Nintendo")
+		s.gameConsole()
+	case "CellOS":
+		s.setDevice(confRule, "Game Console", "Sony", "Sony PlayStation")
+		s.gameConsole()
+	default:
+		if s.os.linux {
+			s.setDevice(confRule, "Desktop", Unknown, "Linux Desktop")
+		}
+	}
+	if s.os.name == "Linux" && !p.has(kwOculus) && !p.has(kwVRSafari) {
+		if _, ok := p.product("SamsungBrowser"); ok {
+			// Samsung Internet in its desktop mode, which only its tablet
+			// version offers, sends a desktop Linux platform.
+			s.setDevice(confRule, "Tablet", "Samsung", "Samsung Tablet")
+			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+		}
+	}
+	s.eReader()
+	s.wearable()
+	if s.os.name == "" {
+		s.homeDevice()
+		if s.devClass.v == "" {
+			s.gameConsole()
+		}
+		s.appleProduct()
+	}
+	s.deviceFamilies()
+	if s.devClass.v == "Desktop" || s.devClass.v == "" {
+		_, silk := p.product("Silk")
+		if !silk {
+			_, silk = p.entryVersion("silk/")
+		}
+		if silk {
+			// Amazon's Silk browser runs only on Fire tablets and TVs; in
+			// its desktop mode it sends a Linux or Mac desktop platform.
+			s.setDevice(confRule, "Tablet", "Amazon", "Amazon Kindle Fire")
+			s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+		}
+	}
+	if s.os.name == "" {
+		switch {
+		case s.tablet && s.mozilla:
+			s.devClass.set("Tablet", confRule)
+			s.os = osInfo{name: "Firefox OS", version: firefoxOSVersion(s.engVersion.v), class: "Mobile"}
+		case s.mobile && s.mozilla && s.engName.v == "Gecko":
+			s.devClass.set("Phone", confRule)
+			s.os = osInfo{name: "Firefox OS", version: firefoxOSVersion(s.engVersion.v), class: "Mobile"}
+		}
+	}
+	s.tvDevice()
+	s.starboardDevice()
+	if s.devClass.v == "" {
+		s.featurePhone()
+	}
+	switch s.devClass.v {
+	case "", "Phone", "Mobile", "Tablet":
+		if (s.devBrand.v == "" || s.devBrand.v == Unknown) && s.os.name != "Fuchsia" {
+			s.deviceFromTokens()
+		}
+	}
+	if s.os.name == "Tizen" {
+		s.tizenDevice()
+	}
+	if s.os.name == "SymbianOS" && s.devBrand.v == "Nokia" {
+		s.symbianGeneric()
+	}
+	if s.os.name == "Maemo" && (s.devBrand.v == "" || s.devBrand.v == Unknown) && strings.EqualFold(s.os.cpu, "armv7l") {
+		// Maemo 5 ran on one ARMv7 device only, Nokia's N900.
+		s.devBrand.set("Nokia", confRule)
+		s.devName.set("Nokia N900", confRule)
+	}
+}
+
+// deviceFromTokens finds a "BrandModel" token anywhere in the user agent
+// for the phones that do not follow the Android layout: "(BlackBerry;
+// U; BlackBerry 9900; nl)", "Series60/3.1 NokiaN95/10.0.018",
+// "(Linux; Tizen 2.3; SAMSUNG SM-Z130H)". Only a token that starts with
+// the brand's own name counts, so that a model prefix cannot match an
+// unrelated word.
+func (s *state) deviceFromTokens() {
+	p := s.p
+	// The first pass wants a brand with a model; only if none is found
+	// does a bare brand ("(SAMSUNG; ...)", "OPPO") count.
+	for _, needModel := range [2]bool{true, false} {
+		try := func(tok string) bool {
+			tok = strings.Trim(tok, " ;,")
+			if len(tok) < 3 || !startsWithBrand(tok) || hasSuffixFold(tok, "browser") || hasSuffixFold(tok, "toolbar") {
+				return false
+			}
+			b, rest := brandOfModel(tok)
+			if b == "" || !hasPrefixFold(tok, b) {
+				return false
+			}
+			rest = strings.Trim(rest, " -_")
+			if rest == "" || strings.EqualFold(rest, b) {
+				if needModel {
+					return false
+				}
+				s.devBrand.set(b, confRule)
+				if s.devName.v == "" || s.devName.v == Unknown {
+					s.devName.set(b, confRule)
+				}
+				return true
+			}
+			s.devBrand.set(b, confRule)
+			s.devName.set(b+" "+normalizeName(rest), confRule)
+			return true
+		}
+		for _, e := range p.entries {
+			t := p.text(e)
+			if k := strings.IndexByte(t, '/'); k > 0 {
+				// "LYF/F101K/LYF-F101K-000-01-39-130818": the maker, the
+				// model and the firmware, each after a slash.
+				if b, ok := knownBrand(strings.TrimLeft(t[:k], "$")); ok {
+					if m, _, _ := strings.Cut(t[k+1:], "/"); m != "" && strings.IndexByte(t[k+1:], '/') > 0 {
+						s.devBrand.set(b, confRule)
+						s.devName.set(b+" "+m, confRule)
+						return
+					}
+				}
+				t = t[:k]
+			}
+			if try(t) {
+				return
+			}
+			for w := range strings.FieldsFuncSeq(p.text(e), func(r rune) bool { return r == ' ' || r == '/' }) {
+				if try(w) {
+					return
+				}
+			}
+		}
+		for _, pr := range p.products {
+			for w := range strings.FieldsSeq(pr.name) {
+				if try(w) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// startsWithBrand reports a token that begins with a brand's own name, a
+// cheap test that spares most tokens the full model lookup. It is asked of
+// every word of many user agents, so only the brands with the token's
+// first letter are compared, without case, byte by byte: brand names are
+// ASCII (TestBrandNamesASCII), and for an ASCII name this answers as
+// strings.EqualFold does.
+func startsWithBrand(tok string) bool {
+	if tok == "" {
+		return false
+	}
+	for _, b := range brandsByInitial[lowerASCII(tok[0])] {
+		if len(tok) >= len(b) && asciiHasPrefixLower(tok, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// brandsByInitial lists the distinct brand names of brandPrefixes in lower
+// case, by their first byte.
+var brandsByInitial = func() (t [256][]string) {
+	seen := map[string]bool{}
+	for _, bp := range brandPrefixes {
+		b := asciiLower(bp.brand)
+		if b == "" || seen[b] {
+			continue
+		}
+		seen[b] = true
+		t[b[0]] = append(t[b[0]], b)
+	}
+	return t
+}()
+
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// asciiHasPrefixLower reports whether s starts with the lower case prefix,
+// ignoring the case of ASCII letters in s.
+func asciiHasPrefixLower(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if lowerASCII(s[i]) != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
+}
+
+// featurePhone recognises the Java ME and MediaTek MAUI phones and their
+// browsers: they announce the MIDP profile or a WAP browser.
+func (s *state) featurePhone() {
+	p := s.p
+	if p.has(kwMIDP) || p.has(kwMAUI) || p.has(kwWAPBrowser) || p.has(kwUPBrowser) || p.has(kwJ2ME) ||
+		p.has(kwOperaMini) || p.has(kwSEMCBrowser) || p.has(kwObigo) || p.has(kwTeleca) {
+		s.devClass.set("Mobile", confRule)
+		for _, e := range p.entries {
+			if p.ltext(e) == "java" {
+				// "UCWEB/2.0 (Java; U; MIDP-2.0; Nokia112)": the Java
+				// edition of a browser for phones.
+				s.devClass.set("Phone", confRule)
+				if s.os.class == "" || s.os.class == Unknown {
+					s.os.class = "Mobile"
+				}
+				break
+			}
+		}
+		if s.devBrand.v == "" || s.devBrand.v == Unknown {
+			for _, pr := range p.products {
+				name := strings.TrimPrefix(pr.name, "Mozilla ")
+				if k := strings.LastIndexByte(name, ' '); k > 0 && allLetters(name[k+1:]) && pr.version != "" {
+					// "SAMSUNG GT-S3332 Opera/9.80": the model, then the
+					// browser the version belongs to.
+					name = name[:k]
+				}
+				if b, rest := brandOfModel(name); b != "" {
+					s.devBrand.set(b, confRule)
+					s.devName.set(b, confRule)
+					if rest != "" {
+						s.devName.set(b+" "+normalizeName(rest), confRule)
+					}
+					break
+				}
+			}
+		}
+	}
+}
+
+// windowsPhoneModel reads "...; NOKIA; Lumia 930)" style vendor/model pairs.
+func (s *state) windowsPhoneModel() {
+	p := s.p
+	for i, e := range p.entries {
+		lt := p.ltext(e)
+		if strings.HasPrefix(lt, "iemobile") && i+2 < len(p.entries) {
+			// Windows Phone 8 puts its processor and input ("ARM;
+			// Touch;") between the browser and the maker.
+			for i+3 < len(p.entries) && (p.ltext(p.entries[i+1]) == "arm" || p.ltext(p.entries[i+1]) == "touch") {
+				i++
+			}
+			vendor := strings.TrimSpace(p.text(p.entries[i+1]))
+			model := strings.TrimSpace(p.text(p.entries[i+2]))
+			if vendor == "" || strings.ContainsAny(vendor, "/:") {
+				return
+			}
+			brand, _ := brandOfModel(vendor)
+			if brand == "" {
+				brand = normalizeName(vendor)
+			}
+			s.devBrand.set(brand, confRule)
+			rest := model
+			if hasPrefixFold(rest, brand) {
+				rest = strings.TrimLeft(rest[len(brand):], " _-")
+			}
+			if rest == "" || strings.EqualFold(model, vendor) {
+				s.devName.set(brand+" Windows Phone", confRule)
+				return
+			}
+			s.devName.set(brand+" "+normalizeName(rest), confRule)
+			return
+		}
+	}
+}
+
+// androidDevice finds the model in "(Linux; Android 10; SM-G960F Build/...)".
+func (s *state) androidDevice() {
+	p := s.p
+	model, build := "", ""
+	androidBlock := -2   // the comment section that names Android
+	bareAndroid := false // that entry is "Android" without a version
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		t := p.text(e)
+		if strings.HasPrefix(lt, "android") || strings.HasPrefix(lt, "andr0id ") || strings.HasPrefix(lt, "adr ") {
+			// The last section that names Android wins: an app may put
+			// its own "(Android 5.0.2)" before the webview's comment.
+			androidBlock = e.block
+			bareAndroid = lt == "android"
+			continue
+		}
+		// The model sits in the same comment section as the Android
+		// version: "(Linux; Android 9) AppleWebKit/537.36 (KHTML, like
+		// Gecko)" names no model, and "KHTML" is not one.
+		if androidBlock == -2 || e.block != androidBlock {
+			continue
+		}
+		if k := strings.Index(lt, "build/"); k >= 0 {
+			m := strings.TrimSpace(t[:k])
+			if m != "" {
+				model = m
+				build = lt[k+len("build/"):]
+				break
+			}
+			continue
+		}
+		if isAndroidNoise(lt) {
+			continue
+		}
+		model = t
+		break
+	}
+	if model == "" {
+		model = s.modelElsewhere()
+	}
+	if k := strings.Index(p.lowerOf(model), " miui/"); k > 0 {
+		model = model[:k]
+	}
+	model = strings.TrimSpace(strings.TrimPrefix(model, "Model "))
+	switch {
+	case s.tablet || p.has(kwOperaTablet):
+		s.devClass.set("Tablet", confRule)
+	case s.mobile:
+		s.devClass.set("Phone", confRule)
+	case s.mozilla && bareAndroid:
+		// "(Android; Linux armv7l; rv:10.0.3)": the old Firefox and AIR
+		// runtimes that say neither Mobile nor Tablet nor the version.
+		s.devClass.set("Mobile", confRule)
+	case s.mozilla:
+		s.devClass.set("Tablet", confRule)
+	default:
+		s.devClass.set("Mobile", confRule)
+	}
+	if model == "" || strings.EqualFold(model, "k") || strings.EqualFold(model, "mobile") {
+		s.devBrand.set(Unknown, confRule)
+		s.devName.set("Android Mobile", confRule)
+		if model == "K" {
+			s.reducedAndroid()
+		}
+		return
+	}
+	brand, rest := brandOfModel(model)
+	if brand == "" && strings.HasPrefix(build, "10.") && len(build) > 5 && build[3] >= '0' && build[3] <= '3' && build[4] == '.' {
+		// BlackBerry 10's Android runtime reports the BlackBerry 10
+		// release as the build ("Leap Build/10.3.2.231").
+		brand, rest = "BlackBerry", model
+	}
+	if brand == "" && (strings.HasPrefix(build, "huawei") || strings.HasPrefix(build, "honor") || p.has(kwHarmonyOS)) {
+		// Huawei and Honor name their builds after the maker and model
+		// ("Build/HUAWEIMAR-L21A") even when the model field is odd.
+		brand, rest = "Huawei", model
+	}
+	if brand == "" {
+		// Unknown maker: Yauaa shows the first word as the brand when the
+		// model is "Maker Model".
+		if k := strings.IndexByte(model, ' '); k > 0 && !isVersionLike(model) {
+			brand = normalizeName(model[:k])
+			rest = model[k+1:]
+		} else if k := strings.IndexAny(model, "-_"); k > 0 && k+1 < len(model) && isLetter(model[0]) && allAlnum(model[:k]) {
+			// "YC-83P", "Tesla_SP9_2": the same with the maker and the
+			// model joined by a dash or an underscore.
+			brand = normalizeName(model[:k])
+			rest = strings.ReplaceAll(model[k+1:], "-", " ")
+		} else {
+			s.devBrand.set(Unknown, confRule)
+			s.devName.set(normalizeName(model), confRule)
+			return
+		}
+	}
+	s.devBrand.set(brand, confRule)
+	if rest == "" {
+		s.devName.set(brand, confRule)
+		return
+	}
+	s.devName.set(brand+" "+normalizeName(rest), confRule)
+	if brand == "Amazon" {
+		s.amazonDevice(model)
+	}
+	if brand == "Huawei" && androidBlock >= 0 {
+		for _, e := range p.entries {
+			if e.block == androidBlock && p.ltext(e) == "harmonyos" {
+				// Huawei's HarmonyOS runs Android apps and says
+				// "Android 10" for them; its own version is not given.
+				s.os.name, s.os.version = "HarmonyOS", Unknown
+				break
+			}
+		}
+	}
+}
+
+// modelElsewhere looks for a device model outside the usual place: in
+// another comment entry ("(SM-G950F; Android 9)") or as a "Brand/Model"
+// product ("Appie/8.11.1 Samsung/SM-A505FN Android/11").
+func (s *state) modelElsewhere() string {
+	p := s.p
+	bare := "" // a brand without a model, used only if no model is found
+	for i, e := range p.entries {
+		lt := p.ltext(e)
+		if isAndroidNoise(lt) || strings.HasPrefix(lt, "android") || strings.HasPrefix(lt, "linux") {
+			continue
+		}
+		t := strings.TrimPrefix(p.text(e), "Model ")
+		if k := strings.IndexByte(t, ':'); k > 0 && strings.Contains(lt, " android:") {
+			// "LenovoTB-X606X_EEA:mt8768 Android:29": the model and its
+			// chipset, then the API level. Exynos chipsets are Samsung's.
+			if strings.HasPrefix(lt[k+1:], "exynos") {
+				return "Samsung " + t[:k]
+			}
+			t = t[:k]
+		}
+		if strings.HasPrefix(lt, "exynos") && isModelNumber(strings.ToUpper(t)) {
+			return "Samsung " + t
+		}
+		if b, rest := brandOfModel(t); b != "" {
+			if rest != "" && !strings.EqualFold(rest, b) {
+				return t
+			}
+			// Apps list "...; samsung; SM-T310; ..." (Instagram's
+			// "Android (19/4.4.2; 200dpi; 800x1280; samsung; SM-T310")
+			// with the maker and the model in separate entries.
+			if i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+				next := p.text(p.entries[i+1])
+				if nb, _ := brandOfModel(next); nb == b || nb == "" && isModelNumber(next) {
+					return b + " " + next
+				}
+			}
+			if bare == "" {
+				bare = t
+			}
+		}
+	}
+	if len(p.products) > 1 && len(p.products[0].version) > 1 && p.products[0].version[0] == 'V' && isDigits(p.products[0].version[1:]) &&
+		p.products[1].name == "Linux" {
+		// The browsers of MediaTek's reference phones start with the
+		// model and its hardware revision: "Athens15_TD/V2 Linux/3.0.13
+		// Android/4.0 Release/02.15.2012 Browser/AppleWebKit534.30".
+		return p.products[0].name
+	}
+	for _, pr := range p.products {
+		if b, ok := knownBrand(pr.name); ok && pr.version != "" && !isVersionLike(pr.version) {
+			return b + " " + pr.version
+		}
+		name := pr.name
+		if k := strings.LastIndexByte(name, ' '); k > 0 && pr.lword == "android" {
+			// "Appie/8.32.1 Doro 8040 Android/11": the model, then the
+			// system the version belongs to.
+			name = name[:k]
+		}
+		if b, _ := brandOfModel(name); b != "" && strings.ContainsAny(name, "-0123456789") {
+			return name
+		}
+		if strings.HasPrefix(pr.lname, "android-") {
+			if b, _ := brandOfModel(pr.name[8:]); b != "" {
+				return pr.name[8:]
+			}
+		}
+	}
+	return bare
+}
+
+// anonymized marks the user agents that privacy tools have rewritten:
+// they say so ("anonymized by Abelssoft", "Anonymisiert durch AlMiSoft"),
+// or they send an Opera 9 release that never existed: from version 10 on
+// (and in the 9.70 previews) Opera froze its token at "Opera/9.80", so a
+// later "Opera/9.99" was made up. Such a string says nothing reliable about the
+// device.
+func (s *state) anonymized() {
+	p := s.p
+	if p.has(kwAnonymizedBy) || p.has(kwAnonymisedBy) || p.has(kwAnonymisiertDurch) || p.has(kwAnonymizedByTight) ||
+		p.has(kwAnonymisiertDurchTight) {
+		s.devClass.set("Anonymized", confRule)
+		return
+	}
+	if p.has(kwWebLight) {
+		// Google Web Light fetches and slims pages for slow connections
+		// on the user's behalf; the device it announces is a fixed one.
+		s.setDevice(confRule, "Anonymized", "Google", "Google Weblight")
+		return
+	}
+	if p.has(kwWirelessTranscoder) {
+		// Its predecessor for mobile phones, the Google Wireless
+		// Transcoder, does not name the device at all.
+		s.setDevice(confRule, "Anonymized", "Google", "Google Wireless Transcoder")
+		return
+	}
+	if zeroedComment(p) {
+		s.devClass.set("Anonymized", confRule)
+		return
+	}
+	if op, ok := p.product("Opera"); ok && strings.HasPrefix(op.version, "9.") && len(op.version) == 4 {
+		if minor := atoiPrefix(op.version[2:]); minor > 80 {
+			s.devClass.set("Anonymized", confRule)
+		}
+	}
+}
+
+// desktopMode restores the handheld class of Minimo's Linux platform and
+// the system of Samsung Internet's "desktop site" mode, which replaces the
+// Android platform with a Linux desktop one: Samsung Internet runs on
+// Android (and lately Windows, which it names).
+// Other browsers that carry its token on a headset ("OculusBrowser/22.2
+// SamsungBrowser/4.0") keep their platform.
+func (s *state) desktopMode() {
+	p := s.p
+	if s.os.name == "Linux" && p.has(kwMinimo) {
+		if _, ok := p.product("Minimo"); ok {
+			// Minimo, Mozilla's browser for handhelds, ran on Linux PDAs.
+			s.os.class = "Mobile"
+			s.devClass.set("Mobile", confRule)
+			return
+		}
+	}
+	if s.os.name != "Linux" || !p.has(kwSamsungBrowser) || p.has(kwOculusBrowser) {
+		return
+	}
+	if _, ok := p.product("SamsungBrowser"); ok {
+		s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+	}
+}
+
+// isAndroidNoise reports comment entries that sit between the Android
+// version and the model but are not the model: "U", locales, "wv".
+func isAndroidNoise(lt string) bool {
+	switch lt {
+	case "u", "i", "n", "wv", "mobile", "tablet", "linux", "tv", "", "unspecified device":
+		return true
+	}
+	// Firefox's "rv:68.0" engine revision, the CPU of "Linux armv7l" and
+	// the operating system entries of browsers that run on Android
+	// without being Android ("Sailfish 3.0") are never the model.
+	if strings.HasPrefix(lt, "sdk ") && isDigits(lt[4:]) {
+		return true // "SDK 31", the API level some apps add
+	}
+	if strings.HasPrefix(lt, "rv:") || strings.HasPrefix(lt, "linux ") || strings.HasPrefix(lt, "sailfish") ||
+		strings.HasPrefix(lt, "opera mini") || strings.HasPrefix(lt, "opera tablet") || strings.HasPrefix(lt, "opera mobi") ||
+		strings.HasPrefix(lt, "harmonyos") {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(lt, "sdk "); ok && isDigits(rest) {
+		return true // an app's "SDK 31" API level, not a model
+	}
+	if (len(lt) == 2 || len(lt) == 3 && lt[2] == '-') && lt[0] >= 'a' && lt[0] <= 'z' && lt[1] >= 'a' && lt[1] <= 'z' {
+		return true // "nl", and "de-" with the country left out
+	}
+	if len(lt) >= 5 && len(lt) <= 16 && (lt[2] == '-' || lt[2] == '_') && lt[0] >= 'a' && lt[0] <= 'z' && lt[1] >= 'a' && lt[1] <= 'z' &&
+		!strings.ContainsAny(lt, " 0123456789") {
+		return true // "en-us", "zh_cn_#hans"
+	}
+	return false
+}
+
+// brandSpelling writes a vendor name as Yauaa does: a known brand in its
+// usual spelling, a shouted name ("TOSHIBA") capitalised, others as given.
+func brandSpelling(vendor string) string {
+	if vendor == "LGE" {
+		return "LG" // LG Electronics
+	}
+	if b, ok := knownBrand(vendor); ok {
+		return b
+	}
+	if len(vendor) > 3 && strings.ToUpper(vendor) == vendor {
+		return capitalize(strings.ToLower(vendor))
+	}
+	return vendor
+}
+
+// isModelNumber reports a token made of capitals and digits with both,
+// the shape of a television or phone model number ("HE55A6500UWTS").
+func isModelNumber(m string) bool {
+	if len(m) < 5 || len(m) > 24 {
+		return false
+	}
+	letters, digits := 0, 0
+	for i := 0; i < len(m); i++ {
+		c := m[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			letters++
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '-':
+		default:
+			return false
+		}
+	}
+	return letters > 0 && digits > 0
+}

@@ -1,0 +1,303 @@
+package uaparse
+
+import "strings"
+
+// detectEngine finds the layout engine from its product token.
+func (s *state) detectEngine() {
+	p := s.p
+	if s.os.name == "Windows Phone" {
+		// Windows Phone 8.1 appends "like iPhone OS 7_0_3 Mac OS X
+		// AppleWebKit/537" for compatibility; its engine is Trident.
+		if v, ok := p.entryVersion("trident/"); ok {
+			s.setEngine(confRule, "Browser", "Trident", cleanVersion(v))
+			return
+		}
+	}
+	wk, ok := p.product("AppleWebKit")
+	if !ok && strings.Contains(p.low, "browser/applewebkit") {
+		// "Browser/AppleWebKit534.30": the built-in browser of Chinese
+		// feature phones names its engine as its version.
+		if b, found := p.product("Browser"); found && hasPrefixFold(b.version, "applewebkit") {
+			wk, ok = b, true
+		}
+	}
+	if ok {
+		s.setEngine(confRule, "Browser", "AppleWebKit", cleanVersion(wk.version))
+		ch, ok := p.chromeProduct()
+		if !ok && p.has(kwHeadlessChrome) {
+			// Headless Chrome, driven by test and scraping tools, names
+			// the same Blink engine by its own product.
+			ch, ok = p.product("HeadlessChrome")
+		}
+		if ok && s.os.name != "iOS" {
+			cv := chromeVersion(ch.version)
+			if n := atoiPrefix(cv); n >= 28 {
+				s.engName.set("Blink", confRule)
+				if strings.Contains(cv, ".") {
+					s.engVersion.set(twoParts(cv), confRule)
+				} else {
+					s.engVersion.set(cv, confRule)
+				}
+			}
+		}
+		if e, ok := p.product("Edge"); ok && isVersionLike(e.version) {
+			s.engName.set("EdgeHTML", confRule)
+			s.engVersion.set(cleanVersion(e.version), confRule)
+		}
+		if p.has(kwWebKitGTK) {
+			if g, ok := p.product("WebKitGTK+"); ok && isVersionLike(g.version) {
+				// WebKitGTK, the GNOME port, names its own release.
+				s.engName.set("WebKitGTK", confRule)
+				s.engVersion.set(cleanVersion(g.version), confRule)
+			}
+		}
+		return
+	}
+	if pr, ok := p.product("Presto"); ok {
+		s.setEngine(confRule, "Browser", "Presto", cleanVersion(pr.version))
+		return
+	}
+	if len(p.products) > 0 && p.products[0].lname == "opera" && isVersionLike(p.products[0].version) {
+		// "Opera/5.0 (...)": only the Presto releases of Opera (up to
+		// 12) start with their own name, whatever tokens follow.
+		s.setEngine(confRule, "Browser", "Presto", prestoFor(p.products[0].version))
+		return
+	}
+	if pr, ok := p.goanna(); ok {
+		// Pale Moon's fork of Gecko, which keeps a "Gecko/20100101" token
+		// for compatibility. Its version is that of the platform, sent
+		// as "rv:" as in Gecko (some releases sent a build date as the
+		// Goanna version).
+		s.setEngine(confRule, "Browser", "Goanna", cleanVersion(pr.version))
+		if rv, ok := p.entryVersion("rv:"); ok && isVersionLike(rv) {
+			s.engVersion.set(cleanVersion(rv), confRule)
+		}
+		return
+	}
+	if v, ok := p.entryVersion("trident/"); ok {
+		s.setEngine(confRule, "Browser", "Trident", cleanVersion(v))
+		return
+	}
+	if s.mozilla && p.has(kwParenGecko) {
+		for _, pr := range p.products {
+			if strings.HasPrefix(pr.lname, "gecko ") && pr.version != "" {
+				// "rv:12.3) Gecko Kazehakase/0.5.4": the engine token
+				// without its build date, which names no version.
+				s.setEngine(confRule, "Browser", "Gecko", Unknown)
+				return
+			}
+		}
+	}
+	if g, ok := p.product("Gecko"); ok || p.has(kwLikeGecko) && p.has(kwRV) {
+		s.engClass.set("Browser", confRule)
+		s.engName.set("Gecko", confRule)
+		if isVersionLike(g.version) && len(g.version) < 8 && strings.IndexByte(g.version, '.') > 0 {
+			// "Gecko/110.0": the mobile builds send the engine version
+			// itself, which stays right where "rv:" was frozen at 109.0.
+			s.engVersion.set(g.version, confRule)
+		} else if rv, ok := p.entryVersion("rv:"); ok {
+			s.engVersion.set(cleanVersion(rv), confRule)
+		} else if isVersionLike(g.version) && len(g.version) < 8 {
+			s.engVersion.set(g.version, confRule)
+		} else {
+			s.engVersion.set(Unknown, confRule)
+		}
+		if len(g.version) >= 8 && isVersionLike(g.version) {
+			s.engBuild.set(g.version, confRule)
+		}
+		if _, ok := p.product("Goanna"); ok {
+			// Pale Moon's fork of Gecko, which still sends the Gecko
+			// token and the "rv:" of the Firefox it matches.
+			s.engName.set("Goanna", confRule)
+		}
+		return
+	}
+	if v, ok := p.entryVersion("msiemobile "); ok && p.has(kwMSIE) {
+		// "MSIEMobile 6.5": the engine of Windows Mobile 6.5.
+		s.setEngine(confRule, "Browser", "Internet Explorer Mobile", cleanVersion(v))
+		return
+	}
+	if pr, ok := p.product("Goanna"); ok {
+		s.setEngine(confRule, "Browser", "Goanna", cleanVersion(pr.version))
+		if rv, ok := p.entryVersion("rv:"); ok {
+			s.engVersion.set(cleanVersion(rv), confRule) // "Goanna/20180327" is a date
+		}
+		return
+	}
+	if v, ok := p.entryVersion("msie "); ok {
+		v = cleanVersion(v)
+		switch versionMajor(v) {
+		case "8":
+			s.setEngine(confRule, "Browser", "Trident", "4.0")
+		case "9":
+			s.setEngine(confRule, "Browser", "Trident", "5.0")
+		case "10":
+			s.setEngine(confRule, "Browser", "Trident", "6.0")
+		default:
+			s.setEngine(confRule, "Browser", "Internet Explorer", v)
+		}
+		return
+	}
+	if pr, ok := p.product("KHTML"); ok {
+		s.setEngine(confRule, "Browser", "KHTML", cleanVersion(pr.version))
+		if v, ok := p.entryVersion("konqueror/"); ok && !isVersionLike(pr.version) {
+			// "KHTML/TDEHTML/14.1.1": the fork's name in the version.
+			s.engVersion.set(cleanVersion(v), confRule)
+		}
+		return
+	}
+	if v, ok := p.entryVersion("konqueror/"); ok && !p.has(kwLikeGecko) {
+		// "(compatible; Konqueror/3.1; SunOS)": KDE's browser on its own
+		// KHTML engine, which has the browser's version.
+		s.setEngine(confRule, "Browser", "KHTML", cleanVersion(v))
+		return
+	}
+	if v, ok := p.entryVersion("konqueror/"); ok {
+		// "(compatible; Konqueror/3.1-rc5; i686 Linux)": Konqueror
+		// shipped with its KHTML engine, of the same version. A bare
+		// "(KHTML, like Gecko)" of another browser names no engine.
+		s.setEngine(confRule, "Browser", "KHTML", cleanVersion(v))
+		return
+	}
+	if pr, ok := p.product("NetFront"); ok {
+		s.setEngine(confRule, "Browser", "Netfront", cleanVersion(pr.version))
+		return
+	}
+	for _, pr := range p.products {
+		// Engines that name themselves without an AppleWebKit token:
+		// YouTube's Cobalt (televisions, consoles) and Huawei's ArkWeb.
+		if (pr.lname == "cobalt" || pr.lname == "arkweb") && isVersionLike(pr.version) {
+			s.setEngine(confRule, "Browser", pr.name, cleanVersion(pr.version))
+			return
+		}
+	}
+	if p.has(kwExoPlayer) {
+		if pr, ok := p.product("ExoPlayerLib"); ok {
+			// Google's ExoPlayer media library plays the stream itself.
+			s.setEngine(confRule, "Special", "ExoPlayer", cleanVersion(pr.version))
+			return
+		}
+	}
+	if ch, ok := p.chromeProduct(); ok && atoiPrefix(ch.version) >= 28 {
+		// "XXX_APP/1.2025 (Windows_NT 10.0.19045; ...) Electron/37.4.0
+		// Chrome/138.0": Chromium's engine without the WebKit token.
+		s.setEngine(confRule, "Browser", "Blink", twoParts(cleanVersion(chromeVersion(ch.version))))
+		return
+	}
+	if s.mozilla {
+		s.setEngine(confRule, "Browser", "Mozilla", cleanVersion(p.products[0].version))
+		return
+	}
+	if s.os.name == "Android" {
+		for _, pr := range p.products {
+			if pr.lname == "android" && strings.Contains(p.low, "android/") || strings.HasPrefix(pr.lname, "android-") {
+				// "Android/9/G960FXXU5CSF2/...", "Appie/8.31.0 ...
+				// Android/7.0-API24": an app that names Android as a
+				// product shows its pages in Android's WebKit.
+				s.setEngine(confRule, "Browser", "AppleWebKit", Unknown)
+				return
+			}
+		}
+	}
+}
+
+// operaProduct returns the "Opera" product, asked only when the user
+// agent names Opera.
+func (p *parsed) operaProduct() (product, bool) {
+	if !p.has(kwOpera) {
+		return product{}, false
+	}
+	return p.product("Opera")
+}
+
+// goanna returns the Goanna engine's product, asked only when the user
+// agent names it.
+func (p *parsed) goanna() (product, bool) {
+	if !p.has(kwGoanna) {
+		return product{}, false
+	}
+	return p.product("Goanna")
+}
+
+// chromeProduct returns the "Chrome/x" product that names the Blink
+// engine: Chrome's own token, or "Mobile Chrome". Browsers that only claim
+// to be like it ("Silk/94.3.10 like Chrome/94.0") or put their name in
+// front of it ("Brave Chrome/80.0") are reported on their WebKit base, as
+// Yauaa does.
+func (p *parsed) chromeProduct() (product, bool) {
+	for _, pr := range p.products {
+		if len(pr.lword) == 6 && pr.lword == "chrome" && (len(pr.lname) == 6 || pr.lname == "mobile chrome") {
+			return pr, true
+		}
+	}
+	return product{}, false
+}
+
+func atoiPrefix(s string) int {
+	n := 0
+	for i := 0; i < len(s) && i < 9; i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// cfnetworkEngine describes the apps that use Apple's HTTP libraries
+// directly ("GiFi/415 CFNetwork/1331.0.7 Darwin/21.4.0"): there is no web
+// engine, and Yauaa reports the app itself in its place, as a Mobile App
+// on iOS and a Desktop App on macOS. App names sent URL encoded
+// ("Network%20Logger%20Pro") are decoded.
+func (s *state) cfnetworkEngine() {
+	p := s.p
+	if s.engName.v == "" && s.engClass.v == "" && p.has(kwAlamofire) {
+		// "Walibi NL/4.0.15 (nl.walibi.corporate; build:254; iOS
+		// 15.4.1) Alamofire/5.5.0": the default user agent of Alamofire,
+		// Swift's HTTP library, names no engine but is an app's.
+		if _, ok := p.product("Alamofire"); ok {
+			switch s.os.name {
+			case "iOS":
+				s.engClass.set("Mobile App", confRule)
+			case "Mac OS":
+				s.engClass.set("Desktop App", confRule)
+			}
+		}
+		return
+	}
+	if s.engName.v != "" || len(p.products) < 2 || !p.has(kwCFNetwork) {
+		return
+	}
+	if _, ok := p.product("CFNetwork"); !ok {
+		return
+	}
+	app := p.products[0]
+	if app.lword == "cfnetwork" || app.name == "" {
+		return
+	}
+	class := "Mobile App"
+	if s.os.name == "Mac OS" {
+		class = "Desktop App"
+	} else if app.version == "" {
+		return
+	}
+	name := percentDecode(app.name)
+	s.setEngine(confRule, class, name, cleanVersion(app.version))
+	if s.agName.v == app.name || s.agName.v == appName(app.name) {
+		if s.agName.v == app.name {
+			s.agName.set(name, confRule)
+		}
+		if class == "Desktop App" && s.agClass.v == "Special" {
+			s.agClass.set(class, confRule)
+		}
+	}
+}
+
+// prestoFor gives the Presto engine version of an Opera release that does
+// not send a Presto token: Opera 7 to 9 (Presto 1.x and 2.0), and Opera
+// disguised as Internet Explorer or Firefox, which hides its engine too.
+// Like Yauaa it answers "1": the token that would tell more is missing.
+func prestoFor(string) string {
+	return "1"
+}

@@ -1,0 +1,124 @@
+package uaparse
+
+import "testing"
+
+// Each structural rule with the examples it was written for. The user
+// agents are public default user agents of the tools and libraries named,
+// not Yauaa test cases; the DEV halves in TestDevAccuracy check that the
+// rules do not cost accuracy elsewhere.
+
+type ruleCase struct {
+	ua   string
+	want map[string]string
+}
+
+func checkRuleCases(t *testing.T, cases []ruleCase) {
+	t.Helper()
+	a := New(Options{})
+	for _, c := range cases {
+		r := a.Analyze(c.ua)
+		for attr, want := range c.want {
+			if got := r.Get(attr); got != want {
+				t.Errorf("%s of %q = %q, want %q", attr, c.ua, got, want)
+			}
+		}
+	}
+}
+
+func TestLibraryNamed(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		want bool
+	}{
+		{"apache-httpasyncclient", true}, {"java-http-client", true}, {"http_request2", true},
+		{"winhttprequest", true}, {"lua-resty-http", true}, {"libcurl", true}, {"pycurl", true}, {"r-curl", true},
+		{"bbchttpclient", true}, // named as a library; libraryAt still wants it first
+		{"-httpclient", false}, {"firefox", false}, {"curling", false}, {"httpd", false}, {"chrome", false},
+	} {
+		if got := libraryNamed(c.name); got != c.want {
+			t.Errorf("libraryNamed(%q) = %v, want %v", c.name, got, c.want)
+		}
+	}
+	robot := func(name, agent string) map[string]string {
+		return map[string]string{"DeviceClass": "Robot", "OperatingSystemName": "Cloud", "AgentClass": "Robot",
+			"LayoutEngineClass": "Robot", "AgentName": agent, "DeviceName": name}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"Apache-HttpAsyncClient/4.1.4 (Java/1.8.0_292)", robot("Apache HttpAsyncClient", "Apache-HttpAsyncClient")},
+		{"libcurl/7.64.1 r-curl/4.3.2 httr/1.4.2", robot("Libcurl", "Libcurl")},
+		{"lua-resty-http/0.16.1 (Lua) ngx_lua/10019", robot("LUA Resty-Http", "Lua-Resty-Http")},
+		// An app's own HTTP layer after the app stays the app's.
+		{"BBCiPlayer/4.75.0.1 (iPad2,5; iPhone OS 9.3.5) BBCSMP/36.2.0 BBCHTTPClient/8.0.2",
+			map[string]string{"DeviceClass": "Tablet", "AgentName": "BBCiPlayer", "AgentClass": "Special"}},
+	})
+}
+
+func TestIdentifierVersion(t *testing.T) {
+	for _, c := range []struct {
+		v    string
+		want bool
+	}{
+		{"3F2504E0-4F89-11D3-9A0C-0305E82C3301", true}, {"0123456789abcdef01", true},
+		{"78.0", false}, {"1.2.3.4", false}, {"deadbeef", false},
+	} {
+		if got := identifierVersion(c.v); got != c.want {
+			t.Errorf("identifierVersion(%q) = %v, want %v", c.v, got, c.want)
+		}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (X11; Linux x86_64; rv:78.0) Gecko/20100101 Firefox/78.0 DeviceId/3F2504E0-4F89-11D3-9A0C-0305E82C3301",
+			map[string]string{"AgentName": "Firefox", "AgentVersion": "78.0", "AgentUuid": "3F2504E0-4F89-11D3-9A0C-0305E82C3301"}},
+	})
+}
+
+func TestCocoaApp(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Airmail 1.3.3 rv:237 (Macintosh; Mac OS X 10.9.3; nl_NL)",
+			map[string]string{"AgentName": "Airmail", "AgentVersion": "1.3.3", "AgentClass": "Special", "DeviceName": "Apple Macintosh"}},
+		{"MyApp 2.0.1 rv:55 (iPhone; iOS 15.2; en_US)",
+			map[string]string{"AgentName": "MyApp", "AgentVersion": "2.0.1", "DeviceName": "Apple iPhone", "OperatingSystemName": "iOS"}},
+		// Without the rv: build it is not the Cocoa form.
+		{"Mozilla/5.0 (Windows NT 10.0; rv:102.0) Gecko/20100101 Firefox/102.0",
+			map[string]string{"AgentName": "Firefox"}},
+	})
+}
+
+func TestEncodedAttack(t *testing.T) {
+	hacker := map[string]string{"DeviceClass": "Hacker", "AgentClass": "Hacker", "HackerAttackVector": "Code Injection"}
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 %27%20OR%201%3D1--", hacker},
+		{"Mozilla/5.0 %3Cscript%3Ealert(1)%3C/script%3E", hacker},
+		// Percent signs without an encoded quote, bracket or equals sign
+		// are left alone.
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/91.0.4472.124 Safari/537.36 100%",
+			map[string]string{"DeviceClass": "Desktop", "AgentName": "Chrome"}},
+	})
+}
+
+func TestToolkitTable(t *testing.T) {
+	tool := func(name string) map[string]string {
+		return map[string]string{"DeviceClass": "Hacker", "HackerToolkit": name}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"Fuzz Faster U Fool v2.0.0-dev", tool("Ffuf")},
+		{"gobuster/3.1.0", tool("Gobuster")},
+		{"feroxbuster/2.7.1", tool("Feroxbuster")},
+		{"Wfuzz/3.1.0", tool("Wfuzz")},
+		{"WhatWeb/0.5.5", tool("WhatWeb")},
+		{"sqlmap/1.5.2#stable (http://sqlmap.org)", tool("Sqlmap")},
+	})
+}
+
+func TestLoneMailProgram(t *testing.T) {
+	mail := func(name string) map[string]string {
+		return map[string]string{"AgentClass": "Email Client", "AgentName": name}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"Evolution/3.36.5", mail("Evolution")},
+		{"K-9 Mail/6.400", mail("K-9 Mail")},
+		{"eM Client/8.2.1473.0", mail("eM Client")},
+		{"Mutt/2.0.5 (2021-01-21)", mail("Mutt")},
+		// A program that is not a mail program stays Special.
+		{"Deno/1.30.0", map[string]string{"AgentClass": "Special", "AgentName": "Deno"}},
+	})
+}

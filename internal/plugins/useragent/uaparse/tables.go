@@ -1,0 +1,213 @@
+package uaparse
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+)
+
+// The rules' facts live in tables/*.tsv, embedded in the binary and read
+// once when the package is initialised: brands and their model prefixes,
+// HTTP libraries, robot names and companies, Windows OEM codes, processor
+// tags, operating systems, Linux distributions and mail programs. Each
+// file holds one entry a line, with tab-separated columns, the last of
+// which says where the fact comes from; lines starting with "#" describe
+// the file. Adding an entry needs no code: add a line with its source.
+//
+//go:embed tables/*.tsv
+var tableFiles embed.FS
+
+// loadTable returns the rows of an embedded table, each with cols columns
+// (the source column included, and not empty). A malformed table is a
+// programming error found by the first test run (TestTablesWellFormed),
+// so it stops the program at start-up.
+func loadTable(name string, cols int) [][]string {
+	rows, err := parseTable(name, cols)
+	if err != nil {
+		panic(err)
+	}
+	return rows
+}
+
+func parseTable(name string, cols int) ([][]string, error) {
+	data, err := tableFiles.ReadFile("tables/" + name)
+	if err != nil {
+		return nil, fmt.Errorf("read table %s: %w", name, err)
+	}
+	var rows [][]string
+	for i, line := range strings.Split(string(data), "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != cols {
+			return nil, fmt.Errorf("table %s line %d: %d columns, want %d", name, i+1, len(f), cols)
+		}
+		for j, v := range f {
+			if v == "" {
+				return nil, fmt.Errorf("table %s line %d: column %d is empty", name, i+1, j+1)
+			}
+		}
+		rows = append(rows, f)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("table %s: no entries", name)
+	}
+	return rows, nil
+}
+
+// tableMap returns a table's first column mapped to its second.
+func tableMap(name string, cols int) map[string]string {
+	rows := loadTable(name, cols)
+	m := make(map[string]string, len(rows))
+	for _, r := range rows {
+		m[r[0]] = r[1]
+	}
+	return m
+}
+
+// tableSet returns the set of a table's first column.
+func tableSet(name string, cols int) map[string]bool {
+	rows := loadTable(name, cols)
+	m := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		m[r[0]] = true
+	}
+	return m
+}
+
+// tableColumns lists every table with its number of columns, for the test
+// that parses them all.
+var tableColumns = map[string]int{
+	"brands.tsv": 3, "windows_oem.tsv": 3, "http_libraries.tsv": 4, "robot_names.tsv": 3,
+	"robot_companies.tsv": 3, "systems.tsv": 4, "linux_distros.tsv": 3, "cpu.tsv": 5, "email_apps.tsv": 2,
+	"hacker_toolkits.tsv": 3, "webview_apps.tsv": 3,
+}
+
+// brandPrefixes maps the lower case start of a device model to the brand
+// (tables/brands.tsv); the first match in table order wins.
+var brandPrefixes = func() []struct{ prefix, brand string } {
+	rows := loadTable("brands.tsv", tableColumns["brands.tsv"])
+	out := make([]struct{ prefix, brand string }, len(rows))
+	for i, r := range rows {
+		out[i].prefix, out[i].brand = r[0], r[1]
+	}
+	return out
+}()
+
+// windowsOEMs are the four-letter maker codes of preinstalled Windows
+// (tables/windows_oem.tsv).
+var windowsOEMs = tableMap("windows_oem.tsv", tableColumns["windows_oem.tsv"])
+
+// httpLibraries are programming language HTTP clients, classed as robots as
+// Yauaa does, and libraryBrands the makers of those whose device name does
+// not start with the maker's one-word name (tables/http_libraries.tsv).
+var httpLibraries, libraryBrands = func() (names, makers map[string]string) {
+	names, makers = map[string]string{}, map[string]string{}
+	for _, r := range loadTable("http_libraries.tsv", tableColumns["http_libraries.tsv"]) {
+		names[r[0]] = r[1]
+		if r[2] != "-" {
+			makers[r[0]] = r[2]
+		}
+	}
+	return names, makers
+}()
+
+// robotAgentNames fixes the spelling of names whose token is not the name
+// users know (tables/robot_names.tsv).
+var robotAgentNames = tableMap("robot_names.tsv", tableColumns["robot_names.tsv"])
+
+// robotCompanies are makers whose robots start with the company's name and
+// give no URL (tables/robot_companies.tsv).
+var robotCompanies = func() []struct{ prefix, brand string } {
+	rows := loadTable("robot_companies.tsv", tableColumns["robot_companies.tsv"])
+	out := make([]struct{ prefix, brand string }, len(rows))
+	for i, r := range rows {
+		out[i].prefix, out[i].brand = r[0], r[1]
+	}
+	return out
+}()
+
+// otherOS lists systems recognised by a lower case token at the start of a
+// comment entry, with their class (tables/systems.tsv).
+var otherOS = func() []struct{ token, name, class string } {
+	rows := loadTable("systems.tsv", tableColumns["systems.tsv"])
+	out := make([]struct{ token, name, class string }, len(rows))
+	for i, r := range rows {
+		out[i].token, out[i].name, out[i].class = r[0], r[1], r[2]
+	}
+	return out
+}()
+
+// linuxDistros maps a lower case distribution token to its display name
+// (tables/linux_distros.tsv), first match first.
+var linuxDistros = func() []struct{ token, name string } {
+	rows := loadTable("linux_distros.tsv", tableColumns["linux_distros.tsv"])
+	out := make([]struct{ token, name string }, len(rows))
+	for i, r := range rows {
+		out[i].token, out[i].name = r[0], r[1]
+	}
+	return out
+}()
+
+// emailApps are mail programs whose product names do not say "mail"
+// (tables/email_apps.tsv).
+var emailApps = tableSet("email_apps.tsv", tableColumns["email_apps.tsv"])
+
+// cpuTag is one row of tables/cpu.tsv.
+type cpuTag struct {
+	match              cpuMatch
+	token, cpu, unless string
+}
+
+// cpuMatch is how a row of tables/cpu.tsv compares its token with an entry.
+type cpuMatch uint8
+
+const (
+	cpuContains cpuMatch = iota
+	cpuEqual
+	cpuSuffix
+)
+
+var cpuTags = func() []cpuTag {
+	rows := loadTable("cpu.tsv", tableColumns["cpu.tsv"])
+	out := make([]cpuTag, len(rows))
+	for i, r := range rows {
+		out[i] = cpuTag{token: r[1], cpu: r[2], unless: r[3]}
+		if out[i].unless == "-" {
+			out[i].unless = ""
+		}
+		switch r[0] {
+		case "contains":
+			out[i].match = cpuContains
+		case "equal":
+			out[i].match = cpuEqual
+		case "suffix":
+			out[i].match = cpuSuffix
+		default:
+			panic(fmt.Sprintf("table cpu.tsv: match %q is not contains, equal or suffix", r[0]))
+		}
+	}
+	return out
+}()
+
+// cpuFromEntry recognises the processor architecture tags of desktop
+// comment sections (tables/cpu.tsv): the first row that matches names the
+// processor.
+func cpuFromEntry(lt string) string {
+	for _, t := range cpuTags {
+		var ok bool
+		switch t.match {
+		case cpuContains:
+			ok = strings.Contains(lt, t.token)
+		case cpuEqual:
+			ok = lt == t.token
+		default:
+			ok = strings.HasSuffix(lt, t.token)
+		}
+		if ok && (t.unless == "" || !strings.Contains(lt, t.unless)) {
+			return t.cpu
+		}
+	}
+	return ""
+}

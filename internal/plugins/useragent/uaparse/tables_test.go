@@ -1,0 +1,103 @@
+package uaparse
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTablesWellFormed parses every embedded table: the right number of
+// columns, no empty column (every entry cites its source), no key given
+// twice, and no file left out of tableColumns.
+func TestTablesWellFormed(t *testing.T) {
+	entries, err := tableFiles.ReadDir("tables")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != len(tableColumns) {
+		t.Errorf("%d files in tables/, %d in tableColumns", len(entries), len(tableColumns))
+	}
+	for _, e := range entries {
+		cols, ok := tableColumns[e.Name()]
+		if !ok {
+			t.Errorf("tables/%s is not listed in tableColumns", e.Name())
+			continue
+		}
+		rows, err := parseTable(e.Name(), cols)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		seen := map[string]bool{}
+		for _, r := range rows {
+			key := r[0]
+			if e.Name() == "cpu.tsv" {
+				key = r[0] + " " + r[1]
+			}
+			if seen[key] {
+				t.Errorf("tables/%s: %q is listed twice", e.Name(), key)
+			}
+			seen[key] = true
+			if src := r[len(r)-1]; len(strings.TrimSpace(src)) < 5 {
+				t.Errorf("tables/%s: %q cites no source (%q)", e.Name(), key, src)
+			}
+		}
+	}
+}
+
+// TestParseTableRefusesMalformed shows the loader's checks on bad lines.
+func TestParseTableRefusesMalformed(t *testing.T) {
+	if _, err := parseTable("brands.tsv", 4); err == nil || !strings.Contains(err.Error(), "columns") {
+		t.Errorf("wrong column count: err %v", err)
+	}
+	if _, err := parseTable("missing.tsv", 3); err == nil {
+		t.Error("a missing table gave no error")
+	}
+}
+
+func TestCPUTable(t *testing.T) {
+	for _, c := range []struct{ entry, want string }{
+		{"x11; linux x86_64", "Intel x86_64"},
+		{"linux amd64", "AMD64"},
+		{"win64", "Intel x86_64"},
+		{"wow64", "Intel x86_64"},
+		{"linux i686", "Intel i686"},
+		{"linux aarch64", "AArch64"},
+		{"linux armv7l", "ARMv7l"},
+		{"ppc", "PowerPC"},
+		{"macintosh ppc", "PowerPC"},
+		{"mac_powerpc", "PowerPC"},
+		{"linux ppc64le", "PowerPC 64 LE"},
+		{"sunos sun4u sparc64", "Sparc 64"},
+		{"windows nt 6.2; arm", "ARM"},
+		{"windows nt 10.0", ""},
+		{"en-us", ""},
+	} {
+		if got := cpuFromEntry(c.entry); got != c.want {
+			t.Errorf("cpuFromEntry(%q) = %q, want %q", c.entry, got, c.want)
+		}
+	}
+}
+
+func TestTableFactsReachTheAnalyzer(t *testing.T) {
+	a := New(Options{})
+	for _, c := range []struct{ ua, attr, want string }{
+		// brands.tsv
+		{"Mozilla/5.0 (Linux; Android 10; SM-G973F) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/83.0.4103.106 Mobile Safari/537.36", "DeviceBrand", "Samsung"},
+		// windows_oem.tsv
+		{"Mozilla/5.0 (Windows NT 6.3; WOW64; Trident/7.0; MALNJS; rv:11.0) like Gecko", "DeviceBrand", "Lenovo"},
+		// http_libraries.tsv
+		{"python-requests/2.25.1", "DeviceName", "Python Requests"},
+		// robot_names.tsv
+		{"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "AgentName", "Bingbot"},
+		// systems.tsv
+		{"Mozilla/5.0 (X11; FreeBSD amd64; rv:91.0) Gecko/20100101 Firefox/91.0", "OperatingSystemName", "FreeBSD"},
+		// linux_distros.tsv
+		{"Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:89.0) Gecko/20100101 Firefox/89.0", "OperatingSystemName", "Ubuntu"},
+		// cpu.tsv
+		{"Mozilla/5.0 (X11; Linux aarch64; rv:89.0) Gecko/20100101 Firefox/89.0", "DeviceCpu", "AArch64"},
+	} {
+		if got := a.Analyze(c.ua).Get(c.attr); got != c.want {
+			t.Errorf("%s of %q = %q, want %q", c.attr, c.ua, got, c.want)
+		}
+	}
+}

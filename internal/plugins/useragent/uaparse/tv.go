@@ -1,0 +1,433 @@
+package uaparse
+
+// This file holds every television and set-top box rule: HbbTV and CE-HTML
+// markers, set-top box makers, Vidaa, Google TV, webOS TV releases and
+// YouTube's Cobalt (Starboard) devices.
+
+import "strings"
+
+// tvDevice recognises television and set-top box markers.
+func (s *state) tvDevice() {
+	p := s.p
+	if p.has(kwVidaa) || p.has(kwHisense) {
+		s.os = osInfo{name: "Vidaa", version: Unknown, class: "Embedded", cpu: s.os.cpu}
+		if pr, ok := p.product("VIDAA"); ok {
+			s.os.version = orUnknown(leadingVersion(pr.version))
+		}
+		s.setDevice(confRule, "TV", "Hisense", "Hisense TV")
+		s.vidaaModel()
+	}
+	// Smart TV platforms list "(...; Brand; SmartTV; Model; ...)".
+	for i, e := range p.entries {
+		lt := p.ltext(e)
+		if lt != "smarttv" && lt != "smart-tv" {
+			continue
+		}
+		if lt == "smart-tv" && (i == 0 || p.entries[i-1].block != e.block || p.ltext(p.entries[i-1]) == "smarthub") &&
+			(s.devBrand.v == "" || s.devBrand.v == Unknown) {
+			// Samsung's televisions open their comment with "SMART-TV"
+			// ("(SMART-TV; Linux; Tizen 2.2)", "(SMART-TV; X11; Linux
+			// i686)"); other makers name themselves first.
+			s.setDevice(confRule, "TV", "Samsung", "Samsung Smart TV")
+		}
+		if i > 0 && p.entries[i-1].block == e.block {
+			// "SmartHub" is Samsung's television portal, not a maker.
+			if b := p.text(p.entries[i-1]); b != "" && !strings.ContainsAny(b, "/.0123456789") && len(b) < 20 &&
+				!strings.EqualFold(b, "smarthub") {
+				s.devBrand.set(normalizeName(b), confRule)
+				s.devClass.set("TV", confRule)
+				s.devName.set(s.devBrand.v+" TV", confRule)
+			}
+		}
+		for j := i + 1; j < len(p.entries) && p.entries[j].block == e.block; j++ {
+			m := p.text(p.entries[j])
+			if isModelNumber(strings.ReplaceAll(m, "_", "-")) && s.devBrand.v != "" && s.devBrand.v != Unknown {
+				s.devName.set(s.devBrand.v+" "+normalizeName(m), confRule)
+				break
+			}
+		}
+		break
+	}
+	// NetTV is the operating system of Philips televisions, announced in
+	// the comment ("(CE-HTML/1.0 NETTV/3.3.0)"). Sets of other makers that
+	// run a NetTV-compatible portal add it as a product after their own
+	// system ("Zeasn/2.0 NETTV/4.5.0 Mozilla/5.0 (Linux ...)"), which
+	// stays their operating system.
+	if i := p.index(kwNetTV); i >= 0 && (i == 0 || !isLetter(p.low[i-1])) {
+		if p.inComment(i) {
+			v := strings.TrimLeft(p.ua[i+len("nettv"):], "/ ")
+			s.os = osInfo{name: "NETTV", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
+		} else if s.os.name == "Linux" {
+			s.os.class = "Embedded"
+		}
+		s.devClass.set("TV", confRule)
+		s.devName.set("Nettv Device", confRule)
+		if p.has(kwPhilips) {
+			s.devBrand.set("Philips", confRule)
+			s.devName.set("Philips Unspecified TV", confRule)
+		}
+	}
+	if !s.hbbTVDevice() && s.devClass.v == "TV" {
+		s.ceDevice()
+	}
+	if s.setTopBox() {
+		return
+	}
+	switch {
+	case p.has(kwCrKey):
+		// Chromecast's "CrKey" (Chrome key) product or comment. Its
+		// system is whatever the comment says (a desktop Linux, or
+		// nothing), so the class of the system is left as it is.
+		s.setDevice(confRule, "Set-top box", "Google", "Google Chromecast")
+		return
+	case p.has(kwGoogleTV) && s.os.name != "Fuchsia":
+		s.googleTV()
+		return
+	case p.has(kwWeb0S) || p.has(kwNetCast):
+		// LG's television systems. webOS sets name their model in the
+		// "(LGE, 49UJ634V-ZD, wired)" trailer, except the first
+		// generation, which puts "WEBOS1" there.
+		s.setDevice(confRule, "TV", "LG", "LG SmartTv")
+		if s.ceDevice() && (s.devBrand.v != "LG" || strings.HasPrefix(asciiLower(s.devName.v), "lg webos") ||
+			strings.HasSuffix(s.devName.v, "Unspecified TV")) {
+			s.devBrand.set("LG", confRule)
+			s.devName.set("LG SmartTv", confRule)
+		}
+		if s.devName.v == "LG SmartTv" {
+			// "LG Browser/5.00.00(+mouse+3D; LGE; 42LM6700-UA; 04.02.00;
+			// ...)": the maker, then the model.
+			for i, e := range p.entries {
+				if p.ltext(e) == "lge" && i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+					if m := p.text(p.entries[i+1]); isModelNumber(m) && !strings.HasPrefix(m, "WEBOS") {
+						s.devName.set("LG "+m, confRule)
+					}
+					break
+				}
+			}
+		}
+		s.webOSVersion()
+	}
+	switch {
+	case p.has(kwNetCast) && !p.has(kwWeb0S):
+		// The NetCast sets before webOS send a plain desktop Linux
+		// platform, which Yauaa keeps as a desktop system.
+		s.devClass.set("TV", confRule)
+	case p.has(kwSmartDashTV) || smartTVWord(p) || p.has(kwSmartSpaceTV) || p.has(kwHbbTV) ||
+		p.has(kwSemiTVSemi) || p.has(kwOpenTVSemi) || p.has(kwGoogleTV) && s.os.name != "Fuchsia" || p.has(kwViera) || p.has(kwBravia):
+		s.devClass.set("TV", confRule)
+		if s.os.class == "" || s.os.name == "Linux" || s.os.name == "Android" || s.os.name == "Tizen" {
+			s.os.class = "Embedded"
+		}
+	}
+}
+
+// unixDesktops names the workstations of the Unix-like and other desktop
+// systems: the maker of the hardware where the system came with it (Sun,
+// SGI, IBM), otherwise the system itself, in Yauaa's spelling.
+var unixDesktops = map[string]struct{ brand, name string }{
+	"FreeBSD": {"", "FreeBsd Desktop"}, "OpenBSD": {"", "OpenBsd Desktop"}, "NetBSD": {"", "Netbsd Desktop"},
+	"DragonFly BSD": {"", "DragonFly BSD Desktop"}, "BeOS/Haiku": {"", "Beos/Haiku Desktop"},
+	"RISC OS": {"", "Risc OS Desktop"}, "OS/2": {"", "OS/2 Desktop"}, "MorphOS": {"", "MorphOs Desktop"},
+	"AmigaOS": {"Amiga", "Amiga"}, "illumOS": {"", "OpenSolaris Desktop"}, "UNIX BSD/SYSV": {"", "Unix BSD/Sysv Desktop"},
+	"SunOS": {"SUN Microsystems", "SUN Microsystems Desktop"}, "Solaris": {"SUN Microsystems", "SUN Microsystems Desktop"},
+	"IRIX": {"Silicon Graphics", "Silicon Graphics Desktop"}, "AIX": {"IBM", "IBM Desktop"},
+	"HP-UX": {"HP", "HP Desktop"},
+}
+
+// hbbTVDevice reads the device of a hybrid broadcast TV. The HbbTV
+// specification (ETSI TS 102 796) makes such a set add
+// "HbbTV/1.x.y (capabilities; vendor; model; software version; hardware
+// version; reserved)" to its user agent, so vendor and model sit at fixed
+// places. A set that leaves them empty is an "Unspecified TV".
+func (s *state) hbbTVDevice() bool {
+	p := s.p
+	i := p.index(kwHbbTVSlash)
+	if i < 0 {
+		return false
+	}
+	s.devClass.set("TV", confRule)
+	s.devBrand.set("Unspecified TV", confRule)
+	s.devName.set("Unspecified TV", confRule)
+	j := i + len("hbbtv/")
+	for j < len(p.ua) && (p.ua[j] == '.' || p.ua[j] >= '0' && p.ua[j] <= '9') {
+		j++
+	}
+	for j < len(p.ua) && p.ua[j] == ' ' {
+		j++
+	}
+	if j >= len(p.ua) || p.ua[j] != '(' {
+		// Loewe's sets of the first HbbTV version name their own system
+		// in a separate entry ("HBBTV/1.0; LOH/2.01;").
+		if v, ok := p.entryVersion("loh/"); ok {
+			s.devBrand.set("Loewe", confRule)
+			s.devName.set("Loewe Unspecified TV", confRule)
+			s.os = osInfo{name: "LOH", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
+		}
+		return true
+	}
+	end := strings.IndexByte(p.ua[j:], ')')
+	if end < 0 {
+		end = len(p.ua) - j
+	}
+	var fields [6]string
+	n := 0
+	for f := range strings.SplitSeq(p.ua[j+1:j+end], ";") {
+		if n == len(fields) {
+			break
+		}
+		fields[n] = strings.TrimSpace(f)
+		n++
+	}
+	vendor, model, software := fields[1], fields[2], fields[3]
+	if vendor == "" {
+		return true
+	}
+	s.devBrand.set(brandSpelling(vendor), confRule)
+	s.devName.set(s.devBrand.v+" Unspecified TV", confRule)
+	if model != "" {
+		s.devName.set(s.devBrand.v+" "+normalizeName(model), confRule)
+	}
+	if v, ok := strings.CutPrefix(software, "LOH/"); ok {
+		// Loewe's own operating system announces itself here.
+		s.os = osInfo{name: "LOH", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
+	} else if s.os.name == "Linux" && s.os.version == Unknown && isVersionLike(software) {
+		s.os.version = software
+	} else if (s.os.name == "" || s.os.name == Unknown) && software != "" {
+		// A set that names no platform runs its maker's own firmware,
+		// whose version is the software version of the HbbTV entry.
+		s.os = osInfo{name: "Proprietary", version: software, class: "Embedded", cpu: s.os.cpu}
+	}
+	return true
+}
+
+// ceDevice reads the "(Vendor, Model, wired)" or "(Vendor, Model,
+// wireless)" trailer that consumer electronics (TVs, players, set-top
+// boxes) add to say who made them and how they are connected.
+func (s *state) ceDevice() bool {
+	p := s.p
+	end := strings.LastIndex(p.low, ",wire")
+	if end < 0 {
+		if end = strings.LastIndex(p.low, ", wire"); end < 0 {
+			return false
+		}
+	}
+	start := strings.LastIndexByte(p.low[:end], '(')
+	if start < 0 {
+		return false
+	}
+	vendor, model, ok := strings.Cut(p.ua[start+1:end], ",")
+	vendor, model = strings.TrimSpace(vendor), strings.TrimSpace(model)
+	if !ok || vendor == "" || strings.ContainsAny(vendor, ";()") {
+		return false
+	}
+	s.devBrand.set(brandSpelling(vendor), confRule)
+	s.devName.set(s.devBrand.v+" Unspecified TV", confRule)
+	if model != "" {
+		s.devName.set(s.devBrand.v+" "+normalizeName(model), confRule)
+	}
+	return true
+}
+
+// vidaaModel reads the model of a Hisense television from the
+// "(Hisense;HE55A7000EUWTS;V0000.01.00A.J0828)" comment its browser adds
+// after the chipset ("Hisense-MSD6886"): the maker, then the model number.
+func (s *state) vidaaModel() {
+	p := s.p
+	for i, e := range p.entries {
+		if p.ltext(e) != "hisense" || i+1 >= len(p.entries) || p.entries[i+1].block != e.block {
+			continue
+		}
+		if m := p.text(p.entries[i+1]); isModelNumber(strings.ReplaceAll(m, "_", "-")) {
+			s.devName.set("Hisense "+normalizeName(m), confRule)
+			return
+		}
+	}
+}
+
+// Needles of the set-top box rules.
+var (
+	kwKreaTV   = uaNeedles.add("kreatv/")
+	kwRokuDVP  = uaNeedles.add("roku/dvp-")
+	kwNSZDash  = uaNeedles.add("nsz-")
+	kwAppleTV  = uaNeedles.add("apple tv")
+	kwAppleTV2 = uaNeedles.add("appletv")
+)
+
+// setTopBoxMakers are companies that make set-top boxes only; a comment
+// entry that starts with one of them ("Arris MediaPlayer 2.0") names such
+// a box.
+var setTopBoxMakers = []struct{ prefix, brand string }{
+	{"arris ", "Arris"}, {"amino ", "Amino"}, {"humax ", "Humax"}, {"kaon ", "Kaon"},
+	{"technicolor ", "Technicolor"}, {"sagemcom ", "Sagemcom"},
+}
+
+// setTopBoxNeedles lets setTopBox skip the comment when no maker occurs.
+var setTopBoxNeedles = uaNeedles.group([]string{"arris ", "amino ", "humax ", "kaon ", "technicolor ", "sagemcom "})
+
+// setTopBox recognises the boxes that connect a television to the
+// internet and reports whether it found one:
+//   - Arris's KreaTV system ("KreaTV/15.99.2.1 (ARRIS, IPC1100P2, wired)"),
+//   - Roku's players, whose product version is the "DVP" (digital video
+//     player) firmware ("Roku/DVP-10.5"),
+//   - Android TV devices that say so in their model ("SHIELD Android TV"),
+//     and Sony's NSZ Google TV players,
+//   - the WPE WebKit browser of Comcast's RDK based X1 boxes, which adds
+//     only "WPE" to a Linux platform,
+//   - comment entries naming a set-top box maker.
+func (s *state) setTopBox() bool {
+	p := s.p
+	if pr, ok := p.product("KreaTV"); ok && p.has(kwKreaTV) && isVersionLike(pr.version) {
+		s.os = osInfo{name: "KreaTV", version: pr.version, class: "Embedded", cpu: s.os.cpu}
+		s.setDevice(confRule, "Set-top box", "Arris", "Arris KreaTV")
+		s.ceDevice()
+		return true
+	}
+	if pr, ok := p.product("Roku"); ok && p.has(kwRokuDVP) {
+		s.os = osInfo{name: "Roku OS", version: pr.version, class: "Embedded", cpu: s.os.cpu}
+		s.setDevice(confRule, "Set-top box", "Roku", "Roku Digital Video")
+		return true
+	}
+	if s.os.name == "Android" && (p.has(kwAndroidTV) || p.has(kwNSZDash) && s.devBrand.v == "Sony" || hasWordFold(s.devName.v, "box") || strings.Contains(s.devName.v, "BOX")) {
+		s.devClass.set("Set-top box", confRule)
+		s.os.class = "Embedded"
+		if k := strings.IndexByte(s.devName.v, '/'); k > 0 && s.devBrand.v == "Sony" {
+			s.devName.set(s.devName.v[:k], confRule) // "NSZ-GS7/GX70": the player and its remote
+		}
+		return true
+	}
+	if s.os.name == "Android" && (strings.Contains(s.devName.v, "Google TV") || strings.HasPrefix(s.devName.v, "Chromecast")) {
+		// Google's own streaming devices ("4K Google TV Stick").
+		s.devClass.set("Set-top box", confRule)
+		if s.devBrand.v == "" || s.devBrand.v == Unknown {
+			s.devBrand.set("Google", confRule)
+			s.devName.set("Google "+s.devName.v, confRule)
+		}
+		return true
+	}
+	if s.os.name == "Linux" && len(p.products) > 0 && p.products[len(p.products)-1].name == "WPE" {
+		s.setDevice(confRule, "Set-top box", "Comcast", "Comcast X1")
+		return true
+	}
+	if !p.hasAny(&setTopBoxNeedles) {
+		return false
+	}
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		for _, m := range setTopBoxMakers {
+			if strings.HasPrefix(lt, m.prefix) {
+				model := strings.TrimSpace(p.text(e)[len(m.prefix):])
+				if k := strings.LastIndexByte(model, ' '); k > 0 && isVersionLike(model[k+1:]) {
+					model = model[:k]
+				}
+				s.setDevice(confRule, "Set-top box", m.brand, m.brand+" "+normalizeName(model))
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// googleTV handles the Google TV platform of 2010 to 2014, on boxes of
+// Sony, Logitech, LG and others: "(Linux; GoogleTV 3.2; NSZ-GS7/GX70
+// Build/MASTER)" names the system version and the box, while the first
+// generation sends only "GoogleTV/161242", a build number.
+func (s *state) googleTV() {
+	p := s.p
+	s.setDevice(confRule, "Set-top box", "Google", "Google TV")
+	v := Unknown
+	for i, e := range p.entries {
+		lt := p.ltext(e)
+		if !strings.HasPrefix(lt, "googletv ") {
+			continue
+		}
+		if ver := leadingVersion(lt[len("googletv "):]); strings.Contains(ver, ".") {
+			v = ver
+		}
+		if i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+			model := p.text(p.entries[i+1])
+			if k := strings.Index(p.ltext(p.entries[i+1]), " build/"); k > 0 {
+				model = model[:k]
+			}
+			if k := strings.IndexByte(model, '/'); k > 0 {
+				model = model[:k]
+			}
+			if b, rest := brandOfModel(model); b != "" && rest != "" {
+				s.devBrand.set(b, confRule)
+				s.devName.set(b+" "+normalizeName(rest), confRule)
+			}
+		}
+		break
+	}
+	s.os = osInfo{name: "GoogleTV", version: v, class: "Embedded", cpu: s.os.cpu}
+}
+
+// webOSVersion derives the version of LG's webOS TV from the Chromium
+// release its web runtime is built on (webOSTVReleases), where the system
+// rules left it unknown.
+func (s *state) webOSVersion() {
+	if s.os.name != "WebOS" || s.os.version != Unknown && s.os.version != "" {
+		return
+	}
+	pr, ok := s.p.product("Chrome")
+	if !ok || pr.name != "Chrome" {
+		return
+	}
+	if r, ok := webOSTVReleases[versionMajor(pr.version)]; ok {
+		s.os.version = r
+	}
+}
+
+// starboardDevice reads the device of YouTube's Cobalt (Starboard) and of
+// the TV browsers that follow its convention: a product
+// "<operator>_<type>_<chipset>/<firmware>" followed by "(<brand>, <model>,
+// <connection>)" ("_TV_MT5800/012.002.051.001 (Philips, 32PHS5301-12,
+// wireless)", "_GAME_foo/Basjes (Sony, PS5, Carrier pigeon)"). The type
+// says what the device is.
+func (s *state) starboardDevice() {
+	p := s.p
+	if s.devClass.v == "TV" || s.devClass.v == "Set-top box" || s.devClass.v == "Game Console" {
+		return
+	}
+	for _, pr := range p.products {
+		if strings.IndexByte(pr.name, '_') < 0 {
+			continue // the Starboard fields are joined by underscores
+		}
+		class := ""
+		switch {
+		case strings.Contains(pr.name, "_GAME_"):
+			class = "Game Console"
+		case strings.Contains(pr.name, "_STB_") || strings.Contains(pr.name, "_OTT_"):
+			class = "Set-top box"
+		case strings.Contains(pr.name, "_TV_"):
+			class = "TV"
+		default:
+			continue
+		}
+		// The comment after the product holds brand, model, connection.
+		end := strings.Index(p.ua, pr.name)
+		if end < 0 {
+			return
+		}
+		rest := p.ua[end+len(pr.name):]
+		open := strings.IndexByte(rest, '(')
+		close := strings.IndexByte(rest, ')')
+		if open < 0 || close < open {
+			return
+		}
+		parts := strings.Split(rest[open+1:close], ",")
+		if len(parts) < 2 {
+			return
+		}
+		brand, model := strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1])
+		if brand == "" || model == "" {
+			return
+		}
+		s.devClass.set(class, confRule)
+		s.devBrand.set(brandSpelling(brand), confRule)
+		s.devName.set(s.devBrand.v+" "+normalizeName(model), confRule)
+		if s.os.name == "" || s.os.name == "Linux" || s.os.name == "Android" {
+			s.os.class = "Embedded"
+		}
+		return
+	}
+}
