@@ -99,7 +99,7 @@ func BenchmarkParseUrlRequest(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("plugin/batch=%d", n), func(b *testing.B) {
 			req := pluginrpc.ConfigureRequest{Component: urlrequest.Name, Name: "url", Stream: "bench"}
-			p, err := newProcessor(context.Background(), examplePlugin, sum, req, testLogger(b))
+			p, err := newProcessor(context.Background(), examplePlugin, sum, req, 0, testLogger(b))
 			if err != nil {
 				b.Fatal(err)
 			}

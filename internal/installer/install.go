@@ -295,7 +295,7 @@ func describe(ctx context.Context, bin, sum string, logger *slog.Logger) (m plug
 	if err != nil {
 		return m, err
 	}
-	defer r.client.Kill()
+	defer r.kill()
 	mf, err := r.rpc.Describe(ctx)
 	if err != nil {
 		return m, fmt.Errorf("read the plugin's manifest: %w", err)

@@ -38,18 +38,25 @@ func AppendBatch(dst []byte, topic string, partition int32, recs []*record.Recor
 	}
 	dst = binary.AppendUvarint(dst, uint64(total))
 	for _, r := range recs {
-		dst = appendString(dst, r.ID)
-		dst = appendString(dst, r.Type)
-		dst = binary.AppendVarint(dst, r.CreationDate)
-		dst = binary.AppendVarint(dst, int64(r.Origin.Partition))
-		dst = binary.AppendVarint(dst, r.Origin.Offset)
-		dst = binary.AppendVarint(dst, int64(r.Origin.Index))
-		fields := r.Fields()
-		dst = binary.AppendUvarint(dst, uint64(len(fields)))
-		for i := range fields {
-			dst = appendString(dst, fields[i].Name)
-			dst = appendValue(dst, fields[i].Value)
-		}
+		dst = appendRecord(dst, r)
+	}
+	return dst
+}
+
+// appendRecord appends one record: id, type, creation date, the origin's
+// partition, offset and index, then its fields.
+func appendRecord(dst []byte, r *record.Record) []byte {
+	dst = appendString(dst, r.ID)
+	dst = appendString(dst, r.Type)
+	dst = binary.AppendVarint(dst, r.CreationDate)
+	dst = binary.AppendVarint(dst, int64(r.Origin.Partition))
+	dst = binary.AppendVarint(dst, r.Origin.Offset)
+	dst = binary.AppendVarint(dst, int64(r.Origin.Index))
+	fields := r.Fields()
+	dst = binary.AppendUvarint(dst, uint64(len(fields)))
+	for i := range fields {
+		dst = appendString(dst, fields[i].Name)
+		dst = appendValue(dst, fields[i].Value)
 	}
 	return dst
 }
@@ -104,6 +111,20 @@ type Batch struct {
 	Topic     string
 	Partition int32
 	Records   []*record.Record
+
+	// What the records were when decoded, for AppendDelta: a copy of
+	// every record's fields (record i's are orig[starts[i]:starts[i+1]])
+	// and headers. Set by DecodeBatch only.
+	in     []*record.Record
+	orig   []record.Field
+	starts []int32
+	heads  []head
+}
+
+// head is the header of a record as decoded.
+type head struct {
+	id, typ string
+	date    int64
 }
 
 var errShort = errors.New("batch encoding is truncated")
@@ -137,6 +158,10 @@ func DecodeBatch(data []byte) (Batch, error) {
 	store := make([]record.Field, total+room*n)
 	recs := make([]record.Record, n)
 	b.Records = make([]*record.Record, n)
+	b.in = make([]*record.Record, n)
+	b.starts = make([]int32, n+1)
+	b.heads = make([]head, n)
+	b.orig = make([]record.Field, 0, total)
 	for i := range recs {
 		r := &recs[i]
 		r.ID = d.string()
@@ -165,6 +190,10 @@ func DecodeBatch(data []byte) (Batch, error) {
 		}
 		r.SetFields(fields)
 		b.Records[i] = r
+		b.in[i] = r
+		b.orig = append(b.orig, fields...)
+		b.starts[i+1] = int32(len(b.orig))
+		b.heads[i] = head{id: r.ID, typ: r.Type, date: r.CreationDate}
 	}
 	if d.pos != len(data) {
 		return Batch{}, fmt.Errorf("batch encoding has %d trailing bytes", len(data)-d.pos)
