@@ -9,8 +9,8 @@ import (
 
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine"
-	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/pluginrpc"
+	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/streamtest"
 )
 
