@@ -206,12 +206,12 @@ func (s *service) Check(req pluginrpc.ConfigureRequest) ([]string, error) {
 	return out, nil
 }
 
-func (s *service) Process(id uint64, data, dst []byte) ([]byte, error) {
+func (s *service) Process(id uint64, data []byte, scratch *pluginrpc.Scratch, dst []byte) ([]byte, error) {
 	p, err := s.instance(id)
 	if err != nil {
 		return nil, err
 	}
-	in, err := pluginrpc.DecodeBatch(data)
+	in, err := scratch.Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("decode batch: %w", err)
 	}

@@ -43,6 +43,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
 			var buf, reply []byte
+			var scratch pluginrpc.Scratch
 			host := make([]*record.Record, n)
 			for b.Loop() {
 				// The host's records change with each reply: fresh copies,
@@ -53,7 +54,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 				}
 				b.StartTimer()
 				buf = pluginrpc.AppendBatch(buf[:0], "raw", 0, host)
-				in, err := pluginrpc.DecodeBatch(buf)
+				in, err := scratch.Decode(buf)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -193,14 +193,16 @@ func roundTrip(c net.Conn, instance uint64, req []byte) ([]byte, error) {
 	return nil, fmt.Errorf("the plugin's reply has an unknown status %d", hdr[4])
 }
 
-// ProcessFunc runs one batch in the plugin: it appends the encoded result
-// to dst, or returns the error that fails the batch.
-type ProcessFunc func(instance uint64, batch, dst []byte) ([]byte, error)
+// ProcessFunc runs one batch in the plugin: it decodes batch with s,
+// appends the encoded result to dst, or returns the error that fails the
+// batch.
+type ProcessFunc func(instance uint64, batch []byte, s *Scratch, dst []byte) ([]byte, error)
 
 // ServeBatches answers calls on l with process until l is closed, and
 // returns once every connection's goroutine has ended. Each connection
-// keeps its own buffers: the decoded records of a call point into its
-// request buffer, which is reused once the reply is written.
+// keeps its reply buffer and decoding scratch; the request buffer is new
+// for each call, since the decoded records point into it and a processor
+// may keep them (or a string of them) after its call.
 func ServeBatches(l net.Listener, process ProcessFunc) error {
 	var (
 		wg    sync.WaitGroup
@@ -241,7 +243,8 @@ func ServeBatches(l net.Listener, process ProcessFunc) error {
 // serveConn answers the calls of one connection until it breaks or the
 // host closes it.
 func serveConn(c net.Conn, process ProcessFunc) {
-	var in, out []byte
+	var out []byte
+	var scratch Scratch
 	var hdr [4]byte
 	for {
 		if _, err := io.ReadFull(c, hdr[:]); err != nil {
@@ -251,16 +254,13 @@ func serveConn(c net.Conn, process ProcessFunc) {
 		if n < 8 || n > maxFrame {
 			return
 		}
-		if cap(in) < int(n) {
-			in = make([]byte, n)
-		}
-		in = in[:n]
+		in := make([]byte, n)
 		if _, err := io.ReadFull(c, in); err != nil {
 			return
 		}
 		instance := binary.LittleEndian.Uint64(in)
 		out = append(out[:0], make([]byte, replyHeader)...)
-		res, err := process(instance, in[8:], out)
+		res, err := process(instance, in[8:], &scratch, out)
 		if err != nil {
 			res = append(append(out[:0], make([]byte, replyHeader)...), err.Error()...)
 			res[4] = statusError

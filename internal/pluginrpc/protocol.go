@@ -1,7 +1,8 @@
 // Package pluginrpc is the wire between Weir and a processor plugin: the
 // go-plugin handshake, the net/rpc service a plugin serves (describe,
-// configure, process a batch, close), and the binary encoding of record
-// batches. The host side is used by internal/installer, the plugin side by
+// configure, check, close), the batch socket (batchwire.go), and the
+// binary encodings of a batch (codec.go) and of a plugin's reply
+// (delta.go). The host side is used by internal/installer, the plugin side by
 // the public sdk package; both must agree, so both live here.
 //
 // Transport: go-plugin's net/rpc protocol (gob over yamux over a Unix
@@ -54,10 +55,10 @@ type Service interface {
 	// values, for `weir validate`, and returns the problems it found (none:
 	// nil). An error means the check could not run.
 	Check(req ConfigureRequest) ([]string, error)
-	// Process runs instance over an encoded batch and appends the encoded
-	// result to dst. An error fails the whole batch. It is called from the
+	// Process runs instance over an encoded batch, decoded with s, and
+	// appends the encoded result to dst. An error fails the whole batch. It is called from the
 	// batch socket, not through net/rpc.
-	Process(instance uint64, batch, dst []byte) ([]byte, error)
+	Process(instance uint64, batch []byte, s *Scratch, dst []byte) ([]byte, error)
 	// CloseInstance releases an instance.
 	CloseInstance(instance uint64) error
 }
@@ -166,12 +167,4 @@ func (c *Client) Check(ctx context.Context, req ConfigureRequest) ([]string, err
 // CloseInstance releases an instance.
 func (c *Client) CloseInstance(ctx context.Context, instance uint64) error {
 	return c.call(ctx, "Plugin.CloseInstance", instance, &struct{}{})
-}
-
-// IsPluginError reports whether err was returned by the plugin's own code
-// (the plugin is alive and refused or failed the call), as opposed to a
-// broken connection (the plugin crashed or was killed).
-func IsPluginError(err error) bool {
-	var se rpc.ServerError
-	return errors.As(err, &se)
 }
