@@ -29,13 +29,25 @@ type running struct {
 	rpc     *pluginrpc.Client
 	batches *pluginrpc.Batches
 	dir     string // holds the batch socket
+	cmd     *exec.Cmd
 }
 
-// kill stops the process and removes its batch socket.
+// kill stops the process and removes its batch socket. go-plugin asks the
+// plugin to quit and waits up to 2 s before it kills it.
 func (r *running) kill() {
 	r.batches.Close()
 	r.client.Kill()
 	os.RemoveAll(r.dir)
+}
+
+// killHard kills the process at once (SIGKILL) and cleans up as kill does:
+// for a plugin that crashed, broke its connection or hung, whose graceful
+// quit would only wait (a hung batch keeps it from exiting).
+func (r *running) killHard() {
+	if r.cmd.Process != nil {
+		_ = r.cmd.Process.Kill()
+	}
+	r.kill()
 }
 
 // launch starts the plugin binary bin, whose sha256 must be sum (go-plugin
@@ -78,7 +90,7 @@ func launch(bin, sum string, logger *slog.Logger) (*running, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("start plugin %s: %w", bin, err)
 	}
-	return &running{client: c, rpc: raw.(*pluginrpc.Client), batches: pluginrpc.NewBatches(sock), dir: dir}, nil
+	return &running{client: c, rpc: raw.(*pluginrpc.Client), batches: pluginrpc.NewBatches(sock), dir: dir, cmd: cmd}, nil
 }
 
 // explainStart adds what an operator needs to know to go-plugin's start

@@ -129,7 +129,7 @@ func (p *processor) failLocked() {
 // dropLocked forgets the current instance after it died.
 func (p *processor) dropLocked(cause error) {
 	p.logger.Warn("plugin process stopped; it is restarted at the next batch", "binary", p.bin, "error", cause)
-	p.cur.run.kill()
+	p.cur.run.killHard()
 	p.cur = nil
 	p.failLocked()
 }
