@@ -125,8 +125,11 @@ type ProcessorSpec struct {
 	// processor through Config.Dynamic.
 	DynamicProperties bool
 	// Check, when set, validates what single validators cannot (keys that
-	// must agree). It runs in the plugin when the processor is built, so a
-	// stream whose configuration it refuses does not start.
+	// must agree). It runs in the plugin: `weir validate` starts the plugin
+	// to run it and reports each error it returns (errors.Join for
+	// several) with the job's other problems, and it runs again when the
+	// processor is built, so a stream whose configuration it refuses does
+	// not start.
 	Check func(conf Config) error
 	// New builds a processor from its validated configuration.
 	New func(conf Config, env Env) (Processor, error)

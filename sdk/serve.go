@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"sync"
 
@@ -26,11 +28,46 @@ func Serve(specs ...ProcessorSpec) {
 		fmt.Fprintln(os.Stderr, "weir plugin:", err)
 		os.Exit(1)
 	}
-	plugin.Serve(&plugin.ServeConfig{
+	conf := &plugin.ServeConfig{
 		HandshakeConfig: pluginrpc.Handshake,
 		Plugins:         map[string]plugin.Plugin{pluginrpc.PluginName: &pluginrpc.ProcessorPlugin{Impl: svc}},
-	})
+	}
+	if os.Getenv(pluginrpc.Handshake.MagicCookieKey) != pluginrpc.Handshake.MagicCookieValue {
+		// Not started by Weir: go-plugin says so and exits.
+		plugin.Serve(conf)
+		return
+	}
+	// Batches come on their own socket, made by Weir; listen before the
+	// handshake so that it is ready when Weir's first batch is.
+	path := os.Getenv(pluginrpc.EnvBatchSocket)
+	if path == "" {
+		fmt.Fprintf(os.Stderr, "weir plugin: %s is not set: this Weir is older than the plugin's SDK (plugin protocol %d)\n", pluginrpc.EnvBatchSocket, pluginrpc.Handshake.ProtocolVersion)
+		os.Exit(1)
+	}
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "weir plugin: batch socket:", err)
+		os.Exit(1)
+	}
+	if os.Getenv("GOGC") == "" {
+		// A plugin's live heap is small (its configuration and the batch
+		// in hand) while each batch allocates its records anew: with the
+		// default GOGC the collector ran every batch or two and took a
+		// fifth of the plugin's CPU. GOGC (the variable) still overrides.
+		debug.SetGCPercent(pluginGCPercent)
+	}
+	done := make(chan error, 1)
+	go func() { done <- pluginrpc.ServeBatches(l, svc.Process) }()
+	plugin.Serve(conf)
+	l.Close()
+	if err := <-done; err != nil {
+		fmt.Fprintln(os.Stderr, "weir plugin:", err)
+	}
 }
+
+// pluginGCPercent is the plugin process's GOGC unless the environment
+// sets one.
+const pluginGCPercent = 400
 
 // Local builds a processor of spec in this process from raw values,
 // validated as Weir validates them (declared keys, validators, Check). It
@@ -80,8 +117,11 @@ func newService(specs []ProcessorSpec) (*service, error) {
 		if _, dup := s.specs[sp.Name]; dup {
 			return nil, fmt.Errorf("processor %q is declared twice", sp.Name)
 		}
-		decl := pluginrpc.ComponentDecl{Name: sp.Name, Summary: sp.Summary, DynamicProperties: sp.DynamicProperties}
+		decl := pluginrpc.ComponentDecl{Name: sp.Name, Summary: sp.Summary, DynamicProperties: sp.DynamicProperties, HasCheck: sp.Check != nil}
 		for _, p := range sp.Properties {
+			if p.Key == pluginrpc.TimeoutKey {
+				return nil, fmt.Errorf("processor %q: property %q is Weir's own (the call timeout of every plugin processor)", sp.Name, p.Key)
+			}
 			decl.Properties = append(decl.Properties, pluginrpc.PropertyDecl{
 				Key: p.Key, Description: p.Description, Required: p.Required, Default: p.Default,
 				Sensitive: p.Sensitive, Validator: p.Validator,
@@ -148,12 +188,42 @@ func (s *service) instance(id uint64) (Processor, error) {
 	return p, nil
 }
 
-func (s *service) Process(id uint64, data []byte) ([]byte, error) {
+// Check runs the component's validators and its Check on values and
+// returns every problem found, one string each.
+func (s *service) Check(req pluginrpc.ConfigureRequest) ([]string, error) {
+	d, ok := s.specs[req.Component]
+	if !ok {
+		return nil, fmt.Errorf("plugin has no processor %q", req.Component)
+	}
+	conf, probs := component.NewConfig(&d.spec, req.Values)
+	var out []string
+	for _, p := range probs {
+		out = append(out, p.String())
+	}
+	if len(probs) > 0 || d.spec.Check == nil {
+		return out, nil
+	}
+	err := d.spec.Check(conf)
+	if err == nil {
+		return nil, nil
+	}
+	// A joined error is several problems: each is reported on its own.
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	for _, e := range errs {
+		out = append(out, e.Error())
+	}
+	return out, nil
+}
+
+func (s *service) Process(id uint64, data []byte, scratch *pluginrpc.Scratch, dst []byte) ([]byte, error) {
 	p, err := s.instance(id)
 	if err != nil {
 		return nil, err
 	}
-	in, err := pluginrpc.DecodeBatch(data)
+	in, err := scratch.Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("decode batch: %w", err)
 	}
@@ -161,9 +231,8 @@ func (s *service) Process(id uint64, data []byte) ([]byte, error) {
 	if err := safeProcess(p, b); err != nil {
 		return nil, err
 	}
-	// The reply is sized from the request: records come back with about as
-	// many fields as they went in with.
-	return pluginrpc.AppendBatch(make([]byte, 0, len(data)+len(data)/4), b.Topic, b.Partition, b.Records), nil
+	// Only what the processor changed goes back (pluginrpc.AppendDelta).
+	return pluginrpc.AppendDelta(dst, in, b.Records), nil
 }
 
 // safeProcess turns a panic of the processor into an error, as Weir's

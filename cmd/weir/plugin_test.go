@@ -124,6 +124,14 @@ streamConfigurations:
 	if code != 1 || !strings.Contains(out, "processorConfigurations[url]") || !strings.Contains(out, `"ignore" is not one of raw, error`) {
 		t.Fatalf("validate of a bad plugin key: exit %d\n%s", code, out)
 	}
+	// The plugin's own Check (keys that must agree) runs in validate too,
+	// each of its problems reported at the processor.
+	writeJob("          path.field: u\n          extension.field: u\n          query.keep: utm_source\n          query.max: 0\n")
+	code, out = weirCmd(t, home, dir, "validate", "--conf", job)
+	if code != 1 || !strings.Contains(out, "processorConfigurations[url]") || !strings.Contains(out, `path.field and extension.field both name field "u"`) ||
+		!strings.Contains(out, "query.max is 0") {
+		t.Fatalf("validate of plugin settings its Check refuses: exit %d\n%s", code, out)
+	}
 	writeJob("")
 	mustRun("validate", "--conf", job)
 

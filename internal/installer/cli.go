@@ -159,7 +159,7 @@ func Command(ctx context.Context, args []string, env Env) int {
 		if err != nil {
 			return fail(err)
 		}
-		e, err := Remove(o, c)
+		e, err := Remove(ctx, o, c)
 		if err != nil {
 			return fail(err)
 		}

@@ -23,6 +23,7 @@ import (
 var (
 	examplePlugin string // examples/plugins/urlrequest
 	stdoutPlugin  string // testdata/stdoutplugin: writes to stdout before the handshake
+	hangPlugin    string // testdata/hangplugin: never answers a batch holding its marker
 )
 
 func TestMain(m *testing.M) {
@@ -39,10 +40,12 @@ func TestMain(m *testing.M) {
 	}
 	examplePlugin = filepath.Join(dir, "urlrequest")
 	stdoutPlugin = filepath.Join(dir, "stdoutplugin")
+	hangPlugin = filepath.Join(dir, "hangplugin")
 	root := streamtest.Root()
 	for bin, pkg := range map[string]string{
 		examplePlugin: "./examples/plugins/urlrequest/cmd/urlrequest",
 		stdoutPlugin:  "./internal/installer/testdata/stdoutplugin",
+		hangPlugin:    "./internal/installer/testdata/hangplugin",
 	} {
 		build := exec.Command("go", "build", "-ldflags=-s -w", "-o", bin, pkg)
 		build.Dir = root

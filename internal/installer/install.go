@@ -70,6 +70,11 @@ func Install(ctx context.Context, o Options, c Coordinates) (*Entry, error) {
 	if err := os.MkdirAll(filepath.Join(o.Home, pluginsDir), 0o755); err != nil {
 		return nil, fmt.Errorf("weir home: %w", err)
 	}
+	unlock, err := lockHome(ctx, o.Home, o.Logger)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	lock, err := ReadLock(o.Home)
 	if err != nil {
 		return nil, err
@@ -290,7 +295,7 @@ func describe(ctx context.Context, bin, sum string, logger *slog.Logger) (m plug
 	if err != nil {
 		return m, err
 	}
-	defer r.client.Kill()
+	defer r.kill()
 	mf, err := r.rpc.Describe(ctx)
 	if err != nil {
 		return m, fmt.Errorf("read the plugin's manifest: %w", err)
@@ -299,10 +304,15 @@ func describe(ctx context.Context, bin, sum string, logger *slog.Logger) (m plug
 }
 
 // Remove uninstalls group:artifact.
-func Remove(o Options, c Coordinates) (*Entry, error) {
+func Remove(ctx context.Context, o Options, c Coordinates) (*Entry, error) {
 	if b, ok := findBundled(c, o.Version); ok {
 		return nil, fmt.Errorf("%s is bundled with Weir: it cannot be removed", b.Coordinates.Key())
 	}
+	unlock, err := lockHome(ctx, o.Home, o.Logger)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	lock, err := ReadLock(o.Home)
 	if err != nil {
 		return nil, err

@@ -61,7 +61,7 @@ func TestInstallListRemove(t *testing.T) {
 				}
 			}
 
-			if _, err := Remove(o, Coordinates{Group: testGroup, Artifact: testArtifact}); err != nil {
+			if _, err := Remove(context.Background(), o, Coordinates{Group: testGroup, Artifact: testArtifact}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := os.Stat(filepath.Join(o.Home, got.Binary)); !errors.Is(err, os.ErrNotExist) {
@@ -70,7 +70,7 @@ func TestInstallListRemove(t *testing.T) {
 			if lock, _ := ReadLock(o.Home); len(lock.Plugins) != 0 {
 				t.Fatalf("lock still lists %d plugins", len(lock.Plugins))
 			}
-			_, err = Remove(o, testCoords)
+			_, err = Remove(context.Background(), o, testCoords)
 			wantErr(t, err, "is not installed")
 		})
 	}
@@ -228,7 +228,7 @@ func TestBundled(t *testing.T) {
 			t.Fatalf("%s: %v, want a BundledError", s, err)
 		}
 		wantErr(t, err, "is bundled with Weir")
-		_, err = Remove(o, c)
+		_, err = Remove(context.Background(), o, c)
 		wantErr(t, err, "bundled", "cannot be removed")
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -23,8 +25,29 @@ const startTimeout = 20 * time.Second
 
 // running is a started plugin process.
 type running struct {
-	client *plugin.Client
-	rpc    *pluginrpc.Client
+	client  *plugin.Client
+	rpc     *pluginrpc.Client
+	batches *pluginrpc.Batches
+	dir     string // holds the batch socket
+	cmd     *exec.Cmd
+}
+
+// kill stops the process and removes its batch socket. go-plugin asks the
+// plugin to quit and waits up to 2 s before it kills it.
+func (r *running) kill() {
+	r.batches.Close()
+	r.client.Kill()
+	os.RemoveAll(r.dir)
+}
+
+// killHard kills the process at once (SIGKILL) and cleans up as kill does:
+// for a plugin that crashed, broke its connection or hung, whose graceful
+// quit would only wait (a hung batch keeps it from exiting).
+func (r *running) killHard() {
+	if r.cmd.Process != nil {
+		_ = r.cmd.Process.Kill()
+	}
+	r.kill()
 }
 
 // launch starts the plugin binary bin, whose sha256 must be sum (go-plugin
@@ -36,10 +59,20 @@ func launch(bin, sum string, logger *slog.Logger) (*running, error) {
 	if err != nil {
 		return nil, fmt.Errorf("plugin %s: lock file sha256 %q is not hex", bin, sum)
 	}
+	// A private directory (0700) for the batch socket: only this user can
+	// connect to it.
+	dir, err := os.MkdirTemp("", "weir-plugin-")
+	if err != nil {
+		return nil, fmt.Errorf("plugin %s: batch socket directory: %w", bin, err)
+	}
+	sock := filepath.Join(dir, "batch.sock")
+	cmd := exec.Command(bin)
+	// go-plugin appends Weir's environment and its own variables to these.
+	cmd.Env = []string{pluginrpc.EnvBatchSocket + "=" + sock}
 	c := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  pluginrpc.Handshake,
 		Plugins:          map[string]plugin.Plugin{pluginrpc.PluginName: &pluginrpc.ProcessorPlugin{}},
-		Cmd:              exec.Command(bin),
+		Cmd:              cmd,
 		SecureConfig:     &plugin.SecureConfig{Checksum: want, Hash: sha256.New()},
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolNetRPC},
 		StartTimeout:     startTimeout,
@@ -48,14 +81,16 @@ func launch(bin, sum string, logger *slog.Logger) (*running, error) {
 	rpcClient, err := c.Client()
 	if err != nil {
 		c.Kill()
+		os.RemoveAll(dir)
 		return nil, fmt.Errorf("start plugin %s: %w", bin, explainStart(err))
 	}
 	raw, err := rpcClient.Dispense(pluginrpc.PluginName)
 	if err != nil {
 		c.Kill()
+		os.RemoveAll(dir)
 		return nil, fmt.Errorf("start plugin %s: %w", bin, err)
 	}
-	return &running{client: c, rpc: raw.(*pluginrpc.Client)}, nil
+	return &running{client: c, rpc: raw.(*pluginrpc.Client), batches: pluginrpc.NewBatches(sock), dir: dir, cmd: cmd}, nil
 }
 
 // explainStart adds what an operator needs to know to go-plugin's start

@@ -35,6 +35,7 @@ const (
 type processor struct {
 	bin, sum string
 	req      pluginrpc.ConfigureRequest
+	timeout  time.Duration // of one batch call; 0: none
 	logger   *slog.Logger
 
 	lastSize atomic.Int64 // bytes of the last batch's encoding
@@ -52,8 +53,8 @@ type instance struct {
 	id  uint64
 }
 
-func newProcessor(ctx context.Context, bin, sum string, req pluginrpc.ConfigureRequest, logger *slog.Logger) (*processor, error) {
-	p := &processor{bin: bin, sum: sum, req: req, logger: logger}
+func newProcessor(ctx context.Context, bin, sum string, req pluginrpc.ConfigureRequest, timeout time.Duration, logger *slog.Logger) (*processor, error) {
+	p := &processor{bin: bin, sum: sum, req: req, timeout: timeout, logger: logger}
 	inst, err := p.start(ctx)
 	if err != nil {
 		return nil, err
@@ -70,7 +71,7 @@ func (p *processor) start(ctx context.Context) (*instance, error) {
 	}
 	id, err := r.rpc.Configure(ctx, p.req)
 	if err != nil {
-		r.client.Kill()
+		r.kill()
 		return nil, fmt.Errorf("configure %s in its plugin: %w", p.req.Component, err)
 	}
 	return &instance{run: r, id: id}, nil
@@ -128,7 +129,7 @@ func (p *processor) failLocked() {
 // dropLocked forgets the current instance after it died.
 func (p *processor) dropLocked(cause error) {
 	p.logger.Warn("plugin process stopped; it is restarted at the next batch", "binary", p.bin, "error", cause)
-	p.cur.run.client.Kill()
+	p.cur.run.killHard()
 	p.cur = nil
 	p.failLocked()
 }
@@ -148,17 +149,28 @@ func (p *processor) Process(ctx context.Context, b *component.Batch) error {
 	// grow (and copy) a multi-megabyte buffer step by step when the pool
 	// hands out a fresh one.
 	*buf = slices.Grow((*buf)[:0], int(p.lastSize.Load()))
+	*buf = pluginrpc.StartRequest(*buf)
 	*buf = pluginrpc.AppendBatch(*buf, b.Topic, b.Partition, b.Records)
 	p.lastSize.Store(int64(len(*buf)))
-	out, err := inst.run.rpc.Process(ctx, inst.id, *buf)
+	out, err := inst.run.batches.Call(ctx, p.timeout, inst.id, *buf)
 	encodeBuffers.Put(buf)
+	var perr *pluginrpc.PluginError
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
 		return err
-	case pluginrpc.IsPluginError(err):
+	case errors.As(err, &perr):
 		// The plugin is alive and failed the batch itself.
 		return fmt.Errorf("plugin %s: %w", p.req.Component, err)
+	case errors.Is(err, pluginrpc.ErrCallTimeout):
+		// A hung plugin would hold the partition for ever: it is killed
+		// like a crashed one, and the batch fails the same way.
+		p.mu.Lock()
+		if p.cur == inst {
+			p.dropLocked(err)
+		}
+		p.mu.Unlock()
+		return fmt.Errorf("plugin %s did not answer within %s (%s); it is killed and restarted: %w", p.req.Component, p.timeout, pluginrpc.TimeoutKey, err)
 	default:
 		p.mu.Lock()
 		if p.cur == inst {
@@ -167,11 +179,11 @@ func (p *processor) Process(ctx context.Context, b *component.Batch) error {
 		p.mu.Unlock()
 		return fmt.Errorf("plugin %s stopped during the batch (it is restarted): %w", p.req.Component, err)
 	}
-	res, err := pluginrpc.DecodeBatch(out)
+	recs, err := pluginrpc.ApplyDelta(out, b.Topic, b.Records)
 	if err != nil {
 		return fmt.Errorf("plugin %s answered a batch Weir cannot read: %w", p.req.Component, err)
 	}
-	b.Records = res.Records
+	b.Records = recs
 	p.mu.Lock()
 	p.fails = 0
 	p.mu.Unlock()
@@ -203,7 +215,7 @@ func (p *processor) Close(ctx context.Context) error {
 	cctx, cancel := context.WithTimeout(ctx, closeTimeout)
 	defer cancel()
 	err := p.cur.run.rpc.CloseInstance(cctx, p.cur.id)
-	p.cur.run.client.Kill()
+	p.cur.run.kill()
 	p.cur = nil
 	if err != nil {
 		return fmt.Errorf("close plugin processor %s: %w", p.req.Component, err)

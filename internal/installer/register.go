@@ -46,8 +46,16 @@ func RegisterInstalled(reg *component.Registry, home string, logger *slog.Logger
 				continue
 			}
 			spec.Summary = fmt.Sprintf("%s (plugin %s)", spec.Summary, e.Coordinates())
-			if refused != nil {
+			if _, dup := spec.Property(pluginrpc.TimeoutKey); dup {
+				errs = append(errs, fmt.Errorf("plugin %s: processor %s declares %q, which is Weir's own key", e.Coordinates(), d.Name, pluginrpc.TimeoutKey))
+				continue
+			}
+			spec.Properties = append(spec.Properties, timeoutProperty)
+			switch {
+			case refused != nil:
 				spec.Check = func(component.Config) error { return refused }
+			case d.HasCheck:
+				spec.Check = checkInPlugin(bin, e.BinarySHA256, d.Name, logger)
 			}
 			reg.Register(spec)
 		}
@@ -77,10 +85,11 @@ func newPluginProcessor(bin, sum, name string, refused error, logger *slog.Logge
 		if refused != nil {
 			return nil, refused
 		}
-		values := conf.Values()
-		for k, v := range conf.Dynamic() {
-			values[k] = v
+		timeout, err := conf.Millis(pluginrpc.TimeoutKey)
+		if err != nil {
+			return nil, err
 		}
+		values := pluginValues(conf)
 		lg := env.Logger
 		if lg == nil {
 			lg = logger
@@ -88,6 +97,52 @@ func newPluginProcessor(bin, sum, name string, refused error, logger *slog.Logge
 		ctx, cancel := context.WithTimeout(context.Background(), startBudget)
 		defer cancel()
 		req := pluginrpc.ConfigureRequest{Component: name, Name: env.Name, Stream: env.Stream, Values: values}
-		return newProcessor(ctx, bin, sum, req, lg.With("plugin", filepath.Base(bin)))
+		return newProcessor(ctx, bin, sum, req, timeout, lg.With("plugin", filepath.Base(bin)))
+	}
+}
+
+// timeoutProperty is the key Weir adds to every plugin processor.
+var timeoutProperty = component.Property{
+	Key: pluginrpc.TimeoutKey,
+	Description: "Weir's own key for every plugin processor: how long one batch call may take, in milliseconds. " +
+		"A plugin that does not answer in time is taken for hung: the batch fails into error records, " +
+		"as when the plugin crashes, and the plugin is killed and restarted with backoff.",
+	Default:   pluginrpc.DefaultTimeout,
+	Validator: component.IntRange(1, 24*3600*1000),
+}
+
+// pluginValues returns the values a plugin is given: the declared and
+// dynamic ones, without Weir's own key.
+func pluginValues(conf component.Config) map[string]string {
+	values := conf.Values()
+	for k, v := range conf.Dynamic() {
+		values[k] = v
+	}
+	delete(values, pluginrpc.TimeoutKey)
+	return values
+}
+
+// checkInPlugin returns the Check of a plugin processor that has its own:
+// it starts the plugin, asks it to check the values and stops it. Each
+// problem the plugin reports is one error of the joined result, so that
+// `weir validate` lists each at the processor's path with the others.
+func checkInPlugin(bin, sum, name string, logger *slog.Logger) func(component.Config) error {
+	return func(conf component.Config) error {
+		r, err := launch(bin, sum, logger)
+		if err != nil {
+			return fmt.Errorf("cannot run the plugin's own check: %w", err)
+		}
+		defer r.kill()
+		ctx, cancel := context.WithTimeout(context.Background(), startBudget)
+		defer cancel()
+		probs, err := r.rpc.Check(ctx, pluginrpc.ConfigureRequest{Component: name, Values: pluginValues(conf)})
+		if err != nil {
+			return fmt.Errorf("cannot run the plugin's own check: %w", err)
+		}
+		errs := make([]error, len(probs))
+		for i, p := range probs {
+			errs[i] = errors.New(p)
+		}
+		return errors.Join(errs...)
 	}
 }

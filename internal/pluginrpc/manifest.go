@@ -23,6 +23,9 @@ type ComponentDecl struct {
 	Summary           string
 	Properties        []PropertyDecl
 	DynamicProperties bool
+	// HasCheck says the processor has its own check beyond the declared
+	// validators; `weir validate` then starts the plugin to run it.
+	HasCheck bool `json:",omitempty"`
 }
 
 // PropertyDecl declares one key, as component.Property does, with a

@@ -1,13 +1,16 @@
 // Package pluginrpc is the wire between Weir and a processor plugin: the
 // go-plugin handshake, the net/rpc service a plugin serves (describe,
-// configure, process a batch, close), and the binary encoding of record
-// batches. The host side is used by internal/installer, the plugin side by
+// configure, check, close), the batch socket (batchwire.go), and the
+// binary encodings of a batch (codec.go) and of a plugin's reply
+// (delta.go). The host side is used by internal/installer, the plugin side by
 // the public sdk package; both must agree, so both live here.
 //
 // Transport: go-plugin's net/rpc protocol (gob over yamux over a Unix
-// socket). A call carries a whole batch as one []byte, so the transport's
-// fixed cost is paid once per batch and the per-record cost is the codec's;
-// see BENCHMARKS.md, "Plugins", for the figures that chose it over gRPC.
+// socket) for the plugin's life and its small calls, and a plain Unix
+// socket beside it for batches (batchwire.go): a call carries a whole
+// batch as one framed byte string each way, so the transport's fixed cost
+// is paid once per batch and the per-record cost is the codec's. See
+// BENCHMARKS.md, "Plugins", for the figures.
 package pluginrpc
 
 import (
@@ -21,12 +24,21 @@ import (
 // PluginName is the name under which a plugin binary serves its processors.
 const PluginName = "processor"
 
+// TimeoutKey is the property Weir adds to every plugin processor: how long
+// a batch call may take, in milliseconds, before the plugin is taken for
+// hung, killed and restarted. A plugin may not declare it.
+const TimeoutKey = "plugin.timeout.ms"
+
+// DefaultTimeout is TimeoutKey's default: far above any sane batch, since
+// a call that expires fails its whole batch into error records.
+const DefaultTimeout = "30000"
+
 // Handshake is checked by host and plugin before anything else. The magic
 // cookie keeps a plugin binary from being run by hand by mistake (it then
 // says it is a plugin and exits); ProtocolVersion changes whenever the
 // service or the batch encoding does.
 var Handshake = plugin.HandshakeConfig{
-	ProtocolVersion:  1,
+	ProtocolVersion:  2,
 	MagicCookieKey:   "WEIR_PLUGIN",
 	MagicCookieValue: "a1f0c6e2-processor",
 }
@@ -39,9 +51,14 @@ type Service interface {
 	// Configure builds a processor instance of the named component with
 	// the validated values, and returns its handle.
 	Configure(req ConfigureRequest) (uint64, error)
-	// Process runs instance over an encoded batch and returns the encoded
-	// result. An error fails the whole batch.
-	Process(instance uint64, batch []byte) ([]byte, error)
+	// Check runs the named component's own check (its Check function) on
+	// values, for `weir validate`, and returns the problems it found (none:
+	// nil). An error means the check could not run.
+	Check(req ConfigureRequest) ([]string, error)
+	// Process runs instance over an encoded batch, decoded with s, and
+	// appends the encoded result to dst. An error fails the whole batch. It is called from the
+	// batch socket, not through net/rpc.
+	Process(instance uint64, batch []byte, s *Scratch, dst []byte) ([]byte, error)
 	// CloseInstance releases an instance.
 	CloseInstance(instance uint64) error
 }
@@ -52,12 +69,6 @@ type ConfigureRequest struct {
 	Name      string
 	Stream    string
 	Values    map[string]string
-}
-
-// ProcessRequest carries one encoded batch.
-type ProcessRequest struct {
-	Instance uint64
-	Batch    []byte
 }
 
 // ProcessorPlugin is the go-plugin Plugin of a processor plugin. Impl is
@@ -99,10 +110,10 @@ func (s *RPCServer) Configure(req ConfigureRequest, id *uint64) error {
 	return err
 }
 
-// Process serves Service.Process.
-func (s *RPCServer) Process(req ProcessRequest, out *[]byte) error {
+// Check serves Service.Check.
+func (s *RPCServer) Check(req ConfigureRequest, problems *[]string) error {
 	var err error
-	*out, err = s.impl.Process(req.Instance, req.Batch)
+	*problems, err = s.impl.Check(req)
 	return err
 }
 
@@ -145,22 +156,15 @@ func (c *Client) Configure(ctx context.Context, req ConfigureRequest) (uint64, e
 	return id, err
 }
 
-// Process sends one encoded batch and returns the encoded result.
-func (c *Client) Process(ctx context.Context, instance uint64, batch []byte) ([]byte, error) {
-	var out []byte
-	err := c.call(ctx, "Plugin.Process", ProcessRequest{Instance: instance, Batch: batch}, &out)
-	return out, err
+// Check runs a component's own check in the plugin and returns the
+// problems it found.
+func (c *Client) Check(ctx context.Context, req ConfigureRequest) ([]string, error) {
+	var problems []string
+	err := c.call(ctx, "Plugin.Check", req, &problems)
+	return problems, err
 }
 
 // CloseInstance releases an instance.
 func (c *Client) CloseInstance(ctx context.Context, instance uint64) error {
 	return c.call(ctx, "Plugin.CloseInstance", instance, &struct{}{})
-}
-
-// IsPluginError reports whether err was returned by the plugin's own code
-// (the plugin is alive and refused or failed the call), as opposed to a
-// broken connection (the plugin crashed or was killed).
-func IsPluginError(err error) bool {
-	var se rpc.ServerError
-	return errors.As(err, &se)
 }

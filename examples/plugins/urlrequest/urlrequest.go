@@ -12,6 +12,7 @@ package urlrequest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -43,8 +44,26 @@ func Spec() sdk.ProcessorSpec {
 			{Key: "query.max", Description: "Most parameters turned into fields per record; the rest are ignored, so a crafted URL cannot add thousands of fields.", Default: "32", Validator: sdk.IntRange(0, 1000)},
 			{Key: "on.invalid", Description: "What to do with a malformed percent-encoding, or one that does not decode to UTF-8: raw keeps the undecoded text, error makes the record an error record (url_parsing_error).", Default: "raw", Validator: sdk.Enum("raw", "error")},
 		},
-		New: newProcessor,
+		Check: check,
+		New:   newProcessor,
 	}
+}
+
+// check refuses settings each valid alone that do not make sense together;
+// `weir validate` reports each problem at the processor.
+func check(conf sdk.Config) error {
+	var errs []error
+	fields := map[string]string{}
+	for _, k := range []string{"url.field", "path.field", "extension.field"} {
+		if other, dup := fields[conf.String(k)]; dup && k != "path.field" {
+			errs = append(errs, fmt.Errorf("%s and %s both name field %q: one would overwrite the other", other, k, conf.String(k)))
+		}
+		fields[conf.String(k)] = k
+	}
+	if max, err := conf.Int("query.max"); err == nil && max == 0 && len(conf.List("query.keep")) > 0 {
+		errs = append(errs, errors.New("query.keep lists parameters but query.max is 0: none would be kept"))
+	}
+	return errors.Join(errs...)
 }
 
 // processor holds read-only configuration and is safe for concurrent use.

@@ -91,3 +91,23 @@ func TestConfigRefused(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// TestCheck: settings that do not make sense together are refused, each
+// problem on its own; url.field and path.field may be one field (the target
+// is replaced by its path).
+func TestCheck(t *testing.T) {
+	_, err := sdk.Local(Spec(), map[string]string{
+		"path.field": "u", "extension.field": "u", "query.keep": "utm_source", "query.max": "0",
+	}, sdk.Env{})
+	if err == nil {
+		t.Fatal("conflicting settings accepted")
+	}
+	for _, want := range []string{`path.field and extension.field both name field "u"`, "query.max is 0"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if _, err := sdk.Local(Spec(), map[string]string{"url.field": "target", "path.field": "target"}, sdk.Env{}); err != nil {
+		t.Fatalf("url.field = path.field refused: %v", err)
+	}
+}
