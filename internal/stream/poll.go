@@ -299,6 +299,13 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 	if err != nil && !errors.Is(err, errStopping) {
 		return nil, err
 	}
+	// Every record of the poll is serialized and acknowledged, and every
+	// processor call and completion has returned: the record batches
+	// serve the next poll. (After a failure they are left to the garbage
+	// collector: a sink may still hold records of an unfinished chunk.)
+	if err == nil {
+		pr.recycleRecords(&s.records)
+	}
 	var done []*kgo.Record
 	for _, r := range last {
 		if r != nil {
@@ -339,7 +346,9 @@ func (s *Stream) processPartition(stopping, ctx context.Context, chain *Chain, p
 func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, topic string, topicID [16]byte, partition int32, records []*kgo.Record) error {
 	b := component.Batch{Topic: topic, Partition: partition, Records: make([]*record.Record, 0, len(records))}
 	var failed []*record.Record
-	recs := record.NewBatchFields(len(records), s.fieldsPerRecord())
+	perRecord := s.fieldsPerRecord()
+	recs := s.records.Get(len(records), perRecord)
+	pr.keepRecords(recs, perRecord)
 	for i, kr := range records {
 		r := &recs[i]
 		r.Origin = record.Origin{Topic: kr.Topic, TopicID: topicID, Partition: kr.Partition, Offset: kr.Offset}

@@ -46,8 +46,9 @@ type producer struct {
 	pending sync.WaitGroup
 	mu      sync.Mutex
 	err     error
-	used    [][]byte  // slabs taken from slabs, returned by recycle
-	refused []refusal // records the broker refused for good, for resolve
+	used    [][]byte    // slabs taken from slabs, returned by recycle
+	records []keptBatch // record batches of the poll, for recycleRecords
+	refused []refusal   // records the broker refused for good, for resolve
 }
 
 // refusal is one record the broker refused for good on one topic.
@@ -382,6 +383,35 @@ func (sp *slabPool) put(slabs [][]byte) {
 			return
 		}
 		sp.free = append(sp.free, slab)
+	}
+}
+
+// keptBatch is a record batch of the poll and the field room its records
+// were made with.
+type keptBatch struct {
+	recs      []record.Record
+	perRecord int
+}
+
+// keepRecords remembers a record batch of this poll, to give it back to
+// the stream's pool once the poll is done.
+func (p *producer) keepRecords(recs []record.Record, perRecord int) {
+	p.mu.Lock()
+	p.records = append(p.records, keptBatch{recs, perRecord})
+	p.mu.Unlock()
+}
+
+// recycleRecords gives the poll's record batches back to pool. It must only
+// be called once nothing refers to the records: after wait and resolve
+// (refused records are written again from them), and only for a poll that
+// did not fail (record.BatchPool's contract).
+func (p *producer) recycleRecords(pool *record.BatchPool) {
+	p.mu.Lock()
+	kept := p.records
+	p.records = nil
+	p.mu.Unlock()
+	for _, k := range kept {
+		pool.Put(k.recs, k.perRecord)
 	}
 }
 

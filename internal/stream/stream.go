@@ -29,6 +29,7 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine/settings"
+	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/status"
 )
 
@@ -76,7 +77,8 @@ type Stream struct {
 
 	limiter limiter
 	slabs   slabPool
-	routes  routes // routed output topics (route.go)
+	records record.BatchPool // record batches, from one poll to the next
+	routes  routes           // routed output topics (route.go)
 
 	// batches keeps the last batches for the status page (batches.go);
 	// tally counts the records of the batch in flight.
@@ -131,6 +133,9 @@ func New(ctx context.Context, p Params, deps ChainDeps) (*Stream, error) {
 	s.prog = newProgress(p.Config.Name, p.Engine.BatchInterval, &s.m)
 	s.batches = status.NewRing()
 	s.limiter.next = map[tp]time.Time{}
+	// Two full polls of records: the batches of one poll come back
+	// before the next takes them, and chunks of different sizes find one.
+	s.records.MaxRecords = 2 * maxPollRecords
 	return s, nil
 }
 
