@@ -253,8 +253,9 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 	chain := s.acquire()
 	defer chain.inflight.Done()
 
-	pr := &producer{cl: cl, ctx: ctx, slabs: &s.slabs, limit: s.conf.MaxMessageBytes,
+	pr := &producer{cl: cl, ctx: ctx, slabs: &s.slabs, sents: &s.sents, limit: s.conf.MaxMessageBytes,
 		errTops: s.conf.Errors, errSer: s.errSer, log: s.log, m: s.pm}
+	pr.ack = pr.acked
 	work := make(chan int)
 	errc := make(chan error, len(parts))
 	last := make([]*kgo.Record, len(parts)) // each slot written by one worker

@@ -77,6 +77,7 @@ type Stream struct {
 
 	limiter limiter
 	slabs   slabPool
+	sents   sentPool         // produced messages (producer.go)
 	records record.BatchPool // record batches, from one poll to the next
 	routes  routes           // routed output topics (route.go)
 
