@@ -134,9 +134,9 @@ func New(ctx context.Context, p Params, deps ChainDeps) (*Stream, error) {
 	s.prog = newProgress(p.Config.Name, p.Engine.BatchInterval, &s.m)
 	s.batches = status.NewRing()
 	s.limiter.next = map[tp]time.Time{}
-	// Two full polls of records: the batches of one poll come back
-	// before the next takes them, and chunks of different sizes find one.
-	s.records.MaxRecords = 2 * maxPollRecords
+	// One full poll of records: the batches of one poll come back
+	// before the next takes them.
+	s.records.MaxRecords = maxPollRecords
 	return s, nil
 }
 
