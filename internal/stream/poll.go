@@ -71,8 +71,8 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		kgo.SessionTimeout(10 * time.Second),
 		kgo.HeartbeatInterval(time.Second),
 		// Bound what the client buffers ahead of processing, for memory.
-		kgo.FetchMaxBytes(2 << 20),
-		kgo.FetchMaxPartitionBytes(1 << 20),
+		kgo.FetchMaxBytes(1 << 20),
+		kgo.FetchMaxPartitionBytes(512 << 10),
 		kgo.MaxConcurrentFetches(2),
 		// The batch limit is the stream's largest message, which the
 		// topics it creates accept too (max.message.bytes); the producer
