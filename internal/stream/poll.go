@@ -20,6 +20,33 @@ import (
 // holds, whatever the backlog.
 const maxPollRecords = 4096
 
+// pollBytes is what a poll aims to hold in message values: a poll of
+// maxPollRecords records of 10 KB would hold 40 MB, and the copies,
+// fields and serialized output of a batch several times that. After each
+// poll the next one takes as many records as fit in pollBytes at the
+// average value size seen, between minPollRecords and maxPollRecords;
+// log lines of a few hundred bytes still come 4,096 at a time.
+const (
+	pollBytes      = 2 << 20
+	minPollRecords = 256
+)
+
+// nextPollRecords returns how many records to poll next, from the
+// records of the last poll.
+func nextPollRecords(parts []polledPartition) int {
+	n, size := 0, 0
+	for _, p := range parts {
+		for _, r := range p.Records {
+			size += len(r.Value) + len(r.Key)
+		}
+		n += len(p.Records)
+	}
+	if n == 0 || size == 0 {
+		return maxPollRecords
+	}
+	return min(max(pollBytes/(size/n+1), minPollRecords), maxPollRecords)
+}
+
 // run consumes until stopped. A failed batch (a produce that was not
 // acknowledged, a commit refused) restarts the consumer, which resumes from
 // the last committed offsets: at-least-once, nothing lost.
@@ -114,6 +141,7 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 	// interval shows a growing delay.
 	due := time.Now()
 	behind := false
+	pollRecords := maxPollRecords
 	for {
 		if wait := time.Until(due); wait > 0 && !behind {
 			select {
@@ -122,7 +150,7 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 				return nil
 			}
 		}
-		fetches := cl.PollRecords(loopCtx, maxPollRecords)
+		fetches := cl.PollRecords(loopCtx, pollRecords)
 		if loopCtx.Err() != nil || fetches.IsClientClosed() {
 			return nil
 		}
@@ -141,6 +169,7 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 			continue
 		}
 		s.prog.polled(parts)
+		pollRecords = nextPollRecords(parts)
 		available := due
 		if !behind {
 			// The poll waited for the records, or found them buffered by
