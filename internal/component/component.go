@@ -81,6 +81,12 @@ type Processor interface {
 	// batch is abandoned without committing its offsets (it is redelivered);
 	// otherwise every record of the batch becomes an error record carrying
 	// the error, so nothing is lost.
+	//
+	// The records belong to the stream: a processor must not keep a
+	// pointer to a record (nor to its field slice) once Process has
+	// returned and the completions it registered have been waited for,
+	// because the stream reuses records for later batches. Values (strings,
+	// numbers) may be kept; they are never modified.
 	Process(ctx context.Context, b *Batch) error
 }
 

@@ -48,15 +48,17 @@ func DeriveTopicID(topicID [16]byte, topic string, partition int32, offset int64
 }
 
 func nameUUID(name []byte, partition int32, offset int64, index int) string {
-	name = binary.BigEndian.AppendUint32(name, uint32(partition))
-	name = binary.BigEndian.AppendUint64(name, uint64(offset))
-	name = binary.BigEndian.AppendUint32(name, uint32(index))
-
-	h := sha1.New()
-	h.Write(idNamespace[:])
-	h.Write(name)
-	var sum [sha1.Size]byte
-	u := h.Sum(sum[:0])[:16]
+	// The namespace and the name go into one stack buffer hashed by one
+	// sha1.Sum call: sha1.New's digest and a name passed through the
+	// hash.Hash interface escaped to the heap, two allocations a record.
+	var buf [16 + 128 + 16]byte
+	msg := append(buf[:0], idNamespace[:]...)
+	msg = append(msg, name...)
+	msg = binary.BigEndian.AppendUint32(msg, uint32(partition))
+	msg = binary.BigEndian.AppendUint64(msg, uint64(offset))
+	msg = binary.BigEndian.AppendUint32(msg, uint32(index))
+	sum := sha1.Sum(msg)
+	u := sum[:16]
 	u[6] = (u[6] & 0x0f) | 0x50 // version 5
 	u[8] = (u[8] & 0x3f) | 0x80 // RFC 4122 variant
 

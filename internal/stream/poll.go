@@ -20,6 +20,33 @@ import (
 // holds, whatever the backlog.
 const maxPollRecords = 4096
 
+// pollBytes is what a poll aims to hold in message values: a poll of
+// maxPollRecords records of 10 KB would hold 40 MB, and the copies,
+// fields and serialized output of a batch several times that. After each
+// poll the next one takes as many records as fit in pollBytes at the
+// average value size seen, between minPollRecords and maxPollRecords;
+// log lines of a few hundred bytes still come 4,096 at a time.
+const (
+	pollBytes      = 2 << 20
+	minPollRecords = 256
+)
+
+// nextPollRecords returns how many records to poll next, from the
+// records of the last poll.
+func nextPollRecords(parts []polledPartition) int {
+	n, size := 0, 0
+	for _, p := range parts {
+		for _, r := range p.Records {
+			size += len(r.Value) + len(r.Key)
+		}
+		n += len(p.Records)
+	}
+	if n == 0 || size == 0 {
+		return maxPollRecords
+	}
+	return min(max(pollBytes/(size/n+1), minPollRecords), maxPollRecords)
+}
+
 // run consumes until stopped. A failed batch (a produce that was not
 // acknowledged, a commit refused) restarts the consumer, which resumes from
 // the last committed offsets: at-least-once, nothing lost.
@@ -71,8 +98,8 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		kgo.SessionTimeout(10 * time.Second),
 		kgo.HeartbeatInterval(time.Second),
 		// Bound what the client buffers ahead of processing, for memory.
-		kgo.FetchMaxBytes(2 << 20),
-		kgo.FetchMaxPartitionBytes(1 << 20),
+		kgo.FetchMaxBytes(1 << 20),
+		kgo.FetchMaxPartitionBytes(512 << 10),
 		kgo.MaxConcurrentFetches(2),
 		// The batch limit is the stream's largest message, which the
 		// topics it creates accept too (max.message.bytes); the producer
@@ -113,6 +140,7 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 	// interval shows a growing delay.
 	due := time.Now()
 	behind := false
+	pollRecords := maxPollRecords
 	for {
 		if wait := time.Until(due); wait > 0 && !behind {
 			select {
@@ -121,7 +149,9 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 				return nil
 			}
 		}
-		fetches := cl.PollRecords(loopCtx, s.pollLimit())
+		// Byte-sized polls (nextPollRecords), within what a transaction
+		// may hold under maxRatePerPartition (pollLimit, txn.go).
+		fetches := cl.PollRecords(loopCtx, min(pollRecords, s.pollLimit()))
 		if loopCtx.Err() != nil || fetches.IsClientClosed() {
 			return nil
 		}
@@ -140,6 +170,7 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 			continue
 		}
 		s.prog.polled(parts)
+		pollRecords = nextPollRecords(parts)
 		available := due
 		if !behind {
 			// The poll waited for the records, or found them buffered by
@@ -260,8 +291,9 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 	chain := s.acquire()
 	defer chain.inflight.Done()
 
-	pr := &producer{cl: cl, ctx: ctx, slabs: &s.slabs, limit: s.conf.MaxMessageBytes,
+	pr := &producer{cl: cl, ctx: ctx, slabs: &s.slabs, sents: &s.sents, limit: s.conf.MaxMessageBytes,
 		errTops: s.conf.Errors, errSer: s.errSer, log: s.log, m: s.pm}
+	pr.ack = pr.acked
 	work := make(chan int)
 	errc := make(chan error, len(parts))
 	last := make([]*kgo.Record, len(parts)) // each slot written by one worker
@@ -306,6 +338,13 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 	if err != nil && !errors.Is(err, errStopping) {
 		return nil, err
 	}
+	// Every record of the poll is serialized and acknowledged, and every
+	// processor call and completion has returned: the record batches
+	// serve the next poll. (After a failure they are left to the garbage
+	// collector: a sink may still hold records of an unfinished chunk.)
+	if err == nil {
+		pr.recycleRecords(&s.records)
+	}
 	var done []*kgo.Record
 	for _, r := range last {
 		if r != nil {
@@ -346,7 +385,9 @@ func (s *Stream) processPartition(stopping, ctx context.Context, chain *Chain, p
 func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, topic string, topicID [16]byte, partition int32, records []*kgo.Record) error {
 	b := component.Batch{Topic: topic, Partition: partition, Records: make([]*record.Record, 0, len(records))}
 	var failed []*record.Record
-	recs := record.NewBatchFields(len(records), s.fieldsPerRecord())
+	perRecord := s.fieldsPerRecord()
+	recs := s.records.Get(len(records), perRecord)
+	pr.keepRecords(recs, perRecord)
 	for i, kr := range records {
 		r := &recs[i]
 		r.Origin = record.Origin{Topic: kr.Topic, TopicID: topicID, Partition: kr.Partition, Offset: kr.Offset}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -35,19 +36,24 @@ import (
 // own retries only when the stream stops) fails the poll, which restarts
 // from the last commit with backoff.
 type producer struct {
-	cl      *kgo.Client
-	ctx     context.Context
-	slabs   *slabPool
-	limit   int                  // broker.output.max.message.bytes
-	errTops []string             // error topics, for records that cannot be written
-	errSer  component.Serializer // serializer of the error topics
-	log     *slog.Logger
-	m       produceMetrics
-	pending sync.WaitGroup
-	mu      sync.Mutex
-	err     error
-	used    [][]byte  // slabs taken from slabs, returned by recycle
-	refused []refusal // records the broker refused for good, for resolve
+	cl        *kgo.Client
+	ctx       context.Context
+	slabs     *slabPool
+	limit     int                  // broker.output.max.message.bytes
+	errTops   []string             // error topics, for records that cannot be written
+	errSer    component.Serializer // serializer of the error topics
+	log       *slog.Logger
+	m         produceMetrics
+	pending   sync.WaitGroup
+	mu        sync.Mutex
+	err       error
+	used      [][]byte                 // slabs taken from slabs, returned by recycle
+	sents     *sentPool                // message blocks, with the same life as slabs
+	block     []sent                   // the current block
+	usedSents [][]sent                 // blocks taken from sents, returned by recycle
+	ack       func(*kgo.Record, error) // p.acked, made once
+	records   []keptBatch              // record batches of the poll, for recycleRecords
+	refused   []refusal                // records the broker refused for good, for resolve
 }
 
 // refusal is one record the broker refused for good on one topic.
@@ -125,23 +131,98 @@ func (p *producer) send(slab []byte, r *record.Record, topics []string, ser comp
 
 // produce hands one message to the client. A refusal for good is kept for
 // resolve; any other failure fails the poll.
+//
+// The message and what the acknowledgement needs are carved from a block
+// of the stream's pool (sent), and the acknowledgement is one callback
+// made once per poll (p.ack): a message and a closure allocated for every
+// record were a tenth of the bytes a stream allocated.
 func (p *producer) produce(r *record.Record, topic string, key, value []byte, isErr bool) {
+	m := p.newSent()
+	m.Record = kgo.Record{Topic: topic, Key: key, Value: value}
+	m.rec, m.isErr = r, isErr
 	p.pending.Add(1)
-	p.cl.Produce(p.ctx, &kgo.Record{Topic: topic, Key: key, Value: value}, func(_ *kgo.Record, err error) {
-		defer p.pending.Done()
-		if err == nil {
+	p.cl.Produce(p.ctx, &m.Record, p.ack)
+}
+
+// acked is the produce callback of every message of the poll.
+func (p *producer) acked(kr *kgo.Record, err error) {
+	defer p.pending.Done()
+	if err == nil {
+		return
+	}
+	// kr is the Record of a sent (its first field) that produce handed
+	// to the client, which calls back with the same pointer.
+	m := (*sent)(unsafe.Pointer(kr))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if refusedForGood(err) {
+		p.refused = append(p.refused, refusal{rec: m.rec, topic: kr.Topic, isErr: m.isErr, key: kr.Key, value: kr.Value, err: err})
+		return
+	}
+	if p.err == nil {
+		p.err = fmt.Errorf("produce: %w", err)
+	}
+}
+
+// sent is one message handed to the client and the record it came from.
+// The client holds it until its callback has run; the poll's blocks go
+// back to the pool after wait.
+type sent struct {
+	kgo.Record // first: acked finds the sent from the *kgo.Record
+	rec        *record.Record
+	isErr      bool
+}
+
+// sentBlock is how many messages a block of the pool holds.
+const sentBlock = 256
+
+// newSent takes the next message of the current block, or a new block.
+func (p *producer) newSent() *sent {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.block) == cap(p.block) {
+		p.block = p.sents.get()
+		p.usedSents = append(p.usedSents, p.block)
+	}
+	p.block = p.block[:len(p.block)+1]
+	return &p.block[len(p.block)-1]
+}
+
+// sentPool keeps the message blocks of a stream from one poll to the next.
+type sentPool struct {
+	mu   sync.Mutex
+	free [][]sent
+}
+
+// maxFreeSentBlocks bounds the pool: two full polls of 4,096 records.
+const maxFreeSentBlocks = 2 * maxPollRecords / sentBlock
+
+func (sp *sentPool) get() []sent {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if n := len(sp.free); n > 0 {
+		b := sp.free[n-1]
+		sp.free[n-1] = nil
+		sp.free = sp.free[:n-1]
+		return b[:0]
+	}
+	return make([]sent, 0, sentBlock)
+}
+
+// put takes blocks back. Their messages are cleared, so that a free block
+// holds on to no record, slab or context.
+func (sp *sentPool) put(blocks [][]sent) {
+	for _, b := range blocks {
+		clear(b)
+	}
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	for _, b := range blocks {
+		if len(sp.free) >= maxFreeSentBlocks {
 			return
 		}
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		if refusedForGood(err) {
-			p.refused = append(p.refused, refusal{rec: r, topic: topic, isErr: isErr, key: key, value: value, err: err})
-			return
-		}
-		if p.err == nil {
-			p.err = fmt.Errorf("produce: %w", err)
-		}
-	})
+		sp.free = append(sp.free, b)
+	}
 }
 
 // refusedForGood reports whether the broker refused a record for what it
@@ -347,6 +428,11 @@ func (p *producer) recycle() {
 	p.used = nil
 	p.mu.Unlock()
 	p.slabs.put(used)
+	p.mu.Lock()
+	blocks := p.usedSents
+	p.usedSents, p.block = nil, nil
+	p.mu.Unlock()
+	p.sents.put(blocks)
 }
 
 // slabPool keeps the serialization slabs of a stream from one poll to the
@@ -382,6 +468,35 @@ func (sp *slabPool) put(slabs [][]byte) {
 			return
 		}
 		sp.free = append(sp.free, slab)
+	}
+}
+
+// keptBatch is a record batch of the poll and the field room its records
+// were made with.
+type keptBatch struct {
+	recs      []record.Record
+	perRecord int
+}
+
+// keepRecords remembers a record batch of this poll, to give it back to
+// the stream's pool once the poll is done.
+func (p *producer) keepRecords(recs []record.Record, perRecord int) {
+	p.mu.Lock()
+	p.records = append(p.records, keptBatch{recs, perRecord})
+	p.mu.Unlock()
+}
+
+// recycleRecords gives the poll's record batches back to pool. It must only
+// be called once nothing refers to the records: after wait and resolve
+// (refused records are written again from them), and only for a poll that
+// did not fail (record.BatchPool's contract).
+func (p *producer) recycleRecords(pool *record.BatchPool) {
+	p.mu.Lock()
+	kept := p.records
+	p.records = nil
+	p.mu.Unlock()
+	for _, k := range kept {
+		pool.Put(k.recs, k.perRecord)
 	}
 }
 

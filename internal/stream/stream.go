@@ -30,6 +30,7 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine/settings"
+	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/status"
 )
 
@@ -79,7 +80,9 @@ type Stream struct {
 
 	limiter limiter
 	slabs   slabPool
-	routes  routes // routed output topics (route.go)
+	sents   sentPool         // produced messages (producer.go)
+	records record.BatchPool // record batches, from one poll to the next
+	routes  routes           // routed output topics (route.go)
 
 	// batches keeps the last batches for the status page (batches.go);
 	// tally counts the records of the batch in flight.
@@ -135,6 +138,9 @@ func New(ctx context.Context, p Params, deps ChainDeps) (*Stream, error) {
 	s.prog = newProgress(p.Config.Name, p.Engine.BatchInterval, &s.m)
 	s.batches = status.NewRing()
 	s.limiter.next = map[tp]time.Time{}
+	// One full poll of records: the batches of one poll come back
+	// before the next takes them.
+	s.records.MaxRecords = maxPollRecords
 	return s, nil
 }
 

@@ -1,0 +1,56 @@
+package record
+
+import "testing"
+
+func TestBatchPoolReusesAndBounds(t *testing.T) {
+	p := BatchPool{MaxRecords: 10}
+	a := p.Get(8, 4)
+	if len(a) != 8 || cap(a[0].fields) != 4 {
+		t.Fatalf("new batch: %d records, field room %d; want 8 and 4", len(a), cap(a[0].fields))
+	}
+	a[0].Init("id-a", "t", 1)
+	a[0].SetString("f", "old")
+	p.Put(a, 4)
+	b := p.Get(5, 4)
+	if &b[0] != &a[0] {
+		t.Fatal("a free batch large enough was not reused")
+	}
+	b[0].Init("id-b", "t", 2)
+	if _, ok := b[0].Get("f"); ok || b[0].Len() != 2 || b[0].ID != "id-b" {
+		t.Fatalf("reused record kept old state: %v", &b[0])
+	}
+	// Records that want more field room than the free batch has get a
+	// new batch.
+	p.Put(b, 4)
+	if c := p.Get(5, 8); &c[0] == &a[0] {
+		t.Fatal("a batch with too little field room was reused")
+	}
+	// The pool holds at most MaxRecords: a second batch of 8 is dropped.
+	p.Put(NewBatchFields(8, 4), 4)
+	if p.held != 8 {
+		t.Fatalf("pool holds %d records, want 8 (MaxRecords 10)", p.held)
+	}
+	var zero BatchPool
+	zero.Put(NewBatchFields(1, 1), 1)
+	if zero.held != 0 {
+		t.Fatal("the zero pool kept a batch")
+	}
+}
+
+func TestBatchPoolRecordsStayApart(t *testing.T) {
+	var p BatchPool
+	p.MaxRecords = 100
+	recs := p.Get(2, 2)
+	recs[0].Init("a", "t", 0) // record_id and record_type fill its room
+	recs[1].Init("b", "t", 0)
+	recs[0].SetString("x", "1") // grows record 0 beyond its share
+	p.Put(recs, 2)
+	again := p.Get(2, 2)
+	again[1].Init("b2", "t", 0)
+	again[0].Init("a2", "t", 0)
+	again[0].SetString("x", "2")
+	again[0].SetString("y", "3")
+	if v, _ := again[1].GetString(FieldID); v != "b2" || again[1].Len() != 2 {
+		t.Fatalf("record 1 overwritten by its neighbour: %v", &again[1])
+	}
+}
