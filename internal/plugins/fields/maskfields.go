@@ -139,7 +139,7 @@ func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
 	// One memo per field of the batch, IP fields first; a batch's memos
 	// live only as long as the batch, so they keep no record alive.
 	var memoStore [4]memo
-	memos := memoStore[:0]
+	var memos []memo
 	if n := len(p.ipFields) + len(p.hashFields); n > len(memoStore) {
 		memos = make([]memo, n)
 	} else {

@@ -24,8 +24,6 @@ const (
 	// confTable is a fact looked up in a data table (tables/*.tsv): a
 	// named robot, HTTP library, OEM code or app.
 	confTable conf = 70
-	// confCertain is for findings no other rule may change.
-	confCertain conf = 90
 )
 
 // slot holds one finding of the rules and the confidence it was written
