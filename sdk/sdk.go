@@ -131,6 +131,17 @@ type ProcessorSpec struct {
 	// processor is built, so a stream whose configuration it refuses does
 	// not start.
 	Check func(conf Config) error
+	// Reads, when set, returns the fields the processor reads, from its
+	// configuration (for example the configured input field's name): Weir
+	// then sends it only those fields of each record (with the record's
+	// id, type, creation date and origin, and the technical fields
+	// record_id, record_type and record_errors), which makes a call much
+	// cheaper when records carry many fields. The fields it sets or
+	// removes are applied to Weir's whole records, so the others pass
+	// through unchanged; but the processor sees no other field (Get
+	// reports it absent, a Clone lacks it). Nil (the default) sends every
+	// field; a function returning no names sends none.
+	Reads func(conf Config) []string
 	// New builds a processor from its validated configuration.
 	New func(conf Config, env Env) (Processor, error)
 }

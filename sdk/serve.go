@@ -144,38 +144,52 @@ func newService(specs []ProcessorSpec) (*service, error) {
 
 func (s *service) Describe() (pluginrpc.Manifest, error) { return s.manifest, nil }
 
-func (s *service) Configure(req pluginrpc.ConfigureRequest) (uint64, error) {
+func (s *service) Configure(req pluginrpc.ConfigureRequest) (pluginrpc.ConfigureReply, error) {
 	env := Env{Name: req.Name, Stream: req.Stream, Logger: s.logger.With("stream", req.Stream, "processor", req.Name)}
-	p, err := s.build(req.Component, req.Values, env)
+	p, reply, err := s.configure(req.Component, req.Values, env)
 	if err != nil {
-		return 0, err
+		return pluginrpc.ConfigureReply{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.next++
 	s.instances[s.next] = p
-	return s.next, nil
+	reply.Instance = s.next
+	return reply, nil
 }
 
 func (s *service) build(name string, values map[string]string, env Env) (Processor, error) {
+	p, _, err := s.configure(name, values, env)
+	return p, err
+}
+
+// configure builds a processor and says which fields it reads (the
+// reply's Instance is left for the caller).
+func (s *service) configure(name string, values map[string]string, env Env) (Processor, pluginrpc.ConfigureReply, error) {
+	var reply pluginrpc.ConfigureReply
 	d, ok := s.specs[name]
 	if !ok {
-		return nil, fmt.Errorf("plugin has no processor %q", name)
+		return nil, reply, fmt.Errorf("plugin has no processor %q", name)
 	}
 	conf, probs := component.NewConfig(&d.spec, values)
 	if len(probs) > 0 {
-		return nil, probs
+		return nil, reply, probs
 	}
 	if d.spec.Check != nil {
 		if err := d.spec.Check(conf); err != nil {
-			return nil, err
+			return nil, reply, err
 		}
 	}
 	p, err := d.sdk.New(conf, env)
 	if err != nil {
-		return nil, fmt.Errorf("build %s: %w", name, err)
+		return nil, reply, fmt.Errorf("build %s: %w", name, err)
 	}
-	return p, nil
+	if d.sdk.Reads == nil {
+		reply.AllFields = true
+	} else {
+		reply.Reads = d.sdk.Reads(conf)
+	}
+	return p, reply, nil
 }
 
 func (s *service) instance(id uint64) (Processor, error) {

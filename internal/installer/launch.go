@@ -99,6 +99,8 @@ func explainStart(err error) error {
 	switch {
 	case err == plugin.ErrChecksumsDoNotMatch:
 		return fmt.Errorf("the binary changed since it was installed (its sha256 is not the lock file's); reinstall it: %w", err)
+	case strings.Contains(err.Error(), "incompatible API version with plugin"):
+		return fmt.Errorf("the plugin was built with a Weir SDK of another plugin protocol (this Weir speaks plugin protocol %d); rebuild it with this Weir's SDK: %w", pluginrpc.Handshake.ProtocolVersion, err)
 	case strings.Contains(err.Error(), "Unrecognized remote plugin message"):
 		return fmt.Errorf("the plugin did not answer the handshake (did it write to standard output before sdk.Serve?): %w", err)
 	}

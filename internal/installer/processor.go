@@ -51,6 +51,10 @@ type processor struct {
 type instance struct {
 	run *running
 	id  uint64
+	// all says the processor reads every field; otherwise reads lists
+	// those sent to it (pluginrpc.AppendBatchFields).
+	all   bool
+	reads []string
 }
 
 func newProcessor(ctx context.Context, bin, sum string, req pluginrpc.ConfigureRequest, timeout time.Duration, logger *slog.Logger) (*processor, error) {
@@ -69,12 +73,12 @@ func (p *processor) start(ctx context.Context) (*instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, err := r.rpc.Configure(ctx, p.req)
+	reply, err := r.rpc.Configure(ctx, p.req)
 	if err != nil {
 		r.kill()
 		return nil, fmt.Errorf("configure %s in its plugin: %w", p.req.Component, err)
 	}
-	return &instance{run: r, id: id}, nil
+	return &instance{run: r, id: reply.Instance, all: reply.AllFields, reads: reply.Reads}, nil
 }
 
 // get returns the running instance, starting one (after the backoff) if
@@ -150,7 +154,11 @@ func (p *processor) Process(ctx context.Context, b *component.Batch) error {
 	// hands out a fresh one.
 	*buf = slices.Grow((*buf)[:0], int(p.lastSize.Load()))
 	*buf = pluginrpc.StartRequest(*buf)
-	*buf = pluginrpc.AppendBatch(*buf, b.Topic, b.Partition, b.Records)
+	if inst.all {
+		*buf = pluginrpc.AppendBatch(*buf, b.Topic, b.Partition, b.Records)
+	} else {
+		*buf = pluginrpc.AppendBatchFields(*buf, b.Topic, b.Partition, b.Records, inst.reads)
+	}
 	p.lastSize.Store(int64(len(*buf)))
 	out, err := inst.run.batches.Call(ctx, p.timeout, inst.id, *buf)
 	encodeBuffers.Put(buf)

@@ -44,15 +44,62 @@ func AppendBatch(dst []byte, topic string, partition int32, recs []*record.Recor
 	return dst
 }
 
+// AppendBatchFields is AppendBatch sending only the fields named in reads
+// (and the technical fields, see selected) of each record, for a processor that declared what it
+// reads (ConfigureReply): encoding and decoding every field of every
+// record was most of a plugin call's cost when the processor reads one.
+// The record headers (id, type, date, origin) are always sent. The
+// encoding is AppendBatch's, so the plugin decodes it the same way.
+func AppendBatchFields(dst []byte, topic string, partition int32, recs []*record.Record, reads []string) []byte {
+	dst = append(dst, codecVersion)
+	dst = appendString(dst, topic)
+	dst = binary.AppendVarint(dst, int64(partition))
+	dst = binary.AppendUvarint(dst, uint64(len(recs)))
+	total := 0
+	for _, r := range recs {
+		for _, f := range r.Fields() {
+			if selected(f.Name, reads) {
+				total++
+			}
+		}
+	}
+	dst = binary.AppendUvarint(dst, uint64(total))
+	for _, r := range recs {
+		dst = appendHead(dst, r)
+		fields := r.Fields()
+		n := 0
+		for i := range fields {
+			if selected(fields[i].Name, reads) {
+				n++
+			}
+		}
+		dst = binary.AppendUvarint(dst, uint64(n))
+		for i := range fields {
+			if selected(fields[i].Name, reads) {
+				dst = appendString(dst, fields[i].Name)
+				dst = appendValue(dst, fields[i].Value)
+			}
+		}
+	}
+	return dst
+}
+
+// selected says whether a field named name is sent to a processor that
+// reads the fields in reads. The technical fields always are: record_id and
+// record_type mirror the header, so that a record the plugin copies (Clone)
+// or re-identifies keeps them, and record_errors carries the error list.
+func selected(name string, reads []string) bool {
+	switch name {
+	case record.FieldID, record.FieldType, record.FieldErrors:
+		return true
+	}
+	return slices.Contains(reads, name)
+}
+
 // appendRecord appends one record: id, type, creation date, the origin's
 // partition, offset and index, then its fields.
 func appendRecord(dst []byte, r *record.Record) []byte {
-	dst = appendString(dst, r.ID)
-	dst = appendString(dst, r.Type)
-	dst = binary.AppendVarint(dst, r.CreationDate)
-	dst = binary.AppendVarint(dst, int64(r.Origin.Partition))
-	dst = binary.AppendVarint(dst, r.Origin.Offset)
-	dst = binary.AppendVarint(dst, int64(r.Origin.Index))
+	dst = appendHead(dst, r)
 	fields := r.Fields()
 	dst = binary.AppendUvarint(dst, uint64(len(fields)))
 	for i := range fields {
@@ -60,6 +107,16 @@ func appendRecord(dst []byte, r *record.Record) []byte {
 		dst = appendValue(dst, fields[i].Value)
 	}
 	return dst
+}
+
+// appendHead appends a record's id, type, creation date and origin.
+func appendHead(dst []byte, r *record.Record) []byte {
+	dst = appendString(dst, r.ID)
+	dst = appendString(dst, r.Type)
+	dst = binary.AppendVarint(dst, r.CreationDate)
+	dst = binary.AppendVarint(dst, int64(r.Origin.Partition))
+	dst = binary.AppendVarint(dst, r.Origin.Offset)
+	return binary.AppendVarint(dst, int64(r.Origin.Index))
 }
 
 func appendString(dst []byte, s string) []byte {

@@ -36,9 +36,10 @@ const DefaultTimeout = "30000"
 // Handshake is checked by host and plugin before anything else. The magic
 // cookie keeps a plugin binary from being run by hand by mistake (it then
 // says it is a plugin and exits); ProtocolVersion changes whenever the
-// service or the batch encoding does.
+// service or the batch encoding does. Version 3: Configure answers a
+// ConfigureReply (the fields the instance reads) instead of a bare handle.
 var Handshake = plugin.HandshakeConfig{
-	ProtocolVersion:  2,
+	ProtocolVersion:  3,
 	MagicCookieKey:   "WEIR_PLUGIN",
 	MagicCookieValue: "a1f0c6e2-processor",
 }
@@ -49,8 +50,8 @@ type Service interface {
 	// Describe returns the plugin's manifest.
 	Describe() (Manifest, error)
 	// Configure builds a processor instance of the named component with
-	// the validated values, and returns its handle.
-	Configure(req ConfigureRequest) (uint64, error)
+	// the validated values, and returns its handle and the fields it reads.
+	Configure(req ConfigureRequest) (ConfigureReply, error)
 	// Check runs the named component's own check (its Check function) on
 	// values, for `weir validate`, and returns the problems it found (none:
 	// nil). An error means the check could not run.
@@ -69,6 +70,19 @@ type ConfigureRequest struct {
 	Name      string
 	Stream    string
 	Values    map[string]string
+}
+
+// ConfigureReply is a configured instance: its handle, and the fields its
+// processor reads. The host sends an instance only the fields it reads
+// (AppendBatchFields); the fields it sets or removes come back in the
+// reply's changes, applied to the host's whole records, so the fields it
+// was not sent pass through unchanged.
+type ConfigureReply struct {
+	Instance uint64
+	// AllFields says the processor reads every field (the default);
+	// otherwise Reads lists those it reads, possibly none.
+	AllFields bool
+	Reads     []string
 }
 
 // ProcessorPlugin is the go-plugin Plugin of a processor plugin. Impl is
@@ -104,9 +118,9 @@ func (s *RPCServer) Describe(_ struct{}, m *Manifest) error {
 }
 
 // Configure serves Service.Configure.
-func (s *RPCServer) Configure(req ConfigureRequest, id *uint64) error {
+func (s *RPCServer) Configure(req ConfigureRequest, reply *ConfigureReply) error {
 	var err error
-	*id, err = s.impl.Configure(req)
+	*reply, err = s.impl.Configure(req)
 	return err
 }
 
@@ -150,10 +164,10 @@ func (c *Client) Describe(ctx context.Context) (Manifest, error) {
 }
 
 // Configure builds a processor instance in the plugin.
-func (c *Client) Configure(ctx context.Context, req ConfigureRequest) (uint64, error) {
-	var id uint64
-	err := c.call(ctx, "Plugin.Configure", req, &id)
-	return id, err
+func (c *Client) Configure(ctx context.Context, req ConfigureRequest) (ConfigureReply, error) {
+	var reply ConfigureReply
+	err := c.call(ctx, "Plugin.Configure", req, &reply)
+	return reply, err
 }
 
 // Check runs a component's own check in the plugin and returns the

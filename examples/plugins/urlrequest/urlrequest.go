@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -45,6 +46,9 @@ func Spec() sdk.ProcessorSpec {
 			{Key: "on.invalid", Description: "What to do with a malformed percent-encoding, or one that does not decode to UTF-8: raw keeps the undecoded text, error makes the record an error record (url_parsing_error).", Default: "raw", Validator: sdk.Enum("raw", "error")},
 		},
 		Check: check,
+		// The processor reads only the target: Weir sends it no other
+		// field, which keeps a call cheap however many fields records carry.
+		Reads: func(conf sdk.Config) []string { return []string{conf.String("url.field")} },
 		New:   newProcessor,
 	}
 }
@@ -122,6 +126,7 @@ func (p *processor) parse(r *sdk.Record, target string) error {
 		r.SetString(p.extField, ext)
 	}
 	n := 0
+	var set []string // parameter fields set from this target
 	for rawQuery != "" && n < p.max {
 		var pair string
 		pair, rawQuery, _ = strings.Cut(rawQuery, "&")
@@ -141,8 +146,12 @@ func (p *processor) parse(r *sdk.Record, target string) error {
 			return fmt.Errorf("query parameter %q: %w", key, err)
 		}
 		name := p.prefix + key
-		if old, ok := r.Get(name); ok {
-			// A repeated parameter becomes a list, in order.
+		if slices.Contains(set, name) {
+			// A parameter repeated in the target becomes a list, in
+			// order. A field of that name the record had before is
+			// replaced, not appended to: the processor declares that it
+			// reads only url.field, so in a plugin it never sees it.
+			old, _ := r.Get(name)
 			var list []sdk.Value
 			if a, ok := old.AsArray(); ok {
 				list = append(append(list, a...), sdk.StringValue(value))
@@ -152,6 +161,7 @@ func (p *processor) parse(r *sdk.Record, target string) error {
 			r.Set(name, sdk.ArrayValue(list))
 		} else {
 			r.SetString(name, value)
+			set = append(set, name)
 		}
 		n++
 	}

@@ -111,3 +111,31 @@ func TestCheck(t *testing.T) {
 		t.Fatalf("url.field = path.field refused: %v", err)
 	}
 }
+
+// TestReadsOnlyTarget: the processor declares that it reads only url.field,
+// and behaves the same whether or not it is given the record's other
+// fields: a parameter field the record had before is replaced, not turned
+// into a list with the new value.
+func TestReadsOnlyTarget(t *testing.T) {
+	spec := Spec()
+	conf := map[string]string{"url.field": "target"}
+	p, err := sdk.Local(spec, conf, sdk.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sdk.NewRecord("id", "apache_log", 0)
+	r.SetString("target", "/a?x=1&y=2&y=3")
+	r.SetString("query_x", "stale")
+	if err := p.Process(context.Background(), &sdk.Batch{Records: []*sdk.Record{r}}); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := r.Get("query_x"); v.Text() != "1" {
+		t.Errorf("query_x = %v, want 1 (the stale field replaced)", v)
+	}
+	if v, _ := r.Get("query_y"); v.String() != `["2","3"]` {
+		t.Errorf("query_y = %v, want [\"2\",\"3\"] (a parameter repeated in the target)", v)
+	}
+	if spec.Reads == nil {
+		t.Fatal("Spec declares no Reads: Weir would send every field")
+	}
+}
