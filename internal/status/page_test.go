@@ -1,9 +1,11 @@
 package status_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -282,14 +284,15 @@ func TestVerdictFallingBehind(t *testing.T) {
 	}
 }
 
-// TestScreenshots writes the README's screenshots of the page under load,
-// light and dark, at 1280x800 and at phone width, into the directory
-// WEIR_SCREENSHOTS names (docs/ when regenerating them); without it the
-// test does not run.
+// TestScreenshots takes the README's screenshots of the page under load,
+// light and dark, at 1280x800 and at phone width, and checks that each is a
+// PNG of the viewport's width. With WEIR_SCREENSHOTS=<dir> (docs/ when
+// regenerating them) it writes them there after 30 s of load; without it,
+// into a temporary directory after 5 s, so every run exercises the path.
 func TestScreenshots(t *testing.T) {
-	dir := os.Getenv("WEIR_SCREENSHOTS")
+	dir, rounds := os.Getenv("WEIR_SCREENSHOTS"), 60
 	if dir == "" {
-		t.Skip("set WEIR_SCREENSHOTS=<dir> to write the page's screenshots")
+		dir, rounds = t.TempDir(), 10
 	}
 	ctx := browser(t)
 	b := streamtest.StartBroker(t)
@@ -298,7 +301,7 @@ func TestScreenshots(t *testing.T) {
 	e := streamtest.StartEngine(t, engine.Settings{AppName: "access-logs", BatchInterval: 200 * time.Millisecond}, df)
 	base := startStatus(t, e)
 	lines := streamtest.AccessLogLines(t)
-	for i := 0; i < 60; i++ { // 30 s of load, varying
+	for i := 0; i < rounds; i++ { // half a second each, varying load
 		n := 100 + (i%10)*60
 		b.ProduceLines(t, "raw", lines[i*150%9000:i*150%9000+n])
 		time.Sleep(500 * time.Millisecond)
@@ -326,8 +329,15 @@ func TestScreenshots(t *testing.T) {
 			chromedp.Navigate(base+"/"),
 			chromedp.WaitVisible(`main[data-refreshes]`),
 		)
-		png := value(t, ctx, chromedp.CaptureScreenshot())
-		if err := os.WriteFile(filepath.Join(dir, shot.name), png, 0o644); err != nil {
+		shotPNG := value(t, ctx, chromedp.CaptureScreenshot())
+		cfg, err := png.DecodeConfig(bytes.NewReader(shotPNG))
+		if err != nil {
+			t.Fatalf("%s is not a PNG: %v", shot.name, err)
+		}
+		if int64(cfg.Width) < shot.w || cfg.Height == 0 {
+			t.Errorf("%s is %dx%d, want at least the viewport's width %d", shot.name, cfg.Width, cfg.Height, shot.w)
+		}
+		if err := os.WriteFile(filepath.Join(dir, shot.name), shotPNG, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

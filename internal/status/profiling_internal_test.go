@@ -15,6 +15,8 @@ func TestProfilingRefusesOtherPeers(t *testing.T) {
 	mux := http.NewServeMux()
 	registerProfiling(mux, Options{Profiling: true}, time.Minute)
 	h := harden(mux, Options{Profiling: true})
+	// The peers are RemoteAddr values of requests made in memory
+	// (httptest): no socket is opened, so their ports are arbitrary.
 	for _, c := range []struct {
 		peer string
 		want int

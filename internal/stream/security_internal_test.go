@@ -12,6 +12,10 @@ import (
 // authentication, so a renewed token is sent on the next connection. kfake
 // does not enable OAUTHBEARER, so the mechanism's first message, which
 // carries the token, is checked here.
+// brokerAddr is the address a SASL mechanism is told it authenticates to.
+// OAUTHBEARER only reads its token file, so nothing is dialed.
+const brokerAddr = "127.0.0.1:9093"
+
 func TestOAuthTokenFileReadAgain(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "token")
 	s := Security{Protocol: ProtocolSASLSSL, Mechanism: MechanismOAuthBearer, OAuthTokenFile: file}
@@ -23,7 +27,7 @@ func TestOAuthTokenFileReadAgain(t *testing.T) {
 		if err := os.WriteFile(file, []byte(tok+"\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		_, msg, err := m.Authenticate(context.Background(), "127.0.0.1:9093")
+		_, msg, err := m.Authenticate(context.Background(), brokerAddr)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,7 +38,7 @@ func TestOAuthTokenFileReadAgain(t *testing.T) {
 	if err := os.Remove(file); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := m.Authenticate(context.Background(), "127.0.0.1:9093"); err == nil || !strings.Contains(err.Error(), KeyOAuthTokenFile) {
+	if _, _, err := m.Authenticate(context.Background(), brokerAddr); err == nil || !strings.Contains(err.Error(), KeyOAuthTokenFile) {
 		t.Errorf("missing token file: %v, want an error naming %s", err, KeyOAuthTokenFile)
 	}
 }

@@ -43,6 +43,8 @@ func TestEveryComponentLifecycle(t *testing.T) {
 	dnsSrv.AddPTR("127.0.0.1", "localhost.")
 	dnsSrv.AddForward("localhost.", "127.0.0.1")
 	searchURL, indexed := startSearchServer(t)
+	// The specs' Example addresses are placeholders; every one is
+	// rewritten to a server this test started on a free port.
 	local := strings.NewReplacer("127.0.0.1:27017", mongo.Addr(), "127.0.0.1:53", dnsSrv.Addr,
 		"http://127.0.0.1:9200", searchURL,
 		"/var/lib/weir/GeoLite2-City.mmdb", writeGeoDatabase(t))
