@@ -38,7 +38,7 @@ import (
 type producer struct {
 	cl        *kgo.Client
 	ctx       context.Context
-	slabs     *slabPool
+	slabs     *blockPool[byte]
 	limit     int                  // broker.output.max.message.bytes
 	errTops   []string             // error topics, for records that cannot be written
 	errSer    component.Serializer // serializer of the error topics
@@ -48,7 +48,7 @@ type producer struct {
 	mu        sync.Mutex
 	err       error
 	used      [][]byte                 // slabs taken from slabs, returned by recycle
-	sents     *sentPool                // message blocks, with the same life as slabs
+	sents     *blockPool[sent]         // message blocks, with the same life as slabs
 	block     []sent                   // the current block
 	usedSents [][]sent                 // blocks taken from sents, returned by recycle
 	ack       func(*kgo.Record, error) // p.acked, made once
@@ -181,49 +181,16 @@ func (p *producer) newSent() *sent {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.block) == cap(p.block) {
-		p.block = p.sents.get()
+		p.block = p.sents.get(sentBlock)
 		p.usedSents = append(p.usedSents, p.block)
 	}
 	p.block = p.block[:len(p.block)+1]
 	return &p.block[len(p.block)-1]
 }
 
-// sentPool keeps the message blocks of a stream from one poll to the next.
-type sentPool struct {
-	mu   sync.Mutex
-	free [][]sent
-}
-
-// maxFreeSentBlocks bounds the pool: two full polls of 4,096 records.
+// maxFreeSentBlocks bounds the message blocks kept: two full polls of
+// 4,096 records.
 const maxFreeSentBlocks = 2 * maxPollRecords / sentBlock
-
-func (sp *sentPool) get() []sent {
-	sp.mu.Lock()
-	defer sp.mu.Unlock()
-	if n := len(sp.free); n > 0 {
-		b := sp.free[n-1]
-		sp.free[n-1] = nil
-		sp.free = sp.free[:n-1]
-		return b[:0]
-	}
-	return make([]sent, 0, sentBlock)
-}
-
-// put takes blocks back. Their messages are cleared, so that a free block
-// holds on to no record, slab or context.
-func (sp *sentPool) put(blocks [][]sent) {
-	for _, b := range blocks {
-		clear(b)
-	}
-	sp.mu.Lock()
-	defer sp.mu.Unlock()
-	for _, b := range blocks {
-		if len(sp.free) >= maxFreeSentBlocks {
-			return
-		}
-		sp.free = append(sp.free, b)
-	}
-}
 
 // refusedForGood reports whether the broker refused a record for what it
 // holds, so that writing it again can never succeed: too large, invalid,
@@ -411,7 +378,7 @@ func thousands(n int) string {
 // newSlab takes a slab from the pool and remembers it, to give it back
 // once the poll is acknowledged.
 func (p *producer) newSlab() []byte {
-	slab := p.slabs.get()
+	slab := p.slabs.get(slabSize)
 	p.mu.Lock()
 	p.used = append(p.used, slab)
 	p.mu.Unlock()
@@ -427,47 +394,55 @@ func (p *producer) recycle() {
 	used := p.used
 	p.used = nil
 	p.mu.Unlock()
-	p.slabs.put(used)
+	p.slabs.put(used, maxFreeSlabs)
 	p.mu.Lock()
 	blocks := p.usedSents
 	p.usedSents, p.block = nil, nil
 	p.mu.Unlock()
-	p.sents.put(blocks)
+	// Cleared first, so that a free block holds on to no record, slab or
+	// context.
+	for _, b := range blocks {
+		clear(b)
+	}
+	p.sents.put(blocks, maxFreeSentBlocks)
 }
 
-// slabPool keeps the serialization slabs of a stream from one poll to the
-// next. Serialized records were the largest allocation of a poll (about
-// 900 bytes a record in the sample job), and allocating them anew for
-// every poll made the garbage collector run that much more often.
-type slabPool struct {
+// blockPool keeps fixed-size blocks of a stream from one poll to the next:
+// serialization slabs (Stream.slabs) and produced-message blocks
+// (Stream.sents). Serialized records were the largest allocation of a poll
+// (about 900 bytes a record in the sample job), and allocating them anew
+// for every poll made the garbage collector run that much more often.
+type blockPool[T any] struct {
 	mu   sync.Mutex
-	free [][]byte
+	free [][]T
 }
 
-// maxFreeSlabs bounds what the pool keeps between polls: 128 slabs of
-// 64 KiB, enough for a full poll of 4,096 records of 2 KB.
+// maxFreeSlabs bounds the slabs kept between polls: 128 slabs of 64 KiB,
+// enough for a full poll of 4,096 records of 2 KB.
 const maxFreeSlabs = 128
 
-func (sp *slabPool) get() []byte {
-	sp.mu.Lock()
-	defer sp.mu.Unlock()
-	if n := len(sp.free); n > 0 {
-		slab := sp.free[n-1]
-		sp.free[n-1] = nil
-		sp.free = sp.free[:n-1]
-		return slab[:0]
+// get returns a free block, or a new one of capacity size.
+func (bp *blockPool[T]) get(size int) []T {
+	bp.mu.Lock()
+	defer bp.mu.Unlock()
+	if n := len(bp.free); n > 0 {
+		b := bp.free[n-1]
+		bp.free[n-1] = nil
+		bp.free = bp.free[:n-1]
+		return b[:0]
 	}
-	return make([]byte, 0, slabSize)
+	return make([]T, 0, size)
 }
 
-func (sp *slabPool) put(slabs [][]byte) {
-	sp.mu.Lock()
-	defer sp.mu.Unlock()
-	for _, slab := range slabs {
-		if len(sp.free) >= maxFreeSlabs {
+// put takes blocks back, keeping at most max of them.
+func (bp *blockPool[T]) put(blocks [][]T, max int) {
+	bp.mu.Lock()
+	defer bp.mu.Unlock()
+	for _, b := range blocks {
+		if len(bp.free) >= max {
 			return
 		}
-		sp.free = append(sp.free, slab)
+		bp.free = append(bp.free, b)
 	}
 }
 

@@ -79,8 +79,8 @@ type Stream struct {
 	lastModified time.Time
 
 	limiter limiter
-	slabs   slabPool
-	sents   sentPool         // produced messages (producer.go)
+	slabs   blockPool[byte]
+	sents   blockPool[sent]  // produced messages (producer.go)
 	records record.BatchPool // record batches, from one poll to the next
 	routes  routes           // routed output topics (route.go)
 
