@@ -208,38 +208,7 @@ func TestTwoProcessesSharePartitionsAndOneTakesOver(t *testing.T) {
 	startWeir(t, env, "run", "--conf", job)
 
 	// Both members must hold partitions before one dies.
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	adm := kadm.NewClient(cl)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		groups, err := adm.DescribeGroups(ctx, "shared-app")
-		cancel()
-		holding := 0
-		if err == nil {
-			for _, m := range groups["shared-app"].Members {
-				if a, ok := m.Assigned.AsConsumer(); ok {
-					for _, tp := range a.Topics {
-						if len(tp.Partitions) > 0 {
-							holding++
-							break
-						}
-					}
-				}
-			}
-		}
-		if holding == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the two processes never both held partitions (last: %d holding, err %v)", holding, err)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	waitBothHoldPartitions(t, b, "shared-app")
 
 	b.ProduceLines(t, "raw", repeatLog(t, n))
 	b.WaitCount(t, "events", n/4, 60*time.Second)

@@ -145,30 +145,6 @@ func groupCommitted(t *testing.T, b *streamtest.Broker, group, topic string) map
 	return out
 }
 
-// documentIDs returns how many documents of coll hold each _id.
-func documentIDs(ctx context.Context, t *testing.T, coll *mongo.Collection) map[string]int {
-	t.Helper()
-	// Every id in the first reply: no getMore, which FerretDB v1.24 has
-	// answered with CursorNotFound after a client's pool was cleared.
-	cur, err := coll.Find(ctx, bson.D{}, options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}}).SetBatchSize(1_000_000))
-	if err != nil {
-		t.Fatalf("find: %v", err)
-	}
-	defer cur.Close(ctx)
-	counts := map[string]int{}
-	for cur.Next(ctx) {
-		id, ok := cur.Current.Lookup("_id").StringValueOK()
-		if !ok {
-			t.Fatalf("document with a non-string _id: %v", cur.Current)
-		}
-		counts[id]++
-	}
-	if err := cur.Err(); err != nil {
-		t.Fatalf("read documents: %v", err)
-	}
-	return counts
-}
-
 // TestDocDBReplayAfterKill9WritesEachDocumentOnce kills a weir process
 // that writes parsed access-log lines to FerretDB with BulkPut, after some
 // documents are written and before every input is committed, and starts a
@@ -232,7 +208,7 @@ func TestDocDBReplayAfterKill9WritesEachDocumentOnce(t *testing.T) {
 	for _, o := range committed {
 		committedSum += o
 	}
-	written := documentIDs(ctx, t, coll)
+	written := ferretdb.IDCounts(ctx, t, coll)
 	uncommitted := 0
 	for id := range written {
 		pos, ok := want[id]
@@ -253,7 +229,7 @@ func TestDocDBReplayAfterKill9WritesEachDocumentOnce(t *testing.T) {
 	startWeir(t, env, "run", "--conf", job)
 	b.WaitGroupCommitted(t, app, "raw", int64(n), 3*time.Minute)
 
-	got := documentIDs(ctx, t, coll)
+	got := ferretdb.IDCounts(ctx, t, coll)
 	total := 0
 	for id, c := range got {
 		total += c

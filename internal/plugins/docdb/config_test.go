@@ -198,7 +198,7 @@ func TestRefusedDocumentsBecomeErrorRecords(t *testing.T) {
 		if recs[1].HasErrors() {
 			t.Fatalf("%s: Wait changed the original record instead of a copy", mode)
 		}
-		counts := idCounts(ctx, t, openCollection(t, srv.URI(), coll))
+		counts := ferretdb.IDCounts(ctx, t, openCollection(t, srv.URI(), coll))
 		if len(counts) != 3 || counts[recs[0].ID] != 1 || counts[recs[2].ID] != 1 || counts[recs[4].ID] != 1 {
 			t.Fatalf("%s: stored %v, want records 0, 2 and 4", mode, counts)
 		}
@@ -219,7 +219,7 @@ func TestRefusedDocumentsBecomeErrorRecords(t *testing.T) {
 		if st.Duplicates != wantDup {
 			t.Fatalf("%s: %v duplicates, want %v", mode, st.Duplicates, wantDup)
 		}
-		if n := len(idCounts(ctx, t, openCollection(t, srv.URI(), coll))); n != 4 {
+		if n := len(ferretdb.IDCounts(ctx, t, openCollection(t, srv.URI(), coll))); n != 4 {
 			t.Fatalf("%s: %d documents after the replay, want 4", mode, n)
 		}
 	}
@@ -254,7 +254,7 @@ func TestSharedServiceSurvivesPipelineSwap(t *testing.T) {
 	if _, rf, err := runBatch(ctx, t, swapped, rawRecords(lines[400:], 0, 200)); err != nil || len(rf) != 0 {
 		t.Fatalf("swapped chain: %v, %d refused", err, len(rf))
 	}
-	if n := len(idCounts(ctx, t, openCollection(t, srv.URI(), "shared"))); n != 600 {
+	if n := len(ferretdb.IDCounts(ctx, t, openCollection(t, srv.URI(), "shared"))); n != 600 {
 		t.Fatalf("%d documents, want 600", n)
 	}
 }

@@ -59,7 +59,7 @@ func TestRealLogThroughSplitTextAndBulkPut(t *testing.T) {
 	}
 
 	coll := openCollection(t, srv.URI(), "real_log")
-	counts := idCounts(ctx, t, coll)
+	counts := ferretdb.IDCounts(ctx, t, coll)
 	want := expectedIDs(len(lines), 4)
 	if len(counts) != len(want) {
 		t.Fatalf("collection holds %d distinct ids, want %d", len(counts), len(want))

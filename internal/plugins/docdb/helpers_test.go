@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
@@ -240,30 +239,4 @@ func openCollectionIn(t testing.TB, uri, db, collection string) *mongo.Collectio
 	}
 	t.Cleanup(func() { _ = client.Disconnect(context.Background()) })
 	return client.Database(db).Collection(collection)
-}
-
-// idCounts returns how many documents hold each _id.
-func idCounts(ctx context.Context, t testing.TB, coll *mongo.Collection) map[string]int {
-	t.Helper()
-	// All ids in the first reply, so no getMore: after a restart FerretDB
-	// v1.24 once answered a getMore with CursorNotFound, apparently
-	// because the connection that opened the cursor was closed by the
-	// driver's pool (cleared after the outage) and the cursor with it.
-	cur, err := coll.Find(ctx, bson.D{}, options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}}).SetBatchSize(1_000_000))
-	if err != nil {
-		t.Fatalf("find: %v", err)
-	}
-	defer cur.Close(ctx)
-	counts := map[string]int{}
-	for cur.Next(ctx) {
-		id, ok := cur.Current.Lookup("_id").StringValueOK()
-		if !ok {
-			t.Fatalf("document with a non-string _id: %v", cur.Current)
-		}
-		counts[id]++
-	}
-	if err := cur.Err(); err != nil {
-		t.Fatalf("read documents: %v", err)
-	}
-	return counts
 }

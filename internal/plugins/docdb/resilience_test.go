@@ -99,7 +99,7 @@ func TestDatabaseDownMidRun(t *testing.T) {
 		t.Fatalf("replay: err %v, %d refused", err, len(refused))
 	}
 
-	counts := idCounts(ctx, t, coll)
+	counts := ferretdb.IDCounts(ctx, t, coll)
 	want := expectedIDs(len(first), 4)
 	for id := range expectedIDsFrom(len(second), 4, len(first)/4) {
 		want[id] = true

@@ -59,7 +59,7 @@ func TestSampleJobEndToEnd(t *testing.T) {
 	if len(want) != len(lines) {
 		t.Fatalf("pipeline_events holds %d distinct records, want %d", len(want), len(lines))
 	}
-	got := idCounts(ctx, t, coll)
+	got := ferretdb.IDCounts(ctx, t, coll)
 	if len(got) != len(want) {
 		t.Fatalf("collection holds %d distinct ids, want %d", len(got), len(want))
 	}
