@@ -17,7 +17,6 @@ import (
 	"github.com/weir-streams/weir/internal/plugins/cache"
 	"github.com/weir-streams/weir/internal/plugins/dns"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/serialize"
 	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/stream"
 )
@@ -309,10 +308,7 @@ func (h *Harness) Run(ctx context.Context, msgs []Message) (Result, error) {
 			r.SetFields(slices.Clone(m.Fields))
 			r.SetID(id)
 			r.SetType(typ)
-		} else if err := h.inSer.Deserialize(r, m.Key, m.Value); err != nil {
-			r.AddError(record.ErrDeserializing, err.Error())
-			r.Set(record.FieldValue, serialize.RawValue(m.Value))
-			r.MarkSource("input.serializer")
+		} else if !stream.DecodeInput(h.inSer, r, m.Key, m.Value) {
 			failed = append(failed, r)
 			continue
 		}
@@ -325,28 +321,22 @@ func (h *Harness) Run(ctx context.Context, msgs []Message) (Result, error) {
 	failed = append(failed, chainFailed...)
 	var res Result
 	for _, r := range b.Records {
+		// A test run has no broker to ask whether a routed topic exists:
+		// the topic is reported as the stream would try it.
 		topics := h.conf.Outputs
-		if t, ok := r.GetString(record.FieldOutputTopic); ok {
-			r.Remove(record.FieldOutputTopic)
-			if t != "" {
-				topics = []string{t}
-			}
+		if t, routed := stream.RoutedTopic(r); routed {
+			topics = []string{t}
 		}
 		if len(topics) == 0 {
 			continue // a stream without output topics writes nothing (it ends in a sink)
 		}
 		res.Outputs = append(res.Outputs, Output{Dest: DestOutput, Topics: topics, Record: r})
 	}
-	for i, c := range b.Completions() {
-		more, err := c.Wait(ctx)
-		if err != nil {
-			return Result{}, fmt.Errorf("wait for processor %q: %w", b.AwaitedBy(i), err)
-		}
-		for _, r := range more {
-			r.MarkSource(b.AwaitedBy(i))
-		}
-		failed = append(failed, more...)
+	refused, err := stream.AwaitCompletions(ctx, &b)
+	if err != nil {
+		return Result{}, err
 	}
+	failed = append(failed, refused...)
 	for _, r := range failed {
 		res.Outputs = append(res.Outputs, Output{Dest: DestError, Topics: h.conf.Errors, Record: r})
 	}

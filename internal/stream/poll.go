@@ -12,7 +12,6 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/serialize"
 	"github.com/weir-streams/weir/internal/status"
 )
 
@@ -392,10 +391,7 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 		r := &recs[i]
 		r.Origin = record.Origin{Topic: kr.Topic, TopicID: topicID, Partition: kr.Partition, Offset: kr.Offset}
 		r.Init(r.Origin.ID(), "", kr.Timestamp.UnixMilli())
-		if err := s.inSer.Deserialize(r, kr.Key, kr.Value); err != nil {
-			r.AddError(record.ErrDeserializing, err.Error())
-			r.Set(record.FieldValue, serialize.RawValue(kr.Value))
-			r.MarkSource("input.serializer")
+		if !DecodeInput(s.inSer, r, kr.Key, kr.Value) {
 			failed = append(failed, r)
 			continue
 		}
@@ -435,16 +431,11 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 	}
 	s.m.out.Add(float64(sent))
 	s.tally.out.Add(int64(sent))
-	for i, c := range b.Completions() {
-		more, err := c.Wait(ctx)
-		if err != nil {
-			return fmt.Errorf("wait for processor %q acknowledgement: %w", b.AwaitedBy(i), err)
-		}
-		for _, r := range more {
-			r.MarkSource(b.AwaitedBy(i))
-		}
-		failed = append(failed, more...)
+	refused, err := AwaitCompletions(ctx, &b)
+	if err != nil {
+		return err
 	}
+	failed = append(failed, refused...)
 	for _, r := range failed {
 		if slab, _, err = pr.send(slab, r, s.conf.Errors, s.errSer, true); err != nil {
 			return err

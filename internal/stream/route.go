@@ -53,12 +53,8 @@ const missingRecheck = 30 * time.Second
 // topic a router set. A routed topic that does not exist and may not be
 // created gives a reason instead, and the caller makes r an error record.
 func (s *Stream) outputTopics(ctx context.Context, cl *kgo.Client, r *record.Record) ([]string, string) {
-	t, ok := r.GetString(record.FieldOutputTopic)
-	if !ok {
-		return s.conf.Outputs, ""
-	}
-	r.Remove(record.FieldOutputTopic)
-	if t == "" {
+	t, routed := RoutedTopic(r)
+	if !routed {
 		return s.conf.Outputs, ""
 	}
 	s.routes.mu.Lock()
