@@ -242,10 +242,7 @@ func (e *Engine) readiness() (bool, string) {
 		return false, "no dataflow running"
 	}
 	for _, s := range e.streams() {
-		if !s.Ready() {
-			return false, "stream " + s.Name() + " has not joined its consumer group"
-		}
-		if stalled, why := s.Stalled(); stalled {
+		if ready, why := s.Readiness(); !ready {
 			return false, why
 		}
 	}

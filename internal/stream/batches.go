@@ -46,12 +46,8 @@ func (s *Stream) recordBatch(start time.Time, delay time.Duration) {
 // noteFailure remembers why the consumer stopped, until it restarts.
 func (s *Stream) noteFailure(err error) {
 	s.failure.Store(&failure{at: time.Now(), reason: err.Error()})
-	s.joined.Store(false)
+	s.prog.unjoin()
 }
-
-// Ready reports whether the stream's consumer has joined its group, which
-// it does only after reaching its brokers, and has not failed since.
-func (s *Stream) Ready() bool { return s.joined.Load() }
 
 // Batches returns the stream's recent batches, oldest first, the number of
 // batches ever recorded, and the last consumer failure if the stream has

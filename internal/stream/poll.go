@@ -110,7 +110,6 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		// reached its brokers and is in its group (/readyz); the offset
 		// watcher learns the partitions it must report.
 		kgo.OnPartitionsAssigned(func(ctx context.Context, cl *kgo.Client, m map[string][]int32) {
-			s.joined.Store(true)
 			s.prog.assigned(ctx, cl, m)
 		}),
 	}, s.secOpts...), s.prog.revoked("revoked"), s.prog.revoked("lost"))

@@ -87,6 +87,10 @@ type progress struct {
 	// is paused, until the next client's first assignment replaces them.
 	keep  bool
 	fresh bool // the next assignment is a new client's first: replace
+	// joined is set by every assignment (the consumer reached its brokers
+	// and is in its group, even with nothing assigned) and cleared when the
+	// consumer fails; readiness reads it with the state and the stall check.
+	joined bool
 }
 
 func newProgress(name string, interval time.Duration, m *streamMetrics) *progress {
@@ -132,6 +136,7 @@ func (p *progress) assigned(_ context.Context, _ *kgo.Client, m map[string][]int
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.m.rebalances.WithLabelValues(p.name, "assigned").Inc()
+	p.joined = true
 	if p.fresh {
 		p.fresh = false
 		keep := map[tp]bool{}
@@ -328,15 +333,31 @@ func (p *progress) stalledLocked(now time.Time) (bool, string) {
 		p.name, total, idle.Round(time.Second), StallBound(p.interval))
 }
 
-// Stalled reports whether the stream is stalled (see StallBound) or failed,
-// and why: what /readyz answers.
-func (s *Stream) Stalled() (bool, string) {
+// Readiness reports whether the stream is ready to be counted on (/readyz):
+// its consumer has joined its group, which it does only after reaching its
+// brokers, it has not failed since, and it is not stalled. When it is not,
+// the reason says which, for the readiness endpoint's answer.
+func (s *Stream) Readiness() (bool, string) {
 	s.prog.mu.Lock()
 	defer s.prog.mu.Unlock()
-	if s.prog.state == StateFailed {
-		return true, fmt.Sprintf("stream %q failed: %s", s.conf.Name, s.prog.reason)
+	if !s.prog.joined {
+		return false, "stream " + s.conf.Name + " has not joined its consumer group"
 	}
-	return s.prog.stalledLocked(time.Now())
+	if s.prog.state == StateFailed {
+		return false, fmt.Sprintf("stream %q failed: %s", s.conf.Name, s.prog.reason)
+	}
+	if stalled, why := s.prog.stalledLocked(time.Now()); stalled {
+		return false, why
+	}
+	return true, ""
+}
+
+// unjoin marks the consumer as out of its group after a failure, until the
+// next client's first assignment.
+func (p *progress) unjoin() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.joined = false
 }
 
 // Status describes the stream for /api/status.

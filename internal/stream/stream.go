@@ -89,7 +89,6 @@ type Stream struct {
 	batches *status.Ring
 	tally   batchTally
 	failure atomic.Pointer[failure]
-	joined  atomic.Bool // the consumer joined its group; false again after a failure
 
 	// fieldHint is the largest field count of a record in the latest
 	// chunk, the field capacity of the next chunk's records (0 until
