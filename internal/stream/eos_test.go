@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
-	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -308,25 +306,7 @@ func (b *syncBuffer) String() string {
 // batch processed forever.
 func TestExactlyOnceBrokerRefusalIsolatesRecord(t *testing.T) {
 	b := streamtest.StartBroker(t)
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	limit := "102400"
-	resp, err := kadm.NewClient(cl).CreateTopic(context.Background(), 1, 1, map[string]*string{"max.message.bytes": &limit}, "poison_out")
-	if err == nil {
-		err = resp.Err
-	}
-	if err != nil {
-		t.Fatalf("create poison_out: %v", err)
-	}
-	rnd := rand.New(rand.NewPCG(1, 2))
-	path := make([]byte, 300<<10)
-	for i := range path {
-		path[i] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[rnd.IntN(62)]
-	}
-	big := apacheLine("/" + string(path))
+	big := refusingOutputAndBigLine(t, b)
 	b.CreateTopic(t, "poison_in", 1)
 	b.Produce(t, "poison_in", poisonInput(t, big))
 	s := streamtest.Stream("poison", b.Addr, "poison_in", "poison_out", "poison_errors",

@@ -90,29 +90,7 @@ func TestPanicOnOneRecordIsolatesIt(t *testing.T) {
 	if off, _ := r.Get(record.FieldSourceOffset); off.Text() != "57" {
 		t.Fatalf("source offset %s, want 57", off.Text())
 	}
-	if n := testCounter(t, metrics, "weir_processor_records_panics_total", "buggy"); n != 1 {
+	if n := labelCounter(t, metrics, "weir_processor_records_panics_total", "component", "buggy"); n != 1 {
 		t.Fatalf("panics metric %v, want 1", n)
 	}
-}
-
-// testCounter returns a per-component counter.
-func testCounter(t *testing.T, reg *prometheus.Registry, name, comp string) float64 {
-	t.Helper()
-	mfs, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, mf := range mfs {
-		if mf.GetName() != name {
-			continue
-		}
-		for _, m := range mf.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if l.GetName() == "component" && l.GetValue() == comp {
-					return m.GetCounter().GetValue()
-				}
-			}
-		}
-	}
-	return 0
 }

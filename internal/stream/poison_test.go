@@ -65,6 +65,13 @@ func produceZstd(t *testing.T, addr, topic string, values [][]byte) {
 // counter returns the value of a stream counter (0 when never set).
 func counter(t *testing.T, reg *prometheus.Registry, name, streamName string) float64 {
 	t.Helper()
+	return labelCounter(t, reg, name, "stream", streamName)
+}
+
+// labelCounter returns the value of the counter name whose label has the
+// given value (0 when never set).
+func labelCounter(t *testing.T, reg *prometheus.Registry, name, label, value string) float64 {
+	t.Helper()
 	mfs, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +82,7 @@ func counter(t *testing.T, reg *prometheus.Registry, name, streamName string) fl
 		}
 		for _, m := range mf.GetMetric() {
 			for _, l := range m.GetLabel() {
-				if l.GetName() == "stream" && l.GetValue() == streamName {
+				if l.GetName() == label && l.GetValue() == value {
 					return m.GetCounter().GetValue()
 				}
 			}
@@ -250,13 +257,12 @@ func TestPoisonRecordsBecomeErrorRecords(t *testing.T) {
 	}
 }
 
-// TestBrokerRefusalIsolatesRecord: the output topic accepts 100 KB
-// messages while the stream's limit is 1 MB, so the broker, not the
-// producer's check, refuses the big record, and with it the whole batch of
-// good records it was in. Each refused record is written again alone: the
-// good ones come out once, the big one becomes an error record.
-func TestBrokerRefusalIsolatesRecord(t *testing.T) {
-	b := streamtest.StartBroker(t)
+// refusingOutputAndBigLine creates poison_out with a limit of 100 KB per
+// message (the stream's own limit stays 1 MB, so the broker refuses, not
+// the producer's check) and returns a log line of about 300 KB whose path
+// does not compress, so it stays over the limit with any codec.
+func refusingOutputAndBigLine(t *testing.T, b *streamtest.Broker) string {
+	t.Helper()
 	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr))
 	if err != nil {
 		t.Fatal(err)
@@ -275,7 +281,17 @@ func TestBrokerRefusalIsolatesRecord(t *testing.T) {
 	for i := range path {
 		path[i] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[rnd.IntN(62)]
 	}
-	big := apacheLine("/" + string(path))
+	return apacheLine("/" + string(path))
+}
+
+// TestBrokerRefusalIsolatesRecord: the output topic accepts 100 KB
+// messages while the stream's limit is 1 MB, so the broker, not the
+// producer's check, refuses the big record, and with it the whole batch of
+// good records it was in. Each refused record is written again alone: the
+// good ones come out once, the big one becomes an error record.
+func TestBrokerRefusalIsolatesRecord(t *testing.T) {
+	b := streamtest.StartBroker(t)
+	big := refusingOutputAndBigLine(t, b)
 	input := poisonInput(t, big)
 	b.CreateTopic(t, "poison_in", 1)
 	b.Produce(t, "poison_in", input)
