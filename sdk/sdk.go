@@ -127,9 +127,11 @@ type ProcessorSpec struct {
 	// Check, when set, validates what single validators cannot (keys that
 	// must agree). It runs in the plugin: `weir validate` starts the plugin
 	// to run it and reports each error it returns (errors.Join for
-	// several) with the job's other problems, and it runs again when the
-	// processor is built, so a stream whose configuration it refuses does
-	// not start.
+	// several) with the job's other problems, and it applies again when
+	// the processor is built, so a stream whose configuration it refuses
+	// does not start. Its answer must depend on conf's values alone: Weir
+	// remembers it per set of values for the life of the process and does
+	// not start the plugin to ask again.
 	Check func(conf Config) error
 	// Reads, when set, returns the fields the processor reads, from its
 	// configuration (for example the configured input field's name): Weir

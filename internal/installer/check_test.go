@@ -48,6 +48,12 @@ func TestPluginCheckInValidation(t *testing.T) {
 		}
 	}
 
+	// The same dataflow again: the answers come from the memo (the plugin
+	// is not started again) and are the same.
+	if _, again := dataflow.Check(df, reg); again.Error() != text {
+		t.Errorf("second validation differs:\n%s\nfirst:\n%s", again.Error(), text)
+	}
+
 	// Valid settings pass the plugin's check.
 	ok := urlDataflow("127.0.0.1:9", t0, t0, true)
 	if _, probs := dataflow.Check(ok, reg); len(probs) != 0 {

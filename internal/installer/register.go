@@ -123,19 +123,23 @@ func pluginValues(conf component.Config) map[string]string {
 }
 
 // checkInPlugin returns the Check of a plugin processor that has its own:
-// it starts the plugin, asks it to check the values and stops it. Each
-// problem the plugin reports is one error of the joined result, so that
-// `weir validate` lists each at the processor's path with the others.
+// it starts the plugin, asks it to check the values and stops it, once per
+// distinct set of values (checkMemo). Each problem the plugin reports is one
+// error of the joined result, so that `weir validate` lists each at the
+// processor's path with the others.
 func checkInPlugin(bin, sum, name string, logger *slog.Logger) func(component.Config) error {
-	return func(conf component.Config) error {
+	memo := newCheckMemo(func(values map[string]string) ([]string, error) {
 		r, err := launch(bin, sum, logger)
 		if err != nil {
-			return fmt.Errorf("cannot run the plugin's own check: %w", err)
+			return nil, err
 		}
 		defer r.kill()
 		ctx, cancel := context.WithTimeout(context.Background(), startBudget)
 		defer cancel()
-		probs, err := r.rpc.Check(ctx, pluginrpc.ConfigureRequest{Component: name, Values: pluginValues(conf)})
+		return r.rpc.Check(ctx, pluginrpc.ConfigureRequest{Component: name, Values: values})
+	})
+	return func(conf component.Config) error {
+		probs, err := memo.problems(pluginValues(conf))
 		if err != nil {
 			return fmt.Errorf("cannot run the plugin's own check: %w", err)
 		}
