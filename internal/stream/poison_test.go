@@ -143,23 +143,73 @@ func runPoison(t *testing.T, input [][]byte, zstd bool, extra ...dataflow.Proper
 	s.Pipeline.Processors = []dataflow.Component{streamtest.ApacheParser(false)}
 	e = streamtest.StartEngine(t, engine.Settings{}, &dataflow.DataFlow{LastModified: time.Unix(1, 0), Streams: []dataflow.Stream{s}})
 	waitCommitted(t, b.Addr, "poison_in")
+	// At least once allows a batch to be written again when the consumer
+	// loses its group generation before it commits (seen under -race on a
+	// machine with a load of 20: ILLEGAL_GENERATION on the commit). Copies
+	// are then dropped here, and only then: without a revoked or lost
+	// assignment, a record written twice fails the test.
+	regained := rebalances(t, e, "revoked") + rebalances(t, e, "lost")
 	nOut, nErr := b.Count(t, "poison_out"), b.Count(t, "poison_errors")
-	if nOut+nErr != int64(len(input)) {
-		t.Fatalf("%d output + %d error records for %d inputs", nOut, nErr, len(input))
+	if nOut+nErr < int64(len(input)) || (regained == 0 && nOut+nErr != int64(len(input))) {
+		t.Fatalf("%d output + %d error records for %d inputs (%v partitions revoked or lost)", nOut, nErr, len(input), regained)
 	}
-	out = streamtest.Decode(t, b.Consume(t, "poison_out", int(nOut), 60*time.Second))
-	errs = streamtest.Decode(t, b.Consume(t, "poison_errors", int(nErr), 60*time.Second))
-	seen := map[string]bool{}
-	for _, r := range append(append([]*record.Record(nil), out...), errs...) {
-		if seen[r.ID] {
-			t.Fatalf("record %s written twice", r.ID)
-		}
-		seen[r.ID] = true
+	out = once(t, streamtest.Decode(t, b.Consume(t, "poison_out", int(nOut), 60*time.Second)), regained)
+	errs = once(t, streamtest.Decode(t, b.Consume(t, "poison_errors", int(nErr), 60*time.Second)), regained)
+	if n := len(out) + len(errs); n != len(input) {
+		t.Fatalf("%d distinct output and error records for %d inputs", n, len(input))
 	}
 	if n := counter(t, e.Metrics, "weir_stream_restarts_total", "poison"); n != 0 {
 		t.Fatalf("the stream restarted %v times", n)
 	}
 	return out, errs, e
+}
+
+// rebalances is the stream's count of assignment changes of one kind.
+func rebalances(t *testing.T, e *streamtest.Engine, kind string) float64 {
+	t.Helper()
+	mfs, err := e.Metrics.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0.0
+	for _, mf := range mfs {
+		if mf.GetName() != "weir_stream_rebalances_total" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range m.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			if labels["stream"] == "poison" && labels["kind"] == kind {
+				total += m.GetCounter().GetValue()
+			}
+		}
+	}
+	return total
+}
+
+// once returns recs with copies of a record (same id) dropped. A copy fails
+// the test unless the consumer lost partitions (regained > 0), the one case
+// in which at least once writes a batch again.
+func once(t *testing.T, recs []*record.Record, regained float64) []*record.Record {
+	t.Helper()
+	seen := map[string]bool{}
+	kept := recs[:0]
+	for _, r := range recs {
+		if seen[r.ID] {
+			if regained == 0 {
+				t.Fatalf("record %s written twice with no partition revoked or lost", r.ID)
+			}
+			continue
+		}
+		seen[r.ID] = true
+		kept = append(kept, r)
+	}
+	if len(kept) < len(recs) {
+		t.Logf("%d copies written again after %v partitions were revoked or lost (at least once)", len(recs)-len(kept), regained)
+	}
+	return kept
 }
 
 // checkTooLarge checks that the one error record is the big input, with
