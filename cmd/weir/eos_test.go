@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,21 +44,10 @@ func eosRecords(t *testing.T) int {
 // transaction holds its partitions back.
 func eosJobFile(t *testing.T, app string, maxRate int) string {
 	t.Helper()
-	path := jobFile(t, app, maxRate)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	job := strings.Replace(string(data), "      broker.metadata.broker.list: ${BROKER_LIST}\n",
-		"      broker.metadata.broker.list: ${BROKER_LIST}\n      processing.guarantee: exactly_once\n      processing.transaction.timeout.ms: 10000\n", 1)
-	if job == string(data) {
-		t.Fatal("job file template changed: the guarantee keys were not added")
-	}
-	path = filepath.Join(t.TempDir(), "eos.yml")
-	if err := os.WriteFile(path, []byte(job), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return parsingJob{App: app, MaxRate: maxRate, StreamKeys: []string{
+		"processing.guarantee: exactly_once",
+		"processing.transaction.timeout.ms: 10000",
+	}}.write(t, "eos.yml")
 }
 
 // eosInput is n lines of the real access log with every 1,000th replaced by

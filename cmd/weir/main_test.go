@@ -44,10 +44,34 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// jobFile writes a parsing job for the given brokers and returns its path.
-func jobFile(t *testing.T, app string, maxRate int) string {
+// parsingJob is the job file of the process tests: one stream that parses
+// the lines of raw with SplitText (the combined-log regex) into events,
+// failures to errors. The other tests' jobs are this one with services,
+// processors after the parser or stream keys added.
+type parsingJob struct {
+	App     string
+	MaxRate int    // engine.streaming.broker.maxRatePerPartition; 0 = none
+	Brokers string // broker.metadata.broker.list; ${BROKER_LIST} if empty
+	// StreamKeys are more keys of the stream's configuration, in order.
+	StreamKeys []string
+	// Services is the YAML of the engine's controllerServiceConfigurations
+	// list, indented as its items are; empty for none.
+	Services string
+	// Processors is the YAML of processors after the parser, indented as
+	// items of processorConfigurations.
+	Processors string
+}
+
+// write writes the job into a temporary file named name and returns its
+// path.
+func (j parsingJob) write(t *testing.T, name string) string {
 	t.Helper()
-	job := fmt.Sprintf(`version: 1.1.2
+	brokers := j.Brokers
+	if brokers == "" {
+		brokers = "${BROKER_LIST}"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `version: 1.1.2
 engine:
   component: pkg.engine.engine.BrokerStreamProcessingEngine
   configuration:
@@ -56,27 +80,42 @@ engine:
     engine.streaming.batchDuration: 50
     engine.streaming.broker.maxRatePerPartition: %d
     engine.ui.port: -1
-streamConfigurations:
+`, j.App, j.MaxRate)
+	if j.Services != "" {
+		b.WriteString("  controllerServiceConfigurations:\n" + j.Services)
+	}
+	fmt.Fprintf(&b, `streamConfigurations:
   - stream: parsing
     component: pkg.stream.engine.BrokerRecordStreamParallelProcessing
     configuration:
       broker.input.topics: raw
       broker.output.topics: events
       broker.error.topics: errors
-      broker.metadata.broker.list: ${BROKER_LIST}
-    processorConfigurations:
+      broker.metadata.broker.list: %s
+`, brokers)
+	for _, kv := range j.StreamKeys {
+		b.WriteString("      " + kv + "\n")
+	}
+	fmt.Fprintf(&b, `    processorConfigurations:
       - processor: parser
         component: pkg.processor.SplitText
         configuration:
           record.type: apache_log
           value.regex: '%s'
           value.fields: %s
-`, app, maxRate, streamtest.ApacheRegex, streamtest.ApacheFields)
-	path := filepath.Join(t.TempDir(), "job.yml")
-	if err := os.WriteFile(path, []byte(job), 0o644); err != nil {
+`, streamtest.ApacheRegex, streamtest.ApacheFields)
+	b.WriteString(j.Processors)
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// jobFile writes the parsing job for app and returns its path.
+func jobFile(t *testing.T, app string, maxRate int) string {
+	t.Helper()
+	return parsingJob{App: app, MaxRate: maxRate}.write(t, "job.yml")
 }
 
 type proc struct {

@@ -86,38 +86,14 @@ func TestPluginLifecycleThroughTheCommand(t *testing.T) {
 	// A job that uses it: validated with the plugin's keys, then run.
 	b := streamtest.StartBroker(t)
 	b.CreateTopic(t, "raw", 2)
-	job := filepath.Join(dir, "job.yml")
+	var job string
 	writeJob := func(extra string) {
 		t.Helper()
-		data := `version: 1.1.2
-engine:
-  component: pkg.engine.engine.BrokerStreamProcessingEngine
-  configuration:
-    engine.app.name: plugin-job
-    engine.streaming.batchDuration: 50
-    engine.ui.port: -1
-streamConfigurations:
-  - stream: parsing
-    component: pkg.stream.engine.BrokerRecordStreamParallelProcessing
-    configuration:
-      broker.input.topics: raw
-      broker.output.topics: events
-      broker.error.topics: errors
-      broker.metadata.broker.list: ` + b.Addr + `
-    processorConfigurations:
-      - processor: parser
-        component: pkg.processor.SplitText
-        configuration:
-          value.regex: '` + streamtest.ApacheRegex + `'
-          value.fields: ` + streamtest.ApacheFields + `
-      - processor: url
+		job = parsingJob{App: "plugin-job", Brokers: b.Addr, Processors: `      - processor: url
         component: com.example.processor.ParseUrlRequest
         configuration:
           query.prefix: q_
-` + extra
-		if err := os.WriteFile(job, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+` + extra}.write(t, "job.yml")
 	}
 	writeJob("          on.invalid: ignore\n")
 	code, out = weirCmd(t, home, dir, "validate", "--conf", job)

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -41,17 +39,8 @@ func replayRecords() int {
 // rewrites existing documents.
 func docdbJobFile(t *testing.T, app string, maxRate int) string {
 	t.Helper()
-	job := fmt.Sprintf(`version: 1.1.2
-engine:
-  component: pkg.engine.engine.BrokerStreamProcessingEngine
-  configuration:
-    engine.app.name: %s
-    engine.master: local[2]
-    engine.streaming.batchDuration: 50
-    engine.streaming.broker.maxRatePerPartition: %d
-    engine.ui.port: -1
-  controllerServiceConfigurations:
-    - controllerService: datastore_service
+	return parsingJob{App: app, MaxRate: maxRate,
+		Services: `    - controllerService: datastore_service
       component: pkg.service.docdb.DocDBControllerService
       configuration:
         docdb.uri: ${DOCDB_URI}
@@ -60,31 +49,12 @@ engine:
         flush.interval: 100
         batch.size: 50
         docdb.bulk.mode: upsert
-streamConfigurations:
-  - stream: indexing
-    component: pkg.stream.engine.BrokerRecordStreamParallelProcessing
-    configuration:
-      broker.input.topics: raw
-      broker.output.topics: events
-      broker.error.topics: errors
-      broker.metadata.broker.list: ${BROKER_LIST}
-    processorConfigurations:
-      - processor: parser
-        component: pkg.processor.SplitText
-        configuration:
-          record.type: apache_log
-          value.regex: '%s'
-          value.fields: %s
-      - processor: docdb_writer
+`,
+		Processors: `      - processor: docdb_writer
         component: pkg.processor.datastore.BulkPut
         configuration:
           datastore.client.service: datastore_service
-`, app, maxRate, streamtest.ApacheRegex, streamtest.ApacheFields)
-	path := filepath.Join(t.TempDir(), "docdb.yml")
-	if err := os.WriteFile(path, []byte(job), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+`}.write(t, "docdb.yml")
 }
 
 // inputPosition is where an input line landed.
