@@ -68,27 +68,34 @@ func counter(t *testing.T, reg *prometheus.Registry, name, streamName string) fl
 	return labelCounter(t, reg, name, "stream", streamName)
 }
 
-// labelCounter returns the value of the counter name whose label has the
-// given value (0 when never set).
-func labelCounter(t *testing.T, reg *prometheus.Registry, name, label, value string) float64 {
+// labelCounter returns the sum of the counters name whose labels include
+// every label and value of the pairs given (0 when never set).
+func labelCounter(t *testing.T, reg *prometheus.Registry, name string, pairs ...string) float64 {
 	t.Helper()
 	mfs, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
+	total := 0.0
 	for _, mf := range mfs {
 		if mf.GetName() != name {
 			continue
 		}
+	metrics:
 		for _, m := range mf.GetMetric() {
+			labels := map[string]string{}
 			for _, l := range m.GetLabel() {
-				if l.GetName() == label && l.GetValue() == value {
-					return m.GetCounter().GetValue()
+				labels[l.GetName()] = l.GetValue()
+			}
+			for k := 0; k+1 < len(pairs); k += 2 {
+				if labels[pairs[k]] != pairs[k+1] {
+					continue metrics
 				}
 			}
+			total += m.GetCounter().GetValue()
 		}
 	}
-	return 0
+	return total
 }
 
 // waitCommitted waits until the job's consumer group has committed the end
@@ -167,26 +174,7 @@ func runPoison(t *testing.T, input [][]byte, zstd bool, extra ...dataflow.Proper
 // rebalances is the stream's count of assignment changes of one kind.
 func rebalances(t *testing.T, e *streamtest.Engine, kind string) float64 {
 	t.Helper()
-	mfs, err := e.Metrics.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	total := 0.0
-	for _, mf := range mfs {
-		if mf.GetName() != "weir_stream_rebalances_total" {
-			continue
-		}
-		for _, m := range mf.GetMetric() {
-			labels := map[string]string{}
-			for _, l := range m.GetLabel() {
-				labels[l.GetName()] = l.GetValue()
-			}
-			if labels["stream"] == "poison" && labels["kind"] == kind {
-				total += m.GetCounter().GetValue()
-			}
-		}
-	}
-	return total
+	return labelCounter(t, e.Metrics, "weir_stream_rebalances_total", "stream", "poison", "kind", kind)
 }
 
 // once returns recs with copies of a record (same id) dropped. A copy fails
