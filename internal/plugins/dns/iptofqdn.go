@@ -157,24 +157,15 @@ type call struct {
 }
 
 func newIpToFqdn(conf component.Config, env component.Env) (component.Processor, error) {
-	name := conf.String(KeyCacheService)
-	if env.Services == nil {
-		return nil, fmt.Errorf("cache service %q: no services available", name)
-	}
-	svc, ok := env.Services.Service(name)
-	if !ok {
-		return nil, fmt.Errorf("cache service %q is not running", name)
-	}
-	kv, ok := svc.(cache.KeyValue)
-	if !ok {
-		return nil, fmt.Errorf("service %q (%T) is not a key/value cache", name, svc)
+	kv, err := component.ServiceFor[cache.KeyValue](env, conf, KeyCacheService, "a key/value cache")
+	if err != nil {
+		return nil, err
 	}
 	opts := Options{
 		IPField:   conf.String(KeyIPField),
 		FQDNField: conf.String(KeyFQDNField),
 		Servers:   conf.List(KeyServers),
 	}
-	var err error
 	if opts.Override, err = conf.Bool(KeyOverride); err != nil {
 		return nil, err
 	}

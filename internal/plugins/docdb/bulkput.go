@@ -37,17 +37,9 @@ type BulkPut struct {
 }
 
 func newBulkPut(conf component.Config, env component.Env) (component.Processor, error) {
-	name := conf.String(KeyService)
-	if env.Services == nil {
-		return nil, fmt.Errorf("property %q: no services available to find %q", KeyService, name)
-	}
-	svc, ok := env.Services.Service(name)
-	if !ok {
-		return nil, fmt.Errorf("property %q: service %q is not running", KeyService, name)
-	}
-	store, ok := svc.(Datastore)
-	if !ok {
-		return nil, fmt.Errorf("property %q: service %q (%T) is not a datastore", KeyService, name, svc)
+	store, err := component.ServiceFor[Datastore](env, conf, KeyService, "a datastore")
+	if err != nil {
+		return nil, err
 	}
 	return &BulkPut{store: store}, nil
 }

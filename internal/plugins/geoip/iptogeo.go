@@ -122,29 +122,17 @@ type IpToGeo struct {
 }
 
 func newIpToGeo(conf component.Config, env component.Env) (component.Processor, error) {
-	if env.Services == nil {
-		return nil, fmt.Errorf("no services available")
+	loc, err := component.ServiceFor[Locator](env, conf, "iptogeo.service", "an ip to geo service")
+	if err != nil {
+		return nil, err
 	}
-	geoName, cacheName := conf.String("iptogeo.service"), conf.String("cache.service")
-	gs, ok := env.Services.Service(geoName)
-	if !ok {
-		return nil, fmt.Errorf("ip to geo service %q is not running", geoName)
+	kv, err := component.ServiceFor[cache.KeyValue](env, conf, "cache.service", "a key/value cache")
+	if err != nil {
+		return nil, err
 	}
-	loc, ok := gs.(Locator)
-	if !ok {
-		return nil, fmt.Errorf("service %q (%T) is not an ip to geo service", geoName, gs)
-	}
-	cs, ok := env.Services.Service(cacheName)
-	if !ok {
-		return nil, fmt.Errorf("cache service %q is not running", cacheName)
-	}
-	kv, ok := cs.(cache.KeyValue)
-	if !ok {
-		return nil, fmt.Errorf("service %q (%T) is not a key/value cache", cacheName, cs)
-	}
+	geoName := conf.String("iptogeo.service")
 	o := Options{IPField: conf.String("ip.address.field"), HierarchicalSuffix: conf.String("geo.hierarchical.suffix"),
 		FlatSuffix: conf.String("geo.flat.suffix"), Service: geoName}
-	var err error
 	if o.Fields, err = parseGeoFields(conf.String("geo.fields")); err != nil {
 		return nil, err
 	}

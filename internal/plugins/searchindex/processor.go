@@ -56,17 +56,9 @@ type Indexer interface {
 }
 
 func newProcessor(conf component.Config, env component.Env) (component.Processor, error) {
-	name := conf.String(KeyService)
-	if env.Services == nil {
-		return nil, fmt.Errorf("property %q: no services available to find %q", KeyService, name)
-	}
-	svc, ok := env.Services.Service(name)
-	if !ok {
-		return nil, fmt.Errorf("property %q: service %q is not running", KeyService, name)
-	}
-	s, ok := svc.(Indexer)
-	if !ok {
-		return nil, fmt.Errorf("property %q: service %q (%T) is not a %s", KeyService, name, svc, ServiceName)
+	s, err := component.ServiceFor[Indexer](env, conf, KeyService, "a "+ServiceName)
+	if err != nil {
+		return nil, err
 	}
 	return &BulkAddSearchIndex{svc: s, target: Target{
 		Index:     conf.String(KeyIndex),
