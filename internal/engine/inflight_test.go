@@ -184,6 +184,19 @@ func checkNotClosedUnderLoad(t *testing.T, g *gate, b *streamtest.Broker, applie
 	b.Consume(t, "events", 1, 30*time.Second)
 }
 
+// applyInBackground applies next while the test goes on; the channel gets
+// Apply's answer. The test reads it (checkNotClosedUnderLoad does), so the
+// goroutine ends before the test does.
+func applyInBackground(e *engine.Engine, next *dataflow.DataFlow) <-chan error {
+	applied := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+		defer cancel()
+		applied <- e.Apply(ctx, next)
+	}()
+	return applied
+}
+
 // TestSwapWaitsForTheBatchOnTheOldChain: a pipeline swap while a batch is
 // inside the old chain closes the old chain only after the batch is done.
 func TestSwapWaitsForTheBatchOnTheOldChain(t *testing.T) {
@@ -191,13 +204,7 @@ func TestSwapWaitsForTheBatchOnTheOldChain(t *testing.T) {
 	e, df, b := startHeld(t, g)
 	next := df.Clone()
 	next.Streams[0].Pipeline = gatePipeline(time.Unix(20, 0), false)
-	applied := make(chan error, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-		defer cancel()
-		applied <- e.Apply(ctx, next)
-	}()
-	checkNotClosedUnderLoad(t, g, b, applied)
+	checkNotClosedUnderLoad(t, g, b, applyInBackground(e, next))
 	if last, _ := e.LastApply(); last.Kind != "pipeline" {
 		t.Fatalf("last apply was %q, want a pipeline swap", last.Kind)
 	}
@@ -212,13 +219,7 @@ func TestRestartWaitsForTheBatchOnTheOldChain(t *testing.T) {
 	next := df.Clone()
 	next.LastModified = time.Unix(20, 0)
 	next.Streams[0].Pipeline = gatePipeline(time.Unix(20, 0), false)
-	applied := make(chan error, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-		defer cancel()
-		applied <- e.Apply(ctx, next)
-	}()
-	checkNotClosedUnderLoad(t, g, b, applied)
+	checkNotClosedUnderLoad(t, g, b, applyInBackground(e, next))
 	if last, _ := e.LastApply(); last.Kind != "dataflow" {
 		t.Fatalf("last apply was %q, want a dataflow restart", last.Kind)
 	}
