@@ -45,7 +45,7 @@ func (s *state) yahooJapanApp() bool {
 		}
 		s.setAgent(confFamily, "Mobile App", name, cleanVersion(pr.version))
 		if strings.HasSuffix(id, "browser") {
-			s.agClass.set("Browser", confFamily)
+			s.agClass.set("Browser", confFamily+1)
 		}
 		return true
 	}
@@ -154,7 +154,7 @@ func (s *state) facebookDevice() {
 	if brand == "" || brand == Unknown {
 		brand = brandSpelling(s.fbField("fbmf/"))
 	}
-	s.setDevice(confFamily, "Mobile", brand, brand+" "+model)
+	s.setDevice(confFamily+1, "Mobile", brand, brand+" "+model)
 }
 
 // whatsAppPlatform reads the letter WhatsApp puts after its version to
@@ -310,10 +310,10 @@ func (s *state) electronApp() bool {
 		}
 		s.setAgent(confFamily, "Desktop App", pr.name, cleanVersion(pr.version))
 		if sp, ok := appSpellings[pr.lname]; ok {
-			s.agName.set(sp, confFamily)
+			s.agName.set(sp, confFamily+1)
 		}
 		if emailApps[pr.lname] || strings.Contains(pr.lname, "mail") {
-			s.agClass.set("Email Client", confFamily)
+			s.agClass.set("Email Client", confFamily+1)
 		}
 		return true
 	}
@@ -394,7 +394,7 @@ func (s *state) officeApp() bool {
 		}
 		s.setAgent(confFamily, "Special", t[:k], t[k+1:])
 		if strings.HasSuffix(s.agName.v, " Outlook") {
-			s.agClass.set("Email Client", confFamily)
+			s.agClass.set("Email Client", confFamily+1)
 		}
 		if s.os.name == "" {
 			s.os = osInfo{name: "Windows NT", version: Unknown, class: "Desktop"}
@@ -478,7 +478,7 @@ func (s *state) tvBrowser() bool {
 	s.setAgent(confFamily, "Browser", "LG Browser", Unknown)
 	if ch, ok := p.product("Chrome"); ok {
 		if r, ok := webOSReleases[versionMajor(ch.version)]; ok {
-			s.agVersion.set(r, confFamily)
+			s.agVersion.set(r, confFamily+1)
 		}
 	}
 	return true
@@ -555,10 +555,10 @@ func (s *state) appendedApp() bool {
 			// An iOS app that writes its name among the engine's
 			// tokens ("ziggo/24.0.303105 Mobile/15E148 Version/17.6.1
 			// Safari/605.1.15") imitates the full Safari browser.
-			s.agClass.set("Browser", confFamily)
+			s.agClass.set("Browser", confFamily+1)
 		}
 		if !hasUpper(s.agName.v) {
-			s.agName.set(appName(s.agName.v), confFamily)
+			s.agName.set(appName(s.agName.v), confFamily+1)
 		}
 		return true
 	}
@@ -786,7 +786,7 @@ func (s *state) mailClient() {
 		b[i] = lowerASCII(s.agName.v[i])
 	}
 	if bytes.Contains(b, []byte("mail")) || emailApps[string(b)] {
-		s.agClass.set("Email Client", confFamily)
+		s.agClass.set("Email Client", confFamily+1)
 	}
 }
 
@@ -799,7 +799,7 @@ func (s *state) outlookMobile(pr product) {
 	s.setAgent(confFamily, "Email Client", "Microsoft Outlook Mobile", cleanVersion(pr.version))
 	for _, e := range p.entries {
 		if t := p.text(e); isVersionLike(t) && numericVersion(t) {
-			s.agVersion.set(t, confFamily)
+			s.agVersion.set(t, confFamily+1)
 			break
 		}
 	}
@@ -894,7 +894,7 @@ func (s *state) osmetaDevice() {
 		case strings.HasPrefix(lt, "rm-") && len(lt) > 3 && lt[3] >= '0' && lt[3] <= '9':
 			s.devClass.set("Mobile", confFamily)
 			s.devBrand.set("Nokia", confFamily)
-			s.devName.set("Nokia "+strings.ReplaceAll(p.text(e), "_", " "), confFamily)
+			s.devName.set("Nokia "+strings.ReplaceAll(p.text(e), "_", " "), confFamily+1)
 		}
 	}
 }

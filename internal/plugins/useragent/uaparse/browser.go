@@ -89,28 +89,28 @@ func (s *state) detectAgent() {
 			p.products[0].lword == bt.token && isVersionLike(p.text(p.entries[0])) {
 			// "Links (2.1; Linux 2.6.18 x86_64; 80x24)": the text
 			// browsers put their version first in the comment.
-			s.agVersion.set(cleanVersion(p.text(p.entries[0])), confGeneric)
+			s.agVersion.set(cleanVersion(p.text(p.entries[0])), confProduct)
 		}
 		if !isVersionLike(pr.version) && len(pr.version) > 24 {
 			// "Aoyou/aHR0cHM6Ly95YXVhYS5iYXNqZXMubmw=": an encoded
 			// token in the place of the version.
-			s.agVersion.set(Unknown, confGeneric)
+			s.agVersion.set(Unknown, confProduct)
 		}
 		switch bt.token {
 		case "chrome", "crios", "headlesschrome", "edg", "edga", "edgios":
-			s.agVersion.set(cleanVersion(chromeVersion(pr.version)), confGeneric)
+			s.agVersion.set(cleanVersion(chromeVersion(pr.version)), confProduct)
 			if ch, ok := p.chromeProduct(); ok && bt.token != "chrome" && strings.HasSuffix(ch.version, ".0.0.0") {
 				// Edge on a reduced Chromium user agent: like Yauaa,
 				// report the release that Chromium's token carries.
-				s.agVersion.set(chromeVersion(ch.version), confGeneric)
+				s.agVersion.set(chromeVersion(ch.version), confProduct+1)
 			}
 		case "opr":
 			if s.os.name == "Android" || p.has(kwAndroid) {
-				s.agName.set("Opera Mobile", confGeneric)
+				s.agName.set("Opera Mobile", confProduct)
 			}
 		case "gsa":
-			s.agName.set("Google Search App", confGeneric)
-			s.agClass.set("Mobile App", confGeneric)
+			s.agName.set("Google Search App", confProduct)
+			s.agClass.set("Mobile App", confProduct)
 		case "duckduckgo", "ddg":
 			// The DuckDuckGo app of before its own browser engine
 			// showed pages in the system web view ("Version/4.0
@@ -129,7 +129,7 @@ func (s *state) detectAgent() {
 				default:
 					// "Brave Chrome/80.0": the browser names itself in
 					// front of the Chrome token it is built on.
-					s.agName.set(pr.name[:k], confGeneric)
+					s.agName.set(pr.name[:k], confProduct)
 				}
 			}
 			s.chromeWebview(pr)
@@ -137,7 +137,7 @@ func (s *state) detectAgent() {
 		if s.agClass.v == "Browser" && p.has(kwHeadlessChrome) {
 			// A browser built on Chromium run without a screen ("HeadlessChrome/107 ...
 			// Edg/107") is that browser driven by a program.
-			s.agClass.set("Robot", confGeneric)
+			s.agClass.set("Robot", confProduct)
 		}
 		if (bt.token == "chrome" || bt.token == "chromium") && !s.webview {
 			s.appendedApp()
@@ -188,7 +188,7 @@ func (s *state) detectAgent() {
 			s.setEngine(confProduct, "Browser", "Presto", prestoFor(v))
 		}
 		if p.has(kwOperaMini) {
-			s.agName.set("Opera Mini", confGeneric)
+			s.agName.set("Opera Mini", confProduct)
 			// "(Android; Opera Mini/7.5.33135/191.273; U; ar) ...
 			// Version/12.16": the Version token is that of the Presto
 			// engine on Opera's servers; the client names its own.
@@ -196,12 +196,12 @@ func (s *state) detectAgent() {
 				if k := strings.IndexByte(mv, '/'); k > 0 {
 					mv = mv[:k]
 				}
-				s.agVersion.set(cleanVersion(mv), confGeneric)
+				s.agVersion.set(cleanVersion(mv), confProduct)
 			}
 		} else if p.has(kwOperaMobi) {
-			s.agName.set("Opera Mobile", confGeneric)
+			s.agName.set("Opera Mobile", confProduct)
 		} else if p.has(kwOperaTablet) {
-			s.agName.set("Opera Tablet", confGeneric)
+			s.agName.set("Opera Tablet", confProduct)
 		}
 		return
 	}
@@ -239,8 +239,8 @@ func (s *state) detectAgent() {
 			// Safari token it sends for compatibility.
 			if pr := p.products[i-1]; pr.lname != "" && isLetter(pr.name[0]) && isVersionLike(pr.version) && !platformProducts[pr.lname] &&
 				!platformProducts[pr.lword] && !strings.ContainsAny(pr.name, "()") && !strings.HasPrefix(pr.lname, "like ") {
-				s.agName.set(pr.name, confGeneric)
-				s.agVersion.set(cleanVersion(pr.version), confGeneric)
+				s.agName.set(pr.name, confProduct)
+				s.agVersion.set(cleanVersion(pr.version), confProduct)
 			}
 			break
 		}
@@ -295,7 +295,7 @@ func (s *state) firefoxDerivative() {
 			strings.ContainsAny(ln, " ():") || chromiumBuild(pr.version) || identifierVersion(pr.version) {
 			continue
 		}
-		s.setAgent(confGeneric, "Browser", appName(pr.name), cleanVersion(pr.version))
+		s.setAgent(confProduct, "Browser", appName(pr.name), cleanVersion(pr.version))
 		return
 	}
 }
@@ -356,8 +356,8 @@ func (s *state) androidWebview() bool {
 				s.setAgent(confGeneric, "Browser Webview", "Chrome Webview", cleanVersion(chromeVersion(ch.version)))
 				if w, ok := p.product("EdgW"); ok && isVersionLike(w.version) {
 					// Microsoft's Edge WebView on Android marks itself.
-					s.agName.set("Edge Webview", confGeneric)
-					s.agVersion.set(cleanVersion(w.version), confGeneric)
+					s.agName.set("Edge Webview", confProduct)
+					s.agVersion.set(cleanVersion(w.version), confProduct)
 				}
 				s.webview = true
 				return true
@@ -398,7 +398,7 @@ func (s *state) lastUnknownProduct() bool {
 		if mb, ok := p.product("Mobile"); ok && mb.version != "" && i > 0 && p.products[i-1].lword == "mobile" {
 			// "Version/18.6 Mobile/15E148 Snapchat/13.60.1.0": an iPad
 			// app in the web view, sending the desktop platform.
-			s.agClass.set("Mobile App", confGeneric)
+			s.agClass.set("Mobile App", confProduct)
 		}
 		return true
 	}
@@ -432,8 +432,8 @@ func (s *state) chromeWebview(ch product) {
 		}
 	}
 	if wv {
-		s.agName.set("Chrome Webview", confGeneric)
-		s.agClass.set("Browser Webview", confGeneric)
+		s.agName.set("Chrome Webview", confProduct)
+		s.agClass.set("Browser Webview", confProduct)
 		s.webview = true
 	}
 }
@@ -485,7 +485,7 @@ func (s *state) genericAgent() {
 			// its name, not a build number after the slash.
 			s.setAgent(confGeneric, "Special", n, v)
 			if s.os.class == "Mobile" && strings.IndexByte(n, ' ') < 0 {
-				s.agClass.set("Mobile App", confGeneric)
+				s.agClass.set("Mobile App", confProduct)
 			}
 			return
 		}
@@ -496,12 +496,12 @@ func (s *state) genericAgent() {
 		s.agName.set(name, confGeneric)
 		s.agClass.set("Special", confGeneric)
 		if s.os.class == "Mobile" && !s.appUsesLibrary(i) {
-			s.agClass.set("Mobile App", confGeneric)
+			s.agClass.set("Mobile App", confProduct)
 		}
 		if k := camelWordAt(name, "Android"); i == 0 && k > 0 && k == len(name)-len("Android") {
 			// "MastodonAndroid/1.2.2": the Android build of the app.
-			s.agName.set(name[:len(name)-len("Android")], confGeneric)
-			s.agClass.set("Mobile App", confGeneric)
+			s.agName.set(name[:len(name)-len("Android")], confProduct)
+			s.agClass.set("Mobile App", confProduct)
 		}
 		s.agVersion.set(cleanVersion(pr.version), confGeneric)
 		s.appleNetworkApp(i)

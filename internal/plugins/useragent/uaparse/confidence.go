@@ -8,22 +8,27 @@ package uaparse
 // answer on the golden inputs is decided by the order of the rules (two
 // different values written with the same, highest confidence).
 //
-// The scale, from the vaguest reading to the surest:
+// The scale, from the vaguest reading to the surest, has room between its
+// levels: a rule that refines the reading of another rule of the same level
+// writes one above it (confRobot+1 for a mobile robot after a robot,
+// confRobot+2 for an imitator, confRobot+3 for the imitator's own name), so
+// the refinement wins whichever runs first. Where two rules of one level can
+// disagree, TestNoAnswerDecidedByOrder finds them.
 type conf int8
 
 const (
 	// confGuess is a default inferred from weak hints (a class implied by
 	// a "Mobile" token, a name taken from the first product).
-	confGuess conf = 20
+	confGuess conf = 10
 	// confGeneric is what a component's own token says about it: the
 	// layout engine from its product (AppleWebKit, Gecko, Trident), the
 	// browser from the last browser token, the device from the system
 	// (a Windows machine is a Desktop, an iPhone a Phone).
-	confGeneric conf = 30
+	confGeneric conf = 20
 	// confProduct is a product that refines a generic reading: Blink from
 	// a Chrome 28+ token beside AppleWebKit, a browser built on Chromium
 	// named beside its Chrome token, a device model named in the comment.
-	confProduct conf = 35
+	confProduct conf = 30
 	// confFamily is a device or client family recognised by its own
 	// marker: a television or set-top box, a game console, an e-reader,
 	// a watch, an app inside a browser or web view.
@@ -32,19 +37,15 @@ const (
 	// application or an imitator of one; it outranks what the browser,
 	// engine and device tokens say, since robots send those to pass as
 	// browsers.
-	confRobot conf = 45
-	// confRule is the confidence of the rules not yet given one of the
-	// levels above; among themselves the order of the rules still decides
-	// (TestNoAnswerDecidedByOrder lists where).
-	confRule conf = 50
+	confRobot conf = 50
 	// confRepair is a repair of a broken or rewritten string (lost
 	// spaces, glued versions): it knows the rules above misread it.
-	confRepair conf = 55
+	confRepair conf = 70
 	// confStructure is a reading of the string's structure that is sure of
 	// itself: a robot word in a product name, a library naming pattern, a
 	// contact address in the comment.
-	confStructure conf = 60
+	confStructure conf = 80
 	// confTable is a fact looked up in a data table (tables/*.tsv): a
 	// named robot, HTTP library, OEM code or app.
-	confTable conf = 70
+	confTable conf = 90
 )

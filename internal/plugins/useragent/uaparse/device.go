@@ -59,12 +59,12 @@ func (s *state) detectDevice() {
 	case "Windows NT", "Windows 9x", "Windows", "Windows 3.x":
 		s.setDevice(confGeneric, "Desktop", Unknown, "Desktop")
 		if p.has(kwARMSemi) || p.has(kwTabletPC) {
-			s.devClass.set("Tablet", confGeneric)
+			s.devClass.set("Tablet", confProduct)
 		}
 		if p.has(kwTabletPC) && !p.has(kwTouch) {
 			// "Tablet PC 2.0": the pen input of a Windows tablet.
-			s.devClass.set("Tablet", confGeneric)
-			s.devName.set("Tablet PC", confGeneric)
+			s.devClass.set("Tablet", confProduct)
+			s.devName.set("Tablet PC", confProduct)
 		}
 		if s.os.name == "Windows NT" && p.has(kwWPDesktop) {
 			s.wpDesktop()
@@ -72,7 +72,7 @@ func (s *state) detectDevice() {
 			s.windowsOEMDevice()
 		}
 		if p.has(kwXbox) {
-			s.setDevice(confGeneric, "Game Console", "Microsoft", "Microsoft Xbox")
+			s.setDevice(confProduct, "Game Console", "Microsoft", "Microsoft Xbox")
 			s.os.class = "Game Console"
 		}
 	case "Chrome OS":
@@ -93,9 +93,9 @@ func (s *state) detectDevice() {
 		"MorphOS", "AmigaOS", "UNIX BSD/SYSV", "illumOS":
 		s.setDevice(confGeneric, "Desktop", Unknown, "Desktop")
 		if d, ok := unixDesktops[s.os.name]; ok {
-			s.devName.set(d.name, confGeneric)
+			s.devName.set(d.name, confProduct)
 			if d.brand != "" {
-				s.devBrand.set(d.brand, confGeneric)
+				s.devBrand.set(d.brand, confProduct)
 			}
 		}
 	case "Windows Phone", "Windows Mobile":
@@ -109,7 +109,7 @@ func (s *state) detectDevice() {
 	case "Android":
 		s.androidDevice()
 		if s.devBrand.v == "Google" && strings.HasPrefix(s.devName.v, "Google Glass") {
-			s.devClass.set("Augmented Reality", confGeneric)
+			s.devClass.set("Augmented Reality", confProduct)
 			// "(...; Glass 1 Build/IMM76L; XE7)": Google Glass names its
 			// own firmware release ("XE" and a number) next to Android's.
 			for _, e := range p.entries {
@@ -145,10 +145,10 @@ func (s *state) detectDevice() {
 		s.devClass.set("Phone", confGeneric)
 		s.devBrand.set("Palm", confGeneric)
 		if s.os.name == "HP WebOS" {
-			s.devBrand.set("HP", confGeneric)
+			s.devBrand.set("HP", confProduct)
 		}
 		if strings.Contains(p.low, "touchpad") || strings.Contains(p.low, "hp-tablet") {
-			s.devClass.set("Tablet", confGeneric)
+			s.devClass.set("Tablet", confProduct)
 		}
 		if n := len(p.products); n > 1 && strings.EqualFold(p.products[n-2].lword, "safari") && isVersionLike(p.products[n-1].version) &&
 			p.products[n-1].name != "" && isLetter(p.products[n-1].name[0]) {
@@ -163,7 +163,7 @@ func (s *state) detectDevice() {
 		for _, e := range p.entries {
 			if lt := p.ltext(e); strings.HasPrefix(lt, "pico ") {
 				if k := picoOSAt(lt); k > 5 {
-					s.devName.set("Pico "+normalizeName(p.text(e)[5:k]), confGeneric)
+					s.devName.set("Pico "+normalizeName(p.text(e)[5:k]), confProduct)
 				}
 				break
 			}
@@ -196,7 +196,7 @@ func (s *state) detectDevice() {
 		if _, ok := p.product("SamsungBrowser"); ok {
 			// Samsung Internet in its desktop mode, which only its tablet
 			// version offers, sends a desktop Linux platform.
-			s.setDevice(confGeneric, "Tablet", "Samsung", "Samsung Tablet")
+			s.setDevice(confProduct, "Tablet", "Samsung", "Samsung Tablet")
 			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
 		}
 	}
@@ -218,7 +218,7 @@ func (s *state) detectDevice() {
 		if silk {
 			// Amazon's Silk browser runs only on Fire tablets and TVs; in
 			// its desktop mode it sends a Linux or Mac desktop platform.
-			s.setDevice(confGeneric, "Tablet", "Amazon", "Amazon Kindle Fire")
+			s.setDevice(confProduct, "Tablet", "Amazon", "Amazon Kindle Fire")
 			s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
 		}
 	}
@@ -281,14 +281,14 @@ func (s *state) deviceFromTokens() {
 				if needModel {
 					return false
 				}
-				s.devBrand.set(b, confGeneric)
+				s.devBrand.set(b, confProduct)
 				if s.devName.v == "" || s.devName.v == Unknown {
-					s.devName.set(b, confGeneric)
+					s.devName.set(b, confProduct)
 				}
 				return true
 			}
-			s.devBrand.set(b, confGeneric)
-			s.devName.set(b+" "+normalizeName(rest), confGeneric)
+			s.devBrand.set(b, confProduct)
+			s.devName.set(b+" "+normalizeName(rest), confProduct)
 			return true
 		}
 		for _, e := range p.entries {
@@ -298,8 +298,8 @@ func (s *state) deviceFromTokens() {
 				// model and the firmware, each after a slash.
 				if b, ok := knownBrand(strings.TrimLeft(t[:k], "$")); ok {
 					if m, _, _ := strings.Cut(t[k+1:], "/"); m != "" && strings.IndexByte(t[k+1:], '/') > 0 {
-						s.devBrand.set(b, confGeneric)
-						s.devName.set(b+" "+m, confGeneric)
+						s.devBrand.set(b, confProduct)
+						s.devName.set(b+" "+m, confProduct)
 						return
 					}
 				}
@@ -393,7 +393,7 @@ func (s *state) featurePhone() {
 			if p.ltext(e) == "java" {
 				// "UCWEB/2.0 (Java; U; MIDP-2.0; Nokia112)": the Java
 				// edition of a browser for phones.
-				s.devClass.set("Phone", confGeneric)
+				s.devClass.set("Phone", confProduct)
 				if s.os.class == "" || s.os.class == Unknown {
 					s.os.class = "Mobile"
 				}
@@ -412,7 +412,7 @@ func (s *state) featurePhone() {
 					s.devBrand.set(b, confGeneric)
 					s.devName.set(b, confGeneric)
 					if rest != "" {
-						s.devName.set(b+" "+normalizeName(rest), confGeneric)
+						s.devName.set(b+" "+normalizeName(rest), confProduct)
 					}
 					break
 				}
@@ -441,16 +441,16 @@ func (s *state) windowsPhoneModel() {
 			if brand == "" {
 				brand = normalizeName(vendor)
 			}
-			s.devBrand.set(brand, confGeneric)
+			s.devBrand.set(brand, confProduct)
 			rest := model
 			if hasPrefixFold(rest, brand) {
 				rest = strings.TrimLeft(rest[len(brand):], " _-")
 			}
 			if rest == "" || strings.EqualFold(model, vendor) {
-				s.devName.set(brand+" Windows Phone", confGeneric)
+				s.devName.set(brand+" Windows Phone", confProduct)
 				return
 			}
-			s.devName.set(brand+" "+normalizeName(rest), confGeneric)
+			s.devName.set(brand+" "+normalizeName(rest), confProduct)
 			return
 		}
 	}
@@ -651,28 +651,28 @@ func (s *state) anonymized() {
 	p := s.p
 	if p.has(kwAnonymizedBy) || p.has(kwAnonymisedBy) || p.has(kwAnonymisiertDurch) || p.has(kwAnonymizedByTight) ||
 		p.has(kwAnonymisiertDurchTight) {
-		s.devClass.set("Anonymized", confGeneric)
+		s.devClass.set("Anonymized", confFamily+1)
 		return
 	}
 	if p.has(kwWebLight) {
 		// Google Web Light fetches and slims pages for slow connections
 		// on the user's behalf; the device it announces is a fixed one.
-		s.setDevice(confGeneric, "Anonymized", "Google", "Google Weblight")
+		s.setDevice(confFamily+1, "Anonymized", "Google", "Google Weblight")
 		return
 	}
 	if p.has(kwWirelessTranscoder) {
 		// Its predecessor for mobile phones, the Google Wireless
 		// Transcoder, does not name the device at all.
-		s.setDevice(confGeneric, "Anonymized", "Google", "Google Wireless Transcoder")
+		s.setDevice(confFamily+1, "Anonymized", "Google", "Google Wireless Transcoder")
 		return
 	}
 	if zeroedComment(p) {
-		s.devClass.set("Anonymized", confGeneric)
+		s.devClass.set("Anonymized", confFamily+1)
 		return
 	}
 	if op, ok := p.product("Opera"); ok && strings.HasPrefix(op.version, "9.") && len(op.version) == 4 {
 		if minor := atoiPrefix(op.version[2:]); minor > 80 {
-			s.devClass.set("Anonymized", confGeneric)
+			s.devClass.set("Anonymized", confFamily+1)
 		}
 	}
 }
@@ -689,7 +689,7 @@ func (s *state) desktopMode() {
 		if _, ok := p.product("Minimo"); ok {
 			// Minimo, Mozilla's browser for handhelds, ran on Linux PDAs.
 			s.os.class = "Mobile"
-			s.devClass.set("Mobile", confGeneric)
+			s.devClass.set("Mobile", confProduct)
 			return
 		}
 	}

@@ -21,7 +21,7 @@ func (s *state) gameConsole() {
 			}
 			s.setDevice(confFamily, "Game Console", "Nintendo", "Nintendo "+normalizeName(model))
 			if handheldNintendo(asciiLower(model)) {
-				s.devClass.set("Handheld Game Console", confFamily)
+				s.devClass.set("Handheld Game Console", confFamily+1)
 			}
 			// Nintendo's consoles have no version of their system in the
 			// user agent; the console itself is the "version" of the
@@ -86,7 +86,7 @@ func (s *state) sonyConsoleOS(model, version string) {
 	case "vita":
 		name = "PlayStation Vita"
 	case "portable":
-		s.devClass.set("Handheld Game Console", confFamily)
+		s.devClass.set("Handheld Game Console", confFamily+1)
 		return
 	default:
 		return
@@ -175,7 +175,7 @@ func (s *state) wearable() {
 			for _, e := range p.entries {
 				lt := p.ltext(e)
 				if lt == "pacific" || lt == "quest" || strings.HasPrefix(lt, "quest ") {
-					s.devName.set("Oculus "+normalizeName(p.text(e)), confFamily)
+					s.devName.set("Oculus "+normalizeName(p.text(e)), confFamily+1)
 					break
 				}
 			}
@@ -327,7 +327,7 @@ func (s *state) homeDevice() {
 		s.devName.set("Sonos", confFamily)
 		for _, e := range p.entries {
 			if t := p.text(e); isModelNumber(t) || len(t) == 4 && isModelNumber(t+"-") {
-				s.devName.set("Sonos "+t, confFamily)
+				s.devName.set("Sonos "+t, confFamily+1)
 				break
 			}
 		}
@@ -505,7 +505,7 @@ func (s *state) deviceFamilies() {
 				// "(compatible; Mobile2.0)", "(compatible; Tablet2.0)".
 				s.devClass.set("Tablet", confFamily)
 				if lt[0] == 'm' {
-					s.devClass.set("Phone", confFamily)
+					s.devClass.set("Phone", confFamily+1)
 				}
 			}
 			if strings.HasPrefix(lt, "screen size ") {
@@ -768,7 +768,7 @@ func (s *state) palmPDA() {
 		lt := p.ltext(e)
 		for _, line := range [...]string{"tungsten", "treo", "zire", "centro"} {
 			if strings.HasPrefix(lt, line) {
-				s.devName.set("Palm "+capitalize(line), confFamily)
+				s.devName.set("Palm "+capitalize(line), confFamily+1)
 				return
 			}
 		}

@@ -108,7 +108,7 @@ func (s *state) detectEngine() {
 		if _, ok := p.product("Goanna"); ok {
 			// Pale Moon's fork of Gecko, which still sends the Gecko
 			// token and the "rv:" of the Firefox it matches.
-			s.engName.set("Goanna", confGeneric)
+			s.engName.set("Goanna", confProduct)
 		}
 		return
 	}
@@ -120,7 +120,7 @@ func (s *state) detectEngine() {
 	if pr, ok := p.product("Goanna"); ok {
 		s.setEngine(confGeneric, "Browser", "Goanna", cleanVersion(pr.version))
 		if rv, ok := p.entryVersion("rv:"); ok {
-			s.engVersion.set(cleanVersion(rv), confGeneric) // "Goanna/20180327" is a date
+			s.engVersion.set(cleanVersion(rv), confProduct) // "Goanna/20180327" is a date
 		}
 		return
 	}

@@ -2,6 +2,7 @@ package uaparse
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"sort"
 	"strings"
@@ -72,42 +73,65 @@ func orderTies(ua string) [][2]slotWrite {
 }
 
 // TestNoAnswerDecidedByOrder shows that the rules' answers do not depend on
-// the order the rule families run in: on every golden input (all DEV user
-// agents and their variants, the access log, hostile inputs), no slot ends
-// with two different values written at its highest confidence. A rule that
+// the order their writes happen in: on every golden input (all DEV user
+// agents and their variants, the access log, hostile inputs) and on every
+// DEV user agent with its spaces removed, no slot ends with two different
+// values written at its highest confidence, so any order of the writes
+// (the rule families reversed, shuffled) gives the same answer. A rule that
 // disagrees with another must say, by its confidence, which of the two is
-// the more specific reading; then the answer is the same in any order of
-// the writes. With UAPARSE_ORDER_TIES=1 it lists every pair of rules that
-// tie, most frequent first.
+// the more specific reading (confidence.go). Rules still read findings of
+// earlier families (a robot rule reads the device name found before it), so
+// the families themselves keep their order; what no longer depends on it is
+// which of two disagreeing writes wins.
+//
+// UAPARSE_ORDER_TIES=1 lists every pair of rules that tie, most frequent
+// first. UAPARSE_ORDER_WIDE=1 adds every DEV user agent cut before and after
+// each separator (about 160,000 more inputs, 30 s): 0 ties when written.
 func TestNoAnswerDecidedByOrder(t *testing.T) {
+	var inputs []string
+	for _, uas := range goldenInputs(t) {
+		inputs = append(inputs, uas...)
+	}
+	for _, c := range loadDev(t) {
+		inputs = append(inputs, strings.ReplaceAll(c.UA, " ", ""))
+	}
+	if os.Getenv("UAPARSE_ORDER_WIDE") != "" {
+		for _, c := range loadDev(t) {
+			u := c.UA
+			for i := 0; i < len(u); i++ {
+				if strings.IndexByte(" /;()", u[i]) >= 0 {
+					inputs = append(inputs, u[:i], u[i+1:])
+				}
+			}
+		}
+	} else {
+		t.Log("UAPARSE_ORDER_WIDE unset: the cut forms of the DEV user agents are not checked")
+	}
 	pairs := map[string]int{}
 	examples := map[string]string{}
 	total := 0
-	for _, uas := range goldenInputs(t) {
-		for _, ua := range uas {
-			for _, tie := range orderTies(ua) {
-				k := fmt.Sprintf("%s (%d) %q over %s %q", tie[0].site, tie[0].c, tie[0].v, tie[1].site, tie[1].v)
-				k2 := tie[0].site + " over " + tie[1].site
-				pairs[k2]++
-				if _, ok := examples[k2]; !ok {
-					examples[k2] = k + "  ua: " + ua
-				}
-				total++
+	for _, ua := range inputs {
+		for _, tie := range orderTies(ua) {
+			k := tie[0].site + " over " + tie[1].site
+			pairs[k]++
+			if _, ok := examples[k]; !ok {
+				examples[k] = fmt.Sprintf("%s (%d) %q over %s %q  ua: %q", tie[0].site, tie[0].c, tie[0].v, tie[1].site, tie[1].v, ua)
 			}
+			total++
 		}
 	}
-	keys := make([]string, 0, len(pairs))
-	for k := range pairs {
-		keys = append(keys, k)
+	if os.Getenv("UAPARSE_ORDER_TIES") != "" {
+		keys := make([]string, 0, len(pairs))
+		for k := range pairs {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool { return pairs[keys[i]] > pairs[keys[j]] })
+		for _, k := range keys {
+			t.Logf("%5d %s\n      e.g. %s", pairs[k], k, examples[k])
+		}
 	}
-	sort.Slice(keys, func(i, j int) bool { return pairs[keys[i]] > pairs[keys[j]] })
-	for _, k := range keys {
-		t.Logf("%5d %s\n      e.g. %s", pairs[k], k, examples[k])
-	}
-	if total > maxOrderTies {
-		t.Errorf("%d slot answers decided by rule order (%d pairs of rules), at most %d allowed", total, len(pairs), maxOrderTies)
+	t.Logf("%d inputs, %d slot answers decided by rule order (%d pairs of rules)", len(inputs), total, len(pairs))
+	if total > 0 {
+		t.Errorf("%d slot answers decided by rule order (%d pairs of rules; UAPARSE_ORDER_TIES=1 lists them)", total, len(pairs))
 	}
 }
-
-// maxOrderTies is the number of answers still decided by rule order.
-const maxOrderTies = 2498

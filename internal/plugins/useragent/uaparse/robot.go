@@ -285,7 +285,7 @@ func (s *state) imitator(ver, bot, company string) {
 	name := bot + " Imitator"
 	s.setDevice(confRobot+2, "Robot Imitator", brand, name)
 	if brand != Unknown {
-		s.devName.set(brand+" "+name, confRobot+2)
+		s.devName.set(brand+" "+name, confRobot+3+2)
 	}
 	s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
 	ver = cleanVersion(ver)

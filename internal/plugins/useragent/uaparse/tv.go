@@ -34,15 +34,15 @@ func (s *state) tvDevice() {
 			// "SmartHub" is Samsung's television portal, not a maker.
 			if b := p.text(p.entries[i-1]); b != "" && !strings.ContainsAny(b, "/.0123456789") && len(b) < 20 &&
 				!strings.EqualFold(b, "smarthub") {
-				s.devBrand.set(normalizeName(b), confFamily)
-				s.devClass.set("TV", confFamily)
-				s.devName.set(s.devBrand.v+" TV", confFamily)
+				s.devBrand.set(normalizeName(b), confFamily+1)
+				s.devClass.set("TV", confFamily+1)
+				s.devName.set(s.devBrand.v+" TV", confFamily+1)
 			}
 		}
 		for j := i + 1; j < len(p.entries) && p.entries[j].block == e.block; j++ {
 			m := p.text(p.entries[j])
 			if isModelNumber(strings.ReplaceAll(m, "_", "-")) && s.devBrand.v != "" && s.devBrand.v != Unknown {
-				s.devName.set(s.devBrand.v+" "+normalizeName(m), confFamily)
+				s.devName.set(s.devBrand.v+" "+normalizeName(m), confFamily+3)
 				break
 			}
 		}
@@ -63,8 +63,8 @@ func (s *state) tvDevice() {
 		s.devClass.set("TV", confFamily)
 		s.devName.set("Nettv Device", confFamily)
 		if p.has(kwPhilips) {
-			s.devBrand.set("Philips", confFamily)
-			s.devName.set("Philips Unspecified TV", confFamily)
+			s.devBrand.set("Philips", confFamily+1)
+			s.devName.set("Philips Unspecified TV", confFamily+1)
 		}
 	}
 	if !s.hbbTVDevice() && s.devClass.v == "TV" {
@@ -90,8 +90,8 @@ func (s *state) tvDevice() {
 		s.setDevice(confFamily, "TV", "LG", "LG SmartTv")
 		if s.ceDevice() && (s.devBrand.v != "LG" || strings.HasPrefix(asciiLower(s.devName.v), "lg webos") ||
 			strings.HasSuffix(s.devName.v, "Unspecified TV")) {
-			s.devBrand.set("LG", confFamily)
-			s.devName.set("LG SmartTv", confFamily)
+			s.devBrand.set("LG", confFamily+4+2)
+			s.devName.set("LG SmartTv", confFamily+4+2)
 		}
 		if s.devName.v == "LG SmartTv" {
 			// "LG Browser/5.00.00(+mouse+3D; LGE; 42LM6700-UA; 04.02.00;
@@ -99,7 +99,7 @@ func (s *state) tvDevice() {
 			for i, e := range p.entries {
 				if p.ltext(e) == "lge" && i+1 < len(p.entries) && p.entries[i+1].block == e.block {
 					if m := p.text(p.entries[i+1]); isModelNumber(m) && !strings.HasPrefix(m, "WEBOS") {
-						s.devName.set("LG "+m, confFamily)
+						s.devName.set("LG "+m, confFamily+5+3)
 					}
 					break
 				}
@@ -159,8 +159,8 @@ func (s *state) hbbTVDevice() bool {
 		// Loewe's sets of the first HbbTV version name their own system
 		// in a separate entry ("HBBTV/1.0; LOH/2.01;").
 		if v, ok := p.entryVersion("loh/"); ok {
-			s.devBrand.set("Loewe", confFamily)
-			s.devName.set("Loewe Unspecified TV", confFamily)
+			s.devBrand.set("Loewe", confFamily+1)
+			s.devName.set("Loewe Unspecified TV", confFamily+1)
 			s.os = osInfo{name: "LOH", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
 		}
 		return true
@@ -182,10 +182,10 @@ func (s *state) hbbTVDevice() bool {
 	if vendor == "" {
 		return true
 	}
-	s.devBrand.set(brandSpelling(vendor), confFamily)
-	s.devName.set(s.devBrand.v+" Unspecified TV", confFamily)
+	s.devBrand.set(brandSpelling(vendor), confFamily+1)
+	s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
 	if model != "" {
-		s.devName.set(s.devBrand.v+" "+normalizeName(model), confFamily)
+		s.devName.set(s.devBrand.v+" "+normalizeName(model), confFamily+3)
 	}
 	if v, ok := strings.CutPrefix(software, "LOH/"); ok {
 		// Loewe's own operating system announces itself here.
@@ -220,10 +220,10 @@ func (s *state) ceDevice() bool {
 	if !ok || vendor == "" || strings.ContainsAny(vendor, ";()") {
 		return false
 	}
-	s.devBrand.set(brandSpelling(vendor), confFamily)
-	s.devName.set(s.devBrand.v+" Unspecified TV", confFamily)
+	s.devBrand.set(brandSpelling(vendor), confFamily+1)
+	s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
 	if model != "" {
-		s.devName.set(s.devBrand.v+" "+normalizeName(model), confFamily)
+		s.devName.set(s.devBrand.v+" "+normalizeName(model), confFamily+3)
 	}
 	return true
 }
@@ -238,7 +238,7 @@ func (s *state) vidaaModel() {
 			continue
 		}
 		if m := p.text(p.entries[i+1]); isModelNumber(strings.ReplaceAll(m, "_", "-")) {
-			s.devName.set("Hisense "+normalizeName(m), confFamily)
+			s.devName.set("Hisense "+normalizeName(m), confFamily+3)
 			return
 		}
 	}
@@ -288,7 +288,7 @@ func (s *state) setTopBox() bool {
 		return true
 	}
 	if s.os.name == "Android" && (p.has(kwAndroidTV) || p.has(kwNSZDash) && s.devBrand.v == "Sony" || hasWordFold(s.devName.v, "box") || strings.Contains(s.devName.v, "BOX")) {
-		s.devClass.set("Set-top box", confFamily)
+		s.devClass.set("Set-top box", confFamily+1)
 		s.os.class = "Embedded"
 		if k := strings.IndexByte(s.devName.v, '/'); k > 0 && s.devBrand.v == "Sony" {
 			s.devName.set(s.devName.v[:k], confFamily) // "NSZ-GS7/GX70": the player and its remote
@@ -333,7 +333,7 @@ func (s *state) setTopBox() bool {
 // generation sends only "GoogleTV/161242", a build number.
 func (s *state) googleTV() {
 	p := s.p
-	s.setDevice(confFamily, "Set-top box", "Google", "Google TV")
+	s.setDevice(confFamily+1, "Set-top box", "Google", "Google TV")
 	v := Unknown
 	for i, e := range p.entries {
 		lt := p.ltext(e)
@@ -352,8 +352,8 @@ func (s *state) googleTV() {
 				model = model[:k]
 			}
 			if b, rest := brandOfModel(model); b != "" && rest != "" {
-				s.devBrand.set(b, confFamily)
-				s.devName.set(b+" "+normalizeName(rest), confFamily)
+				s.devBrand.set(b, confFamily+2)
+				s.devName.set(b+" "+normalizeName(rest), confFamily+3)
 			}
 		}
 		break
