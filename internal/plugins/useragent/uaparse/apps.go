@@ -484,14 +484,6 @@ func (s *state) tvBrowser() bool {
 	return true
 }
 
-// appSpellings are the names of well-known apps whose product token is
-// written differently from the name the maker uses for the app.
-var appSpellings = map[string]string{
-	"kakaotalk": "KakaoTalk", "mailmaster": "Mail Master", "mailmasterpc": "Mail Master", "fastmailua": "Fastmail",
-	"sparkmail": "Spark mail", "zohomail-desktop": "Zoho mail",
-	"mxnitro": "Maxthon Nitro", "xs4all": "XS4ALL", "qwantmobile": "Qwant",
-}
-
 // appSuffixes are the platform words apps append to their product name
 // ("FABUILD-iOS", "ZohoMail-Desktop"); the app is the part before them.
 var appSuffixes = []string{"-ios", "-android", "-desktop"}

@@ -433,12 +433,6 @@ func (s *state) googleDocs() bool {
 // is kept.
 var headlessBrowsers = map[string]bool{"phantomjs": true, "casperjs": true, "slimerjs": true}
 
-// robotDeviceNames are the device names of robots whose name does not
-// follow the usual "Brand Product" form.
-var robotDeviceNames = map[string]string{
-	"googlebot": "Google", "bingbot": "Microsoft BingBot", "con_aff": "Popular Product Price Robot",
-}
-
 // robotDeviceName composes the device name of a robot: the company, then
 // the product with the company's name taken off its front ("YandexBot" of
 // Yandex is "Yandex BOT", "DotBot" of Opensiteexplorer is "Opensiteexplorer

@@ -3,6 +3,7 @@ package uaparse
 import (
 	"embed"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -81,7 +82,8 @@ func tableSet(name string, cols int) map[string]bool {
 var tableColumns = map[string]int{
 	"brands.tsv": 3, "windows_oem.tsv": 3, "http_libraries.tsv": 4, "robot_names.tsv": 3,
 	"robot_companies.tsv": 3, "systems.tsv": 4, "linux_distros.tsv": 3, "cpu.tsv": 5, "email_apps.tsv": 2,
-	"hacker_toolkits.tsv": 3, "webview_apps.tsv": 3,
+	"hacker_toolkits.tsv": 3, "webview_apps.tsv": 3, "attack_signatures.tsv": 3, "app_spellings.tsv": 3,
+	"robot_device_names.tsv": 3,
 }
 
 // brandPrefixes maps the lower case start of a device model to the brand
@@ -211,3 +213,32 @@ func cpuFromEntry(lt string) string {
 	}
 	return ""
 }
+
+// attackSignatures returns the fragments of one family of
+// tables/attack_signatures.tsv, in file order, unquoted.
+func attackSignatures(family string) []string {
+	var out []string
+	for _, r := range loadTable("attack_signatures.tsv", tableColumns["attack_signatures.tsv"]) {
+		if r[0] != family {
+			continue
+		}
+		f, err := strconv.Unquote(r[1])
+		if err != nil || f == "" {
+			panic(fmt.Sprintf("table attack_signatures.tsv: fragment %s is not a quoted, non-empty string", r[1]))
+		}
+		out = append(out, f)
+	}
+	if len(out) == 0 {
+		panic("table attack_signatures.tsv: no fragment of family " + family)
+	}
+	return out
+}
+
+// appSpellings are the names of well-known apps whose product token is
+// written differently from the name the maker uses for the app
+// (tables/app_spellings.tsv).
+var appSpellings = tableMap("app_spellings.tsv", tableColumns["app_spellings.tsv"])
+
+// robotDeviceNames are the device names of robots whose name does not
+// follow the usual "Brand Product" form (tables/robot_device_names.tsv).
+var robotDeviceNames = tableMap("robot_device_names.tsv", tableColumns["robot_device_names.tsv"])

