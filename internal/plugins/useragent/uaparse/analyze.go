@@ -37,6 +37,9 @@ type state struct {
 
 	ieCompat string // the Internet Explorer version a newer one emulates
 
+	// The store and platform of Kobo's reading app (kobo.go).
+	koboAffiliate, koboPlatformID string
+
 	// compatContact is set for a browser's compatible section that gives
 	// a contact address but no robot name.
 	compatContact bool
@@ -82,6 +85,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.cfnetworkEngine()
 	s.mailClient()
 	s.ucAgentEngine()
+	s.kobo()
 	s.detectDevice()
 	s.anonymized()
 	s.desktopMode()

@@ -120,9 +120,11 @@ func (s *state) eReader() {
 		lt := p.ltext(e)
 		if strings.HasPrefix(lt, "kobo ") || strings.HasPrefix(lt, "tolino ") {
 			s.devClass.set("eReader", confFamily)
-			if lt[0] == 'k' && (s.devBrand.v == "" || s.devBrand.v == Unknown) {
+			if lt[0] == 'k' {
+				// The reader's own entry names it, whatever model the
+				// Android rules read in it.
 				s.devBrand.set("Kobo", confFamily)
-				s.devName.set(normalizeName(p.text(e)), confFamily)
+				s.devName.set(koboReaderName(p.text(e)), confFamily)
 			}
 			return
 		}
