@@ -53,6 +53,13 @@ var (
 
 // analyze runs every rule over ua and returns the attribute values.
 func analyze(ua string) *[numAttributes]string {
+	return analyzeReporting(ua, nil)
+}
+
+// analyzeReporting is analyze that also calls tied, when not nil, with the
+// name of each finding whose value the order of the rules decided (see
+// slot.tied); tests use it, analysis passes nil.
+func analyzeReporting(ua string, tied func(finding string)) *[numAttributes]string {
 	var v [numAttributes]string
 	for i := range v {
 		v[i] = Unknown
@@ -109,6 +116,9 @@ func analyze(ua string) *[numAttributes]string {
 	s.agentBuild()
 	s.webviewApp()
 	s.fill(&v)
+	if tied != nil {
+		s.reportTies(tied)
+	}
 	releaseParsed(p)
 	return &v
 }

@@ -49,3 +49,24 @@ const (
 	// named robot, HTTP library, OEM code or app.
 	confTable conf = 90
 )
+
+// reportTies calls tied with the name of each finding whose value the
+// order of the rules decided: written over a different value of the same
+// confidence (slot.tied).
+func (s *state) reportTies(tied func(finding string)) {
+	for _, f := range [...]struct {
+		name string
+		tied bool
+	}{
+		{"DeviceClass", s.devClass.tied}, {"DeviceBrand", s.devBrand.tied}, {"DeviceName", s.devName.tied},
+		{"DeviceCpu", s.devCPU.tied}, {"DeviceVersion", s.devVersion.tied}, {"DeviceFirmwareVersion", s.devFirmware.tied},
+		{"LayoutEngineClass", s.engClass.tied}, {"LayoutEngineName", s.engName.tied}, {"LayoutEngineVersion", s.engVersion.tied},
+		{"LayoutEngineBuild", s.engBuild.tied}, {"AgentClass", s.agClass.tied}, {"AgentName", s.agName.tied},
+		{"AgentVersion", s.agVersion.tied}, {"OperatingSystemVersionBuild", s.osBuild.tied}, {"AgentBuild", s.agBuild.tied},
+		{"WebviewAppName", s.wvName.tied}, {"WebviewAppVersion", s.wvVersion.tied},
+	} {
+		if f.tied {
+			tied(f.name)
+		}
+	}
+}

@@ -5,25 +5,22 @@ package uaparse
 type slot struct {
 	v string
 	c conf
+	// tied is true when the value was written over a different one of the
+	// same confidence: then the order of the rules decided the answer.
+	// TestNoAnswerDecidedByOrder requires it false on every golden input.
+	tied bool
 }
 
 // set writes v when c is at least the confidence of the value in the slot,
 // and reports whether it did.
 func (sl *slot) set(v string, c conf) bool {
-	if traceSet != nil {
-		traceSet(sl, v, c)
-	}
 	if c < sl.c {
 		return false
 	}
+	sl.tied = c == sl.c && (sl.tied || v != sl.v)
 	sl.v, sl.c = v, c
 	return true
 }
-
-// traceSet, when not nil, sees every write of a slot before it is decided.
-// Only tests set it (TestNoAnswerDecidedByOrder), to show that no answer is
-// decided by the order of the rules; analysis never sets it.
-var traceSet func(sl *slot, v string, c conf)
 
 // setDevice writes the device class, brand and name with one confidence.
 func (s *state) setDevice(c conf, class, brand, name string) {
