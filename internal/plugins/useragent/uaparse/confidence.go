@@ -5,8 +5,9 @@ package uaparse
 // confidence wins, as Yauaa's matchers carry a confidence per attribute: a
 // more specific reading of the string beats a more generic one, whatever
 // order the two rules run in. TestNoAnswerDecidedByOrder checks that no
-// answer on the golden inputs is decided by the order of the rules (two
-// different values written with the same, highest confidence).
+// answer is decided by the order of the rules (a value written over a
+// different one of the same confidence, slot.tied) on the golden inputs and
+// on the broken and cut forms of the DEV user agents.
 //
 // The scale, from the vaguest reading to the surest, has room between its
 // levels: a rule that refines the reading of another rule of the same level
