@@ -83,7 +83,7 @@ var tableColumns = map[string]int{
 	"brands.tsv": 3, "windows_oem.tsv": 3, "http_libraries.tsv": 4, "robot_names.tsv": 3,
 	"robot_companies.tsv": 3, "systems.tsv": 4, "linux_distros.tsv": 3, "cpu.tsv": 5, "email_apps.tsv": 2,
 	"hacker_toolkits.tsv": 3, "webview_apps.tsv": 3, "attack_signatures.tsv": 3, "app_spellings.tsv": 3,
-	"robot_device_names.tsv": 3,
+	"robot_device_names.tsv": 3, "set_top_box_makers.tsv": 3, "domain_brands.tsv": 3,
 }
 
 // brandPrefixes maps the lower case start of a device model to the brand
@@ -242,3 +242,7 @@ var appSpellings = tableMap("app_spellings.tsv", tableColumns["app_spellings.tsv
 // robotDeviceNames are the device names of robots whose name does not
 // follow the usual "Brand Product" form (tables/robot_device_names.tsv).
 var robotDeviceNames = tableMap("robot_device_names.tsv", tableColumns["robot_device_names.tsv"])
+
+// domainBrands names the companies behind well-known robot domains where
+// the domain does not spell the brand (tables/domain_brands.tsv).
+var domainBrands = tableMap("domain_brands.tsv", tableColumns["domain_brands.tsv"])

