@@ -461,12 +461,6 @@ func firstWord(s string) string {
 	return ""
 }
 
-// webOSReleases maps the Chromium major version of LG's web engine to the
-// webOS TV release that shipped it, as LG documents for web app developers.
-var webOSReleases = map[string]string{
-	"38": "3.x", "53": "4.x", "68": "5.x", "79": "6.x", "87": "22", "94": "23", "108": "24", "120": "25",
-}
-
 // tvBrowser names the built-in browser of LG webOS televisions, which only
 // sends the "WebAppManager" token of the web runtime; its release follows
 // from the engine version.
@@ -477,7 +471,7 @@ func (s *state) tvBrowser() bool {
 	}
 	s.setAgent(confFamily, "Browser", "LG Browser", Unknown)
 	if ch, ok := p.product("Chrome"); ok {
-		if r, ok := webOSReleases[versionMajor(ch.version)]; ok {
+		if r, ok := webOSTVReleases[versionMajor(ch.version)]; ok {
 			s.agVersion.set(r, confFamily+1)
 		}
 	}

@@ -84,6 +84,7 @@ var tableColumns = map[string]int{
 	"robot_companies.tsv": 3, "systems.tsv": 4, "linux_distros.tsv": 3, "cpu.tsv": 5, "email_apps.tsv": 2,
 	"hacker_toolkits.tsv": 3, "webview_apps.tsv": 3, "attack_signatures.tsv": 3, "app_spellings.tsv": 3,
 	"robot_device_names.tsv": 3, "set_top_box_makers.tsv": 3, "domain_brands.tsv": 3,
+	"system_releases.tsv": 4,
 }
 
 // brandPrefixes maps the lower case start of a device model to the brand
@@ -246,3 +247,18 @@ var robotDeviceNames = tableMap("robot_device_names.tsv", tableColumns["robot_de
 // domainBrands names the companies behind well-known robot domains where
 // the domain does not spell the brand (tables/domain_brands.tsv).
 var domainBrands = tableMap("domain_brands.tsv", tableColumns["domain_brands.tsv"])
+
+// systemReleases maps the version tokens of one scheme of
+// tables/system_releases.tsv to the release names.
+func systemReleases(scheme string) map[string]string {
+	m := map[string]string{}
+	for _, r := range loadTable("system_releases.tsv", tableColumns["system_releases.tsv"]) {
+		if r[0] == scheme {
+			m[r[1]] = r[2]
+		}
+	}
+	if len(m) == 0 {
+		panic("table system_releases.tsv: no release of scheme " + scheme)
+	}
+	return m
+}

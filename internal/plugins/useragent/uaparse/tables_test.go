@@ -32,7 +32,7 @@ func TestTablesWellFormed(t *testing.T) {
 		for _, r := range rows {
 			key := r[0]
 			switch e.Name() {
-			case "cpu.tsv":
+			case "cpu.tsv", "system_releases.tsv":
 				key = r[0] + " " + r[1]
 			case "attack_signatures.tsv":
 				key = r[0] + " " + r[1]
@@ -108,6 +108,9 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) SparkMail/3.20.1 Chrome/120.0.6099.109 Safari/537.36", "AgentName", "Spark mail"},
 		// robot_device_names.tsv
 		{"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "DeviceName", "Microsoft BingBot"},
+		// system_releases.tsv (an Ubuntu code name, a Windows NT kernel version)
+		{"Mozilla/5.0 (X11; U; Linux i686; de; rv:1.9.0.5) Gecko/2008121711 Ubuntu/intrepid Firefox/3.0.5", "OperatingSystemVersion", "8.10"},
+		{"Mozilla/5.0 (Windows NT 6.1; Win64; x64; rv:52.0) Gecko/20100101 Firefox/52.0", "OperatingSystemNameVersion", "Windows 7"},
 		// set_top_box_makers.tsv
 		{"Mozilla/5.0 (X11; Linux armv7l; Humax HGA12R) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/68.0.3440.106 Safari/537.36", "DeviceBrand", "Humax"},
 		// domain_brands.tsv (a robot whose contact is on Microsoft's link shortener)
