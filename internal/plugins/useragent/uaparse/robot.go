@@ -19,12 +19,6 @@ var robotWords = []string{
 // notRobotWords are product names containing a robot word by accident.
 var notRobotWords = []string{"cubot", "robotic", "abbott", "bottle", "webpreview", "robotframework"}
 
-// robotEngineNames are the engine names of robots whose agent name is
-// spelled differently.
-var robotEngineNames = map[string]string{
-	"facebookexternalhit": "Facebook ExternalHit", "con_aff": "Robot",
-}
-
 // robotKind tells how a robot was recognised, which decides how much of
 // the ordinary analysis is kept.
 type robotKind int
@@ -1426,15 +1420,6 @@ func isGoogleRobot(lt string) bool {
 		return true
 	}
 	return false
-}
-
-// fediverseServers are server applications of federated social networks;
-// they fetch profiles and posts from each other and name themselves.
-var fediverseServers = map[string]string{
-	"pleroma": "Pleroma", "akkoma": "Akkoma", "mastodon": "Mastodon", "misskey": "Misskey", "friendica": "Friendica",
-	"calckey": "Calckey", "lemmy": "Lemmy", "peertube": "PeerTube", "pixelfed": "Pixelfed", "gotosocial": "GoToSocial",
-	"hubzilla": "Hubzilla", "diaspora": "Diaspora", "writefreely": "WriteFreely", "synapse": "Synapse",
-	"construct": "Construct", "funkwhale": "Funkwhale", "firefish": "Firefish", "sharkey": "Sharkey", "bookwyrm": "BookWyrm",
 }
 
 var fediverseNeedles = uaNeedles.group(func() []string {

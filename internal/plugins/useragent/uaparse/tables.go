@@ -84,7 +84,7 @@ var tableColumns = map[string]int{
 	"robot_companies.tsv": 3, "systems.tsv": 4, "linux_distros.tsv": 3, "cpu.tsv": 5, "email_apps.tsv": 2,
 	"hacker_toolkits.tsv": 3, "webview_apps.tsv": 3, "attack_signatures.tsv": 3, "app_spellings.tsv": 3,
 	"robot_device_names.tsv": 3, "set_top_box_makers.tsv": 3, "domain_brands.tsv": 3,
-	"system_releases.tsv": 4,
+	"system_releases.tsv": 4, "fediverse_servers.tsv": 3, "robot_engine_names.tsv": 3, "unix_desktops.tsv": 4,
 }
 
 // brandPrefixes maps the lower case start of a device model to the brand
@@ -262,3 +262,28 @@ func systemReleases(scheme string) map[string]string {
 	}
 	return m
 }
+
+// fediverseServers are server applications of federated social networks;
+// they fetch profiles and posts from each other and name themselves
+// (tables/fediverse_servers.tsv).
+var fediverseServers = tableMap("fediverse_servers.tsv", tableColumns["fediverse_servers.tsv"])
+
+// robotEngineNames are the engine names of robots whose agent name is
+// spelled differently (tables/robot_engine_names.tsv).
+var robotEngineNames = tableMap("robot_engine_names.tsv", tableColumns["robot_engine_names.tsv"])
+
+// unixDesktops names the workstations of the Unix-like and other desktop
+// systems: the maker of the hardware where the system came with it (Sun,
+// SGI, IBM), otherwise the system itself, in Yauaa's spelling
+// (tables/unix_desktops.tsv; brand "-" is none).
+var unixDesktops = func() map[string]struct{ brand, name string } {
+	m := map[string]struct{ brand, name string }{}
+	for _, r := range loadTable("unix_desktops.tsv", tableColumns["unix_desktops.tsv"]) {
+		b := r[1]
+		if b == "-" {
+			b = ""
+		}
+		m[r[0]] = struct{ brand, name string }{b, r[2]}
+	}
+	return m
+}()

@@ -111,6 +111,12 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		// system_releases.tsv (an Ubuntu code name, a Windows NT kernel version)
 		{"Mozilla/5.0 (X11; U; Linux i686; de; rv:1.9.0.5) Gecko/2008121711 Ubuntu/intrepid Firefox/3.0.5", "OperatingSystemVersion", "8.10"},
 		{"Mozilla/5.0 (Windows NT 6.1; Win64; x64; rv:52.0) Gecko/20100101 Firefox/52.0", "OperatingSystemNameVersion", "Windows 7"},
+		// fediverse_servers.tsv (a Mastodon server fetching through its HTTP library)
+		{"http.rb/5.1.1 (Mastodon/4.2.1; +https://social.example.org/)", "AgentName", "Mastodon"},
+		// unix_desktops.tsv
+		{"Mozilla/5.0 (X11; SunOS sun4u; rv:52.0) Gecko/20100101 Firefox/52.0", "DeviceBrand", "SUN Microsystems"},
+		// robot_engine_names.tsv (Meta's link preview crawler, its documented user agent)
+		{"facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", "LayoutEngineName", "Facebook ExternalHit"},
 		// set_top_box_makers.tsv
 		{"Mozilla/5.0 (X11; Linux armv7l; Humax HGA12R) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/68.0.3440.106 Safari/537.36", "DeviceBrand", "Humax"},
 		// domain_brands.tsv (a robot whose contact is on Microsoft's link shortener)

@@ -121,19 +121,6 @@ func (s *state) tvDevice() {
 	}
 }
 
-// unixDesktops names the workstations of the Unix-like and other desktop
-// systems: the maker of the hardware where the system came with it (Sun,
-// SGI, IBM), otherwise the system itself, in Yauaa's spelling.
-var unixDesktops = map[string]struct{ brand, name string }{
-	"FreeBSD": {"", "FreeBsd Desktop"}, "OpenBSD": {"", "OpenBsd Desktop"}, "NetBSD": {"", "Netbsd Desktop"},
-	"DragonFly BSD": {"", "DragonFly BSD Desktop"}, "BeOS/Haiku": {"", "Beos/Haiku Desktop"},
-	"RISC OS": {"", "Risc OS Desktop"}, "OS/2": {"", "OS/2 Desktop"}, "MorphOS": {"", "MorphOs Desktop"},
-	"AmigaOS": {"Amiga", "Amiga"}, "illumOS": {"", "OpenSolaris Desktop"}, "UNIX BSD/SYSV": {"", "Unix BSD/Sysv Desktop"},
-	"SunOS": {"SUN Microsystems", "SUN Microsystems Desktop"}, "Solaris": {"SUN Microsystems", "SUN Microsystems Desktop"},
-	"IRIX": {"Silicon Graphics", "Silicon Graphics Desktop"}, "AIX": {"IBM", "IBM Desktop"},
-	"HP-UX": {"HP", "HP Desktop"},
-}
-
 // hbbTVDevice reads the device of a hybrid broadcast TV. The HbbTV
 // specification (ETSI TS 102 796) makes such a set add
 // "HbbTV/1.x.y (capabilities; vendor; model; software version; hardware
