@@ -117,6 +117,8 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		{"Mozilla/5.0 (X11; SunOS sun4u; rv:52.0) Gecko/20100101 Firefox/52.0", "DeviceBrand", "SUN Microsystems"},
 		// robot_engine_names.tsv (Meta's link preview crawler, its documented user agent)
 		{"facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", "LayoutEngineName", "Facebook ExternalHit"},
+		// browsers.tsv (a browser built on Chromium: its token comes before Chrome's)
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Vivaldi/6.5.3206.48", "AgentName", "Vivaldi"},
 		// set_top_box_makers.tsv
 		{"Mozilla/5.0 (X11; Linux armv7l; Humax HGA12R) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/68.0.3440.106 Safari/537.36", "DeviceBrand", "Humax"},
 		// domain_brands.tsv (a robot whose contact is on Microsoft's link shortener)
