@@ -37,6 +37,9 @@ type state struct {
 
 	ieCompat string // the Internet Explorer version a newer one emulates
 
+	// The store and platform of Kobo's reading app (kobo.go).
+	koboAffiliate, koboPlatformID string
+
 	// compatContact is set for a browser's compatible section that gives
 	// a contact address but no robot name.
 	compatContact bool
@@ -50,6 +53,13 @@ var (
 
 // analyze runs every rule over ua and returns the attribute values.
 func analyze(ua string) *[numAttributes]string {
+	return analyzeReporting(ua, nil)
+}
+
+// analyzeReporting is analyze that also calls tied, when not nil, with the
+// name of each finding whose value the order of the rules decided (see
+// slot.tied); tests use it, analysis passes nil.
+func analyzeReporting(ua string, tied func(finding string)) *[numAttributes]string {
 	var v [numAttributes]string
 	for i := range v {
 		v[i] = Unknown
@@ -82,6 +92,7 @@ func analyze(ua string) *[numAttributes]string {
 	s.cfnetworkEngine()
 	s.mailClient()
 	s.ucAgentEngine()
+	s.kobo()
 	s.detectDevice()
 	s.anonymized()
 	s.desktopMode()
@@ -105,6 +116,9 @@ func analyze(ua string) *[numAttributes]string {
 	s.agentBuild()
 	s.webviewApp()
 	s.fill(&v)
+	if tied != nil {
+		s.reportTies(tied)
+	}
 	releaseParsed(p)
 	return &v
 }

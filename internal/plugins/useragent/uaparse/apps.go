@@ -43,9 +43,9 @@ func (s *state) yahooJapanApp() bool {
 		if !ok {
 			name = "Yahoo! JAPAN " + capitalize(id)
 		}
-		s.setAgent(confRule, "Mobile App", name, cleanVersion(pr.version))
+		s.setAgent(confFamily, "Mobile App", name, cleanVersion(pr.version))
 		if strings.HasSuffix(id, "browser") {
-			s.agClass.set("Browser", confRule)
+			s.agClass.set("Browser", confFamily+1)
 		}
 		return true
 	}
@@ -70,7 +70,7 @@ func (s *state) googleWebViewApp() bool {
 		if !strings.HasPrefix(name, "Google") {
 			name = "Google " + name
 		}
-		s.setAgent(confRule, "Mobile App", name, cleanVersion(pr.version))
+		s.setAgent(confFamily, "Mobile App", name, cleanVersion(pr.version))
 		return true
 	}
 	return false
@@ -95,7 +95,7 @@ func (s *state) salesforceApp() bool {
 		if !strings.HasPrefix(p.products[k+1].lname, "native") {
 			return false
 		}
-		s.setAgent(confRule, "Mobile App", pr.name, cleanVersion(pr.version))
+		s.setAgent(confFamily, "Mobile App", pr.name, cleanVersion(pr.version))
 		return true
 	}
 	return false
@@ -135,7 +135,7 @@ func (s *state) facebookApp() bool {
 		}
 		s.os = osInfo{name: "Android", version: v, class: "Mobile"}
 	}
-	s.setAgent(confRule, "Browser Webview", "Chrome Webview", Unknown)
+	s.setAgent(confFamily, "Browser Webview", "Chrome Webview", Unknown)
 	s.webview = true
 	return true
 }
@@ -154,7 +154,7 @@ func (s *state) facebookDevice() {
 	if brand == "" || brand == Unknown {
 		brand = brandSpelling(s.fbField("fbmf/"))
 	}
-	s.setDevice(confRule, "Mobile", brand, brand+" "+model)
+	s.setDevice(confFamily+1, "Mobile", brand, brand+" "+model)
 }
 
 // whatsAppPlatform reads the letter WhatsApp puts after its version to
@@ -180,8 +180,8 @@ func (s *state) whatsApp() bool {
 	default:
 		return false
 	}
-	s.setAgent(confRule, "Mobile App", "WhatsApp", cleanVersion(s.p.products[0].version))
-	s.engClass.set("Mobile App", confRule)
+	s.setAgent(confFamily, "Mobile App", "WhatsApp", cleanVersion(s.p.products[0].version))
+	s.engClass.set("Mobile App", confFamily)
 	return true
 }
 
@@ -191,9 +191,9 @@ func (s *state) whatsApp() bool {
 func (s *state) whatsAppDevice() {
 	switch s.whatsAppPlatform() {
 	case 'N':
-		s.setDevice(confRule, "Mobile", "Nokia", "Nokia Kaios")
+		s.setDevice(confFamily, "Mobile", "Nokia", "Nokia Kaios")
 	case 'W':
-		s.setDevice(confRule, "Mobile", Unknown, "Generic Windows Phone")
+		s.setDevice(confFamily, "Mobile", Unknown, "Generic Windows Phone")
 	}
 }
 
@@ -228,7 +228,7 @@ func (s *state) tikTok() bool {
 		if v == "" {
 			v = Unknown
 		}
-		s.setAgent(confRule, "Mobile App", t.name, v)
+		s.setAgent(confFamily, "Mobile App", t.name, v)
 		return true
 	}
 	return false
@@ -263,7 +263,7 @@ func (s *state) platformBuildApp() bool {
 			continue
 		}
 		t := p.text(e)
-		s.setAgent(confRule, "Browser", t[:sp], t[at+1:])
+		s.setAgent(confFamily, "Browser", t[:sp], t[at+1:])
 		return true
 	}
 	return false
@@ -285,7 +285,7 @@ func (s *state) sogouExplorer() bool {
 	if k < 2 || !strings.EqualFold(before[k-2:k], "se") || !isVersionLike(before[k+1:]) {
 		return false
 	}
-	s.setAgent(confRule, "Browser", "Sogou Explorer", before[k+1:])
+	s.setAgent(confFamily, "Browser", "Sogou Explorer", before[k+1:])
 	return true
 }
 
@@ -308,12 +308,12 @@ func (s *state) electronApp() bool {
 		if electronPlatform[pr.lname] || !isVersionLike(pr.version) || pr.name == "" || !startsWithLetter(pr.name) {
 			continue
 		}
-		s.setAgent(confRule, "Desktop App", pr.name, cleanVersion(pr.version))
+		s.setAgent(confFamily, "Desktop App", pr.name, cleanVersion(pr.version))
 		if sp, ok := appSpellings[pr.lname]; ok {
-			s.agName.set(sp, confRule)
+			s.agName.set(sp, confFamily+1)
 		}
 		if emailApps[pr.lname] || strings.Contains(pr.lname, "mail") {
-			s.agClass.set("Email Client", confRule)
+			s.agClass.set("Email Client", confFamily+1)
 		}
 		return true
 	}
@@ -326,7 +326,7 @@ func (s *state) electronApp() bool {
 func (s *state) officeApp() bool {
 	p := s.p
 	if pr, ok := p.product("MacOutlook"); ok {
-		s.setAgent(confRule, "Email Client", "Microsoft Outlook", cleanVersion(pr.version))
+		s.setAgent(confFamily, "Email Client", "Microsoft Outlook", cleanVersion(pr.version))
 		if s.os.name == "Mac OS" && strings.HasSuffix(s.os.version, "?") {
 			// "(Intelx64 Mac OS X Version 10.15.6 (Build 19G73))".
 			for _, e := range p.entries {
@@ -346,7 +346,7 @@ func (s *state) officeApp() bool {
 		case first.lname == "outlook-express":
 			// The mail program of Windows before Vista, on the Internet
 			// Explorer engine it names in its comment.
-			s.setAgent(confRule, "Email Client", "Microsoft Outlook-Express", cleanVersion(first.version))
+			s.setAgent(confFamily, "Email Client", "Microsoft Outlook-Express", cleanVersion(first.version))
 			return true
 		case strings.HasPrefix(first.lname, "outlook-ios") || strings.HasPrefix(first.lname, "outlook-android"):
 			s.outlookMobile(first)
@@ -354,7 +354,7 @@ func (s *state) officeApp() bool {
 		case first.lname == "oc" && len(p.entries) > 0 && p.ltext(p.entries[0]) == "skype for business":
 			// Office Communicator, renamed Lync and then Skype for
 			// Business, a Windows program.
-			s.setAgent(confRule, "Special", "Microsoft Lync (Skype)", cleanVersion(first.version))
+			s.setAgent(confFamily, "Special", "Microsoft Lync (Skype)", cleanVersion(first.version))
 			if s.os.name == "" {
 				s.os = osInfo{name: "Windows NT", version: Unknown, class: "Desktop"}
 			}
@@ -362,7 +362,7 @@ func (s *state) officeApp() bool {
 		case activeSyncDevice(first.lname) != "" && len(p.products) == 1:
 			// "Apple-iPhone3C1/1104.257": the Exchange ActiveSync client
 			// of iOS Mail, named after the device model.
-			s.setAgent(confRule, "Special", "Exchange ActiveSync", cleanVersion(first.version))
+			s.setAgent(confFamily, "Special", "Exchange ActiveSync", cleanVersion(first.version))
 			if s.os.name == "" {
 				s.os = osInfo{name: "iOS", version: Unknown, class: "Mobile"}
 			}
@@ -392,9 +392,9 @@ func (s *state) officeApp() bool {
 		if k <= len("Microsoft") || !isVersionLike(t[k+1:]) {
 			continue
 		}
-		s.setAgent(confRule, "Special", t[:k], t[k+1:])
+		s.setAgent(confFamily, "Special", t[:k], t[k+1:])
 		if strings.HasSuffix(s.agName.v, " Outlook") {
-			s.agClass.set("Email Client", confRule)
+			s.agClass.set("Email Client", confFamily+1)
 		}
 		if s.os.name == "" {
 			s.os = osInfo{name: "Windows NT", version: Unknown, class: "Desktop"}
@@ -416,15 +416,15 @@ func (s *state) ieShell() bool {
 		lt := p.ltext(e)
 		switch {
 		case strings.HasPrefix(lt, "msn ") && isVersionLike(lt[4:]):
-			s.setAgent(confRule, "Browser", "MSN", cleanVersion(p.text(e)[4:]))
+			s.setAgent(confFamily, "Browser", "MSN", cleanVersion(p.text(e)[4:]))
 			return true
 		case lt == "maxthon" || lt == "myie2":
-			s.setAgent(confRule, "Browser", "Maxthon", Unknown)
+			s.setAgent(confFamily, "Browser", "Maxthon", Unknown)
 			return true
 		case lt == "fdm":
 			// The download manager fetches files on its own.
-			s.setAgent(confRule, "Robot", "Free Download Manager", Unknown)
-			s.setEngine(confRule, "Robot", "Free Download Manager", Unknown)
+			s.setAgent(confFamily, "Robot", "Free Download Manager", Unknown)
+			s.setEngine(confFamily, "Robot", "Free Download Manager", Unknown)
 			return true
 		case strings.HasSuffix(lt, "browser") && len(lt) > len("browser") || strings.Contains(lt, "browser ") && !strings.Contains(lt, "from"):
 			// "Crazy Browser 1.0.5", "GreenBrowser": a shell that calls
@@ -433,15 +433,15 @@ func (s *state) ieShell() bool {
 			if k := strings.LastIndexByte(name, ' '); k > 0 && isVersionLike(name[k+1:]) {
 				name, ver = name[:k], name[k+1:]
 			}
-			s.setAgent(confRule, "Browser", name, ver)
+			s.setAgent(confFamily, "Browser", name, ver)
 			return true
 		case ieShellProducts[firstWord(lt)] && isVersionLike(lt[strings.IndexByte(lt, ' ')+1:]):
 			// "MRSPUTNIK 2, 4, 0, 463", "QQDownload 534".
 			k := strings.IndexByte(lt, ' ')
-			s.setAgent(confRule, "Browser", capitalize(lt[:k]), cleanVersion(lt[k+1:]))
+			s.setAgent(confFamily, "Browser", capitalize(lt[:k]), cleanVersion(lt[k+1:]))
 			return true
 		case strings.HasPrefix(lt, "microsoft outlook "):
-			s.setAgent(confRule, "Email Client", "Microsoft Outlook", cleanVersion(p.text(e)[len("microsoft outlook "):]))
+			s.setAgent(confFamily, "Email Client", "Microsoft Outlook", cleanVersion(p.text(e)[len("microsoft outlook "):]))
 			return true
 		}
 	}
@@ -461,12 +461,6 @@ func firstWord(s string) string {
 	return ""
 }
 
-// webOSReleases maps the Chromium major version of LG's web engine to the
-// webOS TV release that shipped it, as LG documents for web app developers.
-var webOSReleases = map[string]string{
-	"38": "3.x", "53": "4.x", "68": "5.x", "79": "6.x", "87": "22", "94": "23", "108": "24", "120": "25",
-}
-
 // tvBrowser names the built-in browser of LG webOS televisions, which only
 // sends the "WebAppManager" token of the web runtime; its release follows
 // from the engine version.
@@ -475,21 +469,13 @@ func (s *state) tvBrowser() bool {
 	if !p.has(kwWebAppManager) || !p.has(kwWeb0S) {
 		return false
 	}
-	s.setAgent(confRule, "Browser", "LG Browser", Unknown)
+	s.setAgent(confFamily, "Browser", "LG Browser", Unknown)
 	if ch, ok := p.product("Chrome"); ok {
-		if r, ok := webOSReleases[versionMajor(ch.version)]; ok {
-			s.agVersion.set(r, confRule)
+		if r, ok := webOSTVReleases[versionMajor(ch.version)]; ok {
+			s.agVersion.set(r, confFamily+1)
 		}
 	}
 	return true
-}
-
-// appSpellings are the names of well-known apps whose product token is
-// written differently from the name the maker uses for the app.
-var appSpellings = map[string]string{
-	"kakaotalk": "KakaoTalk", "mailmaster": "Mail Master", "mailmasterpc": "Mail Master", "fastmailua": "Fastmail",
-	"sparkmail": "Spark mail", "zohomail-desktop": "Zoho mail",
-	"mxnitro": "Maxthon Nitro", "xs4all": "XS4ALL", "qwantmobile": "Qwant",
 }
 
 // appSuffixes are the platform words apps append to their product name
@@ -555,10 +541,10 @@ func (s *state) appendedApp() bool {
 			// An iOS app that writes its name among the engine's
 			// tokens ("ziggo/24.0.303105 Mobile/15E148 Version/17.6.1
 			// Safari/605.1.15") imitates the full Safari browser.
-			s.agClass.set("Browser", confRule)
+			s.agClass.set("Browser", confFamily+1)
 		}
 		if !hasUpper(s.agName.v) {
-			s.agName.set(appName(s.agName.v), confRule)
+			s.agName.set(appName(s.agName.v), confFamily+1)
 		}
 		return true
 	}
@@ -585,8 +571,8 @@ func (s *state) setApp(pr product) {
 		// a short one is an acronym ("AVG").
 		name = capitalize(asciiLower(name))
 	}
-	s.agName.set(name, confRule)
-	s.agVersion.set(cleanVersion(pr.version), confRule)
+	s.agName.set(name, confFamily)
+	s.agVersion.set(cleanVersion(pr.version), confFamily)
 	if s.os.name == "Windows NT" && s.os.version == "10.0" {
 		// An app on the reduced Chrome user agent ("Chrome/123.0.0.0")
 		// inherits its frozen "Windows NT 10.0", which says nothing of
@@ -597,14 +583,14 @@ func (s *state) setApp(pr product) {
 	}
 	switch {
 	case strings.Contains(ln, "mail") || emailApps[ln]:
-		s.agClass.set("Email Client", confRule)
+		s.agClass.set("Email Client", confFamily)
 	case s.os.name == "iOS":
 		// Every iOS app shows pages in the system web view; on other
 		// systems an app that sends the full Chrome token is a browser
 		// built on Chromium.
-		s.agClass.set("Mobile App", confRule)
+		s.agClass.set("Mobile App", confFamily)
 	default:
-		s.agClass.set("Browser", confRule)
+		s.agClass.set("Browser", confFamily)
 	}
 }
 
@@ -694,9 +680,9 @@ func (s *state) appleNetworkApp(i int) {
 		class = "Desktop App"
 	}
 	if s.agClass.v == "Special" || s.agClass.v == "Mobile App" {
-		s.agClass.set(class, confRule)
+		s.agClass.set(class, confFamily)
 	}
-	s.engClass.set(class, confRule)
+	s.engClass.set(class, confFamily)
 	if !cfn {
 		return
 	}
@@ -704,10 +690,10 @@ func (s *state) appleNetworkApp(i int) {
 		if dec, err := url.PathUnescape(name); err == nil && utf8.ValidString(dec) {
 			name = dec
 		}
-		s.agName.set(name, confRule)
+		s.agName.set(name, confFamily)
 	}
-	s.engName.set(name, confRule)
-	s.engVersion.set(s.agVersion.v, confRule)
+	s.engName.set(name, confFamily)
+	s.engVersion.set(s.agVersion.v, confFamily)
 }
 
 // hasUpper reports an upper case ASCII letter in s.
@@ -753,9 +739,9 @@ func (s *state) cloudApp() {
 	if name == "" {
 		return
 	}
-	s.devClass.set("Desktop", confRule)
-	s.setEngine(confRule, "Cloud", "Cloud", Unknown)
-	s.setAgent(confRule, "Cloud Application", name, Unknown)
+	s.devClass.set("Desktop", confRobot+1)
+	s.setEngine(confRobot+1, "Cloud", "Cloud", Unknown)
+	s.setAgent(confRobot+1, "Cloud Application", name, Unknown)
 }
 
 // mailClient classes a browser or app named after mail ("mailapp",
@@ -786,7 +772,7 @@ func (s *state) mailClient() {
 		b[i] = lowerASCII(s.agName.v[i])
 	}
 	if bytes.Contains(b, []byte("mail")) || emailApps[string(b)] {
-		s.agClass.set("Email Client", confRule)
+		s.agClass.set("Email Client", confFamily+1)
 	}
 }
 
@@ -796,10 +782,10 @@ func (s *state) mailClient() {
 // build; "Outlook-iOS-Android/1.0" is the app on either system.
 func (s *state) outlookMobile(pr product) {
 	p := s.p
-	s.setAgent(confRule, "Email Client", "Microsoft Outlook Mobile", cleanVersion(pr.version))
+	s.setAgent(confFamily, "Email Client", "Microsoft Outlook Mobile", cleanVersion(pr.version))
 	for _, e := range p.entries {
 		if t := p.text(e); isVersionLike(t) && numericVersion(t) {
-			s.agVersion.set(t, confRule)
+			s.agVersion.set(t, confFamily+1)
 			break
 		}
 	}
@@ -812,7 +798,7 @@ func (s *state) outlookMobile(pr product) {
 		s.os = osInfo{name: "iOS", version: Unknown, class: "Mobile"}
 	default:
 		s.os = osInfo{class: "Mobile"}
-		s.devClass.set("Mobile", confRule)
+		s.devClass.set("Mobile", confFamily)
 	}
 }
 
@@ -892,9 +878,9 @@ func (s *state) osmetaDevice() {
 		case strings.HasPrefix(lt, "osmeta ") && isVersionLike(lt[7:]) && (s.os.version == "" || s.os.version == Unknown):
 			s.os.version = lt[7:]
 		case strings.HasPrefix(lt, "rm-") && len(lt) > 3 && lt[3] >= '0' && lt[3] <= '9':
-			s.devClass.set("Mobile", confRule)
-			s.devBrand.set("Nokia", confRule)
-			s.devName.set("Nokia "+strings.ReplaceAll(p.text(e), "_", " "), confRule)
+			s.devClass.set("Mobile", confFamily)
+			s.devBrand.set("Nokia", confFamily)
+			s.devName.set("Nokia "+strings.ReplaceAll(p.text(e), "_", " "), confFamily+1)
 		}
 	}
 }
@@ -923,7 +909,7 @@ func (s *state) appInVersion() bool {
 	} else if !hasUpper(name) {
 		name = appName(name)
 	}
-	s.setAgent(confRule, "Browser", name, v)
+	s.setAgent(confFamily, "Browser", name, v)
 	return true
 }
 
@@ -951,7 +937,7 @@ func (s *state) platformPathApp(pr product) bool {
 	if v == "" {
 		return false
 	}
-	s.setAgent(confRule, "Mobile App", pr.name, v)
+	s.setAgent(confFamily, "Mobile App", pr.name, v)
 	if s.os.name != "" {
 		return true
 	}
@@ -990,7 +976,7 @@ func (s *state) officeDevice() {
 		if k <= 0 || k == len(t)-1 || hasPrefixFold(t, "windows") {
 			continue
 		}
-		s.setDevice(confRule, "Desktop", t[:k], t[:k]+" "+t[k+1:])
+		s.setDevice(confFamily, "Desktop", t[:k], t[:k]+" "+t[k+1:])
 		return
 	}
 }
@@ -1025,10 +1011,10 @@ func (s *state) appendedToFirefox() {
 	} else if !hasUpper(name) {
 		name = appName(name)
 	}
-	s.setAgent(confRule, "Browser", name, cleanVersion(pr.version))
+	s.setAgent(confFamily, "Browser", name, cleanVersion(pr.version))
 	if ln == "opera" && s.engName.v == "Gecko" {
 		// Opera 9 disguised as Firefox still renders with Presto.
-		s.engName.set("Presto", confRule)
+		s.engName.set("Presto", confFamily)
 	}
 }
 
@@ -1068,9 +1054,9 @@ func (s *state) activeSyncDeviceName() {
 		return
 	}
 	if d := activeSyncDevice(p.products[0].lname); d != "" {
-		s.setDevice(confRule, "Phone", "Apple", d)
+		s.setDevice(confFamily, "Phone", "Apple", d)
 		if d == "Apple iPad" {
-			s.devClass.set("Tablet", confRule)
+			s.devClass.set("Tablet", confFamily)
 		}
 	}
 }
@@ -1113,7 +1099,7 @@ func (s *state) androidInAppName() {
 	}
 	s.os = osInfo{name: "Android", version: Unknown, class: "Mobile"}
 	if s.devClass.v == "" || s.devClass.v == Unknown {
-		s.devClass.set("Mobile", confRule)
+		s.devClass.set("Mobile", confFamily)
 	}
 }
 
@@ -1136,15 +1122,15 @@ func (s *state) ucAgentEngine() {
 	p := s.p
 	for _, e := range [...]string{"U3", "U2"} {
 		if pr, ok := p.product(e); ok && isVersionLike(pr.version) {
-			s.setEngine(confRule, "Browser", "UCBrowser "+e, cleanVersion(pr.version))
+			s.setEngine(confFamily, "Browser", "UCBrowser "+e, cleanVersion(pr.version))
 			return
 		}
 	}
 	if s.engName.v == "AppleWebKit" {
-		s.engName.set("UCBrowser", confRule)
-		s.engVersion.set(s.agVersion.v, confRule)
+		s.engName.set("UCBrowser", confFamily)
+		s.engVersion.set(s.agVersion.v, confFamily)
 	}
 	if s.engName.v == "UCBrowser" && s.os.name == "iOS" {
-		s.agClass.set("Browser Webview", confRule)
+		s.agClass.set("Browser Webview", confFamily)
 	}
 }

@@ -221,15 +221,6 @@ var brandSpellings = func() map[string]string {
 	return m
 }()
 
-// domainBrands names the companies behind well-known robot domains where
-// the domain does not spell the brand.
-var domainBrands = map[string]string{
-	"bing": "Microsoft", "msn": "Microsoft", "live": "Microsoft", "microsoft": "Microsoft",
-	"google": "Google", "googlebot": "Google", "yandex": "Yandex", "ya": "Yandex", "baidu": "Baidu",
-	"facebook": "Facebook", "apple": "Apple", "yahoo": "Yahoo", "naver": "Naver", "archive": "Archive",
-	"aka": "Microsoft", "amzn": "Amazon",
-}
-
 // alcatelModel reports Alcatel's (TCL's) OneTouch model numbers: four
 // digits, alone or with one capital for the variant ("8063", "5059D",
 // "6045Y").

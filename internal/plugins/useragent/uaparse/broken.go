@@ -43,9 +43,9 @@ func (s *state) repairBroken() {
 			}
 			switch {
 			case strings.HasSuffix(lt, "tablet"):
-				s.devClass.set("Tablet", confRule)
+				s.devClass.set("Tablet", confRepair)
 			case strings.HasSuffix(lt, "phone"):
-				s.devClass.set("Phone", confRule)
+				s.devClass.set("Phone", confRepair)
 			}
 			break
 		}
@@ -56,7 +56,7 @@ func (s *state) repairBroken() {
 	if s.os.name == "" && s.agName.v == "Firefox" && !p.has(kwRV) && p.has(kwFirefoxSlash) {
 		s.os = osInfo{name: "Firefox OS", version: s.agVersion.v, class: "Mobile", cpu: s.os.cpu}
 		if s.devClass.v == "" || s.devClass.v == Unknown {
-			s.devClass.set("Mobile", confRule)
+			s.devClass.set("Mobile", confRepair)
 		}
 	}
 	// "Mozilla/3.0 Windows x86; rv:19.0 Gecko/...", "(X11; Windows
@@ -64,7 +64,7 @@ func (s *state) repairBroken() {
 	// its parentheses or with a stray X11, is a Windows desktop.
 	if (s.os.name == "" || s.os.name == "Linux" && s.os.prio <= 1) && windowsWithCPU(p) {
 		s.os = osInfo{name: "Windows", version: Unknown, class: "Desktop", cpu: s.os.cpu}
-		s.setDevice(confRule, "Desktop", Unknown, "Desktop")
+		s.setDevice(confRepair, "Desktop", Unknown, "Desktop")
 	}
 	// illumos, the open continuation of OpenSolaris (OpenIndiana and
 	// SmartOS run on it), is named in its own comment entry.
@@ -72,7 +72,7 @@ func (s *state) repairBroken() {
 		for _, e := range p.entries {
 			if p.ltext(e) == "illumos" {
 				s.os = osInfo{name: "illumOS", version: Unknown, class: "Desktop", cpu: s.os.cpu}
-				s.setDevice(confRule, "Desktop", Unknown, "OpenSolaris Desktop")
+				s.setDevice(confRepair, "Desktop", Unknown, "OpenSolaris Desktop")
 				break
 			}
 		}
@@ -88,7 +88,7 @@ func (s *state) repairBroken() {
 	if s.devClass.v == "Tablet" && s.os.name == "Android" && !s.mobile {
 		for _, pr := range p.products {
 			if len(pr.version) > 6 && strings.EqualFold(pr.version[len(pr.version)-6:], "mobile") {
-				s.devClass.set("Phone", confRule)
+				s.devClass.set("Phone", confRepair)
 				break
 			}
 		}
@@ -127,10 +127,10 @@ func (s *state) repairBroken() {
 	// Chrome's reduced user agent hides the model as "K" ("Linux; Android
 	// 10; K"); Samsung Internet runs only on Samsung's own devices.
 	if s.os.name == "Android" && (s.devBrand.v == "" || s.devBrand.v == Unknown) && p.has(kwSamsungBrowserSlash) && reducedModel(p) {
-		s.devBrand.set("Samsung", confRule)
+		s.devBrand.set("Samsung", confRepair)
 		switch s.devClass.v {
 		case "Phone", "Tablet":
-			s.devName.set("Samsung "+s.devClass.v, confRule)
+			s.devName.set("Samsung "+s.devClass.v, confRepair)
 		}
 	}
 	// "Android/9/G960FXXU5CSF2/28/samsung/samsung/SM-G960F/starlte": the
@@ -139,14 +139,14 @@ func (s *state) repairBroken() {
 	// joined by slashes. Yauaa reads it as the stock browser.
 	if len(p.products) > 1 && p.products[0].lname == "android" && s.os.name == "Android" && s.agName.v == "Android" &&
 		strings.HasPrefix(p.low, "android/"+asciiLower(p.products[0].version)+"/") {
-		s.setAgent(confRule, "Browser", "Stock Android Browser", s.os.version)
+		s.setAgent(confRepair, "Browser", "Stock Android Browser", s.os.version)
 		if s.engName.v == "" {
-			s.setEngine(confRule, "Browser", "AppleWebKit", Unknown)
+			s.setEngine(confRepair, "Browser", "AppleWebKit", Unknown)
 		}
 		for i := 1; i+1 < len(p.products); i++ {
 			pr := p.products[i]
 			if pr.lname != "" && strings.EqualFold(pr.name, pr.version) && strings.EqualFold(pr.name, s.devBrand.v) {
-				s.devName.set(s.devBrand.v+" "+p.products[i+1].name, confRule)
+				s.devName.set(s.devBrand.v+" "+p.products[i+1].name, confRepair)
 				break
 			}
 		}
@@ -155,7 +155,7 @@ func (s *state) repairBroken() {
 	// builds ("Android; Linux armv7l; rv:10.0.3") say neither, and are
 	// then not known to be a tablet.
 	if s.os.name == "Android" && s.engName.v == "Gecko" && !s.mobile && !s.tablet && s.devClass.v == "Tablet" {
-		s.devClass.set("Mobile", confRule)
+		s.devClass.set("Mobile", confRepair)
 	}
 	// Huawei's quick apps (installable web apps, "hap") run inside the
 	// Quick App Center, which names itself by its package:
@@ -163,7 +163,7 @@ func (s *state) repairBroken() {
 	if p.has(kwHuaweiFastApp) {
 		for _, pr := range p.products {
 			if pr.lword == "com.huawei.fastapp" {
-				s.setAgent(confRule, "Mobile App", "HUAWEI Quick App Center", cleanVersion(pr.version))
+				s.setAgent(confRepair, "Mobile App", "HUAWEI Quick App Center", cleanVersion(pr.version))
 				break
 			}
 		}
@@ -174,7 +174,7 @@ func (s *state) repairBroken() {
 	// as a phone, the platform as a mobile one.
 	if s.os.name == "Windows NT" && s.devClass.v == "Desktop" && s.mobile && s.engName.v == "Blink" {
 		if pr, ok := p.product("Safari"); ok && strings.HasSuffix(pr.lname, "mobile safari") {
-			s.devClass.set("Phone", confRule)
+			s.devClass.set("Phone", confRepair)
 			s.os.class = "Mobile"
 		}
 	}
@@ -183,8 +183,8 @@ func (s *state) repairBroken() {
 	// known only as Internet Explorer of the MSIE version.
 	if s.engName.v == "Trident" && atoiPrefix(s.engVersion.v) < 4 {
 		if v, ok := p.entryVersion("msie "); ok && isVersionLike(v) {
-			s.engName.set("Internet Explorer", confRule)
-			s.engVersion.set(cleanVersion(v), confRule)
+			s.engName.set("Internet Explorer", confRepair)
+			s.engVersion.set(cleanVersion(v), confRepair)
 		}
 	}
 	// "(Windows; U; Windows NT 5.1 ; pl-pl; ThinkPad Tablet
@@ -198,9 +198,9 @@ func (s *state) repairBroken() {
 				continue
 			}
 			if brand, rest := brandOfModel(t[:k]); brand != "" && rest != "" {
-				s.setDevice(confRule, "Tablet", brand, brand+" "+rest)
+				s.setDevice(confRepair, "Tablet", brand, brand+" "+rest)
 				if s.mobile {
-					s.devClass.set("Phone", confRule)
+					s.devClass.set("Phone", confRepair)
 				}
 			}
 			break
@@ -213,7 +213,7 @@ func (s *state) repairBroken() {
 	// "null" where the model belongs; the device is as unknown as with no
 	// model at all.
 	if s.os.name == "Android" && s.devName.v == "Null" && (s.devBrand.v == "" || s.devBrand.v == Unknown) {
-		s.devName.set("Android Mobile", confRule)
+		s.devName.set("Android Mobile", confRepair)
 	}
 	// "ni3lsBasj3s@intigriti.me Mozilla/5.0 (Macintosh; ...; rv:140.0)
 	// Gecko/20100101 Firefox/140.0": with an address put before it,
@@ -223,7 +223,7 @@ func (s *state) repairBroken() {
 	if len(p.products) > 0 && p.products[0].lword == "mozilla" && len(p.products[0].lname) > len("mozilla") &&
 		strings.IndexByte(p.products[0].name, '@') > 0 {
 		if s.engName.v == "Gecko" {
-			s.engVersion.set(Unknown, confRule)
+			s.engVersion.set(Unknown, confRepair)
 		}
 		switch {
 		case s.os.version == ">=10":
@@ -239,7 +239,7 @@ func (s *state) repairBroken() {
 	// ...)" or a television's bare HbbTV comment.
 	if s.agName.v == "" && s.devBrand.v != "" && s.devBrand.v != Unknown && len(p.products) == 0 &&
 		strings.HasPrefix(strings.TrimSpace(p.ua), "(") {
-		s.setAgent(confRule, "Special", s.devBrand.v, Unknown)
+		s.setAgent(confRepair, "Special", s.devBrand.v, Unknown)
 	}
 	s.bugBountyBrand()
 }
@@ -264,9 +264,9 @@ func (s *state) bugBountyBrand() {
 	default:
 		return
 	}
-	s.devBrand.set(brand, confRule)
+	s.devBrand.set(brand, confRepair)
 	if s.devName.v != "" && s.devName.v != Unknown {
-		s.devName.set(brand+" "+s.devName.v, confRule)
+		s.devName.set(brand+" "+s.devName.v, confRepair)
 	}
 }
 
@@ -397,7 +397,7 @@ func (s *state) fakeWindowsNT() {
 	}
 	switch s.agName.v {
 	case "Netscape":
-		s.setAgent(confRule, "Browser", "Windows NT", nt)
+		s.setAgent(confRepair, "Browser", "Windows NT", nt)
 	case "Safari":
 		sf, ok := p.product("Safari")
 		if !ok || atoiPrefix(sf.version) >= 85 {
@@ -410,8 +410,8 @@ func (s *state) fakeWindowsNT() {
 		if !ok || len(p.products) == 0 {
 			return
 		}
-		s.setAgent(confRule, "Browser", "WebKit", cleanVersion(wk.version))
-		s.setEngine(confRule, "Browser", "Mozilla", cleanVersion(p.products[0].version))
+		s.setAgent(confRepair, "Browser", "WebKit", cleanVersion(wk.version))
+		s.setEngine(confRepair, "Browser", "Mozilla", cleanVersion(p.products[0].version))
 	}
 }
 
@@ -433,7 +433,7 @@ func (s *state) brokenIOSApp() {
 			j++
 		}
 		if j > i {
-			s.setAgent(confRule, "Browser", "DuckDuckGo", p.ua[i:j])
+			s.setAgent(confRepair, "Browser", "DuckDuckGo", p.ua[i:j])
 			return
 		}
 	}
@@ -451,12 +451,12 @@ func (s *state) brokenIOSApp() {
 				v = v[:e]
 			}
 			if isVersionLike(v) && !strings.ContainsAny(name[:k], " /") {
-				s.setAgent(confRule, "Mobile App", name[:k], cleanVersion(v))
+				s.setAgent(confRepair, "Mobile App", name[:k], cleanVersion(v))
 			}
 		case strings.IndexByte(name, '@') >= 0 && i+2 < len(p.products):
 			app := p.products[i+2]
 			if app.name != "" && isLetter(app.name[0]) && isVersionLike(app.version) && !strings.ContainsAny(app.name, " ():@") {
-				s.setAgent(confRule, "Mobile App", app.name, cleanVersion(app.version))
+				s.setAgent(confRepair, "Mobile App", app.name, cleanVersion(app.version))
 			}
 		}
 		return

@@ -47,15 +47,15 @@ func (s *state) detectAgent() {
 		if i := strings.IndexByte(e.version, '.'); i >= 0 && e.version[i+1:] != "0" {
 			minor = e.version[i+1:]
 		}
-		s.setAgent(confRule, "Browser", "Edge", ev+"."+minor)
+		s.setAgent(confGeneric, "Browser", "Edge", ev+"."+minor)
 		return
 	}
 	if pr, ok := p.operaProduct(); ok && isVersionLike(pr.version) && (isIE || s.engName.v == "Gecko") {
 		// "MSIE 6.0; ...) Opera 8.02", "Firefox/2.0.0 Opera 9.51": Opera
 		// disguised as another browser names itself last.
-		s.setAgent(confRule, "Browser", "Opera", cleanVersion(pr.version))
-		s.engName.set("Presto", confRule)
-		s.engVersion.set(prestoFor(pr.version), confRule)
+		s.setAgent(confGeneric, "Browser", "Opera", cleanVersion(pr.version))
+		s.engName.set("Presto", confProduct)
+		s.engVersion.set(prestoFor(pr.version), confProduct)
 		return
 	}
 	for i, bt := range browserTokens {
@@ -79,45 +79,45 @@ func (s *state) detectAgent() {
 				// pages in the system web view ("Version/4.0 Focus/1.3
 				// Chrome/60", "Version/4.0 Chrome/90 DuckDuckGo/5"),
 				// which is what Yauaa names.
-				s.setAgent(confRule, "Browser Webview", "Chrome Webview", cleanVersion(chromeVersion(ch.version)))
+				s.setAgent(confGeneric, "Browser Webview", "Chrome Webview", cleanVersion(chromeVersion(ch.version)))
 				s.webview = true
 				return
 			}
 		}
-		s.setAgent(confRule, bt.class, bt.name, cleanVersion(pr.version))
+		s.setAgent(confGeneric, bt.class, bt.name, cleanVersion(pr.version))
 		if pr.version == "" && bt.class == "Special" && len(p.entries) > 0 && p.entries[0].block == 0 &&
 			p.products[0].lword == bt.token && isVersionLike(p.text(p.entries[0])) {
 			// "Links (2.1; Linux 2.6.18 x86_64; 80x24)": the text
 			// browsers put their version first in the comment.
-			s.agVersion.set(cleanVersion(p.text(p.entries[0])), confRule)
+			s.agVersion.set(cleanVersion(p.text(p.entries[0])), confProduct)
 		}
 		if !isVersionLike(pr.version) && len(pr.version) > 24 {
 			// "Aoyou/aHR0cHM6Ly95YXVhYS5iYXNqZXMubmw=": an encoded
 			// token in the place of the version.
-			s.agVersion.set(Unknown, confRule)
+			s.agVersion.set(Unknown, confProduct)
 		}
 		switch bt.token {
 		case "chrome", "crios", "headlesschrome", "edg", "edga", "edgios":
-			s.agVersion.set(cleanVersion(chromeVersion(pr.version)), confRule)
+			s.agVersion.set(cleanVersion(chromeVersion(pr.version)), confProduct)
 			if ch, ok := p.chromeProduct(); ok && bt.token != "chrome" && strings.HasSuffix(ch.version, ".0.0.0") {
 				// Edge on a reduced Chromium user agent: like Yauaa,
 				// report the release that Chromium's token carries.
-				s.agVersion.set(chromeVersion(ch.version), confRule)
+				s.agVersion.set(chromeVersion(ch.version), confProduct+1)
 			}
 		case "opr":
 			if s.os.name == "Android" || p.has(kwAndroid) {
-				s.agName.set("Opera Mobile", confRule)
+				s.agName.set("Opera Mobile", confProduct)
 			}
 		case "gsa":
-			s.agName.set("Google Search App", confRule)
-			s.agClass.set("Mobile App", confRule)
+			s.agName.set("Google Search App", confProduct)
+			s.agClass.set("Mobile App", confProduct)
 		case "duckduckgo", "ddg":
 			// The DuckDuckGo app of before its own browser engine
 			// showed pages in the system web view ("Version/4.0
 			// Chrome/74.0 Mobile Safari/537.36 DuckDuckGo/5").
 			if _, ok := p.product("Version"); ok {
 				if ch, ok := p.product("Chrome"); ok && isVersionLike(ch.version) {
-					s.setAgent(confRule, "Browser Webview", "Chrome Webview", cleanVersion(chromeVersion(ch.version)))
+					s.setAgent(confGeneric, "Browser Webview", "Chrome Webview", cleanVersion(chromeVersion(ch.version)))
 					s.webview = true
 				}
 			}
@@ -129,7 +129,7 @@ func (s *state) detectAgent() {
 				default:
 					// "Brave Chrome/80.0": the browser names itself in
 					// front of the Chrome token it is built on.
-					s.agName.set(pr.name[:k], confRule)
+					s.agName.set(pr.name[:k], confProduct)
 				}
 			}
 			s.chromeWebview(pr)
@@ -137,7 +137,7 @@ func (s *state) detectAgent() {
 		if s.agClass.v == "Browser" && p.has(kwHeadlessChrome) {
 			// A browser built on Chromium run without a screen ("HeadlessChrome/107 ...
 			// Edg/107") is that browser driven by a program.
-			s.agClass.set("Robot", confRule)
+			s.agClass.set("Robot", confProduct)
 		}
 		if (bt.token == "chrome" || bt.token == "chromium") && !s.webview {
 			s.appendedApp()
@@ -175,7 +175,7 @@ func (s *state) detectAgent() {
 		if ieVersion == "" {
 			ieVersion = Unknown
 		}
-		s.setAgent(confRule, "Browser", name, ieVersion)
+		s.setAgent(confGeneric, "Browser", name, ieVersion)
 		return
 	}
 	if op, ok := p.product("Opera"); ok {
@@ -183,12 +183,12 @@ func (s *state) detectAgent() {
 		if ver, ok := p.product("Version"); ok {
 			v = ver.version
 		}
-		s.setAgent(confRule, "Browser", "Opera", cleanVersion(v))
+		s.setAgent(confGeneric, "Browser", "Opera", cleanVersion(v))
 		if s.engName.v == "" || s.engName.v == "Mozilla" || s.engName.v == "Gecko" {
-			s.setEngine(confRule, "Browser", "Presto", prestoFor(v))
+			s.setEngine(confProduct, "Browser", "Presto", prestoFor(v))
 		}
 		if p.has(kwOperaMini) {
-			s.agName.set("Opera Mini", confRule)
+			s.agName.set("Opera Mini", confProduct)
 			// "(Android; Opera Mini/7.5.33135/191.273; U; ar) ...
 			// Version/12.16": the Version token is that of the Presto
 			// engine on Opera's servers; the client names its own.
@@ -196,18 +196,18 @@ func (s *state) detectAgent() {
 				if k := strings.IndexByte(mv, '/'); k > 0 {
 					mv = mv[:k]
 				}
-				s.agVersion.set(cleanVersion(mv), confRule)
+				s.agVersion.set(cleanVersion(mv), confProduct)
 			}
 		} else if p.has(kwOperaMobi) {
-			s.agName.set("Opera Mobile", confRule)
+			s.agName.set("Opera Mobile", confProduct)
 		} else if p.has(kwOperaTablet) {
-			s.agName.set("Opera Tablet", confRule)
+			s.agName.set("Opera Tablet", confProduct)
 		}
 		return
 	}
 	if _, ok := p.product("GSA"); ok && s.os.name == "iOS" && s.engName.v == "AppleWebKit" {
 		// The Google app on iOS shows pages in the system web view.
-		s.setAgent(confRule, "Browser Webview", "UIWebView", s.engVersion.v)
+		s.setAgent(confGeneric, "Browser Webview", "UIWebView", s.engVersion.v)
 		s.webview = true
 		return
 	}
@@ -217,19 +217,19 @@ func (s *state) detectAgent() {
 		}
 		if ver, ok := p.product("Version"); ok {
 			if s.os.name == "Android" {
-				s.setAgent(confRule, "Browser", "Stock Android Browser", cleanVersion(ver.version))
+				s.setAgent(confGeneric, "Browser", "Stock Android Browser", cleanVersion(ver.version))
 			} else {
-				s.setAgent(confRule, "Browser", "Safari", cleanVersion(ver.version))
+				s.setAgent(confGeneric, "Browser", "Safari", cleanVersion(ver.version))
 			}
 			return
 		}
 		if s.os.name == "Android" {
 			// The stock browser ships with the system and shares its
 			// version.
-			s.setAgent(confRule, "Browser", "Stock Android Browser", orUnknown(s.os.version))
+			s.setAgent(confGeneric, "Browser", "Stock Android Browser", orUnknown(s.os.version))
 			return
 		}
-		s.setAgent(confRule, "Browser", "Safari", cleanVersion(sf.version))
+		s.setAgent(confGeneric, "Browser", "Safari", cleanVersion(sf.version))
 		for i := 1; i < len(p.products); i++ {
 			if p.products[i].lword != "safari" {
 				continue
@@ -239,8 +239,8 @@ func (s *state) detectAgent() {
 			// Safari token it sends for compatibility.
 			if pr := p.products[i-1]; pr.lname != "" && isLetter(pr.name[0]) && isVersionLike(pr.version) && !platformProducts[pr.lname] &&
 				!platformProducts[pr.lword] && !strings.ContainsAny(pr.name, "()") && !strings.HasPrefix(pr.lname, "like ") {
-				s.agName.set(pr.name, confRule)
-				s.agVersion.set(cleanVersion(pr.version), confRule)
+				s.agName.set(pr.name, confProduct)
+				s.agVersion.set(cleanVersion(pr.version), confProduct)
 			}
 			break
 		}
@@ -251,7 +251,7 @@ func (s *state) detectAgent() {
 			if s.iosAppAfterMobile() {
 				return
 			}
-			s.setAgent(confRule, "Browser Webview", "UIWebView", s.engVersion.v)
+			s.setAgent(confGeneric, "Browser Webview", "UIWebView", s.engVersion.v)
 			s.webview = true
 			return
 		}
@@ -260,15 +260,15 @@ func (s *state) detectAgent() {
 		return
 	}
 	if s.engName.v == "AppleWebKit" && s.mozilla && len(p.products) <= 3 {
-		s.setAgent(confRule, "Browser", "AppleWebKit", s.engVersion.v)
+		s.setAgent(confGeneric, "Browser", "AppleWebKit", s.engVersion.v)
 		return
 	}
 	if s.engName.v == "Gecko" && s.mozilla {
-		s.setAgent(confRule, "Browser", "Gecko", s.engVersion.v)
+		s.setAgent(confGeneric, "Browser", "Gecko", s.engVersion.v)
 		return
 	}
 	if v, ok := p.entryVersion("konqueror/"); ok && s.engName.v == "KHTML" {
-		s.setAgent(confRule, "Browser", "Konqueror", cleanVersion(v))
+		s.setAgent(confGeneric, "Browser", "Konqueror", cleanVersion(v))
 		return
 	}
 	s.genericAgent()
@@ -295,7 +295,7 @@ func (s *state) firefoxDerivative() {
 			strings.ContainsAny(ln, " ():") || chromiumBuild(pr.version) || identifierVersion(pr.version) {
 			continue
 		}
-		s.setAgent(confRule, "Browser", appName(pr.name), cleanVersion(pr.version))
+		s.setAgent(confProduct, "Browser", appName(pr.name), cleanVersion(pr.version))
 		return
 	}
 }
@@ -345,19 +345,19 @@ func (s *state) androidWebview() bool {
 			// themselves: "OPR/62.5" is Opera Mini there, "OPT/1.0"
 			// Opera Touch.
 			if pr, ok := p.product("OPR"); ok && isVersionLike(pr.version) {
-				s.setAgent(confRule, "Browser", "Opera Mini", cleanVersion(pr.version))
+				s.setAgent(confGeneric, "Browser", "Opera Mini", cleanVersion(pr.version))
 				return true
 			}
 			if pr, ok := p.product("OPT"); ok && isVersionLike(pr.version) {
-				s.setAgent(confRule, "Browser", "Opera Touch", cleanVersion(pr.version))
+				s.setAgent(confGeneric, "Browser", "Opera Touch", cleanVersion(pr.version))
 				return true
 			}
 			if ch, ok := p.product("Chrome"); ok && isVersionLike(ch.version) {
-				s.setAgent(confRule, "Browser Webview", "Chrome Webview", cleanVersion(chromeVersion(ch.version)))
+				s.setAgent(confGeneric, "Browser Webview", "Chrome Webview", cleanVersion(chromeVersion(ch.version)))
 				if w, ok := p.product("EdgW"); ok && isVersionLike(w.version) {
 					// Microsoft's Edge WebView on Android marks itself.
-					s.agName.set("Edge Webview", confRule)
-					s.agVersion.set(cleanVersion(w.version), confRule)
+					s.agName.set("Edge Webview", confProduct)
+					s.agVersion.set(cleanVersion(w.version), confProduct)
 				}
 				s.webview = true
 				return true
@@ -394,11 +394,11 @@ func (s *state) lastUnknownProduct() bool {
 		if strings.HasPrefix(ln, "gecko ") {
 			name = name[6:] // "Gecko Kazehakase/0.5.4"
 		}
-		s.setAgent(confRule, "Browser", name, cleanVersion(pr.version))
+		s.setAgent(confGeneric, "Browser", name, cleanVersion(pr.version))
 		if mb, ok := p.product("Mobile"); ok && mb.version != "" && i > 0 && p.products[i-1].lword == "mobile" {
 			// "Version/18.6 Mobile/15E148 Snapchat/13.60.1.0": an iPad
 			// app in the web view, sending the desktop platform.
-			s.agClass.set("Mobile App", confRule)
+			s.agClass.set("Mobile App", confProduct)
 		}
 		return true
 	}
@@ -432,8 +432,8 @@ func (s *state) chromeWebview(ch product) {
 		}
 	}
 	if wv {
-		s.agName.set("Chrome Webview", confRule)
-		s.agClass.set("Browser Webview", confRule)
+		s.agName.set("Chrome Webview", confProduct)
+		s.agClass.set("Browser Webview", confProduct)
 		s.webview = true
 	}
 }
@@ -456,7 +456,7 @@ func (s *state) genericAgent() {
 				}
 				if k := strings.IndexByte(t, '/'); k > 0 && t[k-1] != ':' {
 					// (A slash after a colon is a URL's: "URL=http://...".)
-					s.setAgent(confRule, "Browser", t[:k], cleanVersion(t[k+1:]))
+					s.setAgent(confGeneric, "Browser", t[:k], cleanVersion(t[k+1:]))
 					return
 				}
 				break
@@ -465,7 +465,7 @@ func (s *state) genericAgent() {
 		}
 		if lw == "dalvik" {
 			// The Android runtime's HTTP client: some app we cannot name.
-			s.setAgent(confRule, "Browser", Unknown, Unknown)
+			s.setAgent(confGeneric, "Browser", Unknown, Unknown)
 			return
 		}
 		if lw == "" || lw == "like" || lw == "gecko" || lw == "khtml" {
@@ -473,7 +473,7 @@ func (s *state) genericAgent() {
 		}
 		if strings.HasPrefix(lw, "ddg_") || strings.HasPrefix(lw, "ddg-") {
 			// "ddg_android/5.107.0": DuckDuckGo's own browser app.
-			s.setAgent(confRule, "Browser", "DuckDuckGo", cleanVersion(pr.version))
+			s.setAgent(confGeneric, "Browser", "DuckDuckGo", cleanVersion(pr.version))
 			return
 		}
 		if s.platformPathApp(pr) {
@@ -483,9 +483,9 @@ func (s *state) genericAgent() {
 			// "Instagram 3.0.4 Android (...)", "BBC News Android
 			// 4.7.1.29/107998": the app's version is the number in
 			// its name, not a build number after the slash.
-			s.setAgent(confRule, "Special", n, v)
+			s.setAgent(confGeneric, "Special", n, v)
 			if s.os.class == "Mobile" && strings.IndexByte(n, ' ') < 0 {
-				s.agClass.set("Mobile App", confRule)
+				s.agClass.set("Mobile App", confProduct)
 			}
 			return
 		}
@@ -493,24 +493,24 @@ func (s *state) genericAgent() {
 		if name == "" {
 			continue
 		}
-		s.agName.set(name, confRule)
-		s.agClass.set("Special", confRule)
+		s.agName.set(name, confGeneric)
+		s.agClass.set("Special", confGeneric)
 		if s.os.class == "Mobile" && !s.appUsesLibrary(i) {
-			s.agClass.set("Mobile App", confRule)
+			s.agClass.set("Mobile App", confProduct)
 		}
 		if k := camelWordAt(name, "Android"); i == 0 && k > 0 && k == len(name)-len("Android") {
 			// "MastodonAndroid/1.2.2": the Android build of the app.
-			s.agName.set(name[:len(name)-len("Android")], confRule)
-			s.agClass.set("Mobile App", confRule)
+			s.agName.set(name[:len(name)-len("Android")], confProduct)
+			s.agClass.set("Mobile App", confProduct)
 		}
-		s.agVersion.set(cleanVersion(pr.version), confRule)
+		s.agVersion.set(cleanVersion(pr.version), confGeneric)
 		s.appleNetworkApp(i)
 		return
 	}
 	if s.mozilla {
 		// Plain "Mozilla/x (...)" with no other browser token is named
 		// after Netscape Navigator, the browser that introduced the token.
-		s.setAgent(confRule, "Browser", "Netscape", cleanVersion(p.products[0].version))
+		s.setAgent(confGeneric, "Browser", "Netscape", cleanVersion(p.products[0].version))
 	}
 }
 
@@ -638,7 +638,7 @@ func (s *state) markedBrowser() bool {
 		for _, e := range p.entries {
 			if lt := p.ltext(e); strings.HasPrefix(lt, "ecosia ") {
 				if k := strings.IndexByte(lt, '@'); k > 0 && isVersionLike(lt[k+1:]) {
-					s.setAgent(confRule, "Browser", "Ecosia", cleanVersion(p.text(e)[k+1:]))
+					s.setAgent(confGeneric, "Browser", "Ecosia", cleanVersion(p.text(e)[k+1:]))
 					return true
 				}
 			}
@@ -652,13 +652,13 @@ func (s *state) markedBrowser() bool {
 			k++
 		}
 		if k > j {
-			s.setAgent(confRule, "Browser", "Mi Browser", p.ua[j:k])
+			s.setAgent(confGeneric, "Browser", "Mi Browser", p.ua[j:k])
 			return true
 		}
 	}
 	if i := p.index(kwQihu); i >= 0 {
 		if v := word(i + len("qihu ")); v != "" {
-			s.setAgent(confRule, "Browser", "Qihoo 360 Safe Browser", v)
+			s.setAgent(confGeneric, "Browser", "Qihoo 360 Safe Browser", v)
 			return true
 		}
 	}
@@ -666,7 +666,7 @@ func (s *state) markedBrowser() bool {
 		// "SE 2.X MetaSr": the release sits between "SE " and MetaSr.
 		if k := strings.LastIndex(p.low[:i-1], "se "); k >= 0 && (k == 0 || !isLetter(p.low[k-1])) {
 			if v := word(k + 3); v != "" {
-				s.setAgent(confRule, "Browser", "Sogou Explorer", v)
+				s.setAgent(confGeneric, "Browser", "Sogou Explorer", v)
 				return true
 			}
 		}
@@ -700,7 +700,7 @@ func (s *state) namedBrowser() bool {
 		if strings.IndexByte(name, '_') > 0 && !hasUpper(name) {
 			name = appName(name) // "coc_coc_browser" is "Coc Coc Browser"
 		}
-		s.setAgent(confRule, "Browser", name, cleanVersion(pr.version))
+		s.setAgent(confGeneric, "Browser", name, cleanVersion(pr.version))
 		return true
 	}
 	return false
@@ -728,7 +728,7 @@ func (s *state) iosAppAfterMobile() bool {
 			!isVersionLike(pr.version) || strings.ContainsAny(name, " ():") {
 			return false
 		}
-		s.setAgent(confRule, "Mobile App", name, cleanVersion(pr.version))
+		s.setAgent(confGeneric, "Mobile App", name, cleanVersion(pr.version))
 		return true
 	}
 	return false

@@ -6,7 +6,7 @@ import "strings"
 // named in the comment.
 func (s *state) detectDevice() {
 	p := s.p
-	s.devCPU.set(s.os.cpu, confRule)
+	s.devCPU.set(s.os.cpu, confGeneric)
 	if s.os.name == "" {
 		s.systemFromEntries()
 	}
@@ -18,35 +18,35 @@ func (s *state) detectDevice() {
 	}
 	switch s.os.name {
 	case "iOS":
-		s.devBrand.set("Apple", confRule)
+		s.devBrand.set("Apple", confGeneric)
 		switch {
 		case p.has(kwAppleTV) || p.has(kwAppleTV2):
 			// The Apple TV runs tvOS, a variant of iOS with the same
 			// version numbers.
-			s.devClass.set("Set-top box", confRule)
-			s.devName.set("Apple TV", confRule)
+			s.devClass.set("Set-top box", confGeneric)
+			s.devName.set("Apple TV", confGeneric)
 			s.os.name = "tvOS"
 		case p.has(kwIPad):
-			s.devClass.set("Tablet", confRule)
-			s.devName.set("Apple iPad", confRule)
+			s.devClass.set("Tablet", confGeneric)
+			s.devName.set("Apple iPad", confGeneric)
 		case p.has(kwIPodTouch):
-			s.devClass.set("Phone", confRule)
-			s.devName.set("Apple iPod Touch", confRule)
+			s.devClass.set("Phone", confGeneric)
+			s.devName.set("Apple iPod Touch", confGeneric)
 		case p.has(kwIPod):
-			s.devClass.set("Phone", confRule)
-			s.devName.set("Apple iPod", confRule)
+			s.devClass.set("Phone", confGeneric)
+			s.devName.set("Apple iPod", confGeneric)
 		case p.has(kwIPhone):
-			s.devClass.set("Phone", confRule)
-			s.devName.set("Apple iPhone", confRule)
+			s.devClass.set("Phone", confGeneric)
+			s.devName.set("Apple iPhone", confGeneric)
 		default:
-			s.devClass.set("Mobile", confRule)
-			s.devName.set("Apple iOS Device", confRule)
+			s.devClass.set("Mobile", confGeneric)
+			s.devName.set("Apple iOS Device", confGeneric)
 		}
 		if pr, ok := p.product("Mobile"); ok && pr.version != "" {
-			s.devFirmware.set(pr.version, confRule)
+			s.devFirmware.set(pr.version, confGeneric)
 		}
 	case "Mac OS":
-		s.setDevice(confRule, "Desktop", "Apple", "Apple Macintosh")
+		s.setDevice(confGeneric, "Desktop", "Apple", "Apple Macintosh")
 		for _, e := range p.entries {
 			if strings.HasPrefix(p.ltext(e), "mac_powerpc") {
 				// Internet Explorer for Mac and Opera name the classic
@@ -57,14 +57,14 @@ func (s *state) detectDevice() {
 			}
 		}
 	case "Windows NT", "Windows 9x", "Windows", "Windows 3.x":
-		s.setDevice(confRule, "Desktop", Unknown, "Desktop")
+		s.setDevice(confGeneric, "Desktop", Unknown, "Desktop")
 		if p.has(kwARMSemi) || p.has(kwTabletPC) {
-			s.devClass.set("Tablet", confRule)
+			s.devClass.set("Tablet", confProduct)
 		}
 		if p.has(kwTabletPC) && !p.has(kwTouch) {
 			// "Tablet PC 2.0": the pen input of a Windows tablet.
-			s.devClass.set("Tablet", confRule)
-			s.devName.set("Tablet PC", confRule)
+			s.devClass.set("Tablet", confProduct)
+			s.devName.set("Tablet PC", confProduct)
 		}
 		if s.os.name == "Windows NT" && p.has(kwWPDesktop) {
 			s.wpDesktop()
@@ -72,44 +72,44 @@ func (s *state) detectDevice() {
 			s.windowsOEMDevice()
 		}
 		if p.has(kwXbox) {
-			s.setDevice(confRule, "Game Console", "Microsoft", "Microsoft Xbox")
+			s.setDevice(confProduct, "Game Console", "Microsoft", "Microsoft Xbox")
 			s.os.class = "Game Console"
 		}
 	case "Chrome OS":
-		s.setDevice(confRule, "Desktop", Unknown, "Chromebook")
+		s.setDevice(confGeneric, "Desktop", Unknown, "Chromebook")
 	case "Linux", "Ubuntu", "Kubuntu", "Xubuntu", "Lubuntu", "Linux Mint", "Fedora", "Debian", "Gentoo Linux", "Mageia",
 		"SUSE", "CentOS", "Red Hat", "Arch Linux", "Mandriva", "Slackware", "Manjaro":
-		s.setDevice(confRule, "Desktop", Unknown, "Linux Desktop")
+		s.setDevice(confGeneric, "Desktop", Unknown, "Linux Desktop")
 		s.linuxDevice()
 	case "Ubuntu Touch":
-		s.setDevice(confRule, "Phone", Unknown, "Linux Mobile")
+		s.setDevice(confGeneric, "Phone", Unknown, "Linux Mobile")
 		if s.tablet {
-			s.devClass.set("Tablet", confRule)
+			s.devClass.set("Tablet", confGeneric)
 		}
 	case "Raspbian":
 		// The Raspberry Pi foundation's own distribution.
-		s.setDevice(confRule, "Desktop", "Raspberry", "Raspberry PI")
+		s.setDevice(confGeneric, "Desktop", "Raspberry", "Raspberry PI")
 	case "FreeBSD", "OpenBSD", "NetBSD", "DragonFly BSD", "SunOS", "Solaris", "IRIX", "AIX", "HP-UX", "BeOS/Haiku", "RISC OS", "OS/2",
 		"MorphOS", "AmigaOS", "UNIX BSD/SYSV", "illumOS":
-		s.setDevice(confRule, "Desktop", Unknown, "Desktop")
+		s.setDevice(confGeneric, "Desktop", Unknown, "Desktop")
 		if d, ok := unixDesktops[s.os.name]; ok {
-			s.devName.set(d.name, confRule)
+			s.devName.set(d.name, confProduct)
 			if d.brand != "" {
-				s.devBrand.set(d.brand, confRule)
+				s.devBrand.set(d.brand, confProduct)
 			}
 		}
 	case "Windows Phone", "Windows Mobile":
-		s.setDevice(confRule, "Phone", Unknown, "Generic Windows Phone")
+		s.setDevice(confGeneric, "Phone", Unknown, "Generic Windows Phone")
 		s.windowsPhoneModel()
 		if s.devBrand.v == Unknown {
 			s.windowsPhoneVendor()
 		}
 	case "Windows CE":
-		s.setDevice(confRule, "Mobile", Unknown, "Mobile")
+		s.setDevice(confGeneric, "Mobile", Unknown, "Mobile")
 	case "Android":
 		s.androidDevice()
 		if s.devBrand.v == "Google" && strings.HasPrefix(s.devName.v, "Google Glass") {
-			s.devClass.set("Augmented Reality", confRule)
+			s.devClass.set("Augmented Reality", confProduct)
 			// "(...; Glass 1 Build/IMM76L; XE7)": Google Glass names its
 			// own firmware release ("XE" and a number) next to Android's.
 			for _, e := range p.entries {
@@ -120,14 +120,14 @@ func (s *state) detectDevice() {
 			}
 		}
 	case "Fuchsia":
-		s.setDevice(confRule, "Mobile", Unknown, "Fuchsia Device")
+		s.setDevice(confGeneric, "Mobile", Unknown, "Fuchsia Device")
 	case "BlackBerry":
-		s.setDevice(confRule, "Phone", "BlackBerry", "BlackBerry 10")
+		s.setDevice(confGeneric, "Phone", "BlackBerry", "BlackBerry 10")
 	case "RIM OS":
 		// The model ("BlackBerry 9900") is read by deviceFromTokens.
-		s.devClass.set("Phone", confRule)
+		s.devClass.set("Phone", confGeneric)
 	case "RIM Tablet OS":
-		s.setDevice(confRule, "Tablet", "BlackBerry", "BlackBerry PlayBook")
+		s.setDevice(confGeneric, "Tablet", "BlackBerry", "BlackBerry PlayBook")
 	case "HarmonyOS", "Sailfish":
 		if p.has(kwAndroid) {
 			// These systems also announce Android, in its layout, with
@@ -135,68 +135,68 @@ func (s *state) detectDevice() {
 			s.androidDevice()
 			break
 		}
-		s.devClass.set("Phone", confRule)
+		s.devClass.set("Phone", confGeneric)
 		if s.tablet {
-			s.devClass.set("Tablet", confRule)
+			s.devClass.set("Tablet", confGeneric)
 		}
 	case "WebOS", "HP WebOS":
 		// Palm's and then HP's system: the model is the product after
 		// Safari ("Safari/525.27.1 Pre/1.0", "TouchPad/1.0").
-		s.devClass.set("Phone", confRule)
-		s.devBrand.set("Palm", confRule)
+		s.devClass.set("Phone", confGeneric)
+		s.devBrand.set("Palm", confGeneric)
 		if s.os.name == "HP WebOS" {
-			s.devBrand.set("HP", confRule)
+			s.devBrand.set("HP", confProduct)
 		}
 		if strings.Contains(p.low, "touchpad") || strings.Contains(p.low, "hp-tablet") {
-			s.devClass.set("Tablet", confRule)
+			s.devClass.set("Tablet", confProduct)
 		}
 		if n := len(p.products); n > 1 && strings.EqualFold(p.products[n-2].lword, "safari") && isVersionLike(p.products[n-1].version) &&
 			p.products[n-1].name != "" && isLetter(p.products[n-1].name[0]) {
-			s.devName.set(s.devBrand.v+" "+normalizeName(p.products[n-1].name), confRule)
+			s.devName.set(s.devBrand.v+" "+normalizeName(p.products[n-1].name), confGeneric)
 		}
 	case "PalmOS":
 		s.palmPDA()
 	case "tvOS":
-		s.setDevice(confRule, "Set-top box", "Apple", "Apple TV")
+		s.setDevice(confGeneric, "Set-top box", "Apple", "Apple TV")
 	case "PICO OS":
-		s.setDevice(confRule, "Virtual Reality", "Pico", "Pico")
+		s.setDevice(confGeneric, "Virtual Reality", "Pico", "Pico")
 		for _, e := range p.entries {
 			if lt := p.ltext(e); strings.HasPrefix(lt, "pico ") {
 				if k := picoOSAt(lt); k > 5 {
-					s.devName.set("Pico "+normalizeName(p.text(e)[5:k]), confRule)
+					s.devName.set("Pico "+normalizeName(p.text(e)[5:k]), confProduct)
 				}
 				break
 			}
 		}
 	case "Roku OS":
-		s.setDevice(confRule, "Set-top box", "Roku", "Roku")
+		s.setDevice(confGeneric, "Set-top box", "Roku", "Roku")
 		if strings.HasPrefix(s.os.version, "DVP") {
-			s.devName.set("Roku Digital Video", confRule)
+			s.devName.set("Roku Digital Video", confGeneric)
 		}
 	case "Maemo":
 		// Maemo 5, with Firefox for mobile, ran on Nokia's N900.
-		s.setDevice(confRule, "Phone", "Nokia", "Nokia N900")
+		s.setDevice(confGeneric, "Phone", "Nokia", "Nokia N900")
 	case "KaiOS", "Tizen", "SymbianOS", "Symbian", "Bada", "Firefox OS", "OpenHarmony", "MeeGo":
-		s.devClass.set("Phone", confRule)
+		s.devClass.set("Phone", confGeneric)
 		if s.tablet {
-			s.devClass.set("Tablet", confRule)
+			s.devClass.set("Tablet", confGeneric)
 		}
 	case "Nintendo":
-		s.setDevice(confRule, "Game Console", "Nintendo", "Nintendo")
+		s.setDevice(confGeneric, "Game Console", "Nintendo", "Nintendo")
 		s.gameConsole()
 	case "CellOS":
-		s.setDevice(confRule, "Game Console", "Sony", "Sony PlayStation")
+		s.setDevice(confGeneric, "Game Console", "Sony", "Sony PlayStation")
 		s.gameConsole()
 	default:
 		if s.os.linux {
-			s.setDevice(confRule, "Desktop", Unknown, "Linux Desktop")
+			s.setDevice(confGeneric, "Desktop", Unknown, "Linux Desktop")
 		}
 	}
 	if s.os.name == "Linux" && !p.has(kwOculus) && !p.has(kwVRSafari) {
 		if _, ok := p.product("SamsungBrowser"); ok {
 			// Samsung Internet in its desktop mode, which only its tablet
 			// version offers, sends a desktop Linux platform.
-			s.setDevice(confRule, "Tablet", "Samsung", "Samsung Tablet")
+			s.setDevice(confProduct, "Tablet", "Samsung", "Samsung Tablet")
 			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
 		}
 	}
@@ -218,17 +218,17 @@ func (s *state) detectDevice() {
 		if silk {
 			// Amazon's Silk browser runs only on Fire tablets and TVs; in
 			// its desktop mode it sends a Linux or Mac desktop platform.
-			s.setDevice(confRule, "Tablet", "Amazon", "Amazon Kindle Fire")
+			s.setDevice(confProduct, "Tablet", "Amazon", "Amazon Kindle Fire")
 			s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
 		}
 	}
 	if s.os.name == "" {
 		switch {
 		case s.tablet && s.mozilla:
-			s.devClass.set("Tablet", confRule)
+			s.devClass.set("Tablet", confGeneric)
 			s.os = osInfo{name: "Firefox OS", version: firefoxOSVersion(s.engVersion.v), class: "Mobile"}
 		case s.mobile && s.mozilla && s.engName.v == "Gecko":
-			s.devClass.set("Phone", confRule)
+			s.devClass.set("Phone", confGeneric)
 			s.os = osInfo{name: "Firefox OS", version: firefoxOSVersion(s.engVersion.v), class: "Mobile"}
 		}
 	}
@@ -251,8 +251,8 @@ func (s *state) detectDevice() {
 	}
 	if s.os.name == "Maemo" && (s.devBrand.v == "" || s.devBrand.v == Unknown) && strings.EqualFold(s.os.cpu, "armv7l") {
 		// Maemo 5 ran on one ARMv7 device only, Nokia's N900.
-		s.devBrand.set("Nokia", confRule)
-		s.devName.set("Nokia N900", confRule)
+		s.devBrand.set("Nokia", confGeneric)
+		s.devName.set("Nokia N900", confGeneric)
 	}
 }
 
@@ -281,14 +281,14 @@ func (s *state) deviceFromTokens() {
 				if needModel {
 					return false
 				}
-				s.devBrand.set(b, confRule)
+				s.devBrand.set(b, confProduct)
 				if s.devName.v == "" || s.devName.v == Unknown {
-					s.devName.set(b, confRule)
+					s.devName.set(b, confProduct)
 				}
 				return true
 			}
-			s.devBrand.set(b, confRule)
-			s.devName.set(b+" "+normalizeName(rest), confRule)
+			s.devBrand.set(b, confProduct)
+			s.devName.set(b+" "+normalizeName(rest), confProduct)
 			return true
 		}
 		for _, e := range p.entries {
@@ -298,8 +298,8 @@ func (s *state) deviceFromTokens() {
 				// model and the firmware, each after a slash.
 				if b, ok := knownBrand(strings.TrimLeft(t[:k], "$")); ok {
 					if m, _, _ := strings.Cut(t[k+1:], "/"); m != "" && strings.IndexByte(t[k+1:], '/') > 0 {
-						s.devBrand.set(b, confRule)
-						s.devName.set(b+" "+m, confRule)
+						s.devBrand.set(b, confProduct)
+						s.devName.set(b+" "+m, confProduct)
 						return
 					}
 				}
@@ -388,12 +388,12 @@ func (s *state) featurePhone() {
 	p := s.p
 	if p.has(kwMIDP) || p.has(kwMAUI) || p.has(kwWAPBrowser) || p.has(kwUPBrowser) || p.has(kwJ2ME) ||
 		p.has(kwOperaMini) || p.has(kwSEMCBrowser) || p.has(kwObigo) || p.has(kwTeleca) {
-		s.devClass.set("Mobile", confRule)
+		s.devClass.set("Mobile", confGeneric)
 		for _, e := range p.entries {
 			if p.ltext(e) == "java" {
 				// "UCWEB/2.0 (Java; U; MIDP-2.0; Nokia112)": the Java
 				// edition of a browser for phones.
-				s.devClass.set("Phone", confRule)
+				s.devClass.set("Phone", confProduct)
 				if s.os.class == "" || s.os.class == Unknown {
 					s.os.class = "Mobile"
 				}
@@ -409,10 +409,10 @@ func (s *state) featurePhone() {
 					name = name[:k]
 				}
 				if b, rest := brandOfModel(name); b != "" {
-					s.devBrand.set(b, confRule)
-					s.devName.set(b, confRule)
+					s.devBrand.set(b, confGeneric)
+					s.devName.set(b, confGeneric)
 					if rest != "" {
-						s.devName.set(b+" "+normalizeName(rest), confRule)
+						s.devName.set(b+" "+normalizeName(rest), confProduct)
 					}
 					break
 				}
@@ -441,16 +441,16 @@ func (s *state) windowsPhoneModel() {
 			if brand == "" {
 				brand = normalizeName(vendor)
 			}
-			s.devBrand.set(brand, confRule)
+			s.devBrand.set(brand, confProduct)
 			rest := model
 			if hasPrefixFold(rest, brand) {
 				rest = strings.TrimLeft(rest[len(brand):], " _-")
 			}
 			if rest == "" || strings.EqualFold(model, vendor) {
-				s.devName.set(brand+" Windows Phone", confRule)
+				s.devName.set(brand+" Windows Phone", confProduct)
 				return
 			}
-			s.devName.set(brand+" "+normalizeName(rest), confRule)
+			s.devName.set(brand+" "+normalizeName(rest), confProduct)
 			return
 		}
 	}
@@ -502,21 +502,21 @@ func (s *state) androidDevice() {
 	model = strings.TrimSpace(strings.TrimPrefix(model, "Model "))
 	switch {
 	case s.tablet || p.has(kwOperaTablet):
-		s.devClass.set("Tablet", confRule)
+		s.devClass.set("Tablet", confGeneric)
 	case s.mobile:
-		s.devClass.set("Phone", confRule)
+		s.devClass.set("Phone", confGeneric)
 	case s.mozilla && bareAndroid:
 		// "(Android; Linux armv7l; rv:10.0.3)": the old Firefox and AIR
 		// runtimes that say neither Mobile nor Tablet nor the version.
-		s.devClass.set("Mobile", confRule)
+		s.devClass.set("Mobile", confGeneric)
 	case s.mozilla:
-		s.devClass.set("Tablet", confRule)
+		s.devClass.set("Tablet", confGeneric)
 	default:
-		s.devClass.set("Mobile", confRule)
+		s.devClass.set("Mobile", confGeneric)
 	}
 	if model == "" || strings.EqualFold(model, "k") || strings.EqualFold(model, "mobile") {
-		s.devBrand.set(Unknown, confRule)
-		s.devName.set("Android Mobile", confRule)
+		s.devBrand.set(Unknown, confGeneric)
+		s.devName.set("Android Mobile", confGeneric)
 		if model == "K" {
 			s.reducedAndroid()
 		}
@@ -545,17 +545,17 @@ func (s *state) androidDevice() {
 			brand = normalizeName(model[:k])
 			rest = strings.ReplaceAll(model[k+1:], "-", " ")
 		} else {
-			s.devBrand.set(Unknown, confRule)
-			s.devName.set(normalizeName(model), confRule)
+			s.devBrand.set(Unknown, confGeneric)
+			s.devName.set(normalizeName(model), confGeneric)
 			return
 		}
 	}
-	s.devBrand.set(brand, confRule)
+	s.devBrand.set(brand, confGeneric)
 	if rest == "" {
-		s.devName.set(brand, confRule)
+		s.devName.set(brand, confGeneric)
 		return
 	}
-	s.devName.set(brand+" "+normalizeName(rest), confRule)
+	s.devName.set(brand+" "+normalizeName(rest), confGeneric)
 	if brand == "Amazon" {
 		s.amazonDevice(model)
 	}
@@ -651,28 +651,28 @@ func (s *state) anonymized() {
 	p := s.p
 	if p.has(kwAnonymizedBy) || p.has(kwAnonymisedBy) || p.has(kwAnonymisiertDurch) || p.has(kwAnonymizedByTight) ||
 		p.has(kwAnonymisiertDurchTight) {
-		s.devClass.set("Anonymized", confRule)
+		s.devClass.set("Anonymized", confFamily+1)
 		return
 	}
 	if p.has(kwWebLight) {
 		// Google Web Light fetches and slims pages for slow connections
 		// on the user's behalf; the device it announces is a fixed one.
-		s.setDevice(confRule, "Anonymized", "Google", "Google Weblight")
+		s.setDevice(confFamily+1, "Anonymized", "Google", "Google Weblight")
 		return
 	}
 	if p.has(kwWirelessTranscoder) {
 		// Its predecessor for mobile phones, the Google Wireless
 		// Transcoder, does not name the device at all.
-		s.setDevice(confRule, "Anonymized", "Google", "Google Wireless Transcoder")
+		s.setDevice(confFamily+1, "Anonymized", "Google", "Google Wireless Transcoder")
 		return
 	}
 	if zeroedComment(p) {
-		s.devClass.set("Anonymized", confRule)
+		s.devClass.set("Anonymized", confFamily+1)
 		return
 	}
 	if op, ok := p.product("Opera"); ok && strings.HasPrefix(op.version, "9.") && len(op.version) == 4 {
 		if minor := atoiPrefix(op.version[2:]); minor > 80 {
-			s.devClass.set("Anonymized", confRule)
+			s.devClass.set("Anonymized", confFamily+1)
 		}
 	}
 }
@@ -689,7 +689,7 @@ func (s *state) desktopMode() {
 		if _, ok := p.product("Minimo"); ok {
 			// Minimo, Mozilla's browser for handhelds, ran on Linux PDAs.
 			s.os.class = "Mobile"
-			s.devClass.set("Mobile", confRule)
+			s.devClass.set("Mobile", confProduct)
 			return
 		}
 	}

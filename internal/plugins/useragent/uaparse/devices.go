@@ -19,9 +19,9 @@ func (s *state) gameConsole() {
 			if model == "" {
 				continue
 			}
-			s.setDevice(confRule, "Game Console", "Nintendo", "Nintendo "+normalizeName(model))
+			s.setDevice(confFamily, "Game Console", "Nintendo", "Nintendo "+normalizeName(model))
 			if handheldNintendo(asciiLower(model)) {
-				s.devClass.set("Handheld Game Console", confRule)
+				s.devClass.set("Handheld Game Console", confFamily+1)
 			}
 			// Nintendo's consoles have no version of their system in the
 			// user agent; the console itself is the "version" of the
@@ -29,7 +29,7 @@ func (s *state) gameConsole() {
 			s.os = osInfo{name: "Nintendo", version: "Nintendo " + model, class: "Game Console", cpu: s.os.cpu}
 			return
 		case lt == "ps2" || strings.HasPrefix(lt, "ps2 "):
-			s.setDevice(confRule, "Game Console", "Sony", "Sony PlayStation 2")
+			s.setDevice(confFamily, "Game Console", "Sony", "Sony PlayStation 2")
 			for _, e2 := range p.entries {
 				// The PlayStation 2's network system, "PlayStation BB
 				// Navigator 1.0".
@@ -39,7 +39,7 @@ func (s *state) gameConsole() {
 			}
 			return
 		case strings.HasPrefix(lt, "psp"):
-			s.setDevice(confRule, "Handheld Game Console", "Sony", "Sony PlayStation Portable")
+			s.setDevice(confFamily, "Handheld Game Console", "Sony", "Sony PlayStation Portable")
 			return
 		case strings.HasPrefix(lt, "playstation"):
 			rest := strings.TrimLeft(t[len("playstation"):], " /")
@@ -51,7 +51,7 @@ func (s *state) gameConsole() {
 				model, version = m, v
 			}
 			version = strings.TrimSpace(version)
-			s.setDevice(confRule, "Game Console", "Sony", "Sony PlayStation "+normalizeName(model))
+			s.setDevice(confFamily, "Game Console", "Sony", "Sony PlayStation "+normalizeName(model))
 			s.sonyConsoleOS(asciiLower(model), version)
 			if pr, ok := p.product("RNPS"); ok && isVersionLike(pr.version) {
 				// React Native for PlayStation apps run on their own
@@ -86,7 +86,7 @@ func (s *state) sonyConsoleOS(model, version string) {
 	case "vita":
 		name = "PlayStation Vita"
 	case "portable":
-		s.devClass.set("Handheld Game Console", confRule)
+		s.devClass.set("Handheld Game Console", confFamily+1)
 		return
 	default:
 		return
@@ -105,24 +105,26 @@ func (s *state) sonyConsoleOS(model, version string) {
 func (s *state) eReader() {
 	p := s.p
 	if pr, ok := p.product("PocketBook"); ok && isVersionLike(pr.version) {
-		s.setDevice(confRule, "eReader", "PocketBook", "PocketBook")
-		s.setEngine(confRule, "eReader", "PocketBook", cleanVersion(pr.version))
-		s.agClass.set("eReader", confRule)
+		s.setDevice(confFamily, "eReader", "PocketBook", "PocketBook")
+		s.setEngine(confFamily, "eReader", "PocketBook", cleanVersion(pr.version))
+		s.agClass.set("eReader", confFamily)
 		s.os.class = "Mobile"
 		return
 	}
 	if pr, ok := p.product("Kindle"); ok && isVersionLike(pr.version) && !strings.Contains(pr.lname, "fire") {
-		s.setDevice(confRule, "eReader", "Amazon", "Amazon Kindle")
+		s.setDevice(confFamily, "eReader", "Amazon", "Amazon Kindle")
 		s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
 		return
 	}
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		if strings.HasPrefix(lt, "kobo ") || strings.HasPrefix(lt, "tolino ") {
-			s.devClass.set("eReader", confRule)
-			if lt[0] == 'k' && (s.devBrand.v == "" || s.devBrand.v == Unknown) {
-				s.devBrand.set("Kobo", confRule)
-				s.devName.set(normalizeName(p.text(e)), confRule)
+			s.devClass.set("eReader", confFamily)
+			if lt[0] == 'k' {
+				// The reader's own entry names it, whatever model the
+				// Android rules read in it.
+				s.devBrand.set("Kobo", confFamily)
+				s.devName.set(koboReaderName(p.text(e)), confFamily)
 			}
 			return
 		}
@@ -164,18 +166,18 @@ func (s *state) wearable() {
 	p := s.p
 	switch {
 	case p.has(kwVRSafari) || p.has(kwOculus) && !p.has(kwPico):
-		s.devClass.set("Virtual Reality", confRule)
+		s.devClass.set("Virtual Reality", confFamily)
 		if s.devBrand.v == "" || s.devBrand.v == Unknown || s.devBrand.v == "Quest" || s.devBrand.v == "Pacific" {
 			// Oculus headsets name only their code name ("Pacific",
 			// "Quest 2"), which the generic rule took for a maker.
 			if s.devBrand.v == "" || s.devBrand.v == Unknown {
-				s.devName.set("Oculus", confRule)
+				s.devName.set("Oculus", confFamily)
 			}
-			s.devBrand.set("Oculus", confRule)
+			s.devBrand.set("Oculus", confFamily)
 			for _, e := range p.entries {
 				lt := p.ltext(e)
 				if lt == "pacific" || lt == "quest" || strings.HasPrefix(lt, "quest ") {
-					s.devName.set("Oculus "+normalizeName(p.text(e)), confRule)
+					s.devName.set("Oculus "+normalizeName(p.text(e)), confFamily+1)
 					break
 				}
 			}
@@ -183,7 +185,7 @@ func (s *state) wearable() {
 		s.picoHeadset()
 	case p.has(kwWatchOS):
 		if pr, ok := p.product("watchOS"); ok {
-			s.setDevice(confRule, "Watch", "Apple", "Apple Watch")
+			s.setDevice(confFamily, "Watch", "Apple", "Apple Watch")
 			s.os = osInfo{name: "watchOS", version: orUnknown(pr.version), class: "Mobile", cpu: s.os.cpu}
 		}
 	case p.has(kwWatch) && (s.os.name == "Android" || s.os.name == "Tizen"):
@@ -191,17 +193,17 @@ func (s *state) wearable() {
 		if !strings.Contains(lm, "watch") {
 			return
 		}
-		s.devClass.set("Watch", confRule)
+		s.devClass.set("Watch", confFamily)
 		if s.devBrand.v == "G" {
 			// LG sold its first Android Wear watches as "G Watch".
-			s.devBrand.set("LG", confRule)
-			s.devName.set("LG "+s.devName.v, confRule)
+			s.devBrand.set("LG", confFamily)
+			s.devName.set("LG "+s.devName.v, confFamily)
 		}
 	case s.os.name == "Android" && len(p.products) > 0 && p.products[0].name == "AlexaService":
 		// Amazon's voice service on its Echo devices.
-		s.setDevice(confRule, "Voice", "Amazon", "Amazon Alexa")
+		s.setDevice(confFamily, "Voice", "Amazon", "Amazon Alexa")
 	case p.has(kwQtCarBrowser) || p.has(kwTeslaSlash) && s.os.name == "Linux":
-		s.setDevice(confRule, "Car", "Tesla", "Tesla")
+		s.setDevice(confFamily, "Car", "Tesla", "Tesla")
 	}
 }
 
@@ -221,8 +223,8 @@ func (s *state) picoHeadset() {
 			model = t[len("pico "):k]
 			version = leadingVersion(t[k+3:])
 		}
-		s.devBrand.set("Pico", confRule)
-		s.devName.set("Pico "+normalizeName(strings.TrimSpace(model)), confRule)
+		s.devBrand.set("Pico", confFamily)
+		s.devName.set("Pico "+normalizeName(strings.TrimSpace(model)), confFamily)
 		if version != "" {
 			s.os.name, s.os.version = "PICO OS", version
 		}
@@ -239,7 +241,7 @@ func (s *state) homeDevice() {
 	p := s.p
 	for _, e := range p.entries {
 		if p.ltext(e) == "cellos" {
-			s.setDevice(confRule, "Game Console", "Sony", "Sony PlayStation 3")
+			s.setDevice(confFamily, "Game Console", "Sony", "Sony PlayStation 3")
 			s.os = osInfo{name: "CellOS", version: Unknown, class: "Game Console", cpu: s.os.cpu}
 			return
 		}
@@ -251,10 +253,10 @@ func (s *state) homeDevice() {
 			// "Android-SAMSUNG-GT-I9060C/101.40404": the download manager
 			// of Samsung's Android browser, with the phone's model.
 			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
-			s.devClass.set("Mobile", confRule)
+			s.devClass.set("Mobile", confFamily)
 			if b, rest := brandOfModel(first.name[8:]); b != "" && rest != "" {
-				s.devBrand.set(b, confRule)
-				s.devName.set(b+" "+normalizeName(rest), confRule)
+				s.devBrand.set(b, confFamily)
+				s.devName.set(b+" "+normalizeName(rest), confFamily)
 			}
 			return
 		case first.name == "WhatsApp" && len(p.products) == 2 && len(p.products[1].name) == 1:
@@ -264,21 +266,21 @@ func (s *state) homeDevice() {
 			switch p.products[1].name {
 			case "N":
 				s.os = osInfo{name: "KaiOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
-				s.setDevice(confRule, "Mobile", "Nokia", "Nokia Kaios")
+				s.setDevice(confFamily, "Mobile", "Nokia", "Nokia Kaios")
 			case "W":
 				s.os = osInfo{name: "Windows Mobile", version: "10", class: "Mobile", cpu: s.os.cpu}
-				s.setDevice(confRule, "Mobile", Unknown, "Generic Windows Phone")
+				s.setDevice(confFamily, "Mobile", Unknown, "Generic Windows Phone")
 			}
 			return
 		case first.name == "MSFT-WP" && isVersionLike(first.version):
 			// The system HTTP client of Windows Phone ("MSFT-WP/7.10.8860").
 			s.os = osInfo{name: "Windows Phone", version: first.version, class: "Mobile", cpu: s.os.cpu}
-			s.devClass.set("Phone", confRule)
+			s.devClass.set("Phone", confFamily)
 			return
 		case first.name == "Echo" && len(p.products) == 1 && isVersionLike(first.version):
 			// Amazon's Echo speakers fetch with a bare "Echo/1.0".
 			s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
-			s.setDevice(confRule, "Voice", "Amazon", "Amazon Echo")
+			s.setDevice(confFamily, "Voice", "Amazon", "Amazon Echo")
 			return
 		case strings.Contains(first.lname, "android") || strings.HasSuffix(first.lname, "-ios") || strings.Contains(first.lname, "-ios-"):
 			// Apps named after their platform: "GeenStijlAndroidApp/2.0",
@@ -286,7 +288,7 @@ func (s *state) homeDevice() {
 			// one named after both ("Outlook-iOS-Android") is only mobile.
 			android := strings.Contains(first.lname, "android")
 			ios := strings.HasSuffix(first.lname, "-ios") || strings.Contains(first.lname, "-ios-")
-			s.devClass.set("Mobile", confRule)
+			s.devClass.set("Mobile", confFamily)
 			switch {
 			case android && ios:
 				s.os.class = "Mobile"
@@ -294,15 +296,15 @@ func (s *state) homeDevice() {
 				s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
 			default:
 				s.os = osInfo{name: "iOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
-				s.devBrand.set("Apple", confRule)
-				s.devName.set("Apple iOS Device", confRule)
+				s.devBrand.set("Apple", confFamily)
+				s.devName.set("Apple iOS Device", confFamily)
 				switch lv := asciiLower(first.version); {
 				case strings.Contains(lv, "iphone"):
-					s.devClass.set("Phone", confRule)
-					s.devName.set("Apple iPhone", confRule)
+					s.devClass.set("Phone", confFamily)
+					s.devName.set("Apple iPhone", confFamily)
 				case strings.Contains(lv, "ipad"):
-					s.devClass.set("Tablet", confRule)
-					s.devName.set("Apple iPad", confRule)
+					s.devClass.set("Tablet", confFamily)
+					s.devName.set("Apple iPad", confFamily)
 				}
 			}
 			return
@@ -310,7 +312,7 @@ func (s *state) homeDevice() {
 			// "member-react-native-application/android/1.11.12": an app
 			// that names its platform where the version would be.
 			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
-			s.devClass.set("Mobile", confRule)
+			s.devClass.set("Mobile", confFamily)
 			return
 		}
 	}
@@ -319,15 +321,15 @@ func (s *state) homeDevice() {
 		// "Spotify/112000510 Win32/0 (PC laptop)": Spotify's desktop
 		// client names the platform and the kind of computer.
 		s.os = osInfo{name: "Windows", version: Unknown, class: "Desktop", cpu: s.os.cpu}
-		s.setDevice(confRule, "Desktop", Unknown, normalizeName(p.text(p.entries[0])))
+		s.setDevice(confFamily, "Desktop", Unknown, normalizeName(p.text(p.entries[0])))
 		return
 	}
 	if pr, ok := p.product("Sonos"); ok && isVersionLike(pr.version) {
-		s.devBrand.set("Sonos", confRule)
-		s.devName.set("Sonos", confRule)
+		s.devBrand.set("Sonos", confFamily)
+		s.devName.set("Sonos", confFamily)
 		for _, e := range p.entries {
 			if t := p.text(e); isModelNumber(t) || len(t) == 4 && isModelNumber(t+"-") {
-				s.devName.set("Sonos "+t, confRule)
+				s.devName.set("Sonos "+t, confFamily+1)
 				break
 			}
 		}
@@ -351,11 +353,11 @@ func (s *state) reducedAndroid() {
 		}
 	}
 	if _, ok := p.product("SamsungBrowser"); ok {
-		s.devBrand.set("Samsung", confRule)
+		s.devBrand.set("Samsung", confFamily)
 		if s.devClass.v == "Phone" {
-			s.devName.set("Samsung Phone", confRule)
+			s.devName.set("Samsung Phone", confFamily)
 		} else {
-			s.devName.set("Samsung Tablet", confRule)
+			s.devName.set("Samsung Tablet", confFamily)
 		}
 	}
 }
@@ -379,17 +381,17 @@ func (s *state) wpDesktop() {
 		version = "8.1"
 	}
 	s.os = osInfo{name: "Windows Phone", version: version, class: "Mobile", cpu: s.os.cpu}
-	s.setDevice(confRule, "Phone", Unknown, "Generic Windows Phone")
+	s.setDevice(confFamily, "Phone", Unknown, "Generic Windows Phone")
 	for i, e := range p.entries {
 		if p.ltext(e) != "wpdesktop" || i+1 >= len(p.entries) || p.entries[i+1].block != e.block {
 			continue
 		}
 		model := p.text(p.entries[i+1])
 		if b, rest := brandOfModel(model); b != "" {
-			s.devBrand.set(b, confRule)
-			s.devName.set(b, confRule)
+			s.devBrand.set(b, confFamily)
+			s.devName.set(b, confFamily)
 			if rest != "" {
-				s.devName.set(b+" "+normalizeName(rest), confRule)
+				s.devName.set(b+" "+normalizeName(rest), confFamily)
 			}
 		}
 		return
@@ -402,30 +404,30 @@ func (s *state) wpDesktop() {
 func (s *state) tizenDevice() {
 	p := s.p
 	if s.devBrand.v == "" || s.devBrand.v == Unknown {
-		s.devBrand.set("Samsung", confRule)
+		s.devBrand.set("Samsung", confFamily)
 	}
 	if lm := asciiLower(s.devName.v); strings.HasPrefix(lm, "samsung sm-r7") || strings.HasPrefix(lm, "samsung sm-r8") ||
 		strings.HasPrefix(lm, "samsung sm-r9") {
-		s.devClass.set("Watch", confRule) // the Gear S and Galaxy Watch models
+		s.devClass.set("Watch", confFamily) // the Gear S and Galaxy Watch models
 		return
 	}
 	if s.devClass.v == "TV" || p.has(kwTVSafari) {
-		s.devClass.set("TV", confRule)
-		s.devName.set("Samsung Smart TV", confRule)
+		s.devClass.set("TV", confFamily)
+		s.devName.set("Samsung Smart TV", confFamily)
 		s.os.class = "Embedded"
 		return
 	}
 	if p.has(kwFamilyHub) {
-		s.devClass.set("Home Appliance", confRule)
+		s.devClass.set("Home Appliance", confFamily)
 		if !s.mobile {
 			s.os.class = "Embedded"
 		}
 		return
 	}
 	if s.devName.v == "" || s.devName.v == Unknown {
-		s.devName.set("Samsung Tizen Device", confRule)
+		s.devName.set("Samsung Tizen Device", confFamily)
 		if !s.mobile && !s.tablet && s.devClass.v == "Phone" {
-			s.devClass.set(Unknown, confRule)
+			s.devClass.set(Unknown, confFamily)
 			s.os.class = "Embedded"
 		}
 	}
@@ -440,7 +442,7 @@ func (s *state) appleProduct() {
 		// hardware and the tvOS release.
 		if k := strings.IndexByte(p.ua, '/'); k > 0 && k < 16 {
 			if v := leadingVersion(p.ua[k+1:]); v != "" {
-				s.setDevice(confRule, "Set-top box", "Apple", "Apple TV")
+				s.setDevice(confFamily, "Set-top box", "Apple", "Apple TV")
 				s.os = osInfo{name: "tvOS", version: v, class: "Mobile", cpu: s.os.cpu}
 				return
 			}
@@ -457,19 +459,19 @@ func (s *state) appleProduct() {
 	}
 	switch {
 	case strings.HasPrefix(ln, "iphone"):
-		s.devClass.set("Phone", confRule)
-		s.devName.set("Apple iPhone", confRule)
+		s.devClass.set("Phone", confFamily)
+		s.devName.set("Apple iPhone", confFamily)
 	case strings.HasPrefix(ln, "ipod"):
 		// Every iPod that runs iOS is an iPod touch.
-		s.devClass.set("Phone", confRule)
-		s.devName.set("Apple iPod Touch", confRule)
+		s.devClass.set("Phone", confFamily)
+		s.devName.set("Apple iPod Touch", confFamily)
 	case strings.HasPrefix(ln, "ipad"):
-		s.devClass.set("Tablet", confRule)
-		s.devName.set("Apple iPad", confRule)
+		s.devClass.set("Tablet", confFamily)
+		s.devName.set("Apple iPad", confFamily)
 	default:
 		return
 	}
-	s.devBrand.set("Apple", confRule)
+	s.devBrand.set("Apple", confFamily)
 	s.os = osInfo{name: "iOS", version: version, class: "Mobile", cpu: s.os.cpu}
 }
 
@@ -489,7 +491,7 @@ func (s *state) deviceFamilies() {
 			// Maemo; its own browser says which system it really is.
 			v, _ := p.entryVersion("sailfish ")
 			s.os.name, s.os.version = "Sailfish", orUnknown(leadingVersion(v))
-			s.devClass.set("Phone", confRule)
+			s.devClass.set("Phone", confFamily)
 		}
 	}
 	switch s.os.name {
@@ -503,17 +505,17 @@ func (s *state) deviceFamilies() {
 			lt := p.ltext(e)
 			if s.devClass.v == "Mobile" && (lt == "mobile2.0" || lt == "tablet2.0") {
 				// "(compatible; Mobile2.0)", "(compatible; Tablet2.0)".
-				s.devClass.set("Tablet", confRule)
+				s.devClass.set("Tablet", confFamily)
 				if lt[0] == 'm' {
-					s.devClass.set("Phone", confRule)
+					s.devClass.set("Phone", confFamily+1)
 				}
 			}
 			if strings.HasPrefix(lt, "screen size ") {
 				switch {
 				case strings.HasSuffix(lt, "phone"):
-					s.devClass.set("Phone", confRule)
+					s.devClass.set("Phone", confFamily)
 				case strings.HasSuffix(lt, "tablet"):
-					s.devClass.set("Tablet", confRule)
+					s.devClass.set("Tablet", confFamily)
 				}
 			}
 		}
@@ -536,17 +538,17 @@ func (s *state) deviceFamilies() {
 			}
 			switch {
 			case s.devBrand.v == "Samsung" && pre("gt-p", "gt-n80", "sm-t", "sm-p", "sm-x"):
-				s.devClass.set("Tablet", confRule)
+				s.devClass.set("Tablet", confFamily)
 			case pre("tb-") || strings.Contains(m, " TB-") || strings.Contains(m, " tb-") ||
 				len(m) > 4 && pre("tb") && m[2] >= '0' && m[2] <= '9' && m[3] == '-':
-				s.devClass.set("Tablet", confRule)
+				s.devClass.set("Tablet", confFamily)
 			case s.devBrand.v == "Samsung" && pre("sm-r7", "sm-r8", "sm-r9"):
 				// The Gear S and Galaxy Watch models.
-				s.devClass.set("Watch", confRule)
+				s.devClass.set("Watch", confFamily)
 			case s.devBrand.v == "Google" && pre("glass"):
 				// The first Glass releases named their own Android based
 				// system by its "XE" (Explorer Edition) number ("; XE7)").
-				s.devClass.set("Augmented Reality", confRule)
+				s.devClass.set("Augmented Reality", confFamily)
 				for _, e := range p.entries {
 					if t := p.text(e); len(t) > 2 && t[0] == 'X' && t[1] == 'E' && isDigits(t[2:]) {
 						s.os.name, s.os.class, s.os.version = "Glass OS", "Augmented Reality", t[2:]
@@ -554,14 +556,14 @@ func (s *state) deviceFamilies() {
 				}
 			case len(m) > 3 && pre("mid") && (m[3] >= '0' && m[3] <= '9' || m[3] == '-' || m[3] == ' '):
 				// "MID713": a Mobile Internet Device, the generic tablets.
-				s.devClass.set("Tablet", confRule)
+				s.devClass.set("Tablet", confFamily)
 			}
 		}
 	case "WebOS":
 		if s.devBrand.v == "" || s.devBrand.v == Unknown {
 			for _, e := range p.entries {
 				if p.ltext(e) == "hp-tablet" {
-					s.setDevice(confRule, "Tablet", "HP", "HP TouchPad")
+					s.setDevice(confFamily, "Tablet", "HP", "HP TouchPad")
 					if _, ok := p.entryVersion("hpwos/"); ok {
 						s.os.name = "HP WebOS" // HP's own name for webOS 3
 					}
@@ -570,16 +572,16 @@ func (s *state) deviceFamilies() {
 			}
 			for _, name := range [...]string{"Pre", "Pixi", "Veer"} {
 				if pr, ok := p.product(name); ok && pr.name == name {
-					s.devBrand.set("Palm", confRule)
-					s.devName.set("Palm "+normalizeName(name), confRule)
+					s.devBrand.set("Palm", confFamily)
+					s.devName.set("Palm "+normalizeName(name), confFamily)
 					return
 				}
 			}
 		}
 	}
 	if s.devClass.v == "TV" && (s.devBrand.v == "" || s.devBrand.v == Unknown) && p.has(kwViera) {
-		s.devBrand.set("Panasonic", confRule)
-		s.devName.set("Panasonic Viera", confRule)
+		s.devBrand.set("Panasonic", confFamily)
+		s.devName.set("Panasonic Viera", confFamily)
 	}
 }
 
@@ -593,11 +595,11 @@ func (s *state) amazonDevice(model string) {
 	um := strings.ToUpper(model)
 	switch {
 	case strings.HasPrefix(um, "AFT"):
-		s.devClass.set("Set-top box", confRule)
+		s.devClass.set("Set-top box", confFamily)
 	case strings.HasPrefix(um, "AEO"):
-		s.devClass.set("Smart Display", confRule)
+		s.devClass.set("Smart Display", confFamily)
 	case !strings.Contains(um, "PHONE"):
-		s.devClass.set("Tablet", confRule)
+		s.devClass.set("Tablet", confFamily)
 	}
 	switch versionMajor(s.os.version) {
 	case "9":
@@ -627,16 +629,16 @@ func (s *state) windowsPhoneVendor() {
 		if vendor != "" {
 			if i+1 < len(p.entries) && p.entries[i+1].block == e.block {
 				if m := p.text(p.entries[i+1]); isModelNumber(m) || strings.ContainsAny(m, "0123456789") && len(m) < 30 {
-					s.devBrand.set(vendor, confRule)
-					s.devName.set(vendor+" "+normalizeName(strings.TrimPrefix(m, vendor+" ")), confRule)
+					s.devBrand.set(vendor, confFamily)
+					s.devName.set(vendor+" "+normalizeName(strings.TrimPrefix(m, vendor+" ")), confFamily)
 					return
 				}
 			}
 			continue
 		}
 		if b, rest := brandOfModel(t); b != "" && rest != "" && !hasPrefixFold(t, b) && strings.ContainsAny(t, "0123456789") {
-			s.devBrand.set(b, confRule)
-			s.devName.set(b+" "+normalizeName(rest), confRule)
+			s.devBrand.set(b, confFamily)
+			s.devName.set(b+" "+normalizeName(rest), confFamily)
 			return
 		}
 	}
@@ -679,9 +681,9 @@ func (s *state) systemFromEntries() {
 			if i > 0 && p.entries[i-1].block == e.block {
 				switch p.ltext(p.entries[i-1]) {
 				case "phone":
-					s.devClass.set("Phone", confRule)
+					s.devClass.set("Phone", confFamily)
 				case "tablet":
-					s.devClass.set("Tablet", confRule)
+					s.devClass.set("Tablet", confFamily)
 				}
 			}
 			return
@@ -729,8 +731,8 @@ func (s *state) facebookAndroid(device bool) {
 		}
 	}
 	if b != "" && rest != "" {
-		s.devBrand.set(b, confRule)
-		s.devName.set(b+" "+normalizeName(rest), confRule)
+		s.devBrand.set(b, confFamily)
+		s.devName.set(b+" "+normalizeName(rest), confFamily)
 	}
 }
 
@@ -752,7 +754,7 @@ func (s *state) symbianGeneric() {
 	p := s.p
 	for _, e := range p.entries {
 		if lt := p.ltext(e); strings.HasPrefix(lt, "series60/3.") && strings.Contains(lt, " nokia") {
-			s.devName.set("Nokia Symbian Phone", confRule)
+			s.devName.set("Nokia Symbian Phone", confFamily)
 			return
 		}
 	}
@@ -763,12 +765,12 @@ func (s *state) symbianGeneric() {
 // says it ("Tungsten Proxyless 1.1"), otherwise "Palm OS PDA".
 func (s *state) palmPDA() {
 	p := s.p
-	s.setDevice(confRule, "Mobile", "Palm", "Palm OS PDA")
+	s.setDevice(confFamily, "Mobile", "Palm", "Palm OS PDA")
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		for _, line := range [...]string{"tungsten", "treo", "zire", "centro"} {
 			if strings.HasPrefix(lt, line) {
-				s.devName.set("Palm "+capitalize(line), confRule)
+				s.devName.set("Palm "+capitalize(line), confFamily+1)
 				return
 			}
 		}
@@ -815,15 +817,15 @@ func (s *state) windowsOEMDevice() {
 	case b == "":
 		return
 	case model != "":
-		s.devName.set(b+" "+model, confRule)
+		s.devName.set(b+" "+model, confFamily)
 	case b == "HP" && kind != "":
-		s.devName.set("HP "+normalizeName(kind), confRule)
+		s.devName.set("HP "+normalizeName(kind), confFamily)
 	case s.devClass.v == "Tablet":
-		s.devName.set(b+" Tablet", confRule)
+		s.devName.set(b+" Tablet", confFamily)
 	default:
-		s.devName.set(b+" Desktop", confRule)
+		s.devName.set(b+" Desktop", confFamily)
 	}
-	s.devBrand.set(b, confRule)
+	s.devBrand.set(b, confFamily)
 }
 
 // smartTVWord reports "SmartTV" as a word of its own ("Linux/SmartTV",
@@ -853,16 +855,16 @@ var kwRaspbian = uaNeedles.add("raspbian")
 func (s *state) linuxDevice() {
 	p := s.p
 	if p.has(kwRaspbian) {
-		s.devBrand.set("Raspberry", confRule)
-		s.devName.set("Raspberry PI", confRule)
+		s.devBrand.set("Raspberry", confFamily)
+		s.devName.set("Raspberry PI", confFamily)
 		s.os.name = "Raspbian"
 		return
 	}
 	if s.os.name == "Ubuntu" && s.mobile {
 		for _, e := range p.entries {
 			if lt := p.ltext(e); strings.HasPrefix(lt, "ubuntu ") && strings.Contains(lt, " like android") {
-				s.devClass.set("Phone", confRule)
-				s.devName.set("Linux Mobile", confRule)
+				s.devClass.set("Phone", confFamily)
+				s.devName.set("Linux Mobile", confFamily)
 				s.os.name, s.os.class = "Ubuntu Touch", "Mobile"
 				return
 			}

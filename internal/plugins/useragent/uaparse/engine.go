@@ -9,7 +9,7 @@ func (s *state) detectEngine() {
 		// Windows Phone 8.1 appends "like iPhone OS 7_0_3 Mac OS X
 		// AppleWebKit/537" for compatibility; its engine is Trident.
 		if v, ok := p.entryVersion("trident/"); ok {
-			s.setEngine(confRule, "Browser", "Trident", cleanVersion(v))
+			s.setEngine(confGeneric, "Browser", "Trident", cleanVersion(v))
 			return
 		}
 	}
@@ -22,7 +22,7 @@ func (s *state) detectEngine() {
 		}
 	}
 	if ok {
-		s.setEngine(confRule, "Browser", "AppleWebKit", cleanVersion(wk.version))
+		s.setEngine(confGeneric, "Browser", "AppleWebKit", cleanVersion(wk.version))
 		ch, ok := p.chromeProduct()
 		if !ok && p.has(kwHeadlessChrome) {
 			// Headless Chrome, driven by test and scraping tools, names
@@ -32,35 +32,35 @@ func (s *state) detectEngine() {
 		if ok && s.os.name != "iOS" {
 			cv := chromeVersion(ch.version)
 			if n := atoiPrefix(cv); n >= 28 {
-				s.engName.set("Blink", confRule)
+				s.engName.set("Blink", confProduct)
 				if strings.Contains(cv, ".") {
-					s.engVersion.set(twoParts(cv), confRule)
+					s.engVersion.set(twoParts(cv), confProduct)
 				} else {
-					s.engVersion.set(cv, confRule)
+					s.engVersion.set(cv, confProduct)
 				}
 			}
 		}
 		if e, ok := p.product("Edge"); ok && isVersionLike(e.version) {
-			s.engName.set("EdgeHTML", confRule)
-			s.engVersion.set(cleanVersion(e.version), confRule)
+			s.engName.set("EdgeHTML", confProduct+1)
+			s.engVersion.set(cleanVersion(e.version), confProduct+1)
 		}
 		if p.has(kwWebKitGTK) {
 			if g, ok := p.product("WebKitGTK+"); ok && isVersionLike(g.version) {
 				// WebKitGTK, the GNOME port, names its own release.
-				s.engName.set("WebKitGTK", confRule)
-				s.engVersion.set(cleanVersion(g.version), confRule)
+				s.engName.set("WebKitGTK", confProduct)
+				s.engVersion.set(cleanVersion(g.version), confProduct)
 			}
 		}
 		return
 	}
 	if pr, ok := p.product("Presto"); ok {
-		s.setEngine(confRule, "Browser", "Presto", cleanVersion(pr.version))
+		s.setEngine(confGeneric, "Browser", "Presto", cleanVersion(pr.version))
 		return
 	}
 	if len(p.products) > 0 && p.products[0].lname == "opera" && isVersionLike(p.products[0].version) {
 		// "Opera/5.0 (...)": only the Presto releases of Opera (up to
 		// 12) start with their own name, whatever tokens follow.
-		s.setEngine(confRule, "Browser", "Presto", prestoFor(p.products[0].version))
+		s.setEngine(confGeneric, "Browser", "Presto", prestoFor(p.products[0].version))
 		return
 	}
 	if pr, ok := p.goanna(); ok {
@@ -68,14 +68,14 @@ func (s *state) detectEngine() {
 		// for compatibility. Its version is that of the platform, sent
 		// as "rv:" as in Gecko (some releases sent a build date as the
 		// Goanna version).
-		s.setEngine(confRule, "Browser", "Goanna", cleanVersion(pr.version))
+		s.setEngine(confGeneric, "Browser", "Goanna", cleanVersion(pr.version))
 		if rv, ok := p.entryVersion("rv:"); ok && isVersionLike(rv) {
-			s.engVersion.set(cleanVersion(rv), confRule)
+			s.engVersion.set(cleanVersion(rv), confProduct)
 		}
 		return
 	}
 	if v, ok := p.entryVersion("trident/"); ok {
-		s.setEngine(confRule, "Browser", "Trident", cleanVersion(v))
+		s.setEngine(confGeneric, "Browser", "Trident", cleanVersion(v))
 		return
 	}
 	if s.mozilla && p.has(kwParenGecko) {
@@ -83,44 +83,44 @@ func (s *state) detectEngine() {
 			if strings.HasPrefix(pr.lname, "gecko ") && pr.version != "" {
 				// "rv:12.3) Gecko Kazehakase/0.5.4": the engine token
 				// without its build date, which names no version.
-				s.setEngine(confRule, "Browser", "Gecko", Unknown)
+				s.setEngine(confGeneric, "Browser", "Gecko", Unknown)
 				return
 			}
 		}
 	}
 	if g, ok := p.product("Gecko"); ok || p.has(kwLikeGecko) && p.has(kwRV) {
-		s.engClass.set("Browser", confRule)
-		s.engName.set("Gecko", confRule)
+		s.engClass.set("Browser", confGeneric)
+		s.engName.set("Gecko", confGeneric)
 		if isVersionLike(g.version) && len(g.version) < 8 && strings.IndexByte(g.version, '.') > 0 {
 			// "Gecko/110.0": the mobile builds send the engine version
 			// itself, which stays right where "rv:" was frozen at 109.0.
-			s.engVersion.set(g.version, confRule)
+			s.engVersion.set(g.version, confGeneric)
 		} else if rv, ok := p.entryVersion("rv:"); ok {
-			s.engVersion.set(cleanVersion(rv), confRule)
+			s.engVersion.set(cleanVersion(rv), confGeneric)
 		} else if isVersionLike(g.version) && len(g.version) < 8 {
-			s.engVersion.set(g.version, confRule)
+			s.engVersion.set(g.version, confGeneric)
 		} else {
-			s.engVersion.set(Unknown, confRule)
+			s.engVersion.set(Unknown, confGeneric)
 		}
 		if len(g.version) >= 8 && isVersionLike(g.version) {
-			s.engBuild.set(g.version, confRule)
+			s.engBuild.set(g.version, confGeneric)
 		}
 		if _, ok := p.product("Goanna"); ok {
 			// Pale Moon's fork of Gecko, which still sends the Gecko
 			// token and the "rv:" of the Firefox it matches.
-			s.engName.set("Goanna", confRule)
+			s.engName.set("Goanna", confProduct)
 		}
 		return
 	}
 	if v, ok := p.entryVersion("msiemobile "); ok && p.has(kwMSIE) {
 		// "MSIEMobile 6.5": the engine of Windows Mobile 6.5.
-		s.setEngine(confRule, "Browser", "Internet Explorer Mobile", cleanVersion(v))
+		s.setEngine(confGeneric, "Browser", "Internet Explorer Mobile", cleanVersion(v))
 		return
 	}
 	if pr, ok := p.product("Goanna"); ok {
-		s.setEngine(confRule, "Browser", "Goanna", cleanVersion(pr.version))
+		s.setEngine(confGeneric, "Browser", "Goanna", cleanVersion(pr.version))
 		if rv, ok := p.entryVersion("rv:"); ok {
-			s.engVersion.set(cleanVersion(rv), confRule) // "Goanna/20180327" is a date
+			s.engVersion.set(cleanVersion(rv), confProduct) // "Goanna/20180327" is a date
 		}
 		return
 	}
@@ -128,64 +128,64 @@ func (s *state) detectEngine() {
 		v = cleanVersion(v)
 		switch versionMajor(v) {
 		case "8":
-			s.setEngine(confRule, "Browser", "Trident", "4.0")
+			s.setEngine(confGeneric, "Browser", "Trident", "4.0")
 		case "9":
-			s.setEngine(confRule, "Browser", "Trident", "5.0")
+			s.setEngine(confGeneric, "Browser", "Trident", "5.0")
 		case "10":
-			s.setEngine(confRule, "Browser", "Trident", "6.0")
+			s.setEngine(confGeneric, "Browser", "Trident", "6.0")
 		default:
-			s.setEngine(confRule, "Browser", "Internet Explorer", v)
+			s.setEngine(confGeneric, "Browser", "Internet Explorer", v)
 		}
 		return
 	}
 	if pr, ok := p.product("KHTML"); ok {
-		s.setEngine(confRule, "Browser", "KHTML", cleanVersion(pr.version))
+		s.setEngine(confGeneric, "Browser", "KHTML", cleanVersion(pr.version))
 		if v, ok := p.entryVersion("konqueror/"); ok && !isVersionLike(pr.version) {
 			// "KHTML/TDEHTML/14.1.1": the fork's name in the version.
-			s.engVersion.set(cleanVersion(v), confRule)
+			s.engVersion.set(cleanVersion(v), confProduct)
 		}
 		return
 	}
 	if v, ok := p.entryVersion("konqueror/"); ok && !p.has(kwLikeGecko) {
 		// "(compatible; Konqueror/3.1; SunOS)": KDE's browser on its own
 		// KHTML engine, which has the browser's version.
-		s.setEngine(confRule, "Browser", "KHTML", cleanVersion(v))
+		s.setEngine(confGeneric, "Browser", "KHTML", cleanVersion(v))
 		return
 	}
 	if v, ok := p.entryVersion("konqueror/"); ok {
 		// "(compatible; Konqueror/3.1-rc5; i686 Linux)": Konqueror
 		// shipped with its KHTML engine, of the same version. A bare
 		// "(KHTML, like Gecko)" of another browser names no engine.
-		s.setEngine(confRule, "Browser", "KHTML", cleanVersion(v))
+		s.setEngine(confGeneric, "Browser", "KHTML", cleanVersion(v))
 		return
 	}
 	if pr, ok := p.product("NetFront"); ok {
-		s.setEngine(confRule, "Browser", "Netfront", cleanVersion(pr.version))
+		s.setEngine(confGeneric, "Browser", "Netfront", cleanVersion(pr.version))
 		return
 	}
 	for _, pr := range p.products {
 		// Engines that name themselves without an AppleWebKit token:
 		// YouTube's Cobalt (televisions, consoles) and Huawei's ArkWeb.
 		if (pr.lname == "cobalt" || pr.lname == "arkweb") && isVersionLike(pr.version) {
-			s.setEngine(confRule, "Browser", pr.name, cleanVersion(pr.version))
+			s.setEngine(confGeneric, "Browser", pr.name, cleanVersion(pr.version))
 			return
 		}
 	}
 	if p.has(kwExoPlayer) {
 		if pr, ok := p.product("ExoPlayerLib"); ok {
 			// Google's ExoPlayer media library plays the stream itself.
-			s.setEngine(confRule, "Special", "ExoPlayer", cleanVersion(pr.version))
+			s.setEngine(confGeneric, "Special", "ExoPlayer", cleanVersion(pr.version))
 			return
 		}
 	}
 	if ch, ok := p.chromeProduct(); ok && atoiPrefix(ch.version) >= 28 {
 		// "XXX_APP/1.2025 (Windows_NT 10.0.19045; ...) Electron/37.4.0
 		// Chrome/138.0": Chromium's engine without the WebKit token.
-		s.setEngine(confRule, "Browser", "Blink", twoParts(cleanVersion(chromeVersion(ch.version))))
+		s.setEngine(confGeneric, "Browser", "Blink", twoParts(cleanVersion(chromeVersion(ch.version))))
 		return
 	}
 	if s.mozilla {
-		s.setEngine(confRule, "Browser", "Mozilla", cleanVersion(p.products[0].version))
+		s.setEngine(confGeneric, "Browser", "Mozilla", cleanVersion(p.products[0].version))
 		return
 	}
 	if s.os.name == "Android" {
@@ -194,7 +194,7 @@ func (s *state) detectEngine() {
 				// "Android/9/G960FXXU5CSF2/...", "Appie/8.31.0 ...
 				// Android/7.0-API24": an app that names Android as a
 				// product shows its pages in Android's WebKit.
-				s.setEngine(confRule, "Browser", "AppleWebKit", Unknown)
+				s.setEngine(confGeneric, "Browser", "AppleWebKit", Unknown)
 				return
 			}
 		}
@@ -259,9 +259,9 @@ func (s *state) cfnetworkEngine() {
 		if _, ok := p.product("Alamofire"); ok {
 			switch s.os.name {
 			case "iOS":
-				s.engClass.set("Mobile App", confRule)
+				s.engClass.set("Mobile App", confGeneric)
 			case "Mac OS":
-				s.engClass.set("Desktop App", confRule)
+				s.engClass.set("Desktop App", confGeneric)
 			}
 		}
 		return
@@ -283,13 +283,13 @@ func (s *state) cfnetworkEngine() {
 		return
 	}
 	name := percentDecode(app.name)
-	s.setEngine(confRule, class, name, cleanVersion(app.version))
+	s.setEngine(confGeneric, class, name, cleanVersion(app.version))
 	if s.agName.v == app.name || s.agName.v == appName(app.name) {
 		if s.agName.v == app.name {
-			s.agName.set(name, confRule)
+			s.agName.set(name, confGeneric)
 		}
 		if class == "Desktop App" && s.agClass.v == "Special" {
-			s.agClass.set(class, confRule)
+			s.agClass.set(class, confProduct)
 		}
 	}
 }

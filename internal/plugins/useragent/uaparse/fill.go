@@ -103,6 +103,8 @@ func (s *state) fill(v *[numAttributes]string) {
 	set(attrFacebookFBSS, s.fb.fbss)
 	set(attrFacebookOperatingSystemName, s.fb.osName)
 	set(attrFacebookOperatingSystemVersion, s.fb.osVersion)
+	set(attrKoboAffiliate, s.koboAffiliate)
+	set(attrKoboPlatformId, s.koboPlatformID)
 	if s.wvName.v != "" {
 		ver := s.wvVersion.v
 		if ver == "" {

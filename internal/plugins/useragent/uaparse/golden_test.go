@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "2f298a8d7072b471dfdb042f309c93b61301c36ef861a4bb7dc63d6631baa85e",
-	"dev-variants": "01589acf6eb9c4b7787ea9b3b1b325f4c81dc9a58ef66f992364d1efc2692fdc",
+	"dev":          "253e3c1a8bec2e8f986c32ed6ad91cc4110504890ef162f99000100cd9ca8c3d",
+	"dev-variants": "d27b7c241c17d7e3cb84e3f078bd10f6c5c5c99b5c9b3290aae8cea72a0f8062",
 	"access-log":   "4c20ab9488c80d8be4e22c5521261b939bc48a8d48545406746843c39ca06cb4",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }

@@ -10,53 +10,18 @@ type hackerInfo struct {
 	version string
 }
 
-// Signatures of injection attempts, matched on the lower case user agent.
-// Each one is a fragment that a real client never sends; they cover SQL,
-// script, template, shell, code and directory traversal payloads.
-var sqlSignatures = []string{
-	"select ", "select(", "union all", "union select", "sleep(", "waitfor delay", "' or ", "\" or ", "\"\" or ",
-	"') or ", "' and ", " and 1=1", " or 1=1", "xor(", "benchmark(", "extractvalue(", "updatexml(",
-	"pg_sleep", "dbms_pipe", "xp_dirtree", "make_set(", " rlike ", "case when", "from dual",
-	"utl_inaddr", "char(", "chr(", "concat(0x", "--\"", "/**/", "';", "\";",
-	"convert(int", "rdb$database", "declare @", "exec master", ")--", "'--",
-	// sqlmap's boolean probes close the quoted value and add their own
-	// condition: "1.0.7') AS GMQU WHERE 3635=3635 OR NOT 9785=9785-- RlPe".
-	" where ", " or not ",
-	// Boolean probes that extend a value with a tautology: "1) AND
-	// 8514=8514 AND (6526=6526", "...\" AND \"1\"=\"1".
-	" and (", ") and ", "\" and \"",
-}
-
-var scriptSignatures = []string{
-	"<script", "</script", "javascript:", "onload=", "onerror=", "onmouseover=", "alert(", "<svg", "<img",
-	"<?xml", "<!doctype", "<!entity", "<esi:", "xmlns", "%3cscript", "</title>", "</textarea>", "prompt(",
-	"<iframe", "document.cookie", "<bgy", "<body", "<title",
-}
-
-var codeSignatures = []string{
-	"() {", "(){", "$(", "|echo", "; echo", ";echo", "/bin/", "wget ", "nslookup", "perl -e", "cmd=", "${jndi", "${@", "${${", "${lower", "${env", "${::",
-	"{{", "eval(", "__import__", "require\"", "require(", "gethostbyname", "system(", "passthru(",
-	"exec(", "phpinfo", "md5(", "base64_decode", "|| ping", "; ping", "&& ping", "| bash", "|bash",
-	".concat(", "print(", "curl -", "/dev/tcp", "bxss.me", "burpcollaborator", ".to_s)",
-	"s:2:\\\"", "$((", "{s:", "cat /etc", "' + ", "'+(", "\"+(", "ping -c",
-	// Expression language and template probes: a build placeholder such as
-	// "${pom.version}" starts with a name, a probe with a quote.
-	"${\\", "${\"", "${'",
-	// An expression that evaluates arithmetic shows that the server ran it:
-	// "${9999+9999}", "#{9*9}", "<%= 7*7 %>".
-	"${0", "${1", "${2", "${3", "${4", "${5", "${6", "${7", "${8", "${9",
-	"#{0", "#{1", "#{2", "#{3", "#{4", "#{5", "#{6", "#{7", "#{8", "#{9", "<%=", "response.write(",
-	// Statements no client sends: destructive or exfiltrating SQL, shell
-	// commands, OGNL (Struts) and Spring class loader probes.
-	"drop table", "insert into", "delete from", "information_schema", "load_file(", "into outfile", "xp_cmdshell",
-	"cmd.exe", "cmd /c", "set|set", "whoami", "`id`", ";id;", "| sleep ", "; sleep ", "& sleep ", "|sleep ", ";sleep ",
-	"%{(", "#_memberaccess", "@ognl", "class.module.classloader", "ping -n ", "`sleep",
-}
-
-var traversalSignatures = []string{
-	"../", "..\\", "..%2f", "..%5c", "%2e%2e", "%252e", "..%252f", "..%255c", "..%c0%af", "/etc/passwd",
-	"boot.ini", "win.ini", "file:///", "web-inf", "/etc/group", "/proc/", "/etc/shadow",
-}
+// Signatures of injection attempts and forged user agents, matched on the
+// lower case user agent (tables/attack_signatures.tsv): fragments that a
+// real client never sends, covering SQL, script, template, shell, code and
+// directory traversal payloads, fuzzing probes and hand-typed typos.
+var (
+	sqlSignatures       = attackSignatures("sql")
+	scriptSignatures    = attackSignatures("script")
+	codeSignatures      = attackSignatures("code")
+	traversalSignatures = attackSignatures("traversal")
+	probeSignatures     = attackSignatures("probe")
+	typoSignatures      = attackSignatures("typo")
+)
 
 // hackerToolkits maps a lower case marker to the scanner that leaves it
 // (tables/hacker_toolkits.tsv); the first marker found wins.
@@ -197,18 +162,12 @@ var (
 		}
 		return out
 	}())
-	// Fuzzing probes: an encoded NUL byte or line break (header
-	// injection) is never part of a client's name, nor is a test site of
-	// a vulnerability scanner (Acunetix's vulnweb.com).
-	probeNeedles = uaNeedles.group([]string{"%00", "%0d%0a", "vulnweb.com"})
-	// Forged user agents typed by hand swap two letters of the words every
-	// browser sends ("Mozlila/5.0", "Moblie Safari", "Bulid/NRD90M"); a
-	// real client copies its user agent from code and never does.
-	typoNeedles = uaNeedles.group([]string{
-		"omzilla", "mzoilla", "moizlla", "mozlila", "mozilal",
-		"ombile", "mboile", "moible", "moblie",
-		"ubild", "biuld", "bulid", "buidl",
-	})
+	// Fuzzing probes (an encoded NUL byte or line break, a test site of
+	// a vulnerability scanner) and forged user agents typed by hand, which
+	// swap two letters of the words every browser sends ("Mozlila/5.0",
+	// "Moblie Safari", "Bulid/NRD90M").
+	probeNeedles   = uaNeedles.group(probeSignatures)
+	typoNeedles    = uaNeedles.group(typoSignatures)
 	kwXSS          = uaNeedles.add("xss")
 	kwUnderscore64 = uaNeedles.add("_64")
 	kwSSIExec      = uaNeedles.add("<!--#exec")

@@ -14,12 +14,10 @@ type osInfo struct {
 	linux bool
 }
 
-// windowsNT names the releases of the Windows NT kernel versions; a
+// windowsNT names the releases of the Windows NT kernel versions
+// (tables/system_releases.tsv, as are the release maps below); a
 // version not listed ("4.0", "3.51") is shown as it is.
-var windowsNT = map[string]string{
-	"5.0": "2000", "5.01": "2000", "5.1": "XP", "5.2": "XP x64 Edition",
-	"6.0": "Vista", "6.1": "7", "6.2": "8", "6.3": "8.1", "6.4": "10 Preview", "10.0": "10.0",
-}
+var windowsNT = systemReleases("windows-nt")
 
 // otherOSByInitial lists the positions in otherOS of the tokens starting
 // with each byte, in order, so that an entry is compared only with the
@@ -233,11 +231,7 @@ func androidVersion(v string) string {
 // them (published in the Android developer documentation). Android
 // release numbers have not passed 16, so a whole number from 19 up where a
 // release is expected is an API level that an app sent instead.
-var androidReleases = map[string]string{
-	"19": "4.4", "20": "4.4W", "21": "5.0", "22": "5.1", "23": "6.0", "24": "7.0", "25": "7.1", "26": "8.0",
-	"27": "8.1", "28": "9", "29": "10", "30": "11", "31": "12", "32": "12.1", "33": "13", "34": "14",
-	"35": "15", "36": "16",
-}
+var androidReleases = systemReleases("android-api")
 
 // androidAPILevel returns the release of an API level ("30" is "11"), or
 // "" when v is not a known API level.
@@ -595,10 +589,7 @@ func isModelCode(m string) bool {
 // windowsReleases names the Windows releases by their marketing number,
 // or by the kernel version some clients send in its place ("Windows 6.0"
 // is Vista), as Yauaa writes them.
-var windowsReleases = map[string]string{
-	"2000": "2000", "7": "7", "8": "8", "8.1": "8.1", "10": "10.0", "11": "11", "11.0": "11",
-	"5.0": "2000", "5.1": "XP", "5.2": "XP x64 Edition", "6.0": "Vista", "6.1": "7", "6.2": "8", "6.3": "8.1", "10.0": "10.0",
-}
+var windowsReleases = systemReleases("windows")
 
 // windowsRelease reads the release from the text after "Windows ", or ""
 // when it names no single known release.
@@ -643,9 +634,7 @@ func picoOSAt(lt string) int {
 
 // webOSTVReleases maps the Chromium version of LG's web engine to the
 // webOS TV release that ships it (LG's webOS TV developer documentation).
-var webOSTVReleases = map[string]string{
-	"38": "3.x", "53": "4.x", "68": "5.x", "79": "6.x", "87": "22", "94": "23", "108": "24", "120": "25",
-}
+var webOSTVReleases = systemReleases("webos-tv-chromium")
 
 // isCPUWord reports the processor names that precede a system in an entry
 // ("i686 FreeBSD 6.4").
@@ -719,16 +708,7 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 // ubuntuReleases maps Ubuntu's release code names, which old Firefox
 // builds sent instead of the number ("Ubuntu/hardy", "(Ubuntu-feisty)"),
 // to the release number (published by Canonical).
-var ubuntuReleases = map[string]string{
-	"warty": "4.10", "hoary": "5.04", "breezy": "5.10", "dapper": "6.06", "edgy": "6.10", "feisty": "7.04",
-	"gutsy": "7.10", "hardy": "8.04", "intrepid": "8.10", "jaunty": "9.04", "karmic": "9.10", "lucid": "10.04",
-	"maverick": "10.10", "natty": "11.04", "oneiric": "11.10", "precise": "12.04", "quantal": "12.10",
-	"raring": "13.04", "saucy": "13.10", "trusty": "14.04", "utopic": "14.10", "vivid": "15.04", "wily": "15.10",
-	"xenial": "16.04", "yakkety": "16.10", "zesty": "17.04", "artful": "17.10", "bionic": "18.04",
-	"cosmic": "18.10", "disco": "19.04", "eoan": "19.10", "focal": "20.04", "groovy": "20.10",
-	"hirsute": "21.04", "impish": "21.10", "jammy": "22.04", "kinetic": "22.10", "lunar": "23.04",
-	"mantic": "23.10", "noble": "24.04", "oracular": "24.10", "plucky": "25.04",
-}
+var ubuntuReleases = systemReleases("ubuntu-codename")
 
 // distroRelease reads the release of a distribution from the text after
 // its name: a version as it is written ("10.04", "1.5.dfsg+1.5.0.1-4"), or

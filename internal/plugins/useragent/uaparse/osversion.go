@@ -62,10 +62,7 @@ func (s *state) frozenOSVersion() {
 // firefoxOSReleases maps the Gecko versions that Firefox OS releases
 // shipped with to those releases (Mozilla's documentation of the Firefox
 // OS user agent); other Gecko versions are shown as they are.
-var firefoxOSReleases = map[string]string{
-	"18.0": "1.0.1", "18.1": "1.1", "26.0": "1.2", "28.0": "1.3", "30.0": "1.4", "32.0": "2.0", "34.0": "2.1",
-	"37.0": "2.2", "44.0": "2.5",
-}
+var firefoxOSReleases = systemReleases("firefox-os-gecko")
 
 func firefoxOSVersion(gecko string) string {
 	if r, ok := firefoxOSReleases[gecko]; ok {

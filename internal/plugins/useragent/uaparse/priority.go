@@ -1,36 +1,14 @@
 package uaparse
 
-// conf is the confidence a rule has in a value it writes. Every write of an
-// attribute finding goes through a slot with a confidence, and the highest
-// confidence wins, as Yauaa's matchers carry a confidence per attribute: a
-// rule that reads a named fact (a table entry) is not undone by a later,
-// vaguer rule, whatever order the two run in. Between writes of equal
-// confidence the later one wins, which is the order the rule families run
-// in (analyze); rules written before priorities existed all write with
-// confRule, so among them the order still decides.
-type conf int8
-
-const (
-	// confGuess is a default inferred from weak hints (a class implied by
-	// a "Mobile" token, a name taken from the first product).
-	confGuess conf = 20
-	// confRule is the confidence of the ordered rules written before
-	// priorities: among themselves the later wins.
-	confRule conf = 50
-	// confStructure is a reading of the string's structure that is sure of
-	// itself: a robot word in a product name, a library naming pattern, a
-	// contact address in the comment.
-	confStructure conf = 60
-	// confTable is a fact looked up in a data table (tables/*.tsv): a
-	// named robot, HTTP library, OEM code or app.
-	confTable conf = 70
-)
-
 // slot holds one finding of the rules and the confidence it was written
 // with. The zero slot is empty (no value, below every confidence).
 type slot struct {
 	v string
 	c conf
+	// tied is true when the value was written over a different one of the
+	// same confidence: then the order of the rules decided the answer.
+	// TestNoAnswerDecidedByOrder requires it false on every golden input.
+	tied bool
 }
 
 // set writes v when c is at least the confidence of the value in the slot,
@@ -39,6 +17,7 @@ func (sl *slot) set(v string, c conf) bool {
 	if c < sl.c {
 		return false
 	}
+	sl.tied = c == sl.c && (sl.tied || v != sl.v)
 	sl.v, sl.c = v, c
 	return true
 }

@@ -8,15 +8,15 @@ import "testing"
 func TestSlotPriority(t *testing.T) {
 	var a, b slot
 	a.set("from a table", confTable)
-	a.set("from a later, vaguer rule", confRule)
-	b.set("from an earlier, vaguer rule", confRule)
+	a.set("from a later, vaguer rule", confGeneric)
+	b.set("from an earlier, vaguer rule", confGeneric)
 	b.set("from a table", confTable)
 	if a.v != "from a table" || b.v != "from a table" {
 		t.Errorf("highest confidence must win in either order: %q, %q", a.v, b.v)
 	}
 	var c slot
-	c.set("first", confRule)
-	if !c.set("second", confRule) || c.v != "second" {
+	c.set("first", confGeneric)
+	if !c.set("second", confGeneric) || c.v != "second" {
 		t.Errorf("a tie goes to the later write: %q", c.v)
 	}
 	if c.set("guess", confGuess) || c.v != "second" {
@@ -24,7 +24,7 @@ func TestSlotPriority(t *testing.T) {
 	}
 	var s state
 	s.setDevice(confStructure, "Robot", "Acme", "Acme Crawler")
-	s.setDevice(confRule, "Desktop", "Dell", "Dell Desktop")
+	s.setDevice(confGeneric, "Desktop", "Dell", "Dell Desktop")
 	if s.devClass.v != "Robot" || s.devBrand.v != "Acme" || s.devName.v != "Acme Crawler" {
 		t.Errorf("setDevice at a lower confidence changed the device: %q %q %q", s.devClass.v, s.devBrand.v, s.devName.v)
 	}

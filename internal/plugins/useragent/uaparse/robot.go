@@ -19,12 +19,6 @@ var robotWords = []string{
 // notRobotWords are product names containing a robot word by accident.
 var notRobotWords = []string{"cubot", "robotic", "abbott", "bottle", "webpreview", "robotframework"}
 
-// robotEngineNames are the engine names of robots whose agent name is
-// spelled differently.
-var robotEngineNames = map[string]string{
-	"facebookexternalhit": "Facebook ExternalHit", "con_aff": "Robot",
-}
-
 // robotKind tells how a robot was recognised, which decides how much of
 // the ordinary analysis is kept.
 type robotKind int
@@ -84,9 +78,9 @@ func (s *state) detectRobot() {
 	// is not enough.
 	namedModel := s.devName.v != "" && s.devName.v != Unknown && s.devName.v != "Android Mobile" && s.devName.v != "Android Tablet" &&
 		!strings.Contains(asciiLower(s.devName.v), lname) // "(Android 3.0; YRSpider; ...)": the robot is no model
-	s.devClass.set("Robot", confRule)
+	s.devClass.set("Robot", confRobot)
 	if kind == robotNamed && (mobileDevice && namedModel || strings.Contains(lname, "mobile")) {
-		s.devClass.set("Robot Mobile", confRule)
+		s.devClass.set("Robot Mobile", confRobot+1)
 	}
 	agent := name
 	if n, ok := robotAgentNames[lname]; ok {
@@ -115,7 +109,7 @@ func (s *state) detectRobot() {
 			name = agent
 		}
 	}
-	s.devBrand.set(brand, confRule)
+	s.devBrand.set(brand, confRobot)
 	if brand == "Yandex" && len(name) > 3 && name[:2] == "Ya" && name[2] >= 'A' && name[2] <= 'Z' {
 		// "YaDirectFetcher": Yandex abbreviates its name in some robots.
 		name = "Yandex" + name[2:]
@@ -134,7 +128,7 @@ func (s *state) detectRobot() {
 		} else if brand != Unknown && !hasPrefixFold(s.devName.v, brand) {
 			// "masscan/1.0 (https://github.com/robertdavidgraham/masscan)":
 			// the library as used by whoever gives the address.
-			s.devName.set(brand+" "+s.devName.v, confTable)
+			s.devName.set(brand+" "+s.devName.v, confTable+1)
 		} else if brand == Unknown {
 			if k := strings.IndexByte(s.devName.v, ' '); k > 0 {
 				s.devBrand.set(s.devName.v[:k], confTable)
@@ -146,20 +140,21 @@ func (s *state) detectRobot() {
 		// A robot named after the site it gives, in its own spelling
 		// ("ScoutJet; http://www.scoutjet.com/", "MegaIndex.ru/2.0;
 		// +http://megaindex.com/"), is that company's own product.
-		s.devBrand.set(normalizeName(name), confRule)
+		b := normalizeName(name)
 		if strings.IndexByte(name, '.') > 0 {
-			s.devBrand.set(name, confRule)
+			b = name
 		}
-		s.devName.set(s.devBrand.v, confRule)
+		s.devName.set(b, confRobot)
 		if k := strings.IndexByte(name, ' '); k > 0 {
-			s.devBrand.set(normalizeName(name[:k]), confRule)
+			b = normalizeName(name[:k])
 		}
+		s.devBrand.set(b, confRobot+1)
 	case kind == robotContact && !nameBrand(lname):
 		// A robot known only by the contact it gives is shown as a robot
 		// of the company the contact belongs to.
 		if brand == Unknown {
 			brand = firstWordBrand(agent)
-			s.devBrand.set(brand, confRule)
+			s.devBrand.set(brand, confRobot+1)
 		}
 		// Only a robot that links to a page about itself ("+http://
 		// example.com/bot.html") introduces itself as a robot, a product
@@ -168,9 +163,9 @@ func (s *state) detectRobot() {
 		// and so is a project published on a code hosting site.
 		keepAgent = !s.urlHasPath() && !described
 		if keepAgent || described || s.codeHostingURL() {
-			s.devName.set(brand+" Robot", confRule)
+			s.devName.set(brand+" Robot", confRobot)
 		} else {
-			s.devName.set(robotDeviceName(brand, agent, lname), confRule)
+			s.devName.set(robotDeviceName(brand, agent, lname), confRobot)
 		}
 	default:
 		if brand == Unknown && !endsInRobotWord(lname) {
@@ -178,9 +173,9 @@ func (s *state) detectRobot() {
 			// word in its name is a product named after its maker
 			// ("Catchpoint", "PhantomJS", "gitlab-runner").
 			brand = firstWordBrand(agent)
-			s.devBrand.set(brand, confRule)
+			s.devBrand.set(brand, confRobot+1)
 		}
-		s.devName.set(robotDeviceName(brand, agent, lname), confRule)
+		s.devName.set(robotDeviceName(brand, agent, lname), confRobot)
 	}
 	headless := headlessBrowsers[lname]
 	if !headless {
@@ -199,23 +194,23 @@ func (s *state) detectRobot() {
 		s.os.name = "Yahoo"
 		// Yahoo's crawlers all run in Yahoo's own cloud, and are shown as
 		// its robot whatever product they name ("Yahoo! Slurp").
-		s.devName.set("Yahoo Robot", confRule)
+		s.devName.set("Yahoo Robot", confRobot+1)
 	}
 	if !headless {
-		s.devCPU.set("", confRule)
+		s.devCPU.set("", confRobot)
 	}
 	if keepAgent {
 		if s.mozilla {
 			// The compatible section names the client: "coccoc" is
 			// shown as "Coccoc".
-			s.agName.set(appName(s.agName.v), confRule)
+			s.agName.set(appName(s.agName.v), confRobot)
 		} else {
-			s.setEngine(confRule, Unknown, Unknown, Unknown)
+			s.setEngine(confRobot, Unknown, Unknown, Unknown)
 			an := appName(name)
 			if strings.IndexByte(name, '.') >= 0 {
 				an = capitalize(name) // "www.basjes.nl" is not a package name
 			}
-			s.setAgent(confRule, "Special", an, cleanVersion(ver))
+			s.setAgent(confRobot, "Special", an, cleanVersion(ver))
 		}
 		return
 	}
@@ -225,29 +220,29 @@ func (s *state) detectRobot() {
 	if n, ok := robotEngineNames[lname]; ok {
 		name = n
 	}
-	s.setEngine(confRule, "Robot", name, cleanVersion(ver))
-	s.setAgent(confRule, "Robot", agent, cleanVersion(ver))
+	s.setEngine(confRobot, "Robot", name, cleanVersion(ver))
+	s.setAgent(confRobot, "Robot", agent, cleanVersion(ver))
 	if strings.HasPrefix(lname, "googlebot") {
 		// Google's many Googlebots ("Googlebot-Video/1.0") share one
 		// crawler engine, whose own version they do not give.
-		s.engName.set("Googlebot", confRule)
-		s.engVersion.set(Unknown, confRule)
+		s.engName.set("Googlebot", confRobot+1)
+		s.engVersion.set(Unknown, confRobot+1)
 	}
 	if s.devBrand.v == "Google" && strings.HasPrefix(lname, "google ") && s.inKHTMLComment(name) {
 		// "(KHTML, like Gecko; Google Page Speed Insights)": a Google
 		// service that renders pages in its own browser, shown as
 		// Google itself.
-		s.devName.set("Google", confRule)
+		s.devName.set("Google", confRobot+1)
 	}
 	if headless && lname != "phantomjs" {
 		// "CasperJS/1.1.3+PhantomJS/1.9.8": a scripting tool on top of a
 		// headless browser; the browser is the engine.
 		if k := strings.Index(p.low, "+phantomjs/"); k >= 0 {
-			s.engName.set("PhantomJS", confRule)
-			s.engVersion.set(cleanVersion(leadingVersion(p.low[k+len("+phantomjs/"):])), confRule)
+			s.engName.set("PhantomJS", confRobot+1)
+			s.engVersion.set(cleanVersion(leadingVersion(p.low[k+len("+phantomjs/"):])), confRobot+1)
 		} else if pj, ok := p.product("PhantomJS"); ok {
-			s.engName.set("PhantomJS", confRule)
-			s.engVersion.set(cleanVersion(pj.version), confRule)
+			s.engName.set("PhantomJS", confRobot+1)
+			s.engVersion.set(cleanVersion(pj.version), confRobot+1)
 		}
 	}
 	// Only a bare "Googlebot" without Google's address is an imitator;
@@ -261,7 +256,7 @@ func (s *state) detectRobot() {
 		s.imitator(ver, "Bingbot", "Microsoft")
 	}
 	if mobileDevice && p.has(kwGooglebot) {
-		s.agClass.set("Robot Mobile", confRule)
+		s.agClass.set("Robot Mobile", confRobot+1)
 	}
 }
 
@@ -282,16 +277,16 @@ func (s *state) imitator(ver, bot, company string) {
 		brand = b
 	}
 	name := bot + " Imitator"
-	s.setDevice(confRule, "Robot Imitator", brand, name)
+	s.setDevice(confRobot+2, "Robot Imitator", brand, name)
 	if brand != Unknown {
-		s.devName.set(brand+" "+name, confRule)
+		s.devName.set(brand+" "+name, confRobot+3+2)
 	}
 	s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
 	ver = cleanVersion(ver)
-	s.engName.set(name, confRule)
-	s.engVersion.set(ver, confRule)
-	s.agName.set(name, confRule)
-	s.agVersion.set(ver, confRule)
+	s.engName.set(name, confRobot+2)
+	s.engVersion.set(ver, confRobot+2)
+	s.agName.set(name, confRobot+2)
+	s.agVersion.set(ver, confRobot+2)
 	lbot := asciiLower(bot)
 	// "Ryderspider/1.0 (Googlebot/2.1)", "(compatible; Googlebot/2.1;
 	// BeforeYouClick/1.0; ...)": the imitator's own name and version.
@@ -299,8 +294,8 @@ func (s *state) imitator(ver, bot, company string) {
 		if i == 0 && pr.lname == "mozilla" || pr.version == "" || strings.HasPrefix(pr.lname, lbot) || !startsWithLetter(pr.name) {
 			continue
 		}
-		s.agName.set(pr.name, confRule)
-		s.agVersion.set(cleanVersion(pr.version), confRule)
+		s.agName.set(pr.name, confRobot+3)
+		s.agVersion.set(cleanVersion(pr.version), confRobot+3)
 		return
 	}
 	for _, e := range p.entries {
@@ -310,8 +305,8 @@ func (s *state) imitator(ver, bot, company string) {
 		}
 		n, v := splitEntryProduct(p.text(e))
 		if n != "" && isLetter(n[0]) {
-			s.agName.set(n, confRule)
-			s.agVersion.set(cleanVersion(v), confRule)
+			s.agName.set(n, confRobot+3)
+			s.agVersion.set(cleanVersion(v), confRobot+3)
 		}
 		return
 	}
@@ -358,13 +353,13 @@ func (s *state) appEngine() bool {
 			app = normalizeRobotAgent(id[:end])
 		}
 	}
-	s.devClass.set("Robot", confRule)
-	s.devBrand.set("Google", confRule)
-	s.devName.set("Google Appengine", confRule)
-	s.devCPU.set("", confRule)
+	s.devClass.set("Robot", confRobot)
+	s.devBrand.set("Google", confRobot)
+	s.devName.set("Google Appengine", confRobot)
+	s.devCPU.set("", confRobot)
 	s.os = osInfo{name: "Google Cloud", version: Unknown, class: "Cloud"}
-	s.setEngine(confRule, "Cloud", "Cloud", Unknown)
-	s.setAgent(confRule, "Robot", app, Unknown)
+	s.setEngine(confRobot, "Cloud", "Cloud", Unknown)
+	s.setAgent(confRobot, "Robot", app, Unknown)
 	return true
 }
 
@@ -417,13 +412,13 @@ func (s *state) googleDocs() bool {
 	if app == "" {
 		app = "Google Docs"
 	}
-	s.devClass.set("Desktop", confRule)
-	s.devBrand.set("Google", confRule)
-	s.devName.set("Google Docs", confRule)
-	s.devCPU.set("", confRule)
+	s.devClass.set("Desktop", confRobot)
+	s.devBrand.set("Google", confRobot)
+	s.devName.set("Google Docs", confRobot)
+	s.devCPU.set("", confRobot)
 	s.os = osInfo{name: "Google Cloud", version: Unknown, class: "Cloud"}
-	s.setEngine(confRule, "Cloud", "Cloud", Unknown)
-	s.setAgent(confRule, "Cloud Application", app, Unknown)
+	s.setEngine(confRobot, "Cloud", "Cloud", Unknown)
+	s.setAgent(confRobot, "Cloud Application", app, Unknown)
 	return true
 }
 
@@ -431,12 +426,6 @@ func (s *state) googleDocs() bool {
 // run on the machine of whoever runs the script, so the system they report
 // is kept.
 var headlessBrowsers = map[string]bool{"phantomjs": true, "casperjs": true, "slimerjs": true}
-
-// robotDeviceNames are the device names of robots whose name does not
-// follow the usual "Brand Product" form.
-var robotDeviceNames = map[string]string{
-	"googlebot": "Google", "bingbot": "Microsoft BingBot", "con_aff": "Popular Product Price Robot",
-}
 
 // robotDeviceName composes the device name of a robot: the company, then
 // the product with the company's name taken off its front ("YandexBot" of
@@ -1433,15 +1422,6 @@ func isGoogleRobot(lt string) bool {
 	return false
 }
 
-// fediverseServers are server applications of federated social networks;
-// they fetch profiles and posts from each other and name themselves.
-var fediverseServers = map[string]string{
-	"pleroma": "Pleroma", "akkoma": "Akkoma", "mastodon": "Mastodon", "misskey": "Misskey", "friendica": "Friendica",
-	"calckey": "Calckey", "lemmy": "Lemmy", "peertube": "PeerTube", "pixelfed": "Pixelfed", "gotosocial": "GoToSocial",
-	"hubzilla": "Hubzilla", "diaspora": "Diaspora", "writefreely": "WriteFreely", "synapse": "Synapse",
-	"construct": "Construct", "funkwhale": "Funkwhale", "firefish": "Firefish", "sharkey": "Sharkey", "bookwyrm": "BookWyrm",
-}
-
 var fediverseNeedles = uaNeedles.group(func() []string {
 	var out []string
 	for k := range fediverseServers {
@@ -1489,7 +1469,7 @@ func (s *state) fediverseServer() bool {
 	if k := strings.IndexAny(ver, "+-"); k > 0 {
 		ver = ver[:k]
 	}
-	s.setDevice(confRule, "Cloud", Unknown, Unknown)
+	s.setDevice(confRobot, "Cloud", Unknown, Unknown)
 	if s.os.name != "" {
 		// The server's app on a phone ("Mastodon/2023.9 (...; iOS
 		// 16.1.0)") keeps the phone's system.
@@ -1498,9 +1478,9 @@ func (s *state) fediverseServer() bool {
 	} else {
 		s.os = osInfo{}
 	}
-	s.setEngine(confRule, "", "", "")
-	s.setAgent(confRule, "Server", name, cleanVersion(ver))
-	s.devCPU.set("", confRule)
+	s.setEngine(confRobot, "", "", "")
+	s.setAgent(confRobot, "Server", name, cleanVersion(ver))
+	s.devCPU.set("", confRobot)
 	return true
 }
 
@@ -1518,14 +1498,14 @@ func (s *state) forgedBrowser() bool {
 	for i, e := range p.entries {
 		lt := p.ltext(e)
 		if lt == "{}" {
-			s.devClass.set("Robot", confRule)
+			s.devClass.set("Robot", confRobot)
 			return true
 		}
 		if i == 0 && strings.HasPrefix(lt, "macintosh:") {
-			s.devClass.set("Robot", confRule)
-			s.devBrand.set(Unknown, confRule)
-			s.devName.set(Unknown, confRule)
-			s.devCPU.set("", confRule)
+			s.devClass.set("Robot", confRobot)
+			s.devBrand.set(Unknown, confRobot)
+			s.devName.set(Unknown, confRobot)
+			s.devCPU.set("", confRobot)
 			s.os = osInfo{}
 			return true
 		}
@@ -1549,8 +1529,8 @@ func (s *state) signedBrowser() bool {
 		return false
 	}
 	brand := normalizeName(labels[len(labels)-2])
-	s.devBrand.set(brand, confRule)
-	s.devName.set(brand+" "+s.devName.v, confRule)
+	s.devBrand.set(brand, confRobot)
+	s.devName.set(brand+" "+s.devName.v, confRobot)
 	return true
 }
 
@@ -1592,6 +1572,6 @@ func (s *state) contactOnlyDevice() {
 	if brand == "" {
 		return
 	}
-	s.setDevice(confRule, "Robot", brand, brand+" Robot")
+	s.setDevice(confRobot, "Robot", brand, brand+" Robot")
 	s.os = osInfo{name: "Cloud", version: Unknown, class: "Cloud"}
 }

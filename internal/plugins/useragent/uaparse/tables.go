@@ -3,6 +3,7 @@ package uaparse
 import (
 	"embed"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -81,7 +82,10 @@ func tableSet(name string, cols int) map[string]bool {
 var tableColumns = map[string]int{
 	"brands.tsv": 3, "windows_oem.tsv": 3, "http_libraries.tsv": 4, "robot_names.tsv": 3,
 	"robot_companies.tsv": 3, "systems.tsv": 4, "linux_distros.tsv": 3, "cpu.tsv": 5, "email_apps.tsv": 2,
-	"hacker_toolkits.tsv": 3, "webview_apps.tsv": 3,
+	"hacker_toolkits.tsv": 3, "webview_apps.tsv": 3, "attack_signatures.tsv": 3, "app_spellings.tsv": 3,
+	"robot_device_names.tsv": 3, "set_top_box_makers.tsv": 3, "domain_brands.tsv": 3,
+	"system_releases.tsv": 4, "fediverse_servers.tsv": 3, "robot_engine_names.tsv": 3, "unix_desktops.tsv": 4,
+	"browsers.tsv": 4,
 }
 
 // brandPrefixes maps the lower case start of a device model to the brand
@@ -211,3 +215,76 @@ func cpuFromEntry(lt string) string {
 	}
 	return ""
 }
+
+// attackSignatures returns the fragments of one family of
+// tables/attack_signatures.tsv, in file order, unquoted.
+func attackSignatures(family string) []string {
+	var out []string
+	for _, r := range loadTable("attack_signatures.tsv", tableColumns["attack_signatures.tsv"]) {
+		if r[0] != family {
+			continue
+		}
+		f, err := strconv.Unquote(r[1])
+		if err != nil || f == "" {
+			panic(fmt.Sprintf("table attack_signatures.tsv: fragment %s is not a quoted, non-empty string", r[1]))
+		}
+		out = append(out, f)
+	}
+	if len(out) == 0 {
+		panic("table attack_signatures.tsv: no fragment of family " + family)
+	}
+	return out
+}
+
+// appSpellings are the names of well-known apps whose product token is
+// written differently from the name the maker uses for the app
+// (tables/app_spellings.tsv).
+var appSpellings = tableMap("app_spellings.tsv", tableColumns["app_spellings.tsv"])
+
+// robotDeviceNames are the device names of robots whose name does not
+// follow the usual "Brand Product" form (tables/robot_device_names.tsv).
+var robotDeviceNames = tableMap("robot_device_names.tsv", tableColumns["robot_device_names.tsv"])
+
+// domainBrands names the companies behind well-known robot domains where
+// the domain does not spell the brand (tables/domain_brands.tsv).
+var domainBrands = tableMap("domain_brands.tsv", tableColumns["domain_brands.tsv"])
+
+// systemReleases maps the version tokens of one scheme of
+// tables/system_releases.tsv to the release names.
+func systemReleases(scheme string) map[string]string {
+	m := map[string]string{}
+	for _, r := range loadTable("system_releases.tsv", tableColumns["system_releases.tsv"]) {
+		if r[0] == scheme {
+			m[r[1]] = r[2]
+		}
+	}
+	if len(m) == 0 {
+		panic("table system_releases.tsv: no release of scheme " + scheme)
+	}
+	return m
+}
+
+// fediverseServers are server applications of federated social networks;
+// they fetch profiles and posts from each other and name themselves
+// (tables/fediverse_servers.tsv).
+var fediverseServers = tableMap("fediverse_servers.tsv", tableColumns["fediverse_servers.tsv"])
+
+// robotEngineNames are the engine names of robots whose agent name is
+// spelled differently (tables/robot_engine_names.tsv).
+var robotEngineNames = tableMap("robot_engine_names.tsv", tableColumns["robot_engine_names.tsv"])
+
+// unixDesktops names the workstations of the Unix-like and other desktop
+// systems: the maker of the hardware where the system came with it (Sun,
+// SGI, IBM), otherwise the system itself, in Yauaa's spelling
+// (tables/unix_desktops.tsv; brand "-" is none).
+var unixDesktops = func() map[string]struct{ brand, name string } {
+	m := map[string]struct{ brand, name string }{}
+	for _, r := range loadTable("unix_desktops.tsv", tableColumns["unix_desktops.tsv"]) {
+		b := r[1]
+		if b == "-" {
+			b = ""
+		}
+		m[r[0]] = struct{ brand, name string }{b, r[2]}
+	}
+	return m
+}()

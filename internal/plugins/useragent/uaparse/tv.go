@@ -14,7 +14,7 @@ func (s *state) tvDevice() {
 		if pr, ok := p.product("VIDAA"); ok {
 			s.os.version = orUnknown(leadingVersion(pr.version))
 		}
-		s.setDevice(confRule, "TV", "Hisense", "Hisense TV")
+		s.setDevice(confFamily, "TV", "Hisense", "Hisense TV")
 		s.vidaaModel()
 	}
 	// Smart TV platforms list "(...; Brand; SmartTV; Model; ...)".
@@ -28,21 +28,21 @@ func (s *state) tvDevice() {
 			// Samsung's televisions open their comment with "SMART-TV"
 			// ("(SMART-TV; Linux; Tizen 2.2)", "(SMART-TV; X11; Linux
 			// i686)"); other makers name themselves first.
-			s.setDevice(confRule, "TV", "Samsung", "Samsung Smart TV")
+			s.setDevice(confFamily, "TV", "Samsung", "Samsung Smart TV")
 		}
 		if i > 0 && p.entries[i-1].block == e.block {
 			// "SmartHub" is Samsung's television portal, not a maker.
 			if b := p.text(p.entries[i-1]); b != "" && !strings.ContainsAny(b, "/.0123456789") && len(b) < 20 &&
 				!strings.EqualFold(b, "smarthub") {
-				s.devBrand.set(normalizeName(b), confRule)
-				s.devClass.set("TV", confRule)
-				s.devName.set(s.devBrand.v+" TV", confRule)
+				s.devBrand.set(normalizeName(b), confFamily+1)
+				s.devClass.set("TV", confFamily+1)
+				s.devName.set(s.devBrand.v+" TV", confFamily+1)
 			}
 		}
 		for j := i + 1; j < len(p.entries) && p.entries[j].block == e.block; j++ {
 			m := p.text(p.entries[j])
 			if isModelNumber(strings.ReplaceAll(m, "_", "-")) && s.devBrand.v != "" && s.devBrand.v != Unknown {
-				s.devName.set(s.devBrand.v+" "+normalizeName(m), confRule)
+				s.devName.set(s.devBrand.v+" "+normalizeName(m), confFamily+3)
 				break
 			}
 		}
@@ -60,11 +60,11 @@ func (s *state) tvDevice() {
 		} else if s.os.name == "Linux" {
 			s.os.class = "Embedded"
 		}
-		s.devClass.set("TV", confRule)
-		s.devName.set("Nettv Device", confRule)
+		s.devClass.set("TV", confFamily)
+		s.devName.set("Nettv Device", confFamily)
 		if p.has(kwPhilips) {
-			s.devBrand.set("Philips", confRule)
-			s.devName.set("Philips Unspecified TV", confRule)
+			s.devBrand.set("Philips", confFamily+1)
+			s.devName.set("Philips Unspecified TV", confFamily+1)
 		}
 	}
 	if !s.hbbTVDevice() && s.devClass.v == "TV" {
@@ -78,7 +78,7 @@ func (s *state) tvDevice() {
 		// Chromecast's "CrKey" (Chrome key) product or comment. Its
 		// system is whatever the comment says (a desktop Linux, or
 		// nothing), so the class of the system is left as it is.
-		s.setDevice(confRule, "Set-top box", "Google", "Google Chromecast")
+		s.setDevice(confFamily, "Set-top box", "Google", "Google Chromecast")
 		return
 	case p.has(kwGoogleTV) && s.os.name != "Fuchsia":
 		s.googleTV()
@@ -87,11 +87,11 @@ func (s *state) tvDevice() {
 		// LG's television systems. webOS sets name their model in the
 		// "(LGE, 49UJ634V-ZD, wired)" trailer, except the first
 		// generation, which puts "WEBOS1" there.
-		s.setDevice(confRule, "TV", "LG", "LG SmartTv")
+		s.setDevice(confFamily, "TV", "LG", "LG SmartTv")
 		if s.ceDevice() && (s.devBrand.v != "LG" || strings.HasPrefix(asciiLower(s.devName.v), "lg webos") ||
 			strings.HasSuffix(s.devName.v, "Unspecified TV")) {
-			s.devBrand.set("LG", confRule)
-			s.devName.set("LG SmartTv", confRule)
+			s.devBrand.set("LG", confFamily+4+2)
+			s.devName.set("LG SmartTv", confFamily+4+2)
 		}
 		if s.devName.v == "LG SmartTv" {
 			// "LG Browser/5.00.00(+mouse+3D; LGE; 42LM6700-UA; 04.02.00;
@@ -99,7 +99,7 @@ func (s *state) tvDevice() {
 			for i, e := range p.entries {
 				if p.ltext(e) == "lge" && i+1 < len(p.entries) && p.entries[i+1].block == e.block {
 					if m := p.text(p.entries[i+1]); isModelNumber(m) && !strings.HasPrefix(m, "WEBOS") {
-						s.devName.set("LG "+m, confRule)
+						s.devName.set("LG "+m, confFamily+5+3)
 					}
 					break
 				}
@@ -111,27 +111,14 @@ func (s *state) tvDevice() {
 	case p.has(kwNetCast) && !p.has(kwWeb0S):
 		// The NetCast sets before webOS send a plain desktop Linux
 		// platform, which Yauaa keeps as a desktop system.
-		s.devClass.set("TV", confRule)
+		s.devClass.set("TV", confFamily)
 	case p.has(kwSmartDashTV) || smartTVWord(p) || p.has(kwSmartSpaceTV) || p.has(kwHbbTV) ||
 		p.has(kwSemiTVSemi) || p.has(kwOpenTVSemi) || p.has(kwGoogleTV) && s.os.name != "Fuchsia" || p.has(kwViera) || p.has(kwBravia):
-		s.devClass.set("TV", confRule)
+		s.devClass.set("TV", confFamily)
 		if s.os.class == "" || s.os.name == "Linux" || s.os.name == "Android" || s.os.name == "Tizen" {
 			s.os.class = "Embedded"
 		}
 	}
-}
-
-// unixDesktops names the workstations of the Unix-like and other desktop
-// systems: the maker of the hardware where the system came with it (Sun,
-// SGI, IBM), otherwise the system itself, in Yauaa's spelling.
-var unixDesktops = map[string]struct{ brand, name string }{
-	"FreeBSD": {"", "FreeBsd Desktop"}, "OpenBSD": {"", "OpenBsd Desktop"}, "NetBSD": {"", "Netbsd Desktop"},
-	"DragonFly BSD": {"", "DragonFly BSD Desktop"}, "BeOS/Haiku": {"", "Beos/Haiku Desktop"},
-	"RISC OS": {"", "Risc OS Desktop"}, "OS/2": {"", "OS/2 Desktop"}, "MorphOS": {"", "MorphOs Desktop"},
-	"AmigaOS": {"Amiga", "Amiga"}, "illumOS": {"", "OpenSolaris Desktop"}, "UNIX BSD/SYSV": {"", "Unix BSD/Sysv Desktop"},
-	"SunOS": {"SUN Microsystems", "SUN Microsystems Desktop"}, "Solaris": {"SUN Microsystems", "SUN Microsystems Desktop"},
-	"IRIX": {"Silicon Graphics", "Silicon Graphics Desktop"}, "AIX": {"IBM", "IBM Desktop"},
-	"HP-UX": {"HP", "HP Desktop"},
 }
 
 // hbbTVDevice reads the device of a hybrid broadcast TV. The HbbTV
@@ -145,9 +132,9 @@ func (s *state) hbbTVDevice() bool {
 	if i < 0 {
 		return false
 	}
-	s.devClass.set("TV", confRule)
-	s.devBrand.set("Unspecified TV", confRule)
-	s.devName.set("Unspecified TV", confRule)
+	s.devClass.set("TV", confFamily)
+	s.devBrand.set("Unspecified TV", confFamily)
+	s.devName.set("Unspecified TV", confFamily)
 	j := i + len("hbbtv/")
 	for j < len(p.ua) && (p.ua[j] == '.' || p.ua[j] >= '0' && p.ua[j] <= '9') {
 		j++
@@ -159,8 +146,8 @@ func (s *state) hbbTVDevice() bool {
 		// Loewe's sets of the first HbbTV version name their own system
 		// in a separate entry ("HBBTV/1.0; LOH/2.01;").
 		if v, ok := p.entryVersion("loh/"); ok {
-			s.devBrand.set("Loewe", confRule)
-			s.devName.set("Loewe Unspecified TV", confRule)
+			s.devBrand.set("Loewe", confFamily+1)
+			s.devName.set("Loewe Unspecified TV", confFamily+1)
 			s.os = osInfo{name: "LOH", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
 		}
 		return true
@@ -182,10 +169,10 @@ func (s *state) hbbTVDevice() bool {
 	if vendor == "" {
 		return true
 	}
-	s.devBrand.set(brandSpelling(vendor), confRule)
-	s.devName.set(s.devBrand.v+" Unspecified TV", confRule)
+	s.devBrand.set(brandSpelling(vendor), confFamily+1)
+	s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
 	if model != "" {
-		s.devName.set(s.devBrand.v+" "+normalizeName(model), confRule)
+		s.devName.set(s.devBrand.v+" "+normalizeName(model), confFamily+3)
 	}
 	if v, ok := strings.CutPrefix(software, "LOH/"); ok {
 		// Loewe's own operating system announces itself here.
@@ -220,10 +207,10 @@ func (s *state) ceDevice() bool {
 	if !ok || vendor == "" || strings.ContainsAny(vendor, ";()") {
 		return false
 	}
-	s.devBrand.set(brandSpelling(vendor), confRule)
-	s.devName.set(s.devBrand.v+" Unspecified TV", confRule)
+	s.devBrand.set(brandSpelling(vendor), confFamily+1)
+	s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
 	if model != "" {
-		s.devName.set(s.devBrand.v+" "+normalizeName(model), confRule)
+		s.devName.set(s.devBrand.v+" "+normalizeName(model), confFamily+3)
 	}
 	return true
 }
@@ -238,7 +225,7 @@ func (s *state) vidaaModel() {
 			continue
 		}
 		if m := p.text(p.entries[i+1]); isModelNumber(strings.ReplaceAll(m, "_", "-")) {
-			s.devName.set("Hisense "+normalizeName(m), confRule)
+			s.devName.set("Hisense "+normalizeName(m), confFamily+3)
 			return
 		}
 	}
@@ -255,14 +242,25 @@ var (
 
 // setTopBoxMakers are companies that make set-top boxes only; a comment
 // entry that starts with one of them ("Arris MediaPlayer 2.0") names such
-// a box.
-var setTopBoxMakers = []struct{ prefix, brand string }{
-	{"arris ", "Arris"}, {"amino ", "Amino"}, {"humax ", "Humax"}, {"kaon ", "Kaon"},
-	{"technicolor ", "Technicolor"}, {"sagemcom ", "Sagemcom"},
-}
+// a box (tables/set_top_box_makers.tsv; the prefix is the lower case name
+// and a space).
+var setTopBoxMakers = func() []struct{ prefix, brand string } {
+	rows := loadTable("set_top_box_makers.tsv", tableColumns["set_top_box_makers.tsv"])
+	out := make([]struct{ prefix, brand string }, len(rows))
+	for i, r := range rows {
+		out[i].prefix, out[i].brand = r[0]+" ", r[1]
+	}
+	return out
+}()
 
 // setTopBoxNeedles lets setTopBox skip the comment when no maker occurs.
-var setTopBoxNeedles = uaNeedles.group([]string{"arris ", "amino ", "humax ", "kaon ", "technicolor ", "sagemcom "})
+var setTopBoxNeedles = uaNeedles.group(func() []string {
+	out := make([]string, len(setTopBoxMakers))
+	for i, m := range setTopBoxMakers {
+		out[i] = m.prefix
+	}
+	return out
+}())
 
 // setTopBox recognises the boxes that connect a television to the
 // internet and reports whether it found one:
@@ -278,34 +276,34 @@ func (s *state) setTopBox() bool {
 	p := s.p
 	if pr, ok := p.product("KreaTV"); ok && p.has(kwKreaTV) && isVersionLike(pr.version) {
 		s.os = osInfo{name: "KreaTV", version: pr.version, class: "Embedded", cpu: s.os.cpu}
-		s.setDevice(confRule, "Set-top box", "Arris", "Arris KreaTV")
+		s.setDevice(confFamily, "Set-top box", "Arris", "Arris KreaTV")
 		s.ceDevice()
 		return true
 	}
 	if pr, ok := p.product("Roku"); ok && p.has(kwRokuDVP) {
 		s.os = osInfo{name: "Roku OS", version: pr.version, class: "Embedded", cpu: s.os.cpu}
-		s.setDevice(confRule, "Set-top box", "Roku", "Roku Digital Video")
+		s.setDevice(confFamily, "Set-top box", "Roku", "Roku Digital Video")
 		return true
 	}
 	if s.os.name == "Android" && (p.has(kwAndroidTV) || p.has(kwNSZDash) && s.devBrand.v == "Sony" || hasWordFold(s.devName.v, "box") || strings.Contains(s.devName.v, "BOX")) {
-		s.devClass.set("Set-top box", confRule)
+		s.devClass.set("Set-top box", confFamily+1)
 		s.os.class = "Embedded"
 		if k := strings.IndexByte(s.devName.v, '/'); k > 0 && s.devBrand.v == "Sony" {
-			s.devName.set(s.devName.v[:k], confRule) // "NSZ-GS7/GX70": the player and its remote
+			s.devName.set(s.devName.v[:k], confFamily) // "NSZ-GS7/GX70": the player and its remote
 		}
 		return true
 	}
 	if s.os.name == "Android" && (strings.Contains(s.devName.v, "Google TV") || strings.HasPrefix(s.devName.v, "Chromecast")) {
 		// Google's own streaming devices ("4K Google TV Stick").
-		s.devClass.set("Set-top box", confRule)
+		s.devClass.set("Set-top box", confFamily)
 		if s.devBrand.v == "" || s.devBrand.v == Unknown {
-			s.devBrand.set("Google", confRule)
-			s.devName.set("Google "+s.devName.v, confRule)
+			s.devBrand.set("Google", confFamily)
+			s.devName.set("Google "+s.devName.v, confFamily)
 		}
 		return true
 	}
 	if s.os.name == "Linux" && len(p.products) > 0 && p.products[len(p.products)-1].name == "WPE" {
-		s.setDevice(confRule, "Set-top box", "Comcast", "Comcast X1")
+		s.setDevice(confFamily, "Set-top box", "Comcast", "Comcast X1")
 		return true
 	}
 	if !p.hasAny(&setTopBoxNeedles) {
@@ -319,7 +317,7 @@ func (s *state) setTopBox() bool {
 				if k := strings.LastIndexByte(model, ' '); k > 0 && isVersionLike(model[k+1:]) {
 					model = model[:k]
 				}
-				s.setDevice(confRule, "Set-top box", m.brand, m.brand+" "+normalizeName(model))
+				s.setDevice(confFamily, "Set-top box", m.brand, m.brand+" "+normalizeName(model))
 				return true
 			}
 		}
@@ -333,7 +331,7 @@ func (s *state) setTopBox() bool {
 // generation sends only "GoogleTV/161242", a build number.
 func (s *state) googleTV() {
 	p := s.p
-	s.setDevice(confRule, "Set-top box", "Google", "Google TV")
+	s.setDevice(confFamily+1, "Set-top box", "Google", "Google TV")
 	v := Unknown
 	for i, e := range p.entries {
 		lt := p.ltext(e)
@@ -352,8 +350,8 @@ func (s *state) googleTV() {
 				model = model[:k]
 			}
 			if b, rest := brandOfModel(model); b != "" && rest != "" {
-				s.devBrand.set(b, confRule)
-				s.devName.set(b+" "+normalizeName(rest), confRule)
+				s.devBrand.set(b, confFamily+2)
+				s.devName.set(b+" "+normalizeName(rest), confFamily+3)
 			}
 		}
 		break
@@ -422,9 +420,9 @@ func (s *state) starboardDevice() {
 		if brand == "" || model == "" {
 			return
 		}
-		s.devClass.set(class, confRule)
-		s.devBrand.set(brandSpelling(brand), confRule)
-		s.devName.set(s.devBrand.v+" "+normalizeName(model), confRule)
+		s.devClass.set(class, confFamily)
+		s.devBrand.set(brandSpelling(brand), confFamily)
+		s.devName.set(s.devBrand.v+" "+normalizeName(model), confFamily)
 		if s.os.name == "" || s.os.name == "Linux" || s.os.name == "Android" {
 			s.os.class = "Embedded"
 		}
