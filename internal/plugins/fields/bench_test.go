@@ -73,6 +73,8 @@ func BenchmarkProcessors(b *testing.B) {
 		{"MaskFieldsHashQuery", fields.MaskFieldsSpec(), map[string]string{"hash.fields": "http_query", "hash.key": hashKey}},
 		{"SplitField", fields.SplitFieldSpec(), map[string]string{"http_query": "query_parts:/", "conflict.resolution.policy": "overwrite_existing"}},
 		{"SplitFieldRegexp", fields.SplitFieldSpec(), map[string]string{"http_query": `query_parts:[/?]`, "conflict.resolution.policy": "overwrite_existing"}},
+		// Not one class: found by fastre rather than by a byte table.
+		{"SplitFieldRegexpFastre", fields.SplitFieldSpec(), map[string]string{"http_query": `query_parts:\s*[/?]\s*`, "conflict.resolution.policy": "overwrite_existing"}},
 		{"ModifyIdHash", fields.ModifyIdSpec(), map[string]string{"id.generation.strategy": "hashFields", "fields.to.hash": "src_ip,record_time,http_query"}},
 	} {
 		for _, set := range []struct {

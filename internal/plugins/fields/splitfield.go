@@ -45,6 +45,9 @@ type splitRule struct {
 	// literal (/, a comma, \.): the text is then cut with strings.Index,
 	// without the regexp engine and the slices it allocates per match.
 	sep string
+	// pattern splits around a real regular expression
+	// (splitpattern.go); nil for a literal.
+	pattern *patternSplitter
 }
 
 func splitRules(conf component.Config) ([]splitRule, error) {
@@ -62,6 +65,8 @@ func splitRules(conf component.Config) ([]splitRule, error) {
 		rule := splitRule{source: k, target: strings.TrimSpace(target), re: rx}
 		if lit, complete := rx.LiteralPrefix(); complete && lit != "" {
 			rule.sep = lit
+		} else {
+			rule.pattern = newPatternSplitter(rx)
 		}
 		rules = append(rules, rule)
 	}
@@ -110,7 +115,7 @@ func (p *SplitField) Process(_ context.Context, b *component.Batch) error {
 			if rule.sep != "" {
 				parts = splitLiteral(s, rule.sep, p.limit)
 			} else {
-				parts = splitRegexp(s, rule.re, p.limit)
+				parts = rule.pattern.split(s, p.limit)
 			}
 			r.Set(rule.target, record.ArrayValue(parts))
 			if p.counter {
@@ -151,16 +156,5 @@ func splitLiteral(s, sep string, limit int) []record.Value {
 		s = s[j+len(sep):]
 	}
 	parts[n-1] = record.StringValue(s)
-	return parts
-}
-
-// splitRegexp is regexp.Split(s, limit) with the parts made values
-// directly.
-func splitRegexp(s string, re *regexp.Regexp, limit int) []record.Value {
-	ss := re.Split(s, limit)
-	parts := make([]record.Value, len(ss))
-	for i, p := range ss {
-		parts[i] = record.StringValue(p)
-	}
 	return parts
 }
