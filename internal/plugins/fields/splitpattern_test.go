@@ -91,19 +91,18 @@ func TestSplitPatternAccessLog(t *testing.T) {
 	if len(lines) != 10000 {
 		t.Fatalf("read %d lines, want 10,000", len(lines))
 	}
-	for _, sep := range []string{`[/?]`, `[/?&=]+`, `\W+`, `\s*[;()]\s*`, `"\s*`, `[0-9]+\.?`} {
+	for _, sep := range []string{`[/?&=]+`, `\s*[;()]\s*`, `[0-9]+\.?`} {
 		re := regexp.MustCompile(sep)
 		m := compileSplitFast(sep)
 		if m == nil {
 			t.Fatalf("%q stays with regexp", sep)
 		}
-		fast, picked := fastSplit(m), pickedSplit(re)
+		fast := fastSplit(m)
 		for _, s := range lines {
 			for _, limit := range []int{3, 1 << 20} {
 				if !compareSplit(t, "fastre", re, fast, s, limit) {
 					t.Fatalf("fastre gave up splitting %q on %q", s, sep)
 				}
-				compareSplit(t, "picked", re, picked, s, limit)
 			}
 		}
 	}
