@@ -20,7 +20,9 @@ func SplitFieldSpec() component.Spec {
 		Kind: component.KindProcessor,
 		Summary: "Splits string fields into arrays. Each dynamic key names the field to split; its value is TARGET:REGEX, " +
 			"the field that receives the array of parts and the separator (a regular expression, RE2 syntax), e.g. " +
-			"description: textArray:\\s*,\\s*. An empty source field is left alone.",
+			"description: textArray:\\s*,\\s*. An empty source field is left alone. The parts are always those of Go's regexp.Split; " +
+			"a separator that is a plain text or one ASCII character class ([/?], \\s+) is found by a byte scan, any other by Weir's own " +
+			"matcher, and only one that looks behind its position (^, \\b) by regexp itself, which costs several times more per record.",
 		DynamicProperties: true,
 		Properties: []component.Property{
 			{Key: "split.limit", Description: "Maximum number of parts; the last part holds the rest of the text (Java's String.split with a positive limit).",
