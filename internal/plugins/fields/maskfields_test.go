@@ -1,14 +1,18 @@
 package fields_test
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/plugins/fields"
 	"github.com/weir-streams/weir/internal/record"
+	"github.com/weir-streams/weir/internal/streamtest"
 )
 
 func TestMaskFields(t *testing.T) {
@@ -83,5 +87,94 @@ func TestMaskFieldsRepeatedValues(t *testing.T) {
 				t.Errorf("pass %d, record %d: got %s, want %s", pass, i, got, want[i])
 			}
 		}
+	}
+}
+
+// TestMaskFieldsCache masks the src_ip and http_query fields of the real
+// access log with the token cache at its default size, at one slot (every
+// other value evicts the previous one) and off, on four goroutines at once
+// (partitions share the cache): every record must get the HMAC of its own
+// values, and the cache counters must add up to the values hashed.
+func TestMaskFieldsCache(t *testing.T) {
+	const key = "0123456789abcdef-secret"
+	mac := func(s string) string {
+		m := hmac.New(sha256.New, []byte(key))
+		m.Write([]byte(s))
+		return hex.EncodeToString(m.Sum(nil))
+	}
+	long := strings.Repeat("/very-long-path", 20) // 300 bytes: never cached
+	log := streamtest.AccessLogRecords(t)
+	for _, size := range []string{"", "1", "0"} {
+		t.Run("size "+size, func(t *testing.T) {
+			props := map[string]string{"hash.fields": "src_ip,http_query", "hash.key": key}
+			if size != "" {
+				props["hash.cache.size"] = size
+			}
+			p, reg := build(t, fields.MaskFieldsSpec(), props)
+			const workers = 4
+			type job struct {
+				recs []*record.Record
+				want [][2]string
+			}
+			var jobs []job
+			for w := 0; w < workers; w++ {
+				recs := make([]*record.Record, len(log))
+				for i, r := range log {
+					recs[i] = r.Clone()
+				}
+				recs[w].SetString("http_query", long)
+				want := make([][2]string, len(recs))
+				for i, r := range recs {
+					ip, _ := r.GetString("src_ip")
+					q, _ := r.GetString("http_query")
+					want[i] = [2]string{mac(ip), mac(q)}
+				}
+				jobs = append(jobs, job{recs, want})
+			}
+			var wg sync.WaitGroup
+			for _, j := range jobs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for start := 0; start < len(j.recs); start += 500 {
+						b := &component.Batch{Records: j.recs[start:min(start+500, len(j.recs))]}
+						if err := p.Process(context.Background(), b); err != nil {
+							t.Errorf("process: %v", err)
+							return
+						}
+					}
+					for i, r := range j.recs {
+						ip, _ := r.GetString("src_ip")
+						q, _ := r.GetString("http_query")
+						if ip != j.want[i][0] || q != j.want[i][1] {
+							t.Errorf("record %d: src_ip %s http_query %s, want %s %s", i, ip, q, j.want[i][0], j.want[i][1])
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			hashed := metric(t, reg, "mask_fields_total", "hashed")
+			hit, miss := metric(t, reg, "mask_fields_cache_total", "hit"), metric(t, reg, "mask_fields_cache_total", "miss")
+			t.Logf("%v values hashed, cache %v hits, %v misses", hashed, hit, miss)
+			if hashed != 2*workers*10000 {
+				t.Errorf("hashed %v values, want %d", hashed, 2*workers*10000)
+			}
+			switch size {
+			case "0":
+				if hit+miss != 0 {
+					t.Errorf("cache off, but %v hits and %v misses", hit, miss)
+				}
+			default:
+				// The memo of the previous record's value answers
+				// first; the long values bypass the cache.
+				if hit+miss == 0 || hit+miss > hashed-workers {
+					t.Errorf("%v hits + %v misses for %v values hashed", hit, miss, hashed)
+				}
+				if size == "" && hit < 0.8*(hit+miss) {
+					t.Errorf("default size: %v hits of %v lookups, want at least 80 %% on the real log", hit, hit+miss)
+				}
+			}
+		})
 	}
 }
