@@ -163,6 +163,16 @@ type class struct {
 	// high holds the ranges of the class at or above utf8.RuneSelf, as
 	// sorted lo, hi pairs.
 	high []rune
+	// wordStop, when set, says that every ASCII byte outside the class is
+	// below stopBelow or equal to one of the bytes of stopA and stopB
+	// (each a byte repeated eight times): the loop of an unbounded greedy
+	// repetition then looks for its end eight bytes at a time (see
+	// wordStop in match.go). Only classes with few such bytes at or above
+	// 0x21 qualify, so that the printable bytes of the class are never
+	// flagged: \S and [^"] do, \w and \d do not.
+	wordStop     bool
+	stopBelow    uint64
+	stopA, stopB uint64
 }
 
 // Matcher is a compiled pattern. It is read-only and safe for concurrent use.
@@ -609,7 +619,42 @@ func newClass(ranges []rune) *class {
 			cl.tbl[b] = 2
 		}
 	}
+	cl.setWordStop()
 	return cl
+}
+
+// setWordStop sets the word-at-a-time stop test of the class, if it has one
+// (see class.wordStop).
+func (cl *class) setWordStop() {
+	below := 0
+	var others []byte
+	for b := 0; b < utf8.RuneSelf; b++ {
+		if cl.tbl[b] != 0 {
+			continue
+		}
+		if b <= 0x20 {
+			below = b + 1
+		} else {
+			others = append(others, byte(b))
+		}
+	}
+	if len(others) > 2 {
+		return
+	}
+	// A missing stop byte is filled by one the test flags anyway: the
+	// other stop byte, or 0 (below the threshold, or else a control
+	// character the byte loop steps over). It must be ASCII: for an ASCII
+	// byte x, (x ^ c) - 1 has bit 7 set only when x == c.
+	switch len(others) {
+	case 0:
+		others = []byte{0, 0}
+	case 1:
+		others = append(others, others[0])
+	}
+	cl.wordStop = true
+	cl.stopBelow = lsb8 * uint64(below)
+	cl.stopA = lsb8 * uint64(others[0])
+	cl.stopB = lsb8 * uint64(others[1])
 }
 
 // hasHigh reports whether r (>= utf8.RuneSelf) is in the class.

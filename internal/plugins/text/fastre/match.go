@@ -1,6 +1,7 @@
 package fastre
 
 import (
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 )
@@ -93,6 +94,9 @@ func (m *Matcher) MatchIndex(s string, dst []int) (idx []int, ok bool, gaveUp bo
 				// at a time while they last.
 				tbl := &cl.tbl
 				for {
+					if cl.wordStop {
+						p = wordStop(cl, s, p)
+					}
 					for p+4 <= len(s) && tbl[s[p]]&tbl[s[p+1]]&tbl[s[p+2]]&tbl[s[p+3]] == 1 {
 						p += 4
 					}
@@ -226,6 +230,40 @@ func (m *Matcher) MatchIndex(s string, dst []int) (idx []int, ok bool, gaveUp bo
 			break
 		}
 	}
+}
+
+// Word-at-a-time constants: every byte 0x01, and every byte 0x80.
+const (
+	lsb8 = 0x0101010101010101
+	msb8 = 0x8080808080808080
+)
+
+// wordStop returns the position of the first byte at or after p that the
+// word test of cl flags (see class.wordStop): a byte below its threshold,
+// equal to one of its two stop bytes, or >= 0x80. That is every byte whose
+// table entry is not 1 and perhaps a few that are (control characters of
+// the class): the caller's byte loop goes on from there. Eight bytes are
+// tested at once; near the end of s, p is returned as it is for the byte
+// loop to finish.
+//
+// Why the lowest flagged bit is exact: bit 7 of a byte of w-stopBelow is
+// set when the byte is below the threshold (at most 0x21) or when a borrow
+// comes in from the byte below, and a borrow leaves a byte only when that
+// byte is itself below the threshold; the same holds for the bytes equal
+// to a stop byte (zero after the exclusive or, 0xff after taking 1) and
+// for the bytes with bit 7 set. So every byte below the first flagged one
+// is clear; the bits above it may be set by borrows and are ignored.
+func wordStop(cl *class, s string, p int) int {
+	for p+8 <= len(s) {
+		b := s[p : p+8]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		if m := (w | (w - cl.stopBelow) | ((w ^ cl.stopA) - lsb8) | ((w ^ cl.stopB) - lsb8)) & msb8; m != 0 {
+			return p + bits.TrailingZeros64(m)>>3
+		}
+		p += 8
+	}
+	return p
 }
 
 // step returns the width of the rune at s[p] if it is in the class, or 0.
