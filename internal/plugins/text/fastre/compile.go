@@ -143,8 +143,12 @@ type inst struct {
 	// which are rune boundaries, and the class holds either every rune
 	// >= 0x80 (as . does) or none. A byte to step over maps to 1, so that
 	// four bytes are tested with one AND, as in a class repetition.
-	skip     *[256]uint8
-	arg      int // opSave: slot; opAssert: assertion
+	skip *[256]uint8
+	arg  int // opSave: slot; opAssert: assertion
+	// pre, when not 0, is a capture slot to set to the position before the
+	// instruction runs, as an opSave that continued here would (see
+	// fuseSaves). Slot 0 is never saved by an instruction, so 0 means none.
+	pre      int
 	next     int // the instruction that follows
 	alt      int // opSplit: the second choice
 	min, max int // opClass: bounds on the count; max < 0 means no bound
@@ -178,6 +182,7 @@ type class struct {
 // Matcher is a compiled pattern. It is read-only and safe for concurrent use.
 type Matcher struct {
 	prog   []inst
+	start  int // the first instruction
 	nslots int // 2 * (number of capture groups + 1)
 }
 
@@ -220,7 +225,67 @@ func Compile(pattern string) (*Matcher, error) {
 			in.firstAlt = c.first(in.alt, memo, onPath)
 		}
 	}
-	return &Matcher{prog: c.prog, nslots: 2 * (re.MaxCap() + 1)}, nil
+	start := c.fuseSaves()
+	return &Matcher{prog: c.prog, start: start, nslots: 2 * (re.MaxCap() + 1)}, nil
+}
+
+// fuseSaves folds each opSave into the instruction it continues at, when
+// nothing else continues there: that instruction saves the position first
+// (inst.pre), and whatever continued at the opSave continues at it. This
+// is the same work in the same order (the undo entry for the slot is
+// pushed before anything the instruction pushes) in one step of the
+// matcher instead of two: a capture group costs two opSaves, a third of
+// the steps of a typical SplitText pattern. The opSaves stay in the
+// program, unreached. It returns the first instruction, which moves when
+// the program starts with an opSave.
+//
+// It runs last: the analyses above (first, cannotFollow, spans) walk the
+// program as emitted.
+func (c *compiler) fuseSaves() int {
+	prog := c.prog
+	start := 0
+	// refs counts the instructions (reached or not) that continue at each
+	// pc, and the start. Counting unreached ones only prevents fusions.
+	refs := make([]int, len(prog))
+	refs[start]++
+	for i := range prog {
+		in := &prog[i]
+		if in.op == opMatch {
+			continue
+		}
+		refs[in.next]++
+		if in.op == opSplit || in.op == opSpan {
+			refs[in.alt]++
+		}
+	}
+	for i := range prog {
+		sv := &prog[i]
+		if sv.op != opSave || sv.pre != 0 || refs[i] == 0 {
+			continue
+		}
+		j := sv.next
+		if j == i || refs[j] != 1 || prog[j].op == opSave || prog[j].pre != 0 {
+			continue
+		}
+		prog[j].pre = sv.arg
+		for k := range prog {
+			in := &prog[k]
+			if in.op == opMatch {
+				continue
+			}
+			if in.next == i {
+				in.next = j
+			}
+			if (in.op == opSplit || in.op == opSpan) && in.alt == i {
+				in.alt = j
+			}
+		}
+		if start == i {
+			start = j
+		}
+		refs[j], refs[i] = refs[i], 0
+	}
+	return start
 }
 
 // NumSlots returns the length of the slice MatchIndex returns on a match:

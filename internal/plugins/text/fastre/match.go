@@ -48,13 +48,20 @@ func (m *Matcher) MatchIndex(s string, dst []int) (idx []int, ok bool, gaveUp bo
 	stack := buf[:0]
 	budget := 64*len(s) + 1024
 	prog := m.prog
-	pc, pos := 0, 0
+	pc, pos := m.start, 0
 	for {
 		budget--
 		if budget < 0 {
 			return nil, false, true
 		}
 		in := &prog[pc]
+		if in.pre != 0 {
+			// A fused opSave (see fuseSaves), exactly as below.
+			if len(stack) > 0 {
+				stack = append(stack, entry{kind: kRestore, pc: int32(in.pre), pos: dst[in.pre]})
+			}
+			dst[in.pre] = pos
+		}
 		failed := false
 		switch in.op {
 		case opClass:
