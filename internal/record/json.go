@@ -123,6 +123,28 @@ func load64(s string, i int) uint64 {
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
+// load32 reads s[i:i+4] as a little-endian word.
+func load32(s string, i int) uint32 {
+	b := s[i : i+4]
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
+
+// shortSafe reports whether s, of 1 to 16 bytes, holds only safe bytes:
+// two overlapping loads and one or two word tests (three table entries
+// below four bytes), where nextUnsafe would loop. Empty and longer strings
+// answer false (not known safe).
+func shortSafe(s string) bool {
+	switch n := len(s); {
+	case n >= 8 && n <= 16:
+		return unsafeBytes(load64(s, 0))|unsafeBytes(load64(s, n-8)) == 0
+	case n >= 4 && n < 8:
+		return unsafeBytes(uint64(load32(s, 0))|uint64(load32(s, n-4))<<32) == 0
+	case n > 0 && n < 4:
+		return jsonSafe[s[0]]&jsonSafe[s[n>>1]]&jsonSafe[s[n-1]] != 0
+	}
+	return false
+}
+
 // nextUnsafe returns the index of the first byte of s at or after i that
 // jsonSafe calls unsafe, or len(s). Eight bytes are tested at once
 // (unsafeBytes); the last bytes of a string of eight or more are tested by
@@ -162,6 +184,12 @@ func nextUnsafe(s string, i int) int {
 // Safe bytes are found eight at a time (nextUnsafe) and copied as one run:
 // strings are mostly long runs of printable ASCII.
 func AppendJSONString(dst []byte, s string) []byte {
+	if shortSafe(s) {
+		// Most field names and many values: no loop at all.
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
 	dst = append(dst, '"')
 	start, i := 0, 0
 	for {
