@@ -66,9 +66,14 @@ func (m *Matcher) MatchIndex(s string, dst []int) (idx []int, ok bool, gaveUp bo
 		switch in.op {
 		case opClass:
 			cl := in.cls
-			// Take the required runes one at a time.
+			// Take the required runes one at a time, an ASCII byte of the
+			// class without a call.
 			p := pos
 			for n := 0; n < in.min; n++ {
+				if p < len(s) && cl.tbl[s[p]] == 1 {
+					p++
+					continue
+				}
 				w := step(cl, s, p)
 				if w == 0 {
 					failed = true
