@@ -107,10 +107,14 @@ func (m *Matcher) MatchIndex(s string, dst []int) (idx []int, ok bool, gaveUp bo
 				tbl := &cl.tbl
 				for {
 					if cl.wordStop {
+						// It stops at the first byte the table does not
+						// call 1 (or a control character of the class), or
+						// fewer than eight bytes before the end.
 						p = wordStop(cl, s, p)
-					}
-					for p+4 <= len(s) && tbl[s[p]]&tbl[s[p+1]]&tbl[s[p+2]]&tbl[s[p+3]] == 1 {
-						p += 4
+					} else {
+						for p+4 <= len(s) && tbl[s[p]]&tbl[s[p+1]]&tbl[s[p+2]]&tbl[s[p+3]] == 1 {
+							p += 4
+						}
 					}
 					for p < len(s) && tbl[s[p]] == 1 {
 						p++
@@ -140,7 +144,13 @@ func (m *Matcher) MatchIndex(s string, dst []int) (idx []int, ok bool, gaveUp bo
 			pos = p
 			pc = in.next
 		case opLit:
-			if !strings.HasPrefix(s[pos:], in.lit) {
+			if len(in.lit) == 1 {
+				// One byte ([, ", ] in log patterns): no call to compare.
+				if pos >= len(s) || s[pos] != in.lit[0] {
+					failed = true
+					break
+				}
+			} else if !strings.HasPrefix(s[pos:], in.lit) {
 				failed = true
 				break
 			}
