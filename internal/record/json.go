@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // AppendJSON appends the JSON form of a value: strings as JSON strings,
@@ -67,7 +68,16 @@ func AppendJSON(dst []byte, v Value) []byte {
 }
 
 // AppendFieldsJSON appends fields as one JSON object, in field order.
+//
+// The first string of at least escapeMapMin bytes (record_value, when a
+// parser keeps the raw line) is written with an escapeMap: a later string
+// that lies inside it, as the fields a parser cut out of the line do, is
+// copied without being scanned again when none of the bytes that needed
+// escaping fall inside it. The output is the same as writing every string
+// with AppendJSONString.
 func AppendFieldsJSON(dst []byte, fields []Field) []byte {
+	var m escapeMap
+	mapped := false
 	dst = append(dst, '{')
 	for i := range fields {
 		if i > 0 {
@@ -75,9 +85,62 @@ func AppendFieldsJSON(dst []byte, fields []Field) []byte {
 		}
 		dst = AppendJSONString(dst, fields[i].Name)
 		dst = append(dst, ':')
-		dst = AppendJSON(dst, fields[i].Value)
+		v := fields[i].Value
+		if v.kind != String {
+			dst = AppendJSON(dst, v)
+			continue
+		}
+		s := v.string()
+		switch {
+		case len(s) > 16 && m.inside(s):
+			dst = append(dst, '"')
+			dst = append(dst, s...)
+			dst = append(dst, '"')
+		case !mapped && len(s) >= escapeMapMin && len(s) <= math.MaxInt32:
+			mapped = true
+			dst = appendJSONString(dst, s, &m)
+		default:
+			dst = AppendJSONString(dst, s)
+		}
 	}
 	return append(dst, '}')
+}
+
+// escapeMapMin is the length from which a string is worth an escapeMap.
+const escapeMapMin = 64
+
+// escapeMap holds where the bytes that need escaping (jsonSafe 0) are in
+// one string written by appendJSONString: base is the address of its first
+// byte (0 when there is no map), n its length, pos[:npos] the positions.
+// A string with a byte >= 0x80 gets no map (a part of it could cut a rune
+// in two, which then needs escaping), nor one with more than len(pos)
+// such bytes.
+type escapeMap struct {
+	base uintptr
+	n    int
+	pos  [16]int32
+	npos int
+}
+
+// inside reports whether s lies within the mapped string, byte for byte the
+// same memory, and holds none of its bytes to escape: then s needs no
+// escaping. Strings are immutable, so the bytes are those that were
+// scanned.
+func (m *escapeMap) inside(s string) bool {
+	if m.base == 0 {
+		return false
+	}
+	off := uintptr(unsafe.Pointer(unsafe.StringData(s))) - m.base
+	if off >= uintptr(m.n) || uintptr(m.n)-off < uintptr(len(s)) {
+		return false
+	}
+	lo, hi := int32(off), int32(off)+int32(len(s))
+	for _, p := range m.pos[:m.npos] {
+		if p >= lo && p < hi {
+			return false
+		}
+	}
+	return true
 }
 
 const hexDigits = "0123456789abcdef"
@@ -184,6 +247,15 @@ func nextUnsafe(s string, i int) int {
 // Safe bytes are found eight at a time (nextUnsafe) and copied as one run:
 // strings are mostly long runs of printable ASCII.
 func AppendJSONString(dst []byte, s string) []byte {
+	return appendJSONString(dst, s, nil)
+}
+
+// appendJSONString is AppendJSONString; when m is not nil it also fills m
+// for s (see escapeMap), or leaves it empty.
+func appendJSONString(dst []byte, s string, m *escapeMap) []byte {
+	if m != nil {
+		*m = escapeMap{}
+	}
 	if shortSafe(s) {
 		// Most field names and many values: no loop at all.
 		dst = append(dst, '"')
@@ -198,6 +270,9 @@ func AppendJSONString(dst []byte, s string) []byte {
 			break
 		}
 		c := s[i]
+		if m != nil {
+			m.note(i, c)
+		}
 		if c < utf8.RuneSelf {
 			dst = append(dst, s[start:i]...)
 			switch c {
@@ -239,7 +314,23 @@ func AppendJSONString(dst []byte, s string) []byte {
 		i += size
 	}
 	dst = append(dst, s[start:]...)
+	if m != nil && m.npos >= 0 {
+		m.base, m.n = uintptr(unsafe.Pointer(unsafe.StringData(s))), len(s)
+	}
 	return append(dst, '"')
+}
+
+// note records the byte c at i, one that needs escaping, for the map being
+// built; a byte >= 0x80 or one too many spoils it (npos -1).
+func (m *escapeMap) note(i int, c byte) {
+	switch {
+	case m.npos < 0:
+	case c >= utf8.RuneSelf || m.npos == len(m.pos):
+		m.npos = -1
+	default:
+		m.pos[m.npos] = int32(i)
+		m.npos++
+	}
 }
 
 // BytesMarker is the one key of the JSON object that carries a bytes value:
