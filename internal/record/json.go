@@ -125,7 +125,9 @@ type escapeMap struct {
 // inside reports whether s lies within the mapped string, byte for byte the
 // same memory, and holds none of its bytes to escape: then s needs no
 // escaping. Strings are immutable, so the bytes are those that were
-// scanned.
+// scanned. Addresses are only compared as numbers, never turned back into
+// pointers; a string that moved with a goroutine stack since it was mapped
+// (a string can live on the stack) just misses the map and is scanned.
 func (m *escapeMap) inside(s string) bool {
 	if m.base == 0 {
 		return false
