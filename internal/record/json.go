@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // AppendJSON appends the JSON form of a value: strings as JSON strings,
@@ -66,7 +68,16 @@ func AppendJSON(dst []byte, v Value) []byte {
 }
 
 // AppendFieldsJSON appends fields as one JSON object, in field order.
+//
+// The first string of at least escapeMapMin bytes (record_value, when a
+// parser keeps the raw line) is written with an escapeMap: a later string
+// that lies inside it, as the fields a parser cut out of the line do, is
+// copied without being scanned again when none of the bytes that needed
+// escaping fall inside it. The output is the same as writing every string
+// with AppendJSONString.
 func AppendFieldsJSON(dst []byte, fields []Field) []byte {
+	var m escapeMap
+	mapped := false
 	dst = append(dst, '{')
 	for i := range fields {
 		if i > 0 {
@@ -74,9 +85,64 @@ func AppendFieldsJSON(dst []byte, fields []Field) []byte {
 		}
 		dst = AppendJSONString(dst, fields[i].Name)
 		dst = append(dst, ':')
-		dst = AppendJSON(dst, fields[i].Value)
+		v := fields[i].Value
+		if v.kind != String {
+			dst = AppendJSON(dst, v)
+			continue
+		}
+		s := v.string()
+		switch {
+		case len(s) > 16 && m.inside(s):
+			dst = append(dst, '"')
+			dst = append(dst, s...)
+			dst = append(dst, '"')
+		case !mapped && len(s) >= escapeMapMin && len(s) <= math.MaxInt32:
+			mapped = true
+			dst = appendJSONString(dst, s, &m)
+		default:
+			dst = AppendJSONString(dst, s)
+		}
 	}
 	return append(dst, '}')
+}
+
+// escapeMapMin is the length from which a string is worth an escapeMap.
+const escapeMapMin = 64
+
+// escapeMap holds where the bytes that need escaping (jsonSafe 0) are in
+// one string written by appendJSONString: base is the address of its first
+// byte (0 when there is no map), n its length, pos[:npos] the positions.
+// A string with a byte >= 0x80 gets no map (a part of it could cut a rune
+// in two, which then needs escaping), nor one with more than len(pos)
+// such bytes.
+type escapeMap struct {
+	base uintptr
+	n    int
+	pos  [16]int32
+	npos int
+}
+
+// inside reports whether s lies within the mapped string, byte for byte the
+// same memory, and holds none of its bytes to escape: then s needs no
+// escaping. Strings are immutable, so the bytes are those that were
+// scanned. Addresses are only compared as numbers, never turned back into
+// pointers; a string that moved with a goroutine stack since it was mapped
+// (a string can live on the stack) just misses the map and is scanned.
+func (m *escapeMap) inside(s string) bool {
+	if m.base == 0 {
+		return false
+	}
+	off := uintptr(unsafe.Pointer(unsafe.StringData(s))) - m.base
+	if off >= uintptr(m.n) || uintptr(m.n)-off < uintptr(len(s)) {
+		return false
+	}
+	lo, hi := int32(off), int32(off)+int32(len(s))
+	for _, p := range m.pos[:m.npos] {
+		if p >= lo && p < hi {
+			return false
+		}
+	}
+	return true
 }
 
 const hexDigits = "0123456789abcdef"
@@ -94,35 +160,121 @@ var jsonSafe = func() (t [256]uint8) {
 	return t
 }()
 
-// AppendJSONString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD,
-// as encoding/json does, so the output is always valid JSON. Unlike
-// encoding/json it does not escape <, > and &: the output is not meant for
-// HTML, and the escapes cost space in every log line that has a URL.
+// Word-at-a-time constants: every byte 0x01, and every byte 0x80.
+const (
+	lsb8 = 0x0101010101010101
+	msb8 = 0x8080808080808080
+)
+
+// unsafeBytes returns, for eight bytes of a string loaded little-endian into
+// w, a word whose lowest set bit is bit 7 of the first byte (in string
+// order) that jsonSafe calls unsafe, and 0 when all eight are safe.
 //
-// Safe bytes are skipped eight at a time, by and-ing their table entries
-// and branching once, and copied as one run: strings are mostly long runs
-// of printable ASCII, and a branch per byte cost 2.4 times as much on a
-// real log line. (A word-at-a-time bit trick was tried before and was
-// slower than the table.)
+// Why the lowest set bit is exact: a byte b sets bit 7 of w-0x20.. only when
+// b < 0x20 or a borrow comes in from the byte below, and a borrow leaves a
+// byte only when that byte is itself below 0x20; likewise for the bytes
+// equal to '"' or '\\' (zero after the exclusive or, so 0xff after taking 1)
+// and for bytes with bit 7 set. Every byte below the first unsafe one is
+// therefore clear; bits above it may be set by borrows and are ignored.
+func unsafeBytes(w uint64) uint64 {
+	return (w | (w - lsb8*0x20) | ((w ^ lsb8*'"') - lsb8) | ((w ^ lsb8*'\\') - lsb8)) & msb8
+}
+
+// load64 reads s[i:i+8] as a little-endian word (one load on amd64 and
+// arm64: the compiler combines the byte loads).
+func load64(s string, i int) uint64 {
+	b := s[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// load32 reads s[i:i+4] as a little-endian word.
+func load32(s string, i int) uint32 {
+	b := s[i : i+4]
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
+
+// shortSafe reports whether s, of 1 to 16 bytes, holds only safe bytes:
+// two overlapping loads and one or two word tests (three table entries
+// below four bytes), where nextUnsafe would loop. Empty and longer strings
+// answer false (not known safe).
+func shortSafe(s string) bool {
+	switch n := len(s); {
+	case n >= 8 && n <= 16:
+		return unsafeBytes(load64(s, 0))|unsafeBytes(load64(s, n-8)) == 0
+	case n >= 4 && n < 8:
+		return unsafeBytes(uint64(load32(s, 0))|uint64(load32(s, n-4))<<32) == 0
+	case n > 0 && n < 4:
+		return jsonSafe[s[0]]&jsonSafe[s[n>>1]]&jsonSafe[s[n-1]] != 0
+	}
+	return false
+}
+
+// nextUnsafe returns the index of the first byte of s at or after i that
+// jsonSafe calls unsafe, or len(s). Eight bytes are tested at once
+// (unsafeBytes); the last bytes of a string of eight or more are tested by
+// one load of its last eight bytes, shifted so that only the untested ones
+// remain.
+func nextUnsafe(s string, i int) int {
+	for i+8 <= len(s) {
+		if m := unsafeBytes(load64(s, i)); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	if i >= len(s) {
+		return len(s)
+	}
+	if len(s) >= 8 {
+		// The bytes shifted in at the top are zeros, which unsafeBytes
+		// flags: a first unsafe byte at or past them means none.
+		k := i - (len(s) - 8)
+		m := unsafeBytes(load64(s, len(s)-8) >> (8 * k))
+		return i + min(bits.TrailingZeros64(m)>>3, 8-k)
+	}
+	for i < len(s) && jsonSafe[s[i]] != 0 {
+		i++
+	}
+	return i
+}
+
+// AppendJSONString appends s as a JSON string, byte for byte as
+// encoding/json writes it with SetEscapeHTML(false): invalid UTF-8 becomes
+// U+FFFD (one per invalid byte), so the output is always valid JSON; \b and
+// \f get their short escapes, other control characters \u00XX, and U+2028
+// and U+2029 are escaped. Unlike encoding/json's default it does not escape
+// <, > and &: the output is not meant for HTML, and the escapes cost space
+// in every log line that has a URL.
+//
+// Safe bytes are found eight at a time (nextUnsafe) and copied as one run:
+// strings are mostly long runs of printable ASCII.
 func AppendJSONString(dst []byte, s string) []byte {
+	return appendJSONString(dst, s, nil)
+}
+
+// appendJSONString is AppendJSONString; when m is not nil it also fills m
+// for s (see escapeMap), or leaves it empty.
+func appendJSONString(dst []byte, s string, m *escapeMap) []byte {
+	if m != nil {
+		*m = escapeMap{}
+	}
+	if shortSafe(s) {
+		// Most field names and many values: no loop at all.
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
 	dst = append(dst, '"')
 	start, i := 0, 0
 	for {
-		for i+8 <= len(s) {
-			t := s[i : i+8]
-			if jsonSafe[t[0]]&jsonSafe[t[1]]&jsonSafe[t[2]]&jsonSafe[t[3]]&
-				jsonSafe[t[4]]&jsonSafe[t[5]]&jsonSafe[t[6]]&jsonSafe[t[7]] == 0 {
-				break
-			}
-			i += 8
-		}
-		for i < len(s) && jsonSafe[s[i]] != 0 {
-			i++
-		}
+		i = nextUnsafe(s, i)
 		if i >= len(s) {
 			break
 		}
 		c := s[i]
+		if m != nil {
+			m.note(i, c)
+		}
 		if c < utf8.RuneSelf {
 			dst = append(dst, s[start:i]...)
 			switch c {
@@ -134,6 +286,10 @@ func AppendJSONString(dst []byte, s string) []byte {
 				dst = append(dst, '\\', 'r')
 			case '\t':
 				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
 			default:
 				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 			}
@@ -160,7 +316,23 @@ func AppendJSONString(dst []byte, s string) []byte {
 		i += size
 	}
 	dst = append(dst, s[start:]...)
+	if m != nil && m.npos >= 0 {
+		m.base, m.n = uintptr(unsafe.Pointer(unsafe.StringData(s))), len(s)
+	}
 	return append(dst, '"')
+}
+
+// note records the byte c at i, one that needs escaping, for the map being
+// built; a byte >= 0x80 or one too many spoils it (npos -1).
+func (m *escapeMap) note(i int, c byte) {
+	switch {
+	case m.npos < 0:
+	case c >= utf8.RuneSelf || m.npos == len(m.pos):
+		m.npos = -1
+	default:
+		m.pos[m.npos] = int32(i)
+		m.npos++
+	}
 }
 
 // BytesMarker is the one key of the JSON object that carries a bytes value:

@@ -31,7 +31,7 @@ func TestAppendJSONString(t *testing.T) {
 		{name: "empty", in: "", out: `""`},
 		{name: "quote and backslash", in: `say "hi" \o/`, out: `"say \"hi\" \\o/"`},
 		{name: "common controls", in: "a\nb\rc\td", out: `"a\nb\rc\td"`},
-		{name: "other controls", in: "\x00\x01\x08\x0c\x1f", out: `"\u0000\u0001\u0008\u000c\u001f"`},
+		{name: "other controls", in: "\x00\x01\x08\x0c\x1f", out: `"\u0000\u0001\b\f\u001f"`},
 		{name: "delete is not escaped", in: "\x7f", out: "\"\x7f\""},
 		// HTML characters stay as they are: the output is not meant for HTML.
 		{name: "html characters", in: "a<b>&c", out: `"a<b>&c"`},

@@ -100,12 +100,23 @@ func BenchmarkSplitTextGrokMirror(b *testing.B) {
 // CPU-second of the whole process (getrusage: garbage collection
 // included), which a loaded machine disturbs less.
 func BenchmarkSplitTextAndJSONStream(b *testing.B) {
+	benchStream(b, streamtest.ApacheRegex, streamtest.ApacheFields)
+}
+
+// BenchmarkSplitTextEnrichAndJSONStream is SplitTextAndJSONStream with the
+// 11-group regex of the side-by-side job (bench/peer/weir_apache_kafka.yml):
+// the per-record work of Weir's own code on that job, without Kafka.
+func BenchmarkSplitTextEnrichAndJSONStream(b *testing.B) {
+	benchStream(b, streamtest.ApacheEnrichRegex, streamtest.ApacheEnrichFields)
+}
+
+func benchStream(b *testing.B, regex, fields string) {
 	lines := streamtest.AccessLogLines(b)
 	raw := make([][]byte, len(lines))
 	for i, l := range lines {
 		raw[i] = []byte(l)
 	}
-	p := newSplitText(b, streamtest.ApacheRegex, streamtest.ApacheFields)
+	p := newSplitText(b, regex, fields)
 	ctx := context.Background()
 	pool := record.BatchPool{MaxRecords: 1000}
 	topicID := [16]byte{1, 2, 3}

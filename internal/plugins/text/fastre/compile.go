@@ -143,8 +143,12 @@ type inst struct {
 	// which are rune boundaries, and the class holds either every rune
 	// >= 0x80 (as . does) or none. A byte to step over maps to 1, so that
 	// four bytes are tested with one AND, as in a class repetition.
-	skip     *[256]uint8
-	arg      int // opSave: slot; opAssert: assertion
+	skip *[256]uint8
+	arg  int // opSave: slot; opAssert: assertion
+	// pre, when not 0, is a capture slot to set to the position before the
+	// instruction runs, as an opSave that continued here would (see
+	// fuseSaves). Slot 0 is never saved by an instruction, so 0 means none.
+	pre      int
 	next     int // the instruction that follows
 	alt      int // opSplit: the second choice
 	min, max int // opClass: bounds on the count; max < 0 means no bound
@@ -163,11 +167,22 @@ type class struct {
 	// high holds the ranges of the class at or above utf8.RuneSelf, as
 	// sorted lo, hi pairs.
 	high []rune
+	// wordStop, when set, says that every ASCII byte outside the class is
+	// below stopBelow or equal to one of the bytes of stopA and stopB
+	// (each a byte repeated eight times): the loop of an unbounded greedy
+	// repetition then looks for its end eight bytes at a time (see
+	// wordStop in match.go). Only classes with few such bytes at or above
+	// 0x21 qualify, so that the printable bytes of the class are never
+	// flagged: \S and [^"] do, \w and \d do not.
+	wordStop     bool
+	stopBelow    uint64
+	stopA, stopB uint64
 }
 
 // Matcher is a compiled pattern. It is read-only and safe for concurrent use.
 type Matcher struct {
 	prog   []inst
+	start  int // the first instruction
 	nslots int // 2 * (number of capture groups + 1)
 }
 
@@ -210,7 +225,67 @@ func Compile(pattern string) (*Matcher, error) {
 			in.firstAlt = c.first(in.alt, memo, onPath)
 		}
 	}
-	return &Matcher{prog: c.prog, nslots: 2 * (re.MaxCap() + 1)}, nil
+	start := c.fuseSaves()
+	return &Matcher{prog: c.prog, start: start, nslots: 2 * (re.MaxCap() + 1)}, nil
+}
+
+// fuseSaves folds each opSave into the instruction it continues at, when
+// nothing else continues there: that instruction saves the position first
+// (inst.pre), and whatever continued at the opSave continues at it. This
+// is the same work in the same order (the undo entry for the slot is
+// pushed before anything the instruction pushes) in one step of the
+// matcher instead of two: a capture group costs two opSaves, a third of
+// the steps of a typical SplitText pattern. The opSaves stay in the
+// program, unreached. It returns the first instruction, which moves when
+// the program starts with an opSave.
+//
+// It runs last: the analyses above (first, cannotFollow, spans) walk the
+// program as emitted.
+func (c *compiler) fuseSaves() int {
+	prog := c.prog
+	start := 0
+	// refs counts the instructions (reached or not) that continue at each
+	// pc, and the start. Counting unreached ones only prevents fusions.
+	refs := make([]int, len(prog))
+	refs[start]++
+	for i := range prog {
+		in := &prog[i]
+		if in.op == opMatch {
+			continue
+		}
+		refs[in.next]++
+		if in.op == opSplit || in.op == opSpan {
+			refs[in.alt]++
+		}
+	}
+	for i := range prog {
+		sv := &prog[i]
+		if sv.op != opSave || sv.pre != 0 || refs[i] == 0 {
+			continue
+		}
+		j := sv.next
+		if j == i || refs[j] != 1 || prog[j].op == opSave || prog[j].pre != 0 {
+			continue
+		}
+		prog[j].pre = sv.arg
+		for k := range prog {
+			in := &prog[k]
+			if in.op == opMatch {
+				continue
+			}
+			if in.next == i {
+				in.next = j
+			}
+			if (in.op == opSplit || in.op == opSpan) && in.alt == i {
+				in.alt = j
+			}
+		}
+		if start == i {
+			start = j
+		}
+		refs[j], refs[i] = refs[i], 0
+	}
+	return start
 }
 
 // NumSlots returns the length of the slice MatchIndex returns on a match:
@@ -609,7 +684,42 @@ func newClass(ranges []rune) *class {
 			cl.tbl[b] = 2
 		}
 	}
+	cl.setWordStop()
 	return cl
+}
+
+// setWordStop sets the word-at-a-time stop test of the class, if it has one
+// (see class.wordStop).
+func (cl *class) setWordStop() {
+	below := 0
+	var others []byte
+	for b := 0; b < utf8.RuneSelf; b++ {
+		if cl.tbl[b] != 0 {
+			continue
+		}
+		if b <= 0x20 {
+			below = b + 1
+		} else {
+			others = append(others, byte(b))
+		}
+	}
+	if len(others) > 2 {
+		return
+	}
+	// A missing stop byte is filled by one the test flags anyway: the
+	// other stop byte, or 0 (below the threshold, or else a control
+	// character the byte loop steps over). It must be ASCII: for an ASCII
+	// byte x, (x ^ c) - 1 has bit 7 set only when x == c.
+	switch len(others) {
+	case 0:
+		others = []byte{0, 0}
+	case 1:
+		others = append(others, others[0])
+	}
+	cl.wordStop = true
+	cl.stopBelow = lsb8 * uint64(below)
+	cl.stopA = lsb8 * uint64(others[0])
+	cl.stopB = lsb8 * uint64(others[1])
 }
 
 // hasHigh reports whether r (>= utf8.RuneSelf) is in the class.

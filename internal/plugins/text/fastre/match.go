@@ -1,6 +1,7 @@
 package fastre
 
 import (
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 )
@@ -47,20 +48,32 @@ func (m *Matcher) MatchIndex(s string, dst []int) (idx []int, ok bool, gaveUp bo
 	stack := buf[:0]
 	budget := 64*len(s) + 1024
 	prog := m.prog
-	pc, pos := 0, 0
+	pc, pos := m.start, 0
 	for {
 		budget--
 		if budget < 0 {
 			return nil, false, true
 		}
 		in := &prog[pc]
+		if in.pre != 0 {
+			// A fused opSave (see fuseSaves), exactly as below.
+			if len(stack) > 0 {
+				stack = append(stack, entry{kind: kRestore, pc: int32(in.pre), pos: dst[in.pre]})
+			}
+			dst[in.pre] = pos
+		}
 		failed := false
 		switch in.op {
 		case opClass:
 			cl := in.cls
-			// Take the required runes one at a time.
+			// Take the required runes one at a time, an ASCII byte of the
+			// class without a call.
 			p := pos
 			for n := 0; n < in.min; n++ {
+				if p < len(s) && cl.tbl[s[p]] == 1 {
+					p++
+					continue
+				}
 				w := step(cl, s, p)
 				if w == 0 {
 					failed = true
@@ -93,8 +106,15 @@ func (m *Matcher) MatchIndex(s string, dst []int) (idx []int, ok bool, gaveUp bo
 				// at a time while they last.
 				tbl := &cl.tbl
 				for {
-					for p+4 <= len(s) && tbl[s[p]]&tbl[s[p+1]]&tbl[s[p+2]]&tbl[s[p+3]] == 1 {
-						p += 4
+					if cl.wordStop {
+						// It stops at the first byte the table does not
+						// call 1 (or a control character of the class), or
+						// fewer than eight bytes before the end.
+						p = wordStop(cl, s, p)
+					} else {
+						for p+4 <= len(s) && tbl[s[p]]&tbl[s[p+1]]&tbl[s[p+2]]&tbl[s[p+3]] == 1 {
+							p += 4
+						}
 					}
 					for p < len(s) && tbl[s[p]] == 1 {
 						p++
@@ -124,7 +144,13 @@ func (m *Matcher) MatchIndex(s string, dst []int) (idx []int, ok bool, gaveUp bo
 			pos = p
 			pc = in.next
 		case opLit:
-			if !strings.HasPrefix(s[pos:], in.lit) {
+			if len(in.lit) == 1 {
+				// One byte ([, ", ] in log patterns): no call to compare.
+				if pos >= len(s) || s[pos] != in.lit[0] {
+					failed = true
+					break
+				}
+			} else if !strings.HasPrefix(s[pos:], in.lit) {
 				failed = true
 				break
 			}
@@ -226,6 +252,40 @@ func (m *Matcher) MatchIndex(s string, dst []int) (idx []int, ok bool, gaveUp bo
 			break
 		}
 	}
+}
+
+// Word-at-a-time constants: every byte 0x01, and every byte 0x80.
+const (
+	lsb8 = 0x0101010101010101
+	msb8 = 0x8080808080808080
+)
+
+// wordStop returns the position of the first byte at or after p that the
+// word test of cl flags (see class.wordStop): a byte below its threshold,
+// equal to one of its two stop bytes, or >= 0x80. That is every byte whose
+// table entry is not 1 and perhaps a few that are (control characters of
+// the class): the caller's byte loop goes on from there. Eight bytes are
+// tested at once; near the end of s, p is returned as it is for the byte
+// loop to finish.
+//
+// Why the lowest flagged bit is exact: bit 7 of a byte of w-stopBelow is
+// set when the byte is below the threshold (at most 0x21) or when a borrow
+// comes in from the byte below, and a borrow leaves a byte only when that
+// byte is itself below the threshold; the same holds for the bytes equal
+// to a stop byte (zero after the exclusive or, 0xff after taking 1) and
+// for the bytes with bit 7 set. So every byte below the first flagged one
+// is clear; the bits above it may be set by borrows and are ignored.
+func wordStop(cl *class, s string, p int) int {
+	for p+8 <= len(s) {
+		b := s[p : p+8]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		if m := (w | (w - cl.stopBelow) | ((w ^ cl.stopA) - lsb8) | ((w ^ cl.stopB) - lsb8)) & msb8; m != 0 {
+			return p + bits.TrailingZeros64(m)>>3
+		}
+		p += 8
+	}
+	return p
 }
 
 // step returns the width of the rune at s[p] if it is in the class, or 0.
