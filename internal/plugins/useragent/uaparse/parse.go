@@ -3,6 +3,7 @@ package uaparse
 import (
 	"strings"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -44,7 +45,18 @@ type parsed struct {
 	// rules' "does the user agent contain ..." questions cost a bit test
 	// instead of a scan of the string each.
 	found needleBits
+
+	// productKeys and entryStarts index the tokens for the lookups the
+	// rules make most, product(name) and entryVersion(prefix): a bit per
+	// productKey of each product's last word, and a bit per first byte of
+	// each comment entry's lower case text. A lookup whose bit is clear
+	// answers "none" without looping over the tokens.
+	productKeys, entryStarts [4]uint64
 }
+
+// productKey hashes the length and first byte of a product's lower case
+// last word into the 256 bits of parsed.productKeys.
+func productKey(n int, first byte) uint8 { return uint8(n*31) ^ first }
 
 func (p *parsed) text(e entry) string  { return p.ua[e.start:e.end] }
 func (p *parsed) ltext(e entry) string { return p.low[e.start:e.end] }
@@ -102,7 +114,14 @@ var parsedPool = sync.Pool{New: func() any { return new(parsed) }}
 // releaseParsed returns a parse state to the pool, cleared so that it
 // holds on to no user agent. The caller must not use p afterwards.
 func releaseParsed(p *parsed) {
-	*p = parsed{}
+	// Only the products used hold strings; clearing those instead of the
+	// whole state (about 1.7 KB) saves most of the work. A product slice
+	// that grew past productBuf was copied from it, so productBuf holds
+	// strings in at most its first len(p.products) elements.
+	clear(p.productBuf[:min(len(p.products), len(p.productBuf))])
+	p.ua, p.low, p.products, p.entries, p.blocks = "", "", nil, nil, 0
+	p.found = needleBits{}
+	p.productKeys, p.entryStarts = [4]uint64{}, [4]uint64{}
 	parsedPool.Put(p)
 }
 
@@ -214,8 +233,13 @@ func (p *parsed) addProduct(name, version string) {
 		word = name[k+1:]
 	}
 	lname := p.lowerOf(name)
+	lword := lname[len(lname)-len(word):]
 	p.products = append(p.products, product{name: name, word: word, version: strings.TrimSpace(version),
-		lname: lname, lword: lname[len(lname)-len(word):]})
+		lname: lname, lword: lword})
+	if len(lword) > 0 {
+		k := productKey(len(lword), lword[0])
+		p.productKeys[k>>6] |= 1 << (k & 63)
+	}
 }
 
 // scanVersion returns the end of a version that starts at i. A version stops
@@ -307,11 +331,28 @@ func (p *parsed) addEntry(s, e, block int) {
 		return
 	}
 	p.entries = append(p.entries, entry{start: s, end: e, block: block})
+	c := p.low[s]
+	p.entryStarts[c>>6] |= 1 << (c & 63)
 }
 
 // product returns the first product whose last word equals name, ignoring
 // case.
 func (p *parsed) product(name string) (product, bool) {
+	if len(name) == 0 {
+		return product{}, false
+	}
+	if c := name[0]; c < utf8.RuneSelf {
+		// An ASCII first byte can only match the same byte in any case:
+		// strings.EqualFold folds a non-ASCII rune into an ASCII one only
+		// when their lengths differ (K, the Kelvin sign, is three bytes),
+		// and the lengths are equal. So a clear key bit means no product.
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if k := productKey(len(name), c); p.productKeys[k>>6]&(1<<(k&63)) == 0 {
+			return product{}, false
+		}
+	}
 	for i := range p.products {
 		// Comparing lengths first skips almost every product cheaply;
 		// indexing instead of ranging spares copying each product.
@@ -338,6 +379,11 @@ func (p *parsed) productsAfter(first func(pr *product) bool) []product {
 // entry, as in "(compatible; MSIE 9.0; ...)" or "(...; Bada/1.2; ...)", and
 // returns the version.
 func (p *parsed) entryVersion(prefix string) (string, bool) {
+	// Every entry the loop below accepts starts with prefix[0] (prefixes
+	// are lower case, as the entries' text is).
+	if len(prefix) > 0 && p.entryStarts[prefix[0]>>6]&(1<<(prefix[0]&63)) == 0 {
+		return "", false
+	}
 	// A prefix that ends in a space also matches without it before a
 	// digit: user agents that lost their spaces send "MSIE8.0".
 	tight := ""
