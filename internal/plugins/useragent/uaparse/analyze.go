@@ -48,30 +48,47 @@ var (
 	kwHTTPWord   = uaNeedles.add("http")
 )
 
+// answer is the one allocation that holds an analysis's result: the
+// attribute values and a buffer for the bytes of the values that are not
+// constants or slices of the user agent (the lower case copy of the user
+// agent, which rules slice values from, and the combined "Name Version"
+// attributes). One object instead of three costs fewer allocations and
+// leaves the collector less to do; the buffer brings the object to 1,280
+// bytes, a size class of the allocator, and holds both parts for user
+// agents of up to about 300 bytes. Longer ones allocate as before.
+//
+// Every part of buf is written once, before a string refers to it, and
+// never again, so strings may share its bytes (unsafe.String).
+type answer struct {
+	v   [numAttributes]string
+	buf [1280 - numAttributes*16]byte
+}
+
 // analyze runs every rule over ua and returns the attribute values.
 func analyze(ua string) *[numAttributes]string {
-	var v [numAttributes]string
+	a := new(answer)
+	v := &a.v
 	for i := range v {
 		v[i] = Unknown
 	}
 	if len(ua) > maxLength {
-		fillHacker(&v, hackerInfo{vector: "Buffer overflow", toolkit: Unknown})
-		return &v
+		fillHacker(v, hackerInfo{vector: "Buffer overflow", toolkit: Unknown})
+		return v
 	}
 	if strings.TrimSpace(ua) == "" {
-		fillHacker(&v, hackerInfo{vector: Unknown, toolkit: Unknown})
-		return &v
+		fillHacker(v, hackerInfo{vector: Unknown, toolkit: Unknown})
+		return v
 	}
-	p := parse(collapseSpaces(urlDecode(ua)))
+	p := parseInto(collapseSpaces(urlDecode(ua)), a.buf[:])
 	if h, ok := detectHacker(p); ok {
-		fillHacker(&v, h)
+		fillHacker(v, h)
 		releaseParsed(p)
-		return &v
+		return v
 	}
 	if h, ok := encodedAttack(ua); ok {
-		fillHacker(&v, h)
+		fillHacker(v, h)
 		releaseParsed(p)
-		return &v
+		return v
 	}
 	s := &state{p: p}
 	s.scanTokens()
@@ -104,9 +121,9 @@ func analyze(ua string) *[numAttributes]string {
 	s.osVersionBuild()
 	s.agentBuild()
 	s.webviewApp()
-	s.fill(&v)
+	s.fill(v, p.spare)
 	releaseParsed(p)
-	return &v
+	return v
 }
 
 func fillHacker(v *[numAttributes]string, h hackerInfo) {

@@ -31,6 +31,7 @@ type entry struct {
 type parsed struct {
 	ua       string
 	low      string // ASCII lower case copy of ua, same byte offsets
+	spare    []byte // what parseInto's buffer has left after low
 	products []product
 	entries  []entry
 	blocks   int
@@ -60,6 +61,32 @@ func productKey(n int, first byte) uint8 { return uint8(n*31) ^ first }
 
 func (p *parsed) text(e entry) string  { return p.ua[e.start:e.end] }
 func (p *parsed) ltext(e entry) string { return p.low[e.start:e.end] }
+
+// asciiLowerInto is asciiLower writing into the start of buf when s needs
+// a copy and fits; it returns the lower case string and the part of buf
+// left unused. The caller must never write the used part again.
+func asciiLowerInto(s string, buf []byte) (string, []byte) {
+	if len(s) == 0 || len(s) > len(buf) {
+		return asciiLower(s), buf
+	}
+	i := 0
+	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s, buf
+	}
+	b := buf[:len(s)]
+	copy(b, s[:i])
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return unsafe.String(&b[0], len(b)), buf[len(s):]
+}
 
 // asciiLower lower-cases ASCII letters only, so byte offsets stay valid even
 // for invalid UTF-8.
@@ -119,7 +146,7 @@ func releaseParsed(p *parsed) {
 	// that grew past productBuf was copied from it, so productBuf holds
 	// strings in at most its first len(p.products) elements.
 	clear(p.productBuf[:min(len(p.products), len(p.productBuf))])
-	p.ua, p.low, p.products, p.entries, p.blocks = "", "", nil, nil, 0
+	p.ua, p.low, p.spare, p.products, p.entries, p.blocks = "", "", nil, nil, nil, 0
 	p.found = needleBits{}
 	p.productKeys, p.entryStarts = [4]uint64{}, [4]uint64{}
 	parsedPool.Put(p)
@@ -127,12 +154,18 @@ func releaseParsed(p *parsed) {
 
 // parse tokenises ua in one left-to-right pass: linear time, no recursion.
 // The state comes from parsedPool cleared, or new.
-func parse(ua string) *parsed {
+func parse(ua string) *parsed { return parseInto(ua, nil) }
+
+// parseInto is parse writing the lower case copy of ua into buf when it
+// fits; p.spare is what is left of buf. The caller must keep buf alive as
+// long as any string sliced from p.low, and never write its used part.
+func parseInto(ua string, buf []byte) *parsed {
 	p, ok := parsedPool.Get().(*parsed)
 	if !ok {
 		p = new(parsed)
 	}
-	p.ua, p.low = ua, asciiLower(ua)
+	p.ua = ua
+	p.low, p.spare = asciiLowerInto(ua, buf)
 	uaNeedles.scan(p.low, &p.found)
 	p.products = p.productBuf[:0]
 	p.entries = p.entryBuf[:0]
