@@ -48,47 +48,35 @@ var (
 	kwHTTPWord   = uaNeedles.add("http")
 )
 
-// answer is the one allocation that holds an analysis's result: the
-// attribute values and a buffer for the bytes of the values that are not
-// constants or slices of the user agent (the lower case copy of the user
-// agent, which rules slice values from, and the combined "Name Version"
-// attributes). One object instead of three costs fewer allocations and
-// leaves the collector less to do; the buffer brings the object to 1,280
-// bytes, a size class of the allocator, and holds both parts for user
-// agents of up to about 300 bytes. Longer ones allocate as before.
-//
-// Every part of buf is written once, before a string refers to it, and
-// never again, so strings may share its bytes (unsafe.String).
-type answer struct {
-	v   [numAttributes]string
-	buf [1280 - numAttributes*16]byte
-}
-
-// analyze runs every rule over ua and returns the attribute values.
-func analyze(ua string) *[numAttributes]string {
-	a := new(answer)
-	v := &a.v
+// analyze runs every rule over ua and returns the attribute values. The
+// values are collected in an array on the stack and packed into the
+// Result's single allocation at the end (pack), before the parse state and
+// the buffers the values may be slices of go back to the pool.
+func analyze(ua string) Result {
+	var v [numAttributes]string
 	for i := range v {
 		v[i] = Unknown
 	}
 	if len(ua) > maxLength {
-		fillHacker(v, hackerInfo{vector: "Buffer overflow", toolkit: Unknown})
-		return v
+		fillHacker(&v, hackerInfo{vector: "Buffer overflow", toolkit: Unknown})
+		return pack(&v)
 	}
 	if strings.TrimSpace(ua) == "" {
-		fillHacker(v, hackerInfo{vector: Unknown, toolkit: Unknown})
-		return v
+		fillHacker(&v, hackerInfo{vector: Unknown, toolkit: Unknown})
+		return pack(&v)
 	}
-	p := parseInto(collapseSpaces(urlDecode(ua)), a.buf[:])
+	p := parsePooled(collapseSpaces(urlDecode(ua)))
 	if h, ok := detectHacker(p); ok {
-		fillHacker(v, h)
+		fillHacker(&v, h)
+		r := pack(&v)
 		releaseParsed(p)
-		return v
+		return r
 	}
 	if h, ok := encodedAttack(ua); ok {
-		fillHacker(v, h)
+		fillHacker(&v, h)
+		r := pack(&v)
 		releaseParsed(p)
-		return v
+		return r
 	}
 	s := &state{p: p}
 	s.scanTokens()
@@ -121,9 +109,10 @@ func analyze(ua string) *[numAttributes]string {
 	s.osVersionBuild()
 	s.agentBuild()
 	s.webviewApp()
-	s.fill(v, p.spare)
+	s.fill(&v, p.fillBuf[:])
+	r := pack(&v)
 	releaseParsed(p)
-	return v
+	return r
 }
 
 func fillHacker(v *[numAttributes]string, h hackerInfo) {

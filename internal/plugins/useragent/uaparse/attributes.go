@@ -1,5 +1,7 @@
 package uaparse
 
+import "unsafe"
+
 // Attribute indexes, in the order of the service specification. The order is
 // part of the API: Result.Each and AttributeNames report attributes in it.
 const (
@@ -146,7 +148,72 @@ func IsAttribute(name string) bool {
 // cheap to copy: the values live behind a pointer so that cached results are
 // shared between callers without copying 53 strings on every lookup.
 type Result struct {
-	v *[numAttributes]string
+	// ends is the start of one allocation without pointers, which the
+	// garbage collector never scans (pack): ends[i] is the offset where
+	// value i ends in the text that follows the array (it starts where
+	// value i-1 ends), with unknownBit set for a value that is Unknown,
+	// whose bytes are not stored.
+	ends *[numAttributes]uint32
+}
+
+const unknownBit = 1 << 31
+
+// pack keeps a bit per attribute in a uint64.
+var _ = [64 - numAttributes]struct{}{}
+
+// pack copies the values into one new allocation, so that a Result refers
+// to no other memory: not to the user agent (a cache must not pin a larger
+// buffer the caller's string was a slice of), not to the analysis's pooled
+// buffers, which the next analysis overwrites.
+func pack(v *[numAttributes]string) Result {
+	// Most Unknown values are the constant itself: comparing the data
+	// pointer first spares a comparison of bytes for each.
+	unknownData := unsafe.StringData(Unknown)
+	var unknown uint64 // bit i: v[i] is Unknown
+	size := 0
+	for i := range v {
+		if len(v[i]) == len(Unknown) && (unsafe.StringData(v[i]) == unknownData || v[i] == Unknown) {
+			unknown |= 1 << i
+			continue
+		}
+		size += len(v[i])
+	}
+	words := make([]uint32, numAttributes+(size+3)/4)
+	ends := (*[numAttributes]uint32)(words)
+	var text []byte
+	if size > 0 {
+		text = unsafe.Slice((*byte)(unsafe.Pointer(&words[numAttributes])), size)
+	}
+	off := uint32(0)
+	for i := range v {
+		if unknown&(1<<i) != 0 {
+			ends[i] = off | unknownBit
+			continue
+		}
+		off += uint32(copy(text[off:], v[i]))
+		ends[i] = off
+	}
+	return Result{ends: ends}
+}
+
+// value returns attribute i; i is in range.
+func (r Result) value(i int) string {
+	if r.ends == nil {
+		return Unknown
+	}
+	end := r.ends[i]
+	if end&unknownBit != 0 {
+		return Unknown
+	}
+	start := uint32(0)
+	if i > 0 {
+		start = r.ends[i-1] &^ unknownBit
+	}
+	if start == end {
+		return ""
+	}
+	// The text follows the array in the same allocation.
+	return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(r.ends), numAttributes*4+int(start))), end-start)
 }
 
 // Get returns the value of the named attribute, or the empty string when name
@@ -156,20 +223,13 @@ func (r Result) Get(name string) string {
 	if !ok {
 		return ""
 	}
-	if r.v == nil {
-		return Unknown
-	}
-	return r.v[i]
+	return r.value(i)
 }
 
 // Each calls fn for every attribute in the order of AttributeNames.
 func (r Result) Each(fn func(name, value string)) {
 	for i, n := range attributeNames {
-		v := Unknown
-		if r.v != nil {
-			v = r.v[i]
-		}
-		fn(n, v)
+		fn(n, r.value(i))
 	}
 }
 
@@ -208,8 +268,5 @@ func (r Result) Value(a Attribute) string {
 	if a < 0 || int(a) >= numAttributes {
 		return ""
 	}
-	if r.v == nil {
-		return Unknown
-	}
-	return r.v[a]
+	return r.value(int(a))
 }

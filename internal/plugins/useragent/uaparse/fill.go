@@ -5,7 +5,8 @@ import "unsafe"
 // fill writes the findings into the attribute array, deriving the combined
 // attributes (NameVersion, majors) in one place so they stay consistent.
 // The combined values are written into spare when they fit: a buffer that
-// lives as long as v and that nothing else writes (analyze's answer).
+// nothing else writes while v is in use (the parse state's fillBuf; the
+// values are copied out by pack before it goes back to the pool).
 func (s *state) fill(v *[numAttributes]string, spare []byte) {
 	set := func(i int, val string) {
 		if val != "" {

@@ -35,14 +35,28 @@ type needleSet struct {
 	// allIndexed is set by build when every needle is in the bit set,
 	// which spares has the check of each identifier.
 	allIndexed bool
-	// head and headMask hold the first eight bytes of each needle (fewer
-	// for shorter ones) as a little-endian word, so that a candidate is
-	// usually rejected by one comparison of words.
-	head, headMask []uint64
 
 	pairs [65536 / 64]uint64
-	index [65536]uint16 // byte pair -> position in lists; 0 is the empty list
-	lists [][]needleID
+	index [65536]uint16 // byte pair -> position in spans; 0 is the empty span
+	// spans[index[pair]] is the range of entries whose needles start with
+	// that pair. The entries of one pair lie side by side, so that the
+	// candidates at a position are compared without following a pointer
+	// per needle.
+	spans   []needleSpan
+	entries []needleEntry
+}
+
+type needleSpan struct{ lo, hi uint16 }
+
+// needleEntry is one indexed needle as the scan compares it: head and mask
+// hold its first eight bytes (fewer for shorter needles) as a
+// little-endian word, so that a candidate is usually rejected by one
+// comparison of words; tail is the rest of a longer needle.
+type needleEntry struct {
+	head, mask uint64
+	tail       string
+	n          int // length of the needle
+	id         needleID
 }
 
 // needleGroup is a set of needles asked about together ("does any SQL
@@ -101,27 +115,36 @@ func (n *needleSet) indexed(id needleID) bool {
 
 // build makes the index once every needle is registered.
 func (n *needleSet) build() {
-	n.lists = [][]needleID{nil}
 	n.allIndexed = true
-	n.head = make([]uint64, len(n.words))
-	n.headMask = make([]uint64, len(n.words))
+	byPair := map[uint16][]needleEntry{}
+	var order []uint16
 	for i, w := range n.words {
 		id := needleID(i)
 		if !n.indexed(id) {
 			n.allIndexed = false
 			continue
 		}
+		e := needleEntry{n: len(w), id: id}
 		for j := 0; j < len(w) && j < 8; j++ {
-			n.head[i] |= uint64(w[j]) << (8 * j)
-			n.headMask[i] |= 0xff << (8 * j)
+			e.head |= uint64(w[j]) << (8 * j)
+			e.mask |= 0xff << (8 * j)
+		}
+		if len(w) > 8 {
+			e.tail = w[8:]
 		}
 		k := uint16(w[0])<<8 | uint16(w[1])
-		if n.index[k] == 0 {
-			n.index[k] = uint16(len(n.lists))
-			n.lists = append(n.lists, nil)
-			n.pairs[k>>6] |= 1 << (k & 63)
+		if _, ok := byPair[k]; !ok {
+			order = append(order, k)
 		}
-		n.lists[n.index[k]] = append(n.lists[n.index[k]], id)
+		byPair[k] = append(byPair[k], e)
+	}
+	n.spans = []needleSpan{{}}
+	for _, k := range order {
+		n.index[k] = uint16(len(n.spans))
+		n.pairs[k>>6] |= 1 << (k & 63)
+		lo := len(n.entries)
+		n.entries = append(n.entries, byPair[k]...)
+		n.spans = append(n.spans, needleSpan{uint16(lo), uint16(len(n.entries))})
 	}
 }
 
@@ -142,23 +165,26 @@ func (n *needleSet) scan(s string, found *needleBits) {
 			continue
 		}
 		rest := s[i:]
-		if len(rest) < 8 {
-			for _, id := range n.lists[n.index[k]] {
-				if w := n.words[id]; len(rest) >= len(w) && rest[:len(w)] == w {
-					found.set(id)
-				}
+		var x uint64
+		if len(rest) >= 8 {
+			// The compiler turns these eight byte loads into one.
+			x = uint64(rest[0]) | uint64(rest[1])<<8 | uint64(rest[2])<<16 | uint64(rest[3])<<24 |
+				uint64(rest[4])<<32 | uint64(rest[5])<<40 | uint64(rest[6])<<48 | uint64(rest[7])<<56
+		} else {
+			// Near the end the missing bytes read as zero, which no
+			// needle contains; the length test below rejects needles
+			// longer than what is left.
+			for j := len(rest) - 1; j >= 0; j-- {
+				x = x<<8 | uint64(rest[j])
 			}
-			continue
 		}
-		// The compiler turns these eight byte loads into one.
-		x := uint64(rest[0]) | uint64(rest[1])<<8 | uint64(rest[2])<<16 | uint64(rest[3])<<24 |
-			uint64(rest[4])<<32 | uint64(rest[5])<<40 | uint64(rest[6])<<48 | uint64(rest[7])<<56
-		for _, id := range n.lists[n.index[k]] {
-			if x&n.headMask[id] != n.head[id] {
+		sp := n.spans[n.index[k]]
+		for _, e := range n.entries[sp.lo:sp.hi] {
+			if x&e.mask != e.head || e.n > len(rest) {
 				continue
 			}
-			if w := n.words[id]; len(w) <= 8 || len(rest) >= len(w) && rest[8:len(w)] == w[8:] {
-				found.set(id)
+			if e.n <= 8 || rest[8:e.n] == e.tail {
+				found.set(e.id)
 			}
 		}
 	}

@@ -31,7 +31,6 @@ type entry struct {
 type parsed struct {
 	ua       string
 	low      string // ASCII lower case copy of ua, same byte offsets
-	spare    []byte // what parseInto's buffer has left after low
 	products []product
 	entries  []entry
 	blocks   int
@@ -41,6 +40,13 @@ type parsed struct {
 	// costs one allocation; longer ones grow the slices as usual.
 	productBuf [12]product
 	entryBuf   [16]entry
+
+	// lowBuf holds low for parsePooled when the user agent fits, and
+	// fillBuf the combined values of analyze's fill: strings in them are
+	// valid only until releaseParsed, so analyze copies its answer out
+	// first (pack).
+	lowBuf  [512]byte
+	fillBuf [512]byte
 
 	// found records which needles of uaNeedles occur in low, so that the
 	// rules' "does the user agent contain ..." questions cost a bit test
@@ -62,19 +68,18 @@ func productKey(n int, first byte) uint8 { return uint8(n*31) ^ first }
 func (p *parsed) text(e entry) string  { return p.ua[e.start:e.end] }
 func (p *parsed) ltext(e entry) string { return p.low[e.start:e.end] }
 
-// asciiLowerInto is asciiLower writing into the start of buf when s needs
-// a copy and fits; it returns the lower case string and the part of buf
-// left unused. The caller must never write the used part again.
-func asciiLowerInto(s string, buf []byte) (string, []byte) {
+// asciiLowerInto is asciiLower writing into buf when s needs a copy and
+// fits.
+func asciiLowerInto(s string, buf []byte) string {
 	if len(s) == 0 || len(s) > len(buf) {
-		return asciiLower(s), buf
+		return asciiLower(s)
 	}
 	i := 0
 	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
 		i++
 	}
 	if i == len(s) {
-		return s, buf
+		return s
 	}
 	b := buf[:len(s)]
 	copy(b, s[:i])
@@ -85,7 +90,7 @@ func asciiLowerInto(s string, buf []byte) (string, []byte) {
 		}
 		b[i] = c
 	}
-	return unsafe.String(&b[0], len(b)), buf[len(s):]
+	return unsafe.String(&b[0], len(b))
 }
 
 // asciiLower lower-cases ASCII letters only, so byte offsets stay valid even
@@ -146,26 +151,40 @@ func releaseParsed(p *parsed) {
 	// that grew past productBuf was copied from it, so productBuf holds
 	// strings in at most its first len(p.products) elements.
 	clear(p.productBuf[:min(len(p.products), len(p.productBuf))])
-	p.ua, p.low, p.spare, p.products, p.entries, p.blocks = "", "", nil, nil, nil, 0
+	p.ua, p.low, p.products, p.entries, p.blocks = "", "", nil, nil, 0
 	p.found = needleBits{}
 	p.productKeys, p.entryStarts = [4]uint64{}, [4]uint64{}
 	parsedPool.Put(p)
 }
 
 // parse tokenises ua in one left-to-right pass: linear time, no recursion.
-// The state comes from parsedPool cleared, or new.
-func parse(ua string) *parsed { return parseInto(ua, nil) }
-
-// parseInto is parse writing the lower case copy of ua into buf when it
-// fits; p.spare is what is left of buf. The caller must keep buf alive as
-// long as any string sliced from p.low, and never write its used part.
-func parseInto(ua string, buf []byte) *parsed {
+// The state comes from parsedPool cleared, or new. Strings taken from it
+// stay valid after releaseParsed.
+func parse(ua string) *parsed {
 	p, ok := parsedPool.Get().(*parsed)
 	if !ok {
 		p = new(parsed)
 	}
-	p.ua = ua
-	p.low, p.spare = asciiLowerInto(ua, buf)
+	p.ua, p.low = ua, asciiLower(ua)
+	return p.tokenise()
+}
+
+// parsePooled is parse with the lower case copy of ua in the pooled state's
+// lowBuf when it fits, which spares an allocation: strings sliced from the
+// state (p.low and what is taken from it) are valid only until
+// releaseParsed.
+func parsePooled(ua string) *parsed {
+	p, ok := parsedPool.Get().(*parsed)
+	if !ok {
+		p = new(parsed)
+	}
+	p.ua, p.low = ua, asciiLowerInto(ua, p.lowBuf[:])
+	return p.tokenise()
+}
+
+// tokenise fills the state from p.ua and p.low.
+func (p *parsed) tokenise() *parsed {
+	ua := p.ua
 	uaNeedles.scan(p.low, &p.found)
 	p.products = p.productBuf[:0]
 	p.entries = p.entryBuf[:0]
