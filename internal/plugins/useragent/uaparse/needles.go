@@ -24,10 +24,14 @@ type needleBits [needleCap / 64]uint64
 func (b *needleBits) set(id needleID)      { b[id>>6] |= 1 << (id & 63) }
 func (b *needleBits) has(id needleID) bool { return b[id>>6]&(1<<(id&63)) != 0 }
 
-// needleSet indexes its needles by their first two bytes. A bit set of
-// those byte pairs lets the scan skip almost every position of an ordinary
-// user agent with one load and one test; at the remaining positions only
-// the few needles starting with that pair are compared.
+// needleSet indexes its needles by a hash of their first three bytes. A
+// bit set of those hashes lets the scan skip almost every position of an
+// ordinary user agent with one load, a multiplication and one test; at the
+// remaining positions only the few needles with that hash are compared.
+// (An index of the first two bytes, as before, let a third of the
+// positions through: "; ", "mo", "in" start many needles and occur in
+// every user agent.) A two-byte needle is filed under every possible third
+// byte.
 type needleSet struct {
 	words []string
 	ids   map[string]needleID
@@ -36,15 +40,18 @@ type needleSet struct {
 	// which spares has the check of each identifier.
 	allIndexed bool
 
-	pairs [65536 / 64]uint64
-	index [65536]uint16 // byte pair -> position in spans; 0 is the empty span
-	// spans[index[pair]] is the range of entries whose needles start with
-	// that pair. The entries of one pair lie side by side, so that the
-	// candidates at a position are compared without following a pointer
-	// per needle.
+	grams [65536 / 64]uint64
+	index [65536]uint16 // hash of the first three bytes -> position in spans; 0 is the empty span
+	// spans[index[hash]] is the range of entries whose needles start with
+	// three bytes of that hash. The entries of one hash lie side by side,
+	// so that the candidates at a position are compared without following
+	// a pointer per needle.
 	spans   []needleSpan
 	entries []needleEntry
 }
+
+// gramHash hashes the three low bytes of x.
+func gramHash(x uint64) uint16 { return uint16((uint32(x) & 0xffffff) * 0x9e3779b1 >> 16) }
 
 type needleSpan struct{ lo, hi uint16 }
 
@@ -116,8 +123,14 @@ func (n *needleSet) indexed(id needleID) bool {
 // build makes the index once every needle is registered.
 func (n *needleSet) build() {
 	n.allIndexed = true
-	byPair := map[uint16][]needleEntry{}
+	byHash := map[uint16][]needleEntry{}
 	var order []uint16
+	file := func(h uint16, e needleEntry) {
+		if _, ok := byHash[h]; !ok {
+			order = append(order, h)
+		}
+		byHash[h] = append(byHash[h], e)
+	}
 	for i, w := range n.words {
 		id := needleID(i)
 		if !n.indexed(id) {
@@ -132,18 +145,26 @@ func (n *needleSet) build() {
 		if len(w) > 8 {
 			e.tail = w[8:]
 		}
-		k := uint16(w[0])<<8 | uint16(w[1])
-		if _, ok := byPair[k]; !ok {
-			order = append(order, k)
+		if len(w) >= 3 {
+			file(gramHash(e.head), e)
+			continue
 		}
-		byPair[k] = append(byPair[k], e)
+		// Any third byte, and 0 for a needle at the very end (the scan
+		// reads bytes past the end as 0).
+		seen := map[uint16]bool{}
+		for c := 0; c < 256; c++ {
+			if h := gramHash(e.head | uint64(c)<<16); !seen[h] {
+				seen[h] = true
+				file(h, e)
+			}
+		}
 	}
 	n.spans = []needleSpan{{}}
-	for _, k := range order {
-		n.index[k] = uint16(len(n.spans))
-		n.pairs[k>>6] |= 1 << (k & 63)
+	for _, h := range order {
+		n.index[h] = uint16(len(n.spans))
+		n.grams[h>>6] |= 1 << (h & 63)
 		lo := len(n.entries)
-		n.entries = append(n.entries, byPair[k]...)
+		n.entries = append(n.entries, byHash[h]...)
 		n.spans = append(n.spans, needleSpan{uint16(lo), uint16(len(n.entries))})
 	}
 }
@@ -160,10 +181,6 @@ var needlesAllIndexed bool
 // scan records in found every indexed needle that occurs in s.
 func (n *needleSet) scan(s string, found *needleBits) {
 	for i := 0; i+1 < len(s); i++ {
-		k := uint16(s[i])<<8 | uint16(s[i+1])
-		if n.pairs[k>>6]&(1<<(k&63)) == 0 {
-			continue
-		}
 		rest := s[i:]
 		var x uint64
 		if len(rest) >= 8 {
@@ -178,7 +195,11 @@ func (n *needleSet) scan(s string, found *needleBits) {
 				x = x<<8 | uint64(rest[j])
 			}
 		}
-		sp := n.spans[n.index[k]]
+		h := gramHash(x)
+		if n.grams[h>>6]&(1<<(h&63)) == 0 {
+			continue
+		}
+		sp := n.spans[n.index[h]]
 		for _, e := range n.entries[sp.lo:sp.hi] {
 			if x&e.mask != e.head || e.n > len(rest) {
 				continue
