@@ -1,6 +1,7 @@
 package uaparse
 
 import (
+	"encoding/binary"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -83,6 +84,19 @@ func asciiLowerInto(s string, buf []byte) string {
 	}
 	b := buf[:len(s)]
 	copy(b, s[:i])
+	// Eight bytes at a time: a byte is an upper case letter when it is
+	// below 0x80, at least 'A' and at most 'Z'; adding 0x80-'A' to its low
+	// seven bits sets its top bit for the first, adding 0x80-'Z'-1 for
+	// anything above 'Z'. The letters get 0x20 added.
+	const ones = 0x0101010101010101
+	for ; i+8 <= len(s); i += 8 {
+		// The compiler turns these eight byte loads into one.
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		low7 := x &^ (0x80 * ones)
+		upper := (low7 + (0x80-'A')*ones) &^ (low7 + (0x80-'Z'-1)*ones) &^ x & (0x80 * ones)
+		binary.LittleEndian.PutUint64(b[i:], x|upper>>2)
+	}
 	for ; i < len(s); i++ {
 		c := s[i]
 		if c >= 'A' && c <= 'Z' {
