@@ -149,11 +149,11 @@ func IsAttribute(name string) bool {
 // shared between callers without copying 53 strings on every lookup.
 type Result struct {
 	// ends is the start of one allocation without pointers, which the
-	// garbage collector never scans (pack): ends[i] is the offset where
-	// value i ends in the text that follows the array (it starts where
-	// value i-1 ends), with unknownBit set for a value that is Unknown,
-	// whose bytes are not stored.
-	ends *[numAttributes]uint32
+	// garbage collector never scans (pack): value i is the text between
+	// offsets ends[i] and ends[i+1] of the bytes that follow the array
+	// (ends[0] is 0), and unknownBit in ends[i+1] marks it Unknown, whose
+	// bytes are not stored.
+	ends *[numAttributes + 1]uint32
 }
 
 const unknownBit = 1 << 31
@@ -178,42 +178,36 @@ func pack(v *[numAttributes]string) Result {
 		}
 		size += len(v[i])
 	}
-	words := make([]uint32, numAttributes+(size+3)/4)
-	ends := (*[numAttributes]uint32)(words)
-	var text []byte
-	if size > 0 {
-		text = unsafe.Slice((*byte)(unsafe.Pointer(&words[numAttributes])), size)
-	}
+	// One byte more than the text needs, so that the data pointer of an
+	// empty value at the very end still points into the allocation.
+	words := make([]uint32, numAttributes+1+(size+1+3)/4)
+	ends := (*[numAttributes + 1]uint32)(words)
+	text := unsafe.Slice((*byte)(unsafe.Pointer(&words[numAttributes+1])), size+1)
 	off := uint32(0)
 	for i := range v {
 		if unknown&(1<<i) != 0 {
-			ends[i] = off | unknownBit
+			ends[i+1] = off | unknownBit
 			continue
 		}
 		off += uint32(copy(text[off:], v[i]))
-		ends[i] = off
+		ends[i+1] = off
 	}
 	return Result{ends: ends}
 }
 
-// value returns attribute i; i is in range.
+// value returns attribute i; i is in range. It is what a cached answer
+// costs per attribute read, so it is a few loads and one branch.
 func (r Result) value(i int) string {
 	if r.ends == nil {
 		return Unknown
 	}
-	end := r.ends[i]
+	end := r.ends[i+1]
 	if end&unknownBit != 0 {
 		return Unknown
 	}
-	start := uint32(0)
-	if i > 0 {
-		start = r.ends[i-1] &^ unknownBit
-	}
-	if start == end {
-		return ""
-	}
+	start := r.ends[i] &^ unknownBit
 	// The text follows the array in the same allocation.
-	return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(r.ends), numAttributes*4+int(start))), end-start)
+	return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(r.ends), (numAttributes+1)*4+int(start))), end-start)
 }
 
 // Get returns the value of the named attribute, or the empty string when name
