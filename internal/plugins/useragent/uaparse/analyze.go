@@ -51,37 +51,42 @@ var (
 	kwHTTPWord   = uaNeedles.add("http")
 )
 
-// analyze runs every rule over ua and returns the attribute values.
-func analyze(ua string) *[numAttributes]string {
+// analyze runs every rule over ua and returns the attribute values. The
+// values are collected in an array on the stack and packed into the
+// Result's single allocation at the end (pack), before the parse state and
+// the buffers the values may be slices of go back to the pool.
+func analyze(ua string) Result {
 	return analyzeReporting(ua, nil)
 }
 
 // analyzeReporting is analyze that also calls tied, when not nil, with the
 // name of each finding whose value the order of the rules decided (see
 // slot.tied); tests use it, analysis passes nil.
-func analyzeReporting(ua string, tied func(finding string)) *[numAttributes]string {
+func analyzeReporting(ua string, tied func(finding string)) Result {
 	var v [numAttributes]string
 	for i := range v {
 		v[i] = Unknown
 	}
 	if len(ua) > maxLength {
 		fillHacker(&v, hackerInfo{vector: "Buffer overflow", toolkit: Unknown})
-		return &v
+		return pack(&v)
 	}
 	if strings.TrimSpace(ua) == "" {
 		fillHacker(&v, hackerInfo{vector: Unknown, toolkit: Unknown})
-		return &v
+		return pack(&v)
 	}
-	p := parse(collapseSpaces(urlDecode(ua)))
+	p := parsePooled(collapseSpaces(urlDecode(ua)))
 	if h, ok := detectHacker(p); ok {
 		fillHacker(&v, h)
+		r := pack(&v)
 		releaseParsed(p)
-		return &v
+		return r
 	}
 	if h, ok := encodedAttack(ua); ok {
 		fillHacker(&v, h)
+		r := pack(&v)
 		releaseParsed(p)
-		return &v
+		return r
 	}
 	s := &state{p: p}
 	s.scanTokens()
@@ -115,12 +120,13 @@ func analyzeReporting(ua string, tied func(finding string)) *[numAttributes]stri
 	s.osVersionBuild()
 	s.agentBuild()
 	s.webviewApp()
-	s.fill(&v)
+	s.fill(&v, p.fillBuf[:])
 	if tied != nil {
 		s.reportTies(tied)
 	}
+	r := pack(&v)
 	releaseParsed(p)
-	return &v
+	return r
 }
 
 func fillHacker(v *[numAttributes]string, h hackerInfo) {

@@ -35,7 +35,7 @@ func (a *Analyzer) AnalyzeCached(ua string) (r Result, hit bool) {
 			return r, true
 		}
 	}
-	r = Result{v: analyzeSafe(ua)}
+	r = analyzeSafe(ua)
 	if cacheable {
 		// Clone so the cache does not pin a larger buffer the caller's
 		// string may be a slice of.
@@ -46,14 +46,14 @@ func (a *Analyzer) AnalyzeCached(ua string) (r Result, hit bool) {
 
 // analyzeSafe turns an unexpected runtime error in a rule into an Unknown
 // answer: the analyzer must never take a stream processor down.
-func analyzeSafe(ua string) (v *[numAttributes]string) {
+func analyzeSafe(ua string) (r Result) {
 	defer func() {
 		if recover() != nil {
 			var u [numAttributes]string
 			for i := range u {
 				u[i] = Unknown
 			}
-			v = &u
+			r = pack(&u)
 		}
 	}()
 	return analyze(ua)

@@ -292,12 +292,12 @@ func FuzzAnalyze(f *testing.F) {
 		r2 := cached.Analyze(ua)
 		r3 := cached.Analyze(ua)
 		for i, n := range attributeNames {
-			v := r1.v[i]
+			v := r1.value(i)
 			if v == "" {
 				t.Fatalf("%s is empty for %q", n, ua)
 			}
-			if r2.v[i] != v || r3.v[i] != v {
-				t.Fatalf("%s differs between runs for %q: %q %q %q", n, ua, v, r2.v[i], r3.v[i])
+			if r2.value(i) != v || r3.value(i) != v {
+				t.Fatalf("%s differs between runs for %q: %q %q %q", n, ua, v, r2.value(i), r3.value(i))
 			}
 		}
 	})

@@ -1,5 +1,7 @@
 package uaparse
 
+import "unsafe"
+
 // Attribute indexes, in the order of the service specification. The order is
 // part of the API: Result.Each and AttributeNames report attributes in it.
 const (
@@ -146,7 +148,66 @@ func IsAttribute(name string) bool {
 // cheap to copy: the values live behind a pointer so that cached results are
 // shared between callers without copying 53 strings on every lookup.
 type Result struct {
-	v *[numAttributes]string
+	// ends is the start of one allocation without pointers, which the
+	// garbage collector never scans (pack): value i is the text between
+	// offsets ends[i] and ends[i+1] of the bytes that follow the array
+	// (ends[0] is 0), and unknownBit in ends[i+1] marks it Unknown, whose
+	// bytes are not stored.
+	ends *[numAttributes + 1]uint32
+}
+
+const unknownBit = 1 << 31
+
+// pack keeps a bit per attribute in a uint64.
+var _ = [64 - numAttributes]struct{}{}
+
+// pack copies the values into one new allocation, so that a Result refers
+// to no other memory: not to the user agent (a cache must not pin a larger
+// buffer the caller's string was a slice of), not to the analysis's pooled
+// buffers, which the next analysis overwrites.
+func pack(v *[numAttributes]string) Result {
+	// Most Unknown values are the constant itself: comparing the data
+	// pointer first spares a comparison of bytes for each.
+	unknownData := unsafe.StringData(Unknown)
+	var unknown uint64 // bit i: v[i] is Unknown
+	size := 0
+	for i := range v {
+		if len(v[i]) == len(Unknown) && (unsafe.StringData(v[i]) == unknownData || v[i] == Unknown) {
+			unknown |= 1 << i
+			continue
+		}
+		size += len(v[i])
+	}
+	// One byte more than the text needs, so that the data pointer of an
+	// empty value at the very end still points into the allocation.
+	words := make([]uint32, numAttributes+1+(size+1+3)/4)
+	ends := (*[numAttributes + 1]uint32)(words)
+	text := unsafe.Slice((*byte)(unsafe.Pointer(&words[numAttributes+1])), size+1)
+	off := uint32(0)
+	for i := range v {
+		if unknown&(1<<i) != 0 {
+			ends[i+1] = off | unknownBit
+			continue
+		}
+		off += uint32(copy(text[off:], v[i]))
+		ends[i+1] = off
+	}
+	return Result{ends: ends}
+}
+
+// value returns attribute i; i is in range. It is what a cached answer
+// costs per attribute read, so it is a few loads and one branch.
+func (r Result) value(i int) string {
+	if r.ends == nil {
+		return Unknown
+	}
+	end := r.ends[i+1]
+	if end&unknownBit != 0 {
+		return Unknown
+	}
+	start := r.ends[i] &^ unknownBit
+	// The text follows the array in the same allocation.
+	return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(r.ends), (numAttributes+1)*4+int(start))), end-start)
 }
 
 // Get returns the value of the named attribute, or the empty string when name
@@ -156,20 +217,13 @@ func (r Result) Get(name string) string {
 	if !ok {
 		return ""
 	}
-	if r.v == nil {
-		return Unknown
-	}
-	return r.v[i]
+	return r.value(i)
 }
 
 // Each calls fn for every attribute in the order of AttributeNames.
 func (r Result) Each(fn func(name, value string)) {
 	for i, n := range attributeNames {
-		v := Unknown
-		if r.v != nil {
-			v = r.v[i]
-		}
-		fn(n, v)
+		fn(n, r.value(i))
 	}
 }
 
@@ -208,8 +262,5 @@ func (r Result) Value(a Attribute) string {
 	if a < 0 || int(a) >= numAttributes {
 		return ""
 	}
-	if r.v == nil {
-		return Unknown
-	}
-	return r.v[a]
+	return r.value(int(a))
 }

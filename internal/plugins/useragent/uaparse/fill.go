@@ -4,7 +4,10 @@ import "unsafe"
 
 // fill writes the findings into the attribute array, deriving the combined
 // attributes (NameVersion, majors) in one place so they stay consistent.
-func (s *state) fill(v *[numAttributes]string) {
+// The combined values are written into spare when they fit: a buffer that
+// nothing else writes while v is in use (the parse state's fillBuf; the
+// values are copied out by pack before it goes back to the pool).
+func (s *state) fill(v *[numAttributes]string, spare []byte) {
 	set := func(i int, val string) {
 		if val != "" {
 			v[i] = val
@@ -69,14 +72,17 @@ func (s *state) fill(v *[numAttributes]string) {
 	add(attrAgentNameVersion, s.agName.v, v[attrAgentVersion])
 	add(attrAgentNameVersionMajor, s.agName.v, v[attrAgentVersionMajor])
 	if n > 0 {
-		buf := make([]byte, 0, size)
+		buf := spare[:0]
+		if size > len(spare) {
+			buf = make([]byte, 0, size)
+		}
 		for _, pr := range pairs[:n] {
 			start := len(buf)
 			buf = append(buf, pr.name...)
 			buf = append(buf, ' ')
 			buf = append(buf, pr.value...)
-			// buf never grows (its capacity is exact) and its bytes are
-			// never written again, so the strings may share it.
+			// buf never grows (its capacity is at least size) and its
+			// bytes are never written again, so the strings may share it.
 			v[pr.attr] = unsafe.String(&buf[start], len(buf)-start)
 		}
 	}

@@ -24,10 +24,14 @@ type needleBits [needleCap / 64]uint64
 func (b *needleBits) set(id needleID)      { b[id>>6] |= 1 << (id & 63) }
 func (b *needleBits) has(id needleID) bool { return b[id>>6]&(1<<(id&63)) != 0 }
 
-// needleSet indexes its needles by their first two bytes. A bit set of
-// those byte pairs lets the scan skip almost every position of an ordinary
-// user agent with one load and one test; at the remaining positions only
-// the few needles starting with that pair are compared.
+// needleSet indexes its needles by a hash of their first three bytes. A
+// bit set of those hashes lets the scan skip almost every position of an
+// ordinary user agent with one load, a multiplication and one test; at the
+// remaining positions only the few needles with that hash are compared.
+// (An index of the first two bytes, as before, let a third of the
+// positions through: "; ", "mo", "in" start many needles and occur in
+// every user agent.) A two-byte needle is filed under every possible third
+// byte.
 type needleSet struct {
 	words []string
 	ids   map[string]needleID
@@ -35,14 +39,31 @@ type needleSet struct {
 	// allIndexed is set by build when every needle is in the bit set,
 	// which spares has the check of each identifier.
 	allIndexed bool
-	// head and headMask hold the first eight bytes of each needle (fewer
-	// for shorter ones) as a little-endian word, so that a candidate is
-	// usually rejected by one comparison of words.
-	head, headMask []uint64
 
-	pairs [65536 / 64]uint64
-	index [65536]uint16 // byte pair -> position in lists; 0 is the empty list
-	lists [][]needleID
+	grams [65536 / 64]uint64
+	index [65536]uint16 // hash of the first three bytes -> position in spans; 0 is the empty span
+	// spans[index[hash]] is the range of entries whose needles start with
+	// three bytes of that hash. The entries of one hash lie side by side,
+	// so that the candidates at a position are compared without following
+	// a pointer per needle.
+	spans   []needleSpan
+	entries []needleEntry
+}
+
+// gramHash hashes the three low bytes of x.
+func gramHash(x uint64) uint16 { return uint16((uint32(x) & 0xffffff) * 0x9e3779b1 >> 16) }
+
+type needleSpan struct{ lo, hi uint16 }
+
+// needleEntry is one indexed needle as the scan compares it: head and mask
+// hold its first eight bytes (fewer for shorter needles) as a
+// little-endian word, so that a candidate is usually rejected by one
+// comparison of words; tail is the rest of a longer needle.
+type needleEntry struct {
+	head, mask uint64
+	tail       string
+	n          int // length of the needle
+	id         needleID
 }
 
 // needleGroup is a set of needles asked about together ("does any SQL
@@ -101,27 +122,50 @@ func (n *needleSet) indexed(id needleID) bool {
 
 // build makes the index once every needle is registered.
 func (n *needleSet) build() {
-	n.lists = [][]needleID{nil}
 	n.allIndexed = true
-	n.head = make([]uint64, len(n.words))
-	n.headMask = make([]uint64, len(n.words))
+	byHash := map[uint16][]needleEntry{}
+	var order []uint16
+	file := func(h uint16, e needleEntry) {
+		if _, ok := byHash[h]; !ok {
+			order = append(order, h)
+		}
+		byHash[h] = append(byHash[h], e)
+	}
 	for i, w := range n.words {
 		id := needleID(i)
 		if !n.indexed(id) {
 			n.allIndexed = false
 			continue
 		}
+		e := needleEntry{n: len(w), id: id}
 		for j := 0; j < len(w) && j < 8; j++ {
-			n.head[i] |= uint64(w[j]) << (8 * j)
-			n.headMask[i] |= 0xff << (8 * j)
+			e.head |= uint64(w[j]) << (8 * j)
+			e.mask |= 0xff << (8 * j)
 		}
-		k := uint16(w[0])<<8 | uint16(w[1])
-		if n.index[k] == 0 {
-			n.index[k] = uint16(len(n.lists))
-			n.lists = append(n.lists, nil)
-			n.pairs[k>>6] |= 1 << (k & 63)
+		if len(w) > 8 {
+			e.tail = w[8:]
 		}
-		n.lists[n.index[k]] = append(n.lists[n.index[k]], id)
+		if len(w) >= 3 {
+			file(gramHash(e.head), e)
+			continue
+		}
+		// Any third byte, and 0 for a needle at the very end (the scan
+		// reads bytes past the end as 0).
+		seen := map[uint16]bool{}
+		for c := 0; c < 256; c++ {
+			if h := gramHash(e.head | uint64(c)<<16); !seen[h] {
+				seen[h] = true
+				file(h, e)
+			}
+		}
+	}
+	n.spans = []needleSpan{{}}
+	for _, h := range order {
+		n.index[h] = uint16(len(n.spans))
+		n.grams[h>>6] |= 1 << (h & 63)
+		lo := len(n.entries)
+		n.entries = append(n.entries, byHash[h]...)
+		n.spans = append(n.spans, needleSpan{uint16(lo), uint16(len(n.entries))})
 	}
 }
 
@@ -137,28 +181,31 @@ var needlesAllIndexed bool
 // scan records in found every indexed needle that occurs in s.
 func (n *needleSet) scan(s string, found *needleBits) {
 	for i := 0; i+1 < len(s); i++ {
-		k := uint16(s[i])<<8 | uint16(s[i+1])
-		if n.pairs[k>>6]&(1<<(k&63)) == 0 {
-			continue
-		}
 		rest := s[i:]
-		if len(rest) < 8 {
-			for _, id := range n.lists[n.index[k]] {
-				if w := n.words[id]; len(rest) >= len(w) && rest[:len(w)] == w {
-					found.set(id)
-				}
+		var x uint64
+		if len(rest) >= 8 {
+			// The compiler turns these eight byte loads into one.
+			x = uint64(rest[0]) | uint64(rest[1])<<8 | uint64(rest[2])<<16 | uint64(rest[3])<<24 |
+				uint64(rest[4])<<32 | uint64(rest[5])<<40 | uint64(rest[6])<<48 | uint64(rest[7])<<56
+		} else {
+			// Near the end the missing bytes read as zero, which no
+			// needle contains; the length test below rejects needles
+			// longer than what is left.
+			for j := len(rest) - 1; j >= 0; j-- {
+				x = x<<8 | uint64(rest[j])
 			}
+		}
+		h := gramHash(x)
+		if n.grams[h>>6]&(1<<(h&63)) == 0 {
 			continue
 		}
-		// The compiler turns these eight byte loads into one.
-		x := uint64(rest[0]) | uint64(rest[1])<<8 | uint64(rest[2])<<16 | uint64(rest[3])<<24 |
-			uint64(rest[4])<<32 | uint64(rest[5])<<40 | uint64(rest[6])<<48 | uint64(rest[7])<<56
-		for _, id := range n.lists[n.index[k]] {
-			if x&n.headMask[id] != n.head[id] {
+		sp := n.spans[n.index[h]]
+		for _, e := range n.entries[sp.lo:sp.hi] {
+			if x&e.mask != e.head || e.n > len(rest) {
 				continue
 			}
-			if w := n.words[id]; len(w) <= 8 || len(rest) >= len(w) && rest[8:len(w)] == w[8:] {
-				found.set(id)
+			if e.n <= 8 || rest[8:e.n] == e.tail {
+				found.set(e.id)
 			}
 		}
 	}

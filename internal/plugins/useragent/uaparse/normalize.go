@@ -15,23 +15,31 @@ func normalizeName(s string) string {
 	if len(s) <= 3 {
 		return strings.ToUpper(s)
 	}
-	var sb strings.Builder
-	sb.Grow(len(s))
-	word := make([]byte, 0, 32)
+	// The words are written into out as they are read, on the stack for
+	// names of usual length, so that the only allocation is the result.
+	var stack [64]byte
+	out := stack[:0]
+	word := 0 // start of the current word in out
 	lower := 0
-	digits := false
+	digits, ascii := false, true
 	flush := func() {
-		if len(word) == 0 {
+		if len(out) == word {
 			return
 		}
-		if len(word) <= 3 || digits {
-			sb.WriteString(strings.ToUpper(string(word)))
-		} else {
-			sb.Write(word)
+		if len(out)-word <= 3 || digits {
+			if ascii {
+				for i := word; i < len(out); i++ {
+					out[i] = upper(out[i])
+				}
+			} else {
+				// strings.ToUpper maps other letters (and replaces
+				// invalid UTF-8), as it always did here.
+				out = append(out[:word], strings.ToUpper(string(out[word:]))...)
+			}
 		}
-		word = word[:0]
+		word = len(out)
 		lower = 0
-		digits = false
+		digits, ascii = false, true
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -40,34 +48,38 @@ func normalizeName(s string) string {
 		}
 		if c == ' ' || c == '-' || c == '/' || c == '(' || c == ')' {
 			flush()
-			if c == ' ' && sb.Len() > 0 && strings.HasSuffix(sb.String(), " ") {
+			if c == ' ' && len(out) > 0 && out[len(out)-1] == ' ' {
 				continue // collapse runs of spaces
 			}
-			sb.WriteByte(c)
+			out = append(out, c)
+			word = len(out)
 			continue
 		}
 		if c >= '0' && c <= '9' {
 			digits = true
 		}
+		if c >= 0x80 {
+			ascii = false
+		}
 		switch {
-		case len(word) == 0:
-			word = append(word, upper(c))
+		case len(out) == word:
+			out = append(out, upper(c))
 		case c >= 'A' && c <= 'Z':
 			if lower >= 3 {
-				word = append(word, c)
+				out = append(out, c)
 			} else {
-				word = append(word, c+'a'-'A')
+				out = append(out, c+'a'-'A')
 			}
 			lower = 0
 		default:
-			word = append(word, c)
+			out = append(out, c)
 			if c >= 'a' && c <= 'z' {
 				lower++
 			}
 		}
 	}
 	flush()
-	return strings.TrimSpace(sb.String())
+	return strings.TrimSpace(string(out))
 }
 
 func upper(c byte) byte {

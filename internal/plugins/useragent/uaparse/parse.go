@@ -1,8 +1,10 @@
 package uaparse
 
 import (
+	"encoding/binary"
 	"strings"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -40,14 +42,70 @@ type parsed struct {
 	productBuf [12]product
 	entryBuf   [16]entry
 
+	// lowBuf holds low for parsePooled when the user agent fits, and
+	// fillBuf the combined values of analyze's fill: strings in them are
+	// valid only until releaseParsed, so analyze copies its answer out
+	// first (pack).
+	lowBuf  [512]byte
+	fillBuf [512]byte
+
 	// found records which needles of uaNeedles occur in low, so that the
 	// rules' "does the user agent contain ..." questions cost a bit test
 	// instead of a scan of the string each.
 	found needleBits
+
+	// productKeys and entryStarts index the tokens for the lookups the
+	// rules make most, product(name) and entryVersion(prefix): a bit per
+	// productKey of each product's last word, and a bit per first byte of
+	// each comment entry's lower case text. A lookup whose bit is clear
+	// answers "none" without looping over the tokens.
+	productKeys, entryStarts [4]uint64
 }
+
+// productKey hashes the length and first byte of a product's lower case
+// last word into the 256 bits of parsed.productKeys.
+func productKey(n int, first byte) uint8 { return uint8(n*31) ^ first }
 
 func (p *parsed) text(e entry) string  { return p.ua[e.start:e.end] }
 func (p *parsed) ltext(e entry) string { return p.low[e.start:e.end] }
+
+// asciiLowerInto is asciiLower writing into buf when s needs a copy and
+// fits.
+func asciiLowerInto(s string, buf []byte) string {
+	if len(s) == 0 || len(s) > len(buf) {
+		return asciiLower(s)
+	}
+	i := 0
+	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := buf[:len(s)]
+	copy(b, s[:i])
+	// Eight bytes at a time: a byte is an upper case letter when it is
+	// below 0x80, at least 'A' and at most 'Z'; adding 0x80-'A' to its low
+	// seven bits sets its top bit for the first, adding 0x80-'Z'-1 for
+	// anything above 'Z'. The letters get 0x20 added.
+	const ones = 0x0101010101010101
+	for ; i+8 <= len(s); i += 8 {
+		// The compiler turns these eight byte loads into one.
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		low7 := x &^ (0x80 * ones)
+		upper := (low7 + (0x80-'A')*ones) &^ (low7 + (0x80-'Z'-1)*ones) &^ x & (0x80 * ones)
+		binary.LittleEndian.PutUint64(b[i:], x|upper>>2)
+	}
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return unsafe.String(&b[0], len(b))
+}
 
 // asciiLower lower-cases ASCII letters only, so byte offsets stay valid even
 // for invalid UTF-8.
@@ -102,18 +160,45 @@ var parsedPool = sync.Pool{New: func() any { return new(parsed) }}
 // releaseParsed returns a parse state to the pool, cleared so that it
 // holds on to no user agent. The caller must not use p afterwards.
 func releaseParsed(p *parsed) {
-	*p = parsed{}
+	// Only the products used hold strings; clearing those instead of the
+	// whole state (about 1.7 KB) saves most of the work. A product slice
+	// that grew past productBuf was copied from it, so productBuf holds
+	// strings in at most its first len(p.products) elements.
+	clear(p.productBuf[:min(len(p.products), len(p.productBuf))])
+	p.ua, p.low, p.products, p.entries, p.blocks = "", "", nil, nil, 0
+	p.found = needleBits{}
+	p.productKeys, p.entryStarts = [4]uint64{}, [4]uint64{}
 	parsedPool.Put(p)
 }
 
 // parse tokenises ua in one left-to-right pass: linear time, no recursion.
-// The state comes from parsedPool cleared, or new.
+// The state comes from parsedPool cleared, or new. Strings taken from it
+// stay valid after releaseParsed.
 func parse(ua string) *parsed {
 	p, ok := parsedPool.Get().(*parsed)
 	if !ok {
 		p = new(parsed)
 	}
 	p.ua, p.low = ua, asciiLower(ua)
+	return p.tokenise()
+}
+
+// parsePooled is parse with the lower case copy of ua in the pooled state's
+// lowBuf when it fits, which spares an allocation: strings sliced from the
+// state (p.low and what is taken from it) are valid only until
+// releaseParsed.
+func parsePooled(ua string) *parsed {
+	p, ok := parsedPool.Get().(*parsed)
+	if !ok {
+		p = new(parsed)
+	}
+	p.ua, p.low = ua, asciiLowerInto(ua, p.lowBuf[:])
+	return p.tokenise()
+}
+
+// tokenise fills the state from p.ua and p.low.
+func (p *parsed) tokenise() *parsed {
+	ua := p.ua
 	uaNeedles.scan(p.low, &p.found)
 	p.products = p.productBuf[:0]
 	p.entries = p.entryBuf[:0]
@@ -214,8 +299,13 @@ func (p *parsed) addProduct(name, version string) {
 		word = name[k+1:]
 	}
 	lname := p.lowerOf(name)
+	lword := lname[len(lname)-len(word):]
 	p.products = append(p.products, product{name: name, word: word, version: strings.TrimSpace(version),
-		lname: lname, lword: lname[len(lname)-len(word):]})
+		lname: lname, lword: lword})
+	if len(lword) > 0 {
+		k := productKey(len(lword), lword[0])
+		p.productKeys[k>>6] |= 1 << (k & 63)
+	}
 }
 
 // scanVersion returns the end of a version that starts at i. A version stops
@@ -307,11 +397,28 @@ func (p *parsed) addEntry(s, e, block int) {
 		return
 	}
 	p.entries = append(p.entries, entry{start: s, end: e, block: block})
+	c := p.low[s]
+	p.entryStarts[c>>6] |= 1 << (c & 63)
 }
 
 // product returns the first product whose last word equals name, ignoring
 // case.
 func (p *parsed) product(name string) (product, bool) {
+	if len(name) == 0 {
+		return product{}, false
+	}
+	if c := name[0]; c < utf8.RuneSelf {
+		// An ASCII first byte can only match the same byte in any case:
+		// strings.EqualFold folds a non-ASCII rune into an ASCII one only
+		// when their lengths differ (K, the Kelvin sign, is three bytes),
+		// and the lengths are equal. So a clear key bit means no product.
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if k := productKey(len(name), c); p.productKeys[k>>6]&(1<<(k&63)) == 0 {
+			return product{}, false
+		}
+	}
 	for i := range p.products {
 		// Comparing lengths first skips almost every product cheaply;
 		// indexing instead of ranging spares copying each product.
@@ -338,6 +445,11 @@ func (p *parsed) productsAfter(first func(pr *product) bool) []product {
 // entry, as in "(compatible; MSIE 9.0; ...)" or "(...; Bada/1.2; ...)", and
 // returns the version.
 func (p *parsed) entryVersion(prefix string) (string, bool) {
+	// Every entry the loop below accepts starts with prefix[0] (prefixes
+	// are lower case, as the entries' text is).
+	if len(prefix) > 0 && p.entryStarts[prefix[0]>>6]&(1<<(prefix[0]&63)) == 0 {
+		return "", false
+	}
 	// A prefix that ends in a space also matches without it before a
 	// digit: user agents that lost their spaces send "MSIE8.0".
 	tight := ""

@@ -1,0 +1,29 @@
+package uaparse
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestASCIILowerInto checks the eight-bytes-at-a-time lower casing against
+// the byte loop of asciiLower: every byte value at every position of the
+// word, the tail after the last full word, and strings that do not fit
+// the buffer.
+func TestASCIILowerInto(t *testing.T) {
+	buf := make([]byte, 64)
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 11; pos++ {
+			b := []byte("Xxxxxxxxxxx")
+			b[pos] = byte(c)
+			s := string(b)
+			if got, want := asciiLowerInto(s, buf), asciiLower(s); got != want {
+				t.Fatalf("asciiLowerInto(%q) = %q, want %q", s, got, want)
+			}
+		}
+	}
+	for _, s := range []string{"", "abc", "ABC", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36", strings.Repeat("AZaz@[`{", 9)} {
+		if got, want := asciiLowerInto(s, buf), asciiLower(s); got != want {
+			t.Errorf("asciiLowerInto(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
