@@ -475,7 +475,16 @@ func (p *producer) recycleRecords(pool *record.BatchPool) {
 	}
 }
 
+// wait returns once every message of the poll is acknowledged, with the
+// first failure. The poll has handed all its messages to the client by
+// then, so it first flushes: without it the last batch of each partition
+// would wait out the client's linger (10 ms) before it is sent, once a
+// poll, for nothing (no more records come until the poll is committed).
+// The stream's client produces for one poll at a time, so Flush waits for
+// this poll's messages only. A flush cut short by ctx still leaves every
+// message to its callback, which the WaitGroup waits for.
 func (p *producer) wait() error {
+	_ = p.cl.Flush(p.ctx) // its only error is ctx's, which the callbacks report too
 	p.pending.Wait()
 	p.mu.Lock()
 	defer p.mu.Unlock()
