@@ -189,7 +189,7 @@ func (p *producer) newSent() *sent {
 }
 
 // maxFreeSentBlocks bounds the message blocks kept: two full polls of
-// 4,096 records.
+// maxPollRecords records.
 const maxFreeSentBlocks = 2 * maxPollRecords / sentBlock
 
 // refusedForGood reports whether the broker refused a record for what it
@@ -417,9 +417,9 @@ type blockPool[T any] struct {
 	free [][]T
 }
 
-// maxFreeSlabs bounds the slabs kept between polls: 128 slabs of 64 KiB,
-// enough for a full poll of 4,096 records of 2 KB.
-const maxFreeSlabs = 128
+// maxFreeSlabs bounds the slabs kept between polls: 64 slabs of 64 KiB,
+// enough for a full poll of 2,048 records serialized to 2 KB each.
+const maxFreeSlabs = 64
 
 // get returns a free block, or a new one of capacity size.
 func (bp *blockPool[T]) get(size int) []T {
