@@ -16,17 +16,22 @@ import (
 )
 
 // maxPollRecords bounds one micro-batch, and with it the memory a batch
-// holds, whatever the backlog.
-const maxPollRecords = 4096
+// holds, whatever the backlog. Everything a poll holds until it is
+// committed grows with it (the pooled record batches, serialization slabs
+// and produce buffers, the copied lines, the fetched records): at 4,096
+// records the sample job's live heap was 25-26 MB and its peak RSS 86-93
+// MB, at 2,048 17-18 MB and 73-76 MB, for CPU per record within the noise
+// of the runs (BENCHMARKS.md, issue 16, "Client side and memory").
+const maxPollRecords = 2048
 
 // pollBytes is what a poll aims to hold in message values: a poll of
-// maxPollRecords records of 10 KB would hold 40 MB, and the copies,
+// maxPollRecords records of 10 KB would hold 20 MB, and the copies,
 // fields and serialized output of a batch several times that. After each
 // poll the next one takes as many records as fit in pollBytes at the
 // average value size seen, between minPollRecords and maxPollRecords;
-// log lines of a few hundred bytes still come 4,096 at a time.
+// values of up to 512 bytes (log lines) still come 2,048 at a time.
 const (
-	pollBytes      = 2 << 20
+	pollBytes      = 1 << 20
 	minPollRecords = 256
 )
 

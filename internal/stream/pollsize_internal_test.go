@@ -23,7 +23,8 @@ func TestNextPollRecordsFollowsValueSize(t *testing.T) {
 		{"no records", nil, maxPollRecords},
 		{"log lines of 236 bytes", []polledPartition{part(100, 236), part(50, 236)}, maxPollRecords},
 		{"1 KiB values", []polledPartition{part(10, 1024)}, pollBytes / 1025},
-		{"4 KiB values", []polledPartition{part(10, 4096)}, pollBytes / 4097},
+		{"2 KiB values", []polledPartition{part(10, 2048)}, pollBytes / 2049},
+		{"4 KiB values: the floor", []polledPartition{part(10, 4096)}, minPollRecords},
 		{"10 KiB values: the floor", []polledPartition{part(10, 10240)}, minPollRecords},
 		{"1 MiB values", []polledPartition{part(2, 1<<20)}, minPollRecords},
 	} {

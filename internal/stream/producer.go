@@ -189,7 +189,7 @@ func (p *producer) newSent() *sent {
 }
 
 // maxFreeSentBlocks bounds the message blocks kept: two full polls of
-// 4,096 records.
+// maxPollRecords records.
 const maxFreeSentBlocks = 2 * maxPollRecords / sentBlock
 
 // refusedForGood reports whether the broker refused a record for what it
@@ -417,9 +417,9 @@ type blockPool[T any] struct {
 	free [][]T
 }
 
-// maxFreeSlabs bounds the slabs kept between polls: 128 slabs of 64 KiB,
-// enough for a full poll of 4,096 records of 2 KB.
-const maxFreeSlabs = 128
+// maxFreeSlabs bounds the slabs kept between polls: 64 slabs of 64 KiB,
+// enough for a full poll of 2,048 records serialized to 2 KB each.
+const maxFreeSlabs = 64
 
 // get returns a free block, or a new one of capacity size.
 func (bp *blockPool[T]) get(size int) []T {
@@ -475,7 +475,16 @@ func (p *producer) recycleRecords(pool *record.BatchPool) {
 	}
 }
 
+// wait returns once every message of the poll is acknowledged, with the
+// first failure. The poll has handed all its messages to the client by
+// then, so it first flushes: without it the last batch of each partition
+// would wait out the client's linger (10 ms) before it is sent, once a
+// poll, for nothing (no more records come until the poll is committed).
+// The stream's client produces for one poll at a time, so Flush waits for
+// this poll's messages only. A flush cut short by ctx still leaves every
+// message to its callback, which the WaitGroup waits for.
 func (p *producer) wait() error {
+	_ = p.cl.Flush(p.ctx) // its only error is ctx's, which the callbacks report too
 	p.pending.Wait()
 	p.mu.Lock()
 	defer p.mu.Unlock()
