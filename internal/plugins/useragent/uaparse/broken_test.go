@@ -61,3 +61,24 @@ func analyzeUnguarded(t *testing.T, ua string) {
 	}()
 	analyze(ua)
 }
+
+// TestHasThreeSpaces compares the strided search with strings.Contains
+// on every string of up to eight bytes of spaces and letters, at every
+// offset a run can take.
+func TestHasThreeSpaces(t *testing.T) {
+	for n := 0; n <= 8; n++ {
+		for m := 0; m < 1<<n; m++ {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = 'a'
+				if m&(1<<i) != 0 {
+					b[i] = ' '
+				}
+			}
+			s := string(b)
+			if got, want := hasThreeSpaces(s), strings.Contains(s, "   "); got != want {
+				t.Fatalf("hasThreeSpaces(%q) = %v, want %v", s, got, want)
+			}
+		}
+	}
+}
