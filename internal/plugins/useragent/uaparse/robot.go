@@ -1115,15 +1115,23 @@ func (s *state) hasContact() bool {
 	if p.has(kwHTTP) || p.has(kwHTTPS) || p.has(kwWWW) || hasEmailAddress(p.low) {
 		return true
 	}
-	for _, e := range p.entries {
-		if p.spelledAddress(p.ltext(e)) {
-			return true
+	// The entries are parts of the lower case user agent, so an entry
+	// can be a spelled address or end in a domain's suffix only when the
+	// whole string holds one of the needles that asks for; most user
+	// agents hold none, and then the entries are not looked at.
+	if p.hasAny(&spelledNeedles) {
+		for _, e := range p.entries {
+			if isSpelledAddress(p.ltext(e)) {
+				return true
+			}
 		}
 	}
-	for _, e := range p.entries {
-		if lt := p.ltext(e); (strings.HasSuffix(lt, ".com") || strings.HasSuffix(lt, ".net") ||
-			strings.HasSuffix(lt, ".org") || strings.HasSuffix(lt, ".io")) && !strings.ContainsAny(lt, " /") {
-			return true // a bare domain name, "(compatible; theoldreader.com)"
+	if p.hasAny(&domainSuffixNeedles) {
+		for _, e := range p.entries {
+			if lt := p.ltext(e); (strings.HasSuffix(lt, ".com") || strings.HasSuffix(lt, ".net") ||
+				strings.HasSuffix(lt, ".org") || strings.HasSuffix(lt, ".io")) && !strings.ContainsAny(lt, " /") {
+				return true // a bare domain name, "(compatible; theoldreader.com)"
+			}
 		}
 	}
 	for _, pr := range p.products {
@@ -1168,6 +1176,10 @@ func isInfoEntry(lt string) bool {
 
 // spelledNeedles are what every spelled address contains one of.
 var spelledNeedles = uaNeedles.group([]string{"[dot]", "[at]", " at "})
+
+// domainSuffixNeedles are the suffixes hasContact reads as a bare domain
+// name in an entry.
+var domainSuffixNeedles = uaNeedles.group([]string{".com", ".net", ".org", ".io"})
 
 // spelledAddress is isSpelledAddress for an entry lt of p, asked only when
 // the user agent contains what such an address needs.
