@@ -82,3 +82,26 @@ func TestHasThreeSpaces(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexUnderscoreHash compares indexUnderscoreHash with
+// strings.Index on every string of up to seven bytes of '_', '#' and a
+// letter.
+func TestIndexUnderscoreHash(t *testing.T) {
+	const alphabet = "_#a"
+	for n := 0; n <= 7; n++ {
+		total := 1
+		for i := 0; i < n; i++ {
+			total *= len(alphabet)
+		}
+		for m := 0; m < total; m++ {
+			b := make([]byte, n)
+			for i, r := 0, m; i < n; i, r = i+1, r/len(alphabet) {
+				b[i] = alphabet[r%len(alphabet)]
+			}
+			s := string(b)
+			if got, want := indexUnderscoreHash(s), strings.Index(s, "_#"); got != want {
+				t.Fatalf("indexUnderscoreHash(%q) = %d, want %d", s, got, want)
+			}
+		}
+	}
+}
