@@ -368,6 +368,12 @@ func (p *parsed) parseBlock(i int) int {
 	es := i
 	for i < n {
 		c := s[i]
+		if !blockByte[c] {
+			// Most bytes of a comment are text: one table look-up
+			// instead of the cases below, none of which they match.
+			i++
+			continue
+		}
 		switch {
 		case c == '(' || c == '[':
 			depth++
@@ -385,6 +391,15 @@ func (p *parsed) parseBlock(i int) int {
 	p.addEntry(es, n, block)
 	return n
 }
+
+// blockByte marks every byte a case of parseBlock's loop can match: the
+// brackets and the entry separators.
+var blockByte = func() (t [256]bool) {
+	for _, c := range []byte("()[]{};,") {
+		t[c] = true
+	}
+	return t
+}()
 
 func (p *parsed) addEntry(s, e, block int) {
 	for s < e && isSpace(p.ua[s]) {
