@@ -262,6 +262,7 @@ var cpuHintNeedles = uaNeedles.group([]string{"64", "86", "ppc", "arm", "powerpc
 // the user agent does, which spares most entries the searches.
 var (
 	kwIPhoneOS        = uaNeedles.add("iphone os")
+	kwLinuxAnywhere   = uaNeedles.add("linux")
 	kwIPadOS          = uaNeedles.add("ipad os")
 	kwIPhoneOSNoSpace = uaNeedles.add("iphoneos")
 	kwMacOSX          = uaNeedles.add("mac os x")
@@ -596,7 +597,9 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 			}
 		}
 	}
-	if strings.HasPrefix(lt, "linux") || strings.HasSuffix(lt, " linux") || strings.Contains(lt, "linux ") {
+	// lt is a part of p.low: without "linux" in the whole string, none
+	// of the three tests can hold, and the needle spares them.
+	if p.has(kwLinuxAnywhere) && (strings.HasPrefix(lt, "linux") || strings.HasSuffix(lt, " linux") || strings.Contains(lt, "linux ")) {
 		return osInfo{name: "Linux", version: Unknown, class: "Desktop", prio: 3}
 	}
 	if lt == "x11" {
