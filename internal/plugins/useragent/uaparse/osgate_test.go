@@ -120,3 +120,37 @@ func TestOSSwitchGate(t *testing.T) {
 		t.Fatalf("only %d case alternatives found in osFromEntry's switch", cases)
 	}
 }
+
+// TestRobotWordNeedles checks that the needle short cut of
+// containsRobotWord answers as the plain search on every comment entry
+// and product name of the DEV set, and that a string outside the user
+// agent is still searched in full.
+func TestRobotWordNeedles(t *testing.T) {
+	compared, robots := 0, 0
+	for _, c := range loadDev(t) {
+		p := parse(collapseSpaces(urlDecode(c.UA)))
+		var texts []string
+		for _, e := range p.entries {
+			texts = append(texts, p.ltext(e))
+		}
+		for _, pr := range p.products {
+			texts = append(texts, pr.lname)
+		}
+		for _, lt := range texts {
+			got, want := containsRobotWord(p, lt), containsRobotWord(nil, lt)
+			if got != want {
+				t.Fatalf("containsRobotWord(%q) in %q = %v, want %v", lt, c.UA, got, want)
+			}
+			compared++
+			if want {
+				robots++
+			}
+		}
+		if !containsRobotWord(p, "a crawler") {
+			t.Fatal("a string outside the user agent was not searched")
+		}
+	}
+	if compared == 0 || robots == 0 {
+		t.Fatalf("compared %d texts, %d with a robot word: the DEV set did not exercise the test", compared, robots)
+	}
+}

@@ -149,6 +149,17 @@ func (p *parsed) lowerOf(s string) string {
 	return asciiLower(s)
 }
 
+// inLow reports whether s is a part of p.low (shares its memory), so that
+// what the needle scan did not find in p.low is not in s either.
+func (p *parsed) inLow(s string) bool {
+	if len(s) == 0 || len(p.low) == 0 {
+		return false
+	}
+	base := uintptr(unsafe.Pointer(unsafe.StringData(p.low)))
+	at := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	return at >= base && at+uintptr(len(s)) <= base+uintptr(len(p.low))
+}
+
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // parsedPool recycles the parse state, the largest allocation of an
