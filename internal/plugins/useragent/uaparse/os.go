@@ -64,13 +64,13 @@ func detectOS(p *parsed) osInfo {
 		switch lt {
 		case "khtml", "like gecko", "compatible", "u", "i", "n", "wv", "mobile", "tablet", "touch", "wow64", "win64", "x64":
 			if best.cpu == "" && cpuHint {
-				best.cpu = cpuFromEntry(lt)
+				best.cpu = cpuFromEntryOf(p, lt)
 			}
 			continue
 		}
 		consider(osFromEntry(p, lt, t, distro))
 		if best.cpu == "" && cpuHint {
-			best.cpu = cpuFromEntry(lt)
+			best.cpu = cpuFromEntryOf(p, lt)
 		}
 	}
 	if best.name == "" && strings.Contains(p.low, "android:") {

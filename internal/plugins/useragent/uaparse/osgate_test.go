@@ -154,3 +154,26 @@ func TestRobotWordNeedles(t *testing.T) {
 		t.Fatalf("compared %d texts, %d with a robot word: the DEV set did not exercise the test", compared, robots)
 	}
 }
+
+// TestCPUTagNeedles checks that the needle short cut of cpuFromEntryOf
+// answers as cpuFromEntry on every comment entry of the DEV set.
+func TestCPUTagNeedles(t *testing.T) {
+	compared, found := 0, 0
+	for _, c := range loadDev(t) {
+		p := parse(collapseSpaces(urlDecode(c.UA)))
+		for _, e := range p.entries {
+			lt := p.ltext(e)
+			got, want := cpuFromEntryOf(p, lt), cpuFromEntry(lt)
+			if got != want {
+				t.Fatalf("cpuFromEntryOf(%q) in %q = %q, want %q", lt, c.UA, got, want)
+			}
+			compared++
+			if want != "" {
+				found++
+			}
+		}
+	}
+	if compared == 0 || found == 0 {
+		t.Fatalf("compared %d entries, %d naming a processor: the DEV set did not exercise the test", compared, found)
+	}
+}
