@@ -2,6 +2,7 @@ package uaparse
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // maxLength is the longest user agent analysed. Longer strings are an
@@ -71,7 +72,10 @@ func analyzeReporting(ua string, tied func(finding string)) Result {
 		fillHacker(&v, hackerInfo{vector: "Buffer overflow", toolkit: Unknown})
 		return pack(&v)
 	}
-	if strings.TrimSpace(ua) == "" {
+	// Only a string that starts with a space, a control byte or a
+	// non-ASCII byte can be blank: the first test spares the usual
+	// string the call.
+	if ua == "" || (ua[0] <= ' ' || ua[0] >= utf8.RuneSelf) && strings.TrimSpace(ua) == "" {
 		fillHacker(&v, hackerInfo{vector: Unknown, toolkit: Unknown})
 		return pack(&v)
 	}

@@ -106,6 +106,8 @@ func TestHostileInputs(t *testing.T) {
 	}{
 		{"empty", "", "Hacker", Unknown},
 		{"spaces", "   ", "Hacker", Unknown},
+		{"tab and unicode spaces", "\t\u00a0\u2003 ", "Hacker", Unknown},
+		{"unicode spaces first", "\u00a0\u2003", "Hacker", Unknown},
 		{"megabyte", strings.Repeat("Mozilla/5.0 (X11; Linux) ", 1<<16), "Hacker", "Buffer overflow"},
 		{"just over the limit", strings.Repeat("a", maxLength+1), "Hacker", "Buffer overflow"},
 		{"sql union", "Mozilla/5.0' UNION SELECT 1,2,3--", "Hacker", "Code Injection"},

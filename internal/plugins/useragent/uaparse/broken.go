@@ -348,7 +348,7 @@ func wordBeforeFirefox(p *parsed) bool {
 // inside the parentheses. Ordinary user agents, without a run of three
 // spaces, are returned unchanged.
 func collapseSpaces(ua string) string {
-	if !strings.Contains(ua, "   ") {
+	if !hasThreeSpaces(ua) {
 		return ua
 	}
 	b := make([]byte, 0, len(ua))
@@ -461,4 +461,28 @@ func (s *state) brokenIOSApp() {
 		}
 		return
 	}
+}
+
+// hasThreeSpaces reports whether ua holds three spaces in a row, as
+// strings.Contains(ua, "   ") does, but faster on user agents, which
+// are full of single spaces: every run of three positions holds one
+// whose index is a multiple of three, so only those are looked at, and
+// the run is measured around each space found there.
+func hasThreeSpaces(ua string) bool {
+	for i := 0; i < len(ua); i += 3 {
+		if ua[i] != ' ' {
+			continue
+		}
+		lo, hi := i, i+1
+		for lo > 0 && ua[lo-1] == ' ' {
+			lo--
+		}
+		for hi < len(ua) && ua[hi] == ' ' {
+			hi++
+		}
+		if hi-lo >= 3 {
+			return true
+		}
+	}
+	return false
 }

@@ -61,3 +61,47 @@ func analyzeUnguarded(t *testing.T, ua string) {
 	}()
 	analyze(ua)
 }
+
+// TestHasThreeSpaces compares the strided search with strings.Contains
+// on every string of up to eight bytes of spaces and letters, at every
+// offset a run can take.
+func TestHasThreeSpaces(t *testing.T) {
+	for n := 0; n <= 8; n++ {
+		for m := 0; m < 1<<n; m++ {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = 'a'
+				if m&(1<<i) != 0 {
+					b[i] = ' '
+				}
+			}
+			s := string(b)
+			if got, want := hasThreeSpaces(s), strings.Contains(s, "   "); got != want {
+				t.Fatalf("hasThreeSpaces(%q) = %v, want %v", s, got, want)
+			}
+		}
+	}
+}
+
+// TestIndexUnderscoreHash compares indexUnderscoreHash with
+// strings.Index on every string of up to seven bytes of '_', '#' and a
+// letter.
+func TestIndexUnderscoreHash(t *testing.T) {
+	const alphabet = "_#a"
+	for n := 0; n <= 7; n++ {
+		total := 1
+		for i := 0; i < n; i++ {
+			total *= len(alphabet)
+		}
+		for m := 0; m < total; m++ {
+			b := make([]byte, n)
+			for i, r := 0, m; i < n; i, r = i+1, r/len(alphabet) {
+				b[i] = alphabet[r%len(alphabet)]
+			}
+			s := string(b)
+			if got, want := indexUnderscoreHash(s), strings.Index(s, "_#"); got != want {
+				t.Fatalf("indexUnderscoreHash(%q) = %d, want %d", s, got, want)
+			}
+		}
+	}
+}

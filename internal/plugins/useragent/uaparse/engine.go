@@ -14,7 +14,7 @@ func (s *state) detectEngine() {
 		}
 	}
 	wk, ok := p.product("AppleWebKit")
-	if !ok && strings.Contains(p.low, "browser/applewebkit") {
+	if !ok && p.has(kwBrowserAppleWebKit) {
 		// "Browser/AppleWebKit534.30": the built-in browser of Chinese
 		// feature phones names its engine as its version.
 		if b, found := p.product("Browser"); found && hasPrefixFold(b.version, "applewebkit") {
@@ -301,3 +301,8 @@ func (s *state) cfnetworkEngine() {
 func prestoFor(string) string {
 	return "1"
 }
+
+// kwBrowserAppleWebKit is found by the scan of the whole string, which
+// spares detectEngine a search of its own for every user agent without
+// an AppleWebKit product.
+var kwBrowserAppleWebKit = uaNeedles.add("browser/applewebkit")

@@ -64,13 +64,13 @@ func detectOS(p *parsed) osInfo {
 		switch lt {
 		case "khtml", "like gecko", "compatible", "u", "i", "n", "wv", "mobile", "tablet", "touch", "wow64", "win64", "x64":
 			if best.cpu == "" && cpuHint {
-				best.cpu = cpuFromEntry(lt)
+				best.cpu = cpuFromEntryOf(p, lt)
 			}
 			continue
 		}
 		consider(osFromEntry(p, lt, t, distro))
 		if best.cpu == "" && cpuHint {
-			best.cpu = cpuFromEntry(lt)
+			best.cpu = cpuFromEntryOf(p, lt)
 		}
 	}
 	if best.name == "" && strings.Contains(p.low, "android:") {
@@ -262,6 +262,7 @@ var cpuHintNeedles = uaNeedles.group([]string{"64", "86", "ppc", "arm", "powerpc
 // the user agent does, which spares most entries the searches.
 var (
 	kwIPhoneOS        = uaNeedles.add("iphone os")
+	kwLinuxAnywhere   = uaNeedles.add("linux")
 	kwIPadOS          = uaNeedles.add("ipad os")
 	kwIPhoneOSNoSpace = uaNeedles.add("iphoneos")
 	kwMacOSX          = uaNeedles.add("mac os x")
@@ -292,199 +293,234 @@ var (
 	kwOpera          = uaNeedles.add("opera")
 )
 
+// osSwitchInitials are the first bytes of every text that the switch
+// in osFromEntry tests an entry to start with or to equal, and
+// osSwitchNeedles the needles that guard its tests of text anywhere in
+// the entry; an entry that starts with none of those bytes, in a user
+// agent with none of those needles, matches no case of the switch, so
+// the switch is skipped (TestOSSwitchGate checks the switch against
+// both lists). Most entries ("X11", "K", "rv:109.0", "en-US", model
+// names) are spared some sixty prefix tests so.
+const osSwitchInitials = "abcilmnoprsw"
+
+var osSwitchNeedles = [...]needleID{kwIPhoneOS, kwIPadOS, kwIPhoneOSNoSpace, kwMacOSX, kwMacOSXOneSpace, kwMacOSXNoSpace}
+
+var osSwitchInitial = func() (t [256]bool) {
+	for i := 0; i < len(osSwitchInitials); i++ {
+		t[osSwitchInitials[i]] = true
+	}
+	return t
+}()
+
+// osSwitchMayMatch reports whether some case of the switch in
+// osFromEntry can match the entry lt.
+func osSwitchMayMatch(p *parsed, lt string) bool {
+	if len(lt) > 0 && osSwitchInitial[lt[0]] {
+		return true
+	}
+	for _, id := range osSwitchNeedles {
+		if p.has(id) {
+			return true
+		}
+	}
+	return false
+}
+
 // osFromEntry reads the operating system from one comment entry: lt is
 // its lower case text, a part of p.low, and t the text as sent.
 func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
-	switch {
-	case strings.HasPrefix(lt, "windows phone"):
-		v := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(lt, "windows phone"), " os"))
-		return osInfo{name: "Windows Phone", version: orUnknown(leadingVersion(v)), class: "Mobile", prio: 10}
-	case strings.HasPrefix(lt, "osmeta ") && len(lt) > 7 && lt[7] >= '0' && lt[7] <= '9':
-		// "osmeta 10.3.2132": Facebook's layer that ran its iOS apps on
-		// Windows 10 Mobile, with the system's version.
-		return osInfo{name: "Windows Phone", version: leadingVersion(lt[7:]), class: "Mobile", prio: 11}
-	case strings.HasPrefix(lt, "windows mobile"):
-		return osInfo{name: "Windows Mobile", version: orUnknown(leadingVersion(strings.TrimSpace(lt[14:]))), class: "Mobile", prio: 9}
-	case strings.HasPrefix(lt, "windows ce") || lt == "wince":
-		v := "CE"
-		if len(lt) > 11 && lt[10] == ' ' {
-			if r := leadingVersion(lt[11:]); r != "" {
-				v = "CE " + r // "Windows CE 5.1"
+	if osSwitchMayMatch(p, lt) {
+		switch {
+		case strings.HasPrefix(lt, "windows phone"):
+			v := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(lt, "windows phone"), " os"))
+			return osInfo{name: "Windows Phone", version: orUnknown(leadingVersion(v)), class: "Mobile", prio: 10}
+		case strings.HasPrefix(lt, "osmeta ") && len(lt) > 7 && lt[7] >= '0' && lt[7] <= '9':
+			// "osmeta 10.3.2132": Facebook's layer that ran its iOS apps on
+			// Windows 10 Mobile, with the system's version.
+			return osInfo{name: "Windows Phone", version: leadingVersion(lt[7:]), class: "Mobile", prio: 11}
+		case strings.HasPrefix(lt, "windows mobile"):
+			return osInfo{name: "Windows Mobile", version: orUnknown(leadingVersion(strings.TrimSpace(lt[14:]))), class: "Mobile", prio: 9}
+		case strings.HasPrefix(lt, "windows ce") || lt == "wince":
+			v := "CE"
+			if len(lt) > 11 && lt[10] == ' ' {
+				if r := leadingVersion(lt[11:]); r != "" {
+					v = "CE " + r // "Windows CE 5.1"
+				}
 			}
-		}
-		return osInfo{name: "Windows CE", version: v, class: "Mobile", prio: 8}
-	case strings.HasPrefix(lt, "windows nt") || strings.HasPrefix(lt, "windows-nt") || strings.HasPrefix(lt, "winnt") ||
-		strings.HasPrefix(lt, "windowsnt") || strings.HasPrefix(lt, "windows_nt") || strings.HasPrefix(lt, "nt "):
-		rest := lt
-		for _, pre := range []string{"windows nt", "windows-nt", "windows_nt", "windowsnt", "winnt", "nt "} {
-			if strings.HasPrefix(rest, pre) {
-				rest = strings.TrimLeft(rest[len(pre):], " ")
-				break
+			return osInfo{name: "Windows CE", version: v, class: "Mobile", prio: 8}
+		case strings.HasPrefix(lt, "windows nt") || strings.HasPrefix(lt, "windows-nt") || strings.HasPrefix(lt, "winnt") ||
+			strings.HasPrefix(lt, "windowsnt") || strings.HasPrefix(lt, "windows_nt") || strings.HasPrefix(lt, "nt "):
+			rest := lt
+			for _, pre := range []string{"windows nt", "windows-nt", "windows_nt", "windowsnt", "winnt", "nt "} {
+				if strings.HasPrefix(rest, pre) {
+					rest = strings.TrimLeft(rest[len(pre):], " ")
+					break
+				}
 			}
-		}
-		v := leadingVersion(rest)
-		name, ok := windowsNT[v]
-		if !ok {
+			v := leadingVersion(rest)
+			name, ok := windowsNT[v]
+			if !ok {
+				if v == "" {
+					// "(Windows NT; Windows NT 10.0; ...)": an entry with the
+					// version wins over the bare one.
+					return osInfo{name: "Windows NT", version: Unknown, class: "Desktop", prio: 4}
+				}
+				name = v
+			}
+			return osInfo{name: "Windows NT", version: name, class: "Desktop", prio: 5}
+		case lt == "windows xp":
+			return osInfo{name: "Windows NT", version: "XP", class: "Desktop", prio: 5}
+		case lt == "windows 98" || lt == "win98":
+			return osInfo{name: "Windows 9x", version: "98", class: "Desktop", prio: 5}
+		case lt == "windows 95" || lt == "win95":
+			return osInfo{name: "Windows 9x", version: "95", class: "Desktop", prio: 5}
+		case strings.HasPrefix(lt, "win 9x 4.90") || lt == "windows me":
+			return osInfo{name: "Windows 9x", version: "Millennium Edition", class: "Desktop", prio: 5}
+		case lt == "windows 3.1" || lt == "win16" || lt == "windows 3.11":
+			return osInfo{name: "Windows 3.x", version: "3.1", class: "Desktop", prio: 5}
+		case lt == "win32":
+			return osInfo{name: "Windows NT", version: Unknown, class: "Desktop", prio: 2}
+		case strings.HasPrefix(lt, "cygwin_nt"):
+			return osInfo{name: "Windows NT", version: orUnknown(windowsNT[leadingVersion(lt[10:])]), class: "Desktop", prio: 5}
+		case lt == "windows":
+			return osInfo{name: "Windows", version: Unknown, class: "Desktop", prio: 2}
+		case strings.HasPrefix(lt, "microsoft windows "):
+			return osInfo{name: "Windows NT", version: orUnknown(windowsRelease(lt[18:])), class: "Desktop", prio: 5}
+		case strings.HasPrefix(lt, "windows ") && len(lt) > 8 && lt[8] >= '0' && lt[8] <= '9':
+			// "Windows 2000", "Windows 8.1", "Windows 6.0" (the kernel
+			// version), "Windows 95/NT4" (no single release).
+			if v := windowsRelease(lt[8:]); v != "" {
+				return osInfo{name: "Windows NT", version: v, class: "Desktop", prio: 5}
+			}
+			if v := leadingVersion(lt[8:]); (v == "95" || v == "98") && (len(lt) == 10 || lt[10] == ' ') {
+				return osInfo{name: "Windows 9x", version: v, class: "Desktop", prio: 5}
+			}
+			return osInfo{name: "Windows", version: Unknown, class: "Desktop", prio: 2}
+		case strings.HasPrefix(lt, "windows ") && cpuFromEntry(lt[8:]) != "":
+			// "(X11; Windows x86_64)": Windows, on that processor.
+			return osInfo{name: "Windows", version: Unknown, class: "Desktop", prio: 3}
+		case lt == "wine" || lt == "wine64":
+			// "Windows NT 6.3; Wine64": a Windows program under Wine, on
+			// Linux.
+			return osInfo{name: "Linux", version: Unknown, class: "Desktop", prio: 7}
+		case strings.HasPrefix(lt, "adr ") && len(lt) > 4 && lt[4] >= '0' && lt[4] <= '9':
+			// UC Browser's "Adr 7.0" names Android.
+			return osInfo{name: "Android", version: orUnknown(androidVersion(lt[4:])), class: "Mobile", prio: 7}
+		case strings.HasPrefix(lt, "android"):
+			rest := strings.TrimLeft(strings.TrimPrefix(lt[7:], "_os"), " /:") // "android_os/4.4.4"
+			if strings.HasPrefix(rest, "api") {
+				// "Android API 30": the API level, which names the release.
+				return osInfo{name: "Android", version: orUnknown(androidAPILevel(strings.TrimLeft(rest[3:], " :-"))), class: "Mobile", prio: 7}
+			}
+			if len(rest) > 1 && rest[0] == '-' && rest[1] >= '0' && rest[1] <= '9' {
+				rest = rest[1:] // "Android-4.0.3"
+			}
+			return osInfo{name: "Android", version: orUnknown(androidVersion(t[len(t)-len(rest):])), class: "Mobile", prio: 7}
+		case p.has(kwIPhoneOS) && strings.Contains(lt, "iphone os") || strings.HasPrefix(lt, "cpu os") || p.has(kwIPadOS) && strings.Contains(lt, "ipad os") ||
+			strings.HasPrefix(lt, "cpu ios") || strings.HasPrefix(lt, "cpu like mac os x"):
+			i := strings.Index(lt, " os ")
+			v := ""
+			if strings.HasPrefix(lt, "cpu ios ") {
+				v = leadingVersion(lt[8:]) // "CPU iOS 15_5 like Mac OS X"
+			} else if i >= 0 {
+				v = leadingVersion(lt[i+4:])
+			}
+			return osInfo{name: "iOS", version: orUnknown(v), class: "Mobile", prio: 8}
+		case p.has(kwIPhoneOSNoSpace) && strings.Contains(lt, "iphoneos") || strings.HasPrefix(lt, "cpuos"):
+			// Spaces stripped by a proxy: "CPUiPhoneOS18_6_2likeMacOSX".
+			i := strings.Index(lt, "os") + 2
+			if k := strings.Index(lt, "iphoneos"); k >= 0 {
+				i = k + len("iphoneos")
+			}
+			return osInfo{name: "iOS", version: orUnknown(leadingVersion(lt[i:])), class: "Mobile", prio: 8}
+		case strings.HasPrefix(lt, "pico ") && picoOSAt(lt) > 0:
+			// "PICO 4 OS5.9.2 like Quest": the Pico headsets' own system,
+			// on an Android or a desktop Linux platform.
+			class := "Desktop"
+			if p.has(kwAndroid) {
+				class = "Mobile"
+			}
+			return osInfo{name: "PICO OS", version: orUnknown(leadingVersion(lt[picoOSAt(lt)+3:])), class: class, prio: 9}
+		case lt == "ios" || strings.HasPrefix(lt, "ios "):
+			return osInfo{name: "iOS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[3:]))), class: "Mobile", prio: 8}
+		case strings.HasPrefix(lt, "mac_"):
+			// "Mac_PowerPC", "Mac_68000": Internet Explorer's and Opera's
+			// names of the classic Mac OS, before Mac OS X, even where
+			// "Mac OS X" follows in the same entry.
+			return osInfo{name: "Mac OS", version: "before 10", class: "Desktop", prio: 6}
+		case p.has(kwMacOSX) && strings.Contains(lt, "mac os x") || p.has(kwMacOSXOneSpace) && strings.Contains(lt, "macos x") ||
+			p.has(kwMacOSXNoSpace) && strings.Contains(lt, "macosx"):
+			i := strings.Index(lt, "os x")
+			v := ""
+			if i >= 0 {
+				// "Mac OS X Version 10.11.4 (Build 15E65)" of Microsoft's apps.
+				v = leadingVersion(strings.TrimPrefix(strings.TrimLeft(lt[i+4:], " "), "version "))
+			} else if i = strings.Index(lt, "osx"); i >= 0 {
+				v = leadingVersion(lt[i+3:])
+			}
 			if v == "" {
-				// "(Windows NT; Windows NT 10.0; ...)": an entry with the
-				// version wins over the bare one.
-				return osInfo{name: "Windows NT", version: Unknown, class: "Desktop", prio: 4}
+				v = "10.?"
 			}
-			name = v
+			cpu := ""
+			if strings.Contains(lt, "intel") {
+				cpu = "Intel"
+			} else if strings.Contains(lt, "ppc") || strings.Contains(lt, "powerpc") {
+				cpu = "PowerPC"
+			}
+			return osInfo{name: "Mac OS", version: v, class: "Desktop", prio: 6, cpu: cpu}
+		case lt == "macintosh" || lt == "mac os":
+			return osInfo{name: "Mac OS", version: Unknown, class: "Desktop", prio: 3}
+		case strings.HasPrefix(lt, "cros "):
+			// Chrome OS ships with its browser: the Chrome version is the
+			// version of the system (the platform number after the CPU is
+			// the build).
+			v := Unknown
+			if ch, ok := p.product("Chrome"); ok && isVersionLike(ch.version) {
+				v = cleanVersion(chromeVersion(ch.version))
+			}
+			return osInfo{name: "Chrome OS", version: v, class: "Desktop", prio: 6}
+		case strings.HasPrefix(lt, "bb10"):
+			return osInfo{name: "BlackBerry", version: "BlackBerry 10", class: "Mobile", prio: 8}
+		case strings.HasPrefix(lt, "macos") && (len(lt) == 5 || lt[5] == ' ' || lt[5] == '('):
+			// "macOS 13.1", "macOS(Catalyst) 13.1.0" (an iPad app on a Mac).
+			rest := lt[5:]
+			if k := strings.IndexByte(rest, ')'); k >= 0 {
+				rest = rest[k+1:]
+			}
+			return osInfo{name: "Mac OS", version: orUnknown(leadingVersion(strings.TrimSpace(rest))), class: "Desktop", prio: 6}
+		case strings.HasPrefix(lt, "windows/") && len(lt) > 8 && lt[8] >= '0' && lt[8] <= '9':
+			// "(Windows/10.0; Desktop WOW64; ...)" of Microsoft's Office apps.
+			v := leadingVersion(lt[8:])
+			name, ok := windowsNT[v]
+			if !ok {
+				name = v
+			}
+			return osInfo{name: "Windows NT", version: name, class: "Desktop", prio: 5}
+		case lt == "ipad" || lt == "iphone" || lt == "ipod" || lt == "ipod touch" || lt == "ipados":
+			// "Opera/9.80 (iPad; U; xx)": the device alone still names the
+			// system, for Apple ships no other on it; an entry that gives the
+			// version ("CPU OS 15_0") wins over this.
+			return osInfo{name: "iOS", version: Unknown, class: "Mobile", prio: 4}
+		case lt == "blackberry" || strings.HasPrefix(lt, "blackberry ") && len(lt) > 11 && lt[11] >= '0' && lt[11] <= '9':
+			// "(BlackBerry; U; BlackBerry 9900; nl)": the phones before
+			// BlackBerry 10 run RIM's own system, which names no version.
+			return osInfo{name: "RIM OS", version: "RIM OS", class: "Mobile", prio: 6}
+		case strings.HasPrefix(lt, "series40") || strings.HasPrefix(lt, "series30"):
+			// Nokia's Series 40 and Series 30+ feature phones are counted
+			// with Symbian, as Yauaa does; they name no system version.
+			return osInfo{name: "Symbian", version: Unknown, class: "Mobile", prio: 5}
+		case strings.HasPrefix(lt, "symbian/"):
+			// "Symbian/3" is the Symbian release itself (Nokia N8, E7).
+			return osInfo{name: "Symbian", version: orUnknown(leadingVersion(lt[8:])), class: "Mobile", prio: 6}
+		case lt == "symbian os" || strings.HasPrefix(lt, "symbian os "):
+			return osInfo{name: "SymbianOS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[10:]))), class: "Mobile", prio: 6}
+		case strings.HasPrefix(lt, "loh/"):
+			// Loewe's television system ("(Linux mips; U; HBBTV/1.0;
+			// LOH/2.01; ...)").
+			return osInfo{name: "LOH", version: orUnknown(leadingVersion(lt[4:])), class: "Embedded", prio: 7}
+		case strings.HasPrefix(lt, "rim tablet os"):
+			return osInfo{name: "RIM Tablet OS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[13:]))), class: "Mobile", prio: 8}
 		}
-		return osInfo{name: "Windows NT", version: name, class: "Desktop", prio: 5}
-	case lt == "windows xp":
-		return osInfo{name: "Windows NT", version: "XP", class: "Desktop", prio: 5}
-	case lt == "windows 98" || lt == "win98":
-		return osInfo{name: "Windows 9x", version: "98", class: "Desktop", prio: 5}
-	case lt == "windows 95" || lt == "win95":
-		return osInfo{name: "Windows 9x", version: "95", class: "Desktop", prio: 5}
-	case strings.HasPrefix(lt, "win 9x 4.90") || lt == "windows me":
-		return osInfo{name: "Windows 9x", version: "Millennium Edition", class: "Desktop", prio: 5}
-	case lt == "windows 3.1" || lt == "win16" || lt == "windows 3.11":
-		return osInfo{name: "Windows 3.x", version: "3.1", class: "Desktop", prio: 5}
-	case lt == "win32":
-		return osInfo{name: "Windows NT", version: Unknown, class: "Desktop", prio: 2}
-	case strings.HasPrefix(lt, "cygwin_nt"):
-		return osInfo{name: "Windows NT", version: orUnknown(windowsNT[leadingVersion(lt[10:])]), class: "Desktop", prio: 5}
-	case lt == "windows":
-		return osInfo{name: "Windows", version: Unknown, class: "Desktop", prio: 2}
-	case strings.HasPrefix(lt, "microsoft windows "):
-		return osInfo{name: "Windows NT", version: orUnknown(windowsRelease(lt[18:])), class: "Desktop", prio: 5}
-	case strings.HasPrefix(lt, "windows ") && len(lt) > 8 && lt[8] >= '0' && lt[8] <= '9':
-		// "Windows 2000", "Windows 8.1", "Windows 6.0" (the kernel
-		// version), "Windows 95/NT4" (no single release).
-		if v := windowsRelease(lt[8:]); v != "" {
-			return osInfo{name: "Windows NT", version: v, class: "Desktop", prio: 5}
-		}
-		if v := leadingVersion(lt[8:]); (v == "95" || v == "98") && (len(lt) == 10 || lt[10] == ' ') {
-			return osInfo{name: "Windows 9x", version: v, class: "Desktop", prio: 5}
-		}
-		return osInfo{name: "Windows", version: Unknown, class: "Desktop", prio: 2}
-	case strings.HasPrefix(lt, "windows ") && cpuFromEntry(lt[8:]) != "":
-		// "(X11; Windows x86_64)": Windows, on that processor.
-		return osInfo{name: "Windows", version: Unknown, class: "Desktop", prio: 3}
-	case lt == "wine" || lt == "wine64":
-		// "Windows NT 6.3; Wine64": a Windows program under Wine, on
-		// Linux.
-		return osInfo{name: "Linux", version: Unknown, class: "Desktop", prio: 7}
-	case strings.HasPrefix(lt, "adr ") && len(lt) > 4 && lt[4] >= '0' && lt[4] <= '9':
-		// UC Browser's "Adr 7.0" names Android.
-		return osInfo{name: "Android", version: orUnknown(androidVersion(lt[4:])), class: "Mobile", prio: 7}
-	case strings.HasPrefix(lt, "android"):
-		rest := strings.TrimLeft(strings.TrimPrefix(lt[7:], "_os"), " /:") // "android_os/4.4.4"
-		if strings.HasPrefix(rest, "api") {
-			// "Android API 30": the API level, which names the release.
-			return osInfo{name: "Android", version: orUnknown(androidAPILevel(strings.TrimLeft(rest[3:], " :-"))), class: "Mobile", prio: 7}
-		}
-		if len(rest) > 1 && rest[0] == '-' && rest[1] >= '0' && rest[1] <= '9' {
-			rest = rest[1:] // "Android-4.0.3"
-		}
-		return osInfo{name: "Android", version: orUnknown(androidVersion(t[len(t)-len(rest):])), class: "Mobile", prio: 7}
-	case p.has(kwIPhoneOS) && strings.Contains(lt, "iphone os") || strings.HasPrefix(lt, "cpu os") || p.has(kwIPadOS) && strings.Contains(lt, "ipad os") ||
-		strings.HasPrefix(lt, "cpu ios") || strings.HasPrefix(lt, "cpu like mac os x"):
-		i := strings.Index(lt, " os ")
-		v := ""
-		if strings.HasPrefix(lt, "cpu ios ") {
-			v = leadingVersion(lt[8:]) // "CPU iOS 15_5 like Mac OS X"
-		} else if i >= 0 {
-			v = leadingVersion(lt[i+4:])
-		}
-		return osInfo{name: "iOS", version: orUnknown(v), class: "Mobile", prio: 8}
-	case p.has(kwIPhoneOSNoSpace) && strings.Contains(lt, "iphoneos") || strings.HasPrefix(lt, "cpuos"):
-		// Spaces stripped by a proxy: "CPUiPhoneOS18_6_2likeMacOSX".
-		i := strings.Index(lt, "os") + 2
-		if k := strings.Index(lt, "iphoneos"); k >= 0 {
-			i = k + len("iphoneos")
-		}
-		return osInfo{name: "iOS", version: orUnknown(leadingVersion(lt[i:])), class: "Mobile", prio: 8}
-	case strings.HasPrefix(lt, "pico ") && picoOSAt(lt) > 0:
-		// "PICO 4 OS5.9.2 like Quest": the Pico headsets' own system,
-		// on an Android or a desktop Linux platform.
-		class := "Desktop"
-		if p.has(kwAndroid) {
-			class = "Mobile"
-		}
-		return osInfo{name: "PICO OS", version: orUnknown(leadingVersion(lt[picoOSAt(lt)+3:])), class: class, prio: 9}
-	case lt == "ios" || strings.HasPrefix(lt, "ios "):
-		return osInfo{name: "iOS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[3:]))), class: "Mobile", prio: 8}
-	case strings.HasPrefix(lt, "mac_"):
-		// "Mac_PowerPC", "Mac_68000": Internet Explorer's and Opera's
-		// names of the classic Mac OS, before Mac OS X, even where
-		// "Mac OS X" follows in the same entry.
-		return osInfo{name: "Mac OS", version: "before 10", class: "Desktop", prio: 6}
-	case p.has(kwMacOSX) && strings.Contains(lt, "mac os x") || p.has(kwMacOSXOneSpace) && strings.Contains(lt, "macos x") ||
-		p.has(kwMacOSXNoSpace) && strings.Contains(lt, "macosx"):
-		i := strings.Index(lt, "os x")
-		v := ""
-		if i >= 0 {
-			// "Mac OS X Version 10.11.4 (Build 15E65)" of Microsoft's apps.
-			v = leadingVersion(strings.TrimPrefix(strings.TrimLeft(lt[i+4:], " "), "version "))
-		} else if i = strings.Index(lt, "osx"); i >= 0 {
-			v = leadingVersion(lt[i+3:])
-		}
-		if v == "" {
-			v = "10.?"
-		}
-		cpu := ""
-		if strings.Contains(lt, "intel") {
-			cpu = "Intel"
-		} else if strings.Contains(lt, "ppc") || strings.Contains(lt, "powerpc") {
-			cpu = "PowerPC"
-		}
-		return osInfo{name: "Mac OS", version: v, class: "Desktop", prio: 6, cpu: cpu}
-	case lt == "macintosh" || lt == "mac os":
-		return osInfo{name: "Mac OS", version: Unknown, class: "Desktop", prio: 3}
-	case strings.HasPrefix(lt, "cros "):
-		// Chrome OS ships with its browser: the Chrome version is the
-		// version of the system (the platform number after the CPU is
-		// the build).
-		v := Unknown
-		if ch, ok := p.product("Chrome"); ok && isVersionLike(ch.version) {
-			v = cleanVersion(chromeVersion(ch.version))
-		}
-		return osInfo{name: "Chrome OS", version: v, class: "Desktop", prio: 6}
-	case strings.HasPrefix(lt, "bb10"):
-		return osInfo{name: "BlackBerry", version: "BlackBerry 10", class: "Mobile", prio: 8}
-	case strings.HasPrefix(lt, "macos") && (len(lt) == 5 || lt[5] == ' ' || lt[5] == '('):
-		// "macOS 13.1", "macOS(Catalyst) 13.1.0" (an iPad app on a Mac).
-		rest := lt[5:]
-		if k := strings.IndexByte(rest, ')'); k >= 0 {
-			rest = rest[k+1:]
-		}
-		return osInfo{name: "Mac OS", version: orUnknown(leadingVersion(strings.TrimSpace(rest))), class: "Desktop", prio: 6}
-	case strings.HasPrefix(lt, "windows/") && len(lt) > 8 && lt[8] >= '0' && lt[8] <= '9':
-		// "(Windows/10.0; Desktop WOW64; ...)" of Microsoft's Office apps.
-		v := leadingVersion(lt[8:])
-		name, ok := windowsNT[v]
-		if !ok {
-			name = v
-		}
-		return osInfo{name: "Windows NT", version: name, class: "Desktop", prio: 5}
-	case lt == "ipad" || lt == "iphone" || lt == "ipod" || lt == "ipod touch" || lt == "ipados":
-		// "Opera/9.80 (iPad; U; xx)": the device alone still names the
-		// system, for Apple ships no other on it; an entry that gives the
-		// version ("CPU OS 15_0") wins over this.
-		return osInfo{name: "iOS", version: Unknown, class: "Mobile", prio: 4}
-	case lt == "blackberry" || strings.HasPrefix(lt, "blackberry ") && len(lt) > 11 && lt[11] >= '0' && lt[11] <= '9':
-		// "(BlackBerry; U; BlackBerry 9900; nl)": the phones before
-		// BlackBerry 10 run RIM's own system, which names no version.
-		return osInfo{name: "RIM OS", version: "RIM OS", class: "Mobile", prio: 6}
-	case strings.HasPrefix(lt, "series40") || strings.HasPrefix(lt, "series30"):
-		// Nokia's Series 40 and Series 30+ feature phones are counted
-		// with Symbian, as Yauaa does; they name no system version.
-		return osInfo{name: "Symbian", version: Unknown, class: "Mobile", prio: 5}
-	case strings.HasPrefix(lt, "symbian/"):
-		// "Symbian/3" is the Symbian release itself (Nokia N8, E7).
-		return osInfo{name: "Symbian", version: orUnknown(leadingVersion(lt[8:])), class: "Mobile", prio: 6}
-	case lt == "symbian os" || strings.HasPrefix(lt, "symbian os "):
-		return osInfo{name: "SymbianOS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[10:]))), class: "Mobile", prio: 6}
-	case strings.HasPrefix(lt, "loh/"):
-		// Loewe's television system ("(Linux mips; U; HBBTV/1.0;
-		// LOH/2.01; ...)").
-		return osInfo{name: "LOH", version: orUnknown(leadingVersion(lt[4:])), class: "Embedded", prio: 7}
-	case strings.HasPrefix(lt, "rim tablet os"):
-		return osInfo{name: "RIM Tablet OS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[13:]))), class: "Mobile", prio: 8}
 	}
 	if strings.HasPrefix(lt, "linux ") && len(lt) > 6 && lt[6] >= '0' && lt[6] <= '9' {
 		// "Linux 2.6.18-gentoo-r6 x86_64", "Linux 4.4.0-154-generic":
@@ -561,7 +597,9 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 			}
 		}
 	}
-	if strings.HasPrefix(lt, "linux") || strings.HasSuffix(lt, " linux") || strings.Contains(lt, "linux ") {
+	// lt is a part of p.low: without "linux" in the whole string, none
+	// of the three tests can hold, and the needle spares them.
+	if p.has(kwLinuxAnywhere) && (strings.HasPrefix(lt, "linux") || strings.HasSuffix(lt, " linux") || strings.Contains(lt, "linux ")) {
 		return osInfo{name: "Linux", version: Unknown, class: "Desktop", prio: 3}
 	}
 	if lt == "x11" {

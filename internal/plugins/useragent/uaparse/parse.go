@@ -149,6 +149,17 @@ func (p *parsed) lowerOf(s string) string {
 	return asciiLower(s)
 }
 
+// inLow reports whether s is a part of p.low (shares its memory), so that
+// what the needle scan did not find in p.low is not in s either.
+func (p *parsed) inLow(s string) bool {
+	if len(s) == 0 || len(p.low) == 0 {
+		return false
+	}
+	base := uintptr(unsafe.Pointer(unsafe.StringData(p.low)))
+	at := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	return at >= base && at+uintptr(len(s)) <= base+uintptr(len(p.low))
+}
+
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // parsedPool recycles the parse state, the largest allocation of an
@@ -368,6 +379,12 @@ func (p *parsed) parseBlock(i int) int {
 	es := i
 	for i < n {
 		c := s[i]
+		if !blockByte[c] {
+			// Most bytes of a comment are text: one table look-up
+			// instead of the cases below, none of which they match.
+			i++
+			continue
+		}
 		switch {
 		case c == '(' || c == '[':
 			depth++
@@ -385,6 +402,15 @@ func (p *parsed) parseBlock(i int) int {
 	p.addEntry(es, n, block)
 	return n
 }
+
+// blockByte marks every byte a case of parseBlock's loop can match: the
+// brackets and the entry separators.
+var blockByte = func() (t [256]bool) {
+	for _, c := range []byte("()[]{};,") {
+		t[c] = true
+	}
+	return t
+}()
 
 func (p *parsed) addEntry(s, e, block int) {
 	for s < e && isSpace(p.ua[s]) {

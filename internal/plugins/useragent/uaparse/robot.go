@@ -7,6 +7,15 @@ import (
 
 var robotNeedles = uaNeedles.group(robotWords)
 
+// robotWordIDs are the needles of robotWords, in the same order.
+var robotWordIDs = func() []needleID {
+	ids := make([]needleID, len(robotWords))
+	for i, w := range robotWords {
+		ids[i] = uaNeedles.add(w)
+	}
+	return ids
+}()
+
 // robotWords mark a product or comment entry as an automated client.
 var robotWords = []string{
 	"bot", "crawler", "spider", "slurp", "scraper", "fetcher", "archiver", "checker", "indexer",
@@ -813,7 +822,7 @@ func (s *state) findRobot() (string, string, robotKind) {
 			// ...})", nor a count, "2 subscribers", names the robot.)
 			continue
 		}
-		if isDomainName(lt) && len(p.products) > 0 && isRobotName(p.products[0].lname) {
+		if isDomainName(lt) && len(p.products) > 0 && isRobotName(p, p.products[0].lname) {
 			// "Zookabot/2.4; +http://zookabot.com": the domain is the
 			// robot's address, the product its name.
 			continue
@@ -824,7 +833,7 @@ func (s *state) findRobot() (string, string, robotKind) {
 			// comes first ("Yahoo-Newscrawler/3.9 (news-search-crawler
 			// at yahoo-inc dot com)"); a plain address names nothing.
 			w, rest, _ := strings.Cut(p.text(e), " ")
-			if !isRobotName(asciiLower(w)) || len(p.products) > 0 && isRobotName(p.products[0].lname) {
+			if !isRobotName(p, asciiLower(w)) || len(p.products) > 0 && isRobotName(p, p.products[0].lname) {
 				continue
 			}
 			if k := strings.Index(rest, " +"); k >= 0 {
@@ -832,7 +841,7 @@ func (s *state) findRobot() (string, string, robotKind) {
 			}
 			return w, rest, robotNamed
 		}
-		if isRobotName(lt) {
+		if isRobotName(p, lt) {
 			if pr, ok := s.robotProductBefore(e); ok {
 				return pr.name, pr.version, robotNamed
 			}
@@ -848,7 +857,7 @@ func (s *state) findRobot() (string, string, robotKind) {
 		if lw == "ptst" {
 			return s.webpageTest(i)
 		}
-		if isRobotName(lw) || lw == "con_aff" || s.loneCompanyRobot(i) {
+		if isRobotName(p, lw) || lw == "con_aff" || s.loneCompanyRobot(i) {
 			return pr.name, pr.version, robotNamed
 		}
 		if name, ok := s.libraryAt(i); ok {
@@ -934,7 +943,7 @@ func (s *state) loneCompanyRobot(i int) bool {
 func (s *state) robotProductBefore(e entry) (product, bool) {
 	p := s.p
 	for i, pr := range p.products {
-		if i == 0 || pr.version == "" || !isRobotName(pr.lname) {
+		if i == 0 || pr.version == "" || !isRobotName(p, pr.lname) {
 			continue
 		}
 		k := strings.Index(p.low, pr.lname+"/"+asciiLower(pr.version))
@@ -1115,15 +1124,23 @@ func (s *state) hasContact() bool {
 	if p.has(kwHTTP) || p.has(kwHTTPS) || p.has(kwWWW) || hasEmailAddress(p.low) {
 		return true
 	}
-	for _, e := range p.entries {
-		if p.spelledAddress(p.ltext(e)) {
-			return true
+	// The entries are parts of the lower case user agent, so an entry
+	// can be a spelled address or end in a domain's suffix only when the
+	// whole string holds one of the needles that asks for; most user
+	// agents hold none, and then the entries are not looked at.
+	if p.hasAny(&spelledNeedles) {
+		for _, e := range p.entries {
+			if isSpelledAddress(p.ltext(e)) {
+				return true
+			}
 		}
 	}
-	for _, e := range p.entries {
-		if lt := p.ltext(e); (strings.HasSuffix(lt, ".com") || strings.HasSuffix(lt, ".net") ||
-			strings.HasSuffix(lt, ".org") || strings.HasSuffix(lt, ".io")) && !strings.ContainsAny(lt, " /") {
-			return true // a bare domain name, "(compatible; theoldreader.com)"
+	if p.hasAny(&domainSuffixNeedles) {
+		for _, e := range p.entries {
+			if lt := p.ltext(e); (strings.HasSuffix(lt, ".com") || strings.HasSuffix(lt, ".net") ||
+				strings.HasSuffix(lt, ".org") || strings.HasSuffix(lt, ".io")) && !strings.ContainsAny(lt, " /") {
+				return true // a bare domain name, "(compatible; theoldreader.com)"
+			}
 		}
 	}
 	for _, pr := range p.products {
@@ -1169,6 +1186,10 @@ func isInfoEntry(lt string) bool {
 // spelledNeedles are what every spelled address contains one of.
 var spelledNeedles = uaNeedles.group([]string{"[dot]", "[at]", " at "})
 
+// domainSuffixNeedles are the suffixes hasContact reads as a bare domain
+// name in an entry.
+var domainSuffixNeedles = uaNeedles.group([]string{".com", ".net", ".org", ".io"})
+
 // spelledAddress is isSpelledAddress for an entry lt of p, asked only when
 // the user agent contains what such an address needs.
 func (p *parsed) spelledAddress(lt string) bool {
@@ -1200,11 +1221,11 @@ func splitEntryProduct(t string) (string, string) {
 	return strings.TrimSpace(name), ver
 }
 
-func isRobotName(lt string) bool {
+func isRobotName(p *parsed, lt string) bool {
 	if isGoogleRobot(lt) {
 		return true
 	}
-	if !containsRobotWord(lt) {
+	if !containsRobotWord(p, lt) {
 		return false
 	}
 	if containsAny(lt, notRobotWords) {
@@ -1374,8 +1395,15 @@ func hostAt(s string, i int) string {
 // containsRobotWord finds a robot word that ends a word: "googlebot",
 // "msnbot-media", "YisouSpider", but not the random "iBot7KTt" that
 // anonymisers append.
-func containsRobotWord(lt string) bool {
-	for _, w := range robotWords {
+func containsRobotWord(p *parsed, lt string) bool {
+	// Where lt is a part of the lower case user agent, a word the needle
+	// scan did not find anywhere in it cannot be in lt either, and is
+	// not searched for.
+	inLow := p != nil && p.inLow(lt)
+	for i, w := range robotWords {
+		if inLow && !p.has(robotWordIDs[i]) {
+			continue
+		}
 		off := 0
 		for {
 			k := strings.Index(lt[off:], w)

@@ -199,21 +199,50 @@ var cpuTags = func() []cpuTag {
 // comment sections (tables/cpu.tsv): the first row that matches names the
 // processor.
 func cpuFromEntry(lt string) string {
-	for _, t := range cpuTags {
-		var ok bool
-		switch t.match {
-		case cpuContains:
-			ok = strings.Contains(lt, t.token)
-		case cpuEqual:
-			ok = lt == t.token
-		default:
-			ok = strings.HasSuffix(lt, t.token)
-		}
-		if ok && (t.unless == "" || !strings.Contains(lt, t.unless)) {
-			return t.cpu
+	for i := range cpuTags {
+		if cpuTagMatches(&cpuTags[i], lt) {
+			return cpuTags[i].cpu
 		}
 	}
 	return ""
+}
+
+// cpuFromEntryOf is cpuFromEntry for an entry of p: when lt is a part of
+// the lower case user agent, a row whose token the needle scan did not
+// find anywhere in it cannot match, and is not compared.
+func cpuFromEntryOf(p *parsed, lt string) string {
+	inLow := p.inLow(lt)
+	for i := range cpuTags {
+		if inLow && !p.has(cpuTagNeedles[i]) {
+			continue
+		}
+		if cpuTagMatches(&cpuTags[i], lt) {
+			return cpuTags[i].cpu
+		}
+	}
+	return ""
+}
+
+// cpuTagNeedles are the needles of the tokens of cpuTags, in order.
+var cpuTagNeedles = func() []needleID {
+	ids := make([]needleID, len(cpuTags))
+	for i, t := range cpuTags {
+		ids[i] = uaNeedles.add(t.token)
+	}
+	return ids
+}()
+
+func cpuTagMatches(t *cpuTag, lt string) bool {
+	var ok bool
+	switch t.match {
+	case cpuContains:
+		ok = strings.Contains(lt, t.token)
+	case cpuEqual:
+		ok = lt == t.token
+	default:
+		ok = strings.HasSuffix(lt, t.token)
+	}
+	return ok && (t.unless == "" || !strings.Contains(lt, t.unless))
 }
 
 // attackSignatures returns the fragments of one family of
