@@ -16,15 +16,15 @@ func TestProfilingRefusesOtherPeers(t *testing.T) {
 	registerProfiling(mux, Options{Profiling: true}, time.Minute)
 	h := harden(mux, Options{Profiling: true})
 	// The peers are RemoteAddr values of requests made in memory
-	// (httptest): no socket is opened, so their ports are arbitrary.
+	// (httptest): no socket is opened, so they carry port 0.
 	for _, c := range []struct {
 		peer string
 		want int
 	}{
-		{"127.0.0.1:5000", 200},
-		{"[::1]:5000", 200},
-		{"192.0.2.10:5000", http.StatusForbidden},
-		{"[2001:db8::1]:5000", http.StatusForbidden},
+		{"127.0.0.1:0", 200},
+		{"[::1]:0", 200},
+		{"192.0.2.10:0", http.StatusForbidden},
+		{"[2001:db8::1]:0", http.StatusForbidden},
 	} {
 		r := httptest.NewRequest(http.MethodGet, "/debug/pprof/", nil)
 		r.RemoteAddr = c.peer
