@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -69,14 +68,9 @@ type inputPosition struct {
 // and offset (record.DeriveTopicID), not taken from the job's outputs.
 func parsedInputIDs(t *testing.T, b *streamtest.Broker, topic string, n int) map[string]inputPosition {
 	t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	details, err := kadm.NewClient(cl).ListTopics(ctx, topic)
+	details, err := b.Admin().ListTopics(ctx, topic)
 	if err != nil {
 		t.Fatalf("list topic %s: %v", topic, err)
 	}
@@ -95,14 +89,9 @@ func parsedInputIDs(t *testing.T, b *streamtest.Broker, topic string, n int) map
 // of topic (0 where nothing is committed).
 func groupCommitted(t *testing.T, b *streamtest.Broker, group, topic string) map[int32]int64 {
 	t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	offs, err := kadm.NewClient(cl).FetchOffsetsForTopics(ctx, group, topic)
+	offs, err := b.Admin().FetchOffsetsForTopics(ctx, group, topic)
 	if err != nil {
 		t.Fatalf("fetch the offsets of group %s: %v", group, err)
 	}

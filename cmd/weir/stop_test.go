@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/weir-streams/weir/internal/streamtest"
 	"github.com/weir-streams/weir/internal/testserver/ferretdb"
@@ -63,14 +62,9 @@ func TestSIGTERMWithMongoDBDownStopsPromptly(t *testing.T) {
 		t.Errorf("the log does not say the batch in flight was not committed:\n%s", out)
 	}
 
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	offs, err := kadm.NewClient(cl).FetchOffsets(ctx, "IndexApacheLogsDocDB")
+	offs, err := b.Admin().FetchOffsets(ctx, "IndexApacheLogsDocDB")
 	if err != nil {
 		t.Fatal(err)
 	}

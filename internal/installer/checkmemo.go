@@ -20,7 +20,6 @@ type checkMemo struct {
 
 	mu      sync.Mutex
 	answers map[string][]string
-	runs    int // checks that started the plugin, for tests
 }
 
 // maxCheckAnswers bounds the memo: a process that validates ever new values
@@ -43,12 +42,11 @@ func (m *checkMemo) problems(values map[string]string) ([]string, error) {
 		return probs, nil
 	}
 	probs, err := m.check(values)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.runs++
 	if err != nil {
 		return nil, err
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if len(m.answers) >= maxCheckAnswers {
 		clear(m.answers)
 	}

@@ -13,7 +13,9 @@ import (
 // when full instead of growing.
 func TestCheckMemoAsksOncePerValues(t *testing.T) {
 	fail := false
+	runs := 0 // times the plugin was asked
 	m := newCheckMemo(func(values map[string]string) ([]string, error) {
+		runs++
 		if fail {
 			return nil, errors.New("plugin did not start")
 		}
@@ -29,11 +31,11 @@ func TestCheckMemoAsksOncePerValues(t *testing.T) {
 			t.Fatalf("problems = %q, %v; want the plugin's one problem", probs, err)
 		}
 	}
-	if probs, _ := m.problems(bad); len(probs) != 1 || m.runs != 1 {
-		t.Fatalf("after 4 checks of the same values: %q, %d runs of the plugin, want 1", probs, m.runs)
+	if probs, _ := m.problems(bad); len(probs) != 1 || runs != 1 {
+		t.Fatalf("after 4 checks of the same values: %q, %d runs of the plugin, want 1", probs, runs)
 	}
-	if probs, _ := m.problems(map[string]string{"query.max": "5"}); len(probs) != 0 || m.runs != 2 {
-		t.Fatalf("new values: %q, %d runs, want none and 2", probs, m.runs)
+	if probs, _ := m.problems(map[string]string{"query.max": "5"}); len(probs) != 0 || runs != 2 {
+		t.Fatalf("new values: %q, %d runs, want none and 2", probs, runs)
 	}
 	// A value that spells another key's separator does not collide.
 	if valuesKey(map[string]string{"a": "1:b"}) == valuesKey(map[string]string{"a": "1", "b": ""}) {
@@ -45,8 +47,8 @@ func TestCheckMemoAsksOncePerValues(t *testing.T) {
 		t.Fatal("a failed check returned no error")
 	}
 	fail = false
-	if _, err := m.problems(map[string]string{"query.max": "7"}); err != nil || m.runs != 4 {
-		t.Fatalf("after a failure the same values: %v, %d runs, want a new run (4)", err, m.runs)
+	if _, err := m.problems(map[string]string{"query.max": "7"}); err != nil || runs != 4 {
+		t.Fatalf("after a failure the same values: %v, %d runs, want a new run (4)", err, runs)
 	}
 
 	for i := range maxCheckAnswers + 10 {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
@@ -54,14 +53,9 @@ func (c gatedCompletion) Wait(ctx context.Context) ([]*record.Record, error) {
 
 func committed(t *testing.T, b *streamtest.Broker, group string) int64 {
 	t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	offs, err := kadm.NewClient(cl).FetchOffsets(ctx, group)
+	offs, err := b.Admin().FetchOffsets(ctx, group)
 	if err != nil {
 		t.Fatalf("fetch offsets: %v", err)
 	}

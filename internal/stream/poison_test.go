@@ -301,13 +301,8 @@ func TestPoisonRecordsBecomeErrorRecords(t *testing.T) {
 // does not compress, so it stays over the limit with any codec.
 func refusingOutputAndBigLine(t *testing.T, b *streamtest.Broker) string {
 	t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
 	limit := "102400"
-	resp, err := kadm.NewClient(cl).CreateTopic(context.Background(), 1, 1, map[string]*string{"max.message.bytes": &limit}, "poison_out")
+	resp, err := b.Admin().CreateTopic(context.Background(), 1, 1, map[string]*string{"max.message.bytes": &limit}, "poison_out")
 	if err == nil {
 		err = resp.Err
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/weir-streams/weir/internal/dataflow"
@@ -233,14 +232,9 @@ func TestIDsDifferAcrossTopicIncarnations(t *testing.T) {
 		t.Fatalf("a replay of the same topic gave other ids")
 	}
 
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	adm := kadm.NewClient(cl)
+	adm := b.Admin()
 	if _, err := adm.DeleteTopics(ctx, "raw"); err != nil {
 		t.Fatal(err)
 	}

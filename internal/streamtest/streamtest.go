@@ -62,6 +62,10 @@ func StartBroker(t testing.TB, opts ...kfake.Opt) *Broker {
 	return b
 }
 
+// Admin returns an admin client on the broker's own client, for tests that
+// read offsets, list or delete topics; it is closed with the broker.
+func (b *Broker) Admin() *kadm.Client { return kadm.NewClient(b.client) }
+
 // CreateTopic creates a topic with the given partitions.
 func (b *Broker) CreateTopic(t testing.TB, topic string, partitions int32) {
 	t.Helper()

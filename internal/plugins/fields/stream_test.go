@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine"
@@ -52,12 +51,7 @@ func countLog(t *testing.T, lines []string) expected {
 
 // committed returns the sum of the group's committed offsets on topic.
 func committed(t *testing.T, b *streamtest.Broker, group, topic string) int64 {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	offs, err := kadm.NewClient(cl).FetchOffsets(context.Background(), group)
+	offs, err := b.Admin().FetchOffsets(context.Background(), group)
 	if err != nil {
 		t.Fatal(err)
 	}
