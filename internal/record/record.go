@@ -112,8 +112,15 @@ func nameBit(name string) uint64 {
 
 // New returns a record with the given id, type and creation date, and the
 // technical fields record_id and record_type set to match.
+//
+// The record and its first fieldsPerRecord fields are one allocation
+// (newRecord): a processor that makes records one at a time pays one
+// allocation for both, not two.
 func New(id, typ string, creationDate int64) *Record {
-	r := &Record{ID: id, Type: typ, CreationDate: creationDate, fields: make([]Field, 0, fieldsPerRecord)}
+	nr := new(newRecord)
+	r := &nr.r
+	r.ID, r.Type, r.CreationDate = id, typ, creationDate
+	r.fields = nr.store[:0:fieldsPerRecord]
 	r.Set(FieldID, StringValue(id))
 	r.Set(FieldType, StringValue(typ))
 	return r
@@ -122,6 +129,14 @@ func New(id, typ string, creationDate int64) *Record {
 // fieldsPerRecord is the field capacity a new record starts with: enough for
 // a parsed log line, so the slice rarely grows.
 const fieldsPerRecord = 16
+
+// newRecord is what New allocates: a record and the storage of its first
+// fields. A record that outgrows them moves its fields to a slice of its
+// own (append), and the storage then stays with the record, unused.
+type newRecord struct {
+	r     Record
+	store [fieldsPerRecord]Field
+}
 
 // NewBatch returns n records whose structs and field storage come from two
 // allocations instead of 2n: the stream creates records by the thousand per
@@ -200,8 +215,27 @@ func (r *Record) Has(name string) bool {
 }
 
 // Set sets a field, replacing an existing one of the same name in place.
-func (r *Record) Set(name string, v Value) {
-	bit := nameBit(name)
+func (r *Record) Set(name string, v Value) { r.set(name, nameBit(name), v) }
+
+// Name is a field name with its lookup bit worked out once: a processor
+// that sets the same fields on every record (a parser's captures) makes
+// its Names when it is configured and sets them with SetNamed.
+type Name struct {
+	s   string
+	bit uint64
+}
+
+// MakeName returns the Name of a field name.
+func MakeName(s string) Name { return Name{s, nameBit(s)} }
+
+// String returns the field name.
+func (n Name) String() string { return n.s }
+
+// SetNamed is Set for a Name: the same, without hashing the name again.
+func (r *Record) SetNamed(n Name, v Value) { r.set(n.s, n.bit, v) }
+
+// set is Set with the name's bit given; bit must be nameBit(name).
+func (r *Record) set(name string, bit uint64, v Value) {
 	if r.names&bit != 0 {
 		for i := range r.fields {
 			if r.fields[i].Name == name {

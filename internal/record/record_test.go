@@ -197,7 +197,11 @@ func TestSetGetRemoveModel(t *testing.T) {
 		switch op := rng.IntN(10); {
 		case op < 6:
 			v := record.IntValue(int64(step))
-			r.Set(name, v)
+			if op < 3 {
+				r.Set(name, v)
+			} else {
+				r.SetNamed(record.MakeName(name), v) // the same as Set
+			}
 			if i := find(name); i >= 0 {
 				model[i].Value = v
 			} else {
@@ -235,5 +239,40 @@ func TestSetGetRemoveModel(t *testing.T) {
 			model = model[:0]
 			model = append(model, record.Field{Name: record.FieldID, Value: record.StringValue("id")}, record.Field{Name: record.FieldType, Value: record.StringValue("t")})
 		}
+	}
+}
+
+// TestNewIsOneAllocation: New allocates the record and the storage of its
+// first 16 fields together, and setting up to 16 fields allocates nothing
+// more; the 17th moves the fields to a slice of their own, and every
+// field keeps its value.
+func TestNewIsOneAllocation(t *testing.T) {
+	names := make([]string, 17)
+	for i := range names {
+		names[i] = "f" + strconv.Itoa(i)
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		r := record.New("id", "t", 1)
+		for _, n := range names[:14] { // 2 + 14 = 16 fields
+			r.Set(n, record.IntValue(1))
+		}
+	})
+	if allocs != 1 {
+		t.Errorf("New and 16 fields: %v allocations, want 1", allocs)
+	}
+	r := record.New("id", "t", 1)
+	for i, n := range names {
+		r.Set(n, record.IntValue(int64(i)))
+	}
+	if r.Len() != 19 {
+		t.Fatalf("%d fields, want 19", r.Len())
+	}
+	for i, n := range names {
+		if v, _ := r.Get(n); !v.Equal(record.IntValue(int64(i))) {
+			t.Errorf("%s = %v, want %d", n, v, i)
+		}
+	}
+	if id, _ := r.GetString(record.FieldID); id != "id" {
+		t.Errorf("record_id = %q", id)
 	}
 }

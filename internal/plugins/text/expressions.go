@@ -32,6 +32,7 @@ const (
 // target is the field one capture group fills.
 type target struct {
 	field string
+	name  record.Name // field, for record.SetNamed
 	conv  conv
 }
 
@@ -136,7 +137,7 @@ func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options
 			}
 			regex, p.named = exp.Regex, true
 			for _, c := range exp.Captures {
-				p.targets = append(p.targets, target{field: c.Field, conv: convOf(c)})
+				p.targets = append(p.targets, target{field: c.Field, name: record.MakeName(c.Field), conv: convOf(c)})
 				if !seen[c.Field] {
 					seen[c.Field] = true
 					named = append(named, c.Field)
@@ -159,7 +160,7 @@ func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options
 				return nil, fmt.Errorf("%s has %d capture groups but %q names %d fields", where(i), n, fieldsKey, len(fields))
 			}
 			for _, f := range fields {
-				t := target{field: f}
+				t := target{field: f, name: record.MakeName(f)}
 				if f == record.FieldTime {
 					t.conv = convTime
 				}
