@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/record"
@@ -156,4 +157,40 @@ func RawValue(b []byte) record.Value {
 		return record.StringValue(string(b))
 	}
 	return record.BytesValue(bytes.Clone(b))
+}
+
+// OwnedDeserializer is a serializer that can read a message whose key and
+// value bytes are handed over to the record, without copying them.
+type OwnedDeserializer interface {
+	// DeserializeOwned is Deserialize for bytes that nothing modifies or
+	// reuses afterwards: the record may refer to them for as long as it
+	// lives.
+	DeserializeOwned(r *record.Record, key, value []byte) error
+}
+
+// DeserializeOwned is Deserialize without the copies: record_value and
+// record_key refer to key and value, which the caller hands over and must
+// never modify or reuse (see OwnedValue). The stream reads fetched messages
+// this way: the copy of every line was 4 % of its CPU (an allocation and a
+// memmove of about 240 bytes a record in the sample job) and a third of the
+// bytes it allocated.
+func (Raw) DeserializeOwned(r *record.Record, key, value []byte) error {
+	if key != nil {
+		r.Set(record.FieldKey, OwnedValue(key))
+	}
+	r.Set(record.FieldValue, OwnedValue(value))
+	return nil
+}
+
+// OwnedValue is RawValue without the copy: b as a string when it is valid
+// UTF-8, else as bytes, referring to b's memory in both cases. The caller
+// gives b up: it must never be modified or reused afterwards, since a Go
+// string is assumed never to change. The value keeps all of b's backing
+// array alive (for a fetched message, the whole decompressed batch) as
+// long as the value lives.
+func OwnedValue(b []byte) record.Value {
+	if utf8.Valid(b) {
+		return record.StringValue(unsafe.String(unsafe.SliceData(b), len(b)))
+	}
+	return record.BytesValue(b[:len(b):len(b)])
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/record"
@@ -307,3 +308,39 @@ func TestSpecs(t *testing.T) {
 		t.Errorf("identifiers changed: %q %q; job files use the spec's names", serialize.JSONName, serialize.RawName)
 	}
 }
+
+// TestRawDeserializeOwned: DeserializeOwned gives the record the same
+// fields as Deserialize, for every byte value in a key and a value (valid
+// and invalid UTF-8), but refers to the message's bytes instead of copying
+// them (the stream hands over fetched messages, which franz-go never
+// reuses).
+func TestRawDeserializeOwned(t *testing.T) {
+	for c := range 256 {
+		for _, key := range [][]byte{nil, {byte(c)}} {
+			in := []byte{'a', byte(c), 'z', byte(c)}
+			copied, owned := streamRecord(), streamRecord()
+			if err := (serialize.Raw{}).Deserialize(copied, key, in); err != nil {
+				t.Fatal(err)
+			}
+			if err := (serialize.Raw{}).DeserializeOwned(owned, key, in); err != nil {
+				t.Fatal(err)
+			}
+			if d := sameRecord(copied, owned); d != "" {
+				t.Fatalf("byte %#x, key %q: owned and copied records differ: %s", c, key, d)
+			}
+			v, _ := owned.Get(record.FieldValue)
+			var data *byte
+			if s, ok := v.AsString(); ok {
+				data = unsafe.StringData(s)
+			} else if b, ok := v.AsBytes(); ok {
+				data = unsafe.SliceData(b)
+			}
+			if data != &in[0] {
+				t.Fatalf("byte %#x: record_value of DeserializeOwned is a copy", c)
+			}
+		}
+	}
+}
+
+// The stream reads fetched messages through this interface.
+var _ serialize.OwnedDeserializer = serialize.Raw{}

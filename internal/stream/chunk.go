@@ -34,6 +34,31 @@ func DecodeInput(ser component.Serializer, r *record.Record, key, value []byte) 
 	return true
 }
 
+// decodeFetched is DecodeInput for a message fetched by the stream's
+// client: when the input serializer can take the message's bytes over
+// (serialize.OwnedDeserializer), the record refers to them instead of a
+// copy. That is safe because the client is built without franz-go's pools
+// (kgo.WithPools): every fetched batch is decompressed into, or read from
+// the connection into, a buffer of its own that the client never reuses
+// or changes. Should the stream ever enable those pools, this must go back
+// to DecodeInput. A record holding part of a batch keeps the whole batch
+// in memory, which the batch does anyway until its last message is
+// committed; a record kept longer (a sink that buffers past the poll)
+// keeps it longer.
+func decodeFetched(ser component.Serializer, r *record.Record, key, value []byte) bool {
+	od, ok := ser.(serialize.OwnedDeserializer)
+	if !ok {
+		return DecodeInput(ser, r, key, value)
+	}
+	if err := od.DeserializeOwned(r, key, value); err != nil {
+		r.AddError(record.ErrDeserializing, err.Error())
+		r.Set(record.FieldValue, serialize.RawValue(value))
+		r.MarkSource(SourceInputSerializer)
+		return false
+	}
+	return true
+}
+
 // RoutedTopic takes a record's routing field off the record. It returns the
 // topic a processor chose (RouteRecords, an expression) and true, or "" and
 // false when the record goes to the stream's output topics: the field was
