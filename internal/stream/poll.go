@@ -395,7 +395,7 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 		r := &recs[i]
 		r.Origin = record.Origin{Topic: kr.Topic, TopicID: topicID, Partition: kr.Partition, Offset: kr.Offset}
 		r.Init(r.Origin.ID(), "", kr.Timestamp.UnixMilli())
-		if !DecodeInput(s.inSer, r, kr.Key, kr.Value) {
+		if !decodeFetched(s.inSer, r, kr.Key, kr.Value) {
 			failed = append(failed, r)
 			continue
 		}
@@ -413,6 +413,7 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 
 	var slab []byte
 	sent, unwritable := 0, 0
+	stamp := chunkStamp()
 	for _, r := range b.Records {
 		// A record routed to a topic that cannot be written becomes an
 		// error record naming it (route.go); the stream goes on.
@@ -424,7 +425,7 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 			continue
 		}
 		var diverted bool
-		if slab, diverted, err = pr.send(slab, r, topics, s.outSer, false); err != nil {
+		if slab, diverted, err = pr.send(slab, r, topics, s.outSer, false, stamp); err != nil {
 			return err
 		}
 		if diverted {
@@ -440,14 +441,28 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 		return err
 	}
 	failed = append(failed, refused...)
+	if len(refused) > 0 {
+		// The sinks' acknowledgements can take seconds: the records
+		// they refused are stamped when they are written, not before.
+		stamp = chunkStamp()
+	}
 	for _, r := range failed {
-		if slab, _, err = pr.send(slab, r, s.conf.Errors, s.errSer, true); err != nil {
+		if slab, _, err = pr.send(slab, r, s.conf.Errors, s.errSer, true, stamp); err != nil {
 			return err
 		}
 	}
 	s.m.errs.Add(float64(len(failed) + unwritable))
 	s.tally.errs.Add(int64(len(failed) + unwritable))
 	return nil
+}
+
+// chunkStamp returns the Kafka timestamp (CreateTime) of the messages a
+// chunk produces: now, in whole milliseconds as Kafka keeps it. One
+// reading of the clock serves the chunk's records; franz-go would read it
+// for each message without a timestamp (1-1.5 % of the CPU of the sample
+// job).
+func chunkStamp() time.Time {
+	return time.Now().Truncate(time.Millisecond)
 }
 
 // defaultFieldsPerRecord is the field capacity of records before the

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 	"unsafe"
 
@@ -98,9 +99,10 @@ const unwritableProcessor = "output.producer"
 const slabSize = 64 << 10
 
 // send serializes r once and produces it to every topic (isErr: the error
-// topics). It returns the slab to carve the next record from, and whether
-// the record was too large and went to the error topics instead.
-func (p *producer) send(slab []byte, r *record.Record, topics []string, ser component.Serializer, isErr bool) ([]byte, bool, error) {
+// topics), with the Kafka timestamp stamp (see produce). It returns the
+// slab to carve the next record from, and whether the record was too large
+// and went to the error topics instead.
+func (p *producer) send(slab []byte, r *record.Record, topics []string, ser component.Serializer, isErr bool, stamp time.Time) ([]byte, bool, error) {
 	if len(topics) == 0 {
 		return slab, false, nil
 	}
@@ -119,12 +121,12 @@ func (p *producer) send(slab []byte, r *record.Record, topics []string, ser comp
 		// own; cutting it back keeps the slab for the next record.
 		slab = slab[:start]
 		reason := fmt.Sprintf("%s bytes > %s", thousands(size), thousands(p.limit))
-		p.sendUnwritable(r, record.ErrTooLarge, reason)
+		p.sendUnwritable(r, record.ErrTooLarge, reason, stamp)
 		return slab, true, nil
 	}
 	key, value := slab[start:keyEnd:keyEnd], slab[keyEnd:len(slab):len(slab)]
 	for _, t := range topics {
-		p.produce(r, t, key, value, isErr)
+		p.produce(r, t, key, value, isErr, stamp)
 	}
 	return slab, false, nil
 }
@@ -136,9 +138,16 @@ func (p *producer) send(slab []byte, r *record.Record, topics []string, ser comp
 // of the stream's pool (sent), and the acknowledgement is one callback
 // made once per poll (p.ack): a message and a closure allocated for every
 // record were a tenth of the bytes a stream allocated.
-func (p *producer) produce(r *record.Record, topic string, key, value []byte, isErr bool) {
+//
+// stamp is the message's Kafka timestamp (CreateTime), taken once per
+// chunk by the caller (Stream.chunkStamp) rather than by the client, which
+// reads the clock for every message without one: consumers see the time
+// the chunk's records were handed to the producer, the same for all the
+// records of a chunk and at most the chunk's processing time (milliseconds)
+// earlier than a stamp per message would be.
+func (p *producer) produce(r *record.Record, topic string, key, value []byte, isErr bool, stamp time.Time) {
 	m := p.newSent()
-	m.Record = kgo.Record{Topic: topic, Key: key, Value: value}
+	m.Record = kgo.Record{Topic: topic, Key: key, Value: value, Timestamp: stamp}
 	m.rec, m.isErr = r, isErr
 	p.pending.Add(1)
 	p.cl.Produce(p.ctx, &m.Record, p.ack)
@@ -209,7 +218,7 @@ func refusedForGood(err error) bool {
 // r, which could not be written: the reason, r's coordinates and
 // processor, and as much of record_value as fits in the limit. If not even
 // the record without its value fits, r is dropped.
-func (p *producer) sendUnwritable(r *record.Record, errType, reason string) {
+func (p *producer) sendUnwritable(r *record.Record, errType, reason string, stamp time.Time) {
 	p.m.unwritable.Inc()
 	er, value, ok := p.unwritableRecord(r, errType, reason, -1)
 	if !ok {
@@ -218,7 +227,7 @@ func (p *producer) sendUnwritable(r *record.Record, errType, reason string) {
 	}
 	key := []byte(er.ID)
 	for _, t := range p.errTops {
-		p.produce(er, t, key, value, true)
+		p.produce(er, t, key, value, true, stamp)
 	}
 }
 

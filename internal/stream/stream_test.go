@@ -211,3 +211,32 @@ func TestEveryOutputCompressionIsReadBack(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputTimestampIsTheProduceTime: output and error records carry as
+// their Kafka timestamp (CreateTime) the time the stream wrote them, in
+// whole milliseconds, not the input's timestamp: the stream stamps each
+// chunk's records once (chunkStamp) instead of letting the client read the
+// clock for every record.
+func TestOutputTimestampIsTheProduceTime(t *testing.T) {
+	b := streamtest.StartBroker(t)
+	b.CreateTopic(t, "pipeline_raw", 2)
+	lines := append(streamtest.AccessLogLines(t)[:3000], "garbage that is no log line")
+	b.ProduceLines(t, "pipeline_raw", lines)
+	time.Sleep(5 * time.Millisecond) // the inputs' timestamps are then before start
+	start := time.Now().Truncate(time.Millisecond)
+	streamtest.StartEngine(t, engine.Settings{}, parsingDataflow(b.Addr, false))
+	out := b.Consume(t, "pipeline_events", len(lines)-1, 60*time.Second)
+	errs := b.Consume(t, "pipeline_errors", 1, 30*time.Second)
+	end := time.Now()
+	stamps := map[int64]int{}
+	for _, m := range append(out, errs...) {
+		if m.Timestamp.Before(start) || m.Timestamp.After(end) {
+			t.Fatalf("record at %s/%d has timestamp %s, outside the run %s - %s", m.Topic, m.Offset, m.Timestamp, start, end)
+		}
+		if m.Timestamp.UnixNano()%int64(time.Millisecond) != 0 {
+			t.Fatalf("timestamp %s is not in whole milliseconds", m.Timestamp)
+		}
+		stamps[m.Timestamp.UnixMilli()]++
+	}
+	t.Logf("%d records, %d distinct timestamps", len(out)+len(errs), len(stamps))
+}
