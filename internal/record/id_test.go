@@ -135,3 +135,49 @@ func BenchmarkDeriveTopicID(b *testing.B) {
 		_ = record.DeriveTopicID(id, "pipeline_raw", 3, int64(i), 0)
 	}
 }
+
+// TestIDsCarvesTheSameIDs: ids carved from an IDs buffer are those of
+// Origin.ID, with topic ids and without, and stay unchanged while more are
+// carved, past the end of the first buffer and from a zero IDs.
+func TestIDsCarvesTheSameIDs(t *testing.T) {
+	tid := [16]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
+	for _, ids := range []record.IDs{record.NewIDs(100), {}} {
+		var got, want []string
+		for off := range int64(250) {
+			o := record.Origin{Topic: "pipeline_raw", Partition: int32(off % 3), Offset: off * 7919, Index: int(off % 2)}
+			if off%2 == 0 {
+				o.TopicID = tid
+			}
+			got = append(got, ids.ID(o))
+			want = append(want, o.ID())
+		}
+		for i := range want {
+			if got[i] != want[i] || len(got[i]) != record.IDLen {
+				t.Fatalf("id %d = %q, want %q", i, got[i], want[i])
+			}
+		}
+	}
+	ids := record.NewIDs(16)
+	if n := testing.AllocsPerRun(100, func() {
+		ids = record.NewIDs(16)
+		for range 16 {
+			ids.ID(record.Origin{Topic: "t", TopicID: tid})
+		}
+	}); n != 1 {
+		t.Errorf("16 ids: %v allocations, want 1", n)
+	}
+}
+
+// BenchmarkIDsCarved is BenchmarkDeriveTopicID with the ids carved from
+// one buffer per 2,048 (a stream's poll), as the stream derives them.
+func BenchmarkIDsCarved(b *testing.B) {
+	o := record.Origin{Topic: "pipeline_raw", Partition: 3, TopicID: [16]byte{0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10}}
+	var ids record.IDs
+	for i := 0; b.Loop(); i++ {
+		if i%2048 == 0 {
+			ids = record.NewIDs(2048)
+		}
+		o.Offset = int64(i)
+		_ = ids.ID(o)
+	}
+}

@@ -391,10 +391,11 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 	perRecord := s.fieldsPerRecord()
 	recs := s.records.Get(len(records), perRecord)
 	pr.keepRecords(recs, perRecord)
+	ids := record.NewIDs(len(records))
 	for i, kr := range records {
 		r := &recs[i]
 		r.Origin = record.Origin{Topic: kr.Topic, TopicID: topicID, Partition: kr.Partition, Offset: kr.Offset}
-		r.Init(r.Origin.ID(), "", kr.Timestamp.UnixMilli())
+		r.Init(ids.ID(r.Origin), "", kr.Timestamp.UnixMilli())
 		if !decodeFetched(s.inSer, r, kr.Key, kr.Value) {
 			failed = append(failed, r)
 			continue
