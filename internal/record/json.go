@@ -83,8 +83,15 @@ func AppendFieldsJSON(dst []byte, fields []Field) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = AppendJSONString(dst, fields[i].Name)
-		dst = append(dst, ':')
+		if name := fields[i].Name; shortSafe(name) {
+			// Most names: written without the call and its checks.
+			dst = append(dst, '"')
+			dst = append(dst, name...)
+			dst = append(dst, '"', ':')
+		} else {
+			dst = AppendJSONString(dst, name)
+			dst = append(dst, ':')
+		}
 		v := fields[i].Value
 		if v.kind != String {
 			dst = AppendJSON(dst, v)
