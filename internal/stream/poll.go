@@ -386,6 +386,8 @@ func (s *Stream) processPartition(stopping, ctx context.Context, chain *Chain, p
 }
 
 func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, topic string, topicID [16]byte, partition int32, records []*kgo.Record) error {
+	var out chunkOut
+	defer pr.release(&out)
 	b := component.Batch{Topic: topic, Partition: partition, Records: make([]*record.Record, 0, len(records))}
 	var failed []*record.Record
 	perRecord := s.fieldsPerRecord()
@@ -412,9 +414,8 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 	failed = append(failed, chainFailed...)
 	s.noteFields(b.Records)
 
-	var slab []byte
 	sent, unwritable := 0, 0
-	stamp := chunkStamp()
+	out.stamp, out.hint = chunkStamp(), len(b.Records)
 	for _, r := range b.Records {
 		// A record routed to a topic that cannot be written becomes an
 		// error record naming it (route.go); the stream goes on.
@@ -425,8 +426,8 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 			failed = append(failed, r)
 			continue
 		}
-		var diverted bool
-		if slab, diverted, err = pr.send(slab, r, topics, s.outSer, false, stamp); err != nil {
+		diverted, err := pr.send(&out, r, topics, s.outSer, false)
+		if err != nil {
 			return err
 		}
 		if diverted {
@@ -445,10 +446,11 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 	if len(refused) > 0 {
 		// The sinks' acknowledgements can take seconds: the records
 		// they refused are stamped when they are written, not before.
-		stamp = chunkStamp()
+		out.stamp = chunkStamp()
 	}
+	out.hint = len(failed)
 	for _, r := range failed {
-		if slab, _, err = pr.send(slab, r, s.conf.Errors, s.errSer, true, stamp); err != nil {
+		if _, err = pr.send(&out, r, s.conf.Errors, s.errSer, true); err != nil {
 			return err
 		}
 	}

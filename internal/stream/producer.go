@@ -50,7 +50,7 @@ type producer struct {
 	err       error
 	used      [][]byte                 // slabs taken from slabs, returned by recycle
 	sents     *blockPool[sent]         // message blocks, with the same life as slabs
-	block     []sent                   // the current block
+	block     []sent                   // the current block, carved by newSent
 	usedSents [][]sent                 // blocks taken from sents, returned by recycle
 	ack       func(*kgo.Record, error) // p.acked, made once
 	records   []keptBatch              // record batches of the poll, for recycleRecords
@@ -98,14 +98,37 @@ const unwritableProcessor = "output.producer"
 // from: one allocation serves many records.
 const slabSize = 64 << 10
 
-// send serializes r once and produces it to every topic (isErr: the error
-// topics), with the Kafka timestamp stamp (see produce). It returns the
-// slab to carve the next record from, and whether the record was too large
-// and went to the error topics instead.
-func (p *producer) send(slab []byte, r *record.Record, topics []string, ser component.Serializer, isErr bool, stamp time.Time) ([]byte, bool, error) {
-	if len(topics) == 0 {
-		return slab, false, nil
+// chunkOut is what the records of one chunk are produced with: the slab
+// they are serialized into, the block of messages they are carved from,
+// the acknowledgements reserved ahead, and their Kafka timestamp (see
+// produce). One worker uses it, so none of these takes the producer's lock
+// or touches its WaitGroup for every record; release must run once the
+// chunk is done (processChunk defers it).
+type chunkOut struct {
+	slab  []byte
+	sents []sent    // messages carved for the chunk and not used yet
+	hint  int       // how many messages the chunk expects to produce still
+	stamp time.Time // the Kafka timestamp of the chunk's messages
+}
+
+// release gives back the acknowledgements reserved for messages the chunk
+// did not use. (The messages themselves stay unused in their block until
+// the poll's blocks are recycled.)
+func (p *producer) release(out *chunkOut) {
+	if n := len(out.sents); n > 0 {
+		p.pending.Add(-n)
+		out.sents = nil
 	}
+}
+
+// send serializes r once and produces it to every topic (isErr: the error
+// topics). It returns whether the record was too large and went to the
+// error topics instead.
+func (p *producer) send(out *chunkOut, r *record.Record, topics []string, ser component.Serializer, isErr bool) (bool, error) {
+	if len(topics) == 0 {
+		return false, nil
+	}
+	slab := out.slab
 	if cap(slab)-len(slab) < 1024 {
 		slab = p.newSlab()
 	}
@@ -114,21 +137,23 @@ func (p *producer) send(slab []byte, r *record.Record, topics []string, ser comp
 	keyEnd := len(slab)
 	slab, err := ser.Serialize(slab, r)
 	if err != nil {
-		return slab[:start], false, fmt.Errorf("serialize record %s: %w", r.ID, err)
+		out.slab = slab[:start]
+		return false, fmt.Errorf("serialize record %s: %w", r.ID, err)
 	}
 	if size := len(slab) - start; size+batchOverhead > p.limit {
 		// A record larger than a slab grew the slab into a buffer of its
 		// own; cutting it back keeps the slab for the next record.
-		slab = slab[:start]
+		out.slab = slab[:start]
 		reason := fmt.Sprintf("%s bytes > %s", thousands(size), thousands(p.limit))
-		p.sendUnwritable(r, record.ErrTooLarge, reason, stamp)
-		return slab, true, nil
+		p.sendUnwritable(out, r, record.ErrTooLarge, reason)
+		return true, nil
 	}
+	out.slab = slab
 	key, value := slab[start:keyEnd:keyEnd], slab[keyEnd:len(slab):len(slab)]
 	for _, t := range topics {
-		p.produce(r, t, key, value, isErr, stamp)
+		p.produce(out, r, t, key, value, isErr)
 	}
-	return slab, false, nil
+	return false, nil
 }
 
 // produce hands one message to the client. A refusal for good is kept for
@@ -139,17 +164,16 @@ func (p *producer) send(slab []byte, r *record.Record, topics []string, ser comp
 // made once per poll (p.ack): a message and a closure allocated for every
 // record were a tenth of the bytes a stream allocated.
 //
-// stamp is the message's Kafka timestamp (CreateTime), taken once per
-// chunk by the caller (Stream.chunkStamp) rather than by the client, which
-// reads the clock for every message without one: consumers see the time
-// the chunk's records were handed to the producer, the same for all the
+// out.stamp is the message's Kafka timestamp (CreateTime), taken once per
+// chunk by the caller (chunkStamp) rather than by the client, which reads
+// the clock for every message without one: consumers see the time the
+// chunk's records were handed to the producer, the same for all the
 // records of a chunk and at most the chunk's processing time (milliseconds)
 // earlier than a stamp per message would be.
-func (p *producer) produce(r *record.Record, topic string, key, value []byte, isErr bool, stamp time.Time) {
-	m := p.newSent()
-	m.Record = kgo.Record{Topic: topic, Key: key, Value: value, Timestamp: stamp}
+func (p *producer) produce(out *chunkOut, r *record.Record, topic string, key, value []byte, isErr bool) {
+	m := p.newSent(out)
+	m.Record = kgo.Record{Topic: topic, Key: key, Value: value, Timestamp: out.stamp}
 	m.rec, m.isErr = r, isErr
-	p.pending.Add(1)
 	p.cl.Produce(p.ctx, &m.Record, p.ack)
 }
 
@@ -185,16 +209,30 @@ type sent struct {
 // sentBlock is how many messages a block of the pool holds.
 const sentBlock = 256
 
-// newSent takes the next message of the current block, or a new block.
-func (p *producer) newSent() *sent {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(p.block) == cap(p.block) {
-		p.block = p.sents.get(sentBlock)
-		p.usedSents = append(p.usedSents, p.block)
+// newSent takes the next message carved for the chunk, carving more when
+// none is left: as many as the chunk expects (out.hint), at most a block,
+// from the poll's current block, under one lock. Each message carved is
+// also reserved in pending ahead of its callback (release gives back the
+// ones not used), so the WaitGroup is not touched for every message.
+func (p *producer) newSent(out *chunkOut) *sent {
+	if len(out.sents) == 0 {
+		want := min(max(out.hint, 1), sentBlock)
+		p.mu.Lock()
+		if len(p.block) == cap(p.block) {
+			p.block = p.sents.get(sentBlock)
+			p.usedSents = append(p.usedSents, p.block)
+		}
+		n := len(p.block)
+		k := min(want, cap(p.block)-n)
+		p.block = p.block[:n+k]
+		out.sents = p.block[n : n+k : n+k]
+		p.mu.Unlock()
+		p.pending.Add(k)
 	}
-	p.block = p.block[:len(p.block)+1]
-	return &p.block[len(p.block)-1]
+	out.hint--
+	m := &out.sents[0]
+	out.sents = out.sents[1:]
+	return m
 }
 
 // maxFreeSentBlocks bounds the message blocks kept: two full polls of
@@ -218,7 +256,7 @@ func refusedForGood(err error) bool {
 // r, which could not be written: the reason, r's coordinates and
 // processor, and as much of record_value as fits in the limit. If not even
 // the record without its value fits, r is dropped.
-func (p *producer) sendUnwritable(r *record.Record, errType, reason string, stamp time.Time) {
+func (p *producer) sendUnwritable(out *chunkOut, r *record.Record, errType, reason string) {
 	p.m.unwritable.Inc()
 	er, value, ok := p.unwritableRecord(r, errType, reason, -1)
 	if !ok {
@@ -227,7 +265,7 @@ func (p *producer) sendUnwritable(r *record.Record, errType, reason string, stam
 	}
 	key := []byte(er.ID)
 	for _, t := range p.errTops {
-		p.produce(er, t, key, value, true, stamp)
+		p.produce(out, er, t, key, value, true)
 	}
 }
 
@@ -409,9 +447,9 @@ func (p *producer) recycle() {
 	p.usedSents, p.block = nil, nil
 	p.mu.Unlock()
 	// Cleared first, so that a free block holds on to no record, slab or
-	// context.
+	// context. (usedSents holds each block as it was taken, of length 0.)
 	for _, b := range blocks {
-		clear(b)
+		clear(b[:cap(b)])
 	}
 	p.sents.put(blocks, maxFreeSentBlocks)
 }
