@@ -99,13 +99,41 @@ func skipJSONSpace(s string, i int) int {
 
 // plainJSONString reads the string that starts at s[i] ('"') if it holds
 // no escape and no control byte and is valid UTF-8; it returns its text
-// and the position after its closing quote. The closing quote and a
-// backslash are found with strings.IndexByte, and control and non-ASCII
-// bytes eight at a time.
+// and the position after its closing quote. Keys and short values are
+// read a byte at a time (a call to strings.IndexByte costs more than the
+// loop on a few bytes); past 16 bytes the closing quote and a backslash
+// are found with strings.IndexByte, and control and non-ASCII bytes eight
+// at a time.
 func plainJSONString(s string, i int) (string, int, bool) {
 	if i >= len(s) || s[i] != '"' {
 		return "", 0, false
 	}
+	j, stop := i+1, min(len(s), i+17)
+	for j < stop && plainJSONByte[s[j]] {
+		j++
+	}
+	if j < stop {
+		if s[j] != '"' {
+			// A backslash or a control byte, or a non-ASCII byte:
+			// the long way decides.
+			return longJSONString(s, i)
+		}
+		return s[i+1 : j], j + 1, true
+	}
+	return longJSONString(s, i)
+}
+
+// plainJSONByte holds the bytes that may stand in a plain string as they
+// are: printable ASCII but the quote and the backslash.
+var plainJSONByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// longJSONString is plainJSONString for any length.
+func longJSONString(s string, i int) (string, int, bool) {
 	j := strings.IndexByte(s[i+1:], '"')
 	if j < 0 {
 		return "", 0, false
