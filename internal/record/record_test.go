@@ -274,5 +274,34 @@ func TestNewIsOneAllocation(t *testing.T) {
 	}
 	if id, _ := r.GetString(record.FieldID); id != "id" {
 		t.Errorf("record_id = %q", id)
+// TestHints: GetHint and SetHint find and set a field whatever the hint
+// (right, wrong, out of range, negative), and return where it is.
+func TestHints(t *testing.T) {
+	r := record.New("id", "t", 0)
+	r.SetString("a", "1")
+	r.SetString("b", "2")
+	for _, hint := range []int{-1, 0, 2, 3, 4, 99} {
+		v, at, ok := r.GetHint("a", hint)
+		if s, _ := v.AsString(); !ok || s != "1" || at != 2 {
+			t.Errorf("GetHint(a, %d) = %v %d %v, want \"1\" at 2", hint, v, at, ok)
+		}
+		if _, at, ok := r.GetHint("zz", hint); ok || at != -1 {
+			t.Errorf("GetHint(zz, %d) = %d %v, want absent", hint, at, ok)
+		}
+	}
+	if at := r.SetHint("b", record.IntValue(3), 0); at != 3 {
+		t.Errorf("SetHint(b) at %d, want 3", at)
+	}
+	if at := r.SetHint("b", record.IntValue(4), 3); at != 3 {
+		t.Errorf("SetHint(b) with its position at %d, want 3", at)
+	}
+	if at := r.SetHint("c", record.IntValue(5), 3); at != 4 {
+		t.Errorf("SetHint(c), a new field, at %d, want 4", at)
+	}
+	if got := fieldNames(r); !slices.Equal(got, []string{"record_id", "record_type", "a", "b", "c"}) {
+		t.Errorf("fields %v", got)
+	}
+	if v, _ := r.Get("b"); !v.Equal(record.IntValue(4)) {
+		t.Errorf("b = %v, want 4", v)
 	}
 }

@@ -69,6 +69,7 @@ type dateRule struct {
 type ConvertSimpleDateFormatFields struct {
 	rules      []dateRule
 	layout     string
+	plan       *datePlan // nil: every date goes to time.ParseInLocation
 	loc        *time.Location
 	overwrite  bool
 	log        *slog.Logger
@@ -84,7 +85,7 @@ func newConvertSimpleDateFormatFields(conf component.Config, env component.Env) 
 	if err != nil {
 		return nil, fmt.Errorf("property \"timezone\": %w", err)
 	}
-	p := &ConvertSimpleDateFormatFields{layout: layout, loc: loc, overwrite: conf.String("conflict.resolution.policy") == policyOverwrite, log: env.Logger}
+	p := &ConvertSimpleDateFormatFields{layout: layout, plan: newDatePlan(conf.String("input.date.format")), loc: loc, overwrite: conf.String("conflict.resolution.policy") == policyOverwrite, log: env.Logger}
 	if p.log == nil {
 		p.log = slog.New(slog.DiscardHandler)
 	}
@@ -100,11 +101,15 @@ func newConvertSimpleDateFormatFields(conf component.Config, env component.Env) 
 	return p, nil
 }
 
-// Process converts the dates of every record.
+// Process converts the dates of every record. A date of a fixed-width
+// pattern is read by the pattern's datePlan; any other, or one the plan
+// does not take, by time.ParseInLocation. Each rule remembers where its
+// field was set in the previous record.
 func (p *ConvertSimpleDateFormatFields) Process(_ context.Context, b *component.Batch) error {
 	var ok, failed int
+	var hints [8]int
 	for _, r := range b.Records {
-		for _, rule := range p.rules {
+		for i, rule := range p.rules {
 			if !p.overwrite && r.Has(rule.field) {
 				continue
 			}
@@ -112,15 +117,26 @@ func (p *ConvertSimpleDateFormatFields) Process(_ context.Context, b *component.
 			if err != nil || v.IsNull() {
 				continue
 			}
-			s := v.Text()
-			t, err := time.ParseInLocation(p.layout, s, p.loc)
-			if err != nil {
-				failed++
-				p.log.Debug("cannot parse date", "field", rule.field, "value", s, "error", err)
-				continue
+			s, isString := v.AsString()
+			if !isString {
+				s = v.Text()
+			}
+			ms, parsed := int64(0), false
+			if p.plan != nil {
+				ms, parsed = p.plan.parse(s, p.loc)
+			}
+			if !parsed {
+				t, err := time.ParseInLocation(p.layout, s, p.loc)
+				if err != nil {
+					failed++
+					p.log.Debug("cannot parse date", "field", rule.field, "value", s, "error", err)
+					continue
+				}
+				ms = t.UnixMilli()
 			}
 			ok++
-			r.Set(rule.field, record.IntValue(t.UnixMilli()))
+			h := &hints[i%len(hints)]
+			*h = r.SetHint(rule.field, record.IntValue(ms), *h)
 		}
 	}
 	if ok > 0 {

@@ -79,20 +79,32 @@ func (p *DebugStream) Process(ctx context.Context, b *component.Batch) error {
 	if !p.log.Enabled(ctx, slog.LevelInfo) {
 		return nil
 	}
+	if p.filter == nil {
+		// Every record counts: one atomic add for the batch, and a
+		// step from one sampled record to the next.
+		n := int64(len(b.Records))
+		first := p.seen.Add(n) - n // the count of the batch's first record, less one
+		for i := (p.every - first%p.every) % p.every; i < n; i += p.every {
+			p.logRecord(ctx, b, b.Records[i])
+		}
+		return nil
+	}
 	for _, r := range b.Records {
-		if p.filter != nil {
-			s, ok := r.GetString(p.filterKey)
-			if !ok || !p.filter.MatchString(s) {
-				continue
-			}
+		s, ok := r.GetString(p.filterKey)
+		if !ok || !p.filter.MatchString(s) {
+			continue
 		}
 		if n := p.seen.Add(1); (n-1)%p.every != 0 {
 			continue
 		}
-		p.log.LogAttrs(ctx, slog.LevelInfo, "record", slog.String("id", r.ID), slog.String("type", r.Type),
-			slog.String("record", string(p.render(r))), slog.Int("partition", int(b.Partition)))
+		p.logRecord(ctx, b, r)
 	}
 	return nil
+}
+
+func (p *DebugStream) logRecord(ctx context.Context, b *component.Batch, r *record.Record) {
+	p.log.LogAttrs(ctx, slog.LevelInfo, "record", slog.String("id", r.ID), slog.String("type", r.Type),
+		slog.String("record", string(p.render(r))), slog.Int("partition", int(b.Partition)))
 }
 
 func (p *DebugStream) render(r *record.Record) []byte {

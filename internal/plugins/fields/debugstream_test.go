@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -52,5 +53,53 @@ func TestDebugStream(t *testing.T) {
 				t.Errorf("log lacks %s or holds %s:\n%s", tt.has, tt.not, out)
 			}
 		})
+	}
+}
+
+// TestDebugStreamSamplesAcrossBatches: one record in N is logged counting
+// across batches of any size (the first, the N+1st, ...), with and
+// without a filter (which counts only the records it lets through).
+func TestDebugStreamSamplesAcrossBatches(t *testing.T) {
+	for _, tt := range []struct {
+		props map[string]string
+		want  string
+	}{
+		{map[string]string{"debug.sample": "4"}, "0 4 8 12 16"},
+		{map[string]string{"debug.sample": "1"}, "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16"},
+		{map[string]string{"debug.sample": "20"}, "0"},
+		{map[string]string{"debug.sample": "3", "debug.filter": "n:[02468]$"}, "0 6 12"},
+	} {
+		var buf bytes.Buffer
+		spec := fields.DebugStreamSpec()
+		conf, probs := component.NewConfig(&spec, tt.props)
+		if len(probs) > 0 {
+			t.Fatal(probs)
+		}
+		p, err := spec.NewProcessor(conf, component.Env{Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, size := range []int{3, 5, 0, 2, 7} {
+			var recs []*record.Record
+			for i := 0; i < size; i++ {
+				r := rec("n", n)
+				r.ID = strconv.Itoa(n)
+				recs = append(recs, r)
+				n++
+			}
+			if err := p.Process(context.Background(), &component.Batch{Records: recs}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var got []string
+		for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+			if _, rest, ok := strings.Cut(line, " id="); ok {
+				got = append(got, strings.Fields(rest)[0])
+			}
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("%v: logged %v, want %s", tt.props, got, tt.want)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"regexp"
 
 	"github.com/theory/jsonpath"
 
@@ -52,7 +53,14 @@ func EvaluateJsonPathSpec() component.Spec {
 type pathRule struct {
 	field string
 	path  *jsonpath.Path
+	// member is NAME when the path is $.NAME (an ASCII name), else "".
+	member string
 }
+
+// memberPath matches a path that selects one member of the top object by
+// a plain name, $.NAME or $['NAME'] with NAME in ASCII letters, digits and
+// underscores.
+var memberPath = regexp.MustCompile(`^\$(?:\.([A-Za-z_][A-Za-z0-9_]*)|\['([A-Za-z0-9_]+)'\]|\["([A-Za-z0-9_]+)"\])$`)
 
 // EvaluateJsonPath is the processor.
 type EvaluateJsonPath struct {
@@ -61,11 +69,15 @@ type EvaluateJsonPath struct {
 	warn   bool
 	input  string
 	log    *slog.Logger
+	// allMembers: every path is $.NAME (pathRule.member), so a flat
+	// document (decodeFlatObject) is answered without encoding/json and
+	// the JSONPath engine.
+	allMembers bool
 }
 
 func newEvaluateJsonPath(conf component.Config, env component.Env) (component.Processor, error) {
 	p := &EvaluateJsonPath{asJSON: conf.String("return.type") == "json", warn: conf.String("path.not.found.behavior") == "warn",
-		input: conf.String("json.input.field.name"), log: env.Logger}
+		input: conf.String("json.input.field.name"), log: env.Logger, allMembers: true}
 	if p.log == nil {
 		p.log = slog.New(slog.DiscardHandler)
 	}
@@ -74,17 +86,36 @@ func newEvaluateJsonPath(conf component.Config, env component.Env) (component.Pr
 		if err != nil {
 			return nil, fmt.Errorf("property %q: %w", k, err)
 		}
-		p.rules = append(p.rules, pathRule{field: k, path: path})
+		rule := pathRule{field: k, path: path}
+		if m := memberPath.FindStringSubmatch(conf.Dynamic()[k]); m != nil {
+			rule.member = m[1] + m[2] + m[3]
+		}
+		p.rules = append(p.rules, rule)
+		p.allMembers = p.allMembers && rule.member != ""
 	}
 	return p, nil
 }
 
 // Process evaluates the paths on every record.
 func (p *EvaluateJsonPath) Process(_ context.Context, b *component.Batch) error {
+	var flat []record.Field
+	var hints [8]int
+	src := -1
 	for _, r := range b.Records {
-		s, ok := r.GetString(p.input)
+		v, at, ok := r.GetHint(p.input, src)
 		if !ok {
 			continue
+		}
+		src = at
+		s, isString := v.AsString()
+		if !isString {
+			s = v.Text()
+		}
+		if p.allMembers && !p.asJSON {
+			if flat, ok = decodeFlatObject(s, flat[:0]); ok {
+				p.members(r, flat, &hints)
+				continue
+			}
 		}
 		dec := json.NewDecoder(bytes.NewReader([]byte(s)))
 		dec.UseNumber()
@@ -101,6 +132,30 @@ func (p *EvaluateJsonPath) Process(_ context.Context, b *component.Batch) error 
 		}
 	}
 	return nil
+}
+
+// members sets each rule's member of a flat document, as the JSONPath
+// engine would select it from encoding/json's map: the last member of that
+// name (a map keeps the last of duplicate keys). Every value of a flat
+// document is a scalar, which return.type scalar takes as it is. hints
+// are where each rule's field was set in the previous record.
+func (p *EvaluateJsonPath) members(r *record.Record, doc []record.Field, hints *[8]int) {
+	for ri, rule := range p.rules {
+		found := -1
+		for i := range doc {
+			if doc[i].Name == rule.member {
+				found = i
+			}
+		}
+		if found < 0 {
+			if p.warn {
+				p.log.Warn("json path selected nothing", "field", rule.field, "path", rule.path.String(), "record", r.ID)
+			}
+			continue
+		}
+		h := &hints[ri%len(hints)]
+		*h = r.SetHint(rule.field, doc[found].Value, *h)
+	}
 }
 
 func (p *EvaluateJsonPath) apply(r *record.Record, rule pathRule, doc any) error {

@@ -2,21 +2,20 @@ package fields
 
 import (
 	"context"
-	"regexp"
 	"strings"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/record"
 )
 
 // ParsePropertiesName is the component identifier.
 const ParsePropertiesName = "pkg.processor.ParseProperties"
 
-// propertyPair is LogIsland's pattern: a key without spaces, '=', and a
-// value up to the next '=' that ends at a space or the end, trimmed. (RE2
-// runs it as LogIsland's Java regex does: it has no backreference or
-// look-around.) A value that holds a space therefore runs until the space
-// before the next key.
-var propertyPair = regexp.MustCompile(`(\S+)=([^=]+)(?:\s|$)`)
+// The pairs are those of LogIsland's pattern (\S+)=([^=]+)(?:\s|$): a key
+// without spaces, '=', and a value up to the next '=' that ends at a space
+// or the end, trimmed. A value that holds a space therefore runs until the
+// space before the next key. nextPropertyPair (propertypairs.go) finds
+// them as Go's regexp does with that pattern (tested against it).
 
 // ParsePropertiesSpec declares ParseProperties.
 func ParsePropertiesSpec() component.Spec {
@@ -48,17 +47,30 @@ func newParseProperties(conf component.Config, _ component.Env) (component.Proce
 	return &ParseProperties{field: conf.String("properties.field"), keep: keep}, nil
 }
 
-// Process parses the field of every record.
+// Process parses the field of every record. Each pair remembers where
+// its key was set in the previous record (records of a stream share their
+// field order), so setting it rarely scans the record's names.
 func (p *ParseProperties) Process(_ context.Context, b *component.Batch) error {
-	var idx [][]int
+	var hints [8]int
+	src := -1
 	for _, r := range b.Records {
-		s, ok := r.GetString(p.field)
+		v, at, ok := r.GetHint(p.field, src)
 		if !ok {
 			continue
 		}
-		idx = propertyPair.FindAllStringSubmatchIndex(s, -1)
-		for _, m := range idx {
-			r.SetString(s[m[2]:m[3]], strings.TrimSpace(s[m[4]:m[5]]))
+		src = at
+		s, isString := v.AsString()
+		if !isString {
+			s = v.Text()
+		}
+		for pos, n := 0, 0; ; n++ {
+			kb, ke, ve, end, found := nextPropertyPair(s, pos)
+			if !found {
+				break
+			}
+			h := &hints[n%len(hints)]
+			*h = r.SetHint(s[kb:ke], record.StringValue(strings.TrimSpace(s[ke+1:ve])), *h)
+			pos = end
 		}
 		if !p.keep {
 			r.Remove(p.field)

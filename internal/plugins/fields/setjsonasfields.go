@@ -53,31 +53,50 @@ func newSetJsonAsFields(conf component.Config, _ component.Env) (component.Proce
 	return p, nil
 }
 
-// Process sets the JSON attributes of every record as fields.
+// Process sets the JSON attributes of every record as fields. A flat
+// object of scalars in a string field (the common payload) is decoded by
+// decodeFlatObject, into one buffer of fields reused record after record;
+// anything else by record.DecodeFieldsJSON. Each attribute remembers where
+// it was set in the previous record (records of a stream share their
+// field order), so setting it rarely scans the record's names.
 func (p *SetJsonAsFields) Process(_ context.Context, b *component.Batch) error {
+	var flat []record.Field
+	var hints [16]int
+	src := -1
 	for _, r := range b.Records {
-		v, ok := r.Get(p.field)
+		v, at, ok := r.GetHint(p.field, src)
 		if !ok {
 			continue
 		}
-		var data []byte
-		if bs, ok := v.AsBytes(); ok {
-			data = bs
-		} else if s, ok := v.AsString(); ok {
-			data = []byte(s)
-		} else {
-			r.AddError(ErrJSON, fmt.Sprintf("field %s is %s, not a JSON string", p.field, v.Kind()))
-			continue
+		src = at
+		var fs []record.Field
+		s, isString := v.AsString()
+		if isString {
+			flat, ok = decodeFlatObject(s, flat[:0])
+			if ok {
+				fs = flat
+			}
 		}
-		fs, err := record.DecodeFieldsJSON(data)
-		if err != nil {
-			r.AddError(ErrJSON, fmt.Sprintf("field %s: %v", p.field, err))
-			continue
+		if fs == nil {
+			var data []byte
+			if bs, ok := v.AsBytes(); ok {
+				data = bs
+			} else if isString {
+				data = []byte(s)
+			} else {
+				r.AddError(ErrJSON, fmt.Sprintf("field %s is %s, not a JSON string", p.field, v.Kind()))
+				continue
+			}
+			var err error
+			if fs, err = record.DecodeFieldsJSON(data); err != nil {
+				r.AddError(ErrJSON, fmt.Sprintf("field %s: %v", p.field, err))
+				continue
+			}
 		}
 		if !p.keep {
 			r.Remove(p.field)
 		}
-		for _, f := range fs {
+		for j, f := range fs {
 			if p.omitNull && f.Value.IsNull() {
 				continue
 			}
@@ -87,7 +106,8 @@ func (p *SetJsonAsFields) Process(_ context.Context, b *component.Batch) error {
 			if !p.overwrite && r.Has(f.Name) {
 				continue
 			}
-			r.Set(f.Name, f.Value)
+			h := &hints[j%len(hints)]
+			*h = r.SetHint(f.Name, f.Value, *h)
 		}
 	}
 	return nil

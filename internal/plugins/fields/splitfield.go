@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync/atomic"
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/record"
@@ -21,7 +22,7 @@ func SplitFieldSpec() component.Spec {
 		Summary: "Splits string fields into arrays. Each dynamic key names the field to split; its value is TARGET:REGEX, " +
 			"the field that receives the array of parts and the separator (a regular expression, RE2 syntax), e.g. " +
 			"description: textArray:\\s*,\\s*. An empty source field is left alone. The parts are always those of Go's regexp.Split; " +
-			"a separator that is a plain text or one ASCII character class ([/?], \\s+) is found by a byte scan, any other by Weir's own " +
+			"a separator that is a plain text, or ASCII character classes in the shape A*B C* ([/?], \\s+, \\s*,\\s*), is found by a byte scan, any other by Weir's own " +
 			"matcher, and only one that looks behind its position (^, \\b) by regexp itself, which costs several times more per record.",
 		DynamicProperties: true,
 		Properties: []component.Property{
@@ -44,12 +45,14 @@ type splitRule struct {
 	source, target string
 	re             *regexp.Regexp
 	// sep is the separator when the regular expression is a plain
-	// literal (/, a comma, \.): the text is then cut with strings.Index,
-	// without the regexp engine and the slices it allocates per match.
+	// literal of more than one byte (::, " - "): the text is then
+	// cut with strings.Index, without the regexp engine.
 	sep string
 	// pattern splits around a real regular expression
 	// (splitpattern.go); nil for a literal.
 	pattern *patternSplitter
+	// counterName is target+split.counter.suffix, made once.
+	counterName string
 }
 
 func splitRules(conf component.Config) ([]splitRule, error) {
@@ -65,7 +68,10 @@ func splitRules(conf component.Config) ([]splitRule, error) {
 			return nil, fmt.Errorf("property %q: invalid regular expression: %w", k, err)
 		}
 		rule := splitRule{source: k, target: strings.TrimSpace(target), re: rx}
-		if lit, complete := rx.LiteralPrefix(); complete && lit != "" {
+		// A one-byte literal (/, a comma) is a class of one byte to the
+		// pattern splitter, whose byte scan beats strings.Index's call per
+		// part on short parts.
+		if lit, complete := rx.LiteralPrefix(); complete && len(lit) > 1 {
 			rule.sep = lit
 		} else {
 			rule.pattern = newPatternSplitter(rx)
@@ -80,8 +86,11 @@ type SplitField struct {
 	rules     []splitRule
 	limit     int
 	counter   bool
-	suffix    string
 	overwrite bool
+	// perRecord is the number of parts per record of the previous batch,
+	// rounded up, to size the next batch's partsArena. Atomic: a
+	// processor is shared by the partitions of a stream.
+	perRecord atomic.Int32
 }
 
 func newSplitField(conf component.Config, _ component.Env) (component.Processor, error) {
@@ -97,41 +106,72 @@ func newSplitField(conf component.Config, _ component.Env) (component.Processor,
 	if err != nil {
 		return nil, err
 	}
-	return &SplitField{rules: rules, limit: int(limit), counter: counter, suffix: conf.String("split.counter.suffix"),
-		overwrite: conf.String("conflict.resolution.policy") == policyOverwrite}, nil
+	for i := range rules {
+		rules[i].counterName = rules[i].target + conf.String("split.counter.suffix")
+	}
+	p := &SplitField{rules: rules, limit: int(limit), counter: counter,
+		overwrite: conf.String("conflict.resolution.policy") == policyOverwrite}
+	p.perRecord.Store(4)
+	return p, nil
 }
 
-// Process splits the fields of every record.
+// Process splits the fields of every record. The arrays of parts of the
+// whole batch come from one partsArena, and each rule remembers where its
+// fields were in the previous record (record.GetHint): records of a
+// stream share their field order.
 func (p *SplitField) Process(_ context.Context, b *component.Batch) error {
-	for _, r := range b.Records {
+	// The source, target and counter positions of each rule (rules past
+	// the fourth share hints: a wrong hint only costs a scan).
+	var hints [4][3]int
+	a := partsArena{perRecord: int(p.perRecord.Load())}
+	for ri, r := range b.Records {
+		a.left = len(b.Records) - ri
 		for i := range p.rules {
 			rule := &p.rules[i]
-			s, ok := r.GetString(rule.source)
-			if !ok || s == "" {
+			h := &hints[i%len(hints)]
+			v, at, ok := r.GetHint(rule.source, h[0])
+			if !ok {
 				continue
 			}
-			if !p.overwrite && !isEmpty(r, rule.target) {
+			h[0] = at
+			s, isString := v.AsString()
+			if !isString {
+				s = v.Text()
+			}
+			if s == "" {
 				continue
+			}
+			if !p.overwrite {
+				old, at, ok := r.GetHint(rule.target, h[1])
+				if ok {
+					h[1] = at
+				}
+				if !isEmptyValue(old, ok) {
+					continue
+				}
 			}
 			var parts []record.Value
 			if rule.sep != "" {
-				parts = splitLiteral(s, rule.sep, p.limit)
+				parts = splitLiteral(s, rule.sep, p.limit, &a)
 			} else {
-				parts = rule.pattern.split(s, p.limit)
+				parts = rule.pattern.split(s, p.limit, &a)
 			}
-			r.Set(rule.target, record.ArrayValue(parts))
+			h[1] = r.SetHint(rule.target, record.ArrayValue(parts), h[1])
 			if p.counter {
-				r.Set(rule.target+p.suffix, record.IntValue(int64(len(parts))))
+				h[2] = r.SetHint(rule.counterName, record.IntValue(int64(len(parts))), h[2])
 			}
 		}
+	}
+	if n := len(b.Records); n > 0 {
+		p.perRecord.Store(int32((len(a.block) + n - 1) / n))
 	}
 	return nil
 }
 
-// isEmpty reports whether a record lacks a field or holds an empty value
-// there: null, or a value whose text is empty.
-func isEmpty(r *record.Record, name string) bool {
-	v, ok := r.Get(name)
+// isEmptyValue reports whether a field, v and ok as Record.Get returns
+// them, is absent or holds an empty value: null, or a value whose text is
+// empty.
+func isEmptyValue(v record.Value, ok bool) bool {
 	if !ok || v.IsNull() {
 		return true
 	}
@@ -147,16 +187,17 @@ func isEmpty(r *record.Record, name string) bool {
 }
 
 // splitLiteral splits s around sep into at most limit parts, the last
-// holding the rest, as regexp.Split(s, limit) does for a literal: one
-// allocation, the parts sharing s's bytes.
-func splitLiteral(s, sep string, limit int) []record.Value {
-	n := min(strings.Count(s, sep)+1, limit)
-	parts := make([]record.Value, n)
-	for i := 0; i < n-1; i++ {
+// holding the rest, as regexp.Split(s, limit) does for a literal: the
+// parts share s's bytes and their array comes from a.
+func splitLiteral(s, sep string, limit int, a *partsArena) []record.Value {
+	for n := 1; n < limit; n++ {
 		j := strings.Index(s, sep)
-		parts[i] = record.StringValue(s[:j])
+		if j < 0 {
+			break
+		}
+		a.add(record.StringValue(s[:j]))
 		s = s[j+len(sep):]
 	}
-	parts[n-1] = record.StringValue(s)
-	return parts
+	a.add(record.StringValue(s))
+	return a.done()
 }

@@ -24,7 +24,7 @@ func TestSplitLiteralIsRegexpSplit(t *testing.T) {
 			for _, limit := range []int{1, 2, 3, 10, 1 << 20} {
 				want := re.Split(s, limit)
 				var got []string
-				for _, v := range splitLiteral(s, lit, limit) {
+				for _, v := range splitLiteral(s, lit, limit, new(partsArena)) {
 					got = append(got, v.Text())
 				}
 				if !slices.Equal(got, want) {
@@ -38,7 +38,7 @@ func TestSplitLiteralIsRegexpSplit(t *testing.T) {
 			t.Errorf("%q would be taken for the literal %q", sep, lit)
 		}
 	}
-	v := record.ArrayValue(splitRegexp("a , b,c", regexp.MustCompile(`\s*,\s*`), 10))
+	v := record.ArrayValue(splitRegexp("a , b,c", regexp.MustCompile(`\s*,\s*`), 10, new(partsArena)))
 	if v.String() != `["a","b","c"]` {
 		t.Errorf("regexp split = %s", v)
 	}

@@ -27,7 +27,16 @@ var splitTexts = []string{
 var splitSeparators = []string{
 	`[/?]`, `[/?&=]+`, `[/?]+?`, `([,;])`, `(?i)a`, `(?i)k`, `\s*,\s*`, `\s*\+\s*`, `\W`, `\s+`, `a*`, `x*`, `b?`, `a|ab`, `ab|a`, `(a)(b)?`, `.`, `(?s).`,
 	`$`, `(?m)$`, `\z`, `(?i)ab`, `[é€]`, `\pL+`, `[^a-z]`, `/+?`, `a{2}`, `(?:)`, `^`, `\b`, `\B`, `(?m)^`, `^a|b`,
+	// Shapes the byte scan takes, and near misses it must leave (A and B
+	// overlapping, a C+ after B, an optional B, non-ASCII classes).
+	`\s*[/?]\s*`, `\s+,`, `\s+,+\s*`, `(\s*)(,)(\s*)`, `\s*?,\s*`, `,\s*?`, `,+?\s*`, `a*b+a*`, `b+a*`, `(?i)a*b`, `[ab]+b`,
+	`a*a`, `\s*,\s+`, `\s*,?\s*`, `a*b*`, `\s*\pL\s*`, `[/?]+[/?]*`, `a+b`, `a+?b`, `b,*`,
 }
+
+// classSeparators are separators the byte scan must take.
+var classSeparators = []string{`[/?]`, `[/?&=]+`, `[/?]+?`, `\s`, `\s+`, `([,;])`, `(?i)a`, `\s*,\s*`, `\s*\+\s*`,
+	`\s*[/?]\s*`, `\s+,`, `\s+,+\s*`, `(\s*)(,)(\s*)`, `\s*?,\s*`, `,\s*?`, `,+?\s*`, `a*b+a*`, `b+a*`, `(?i)a*b`,
+	`[/?]+[/?]*`, `a+b`, `a+?b`, `b,*`}
 
 // TestSplitPatternIsRegexpSplit: each way of splitting on a regular
 // expression (a byte class, fastre, and the one a splitter picks) must give
@@ -42,8 +51,8 @@ func TestSplitPatternIsRegexpSplit(t *testing.T) {
 			ways["fastre"] = fastSplit(m)
 			fast++
 		}
-		if set, run := asciiClass(sep); set != nil {
-			ways["class"] = func(s string, limit int) ([]record.Value, bool) { return splitClass(s, set, run, limit), true }
+		if sc := compileClassScanner(sep); sc != nil {
+			ways["class"] = classSplit(sc)
 			class++
 		}
 		for way, split := range ways {
@@ -67,14 +76,15 @@ func TestSplitPatternIsRegexpSplit(t *testing.T) {
 			t.Errorf("%q looks behind and must stay with regexp", sep)
 		}
 	}
-	for _, sep := range []string{`[/?]`, `[/?&=]+`, `[/?]+?`, `\s`, `\s+`, `([,;])`, `(?i)a`} {
-		if set, _ := asciiClass(sep); set == nil {
-			t.Errorf("%q is not taken for a byte class", sep)
+	for _, sep := range classSeparators {
+		if compileClassScanner(sep) == nil {
+			t.Errorf("%q is not taken by the byte scan", sep)
 		}
 	}
-	for _, sep := range []string{`\W`, `[^a-z]`, `(?i)k`, `[é€]`, `\pL`, `a*`, `[/?]{2}`, `ab`, `a|bc`} {
-		if set, _ := asciiClass(sep); set != nil {
-			t.Errorf("%q is taken for a byte class: it is not one class of ASCII runes", sep)
+	for _, sep := range []string{`\W`, `[^a-z]`, `(?i)k`, `[é€]`, `\pL`, `a*`, `[/?]{2}`, `ab`, `a|bc`,
+		`\s*[ /]\s*`, `[ab]+b`, `a*a`, `\s*,\s+`, `\s*,?\s*`, `a*b*`, `,\s*x`, `\s*\pL\s*`, `\s*,(?:ab)*`, `x*y*z*w`} {
+		if compileClassScanner(sep) != nil {
+			t.Errorf("%q is taken by the byte scan: it is not [A*|A+] B|B+ [C*] of ASCII classes with A and B apart", sep)
 		}
 	}
 }
@@ -112,8 +122,8 @@ func TestSplitPatternAccessLog(t *testing.T) {
 // alphabet, where separators match often, overlap and match empty texts.
 func TestSplitFastRandom(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
-	atoms := []string{"a", "b", "/", "[ab]", "[^a]", ".", "a*", "b+", "(?:a|ab)", "(ab|a)", "/?", "a{1,2}", "$", `\s`, "é", "(?i)b"}
-	alphabet := []string{"a", "b", "/", " ", "é", "B", "\xff"}
+	atoms := []string{"a", "b", "/", "[ab]", "[^a]", ".", "a*", "b+", "(?:a|ab)", "(ab|a)", "/?", "a{1,2}", "$", `\s`, "é", "(?i)b", `\s*`, "[/b]", "/+", " +"}
+	alphabet := []string{"a", "b", "/", " ", "é", "B", "\xff", " ", "/"}
 	for i := 0; i < 3000; i++ {
 		sep := ""
 		for n := 1 + rng.Intn(3); n > 0; n-- {
@@ -160,12 +170,18 @@ func FuzzSplitFastIsRegexpSplit(f *testing.F) {
 type splitFunc func(s string, limit int) (parts []record.Value, ok bool)
 
 func fastSplit(m *fastre.Matcher) splitFunc {
-	return func(s string, limit int) ([]record.Value, bool) { return splitFast(s, m, limit) }
+	return func(s string, limit int) ([]record.Value, bool) { return splitFast(s, m, limit, new(partsArena)) }
 }
 
 func pickedSplit(re *regexp.Regexp) splitFunc {
 	p := newPatternSplitter(re)
-	return func(s string, limit int) ([]record.Value, bool) { return p.split(s, limit), true }
+	return func(s string, limit int) ([]record.Value, bool) { return p.split(s, limit, new(partsArena)), true }
+}
+
+func classSplit(sc *classScanner) splitFunc {
+	return func(s string, limit int) ([]record.Value, bool) {
+		return splitClass(s, sc, limit, new(partsArena)), true
+	}
 }
 
 // compareAllWays compares every way that takes re's separator.
@@ -175,8 +191,8 @@ func compareAllWays(t *testing.T, re *regexp.Regexp, s string, limit int) {
 	if m := compileSplitFast(sep); m != nil {
 		compareSplit(t, "fastre", re, fastSplit(m), s, limit)
 	}
-	if set, run := asciiClass(sep); set != nil {
-		compareSplit(t, "class", re, func(s string, limit int) ([]record.Value, bool) { return splitClass(s, set, run, limit), true }, s, limit)
+	if sc := compileClassScanner(sep); sc != nil {
+		compareSplit(t, "class", re, classSplit(sc), s, limit)
 	}
 	compareSplit(t, "picked", re, pickedSplit(re), s, limit)
 }
