@@ -2,19 +2,15 @@ package fields
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
-	"hash"
 	"net/netip"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/sha256block"
 )
 
 // MaskFieldsName is the component identifier. LogIsland has no such
@@ -80,9 +76,9 @@ type MaskFields struct {
 	// cache holds recent tokens by value; nil if hash.cache.size is 0.
 	cache *maskCache
 
-	// hashers holds *hasher: an HMAC keyed once, with its buffers, reused
-	// by the batches (of any partition) that follow.
-	hashers sync.Pool
+	// mac is the HMAC-SHA256 of key, its inner and outer states computed
+	// once; it is never changed, so every partition uses it at once.
+	mac *sha256block.HMAC
 }
 
 func newMaskFields(conf component.Config, env component.Env) (component.Processor, error) {
@@ -113,46 +109,30 @@ func newMaskFields(conf component.Config, env component.Env) (component.Processo
 	if len(p.key) > 0 {
 		p.cache = newMaskCache(int(cacheSize))
 	}
-	p.hashers.New = func() any { return &hasher{mac: hmac.New(sha256.New, p.key)} }
+	p.mac = sha256block.NewHMAC(p.key)
 	return p, nil
 }
 
-// hasher computes hex HMAC-SHA256 tokens. The HMAC keeps its keyed inner
-// and outer states, so a Reset costs no key schedule.
-type hasher struct {
-	mac hash.Hash
-	in  []byte
-	sum [sha256.Size]byte
-	out [2 * sha256.Size]byte
-}
-
-// hex computes the hex HMAC of text into h.out.
-func (h *hasher) hex(text string) {
-	h.mac.Reset()
-	h.in = append(h.in[:0], text...)
-	h.mac.Write(h.in)
-	hex.Encode(h.out[:], h.mac.Sum(h.sum[:0]))
-}
-
-// token returns the hex HMAC of text: one allocation, the token itself.
-func (h *hasher) token(text string) string {
-	h.hex(text)
+// token returns the hex HMAC-SHA256 of text: one allocation, the token
+// itself (the hex is written on the stack and copied once into it).
+func (p *MaskFields) token(text string) string {
+	var out [2 * sha256block.Size]byte
 	var b strings.Builder
-	b.Grow(len(h.out))
-	b.Write(h.out[:])
+	b.Grow(len(out))
+	b.Write(p.mac.AppendHex(out[:0], text))
 	return b.String()
 }
 
-// tokenAndCopy returns the hex HMAC of text and a copy of text, both in
-// one allocation: a maskCache entry.
-func (h *hasher) tokenAndCopy(text string) (token, in string) {
-	h.hex(text)
+// tokenAndCopy returns the hex HMAC-SHA256 of text and a copy of text,
+// both in one allocation: a maskCache entry.
+func (p *MaskFields) tokenAndCopy(text string) (token, in string) {
+	var out [2 * sha256block.Size]byte
 	var b strings.Builder
-	b.Grow(len(h.out) + len(text))
-	b.Write(h.out[:])
+	b.Grow(len(out) + len(text))
+	b.Write(p.mac.AppendHex(out[:0], text))
 	b.WriteString(text)
 	both := b.String()
-	return both[:len(h.out)], both[len(h.out):]
+	return both[:len(out)], both[len(out):]
 }
 
 // memo is the last value a field was masked from, and its mask: access
@@ -170,7 +150,6 @@ func (m *memo) put(in, out string) { *m = memo{in: in, out: out, ok: true} }
 
 // Process masks the fields of every record.
 func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
-	var h *hasher
 	var hashed, truncated, notAddr, hits, misses int
 	hashText := func(s string) string {
 		cached := p.cache != nil && len(s) <= maskCacheMaxValue
@@ -184,13 +163,10 @@ func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
 			}
 			misses++
 		}
-		if h == nil {
-			h = p.hashers.Get().(*hasher)
-		}
 		if !cached {
-			return h.token(s)
+			return p.token(s)
 		}
-		token, in := h.tokenAndCopy(s)
+		token, in := p.tokenAndCopy(s)
 		slot.Store(&maskEntry{in: in, token: token})
 		return token
 	}
@@ -253,9 +229,6 @@ func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
 			r.SetString(f, out)
 			hashed++
 		}
-	}
-	if h != nil {
-		p.hashers.Put(h)
 	}
 	if hashed > 0 {
 		p.hashed.Add(float64(hashed))

@@ -1,0 +1,167 @@
+package sha256block
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"math/rand/v2"
+	"testing"
+)
+
+// forEachImpl runs f once with each block function this CPU supports
+// (the generic one always), so that every path is compared with the
+// standard library, not only the one the CPU picks.
+func forEachImpl(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	impls := supported()
+	t.Logf("block functions on this CPU: %v (in use: %v)", impls, Using())
+	saved := impl
+	t.Cleanup(func() { impl = saved })
+	for _, i := range impls {
+		t.Run(i.String(), func(t *testing.T) {
+			impl = i
+			defer func() { impl = saved }()
+			f(t)
+		})
+	}
+}
+
+// lengths are the message lengths at the edges of SHA-256's padding (55,
+// 56, 63, 64: one block or two) and of the assembly's 64 KiB pieces.
+var lengths = []int{0, 1, 3, 31, 32, 33, 55, 56, 57, 63, 64, 65, 100, 119, 120, 127, 128, 129, 191, 192, 1000,
+	maxAsmSize - 1, maxAsmSize, maxAsmSize + 1, 2*maxAsmSize + 77}
+
+// randomBytes returns n bytes of r.
+func randomBytes(r *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+func newRand(t *testing.T) *rand.Rand {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	return rand.New(rand.NewPCG(seed, 1))
+}
+
+func TestSum256IsCryptoSHA256(t *testing.T) {
+	forEachImpl(t, func(t *testing.T) {
+		r := newRand(t)
+		check := func(data []byte) {
+			t.Helper()
+			if got, want := Sum256(data), sha256.Sum256(data); got != want {
+				t.Fatalf("Sum256 of %d bytes = %x, crypto/sha256 gives %x", len(data), got, want)
+			}
+		}
+		for _, n := range lengths {
+			check(randomBytes(r, n))
+		}
+		for n := 0; n <= 300; n++ {
+			check(randomBytes(r, n))
+		}
+		check([]byte("abc")) // FIPS 180-4's example, with its known digest below
+		if got := Sum256([]byte("abc")); hex.EncodeToString(got[:]) != "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" {
+			t.Fatalf("Sum256(abc) = %x", got)
+		}
+	})
+}
+
+func TestBlockIsGeneric(t *testing.T) {
+	forEachImpl(t, func(t *testing.T) {
+		r := newRand(t)
+		for _, blocks := range []int{0, 1, 2, 3, 17, 1025} {
+			data := randomBytes(r, blocks*BlockSize+r.IntN(BlockSize))
+			start := State{}
+			for i := range start {
+				start[i] = r.Uint32()
+			}
+			got, want := start, start
+			Block(&got, data)
+			blockGeneric(&want, data[:len(data)&^(BlockSize-1)])
+			if got != want {
+				t.Fatalf("%d blocks: state %x, generic %x", blocks, got, want)
+			}
+		}
+	})
+}
+
+func TestHMACIsCryptoHMAC(t *testing.T) {
+	forEachImpl(t, func(t *testing.T) {
+		r := newRand(t)
+		for _, keyLen := range []int{0, 1, 16, 22, 63, 64, 65, 100, 200} {
+			key := randomBytes(r, keyLen)
+			m := NewHMAC(key)
+			std := hmac.New(sha256.New, key)
+			check := func(text []byte) {
+				t.Helper()
+				std.Reset()
+				std.Write(text)
+				want := std.Sum(nil)
+				if got := m.Sum(string(text)); !bytes.Equal(got[:], want) {
+					t.Fatalf("key of %d bytes, text of %d: Sum %x, crypto/hmac %x", keyLen, len(text), got, want)
+				}
+				prefix := []byte("token:")
+				if got := m.AppendHex(prefix, string(text)); string(got) != "token:"+hex.EncodeToString(want) {
+					t.Fatalf("key of %d bytes, text of %d: AppendHex %q, want token:%x", keyLen, len(text), got, want)
+				}
+			}
+			for _, n := range lengths {
+				check(randomBytes(r, n))
+			}
+			for n := 0; n <= 300; n++ {
+				check(randomBytes(r, n))
+			}
+		}
+	})
+}
+
+// TestHMACRFC4231 checks test case 2 of RFC 4231 (a key shorter than the
+// block) against the digest the RFC prints.
+func TestHMACRFC4231(t *testing.T) {
+	forEachImpl(t, func(t *testing.T) {
+		got := NewHMAC([]byte("Jefe")).AppendHex(nil, "what do ya want for nothing?")
+		if want := "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"; string(got) != want {
+			t.Fatalf("HMAC = %s, RFC 4231 gives %s", got, want)
+		}
+	})
+}
+
+func TestNoAllocations(t *testing.T) {
+	m := NewHMAC([]byte("0123456789abcdef"))
+	buf := make([]byte, 0, 2*Size)
+	data := []byte("83.149.9.216|17/May/2015:10:05:03 +0000|/presentations/logstash-monitorama-2013/images/kibana-search.png")
+	if n := testing.AllocsPerRun(100, func() {
+		buf = m.AppendHex(buf[:0], "83.149.9.216")
+		_ = Sum256(data)
+	}); n != 0 {
+		t.Fatalf("AppendHex and Sum256 allocate %v times per call, want 0", n)
+	}
+}
+
+// FuzzHMACAndSum256 compares HMAC and Sum256 with crypto/hmac and
+// crypto/sha256 on any key and text, with every block function.
+func FuzzHMACAndSum256(f *testing.F) {
+	f.Add([]byte("0123456789abcdef"), []byte("83.149.9.216"))
+	f.Add([]byte("Jefe"), []byte("what do ya want for nothing?"))
+	f.Add(bytes.Repeat([]byte{0xaa}, 131), bytes.Repeat([]byte("x"), 119))
+	f.Fuzz(func(t *testing.T, key, text []byte) {
+		std := hmac.New(sha256.New, key)
+		std.Write(text)
+		want := std.Sum(nil)
+		wantSum := sha256.Sum256(text)
+		saved := impl
+		defer func() { impl = saved }()
+		for _, i := range supported() {
+			impl = i
+			if got := NewHMAC(key).Sum(string(text)); !bytes.Equal(got[:], want) {
+				t.Fatalf("%v: HMAC %x, crypto/hmac %x", i, got, want)
+			}
+			if got := Sum256(text); got != wantSum {
+				t.Fatalf("%v: Sum256 %x, crypto/sha256 %x", i, got, wantSum)
+			}
+		}
+	})
+}
