@@ -21,7 +21,10 @@
 // length up to 300 bytes and under fuzzing, with each block function.
 package sha256block
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // Size is the length of a SHA-256 digest in bytes; BlockSize the length of
 // the blocks the compression function takes.
@@ -85,10 +88,17 @@ func Block(s *State, p []byte) {
 
 // finish compresses the last, partial block of a message into s: tail
 // (shorter than a block) followed by SHA-256's padding for a message of
-// total bytes. It takes one block, or two when tail is longer than 55
-// bytes (the padding needs 9).
+// total bytes.
 func finish(s *State, tail []byte, total uint64) {
 	var buf [2 * BlockSize]byte
+	blockWith(impl, s, pad(&buf, tail, total))
+}
+
+// pad writes into buf the last block of a message of total bytes whose
+// tail (shorter than a block) is left after its whole blocks: the tail,
+// 0x80, zeros and the length in bits. It returns that block, or two when
+// the tail is longer than 55 bytes (the padding needs 9).
+func pad(buf *[2 * BlockSize]byte, tail []byte, total uint64) []byte {
 	n := copy(buf[:], tail)
 	buf[n] = 0x80
 	end := BlockSize
@@ -96,16 +106,49 @@ func finish(s *State, tail []byte, total uint64) {
 		end = 2 * BlockSize
 	}
 	binary.BigEndian.PutUint64(buf[end-8:end], total<<3)
-	blockWith(impl, s, buf[:end])
+	return buf[:end]
 }
 
 // Sum256 returns the SHA-256 digest of data, as crypto/sha256.Sum256.
 func Sum256(data []byte) [Size]byte {
+	s := Hash256(data)
+	return s.Bytes()
+}
+
+// Hash256 returns the final state of SHA-256 over data: its Bytes are the
+// digest, and its AppendHex writes the digest in hex without them.
+func Hash256(data []byte) State {
 	s := Init
 	full := len(data) &^ (BlockSize - 1)
 	Block(&s, data[:full])
 	finish(&s, data[full:], uint64(len(data)))
-	return s.Bytes()
+	return s
+}
+
+// Sum256Pair returns the final states of SHA-256 over a and b (their
+// digests are the states' Bytes), as two calls of Sum256 would, in less
+// time: the two are compressed side by side, a block of one next to a
+// block of the other, so that the CPU overlaps the two chains of dependent
+// rounds. The padded last blocks of both are written before either is
+// compressed: the assembly reads a block in 16-byte loads, which cannot
+// take their bytes from the narrower stores that wrote it before those
+// stores retire, and a store retires only after everything before it, so
+// a block written between the two compressions would keep them apart.
+func Sum256Pair(a, b []byte) (State, State) {
+	s, t := Init, Init
+	fullA, fullB := len(a)&^(BlockSize-1), len(b)&^(BlockSize-1)
+	common := min(fullA, fullB)
+	for i := 0; i < common; i += BlockSize {
+		blockWith(impl, &s, a[i:i+BlockSize])
+		blockWith(impl, &t, b[i:i+BlockSize])
+	}
+	Block(&s, a[common:fullA])
+	Block(&t, b[common:fullB])
+	var bufA, bufB [2 * BlockSize]byte
+	lastA, lastB := pad(&bufA, a[fullA:], uint64(len(a))), pad(&bufB, b[fullB:], uint64(len(b)))
+	blockWith(impl, &s, lastA)
+	blockWith(impl, &t, lastB)
+	return s, t
 }
 
 // Bytes returns the digest a final state stands for: its words big-endian.
@@ -125,20 +168,30 @@ func (s *State) AppendHex(dst []byte) []byte {
 	return dst
 }
 
-// hexPairs holds the two lowercase hex digits of every byte.
-var hexPairs = func() (t [256][2]byte) {
-	const digits = "0123456789abcdef"
-	for i := range t {
-		t[i] = [2]byte{digits[i>>4], digits[i&15]}
-	}
-	return t
-}()
-
-// putHex writes the hex digest into out.
+// putHex writes the hex digest into out, eight digits (one word) at a
+// time: the word's nibbles are spread into the bytes of a uint64 and
+// turned into digits with arithmetic on all eight at once, about twice as
+// fast as a table of byte pairs.
 func (s *State) putHex(out *[2 * Size]byte) {
 	for i, w := range s {
-		o := out[8*i : 8*i+8]
-		p0, p1, p2, p3 := hexPairs[w>>24], hexPairs[w>>16&0xff], hexPairs[w>>8&0xff], hexPairs[w&0xff]
-		o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7] = p0[0], p0[1], p1[0], p1[1], p2[0], p2[1], p3[0], p3[1]
+		binary.LittleEndian.PutUint64(out[8*i:], hexWord(w))
 	}
+}
+
+// hexWord returns the eight lowercase hex digits of w, most significant
+// first, as the bytes of a little-endian uint64.
+func hexWord(w uint32) uint64 {
+	// Spread the nibbles: nibble k (from the least significant) goes to
+	// byte 7-k, so that the most significant lands in the first byte.
+	x := uint64(bits.ReverseBytes32(w))
+	// Now byte j of x holds the byte of w whose nibbles are digits 2j and
+	// 2j+1 (the high nibble first).
+	x = (x | x<<16) & 0x0000FFFF0000FFFF
+	x = (x | x<<8) & 0x00FF00FF00FF00FF
+	// Each 16-bit lane holds one byte of w in its low half: put its high
+	// nibble in the lane's low byte and its low nibble in the high byte.
+	x = (x>>4)&0x000F000F000F000F | (x&0x000F000F000F000F)<<8
+	// A nibble above 9 becomes a letter: '0'+n, plus 'a'-'0'-10 = 39.
+	letters := ((x + 0x0606060606060606) >> 4) & 0x0101010101010101
+	return x + 0x3030303030303030 + letters*39
 }

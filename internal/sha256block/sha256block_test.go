@@ -50,11 +50,22 @@ func newRand(t *testing.T) *rand.Rand {
 func TestSum256IsCryptoSHA256(t *testing.T) {
 	forEachImpl(t, func(t *testing.T) {
 		r := newRand(t)
+		var prev []byte
 		check := func(data []byte) {
 			t.Helper()
-			if got, want := Sum256(data), sha256.Sum256(data); got != want {
+			want := sha256.Sum256(data)
+			if got := Sum256(data); got != want {
 				t.Fatalf("Sum256 of %d bytes = %x, crypto/sha256 gives %x", len(data), got, want)
 			}
+			// Pairs of this message and the previous one, both ways.
+			wantPrev := sha256.Sum256(prev)
+			if s, p := Sum256Pair(data, prev); s.Bytes() != want || p.Bytes() != wantPrev {
+				t.Fatalf("Sum256Pair of %d and %d bytes = %x, %x; crypto/sha256 gives %x, %x", len(data), len(prev), s.Bytes(), p.Bytes(), want, wantPrev)
+			}
+			if p, s := Sum256Pair(prev, data); s.Bytes() != want || p.Bytes() != wantPrev {
+				t.Fatalf("Sum256Pair of %d and %d bytes = %x, %x; crypto/sha256 gives %x, %x", len(prev), len(data), p.Bytes(), s.Bytes(), wantPrev, want)
+			}
+			prev = data
 		}
 		for _, n := range lengths {
 			check(randomBytes(r, n))
@@ -95,11 +106,19 @@ func TestHMACIsCryptoHMAC(t *testing.T) {
 			key := randomBytes(r, keyLen)
 			m := NewHMAC(key)
 			std := hmac.New(sha256.New, key)
+			var prev, prevWant []byte
 			check := func(text []byte) {
 				t.Helper()
 				std.Reset()
 				std.Write(text)
 				want := std.Sum(nil)
+				if prevWant != nil {
+					a, b := m.AppendHexPair([]byte("a"), []byte("b"), string(text), string(prev))
+					if string(a) != "a"+hex.EncodeToString(want) || string(b) != "b"+hex.EncodeToString(prevWant) {
+						t.Fatalf("key of %d bytes, texts of %d and %d: AppendHexPair %q, %q; want a%x, b%x", keyLen, len(text), len(prev), a, b, want, prevWant)
+					}
+				}
+				prev, prevWant = text, want
 				if got := m.Sum(string(text)); !bytes.Equal(got[:], want) {
 					t.Fatalf("key of %d bytes, text of %d: Sum %x, crypto/hmac %x", keyLen, len(text), got, want)
 				}
@@ -136,12 +155,14 @@ func TestNoAllocations(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() {
 		buf = m.AppendHex(buf[:0], "83.149.9.216")
 		_ = Sum256(data)
+		_, _ = m.AppendHexPair(buf[:0], buf[:0], "83.149.9.216", "10.0.0.1")
+		_, _ = Sum256Pair(data, data[:10])
 	}); n != 0 {
 		t.Fatalf("AppendHex and Sum256 allocate %v times per call, want 0", n)
 	}
 }
 
-// FuzzHMACAndSum256 compares HMAC and Sum256 with crypto/hmac and
+// FuzzHMACAndSum256 compares HMAC and Sum256 (alone and in pairs) with crypto/hmac and
 // crypto/sha256 on any key and text, with every block function.
 func FuzzHMACAndSum256(f *testing.F) {
 	f.Add([]byte("0123456789abcdef"), []byte("83.149.9.216"))
@@ -161,6 +182,18 @@ func FuzzHMACAndSum256(f *testing.F) {
 			}
 			if got := Sum256(text); got != wantSum {
 				t.Fatalf("%v: Sum256 %x, crypto/sha256 %x", i, got, wantSum)
+			}
+			// Pairs: the text with its first third, each way.
+			third := text[:len(text)/3]
+			std.Reset()
+			std.Write(third)
+			wantThird := std.Sum(nil)
+			a, b := NewHMAC(key).AppendHexPair(nil, nil, string(text), string(third))
+			if string(a) != hex.EncodeToString(want) || string(b) != hex.EncodeToString(wantThird) {
+				t.Fatalf("%v: AppendHexPair %s, %s; crypto/hmac %x, %x", i, a, b, want, wantThird)
+			}
+			if s, p := Sum256Pair(third, text); s.Bytes() != sha256.Sum256(third) || p.Bytes() != wantSum {
+				t.Fatalf("%v: Sum256Pair %x, %x; crypto/sha256 %x, %x", i, s.Bytes(), p.Bytes(), sha256.Sum256(third), wantSum)
 			}
 		}
 	})
