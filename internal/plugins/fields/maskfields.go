@@ -113,26 +113,75 @@ func newMaskFields(conf component.Config, env component.Env) (component.Processo
 	return p, nil
 }
 
-// token returns the hex HMAC-SHA256 of text: one allocation, the token
-// itself (the hex is written on the stack and copied once into it).
-func (p *MaskFields) token(text string) string {
-	var out [2 * sha256block.Size]byte
-	var b strings.Builder
-	b.Grow(len(out))
-	b.Write(p.mac.AppendHex(out[:0], text))
-	return b.String()
+// batchHasher computes the tokens of one Process call and counts its
+// lookups in the token cache.
+type batchHasher struct {
+	p            *MaskFields
+	hits, misses int
 }
 
-// tokenAndCopy returns the hex HMAC-SHA256 of text and a copy of text,
-// both in one allocation: a maskCache entry.
-func (p *MaskFields) tokenAndCopy(text string) (token, in string) {
+// lookup looks s up in the token cache. It returns s's token if the cache
+// holds it; otherwise the slot that is to hold it, or nil if s is not to
+// be cached (no cache, or a value too long). It counts nothing.
+func (h *batchHasher) lookup(s string) (token string, slot *atomic.Pointer[maskEntry], ok bool) {
+	if h.p.cache == nil || len(s) > maskCacheMaxValue {
+		return "", nil, false
+	}
+	slot, token, ok = h.p.cache.lookup(s)
+	return token, slot, ok
+}
+
+// count counts a lookup of s that found its token (hit) or did not.
+func (h *batchHasher) count(s string, hit bool) {
+	switch {
+	case hit:
+		h.hits++
+	case h.p.cache != nil && len(s) <= maskCacheMaxValue:
+		h.misses++
+	}
+}
+
+// token returns the token of s. If s must be hashed and next (the same
+// field's value in the next record, if it has one: hasNext) must be too,
+// both are hashed side by side (sha256block's pair, which the CPU
+// overlaps) and next's token is left in ahead for the next record.
+func (h *batchHasher) token(s, next string, hasNext bool, ahead *memo) string {
+	token, slot, ok := h.lookup(s)
+	h.count(s, ok)
+	if ok {
+		return token
+	}
 	var out [2 * sha256block.Size]byte
+	if hasNext && next != s {
+		if _, nextSlot, ok := h.lookup(next); !ok {
+			// next's lookup is counted when the next record takes its
+			// token from ahead.
+			var nextOut [2 * sha256block.Size]byte
+			hex, nextHex := h.p.mac.AppendHexPair(out[:0], nextOut[:0], s, next)
+			ahead.put(next, keep(nextSlot, next, nextHex))
+			return keep(slot, s, hex)
+		}
+	}
+	return keep(slot, s, h.p.mac.AppendHex(out[:0], s))
+}
+
+// keep returns hex as a string (the one allocation of a token). With a
+// slot of the token cache, the same allocation holds a copy of text too,
+// and the slot is given the entry.
+func keep(slot *atomic.Pointer[maskEntry], text string, hex []byte) string {
 	var b strings.Builder
-	b.Grow(len(out) + len(text))
-	b.Write(p.mac.AppendHex(out[:0], text))
+	if slot == nil {
+		b.Grow(len(hex))
+		b.Write(hex)
+		return b.String()
+	}
+	b.Grow(len(hex) + len(text))
+	b.Write(hex)
 	b.WriteString(text)
 	both := b.String()
-	return both[:len(out)], both[len(out):]
+	token := both[:len(hex)]
+	slot.Store(&maskEntry{in: both[len(hex):], token: token})
+	return token
 }
 
 // memo is the last value a field was masked from, and its mask: access
@@ -150,36 +199,21 @@ func (m *memo) put(in, out string) { *m = memo{in: in, out: out, ok: true} }
 
 // Process masks the fields of every record.
 func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
-	var hashed, truncated, notAddr, hits, misses int
-	hashText := func(s string) string {
-		cached := p.cache != nil && len(s) <= maskCacheMaxValue
-		var slot *atomic.Pointer[maskEntry]
-		if cached {
-			var token string
-			var ok bool
-			if slot, token, ok = p.cache.lookup(s); ok {
-				hits++
-				return token
-			}
-			misses++
-		}
-		if !cached {
-			return p.token(s)
-		}
-		token, in := p.tokenAndCopy(s)
-		slot.Store(&maskEntry{in: in, token: token})
-		return token
-	}
-	// One memo per field of the batch, IP fields first; a batch's memos
-	// live only as long as the batch, so they keep no record alive.
-	var memoStore [4]memo
+	var hashed, truncated, notAddr int
+	h := batchHasher{p: p}
+	// One memo per field of the batch, IP fields first, then one "ahead"
+	// memo per hashed field (the next record's token, computed with this
+	// one's); a batch's memos live only as long as the batch, so they keep
+	// no record alive.
+	var memoStore [6]memo
 	var memos []memo
-	if n := len(p.ipFields) + len(p.hashFields); n > len(memoStore) {
+	if n := len(p.ipFields) + 2*len(p.hashFields); n > len(memoStore) {
 		memos = make([]memo, n)
 	} else {
 		memos = memoStore[:n]
 	}
-	for _, r := range b.Records {
+	aheads := memos[len(p.ipFields)+len(p.hashFields):]
+	for ri, r := range b.Records {
 		for i, f := range p.ipFields {
 			s, ok := r.GetString(f)
 			if !ok {
@@ -195,7 +229,7 @@ func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
 			if err != nil {
 				notAddr++
 				if len(p.key) > 0 {
-					r.SetString(f, hashText(s))
+					r.SetString(f, h.token(s, "", false, nil))
 				} else {
 					r.Remove(f)
 				}
@@ -223,7 +257,20 @@ func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
 			m := &memos[len(p.ipFields)+i]
 			out, ok := m.get(s)
 			if !ok {
-				out = hashText(s)
+				if out, ok = aheads[i].get(s); ok {
+					h.count(s, false) // looked up, and missed, with the previous record's
+				} else {
+					var next string
+					hasNext := false
+					if ri+1 < len(b.Records) {
+						// Only a string is worth the peek: another kind's
+						// text is built (and allocated) for its own record.
+						if v, ok := b.Records[ri+1].Get(f); ok {
+							next, hasNext = v.AsString()
+						}
+					}
+					out = h.token(s, next, hasNext, &aheads[i])
+				}
 				m.put(s, out)
 			}
 			r.SetString(f, out)
@@ -239,11 +286,11 @@ func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
 	if notAddr > 0 {
 		p.notAddr.Add(float64(notAddr))
 	}
-	if hits > 0 {
-		p.cacheHit.Add(float64(hits))
+	if h.hits > 0 {
+		p.cacheHit.Add(float64(h.hits))
 	}
-	if misses > 0 {
-		p.cacheMiss.Add(float64(misses))
+	if h.misses > 0 {
+		p.cacheMiss.Add(float64(h.misses))
 	}
 	return nil
 }
