@@ -49,15 +49,20 @@ var Init = State{0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9
 type Impl int
 
 // The block functions: Generic is portable Go; SHANI (Intel's SHA
-// extensions) and AVX2 are Go's assembly for amd64.
+// extensions) and AVX2 are Go's assembly for amd64. AVX512x16 is not one:
+// it compresses 16 blocks of 16 messages at once (see HMAC.HexMany), and
+// is listed by supported, first, when the CPU has AVX-512.
 const (
 	Generic Impl = iota
 	AVX2
 	SHANI
+	AVX512x16
 )
 
 func (i Impl) String() string {
 	switch i {
+	case AVX512x16:
+		return "AVX-512x16"
 	case SHANI:
 		return "SHA-NI"
 	case AVX2:
@@ -67,8 +72,16 @@ func (i Impl) String() string {
 }
 
 // impl is the block function this CPU uses, chosen once: the fastest it
-// supports.
-var impl = supported()[0]
+// supports; impl16 is AVX512x16 if the CPU has it, for 16 messages at once.
+var impl, impl16 = chooseImpls(supported())
+
+func chooseImpls(impls []Impl) (one, sixteen Impl) {
+	sixteen = Generic
+	if impls[0] == AVX512x16 {
+		sixteen, impls = AVX512x16, impls[1:]
+	}
+	return impls[0], sixteen
+}
 
 // Using returns the block function in use.
 func Using() Impl { return impl }

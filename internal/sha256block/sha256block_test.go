@@ -14,8 +14,8 @@ import (
 // standard library, not only the one the CPU picks.
 func forEachImpl(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
-	impls := supported()
-	t.Logf("block functions on this CPU: %v (in use: %v)", impls, Using())
+	impls := oneBlockImpls()
+	t.Logf("block functions on this CPU: %v (in use: %v)", supported(), Using())
 	saved := impl
 	t.Cleanup(func() { impl = saved })
 	for _, i := range impls {
@@ -25,6 +25,27 @@ func forEachImpl(t *testing.T, f func(t *testing.T)) {
 			f(t)
 		})
 	}
+}
+
+// oneBlockImpls lists the one-block functions this CPU supports: all but
+// AVX512x16.
+func oneBlockImpls() []Impl {
+	var impls []Impl
+	for _, i := range supported() {
+		if i != AVX512x16 {
+			impls = append(impls, i)
+		}
+	}
+	return impls
+}
+
+// wideImpls lists the 16-lane functions: AVX512x16 if the CPU has it, and
+// the generic one (each lane in turn) always.
+func wideImpls() []Impl {
+	if supported()[0] == AVX512x16 {
+		return []Impl{AVX512x16, Generic}
+	}
+	return []Impl{Generic}
 }
 
 // lengths are the message lengths at the edges of SHA-256's padding (55,
@@ -175,7 +196,7 @@ func FuzzHMACAndSum256(f *testing.F) {
 		wantSum := sha256.Sum256(text)
 		saved := impl
 		defer func() { impl = saved }()
-		for _, i := range supported() {
+		for _, i := range oneBlockImpls() {
 			impl = i
 			if got := NewHMAC(key).Sum(string(text)); !bytes.Equal(got[:], want) {
 				t.Fatalf("%v: HMAC %x, crypto/hmac %x", i, got, want)
@@ -196,5 +217,103 @@ func FuzzHMACAndSum256(f *testing.F) {
 				t.Fatalf("%v: Sum256Pair %x, %x; crypto/sha256 %x, %x", i, s.Bytes(), p.Bytes(), sha256.Sum256(third), wantSum)
 			}
 		}
+		// HexMany over the text's 20 last prefixes (some short, some
+		// long), with each 16-lane function.
+		var texts []string
+		for n := max(0, len(text)-19); n <= len(text); n++ {
+			texts = append(texts, string(text[:n]))
+		}
+		saved16 := impl16
+		defer func() { impl16 = saved16 }()
+		for _, i := range wideImpls() {
+			impl16 = i
+			out := make([][2 * Size]byte, len(texts))
+			NewHMAC(key).HexMany(texts, out)
+			for k, x := range texts {
+				std.Reset()
+				std.Write([]byte(x))
+				if want := hex.EncodeToString(std.Sum(nil)); string(out[k][:]) != want {
+					t.Fatalf("%v: HexMany of text %d (%d bytes) %s, crypto/hmac %s", i, k, len(x), out[k][:], want)
+				}
+			}
+		}
 	})
+}
+
+func TestBlock16IsBlock(t *testing.T) {
+	r := newRand(t)
+	saved := impl16
+	t.Cleanup(func() { impl16 = saved })
+	for _, i := range wideImpls() {
+		var st, want [8][16]uint32
+		var w [16][16]uint32
+		for k := range st {
+			for j := range st[k] {
+				st[k][j] = r.Uint32()
+			}
+		}
+		for k := range w {
+			for j := range w[k] {
+				w[k][j] = r.Uint32()
+			}
+		}
+		want = st
+		for j := 0; j < 16; j++ {
+			var s State
+			var blk [BlockSize]byte
+			for k := range s {
+				s[k] = want[k][j]
+			}
+			for k := 0; k < 16; k++ {
+				blk[4*k], blk[4*k+1], blk[4*k+2], blk[4*k+3] = byte(w[k][j]>>24), byte(w[k][j]>>16), byte(w[k][j]>>8), byte(w[k][j])
+			}
+			blockGeneric(&s, blk[:])
+			for k := range s {
+				want[k][j] = s[k]
+			}
+		}
+		block16With(i, &st, &w)
+		if st != want {
+			t.Fatalf("%v: 16 lanes %x, generic %x", i, st, want)
+		}
+	}
+}
+
+// TestHexManyIsCryptoHMAC hashes sets of 0 to 40 texts of random lengths
+// (most short enough for one inner block, some not), so that groups of 16
+// lanes come full, partial and too small to use, with each 16-lane
+// function and each one-block function.
+func TestHexManyIsCryptoHMAC(t *testing.T) {
+	saved := impl16
+	t.Cleanup(func() { impl16 = saved })
+	for _, wide := range wideImpls() {
+		impl16 = wide
+		t.Run(wide.String(), func(t *testing.T) {
+			forEachImpl(t, func(t *testing.T) {
+				r := newRand(t)
+				key := randomBytes(r, 22)
+				m := NewHMAC(key)
+				std := hmac.New(sha256.New, key)
+				for n := 0; n <= 40; n++ {
+					texts := make([]string, n)
+					for k := range texts {
+						l := r.IntN(56)
+						if r.IntN(5) == 0 {
+							l = r.IntN(200)
+						}
+						texts[k] = string(randomBytes(r, l))
+					}
+					out := make([][2 * Size]byte, n)
+					m.HexMany(texts, out)
+					for k, x := range texts {
+						std.Reset()
+						std.Write([]byte(x))
+						if want := hex.EncodeToString(std.Sum(nil)); string(out[k][:]) != want {
+							t.Fatalf("%d texts, text %d (%d bytes): %s, crypto/hmac %s", n, k, len(x), out[k][:], want)
+						}
+					}
+				}
+			})
+		})
+	}
 }
