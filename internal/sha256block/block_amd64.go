@@ -15,6 +15,12 @@ func blockAVX2(dig *State, p []byte)
 //go:noescape
 func block16AVX512(state *[8][16]uint32, w *[16][16]uint32)
 
+// hex16AVX512 writes the hex digits of 16 final states: out[i][hex16Order[j]]
+// holds word i of lane j as eight digits (little-endian bytes).
+//
+//go:noescape
+func hex16AVX512(state *[8][16]uint32, out *[8][16]uint64)
+
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 
 func xgetbv() (eax, edx uint32)
@@ -31,7 +37,8 @@ func supported() []Impl {
 	_, _, ecx1, _ := cpuid(1, 0)
 	const (
 		ssse3, sse41, osxsave, avx = 1 << 9, 1 << 19, 1 << 27, 1 << 28
-		avx2, bmi2, sha, avx512f   = 1 << 5, 1 << 8, 1 << 29, 1 << 16
+		avx2, bmi2, sha            = 1 << 5, 1 << 8, 1 << 29
+		avx512f, avx512bw          = 1 << 16, 1 << 30
 	)
 	hasAVX := false
 	if ecx1&osxsave != 0 && ecx1&avx != 0 {
@@ -40,7 +47,7 @@ func supported() []Impl {
 	}
 	_, ebx7, _, _ := cpuid(7, 0)
 	var impls []Impl
-	if hasAVX && ebx7&avx512f != 0 {
+	if hasAVX && ebx7&avx512f != 0 && ebx7&avx512bw != 0 {
 		// The opmask and the upper ZMM registers must be saved by the
 		// operating system too.
 		if xcr0, _ := xgetbv(); xcr0&0xe6 == 0xe6 {
@@ -62,6 +69,14 @@ func block16With(impl Impl, state *[8][16]uint32, w *[16][16]uint32) {
 		return
 	}
 	block16Generic(state, w)
+}
+
+func hex16With(impl Impl, state *[8][16]uint32, out *[8][16]uint64) {
+	if impl == AVX512x16 {
+		hex16AVX512(state, out)
+		return
+	}
+	hex16Generic(state, out)
 }
 
 func blockWith(impl Impl, s *State, p []byte) {

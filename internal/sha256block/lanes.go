@@ -30,21 +30,28 @@ func block16Generic(state *[8][16]uint32, w *[16][16]uint32) {
 	}
 }
 
-// shortText is the longest text whose HMAC takes one inner block: 55
-// bytes, the 64-byte block less its padding (0x80 and the 8-byte length).
-const shortText = BlockSize - 9
+// manyBlocks is the most inner blocks a text may take to be hashed in 16
+// lanes: 4, texts of up to 247 bytes (a longer one is rare in a log field
+// and goes through AppendHexPair).
+const manyBlocks = 4
 
-// manyMin is the fewest short texts worth 16 lanes: below it, pairs cost
-// less than one pass of the wide function over mostly empty lanes.
+// innerBlocks returns the number of blocks of the inner message of an
+// HMAC of a text of n bytes: the text after the key's block, its 0x80
+// and its 8-byte length.
+func innerBlockCount(n int) int { return (n + 9 + BlockSize - 1) / BlockSize }
+
+// manyMin is the fewest texts worth 16 lanes: below it, pairs cost less
+// than one pass of the wide function over mostly empty lanes.
 const manyMin = 4
 
 // HexMany writes the hex HMAC of texts[i] into out[i] for every i (out is
-// at least as long as texts). Texts of up to 55 bytes are hashed 16 at a
-// time with AVX-512 where the CPU has it; the others, and all of them on
-// other CPUs, two at a time (see AppendHexPair).
+// at least as long as texts). Where the CPU has AVX-512, texts of up to
+// 247 bytes are hashed 16 at a time, grouped by their number of blocks;
+// the others, and all of them on other CPUs, two at a time (see
+// AppendHexPair).
 func (m *HMAC) HexMany(texts []string, out [][2 * Size]byte) {
-	var group [16]int
-	n := 0
+	var groups [manyBlocks][16]int
+	var counts [manyBlocks]int
 	pending := -1 // a text waiting for a partner for AppendHexPair
 	pair := func(k int) {
 		if pending < 0 {
@@ -55,21 +62,25 @@ func (m *HMAC) HexMany(texts []string, out [][2 * Size]byte) {
 		pending = -1
 	}
 	for k, t := range texts {
-		if impl16 != AVX512x16 || len(t) > shortText {
+		nb := innerBlockCount(len(t))
+		if impl16 != AVX512x16 || nb > manyBlocks {
 			pair(k)
 			continue
 		}
-		group[n] = k
-		n++
-		if n == len(group) {
-			m.hex16(texts, group[:n], out)
-			n = 0
+		g := &counts[nb-1]
+		groups[nb-1][*g] = k
+		*g++
+		if *g == 16 {
+			m.hex16(texts, groups[nb-1][:], nb, out)
+			*g = 0
 		}
 	}
-	if n >= manyMin {
-		m.hex16(texts, group[:n], out)
-	} else {
-		for _, k := range group[:n] {
+	for b, n := range counts {
+		if n >= manyMin {
+			m.hex16(texts, groups[b][:n], b+1, out)
+			continue
+		}
+		for _, k := range groups[b][:n] {
 			pair(k)
 		}
 	}
@@ -78,11 +89,12 @@ func (m *HMAC) HexMany(texts []string, out [][2 * Size]byte) {
 	}
 }
 
-// hex16 writes the hex HMACs of up to 16 texts of at most 55 bytes,
-// texts[idx[j]] into out[idx[j]], each in one lane of the wide function:
-// the inner block (the text padded) from the keyed inner state, then the
-// outer block (the inner digest padded) from the keyed outer state.
-func (m *HMAC) hex16(texts []string, idx []int, out [][2 * Size]byte) {
+// hex16 writes the hex HMACs of up to 16 texts whose inner messages take
+// nb blocks, texts[idx[j]] into out[idx[j]], each in one lane of the wide
+// function: the inner blocks (the text padded) from the keyed inner
+// state, then the outer block (the inner digest padded) from the keyed
+// outer state.
+func (m *HMAC) hex16(texts []string, idx []int, nb int, out [][2 * Size]byte) {
 	var st [8][16]uint32
 	var w [16][16]uint32
 	for i := range st {
@@ -90,17 +102,28 @@ func (m *HMAC) hex16(texts []string, idx []int, out [][2 * Size]byte) {
 			st[i][j] = m.inner[i]
 		}
 	}
-	for j, k := range idx {
-		t := texts[k]
-		var blk [BlockSize]byte
-		copy(blk[:], t)
-		blk[len(t)] = 0x80
-		binary.BigEndian.PutUint64(blk[BlockSize-8:], uint64(BlockSize+len(t))*8)
-		for i := range w {
-			w[i][j] = binary.BigEndian.Uint32(blk[4*i:])
+	// Each lane's padded message, block after block, its words put in the
+	// lane's column.
+	for b := 0; b < nb; b++ {
+		start := b * BlockSize
+		for j, k := range idx {
+			t := texts[k]
+			var blk [BlockSize]byte
+			if start < len(t) {
+				copy(blk[:], t[start:])
+			}
+			if end := len(t) - start; end >= 0 && end < BlockSize {
+				blk[end] = 0x80
+			}
+			if b == nb-1 {
+				binary.BigEndian.PutUint64(blk[BlockSize-8:], uint64(BlockSize+len(t))*8)
+			}
+			for i := range w {
+				w[i][j] = binary.BigEndian.Uint32(blk[4*i:])
+			}
 		}
+		block16With(impl16, &st, &w)
 	}
-	block16With(impl16, &st, &w)
 	// The outer block's message is the inner digest (the state's words,
 	// already as the block's big-endian words) and its padding.
 	for i := range st {
@@ -115,10 +138,27 @@ func (m *HMAC) hex16(texts []string, idx []int, out [][2 * Size]byte) {
 		w[15][j] = (BlockSize + Size) * 8
 	}
 	block16With(impl16, &st, &w)
+	var digits [8][16]uint64
+	hex16With(impl16, &st, &digits)
 	for j, k := range idx {
-		o := &out[k]
-		for i := range st {
-			binary.LittleEndian.PutUint64(o[8*i:], hexWord(st[i][j]))
+		o, pos := &out[k], hex16Order[j]
+		for i := range digits {
+			binary.LittleEndian.PutUint64(o[8*i:], digits[i][pos])
+		}
+	}
+}
+
+// hex16Order is where hex16AVX512 leaves each lane's digits: its byte
+// unpacking works within 128-bit quarters of the register, so each
+// quarter's first two lanes come in the first half, its last two in the
+// second.
+var hex16Order = [16]int{0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15}
+
+// hex16Generic is the portable form of hex16AVX512, with the same order.
+func hex16Generic(state *[8][16]uint32, out *[8][16]uint64) {
+	for i := range state {
+		for j, w := range state[i] {
+			out[i][hex16Order[j]] = hexWord(w)
 		}
 	}
 }

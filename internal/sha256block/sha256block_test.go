@@ -280,8 +280,9 @@ func TestBlock16IsBlock(t *testing.T) {
 }
 
 // TestHexManyIsCryptoHMAC hashes sets of 0 to 40 texts of random lengths
-// (most short enough for one inner block, some not), so that groups of 16
-// lanes come full, partial and too small to use, with each 16-lane
+// (most short enough for one inner block, some up to five), so that
+// groups of 16 lanes of each block count come full, partial and too small
+// to use, with each 16-lane
 // function and each one-block function.
 func TestHexManyIsCryptoHMAC(t *testing.T) {
 	saved := impl16
@@ -298,8 +299,11 @@ func TestHexManyIsCryptoHMAC(t *testing.T) {
 					texts := make([]string, n)
 					for k := range texts {
 						l := r.IntN(56)
-						if r.IntN(5) == 0 {
-							l = r.IntN(200)
+						switch {
+						case n%2 == 1: // every text past one inner block
+							l = 56 + r.IntN(200)
+						case r.IntN(3) == 0:
+							l = r.IntN(300) // up to five inner blocks
 						}
 						texts[k] = string(randomBytes(r, l))
 					}

@@ -98,3 +98,45 @@ print()
 for i, k in enumerate(K):
     print("DATA k16<>+%d(SB)/4, $0x%08x" % (4 * i, k))
 print("GLOBL k16<>(SB), RODATA|NOPTR, $256")
+
+# hex16AVX512: the lowercase hex of 16 final states at once.
+print("""
+// func hex16AVX512(state *[8][16]uint32, out *[8][16]uint64)
+// Requires: AVX512F, AVX512BW
+//
+// out[i] holds the eight hex digits of word i of every lane, one uint64
+// (little-endian bytes: the digits in order) per lane, in the order the
+// byte unpacking leaves them: lanes 0, 1, 4, 5, 8, 9, 12, 13 in out[i][0:8],
+// lanes 2, 3, 6, 7, 10, 11, 14, 15 in out[i][8:16] (see hex16Order).
+TEXT ·hex16AVX512(SB), NOSPLIT, $0-16
+	MOVQ state+0(FP), DI
+	MOVQ out+8(FP), SI
+	VMOVDQU64 hexbswap<>(SB), Z28
+	VMOVDQU64 hexnibble<>(SB), Z29
+	VMOVDQU64 hexdigits<>(SB), Z30""")
+for i in range(8):
+    print("\tVMOVDQU32 %d(DI), Z0" % (64 * i))
+    print("\tVPSHUFB Z28, Z0, Z0")          # most significant byte first
+    print("\tVPSRLD $4, Z0, Z1")
+    print("\tVPANDD Z29, Z1, Z1")            # high nibbles
+    print("\tVPANDD Z29, Z0, Z0")            # low nibbles
+    print("\tVPSHUFB Z1, Z30, Z1")           # their digits
+    print("\tVPSHUFB Z0, Z30, Z0")
+    print("\tVPUNPCKLBW Z0, Z1, Z2")         # high digit, then low, per byte
+    print("\tVPUNPCKHBW Z0, Z1, Z3")
+    print("\tVMOVDQU64 Z2, %d(SI)" % (128 * i))
+    print("\tVMOVDQU64 Z3, %d(SI)" % (128 * i + 64))
+print("\tVZEROUPPER")
+print("\tRET")
+print()
+for q in range(8):
+    b = [4 * (2 * q) + 3, 4 * (2 * q) + 2, 4 * (2 * q) + 1, 4 * (2 * q), 4 * (2 * q + 1) + 3, 4 * (2 * q + 1) + 2, 4 * (2 * q + 1) + 1, 4 * (2 * q + 1)]
+    b = [x % 16 for x in b]
+    print("DATA hexbswap<>+%d(SB)/8, $0x%s" % (8 * q, "".join("%02x" % x for x in reversed(b))))
+print("GLOBL hexbswap<>(SB), RODATA|NOPTR, $64")
+for q in range(8):
+    print("DATA hexnibble<>+%d(SB)/8, $0x0f0f0f0f0f0f0f0f" % (8 * q))
+print("GLOBL hexnibble<>(SB), RODATA|NOPTR, $64")
+for q in range(8):
+    print("DATA hexdigits<>+%d(SB)/8, $0x%s" % (8 * q, "".join("%02x" % ord(c) for c in reversed("0123456789abcdef"[8 * (q % 2):8 * (q % 2) + 8]))))
+print("GLOBL hexdigits<>(SB), RODATA|NOPTR, $64")
