@@ -30,84 +30,80 @@ func block16Generic(state *[8][16]uint32, w *[16][16]uint32) {
 	}
 }
 
-// manyBlocks is the most inner blocks a text may take to be hashed in 16
-// lanes: 4, texts of up to 247 bytes (a longer one is rare in a log field
-// and goes through AppendHexPair).
+// manyBlocks is the most blocks a message may take to be hashed in 16
+// lanes: 4, an HMAC's text of up to 247 bytes or a SHA-256 message of up
+// to 311 (a longer one is rare in log fields and goes through the pairs).
 const manyBlocks = 4
 
-// innerBlocks returns the number of blocks of the inner message of an
-// HMAC of a text of n bytes: the text after the key's block, its 0x80
-// and its 8-byte length.
-func innerBlockCount(n int) int { return (n + 9 + BlockSize - 1) / BlockSize }
+// blockCount returns the number of blocks a message of n bytes takes once
+// padded (its 0x80 and its 8-byte length added).
+func blockCount(n int) int { return (n + 9 + BlockSize - 1) / BlockSize }
 
-// manyMin is the fewest texts worth 16 lanes: below it, pairs cost less
-// than one pass of the wide function over mostly empty lanes.
+// manyMin is the fewest messages worth 16 lanes: below it, pairs cost
+// less than one pass of the wide functions over mostly empty lanes.
 const manyMin = 4
 
-// HexMany writes the hex HMAC of texts[i] into out[i] for every i (out is
-// at least as long as texts). Where the CPU has AVX-512, texts of up to
-// 247 bytes are hashed 16 at a time, grouped by their number of blocks;
-// the others, and all of them on other CPUs, two at a time (see
-// AppendHexPair).
-func (m *HMAC) HexMany(texts []string, out [][2 * Size]byte) {
+// many calls wide for groups of up to 16 of the messages (those of up to
+// manyBlocks blocks once padded, grouped by their number of blocks) where the CPU has AVX-512, and pair for two of
+// the others at a time (and all of them on other CPUs), then single for
+// the last if their number is odd.
+func many[T string | []byte](msgs []T, wide func(idx []int, nb int), pair func(a, b int), single func(int)) {
 	var groups [manyBlocks][16]int
 	var counts [manyBlocks]int
-	pending := -1 // a text waiting for a partner for AppendHexPair
-	pair := func(k int) {
+	pending := -1 // a message waiting for a partner for pair
+	paired := func(k int) {
 		if pending < 0 {
 			pending = k
 			return
 		}
-		m.AppendHexPair(out[pending][:0], out[k][:0], texts[pending], texts[k])
+		pair(pending, k)
 		pending = -1
 	}
-	for k, t := range texts {
-		nb := innerBlockCount(len(t))
+	for k, t := range msgs {
+		nb := blockCount(len(t)) // prefix is whole blocks, compressed already
 		if impl16 != AVX512x16 || nb > manyBlocks {
-			pair(k)
+			paired(k)
 			continue
 		}
 		g := &counts[nb-1]
 		groups[nb-1][*g] = k
 		*g++
 		if *g == 16 {
-			m.hex16(texts, groups[nb-1][:], nb, out)
+			wide(groups[nb-1][:], nb)
 			*g = 0
 		}
 	}
 	for b, n := range counts {
 		if n >= manyMin {
-			m.hex16(texts, groups[b][:n], b+1, out)
+			wide(groups[b][:n], b+1)
 			continue
 		}
 		for _, k := range groups[b][:n] {
-			pair(k)
+			paired(k)
 		}
 	}
 	if pending >= 0 {
-		m.AppendHex(out[pending][:0], texts[pending])
+		single(pending)
 	}
 }
 
-// hex16 writes the hex HMACs of up to 16 texts whose inner messages take
-// nb blocks, texts[idx[j]] into out[idx[j]], each in one lane of the wide
-// function: the inner blocks (the text padded) from the keyed inner
-// state, then the outer block (the inner digest padded) from the keyed
-// outer state.
-func (m *HMAC) hex16(texts []string, idx []int, nb int, out [][2 * Size]byte) {
-	var st [8][16]uint32
+// compress16 compresses up to 16 messages, msgs[idx[j]] in lane j, each
+// of nb blocks once padded as the end of a message of prefix more bytes
+// (HMAC's key block), from the state init.
+func compress16[T string | []byte](st *[8][16]uint32, init *State, prefix int, msgs []T, idx []int, nb int) {
 	var w [16][16]uint32
 	for i := range st {
 		for j := range st[i] {
-			st[i][j] = m.inner[i]
+			st[i][j] = init[i]
 		}
 	}
 	// Each lane's padded message, block after block, its words put in the
-	// lane's column.
+	// lane's column. Unused lanes compress whatever is there: their
+	// states are not read.
 	for b := 0; b < nb; b++ {
 		start := b * BlockSize
 		for j, k := range idx {
-			t := texts[k]
+			t := msgs[k]
 			var blk [BlockSize]byte
 			if start < len(t) {
 				copy(blk[:], t[start:])
@@ -116,16 +112,50 @@ func (m *HMAC) hex16(texts []string, idx []int, nb int, out [][2 * Size]byte) {
 				blk[end] = 0x80
 			}
 			if b == nb-1 {
-				binary.BigEndian.PutUint64(blk[BlockSize-8:], uint64(BlockSize+len(t))*8)
+				binary.BigEndian.PutUint64(blk[BlockSize-8:], uint64(prefix+len(t))*8)
 			}
 			for i := range w {
 				w[i][j] = binary.BigEndian.Uint32(blk[4*i:])
 			}
 		}
-		block16With(impl16, &st, &w)
+		block16With(impl16, st, &w)
 	}
+}
+
+// digits16 writes the hex digest of lane j's state into out[idx[j]].
+func digits16(st *[8][16]uint32, idx []int, out [][2 * Size]byte) {
+	var digits [8][16]uint64
+	hex16With(impl16, st, &digits)
+	for j, k := range idx {
+		o, pos := &out[k], hex16Order[j]
+		for i := range digits {
+			binary.LittleEndian.PutUint64(o[8*i:], digits[i][pos])
+		}
+	}
+}
+
+// HexMany writes the hex HMAC of texts[i] into out[i] for every i (out is
+// at least as long as texts). Where the CPU has AVX-512, texts of up to
+// 247 bytes are hashed 16 at a time, grouped by their number of blocks;
+// the others, and all of them on other CPUs, two at a time (see
+// AppendHexPair).
+func (m *HMAC) HexMany(texts []string, out [][2 * Size]byte) {
+	many(texts, func(idx []int, nb int) { m.hex16(texts, idx, nb, out) },
+		func(a, b int) { m.AppendHexPair(out[a][:0], out[b][:0], texts[a], texts[b]) },
+		func(k int) { m.AppendHex(out[k][:0], texts[k]) })
+}
+
+// hex16 writes the hex HMACs of up to 16 texts whose inner messages take
+// nb blocks, texts[idx[j]] into out[idx[j]], each in one lane of the wide
+// functions: the inner blocks (the text padded) from the keyed inner
+// state, then the outer block (the inner digest padded) from the keyed
+// outer state.
+func (m *HMAC) hex16(texts []string, idx []int, nb int, out [][2 * Size]byte) {
+	var st [8][16]uint32
+	compress16(&st, &m.inner, BlockSize, texts, idx, nb)
 	// The outer block's message is the inner digest (the state's words,
 	// already as the block's big-endian words) and its padding.
+	var w [16][16]uint32
 	for i := range st {
 		w[i] = st[i]
 		for j := range st[i] {
@@ -134,18 +164,28 @@ func (m *HMAC) hex16(texts []string, idx []int, nb int, out [][2 * Size]byte) {
 	}
 	for j := range w[8] {
 		w[8][j] = 0x80000000
-		w[9][j], w[10][j], w[11][j], w[12][j], w[13][j], w[14][j] = 0, 0, 0, 0, 0, 0
 		w[15][j] = (BlockSize + Size) * 8
 	}
 	block16With(impl16, &st, &w)
-	var digits [8][16]uint64
-	hex16With(impl16, &st, &digits)
-	for j, k := range idx {
-		o, pos := &out[k], hex16Order[j]
-		for i := range digits {
-			binary.LittleEndian.PutUint64(o[8*i:], digits[i][pos])
-		}
-	}
+	digits16(&st, idx, out)
+}
+
+// HexMany256 writes the hex SHA-256 digest of msgs[i] into out[i] for
+// every i (out is at least as long as msgs), as HMAC.HexMany does: 16 at
+// a time where the CPU has AVX-512, two at a time otherwise.
+func HexMany256(msgs [][]byte, out [][2 * Size]byte) {
+	many(msgs, func(idx []int, nb int) {
+		var st [8][16]uint32
+		compress16(&st, &Init, 0, msgs, idx, nb)
+		digits16(&st, idx, out)
+	}, func(a, b int) {
+		s, t := Sum256Pair(msgs[a], msgs[b])
+		s.AppendHex(out[a][:0])
+		t.AppendHex(out[b][:0])
+	}, func(k int) {
+		s := Hash256(msgs[k])
+		s.AppendHex(out[k][:0])
+	})
 }
 
 // hex16Order is where hex16AVX512 leaves each lane's digits: its byte

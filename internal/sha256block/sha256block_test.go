@@ -321,3 +321,37 @@ func TestHexManyIsCryptoHMAC(t *testing.T) {
 		})
 	}
 }
+
+// TestHexMany256IsCryptoSHA256 is TestHexManyIsCryptoHMAC for SHA-256.
+func TestHexMany256IsCryptoSHA256(t *testing.T) {
+	saved := impl16
+	t.Cleanup(func() { impl16 = saved })
+	for _, wide := range wideImpls() {
+		impl16 = wide
+		t.Run(wide.String(), func(t *testing.T) {
+			forEachImpl(t, func(t *testing.T) {
+				r := newRand(t)
+				for n := 0; n <= 40; n++ {
+					msgs := make([][]byte, n)
+					for k := range msgs {
+						l := r.IntN(120)
+						switch {
+						case n%2 == 1:
+							l = 56 + r.IntN(256)
+						case r.IntN(3) == 0:
+							l = r.IntN(400) // up to seven blocks
+						}
+						msgs[k] = randomBytes(r, l)
+					}
+					out := make([][2 * Size]byte, n)
+					HexMany256(msgs, out)
+					for k, x := range msgs {
+						if want := sha256.Sum256(x); string(out[k][:]) != hex.EncodeToString(want[:]) {
+							t.Fatalf("%d messages, message %d (%d bytes): %s, crypto/sha256 %x", n, k, len(x), out[k][:], want)
+						}
+					}
+				}
+			})
+		})
+	}
+}
