@@ -15,6 +15,13 @@ func blockAVX2(dig *State, p []byte)
 //go:noescape
 func block16AVX512(state *[8][16]uint32, w *[16][16]uint32)
 
+// block16BytesAVX512 is block16AVX512 with each lane's block as its
+// bytes, blocks[j] for lane j: the assembly gathers and byte-swaps the
+// words, which costs less than putting them in columns in Go.
+//
+//go:noescape
+func block16BytesAVX512(state *[8][16]uint32, blocks *[16][BlockSize]byte)
+
 // hex16AVX512 writes the hex digits of 16 final states: out[i][hex16Order[j]]
 // holds word i of lane j as eight digits (little-endian bytes).
 //
@@ -69,6 +76,14 @@ func block16With(impl Impl, state *[8][16]uint32, w *[16][16]uint32) {
 		return
 	}
 	block16Generic(state, w)
+}
+
+func block16BytesWith(impl Impl, state *[8][16]uint32, blocks *[16][BlockSize]byte) {
+	if impl == AVX512x16 {
+		block16BytesAVX512(state, blocks)
+		return
+	}
+	block16BytesGeneric(state, blocks)
 }
 
 func hex16With(impl Impl, state *[8][16]uint32, out *[8][16]uint64) {

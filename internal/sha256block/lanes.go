@@ -91,35 +91,44 @@ func many[T string | []byte](msgs []T, wide func(idx []int, nb int), pair func(a
 // of nb blocks once padded as the end of a message of prefix more bytes
 // (HMAC's key block), from the state init.
 func compress16[T string | []byte](st *[8][16]uint32, init *State, prefix int, msgs []T, idx []int, nb int) {
-	var w [16][16]uint32
 	for i := range st {
 		for j := range st[i] {
 			st[i][j] = init[i]
 		}
 	}
-	// Each lane's padded message, block after block, its words put in the
-	// lane's column. Unused lanes compress whatever is there: their
-	// states are not read.
+	// Each lane's padded message, block after block. Unused lanes
+	// compress whatever is there: their states are not read.
+	var blocks [16][BlockSize]byte
 	for b := 0; b < nb; b++ {
 		start := b * BlockSize
 		for j, k := range idx {
 			t := msgs[k]
-			var blk [BlockSize]byte
+			blk := &blocks[j]
+			n := 0
 			if start < len(t) {
-				copy(blk[:], t[start:])
+				n = copy(blk[:], t[start:])
 			}
+			clear(blk[n:])
 			if end := len(t) - start; end >= 0 && end < BlockSize {
 				blk[end] = 0x80
 			}
 			if b == nb-1 {
 				binary.BigEndian.PutUint64(blk[BlockSize-8:], uint64(prefix+len(t))*8)
 			}
-			for i := range w {
-				w[i][j] = binary.BigEndian.Uint32(blk[4*i:])
-			}
 		}
-		block16With(impl16, st, &w)
+		block16BytesWith(impl16, st, &blocks)
 	}
+}
+
+// block16BytesGeneric is the portable form of block16BytesAVX512.
+func block16BytesGeneric(state *[8][16]uint32, blocks *[16][BlockSize]byte) {
+	var w [16][16]uint32
+	for j := range blocks {
+		for i := range w {
+			w[i][j] = binary.BigEndian.Uint32(blocks[j][4*i:])
+		}
+	}
+	block16Generic(state, &w)
 }
 
 // digits16 writes the hex digest of lane j's state into out[idx[j]].
