@@ -30,9 +30,9 @@ func MaskFieldsSpec() component.Spec {
 			"without the key), and truncates the IP addresses of truncate.ip.fields to their network (IPv4 /24, IPv6 /48 by default: " +
 			"83.149.9.216 becomes 83.149.9.0). A value of truncate.ip.fields that is not an address is hashed if hash.key is set, removed otherwise, " +
 			"so that nothing unmasked passes; such values are counted in mask_fields_total{outcome=\"not_an_address\"}. " +
-			"HMAC-SHA256 is the costly part: one or two hundred nanoseconds per value in Go's standard library even with SHA instructions " +
-			"(two SHA-256 blocks, three past 55 bytes), so a value equal to the previous record's, or found in the table of recent tokens " +
-			"(hash.cache.size), is not hashed again.",
+			"HMAC-SHA256 is the costly part (two SHA-256 blocks per value, three past 55 bytes): the values of a batch that must be hashed " +
+			"are hashed together at its end, 16 at a time where the CPU has AVX-512 (two at a time with SHA instructions otherwise), and a value " +
+			"equal to the previous record's, or found in the table of recent tokens (hash.cache.size), is not hashed again.",
 		Properties: []component.Property{
 			{Key: "hash.fields", Description: "Comma-separated fields replaced by their keyed hash.", Validator: component.List(component.NonEmpty)},
 			{Key: "hash.key", Description: "Secret key of the HMAC (at least 16 characters). Read it from a file with ${file:PATH}.", Sensitive: true,
