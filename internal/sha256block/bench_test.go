@@ -61,7 +61,14 @@ func BenchmarkSum256(b *testing.B) {
 			loop(b, 1, func() { _ = sha256.Sum256(data) })
 		})
 	}
-	for _, i := range supported() {
+	for _, i := range wideImpls() {
+		b.Run("block16/"+i.String(), func(b *testing.B) {
+			st := [8][16]uint32{}
+			var blocks [16][BlockSize]byte
+			loop(b, 16, func() { block16BytesWith(i, &st, &blocks) })
+		})
+	}
+	for _, i := range oneBlockImpls() {
 		for _, blocks := range []int{1, 2, 16} {
 			b.Run("block/"+i.String()+"/"+strconv.Itoa(blocks)+"blocks", func(b *testing.B) {
 				data := make([]byte, blocks*BlockSize)
@@ -105,6 +112,23 @@ func BenchmarkHMACMany(b *testing.B) {
 	out := make([][2 * Size]byte, len(texts))
 	b.Run("HexMany", func(b *testing.B) {
 		loop(b, len(texts), func() { m.HexMany(texts, out) })
+	})
+	// Paths of 56 to 119 bytes: two inner blocks each.
+	paths := make([]string, len(texts))
+	for i := range paths {
+		paths[i] = "/presentations/logstash-monitorama-2013/images/" + strconv.Itoa(i) + "-kibana-dashboard.png?" + texts[i]
+	}
+	b.Run("HexMany/paths", func(b *testing.B) {
+		loop(b, len(paths), func() { m.HexMany(paths, out) })
+	})
+	// ModifyId's texts: address, time in milliseconds and path, 76 to 94
+	// bytes (two blocks).
+	msgs := make([][]byte, len(texts))
+	for i := range msgs {
+		msgs[i] = []byte(texts[i] + "1431857103000" + paths[i][:50+i%8])
+	}
+	b.Run("HexMany256", func(b *testing.B) {
+		loop(b, len(msgs), func() { HexMany256(msgs, out) })
 	})
 	b.Run("AppendHexPair", func(b *testing.B) {
 		loop(b, len(texts), func() {
