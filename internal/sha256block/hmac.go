@@ -49,10 +49,11 @@ func (m *HMAC) final(text string) State {
 
 // finalPair returns the states of the HMACs of a and b. It computes the
 // two side by side, each step of a next to the same step of b, so that
-// the CPU overlaps them: a SHA-256 block is a chain of dependent rounds
-// whose latency bounds one hash more than the CPU's throughput does, and
-// the outer block of an HMAC must wait for its inner one. As in
-// Sum256Pair, each pair of blocks is written before either is compressed.
+// the CPU overlaps one's block with the other's setting up and finishing
+// (on the development machine SHA-NI's rounds themselves do not overlap
+// much: two HMACs this way cost about 20 % less than one after the other).
+// As in Sum256Pair, each pair of blocks is written before either is
+// compressed.
 func (m *HMAC) finalPair(a, b string) (State, State) {
 	s, t := m.inner, m.inner
 	da := unsafe.Slice(unsafe.StringData(a), len(a))

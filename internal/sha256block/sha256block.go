@@ -16,6 +16,11 @@
 // state, the digest padded likewise and compressed once from the outer
 // state, and nothing else.
 //
+// Where many values are to be hashed (a batch's), HMAC.HexMany and
+// HexMany256 take them 16 at a time in the lanes of AVX-512 registers
+// (lanes.go), about 20 ns a block and value against SHA-NI's 45 on the
+// development machine, or two at a time without AVX-512.
+//
 // The results are the standard ones: tests compare every function with
 // crypto/sha256 and crypto/hmac on a table, on random inputs of every
 // length up to 300 bytes and under fuzzing, with each block function.
@@ -141,8 +146,8 @@ func Hash256(data []byte) State {
 // Sum256Pair returns the final states of SHA-256 over a and b (their
 // digests are the states' Bytes), as two calls of Sum256 would, in less
 // time: the two are compressed side by side, a block of one next to a
-// block of the other, so that the CPU overlaps the two chains of dependent
-// rounds. The padded last blocks of both are written before either is
+// block of the other, so that the CPU overlaps what it can of the two
+// (see HMAC.finalPair). The padded last blocks of both are written before either is
 // compressed: the assembly reads a block in 16-byte loads, which cannot
 // take their bytes from the narrower stores that wrote it before those
 // stores retire, and a store retires only after everything before it, so
