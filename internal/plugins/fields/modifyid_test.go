@@ -11,6 +11,7 @@ import (
 
 	"github.com/weir-streams/weir/internal/plugins/fields"
 	"github.com/weir-streams/weir/internal/record"
+	"github.com/weir-streams/weir/internal/streamtest"
 )
 
 func TestModifyId(t *testing.T) {
@@ -82,3 +83,45 @@ func sha224Sum(b []byte) []byte { s := sha256.Sum224(b); return s[:] }
 func sha256Sum(b []byte) []byte { s := sha256.Sum256(b); return s[:] }
 func sha384Sum(b []byte) []byte { s := sha512.Sum384(b); return s[:] }
 func sha512Sum(b []byte) []byte { s := sha512.Sum512(b); return s[:] }
+
+// TestModifyIdSHA256RealLog sets the ids of the real access log's records
+// with SHA-256 (hashed two records at a time) in batches of an even and
+// of an odd size, for hashFields and typetimehash: every id must be the
+// crypto/sha256 digest of that record's own fields.
+func TestModifyIdSHA256RealLog(t *testing.T) {
+	log := streamtest.AccessLogRecords(t)
+	fieldNames := []string{"src_ip", record.FieldTime, "http_query", "bytes_out"}
+	for _, strategy := range []string{"hashFields", "typetimehash"} {
+		for _, batch := range []int{500, 499, 1} {
+			p, _ := build(t, fields.ModifyIdSpec(), map[string]string{"id.generation.strategy": strategy, "fields.to.hash": "src_ip,record_time,http_query,bytes_out"})
+			recs := make([]*record.Record, len(log))
+			want := make([]string, len(log))
+			for i, r := range log {
+				recs[i] = r.Clone()
+				var text string
+				for _, f := range fieldNames {
+					if v, ok := r.Get(f); ok {
+						text += v.Text()
+					}
+				}
+				sum := sha256.Sum256([]byte(text))
+				want[i] = hex.EncodeToString(sum[:])
+				if strategy == "typetimehash" {
+					tv, _ := r.Get(record.FieldTime)
+					want[i] = r.Type + "-" + tv.Text() + "-" + want[i]
+				}
+			}
+			for start := 0; start < len(recs); start += batch {
+				process(t, p, recs[start:min(start+batch, len(recs))]...)
+			}
+			for i, r := range recs {
+				if r.ID != want[i] {
+					t.Fatalf("%s, batches of %d, record %d: id %s, want %s", strategy, batch, i, r.ID, want[i])
+				}
+				if s, _ := r.GetString(record.FieldID); s != want[i] {
+					t.Fatalf("%s, batches of %d, record %d: record_id %s, want %s", strategy, batch, i, s, want[i])
+				}
+			}
+		}
+	}
+}
