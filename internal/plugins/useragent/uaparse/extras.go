@@ -14,6 +14,12 @@ func (s *state) extras() {
 		for en < len(p.ua) && isEmailChar(p.ua[en]) {
 			en++
 		}
+		// A "+" before the address is the "see also" mark robots put
+		// before their contact ("+http://...", "+bot@example.com"), not a
+		// part of the address.
+		for st < i && (p.ua[st] == '+' || p.ua[st] == '.') {
+			st++
+		}
 		if st < i && en > i+1 && strings.Contains(p.ua[i:en], ".") {
 			s.email = strings.TrimRight(p.ua[st:en], ".")
 		}
@@ -24,6 +30,8 @@ func (s *state) extras() {
 			en++
 		}
 		s.url = p.ua[i:en]
+	} else {
+		s.url = hostNameIn(p.ua)
 	}
 	s.uuid = findUUID(p.ua)
 	// Internet Explorer 8 and later can emulate an older release for old
@@ -41,6 +49,89 @@ func (s *state) extras() {
 		}
 	}
 }
+
+// hostNameIn returns the first host name written without a scheme in the
+// user agent ("www.example.com", "example.io", the product "Example.com/1.2",
+// an app's reversed identifier "com.example.app"), or the empty string. A
+// client that names a site names where to learn about it, as a URL does.
+// The name stops before a path; the domain of an e-mail address is not one.
+func hostNameIn(ua string) string {
+	for i := 1; i+1 < len(ua); i++ {
+		if ua[i] != '.' || !isAlnum(ua[i-1]) || !isLetter(ua[i+1]) {
+			continue
+		}
+		st := i
+		for st > 0 && isHostChar(ua[st-1]) {
+			st--
+		}
+		en := i
+		for en < len(ua) && isHostChar(ua[en]) {
+			en++
+		}
+		if (st > 0 && (ua[st-1] == '@' || ua[st-1] == '\\')) || (en < len(ua) && ua[en] == '@') {
+			i = en
+			continue
+		}
+		if h := strings.TrimRight(ua[st:en], ".-"); isHostName(h) {
+			return h
+		}
+		i = en
+	}
+	return ""
+}
+
+func isHostChar(c byte) bool { return isAlnum(c) || c == '.' || c == '-' || c == '_' }
+
+// hostTLDs are the top level domains a host name written without a scheme
+// must end in: the generic ones and the country codes robots and apps use
+// most. A version ("1.2") or a token like "InfoPath.3" never ends in one.
+var hostTLDs = map[string]bool{
+	"com": true, "org": true, "net": true, "io": true, "eu": true, "nl": true, "de": true, "fr": true,
+	"uk": true, "ru": true, "jp": true, "cn": true, "ly": true, "info": true, "biz": true, "co": true,
+	"ai": true, "app": true, "dev": true, "tech": true, "zone": true, "be": true, "ch": true, "at": true,
+	"es": true, "pl": true, "se": true, "cz": true, "us": true, "gov": true, "edu": true,
+}
+
+// reversedIDRoots are the first labels of the reversed domain names apps
+// take as identifiers ("com.example.app").
+var reversedIDRoots = map[string]bool{"com": true, "org": true, "net": true, "nl": true, "de": true, "io": true}
+
+// isHostName reports whether h is shaped like a host name: two or more
+// labels of letters, digits, "-" or "_", and either a known top level
+// domain after a label with a letter, a "www." start, or an app's reversed
+// identifier of three labels or more.
+func isHostName(h string) bool {
+	labels := strings.Split(h, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" {
+			return false
+		}
+	}
+	first, last := strings.ToLower(labels[0]), strings.ToLower(labels[len(labels)-1])
+	switch {
+	case hostTLDs[last] && hasLetter(labels[len(labels)-2]):
+		return true
+	case first == "www" && len(labels) >= 3:
+		return true
+	case reversedIDRoots[first] && len(labels) >= 3 && hasLetter(last) && !hasDigitStart(last):
+		return true
+	}
+	return false
+}
+
+func hasLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isLetter(s[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasDigitStart(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
 
 // findUUID returns the first UUID ("8-4-4-4-12" hexadecimal digits) in
 // the user agent, the installation or device identifier some apps send, or

@@ -122,3 +122,34 @@ func TestLoneMailProgram(t *testing.T) {
 		{"Deno/1.30.0", map[string]string{"AgentClass": "Special", "AgentName": "Deno"}},
 	})
 }
+
+// TestContactWithoutScheme: a host name written without "http://" is the
+// agent's information URL, and a "+" before an e-mail address is the "see
+// also" mark, not part of the address. The user agents are made up for the
+// rule (example names), not Yauaa test cases.
+func TestContactWithoutScheme(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+	}{
+		{"ExampleBot (www.example.org)", "www.example.org"},
+		{"Mozilla/5.0 (compatible; example.io/2.1; +crawler@example.io)", "example.io"},
+		{"Example.com/3.4.5 (Android 12; Pixel 6; Phone)", "Example.com"},
+		{"ExampleApp/1.0 (com.example.app; build:7; iOS 16.2.0) Alamofire/5.6.4", "com.example.app"},
+		{"Exampler API/2.0 +exampler.net", "exampler.net"},
+		{"Fetcher for exampledata.co.uk", "exampledata.co.uk"},
+		// Not host names: versions, .NET, numbered tokens, e-mail domains.
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64; .NET4.0C; InfoPath.3) Gecko/20100101 Firefox/115.0", ""},
+		{"ExampleBot/1.0 (bot@example.org)", ""},
+		{"Mozilla/5.0 (Linux; Android 13; SM-S911B Build/TP1A.220624.014) AppleWebKit/537.36", ""},
+	} {
+		if got := hostNameIn(c.in); got != c.want {
+			t.Errorf("hostNameIn(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"ExampleBot (www.example.org)", map[string]string{"AgentInformationUrl": "www.example.org"}},
+		{"Mozilla/5.0 (compatible; ExampleBot/2.0; +http://example.org/bot.html)", map[string]string{"AgentInformationUrl": "http://example.org/bot.html"}},
+		{"Mozilla/5.0 (compatible; ExampleBot/1.0; +crawler@example.org)", map[string]string{"AgentInformationEmail": "crawler@example.org"}},
+		{"ExampleFetcher/0.9 (mailto:+ops@example.net)", map[string]string{"AgentInformationEmail": "ops@example.net"}},
+	})
+}

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "253e3c1a8bec2e8f986c32ed6ad91cc4110504890ef162f99000100cd9ca8c3d",
-	"dev-variants": "d27b7c241c17d7e3cb84e3f078bd10f6c5c5c99b5c9b3290aae8cea72a0f8062",
-	"access-log":   "4c20ab9488c80d8be4e22c5521261b939bc48a8d48545406746843c39ca06cb4",
+	"dev":          "851f74adbf75351fb867f151f55e912dc386b7c254bc1098605cbd3edb7ea32a",
+	"dev-variants": "e91665d5ade956dff69042681c6d9778c57f8cbdebaa36c964d2a1149ed4beca",
+	"access-log":   "c1b18577ed1daacec738e2f53815d3da251b149c972fffa192aa9f47e1e30a2e",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
 
