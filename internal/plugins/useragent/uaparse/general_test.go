@@ -153,3 +153,18 @@ func TestContactWithoutScheme(t *testing.T) {
 		{"ExampleFetcher/0.9 (mailto:+ops@example.net)", map[string]string{"AgentInformationEmail": "ops@example.net"}},
 	})
 }
+
+// TestMediaTekChipModels: reference phones and tablets that send MediaTek's
+// chip as their model are MediaTek devices, for every chip of the MT6 (phone)
+// and MT8 (tablet) series, not only the ones seen before. The user agents are
+// made up in the shape such devices send.
+func TestMediaTekChipModels(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"MT6735/V1 Linux/3.10.65 Android/5.1 Release/03.11.2016 Browser/AppleWebKit537.36 Mobile Safari/537.36 Android 5.1;",
+			map[string]string{"DeviceBrand": "MediaTek", "DeviceName": "MediaTek MT6735"}},
+		{"Mozilla/5.0 (Linux; Android 6.0; MT6580 Build/MRA58K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/70.0.3538.110 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "MediaTek", "DeviceName": "MediaTek MT6580", "DeviceClass": "Phone"}},
+		{"Mozilla/5.0 (Linux; Android 7.0; MT8163 Build/NRD90M) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.91 Safari/537.36",
+			map[string]string{"DeviceBrand": "MediaTek", "DeviceName": "MediaTek MT8163", "DeviceClass": "Tablet"}},
+	})
+}
