@@ -101,25 +101,49 @@ var reversedIDRoots = map[string]bool{"com": true, "org": true, "net": true, "nl
 // domain after a label with a letter, a "www." start, or an app's reversed
 // identifier of three labels or more.
 func isHostName(h string) bool {
-	labels := strings.Split(h, ".")
-	if len(labels) < 2 {
-		return false
-	}
-	for _, l := range labels {
+	// The labels are walked in place: this runs on every user agent
+	// without a URL, and must not allocate.
+	n, first, last, beforeLast := 0, "", "", ""
+	for st := 0; st <= len(h); {
+		en := strings.IndexByte(h[st:], '.')
+		if en < 0 {
+			en = len(h)
+		} else {
+			en += st
+		}
+		l := h[st:en]
 		if l == "" {
 			return false
 		}
+		if n == 0 {
+			first = l
+		}
+		beforeLast, last = last, l
+		n++
+		st = en + 1
 	}
-	first, last := strings.ToLower(labels[0]), strings.ToLower(labels[len(labels)-1])
+	if n < 2 {
+		return false
+	}
 	switch {
-	case hostTLDs[last] && hasLetter(labels[len(labels)-2]):
+	case inLowerSet(hostTLDs, last) && hasLetter(beforeLast):
 		return true
-	case first == "www" && len(labels) >= 3:
+	case strings.EqualFold(first, "www") && n >= 3:
 		return true
-	case reversedIDRoots[first] && len(labels) >= 3 && hasLetter(last) && !hasDigitStart(last):
+	case inLowerSet(reversedIDRoots, first) && n >= 3 && hasLetter(last) && !hasDigitStart(last):
 		return true
 	}
 	return false
+}
+
+// inLowerSet reports whether the lower case form of a short s is in m,
+// lower-casing on the stack.
+func inLowerSet(m map[string]bool, s string) bool {
+	if len(s) > 8 {
+		return false
+	}
+	var buf [8]byte
+	return m[asciiLowerInto(s, buf[:])]
 }
 
 func hasLetter(s string) bool {

@@ -168,3 +168,17 @@ func TestMediaTekChipModels(t *testing.T) {
 			map[string]string{"DeviceBrand": "MediaTek", "DeviceName": "MediaTek MT8163", "DeviceClass": "Tablet"}},
 	})
 }
+
+// TestHostNameInDoesNotAllocate: hostNameIn runs on every user agent that
+// has no URL, so it must not add to the two allocations of an analysis.
+func TestHostNameInDoesNotAllocate(t *testing.T) {
+	for _, ua := range []string{
+		"Example.COM/3.4.5 (Android 12; Pixel 6; Phone)",
+		"ExampleApp/1.0 (COM.Example.App; build:7; iOS 16.2.0) Alamofire/5.6.4",
+		"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+	} {
+		if n := testing.AllocsPerRun(100, func() { hostNameIn(ua) }); n != 0 {
+			t.Errorf("hostNameIn(%q) makes %v allocations, want 0", ua, n)
+		}
+	}
+}

@@ -534,6 +534,9 @@ func versionVariant(c devCase, n int) (variant, string) {
 	if product == "" {
 		return variant{}, "no product carries the agent version"
 	}
+	if !sharesWord(c.Expected["AgentName"], product) {
+		return variant{}, "the product with the agent's version is not the agent (\"Darwin/15.6.0\")"
+	}
 	if versionUnclear(c, ver, func(attr string) bool {
 		return strings.HasPrefix(attr, "Agent") || strings.HasPrefix(attr, "LayoutEngine") && c.Expected["LayoutEngineVersion"] == ver
 	}) {
@@ -598,6 +601,18 @@ func versionUnclear(c devCase, ver string, mapped func(attr string) bool) bool {
 			continue
 		}
 		if strings.Contains(v, ver) || v == major || strings.HasSuffix(v, " "+major) {
+			return true
+		}
+	}
+	return false
+}
+
+// sharesWord reports whether a word of name (three letters or more) is
+// written in product, ignoring case.
+func sharesWord(name, product string) bool {
+	lp := strings.ToLower(product)
+	for _, w := range regexp.MustCompile(`[A-Za-z]{3,}`).FindAllString(name, -1) {
+		if strings.Contains(lp, strings.ToLower(w)) {
 			return true
 		}
 	}
