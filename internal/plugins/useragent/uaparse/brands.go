@@ -121,6 +121,12 @@ func brandOfModel(model string) (brand, rest string) {
 	for _, i := range prefixesByInitial[lm[0]] {
 		bp := brandPrefixes[i]
 		if strings.HasPrefix(lm, bp.prefix) {
+			if bp.digits && !hasLetter(lm) {
+				// A prefix of digits ("508", Alcatel's 5033D) names
+				// a model code, and a code has letters: a number
+				// alone ("(508)", a build) is no model.
+				continue
+			}
 			brand = bp.brand
 			// Remove the brand itself from the model, not a model prefix
 			// such as "SM-" or "Nexus".

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "851f74adbf75351fb867f151f55e912dc386b7c254bc1098605cbd3edb7ea32a",
-	"dev-variants": "e91665d5ade956dff69042681c6d9778c57f8cbdebaa36c964d2a1149ed4beca",
+	"dev":          "5e5325a47e7cccc187666a515515f42fe2e00de3c30395587030e578199f34ad",
+	"dev-variants": "90fa12449b0e5776ea4f35e17ae3a0ea4fb1315baf6c65b6173ad9c57a34c90c",
 	"access-log":   "c1b18577ed1daacec738e2f53815d3da251b149c972fffa192aa9f47e1e30a2e",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
