@@ -56,8 +56,14 @@ func (s *state) extras() {
 // client that names a site names where to learn about it, as a URL does.
 // The name stops before a path; the domain of an e-mail address is not one.
 func hostNameIn(ua string) string {
-	for i := 1; i+1 < len(ua); i++ {
-		if ua[i] != '.' || !isAlnum(ua[i-1]) || !isLetter(ua[i+1]) {
+	for i := 0; i < len(ua); i++ {
+		// Jump from dot to dot: most bytes are not one.
+		k := strings.IndexByte(ua[i:], '.')
+		if k < 0 {
+			return ""
+		}
+		i += k
+		if i == 0 || i+1 >= len(ua) || !isAlnum(ua[i-1]) || !isLetter(ua[i+1]) {
 			continue
 		}
 		st := i

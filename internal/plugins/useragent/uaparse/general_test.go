@@ -182,3 +182,24 @@ func TestHostNameInDoesNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// TestDigitPrefixNeedsAModelCode: a prefix of digits in tables/brands.tsv
+// names model codes (Alcatel's "5033D"); a number alone in a comment is a
+// build or a count, not a model. And a model glued to the kernel product
+// ("AB-C12 Linux/3.0.13") is the model without the kernel's word. The user
+// agents are made up in the shapes such clients send.
+func TestDigitPrefixNeedsAModelCode(t *testing.T) {
+	for _, c := range []struct{ model, brand string }{
+		{"5033D", "Alcatel"}, {"508", ""}, {"901", ""},
+	} {
+		if b, _ := brandOfModel(c.model); b != c.brand {
+			t.Errorf("brandOfModel(%q) = %q, want %q", c.model, b, c.brand)
+		}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 8.1.0; 5033D) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.91 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Alcatel", "DeviceName": "Alcatel 5033D"}},
+		{"AT-AS45SE Linux/3.0.13 Android/4.0.4 Release/05.11.2013 Browser/AppleWebKit534.30 Mobile Safari/534.30 Android 4.0.4;",
+			map[string]string{"DeviceBrand": "Wolfgang Mobile", "DeviceName": "Wolfgang Mobile AT-AS45SE"}},
+	})
+}
