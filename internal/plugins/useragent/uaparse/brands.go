@@ -118,9 +118,24 @@ func brandOfModel(model string) (brand, rest string) {
 	if lm == "" {
 		return "", model
 	}
-	for _, i := range prefixesByInitial[lm[0]] {
-		bp := brandPrefixes[i]
+	var second byte
+	if len(lm) > 1 {
+		second = lm[1]
+	}
+	for _, c := range prefixesByInitial[lm[0]] {
+		// The second byte is compared first: most prefixes of an
+		// initial differ there, and the comparison saves a call.
+		if c.second != 0 && c.second != second {
+			continue
+		}
+		bp := brandPrefixes[c.index]
 		if strings.HasPrefix(lm, bp.prefix) {
+			if bp.digits && !hasLetter(lm) {
+				// A prefix of digits ("508", Alcatel's 5033D) names
+				// a model code, and a code has letters: a number
+				// alone ("(508)", a build) is no model.
+				continue
+			}
 			brand = bp.brand
 			// Remove the brand itself from the model, not a model prefix
 			// such as "SM-" or "Nexus".
@@ -302,9 +317,20 @@ func redmiName(m string) string {
 // starting with each byte, in list order, so that a model is compared
 // with the few prefixes that can match it; the first match is the same as
 // in a scan of the whole list.
-var prefixesByInitial = func() (t [256][]int) {
+var prefixesByInitial = func() (t [256][]prefixRef) {
 	for i, bp := range brandPrefixes {
-		t[bp.prefix[0]] = append(t[bp.prefix[0]], i)
+		r := prefixRef{index: i}
+		if len(bp.prefix) > 1 {
+			r.second = bp.prefix[1]
+		}
+		t[bp.prefix[0]] = append(t[bp.prefix[0]], r)
 	}
 	return t
 }()
+
+// prefixRef is a position in brandPrefixes with the prefix's second byte
+// (0 for a prefix of one byte).
+type prefixRef struct {
+	index  int
+	second byte
+}

@@ -624,9 +624,9 @@ func (s *state) modelElsewhere() string {
 			return b + " " + pr.version
 		}
 		name := pr.name
-		if k := strings.LastIndexByte(name, ' '); k > 0 && pr.lword == "android" {
-			// "Appie/8.32.1 Doro 8040 Android/11": the model, then the
-			// system the version belongs to.
+		if k := strings.LastIndexByte(name, ' '); k > 0 && (pr.lword == "android" || pr.lword == "linux") {
+			// "Appie/8.32.1 Doro 8040 Android/11", "AB-C12 Linux/3.0.13":
+			// the model, then the system the version belongs to.
 			name = name[:k]
 		}
 		if b, _ := brandOfModel(name); b != "" && strings.ContainsAny(name, "-0123456789") {

@@ -14,6 +14,12 @@ func (s *state) extras() {
 		for en < len(p.ua) && isEmailChar(p.ua[en]) {
 			en++
 		}
+		// A "+" before the address is the "see also" mark robots put
+		// before their contact ("+http://...", "+bot@example.com"), not a
+		// part of the address.
+		for st < i && (p.ua[st] == '+' || p.ua[st] == '.') {
+			st++
+		}
 		if st < i && en > i+1 && strings.Contains(p.ua[i:en], ".") {
 			s.email = strings.TrimRight(p.ua[st:en], ".")
 		}
@@ -24,6 +30,8 @@ func (s *state) extras() {
 			en++
 		}
 		s.url = p.ua[i:en]
+	} else {
+		s.url = hostNameIn(p.ua)
 	}
 	s.uuid = findUUID(p.ua)
 	// Internet Explorer 8 and later can emulate an older release for old
@@ -41,6 +49,119 @@ func (s *state) extras() {
 		}
 	}
 }
+
+// hostNameIn returns the first host name written without a scheme in the
+// user agent ("www.example.com", "example.io", the product "Example.com/1.2",
+// an app's reversed identifier "com.example.app"), or the empty string. A
+// client that names a site names where to learn about it, as a URL does.
+// The name stops before a path; the domain of an e-mail address is not one.
+func hostNameIn(ua string) string {
+	for i := 0; i < len(ua); i++ {
+		// Jump from dot to dot: most bytes are not one.
+		k := strings.IndexByte(ua[i:], '.')
+		if k < 0 {
+			return ""
+		}
+		i += k
+		if i == 0 || i+1 >= len(ua) || !isAlnum(ua[i-1]) || !isLetter(ua[i+1]) {
+			continue
+		}
+		st := i
+		for st > 0 && isHostChar(ua[st-1]) {
+			st--
+		}
+		en := i
+		for en < len(ua) && isHostChar(ua[en]) {
+			en++
+		}
+		if (st > 0 && (ua[st-1] == '@' || ua[st-1] == '\\')) || (en < len(ua) && ua[en] == '@') {
+			i = en
+			continue
+		}
+		if h := strings.TrimRight(ua[st:en], ".-"); isHostName(h) {
+			return h
+		}
+		i = en
+	}
+	return ""
+}
+
+func isHostChar(c byte) bool { return isAlnum(c) || c == '.' || c == '-' || c == '_' }
+
+// hostTLDs are the top level domains a host name written without a scheme
+// must end in: the generic ones and the country codes robots and apps use
+// most. A version ("1.2") or a token like "InfoPath.3" never ends in one.
+var hostTLDs = map[string]bool{
+	"com": true, "org": true, "net": true, "io": true, "eu": true, "nl": true, "de": true, "fr": true,
+	"uk": true, "ru": true, "jp": true, "cn": true, "ly": true, "info": true, "biz": true, "co": true,
+	"ai": true, "app": true, "dev": true, "tech": true, "zone": true, "be": true, "ch": true, "at": true,
+	"es": true, "pl": true, "se": true, "cz": true, "us": true, "gov": true, "edu": true,
+}
+
+// reversedIDRoots are the first labels of the reversed domain names apps
+// take as identifiers ("com.example.app").
+var reversedIDRoots = map[string]bool{"com": true, "org": true, "net": true, "nl": true, "de": true, "io": true}
+
+// isHostName reports whether h is shaped like a host name: two or more
+// labels of letters, digits, "-" or "_", and either a known top level
+// domain after a label with a letter, a "www." start, or an app's reversed
+// identifier of three labels or more.
+func isHostName(h string) bool {
+	// The labels are walked in place: this runs on every user agent
+	// without a URL, and must not allocate.
+	n, first, last, beforeLast := 0, "", "", ""
+	for st := 0; st <= len(h); {
+		en := strings.IndexByte(h[st:], '.')
+		if en < 0 {
+			en = len(h)
+		} else {
+			en += st
+		}
+		l := h[st:en]
+		if l == "" {
+			return false
+		}
+		if n == 0 {
+			first = l
+		}
+		beforeLast, last = last, l
+		n++
+		st = en + 1
+	}
+	if n < 2 {
+		return false
+	}
+	switch {
+	case inLowerSet(hostTLDs, last) && hasLetter(beforeLast):
+		return true
+	case strings.EqualFold(first, "www") && n >= 3:
+		return true
+	case inLowerSet(reversedIDRoots, first) && n >= 3 && hasLetter(last) && !hasDigitStart(last):
+		return true
+	}
+	return false
+}
+
+// inLowerSet reports whether the lower case form of a short s is in m,
+// lower-casing on the stack.
+func inLowerSet(m map[string]bool, s string) bool {
+	if len(s) > 8 {
+		return false
+	}
+	var buf [8]byte
+	return m[asciiLowerInto(s, buf[:])]
+}
+
+func hasLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isLetter(s[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasDigitStart(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
 
 // findUUID returns the first UUID ("8-4-4-4-12" hexadecimal digits) in
 // the user agent, the installation or device identifier some apps send, or

@@ -122,3 +122,84 @@ func TestLoneMailProgram(t *testing.T) {
 		{"Deno/1.30.0", map[string]string{"AgentClass": "Special", "AgentName": "Deno"}},
 	})
 }
+
+// TestContactWithoutScheme: a host name written without "http://" is the
+// agent's information URL, and a "+" before an e-mail address is the "see
+// also" mark, not part of the address. The user agents are made up for the
+// rule (example names), not Yauaa test cases.
+func TestContactWithoutScheme(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+	}{
+		{"ExampleBot (www.example.org)", "www.example.org"},
+		{"Mozilla/5.0 (compatible; example.io/2.1; +crawler@example.io)", "example.io"},
+		{"Example.com/3.4.5 (Android 12; Pixel 6; Phone)", "Example.com"},
+		{"ExampleApp/1.0 (com.example.app; build:7; iOS 16.2.0) Alamofire/5.6.4", "com.example.app"},
+		{"Exampler API/2.0 +exampler.net", "exampler.net"},
+		{"Fetcher for exampledata.co.uk", "exampledata.co.uk"},
+		// Not host names: versions, .NET, numbered tokens, e-mail domains.
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64; .NET4.0C; InfoPath.3) Gecko/20100101 Firefox/115.0", ""},
+		{"ExampleBot/1.0 (bot@example.org)", ""},
+		{"Mozilla/5.0 (Linux; Android 13; SM-S911B Build/TP1A.220624.014) AppleWebKit/537.36", ""},
+	} {
+		if got := hostNameIn(c.in); got != c.want {
+			t.Errorf("hostNameIn(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"ExampleBot (www.example.org)", map[string]string{"AgentInformationUrl": "www.example.org"}},
+		{"Mozilla/5.0 (compatible; ExampleBot/2.0; +http://example.org/bot.html)", map[string]string{"AgentInformationUrl": "http://example.org/bot.html"}},
+		{"Mozilla/5.0 (compatible; ExampleBot/1.0; +crawler@example.org)", map[string]string{"AgentInformationEmail": "crawler@example.org"}},
+		{"ExampleFetcher/0.9 (mailto:+ops@example.net)", map[string]string{"AgentInformationEmail": "ops@example.net"}},
+	})
+}
+
+// TestMediaTekChipModels: reference phones and tablets that send MediaTek's
+// chip as their model are MediaTek devices, for every chip of the MT6 (phone)
+// and MT8 (tablet) series, not only the ones seen before. The user agents are
+// made up in the shape such devices send.
+func TestMediaTekChipModels(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"MT6735/V1 Linux/3.10.65 Android/5.1 Release/03.11.2016 Browser/AppleWebKit537.36 Mobile Safari/537.36 Android 5.1;",
+			map[string]string{"DeviceBrand": "MediaTek", "DeviceName": "MediaTek MT6735"}},
+		{"Mozilla/5.0 (Linux; Android 6.0; MT6580 Build/MRA58K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/70.0.3538.110 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "MediaTek", "DeviceName": "MediaTek MT6580", "DeviceClass": "Phone"}},
+		{"Mozilla/5.0 (Linux; Android 7.0; MT8163 Build/NRD90M) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.91 Safari/537.36",
+			map[string]string{"DeviceBrand": "MediaTek", "DeviceName": "MediaTek MT8163", "DeviceClass": "Tablet"}},
+	})
+}
+
+// TestHostNameInDoesNotAllocate: hostNameIn runs on every user agent that
+// has no URL, so it must not add to the two allocations of an analysis.
+func TestHostNameInDoesNotAllocate(t *testing.T) {
+	for _, ua := range []string{
+		"Example.COM/3.4.5 (Android 12; Pixel 6; Phone)",
+		"ExampleApp/1.0 (COM.Example.App; build:7; iOS 16.2.0) Alamofire/5.6.4",
+		"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+	} {
+		if n := testing.AllocsPerRun(100, func() { hostNameIn(ua) }); n != 0 {
+			t.Errorf("hostNameIn(%q) makes %v allocations, want 0", ua, n)
+		}
+	}
+}
+
+// TestDigitPrefixNeedsAModelCode: a prefix of digits in tables/brands.tsv
+// names model codes (Alcatel's "5033D"); a number alone in a comment is a
+// build or a count, not a model. And a model glued to the kernel product
+// ("AB-C12 Linux/3.0.13") is the model without the kernel's word. The user
+// agents are made up in the shapes such clients send.
+func TestDigitPrefixNeedsAModelCode(t *testing.T) {
+	for _, c := range []struct{ model, brand string }{
+		{"5033D", "Alcatel"}, {"508", ""}, {"901", ""},
+	} {
+		if b, _ := brandOfModel(c.model); b != c.brand {
+			t.Errorf("brandOfModel(%q) = %q, want %q", c.model, b, c.brand)
+		}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 8.1.0; 5033D) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.91 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Alcatel", "DeviceName": "Alcatel 5033D"}},
+		{"AT-AS45SE Linux/3.0.13 Android/4.0.4 Release/05.11.2013 Browser/AppleWebKit534.30 Mobile Safari/534.30 Android 4.0.4;",
+			map[string]string{"DeviceBrand": "Wolfgang Mobile", "DeviceName": "Wolfgang Mobile AT-AS45SE"}},
+	})
+}

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "253e3c1a8bec2e8f986c32ed6ad91cc4110504890ef162f99000100cd9ca8c3d",
-	"dev-variants": "d27b7c241c17d7e3cb84e3f078bd10f6c5c5c99b5c9b3290aae8cea72a0f8062",
-	"access-log":   "4c20ab9488c80d8be4e22c5521261b939bc48a8d48545406746843c39ca06cb4",
+	"dev":          "5e5325a47e7cccc187666a515515f42fe2e00de3c30395587030e578199f34ad",
+	"dev-variants": "90fa12449b0e5776ea4f35e17ae3a0ea4fb1315baf6c65b6173ad9c57a34c90c",
+	"access-log":   "c1b18577ed1daacec738e2f53815d3da251b149c972fffa192aa9f47e1e30a2e",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
 

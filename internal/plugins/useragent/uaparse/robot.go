@@ -16,17 +16,24 @@ var robotWordIDs = func() []needleID {
 	return ids
 }()
 
-// robotWords mark a product or comment entry as an automated client.
-var robotWords = []string{
-	"bot", "crawler", "spider", "slurp", "scraper", "fetcher", "archiver", "checker", "indexer",
-	"externalhit", "externalagent", "preview", "validator", "monitor", "crawl", "catchpoint", "linkcheck", "-probe", "synthetic", "gitlab-runner", "uptime",
-	"subscribers", "feed-id", "nutch", "sleuth", "lwp::", "libfetch", "indy library", "scout", "urllog", "robosourcer",
-	"protocol discovery",
-	"phantomjs", "casperjs", "prerender", "datadogsynthetics", "pingdom", "headlessshell", "downloader",
-}
+// robotWords mark a product or comment entry as an automated client: the
+// generic words and the robot product names of tables/robot_words.tsv, in
+// file order.
+var robotWords = robotWordsOfKind("word", "product")
 
-// notRobotWords are product names containing a robot word by accident.
-var notRobotWords = []string{"cubot", "robotic", "abbott", "bottle", "webpreview", "robotframework"}
+// notRobotWords are product names containing a robot word by accident
+// (tables/robot_words.tsv, kind "exception").
+var notRobotWords = robotWordsOfKind("exception")
+
+func robotWordsOfKind(kinds ...string) []string {
+	var out []string
+	for _, r := range loadTable("robot_words.tsv", tableColumns["robot_words.tsv"]) {
+		if slices.Contains(kinds, r[1]) {
+			out = append(out, r[0])
+		}
+	}
+	return out
+}
 
 // robotKind tells how a robot was recognised, which decides how much of
 // the ordinary analysis is kept.

