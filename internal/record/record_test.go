@@ -274,6 +274,9 @@ func TestNewIsOneAllocation(t *testing.T) {
 	}
 	if id, _ := r.GetString(record.FieldID); id != "id" {
 		t.Errorf("record_id = %q", id)
+	}
+}
+
 // TestHints: GetHint and SetHint find and set a field whatever the hint
 // (right, wrong, out of range, negative), and return where it is.
 func TestHints(t *testing.T) {
