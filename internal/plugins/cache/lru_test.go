@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -275,4 +276,32 @@ func BenchmarkLRUServiceGetHit(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// TestServiceSetCopiesKey: a key stored by the service shares no bytes with
+// the caller's string. Keys are field values, which are substrings of the
+// fetched Kafka batch; sharing would keep the whole batch alive as long as
+// the entry lives. The test fails if Set stores the caller's strings.
+func TestServiceSetCopiesKey(t *testing.T) {
+	s := NewLRUService(component.Env{Name: "keys"}, 4, nil)
+	batch := "10.0.0.1 - - [17/May/2015:10:05:03 +0000] \"GET / HTTP/1.1\" 200 0"
+	name := batch[:8] // "10.0.0.1", as a field cut from a line
+	space := batch[9:10]
+	s.Set(Key{Space: space, Name: name}, "host.example.", 0)
+	if v, ok := s.Get(Key{Space: "-", Name: "10.0.0.1"}); !ok || v != "host.example." {
+		t.Fatalf("Get = %v, %v; want the stored value", v, ok)
+	}
+	s.lru.mu.Lock()
+	defer s.lru.mu.Unlock()
+	if len(s.lru.items) != 1 {
+		t.Fatalf("%d entries, want 1", len(s.lru.items))
+	}
+	lo, hi := uintptr(unsafe.Pointer(unsafe.StringData(batch))), uintptr(unsafe.Pointer(unsafe.StringData(batch)))+uintptr(len(batch))
+	for k := range s.lru.items {
+		for _, str := range []string{k.Space, k.Name} {
+			if p := uintptr(unsafe.Pointer(unsafe.StringData(str))); p >= lo && p < hi {
+				t.Errorf("stored key string %q points into the caller's batch", str)
+			}
+		}
+	}
 }

@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -125,8 +126,13 @@ func (s *LRUService) Get(key Key) (any, bool) {
 	return nil, false
 }
 
-// Set implements KeyValue.
+// Set implements KeyValue. The key's strings are copied: processors key the
+// cache by field values, and a field value of a parsed line is a substring
+// of the fetched Kafka batch it came from (the stream does not copy lines),
+// so a cached key that shared its bytes would keep that whole batch, about
+// a megabyte, alive for as long as the entry lives.
 func (s *LRUService) Set(key Key, value any, ttl time.Duration) {
+	key.Space, key.Name = strings.Clone(key.Space), strings.Clone(key.Name)
 	switch s.lru.Set(key, value, ttl) {
 	case Inserted:
 		s.entries.Inc()
