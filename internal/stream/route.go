@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -69,6 +70,9 @@ func (s *Stream) outputTopics(ctx context.Context, cl *kgo.Client, r *record.Rec
 		return nil, reason
 	}
 	exists, err := s.ensureTopic(ctx, cl, t)
+	// The maps outlive the poll: keep a copy of the name, not a substring
+	// of the fetched batch a field value may share its bytes with.
+	t = strings.Clone(t)
 	s.routes.mu.Lock()
 	defer s.routes.mu.Unlock()
 	if err != nil {
