@@ -1,6 +1,9 @@
 package uaparse
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // extras fills informational attributes: e-mail, URL, UUID, language.
 func (s *state) extras() {
@@ -30,7 +33,7 @@ func (s *state) extras() {
 			en++
 		}
 		s.url = p.ua[i:en]
-	} else {
+	} else if p.hasAny(&hostNeedles) {
 		s.url = hostNameIn(p.ua)
 	}
 	s.uuid = findUUID(p.ua)
@@ -97,6 +100,21 @@ var hostTLDs = map[string]bool{
 	"ai": true, "app": true, "dev": true, "tech": true, "zone": true, "be": true, "ch": true, "at": true,
 	"es": true, "pl": true, "se": true, "cz": true, "us": true, "gov": true, "edu": true,
 }
+
+// hostNeedles are the texts every host name hostNameIn accepts holds: a
+// dot and a top level domain, "www." or a reversed identifier's root and
+// its dot. A user agent with none of them (most) skips the search.
+var hostNeedles = func() needleGroup {
+	var words []string
+	for t := range hostTLDs {
+		words = append(words, "."+t)
+	}
+	for r := range reversedIDRoots {
+		words = append(words, r+".")
+	}
+	sort.Strings(words) // the needle identifiers do not depend on map order
+	return uaNeedles.group(append(words, "www."))
+}()
 
 // reversedIDRoots are the first labels of the reversed domain names apps
 // take as identifiers ("com.example.app").

@@ -141,6 +141,8 @@ func TestContactWithoutScheme(t *testing.T) {
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64; .NET4.0C; InfoPath.3) Gecko/20100101 Firefox/115.0", ""},
 		{"ExampleBot/1.0 (bot@example.org)", ""},
 		{"Mozilla/5.0 (Linux; Android 13; SM-S911B Build/TP1A.220624.014) AppleWebKit/537.36", ""},
+		// Edges: dots at either end, alone, doubled.
+		{".", ""}, {"a.", ""}, {".com", ""}, {"x..com", ""}, {"example.com.", "example.com"}, {"www.", ""},
 	} {
 		if got := hostNameIn(c.in); got != c.want {
 			t.Errorf("hostNameIn(%q) = %q, want %q", c.in, got, c.want)
