@@ -41,3 +41,12 @@ func (r *Record) SetHint(name string, v Value, hint int) int {
 	_, at, _ := r.GetHint(name, -1)
 	return at
 }
+
+// RemoveHint is Remove looking at position hint first.
+func (r *Record) RemoveHint(name string, hint int) {
+	if uint(hint) < uint(len(r.fields)) && r.fields[hint].Name == name {
+		r.fields = append(r.fields[:hint], r.fields[hint+1:]...)
+		return
+	}
+	r.Remove(name)
+}

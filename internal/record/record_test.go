@@ -307,4 +307,10 @@ func TestHints(t *testing.T) {
 	if v, _ := r.Get("b"); !v.Equal(record.IntValue(4)) {
 		t.Errorf("b = %v, want 4", v)
 	}
+	r.RemoveHint("b", 3)
+	r.RemoveHint("a", 0)
+	r.RemoveHint("zz", 1)
+	if got := fieldNames(r); !slices.Equal(got, []string{"record_id", "record_type", "c"}) {
+		t.Errorf("fields after RemoveHint of b (right hint) and a (wrong hint): %v", got)
+	}
 }

@@ -54,6 +54,18 @@ func decodeFlatObject(s string, dst []record.Field) ([]record.Field, bool) {
 				return dst, false
 			}
 			v, i = record.StringValue(str), j
+		case c >= '0' && c <= '9' && c != '0':
+			// A plain positive integer (a status, a size) is read as it
+			// is scanned; anything else takes the general path.
+			n, j := int64(0), i
+			for ; j < len(s) && j-i < 18 && s[j] >= '0' && s[j] <= '9'; j++ {
+				n = n*10 + int64(s[j]-'0')
+			}
+			if j < len(s) && (s[j] == ',' || s[j] == '}' || s[j] == ' ') {
+				v, i = record.IntValue(n), j
+				break
+			}
+			fallthrough
 		case c == '-' || c >= '0' && c <= '9':
 			n := jsonNumberEnd(s, i)
 			if n < 0 {

@@ -94,7 +94,7 @@ func (p *SetJsonAsFields) Process(_ context.Context, b *component.Batch) error {
 			}
 		}
 		if !p.keep {
-			r.Remove(p.field)
+			r.RemoveHint(p.field, src)
 		}
 		for j, f := range fs {
 			if p.omitNull && f.Value.IsNull() {
