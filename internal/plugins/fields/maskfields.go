@@ -236,8 +236,35 @@ func (p *MaskFields) hashJobs(sc *maskScratch) {
 		}
 		out := sc.out[:n]
 		p.mac.HexMany(sc.texts, out)
+		// The tokens that the cache does not keep are cut from one string:
+		// one allocation per batch instead of one per value (an allocation
+		// costs about what the hashing does). A record that outlives its
+		// batch keeps those tokens of the batch alive with its own. A
+		// cached token has its own allocation, with its text: the cache
+		// must not keep a batch's memory.
+		uncached := 0
+		for _, job := range sc.jobs {
+			if job.slot == nil {
+				uncached++
+			}
+		}
+		var all string
+		if uncached > 0 {
+			var b strings.Builder
+			b.Grow(uncached * 2 * sha256block.Size)
+			for j, job := range sc.jobs {
+				if job.slot == nil {
+					b.Write(out[j][:])
+				}
+			}
+			all = b.String()
+		}
 		// texts become the tokens: job j's token is texts[j].
 		for j, job := range sc.jobs {
+			if job.slot == nil {
+				sc.texts[j], all = all[:2*sha256block.Size], all[2*sha256block.Size:]
+				continue
+			}
 			sc.texts[j] = keep(job.slot, job.text, out[j][:])
 		}
 		for _, ref := range sc.refs {
