@@ -179,6 +179,12 @@ func (r *Record) SetType(typ string) {
 // SetID changes the record id and its mirror field.
 func (r *Record) SetID(id string) {
 	r.ID = id
+	// New and Init put record_id first, and names are unique: when it is
+	// still there, set it without looking.
+	if len(r.fields) > 0 && r.fields[0].Name == FieldID {
+		r.fields[0].Value = StringValue(id)
+		return
+	}
 	r.Set(FieldID, StringValue(id))
 }
 

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/google/uuid"
 
@@ -142,8 +143,19 @@ func (p *ModifyId) processSHA256(recs []*record.Record) {
 	sc := p.scratch.Get().(*modifyIdScratch)
 	defer p.scratch.Put(sc)
 	sc.data, sc.ends = sc.data[:0], sc.ends[:0]
+	// Records of a stream share their field order: each field is looked
+	// for first where the previous record had it.
+	sc.hints = sc.hints[:0]
+	for range p.fields {
+		sc.hints = append(sc.hints, -1)
+	}
 	for _, r := range recs {
-		sc.data = p.appendFields(sc.data, r)
+		for i, f := range p.fields {
+			if v, at, ok := r.GetHint(f, sc.hints[i]); ok {
+				sc.hints[i] = at
+				sc.data = appendText(sc.data, v)
+			}
+		}
 		sc.ends = append(sc.ends, len(sc.data))
 	}
 	// The messages are cut only now: data may have moved while it grew.
@@ -152,6 +164,21 @@ func (p *ModifyId) processSHA256(recs []*record.Record) {
 	for _, end := range sc.ends {
 		sc.msgs = append(sc.msgs, sc.data[start:end:end])
 		start = end
+	}
+	if p.strategy == "hashFields" && len(recs) > 0 {
+		// The ids are the digests' hex and nothing else: the hex is
+		// written straight into the memory the ids' string is made of,
+		// which nothing changes after HexMany256 (so unsafe.String is
+		// sound), sparing a copy of every id.
+		const n = 2 * sha256block.Size
+		buf := make([][n]byte, len(recs))
+		sha256block.HexMany256(sc.msgs, buf)
+		all := unsafe.String(&buf[0][0], len(buf)*n)
+		for i, r := range recs {
+			r.SetID(all[i*n : (i+1)*n])
+		}
+		clear(sc.msgs)
+		return
 	}
 	if cap(sc.out) < len(recs) {
 		sc.out = make([][2 * sha256block.Size]byte, len(recs))
@@ -197,12 +224,14 @@ func (p *ModifyId) processSHA256(recs []*record.Record) {
 
 // modifyIdScratch holds processSHA256's buffers, reused by the batches
 // (of any partition) that follow: the texts to hash one after the other
-// in data, where each ends, the texts cut from data, and their digests.
+// in data, where each ends, the texts cut from data, their digests, and
+// where each field of fields.to.hash was in the previous record.
 type modifyIdScratch struct {
-	data []byte
-	ends []int
-	msgs [][]byte
-	out  [][2 * sha256block.Size]byte
+	data  []byte
+	ends  []int
+	msgs  [][]byte
+	out   [][2 * sha256block.Size]byte
+	hints []int
 }
 
 // appendFields appends the text of fields.to.hash, concatenated: what
