@@ -26,12 +26,19 @@ const SourceInputSerializer = "input.serializer"
 // error topics, so nothing is lost.
 func DecodeInput(ser component.Serializer, r *record.Record, key, value []byte) bool {
 	if err := ser.Deserialize(r, key, value); err != nil {
-		r.AddError(record.ErrDeserializing, err.Error())
-		r.Set(record.FieldValue, serialize.RawValue(value))
-		r.MarkSource(SourceInputSerializer)
+		undecodable(r, value, err)
 		return false
 	}
 	return true
+}
+
+// undecodable makes r the error record of a message that did not
+// deserialize: the reason, and the message's value untouched (copied: the
+// record may outlive the fetched batch).
+func undecodable(r *record.Record, value []byte, err error) {
+	r.AddError(record.ErrDeserializing, err.Error())
+	r.Set(record.FieldValue, serialize.RawValue(value))
+	r.MarkSource(SourceInputSerializer)
 }
 
 // decodeFetched is DecodeInput for a message fetched by the stream's
@@ -51,9 +58,7 @@ func decodeFetched(ser component.Serializer, r *record.Record, key, value []byte
 		return DecodeInput(ser, r, key, value)
 	}
 	if err := od.DeserializeOwned(r, key, value); err != nil {
-		r.AddError(record.ErrDeserializing, err.Error())
-		r.Set(record.FieldValue, serialize.RawValue(value))
-		r.MarkSource(SourceInputSerializer)
+		undecodable(r, value, err)
 		return false
 	}
 	return true

@@ -1,6 +1,10 @@
 package fields
 
-import "time"
+import (
+	"time"
+
+	"github.com/weir-streams/weir/internal/civil"
+)
 
 // A datePlan reads dates of a fixed-width SimpleDateFormat pattern (the
 // common ones: dd/MMM/yyyy:HH:mm:ss Z, yyyy-MM-dd HH:mm:ss,
@@ -226,7 +230,7 @@ func (p *datePlan) parse(s string, loc *time.Location) (int64, bool) {
 			nsec = n
 		}
 	}
-	if i != len(s) || month < 1 || month > 12 || day < 1 || day > daysInMonth(month, year) ||
+	if i != len(s) || month < 1 || month > 12 || day < 1 || day > civil.DaysIn(year, month) ||
 		hour > 23 || minute > 59 || sec > 59 {
 		return 0, false
 	}
@@ -252,18 +256,3 @@ func digits(s string, i, w int) (int, bool) {
 }
 
 func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
-
-// daysInMonth is the number of days of month in year (proleptic
-// Gregorian, as time.Parse checks days).
-func daysInMonth(month, year int) int {
-	switch month {
-	case 2:
-		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
-}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/weir-streams/weir/internal/civil"
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/plugins/text/fastre"
 	"github.com/weir-streams/weir/internal/record"
@@ -345,40 +346,6 @@ func month(s string) int {
 	return 0
 }
 
-// daysInMonth returns the number of days of month m (1-12) of year y,
-// in the proleptic Gregorian calendar that time.Date uses.
-func daysInMonth(y, m int) int {
-	switch m {
-	case 2:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
-}
-
-// daysFromCivil returns the days from 1970-01-01 to y-m-d (proleptic
-// Gregorian, m 1-12, d 1-31): Howard Hinnant's days_from_civil, which
-// gives what time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix()/86400 gives
-// for years 0-9999 without its normalization work.
-func daysFromCivil(y, m, d int) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := y / 400
-	if y < 0 { // January or February of year 0
-		era = (y - 399) / 400
-	}
-	yoe := y - era*400
-	mp := (m + 9) % 12
-	doy := (153*mp+2)/5 + d - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return int64(era)*146097 + int64(doe) - 719468
-}
-
 // parseApacheTime parses "02/Jan/2006:15:04:05 -0700" without time.Parse,
 // which dominates the cost of parsing a line otherwise.
 func parseApacheTime(s string) (int64, bool) {
@@ -399,14 +366,14 @@ func parseApacheTime(s string) (int64, bool) {
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7) || (s[21] != '+' && s[21] != '-') {
 		return 0, false
 	}
-	if day < 1 || day > daysInMonth(year, mon) || hh > 23 || mm > 59 || ss > 60 || zh > 23 || zm > 59 {
+	if day < 1 || day > civil.DaysIn(year, mon) || hh > 23 || mm > 59 || ss > 60 || zh > 23 || zm > 59 {
 		return 0, false // 31/Feb and the like, as time.Date's normalization caught before
 	}
 	off := (zh*60 + zm) * 60
 	if s[21] == '-' {
 		off = -off
 	}
-	secs := daysFromCivil(year, mon, day)*86400 + int64(hh*3600+mm*60+ss)
+	secs := civil.DaysFromEpoch(year, mon, day)*86400 + int64(hh*3600+mm*60+ss)
 	return (secs - int64(off)) * 1000, true
 }
 
