@@ -18,7 +18,9 @@ import (
 	"github.com/weir-streams/weir/internal/engine"
 	"github.com/weir-streams/weir/internal/engine/settings"
 	"github.com/weir-streams/weir/internal/plugins/all"
+	"github.com/weir-streams/weir/internal/plugins/dns"
 	"github.com/weir-streams/weir/internal/plugins/dns/dnstest"
+	"github.com/weir-streams/weir/internal/plugins/docdb"
 	"github.com/weir-streams/weir/internal/plugins/searchindex"
 	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/status"
@@ -32,10 +34,10 @@ import (
 // and built then closed without start. After each component no goroutine
 // may be left behind.
 //
-// Examples that name a server point at 127.0.0.1's usual ports; the test
-// starts real servers (FerretDB for MongoDB, a DNS server, an HTTP server
-// answering Elasticsearch's bulk API) and rewrites those addresses to
-// theirs. The example path of the geo database is rewritten to a real
+// The properties whose Examples name a server (a MongoDB URI, DNS servers,
+// search-index hosts) or a file (the geo database) take instead the
+// addresses of real servers this test starts on free ports (FerretDB, a
+// DNS server, an HTTP server answering Elasticsearch's bulk API) and a real
 // .mmdb file written for the test.
 func TestEveryComponentLifecycle(t *testing.T) {
 	mongo := ferretdb.New(t)
@@ -43,11 +45,13 @@ func TestEveryComponentLifecycle(t *testing.T) {
 	dnsSrv.AddPTR("127.0.0.1", "localhost.")
 	dnsSrv.AddForward("localhost.", "127.0.0.1")
 	searchURL, indexed := startSearchServer(t)
-	// The specs' Example addresses are placeholders; every one is
-	// rewritten to a server this test started on a free port.
-	local := strings.NewReplacer("127.0.0.1:27017", mongo.Addr(), "127.0.0.1:53", dnsSrv.Addr,
-		"http://127.0.0.1:9200", searchURL,
-		"/var/lib/weir/GeoLite2-City.mmdb", writeGeoDatabase(t))
+	// By property key, whichever component declares it.
+	local := map[string]string{
+		docdb.KeyURI:            mongo.URI(),
+		dns.KeyServers:          dnsSrv.Addr,
+		searchindex.KeyHosts:    searchURL,
+		"maxmind.database.path": writeGeoDatabase(t),
+	}
 	reg := all.NewRegistry()
 	lc := &lifecycle{t: t, reg: reg, local: local}
 
@@ -90,7 +94,7 @@ func TestEveryComponentLifecycle(t *testing.T) {
 type lifecycle struct {
 	t     *testing.T
 	reg   *component.Registry
-	local *strings.Replacer
+	local map[string]string // values that replace the Examples of these keys
 }
 
 // config validates the spec's defaults and Example values, as a job would.
@@ -98,8 +102,10 @@ func (lc *lifecycle) config(spec *component.Spec) component.Config {
 	lc.t.Helper()
 	values := map[string]string{}
 	for _, p := range spec.Properties {
-		if p.Example != "" {
-			values[p.Key] = lc.local.Replace(p.Example)
+		if v, ok := lc.local[p.Key]; ok {
+			values[p.Key] = v
+		} else if p.Example != "" {
+			values[p.Key] = p.Example
 		}
 	}
 	conf, probs := component.NewConfig(spec, values)
