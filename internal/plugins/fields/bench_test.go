@@ -84,27 +84,43 @@ func BenchmarkProcessors(b *testing.B) {
 		{"SplitFieldRegexpFastre", fields.SplitFieldSpec(), map[string]string{"http_query": `query_parts:\s*[/?]\s*`, "conflict.resolution.policy": "overwrite_existing"}},
 		{"ModifyIdHash", fields.ModifyIdSpec(), map[string]string{"id.generation.strategy": "hashFields", "fields.to.hash": "src_ip,record_time,http_query"}},
 	} {
-		for _, set := range []struct {
-			name string
-			recs []*record.Record
-		}{{"Cold", recs}, {"Hot", recs[:500]}} {
-			b.Run(bc.name+"/"+set.name, func(b *testing.B) {
-				var p component.Processor = nothing{}
-				if bc.props != nil {
-					p, _ = build(b, bc.spec, bc.props)
+		benchColdHot(b, bc.name, recs, restore, func(b *testing.B) component.Processor {
+			if bc.props == nil {
+				return nothing{}
+			}
+			p, _ := build(b, bc.spec, bc.props)
+			return p
+		}, nil)
+	}
+}
+
+// benchColdHot runs a processor made by newP over recs in batches of 500,
+// setting each record's inputs back first (restore), in the two settings
+// the file comment describes: Cold, all of recs cycled through, and Hot,
+// their first 500 again and again. check, if not nil, looks at recs after
+// each setting's run.
+func benchColdHot(b *testing.B, name string, recs []*record.Record, restore func(i int, r *record.Record),
+	newP func(*testing.B) component.Processor, check func(*testing.B, []*record.Record)) {
+	for _, set := range []struct {
+		name string
+		recs []*record.Record
+	}{{"Cold", recs}, {"Hot", recs[:500]}} {
+		b.Run(name+"/"+set.name, func(b *testing.B) {
+			p := newP(b)
+			ctx := context.Background()
+			buf := make([]*record.Record, 500)
+			streamtest.BenchBatches(b, len(set.recs), len(buf), func(start, n int) {
+				copy(buf, set.recs[start:start+n])
+				for i := 0; i < n; i++ {
+					restore(start+i, buf[i])
 				}
-				ctx := context.Background()
-				buf := make([]*record.Record, 500)
-				streamtest.BenchBatches(b, len(set.recs), len(buf), func(start, n int) {
-					copy(buf, set.recs[start:start+n])
-					for i := 0; i < n; i++ {
-						restore(start+i, buf[i])
-					}
-					if err := p.Process(ctx, &component.Batch{Records: buf[:n]}); err != nil {
-						b.Fatal(err)
-					}
-				})
+				if err := p.Process(ctx, &component.Batch{Records: buf[:n]}); err != nil {
+					b.Fatal(err)
+				}
 			})
-		}
+			if check != nil {
+				check(b, set.recs)
+			}
+		})
 	}
 }

@@ -1,7 +1,6 @@
 package fields_test
 
 import (
-	"context"
 	"io"
 	"log/slog"
 	"strconv"
@@ -97,33 +96,18 @@ func BenchmarkProcessorsMore(b *testing.B) {
 		for i, r := range base {
 			recs[i] = r.Clone()
 		}
-		for _, set := range []struct {
-			name string
-			recs []*record.Record
-		}{{"Cold", recs}, {"Hot", recs[:500]}} {
-			b.Run(bc.name+"/"+set.name, func(b *testing.B) {
-				var p component.Processor = nothing{}
-				if bc.props != nil {
-					p = buildLogged(b, bc.spec, bc.props, bc.log)
+		benchColdHot(b, bc.name, recs, restore, func(b *testing.B) component.Processor {
+			if bc.props == nil {
+				return nothing{}
+			}
+			return buildLogged(b, bc.spec, bc.props, bc.log)
+		}, func(b *testing.B, recs []*record.Record) {
+			for _, r := range recs {
+				if r.HasErrors() {
+					b.Fatalf("%s: record %s has errors: %v", bc.name, r.ID, r.Errors())
 				}
-				ctx := context.Background()
-				buf := make([]*record.Record, 500)
-				streamtest.BenchBatches(b, len(set.recs), len(buf), func(start, n int) {
-					copy(buf, set.recs[start:start+n])
-					for i := 0; i < n; i++ {
-						restore(start+i, buf[i])
-					}
-					if err := p.Process(ctx, &component.Batch{Records: buf[:n]}); err != nil {
-						b.Fatal(err)
-					}
-				})
-				for _, r := range set.recs {
-					if r.HasErrors() {
-						b.Fatalf("%s: record %s has errors: %v", bc.name, r.ID, r.Errors())
-					}
-				}
-			})
-		}
+			}
+		})
 	}
 }
 
