@@ -3,6 +3,7 @@ package fields_test
 import (
 	"bytes"
 	"context"
+	"io"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -28,15 +29,7 @@ func TestDebugStream(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			spec := fields.DebugStreamSpec()
-			conf, probs := component.NewConfig(&spec, tt.props)
-			if len(probs) > 0 {
-				t.Fatal(probs)
-			}
-			p, err := spec.NewProcessor(conf, component.Env{Logger: slog.New(slog.NewTextHandler(&buf, nil))})
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := newDebugStream(t, tt.props, &buf)
 			var recs []*record.Record
 			for i := 0; i < 10; i++ {
 				recs = append(recs, rec("n", i))
@@ -70,15 +63,7 @@ func TestDebugStreamSamplesAcrossBatches(t *testing.T) {
 		{map[string]string{"debug.sample": "3", "debug.filter": "n:[02468]$"}, "0 6 12"},
 	} {
 		var buf bytes.Buffer
-		spec := fields.DebugStreamSpec()
-		conf, probs := component.NewConfig(&spec, tt.props)
-		if len(probs) > 0 {
-			t.Fatal(probs)
-		}
-		p, err := spec.NewProcessor(conf, component.Env{Logger: slog.New(slog.NewTextHandler(&buf, nil))})
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := newDebugStream(t, tt.props, &buf)
 		n := 0
 		for _, size := range []int{3, 5, 0, 2, 7} {
 			var recs []*record.Record
@@ -102,4 +87,19 @@ func TestDebugStreamSamplesAcrossBatches(t *testing.T) {
 			t.Errorf("%v: logged %v, want %s", tt.props, got, tt.want)
 		}
 	}
+}
+
+// newDebugStream builds a DebugStream with props that logs as text to out.
+func newDebugStream(t *testing.T, props map[string]string, out io.Writer) component.Processor {
+	t.Helper()
+	spec := fields.DebugStreamSpec()
+	conf, probs := component.NewConfig(&spec, props)
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	p, err := spec.NewProcessor(conf, component.Env{Logger: slog.New(slog.NewTextHandler(out, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
