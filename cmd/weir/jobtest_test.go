@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,6 +83,90 @@ func TestRunDryRun(t *testing.T) {
 		errs := strings.Split(strings.TrimSpace(errOut), "\n")
 		if len(errs) != 1 || !strings.Contains(errs[0], `"record_value":"not a log line"`) || !strings.Contains(errs[0], "regex_matching_error") {
 			t.Fatalf("--input %s: stderr %q, want the one error record", in.flag, errOut)
+		}
+	}
+}
+
+// TestDebugStreamLogsThroughTheCommandsLogger: DebugStream's lines go
+// through the logger the command builds (--log-format, --log-level, stderr),
+// one line per record: in JSON the record is an object with the fields
+// of debug.selection, in text one record.NAME=value pair per field; only
+// the records debug.filter lets through.
+func TestDebugStreamLogsThroughTheCommandsLogger(t *testing.T) {
+	t.Setenv("WEIR_HOME", t.TempDir())
+	dir := t.TempDir()
+	job, err := os.ReadFile("../../conf/index-apache-logs.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	job = append(job, `
+        - processor: debug
+          component: pkg.processor.DebugStream
+          configuration:
+            debug.filter: 'http_query:\.png$'
+            debug.selection: src_ip,http_query,record_type
+`...)
+	conf := filepath.Join(dir, "job.yml")
+	data, err := os.ReadFile("../../testdata/access-logs/apache_combined_10k.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")[:20]
+	pngs := 0
+	for _, l := range lines {
+		if strings.Contains(l, `.png HTTP/`) {
+			pngs++
+		}
+	}
+	if pngs == 0 || pngs == len(lines) {
+		t.Fatalf("%d PNG requests among %d lines: the filter would show nothing", pngs, len(lines))
+	}
+	input := filepath.Join(dir, "in.log")
+	if err := os.WriteFile(conf, job, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(input, []byte(strings.Join(lines, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"json", "text"} {
+		code, out, errOut := weir(t, "", "run", "--dry-run", "--conf", conf, "--input", input, "--log-format", format)
+		if code != 0 || strings.Count(out, "\n") != len(lines) {
+			t.Fatalf("%s: exit %d, %d output lines: %s", format, code, strings.Count(out, "\n"), errOut)
+		}
+		logged := 0
+		for _, l := range strings.SplitAfter(strings.TrimSpace(errOut)+"\n", "\n") {
+			if l == "" {
+				continue
+			}
+			if format == "json" {
+				var line struct {
+					Msg, Stream, Processor string
+					Record                 map[string]any
+				}
+				if err := json.Unmarshal([]byte(l), &line); err != nil {
+					t.Fatalf("not a JSON log line: %v: %s", err, l)
+				}
+				if line.Msg != "record" {
+					continue
+				}
+				if line.Stream != "parsing_stream" || line.Processor != "debug" || len(line.Record) != 3 ||
+					!strings.HasSuffix(fmt.Sprint(line.Record["http_query"]), ".png") || line.Record["src_ip"] == nil ||
+					line.Record["record_type"] != "apache_log" {
+					t.Fatalf("logged record: %s", l)
+				}
+			} else {
+				if !strings.Contains(l, " msg=record ") {
+					continue
+				}
+				if !strings.Contains(l, " stream=parsing_stream processor=debug ") || !strings.Contains(l, ".png record.record_type=apache_log\n") ||
+					!strings.Contains(l, " record.src_ip=") || strings.Contains(l, "record.http_method") {
+					t.Fatalf("logged record: %s", l)
+				}
+			}
+			logged++
+		}
+		if logged != pngs {
+			t.Errorf("%s: %d records logged, want the %d PNG requests:\n%s", format, logged, pngs, errOut)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package fields_test
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"strconv"
@@ -91,6 +92,12 @@ func BenchmarkProcessorsMore(b *testing.B) {
 		{"DebugStreamSample100000", fields.DebugStreamSpec(), map[string]string{"debug.sample": "100000"}, discard},
 		{"DebugStreamLevelWarn", fields.DebugStreamSpec(), map[string]string{"debug.sample": "1"},
 			slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelWarn}))},
+		// Every record through the JSON handler (--log-format json), and
+		// the floor of a logged record: the record rendered as JSON by
+		// record.AppendFieldsJSON into a reused buffer, nothing else.
+		{"DebugStreamEveryJSON", fields.DebugStreamSpec(), map[string]string{"debug.sample": "1"},
+			slog.New(slog.NewJSONHandler(io.Discard, nil))},
+		{"DebugStreamFloor", component.Spec{}, map[string]string{}, nil},
 	} {
 		recs := make([]*record.Record, len(base))
 		for i, r := range base {
@@ -99,6 +106,9 @@ func BenchmarkProcessorsMore(b *testing.B) {
 		benchColdHot(b, bc.name, recs, restore, func(b *testing.B) component.Processor {
 			if bc.props == nil {
 				return nothing{}
+			}
+			if bc.spec.Name == "" {
+				return &appendJSONFloor{}
 			}
 			return buildLogged(b, bc.spec, bc.props, bc.log)
 		}, func(b *testing.B, recs []*record.Record) {
@@ -109,6 +119,17 @@ func BenchmarkProcessorsMore(b *testing.B) {
 			}
 		})
 	}
+}
+
+// appendJSONFloor renders each record of a batch as JSON into one reused
+// buffer: what any logged form of the whole record costs at the least.
+type appendJSONFloor struct{ buf []byte }
+
+func (p *appendJSONFloor) Process(_ context.Context, b *component.Batch) error {
+	for _, r := range b.Records {
+		p.buf = record.AppendFieldsJSON(p.buf[:0], r.Fields())
+	}
+	return nil
 }
 
 // buildLogged is build with a logger (nil: none, as build does).
