@@ -73,25 +73,36 @@ func (s *Stream) outputTopics(ctx context.Context, cl *kgo.Client, r *record.Rec
 	// The maps outlive the poll: keep a copy of the name, not a substring
 	// of the fetched batch a field value may share its bytes with.
 	t = strings.Clone(t)
-	s.routes.mu.Lock()
-	defer s.routes.mu.Unlock()
 	if err != nil {
 		return nil, fmt.Sprintf("output topic %q: %v", t, err)
 	}
 	if !exists {
+		s.routes.mu.Lock()
+		defer s.routes.mu.Unlock()
 		if s.routes.missing == nil {
 			s.routes.missing = map[string]time.Time{}
 		}
 		s.routes.missing[t] = time.Now()
 		return nil, reason
 	}
-	if s.routes.known == nil {
-		s.routes.known = map[string][]string{}
+	return s.routes.remember(t), ""
+}
+
+// remember records that topic t exists and returns its one-element topic
+// list.
+func (r *routes) remember(t string) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.known == nil {
+		r.known = map[string][]string{}
 	}
-	topics = []string{t}
-	s.routes.known[t] = topics
-	delete(s.routes.missing, t)
-	return topics, ""
+	topics, ok := r.known[t]
+	if !ok {
+		topics = []string{t}
+		r.known[t] = topics
+	}
+	delete(r.missing, t)
+	return topics
 }
 
 // ensureTopic creates t when auto-create is on, and otherwise reports
@@ -106,11 +117,13 @@ func (s *Stream) ensureTopic(ctx context.Context, cl *kgo.Client, t string) (boo
 			return false, fmt.Errorf("create: %w", err)
 		}
 		for _, r := range resp.Sorted() {
-			if r.Err != nil && !errors.Is(r.Err, kerr.TopicAlreadyExists) {
+			switch {
+			case r.Err == nil:
+				s.log.Info("created routed output topic", "topic", t)
+			case !errors.Is(r.Err, kerr.TopicAlreadyExists):
 				return false, fmt.Errorf("create: %w", r.Err)
 			}
 		}
-		s.log.Info("created routed output topic", "topic", t)
 		return true, nil
 	}
 	md, err := adm.ListTopics(ctx, t)

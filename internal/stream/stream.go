@@ -210,6 +210,7 @@ func (s *Stream) prepareTopics(ctx context.Context) error {
 				return fmt.Errorf("stream %q: topic %q does not exist and %s is false", s.conf.Name, t, KeyAutoCreate)
 			}
 		}
+		s.rememberRoutes()
 		return nil
 	}
 	resp, err := adm.CreateTopics(ctx, s.conf.Partitions, s.conf.Replication, s.topicConfigs(), dedupe(topics)...)
@@ -221,7 +222,20 @@ func (s *Stream) prepareTopics(ctx context.Context) error {
 			return fmt.Errorf("stream %q: create topic %q: %w", s.conf.Name, r.Topic, r.Err)
 		}
 	}
+	s.rememberRoutes()
 	return nil
+}
+
+// rememberRoutes marks the stream's output topics and the routed topics
+// known in advance as existing once prepareTopics has created or checked
+// them: a record routed to one goes out without asking the broker first.
+func (s *Stream) rememberRoutes() {
+	for _, t := range s.conf.Outputs {
+		s.routes.remember(t)
+	}
+	for _, t := range s.currentRoutedTopics() {
+		s.routes.remember(t)
+	}
 }
 
 // Stop finishes the batch in flight, commits it (with exactly_once, commits

@@ -21,6 +21,12 @@ func TestAddFields(t *testing.T) {
 		{"logisland expressions", map[string]string{"newStringField": `${field1 + "-" + field2}`, "fieldToCalulateKey": "555",
 			"fieldToCalulateKey.field.name": `${"_" + field1 + "-"}`},
 			[]any{"field1", "bonjour", "field2", 14}, `field1="bonjour" field2=14 _bonjour-="555" newStringField="bonjour-14"`},
+		// The third: a field whose name ends in a reserved suffix, named by
+		// .field.name (the doc's sample repeats .field.type, a key YAML
+		// cannot hold twice; its text says .field.name is the way).
+		{"logisland reserved suffix", map[string]string{"fieldWithReservedSuffix": "bonjour",
+			"fieldWithReservedSuffix.field.name": "myfield.endind.with.reserved.suffix.field.type"},
+			nil, `myfield.endind.with.reserved.suffix.field.type="bonjour"`},
 		{"existing kept by default", map[string]string{"a": "new"}, []any{"a", "old"}, `a="old"`},
 		{"overwrite", map[string]string{"a": "new", "conflict.resolution.policy": "overwrite_existing"}, []any{"a", "old"}, `a="new"`},
 		{"boolean from expression", map[string]string{"is_error": `${http_status >= 500}`}, []any{"http_status", 503}, `http_status=503 is_error=true`},

@@ -185,3 +185,40 @@ func countRobots(lines []string, method string) int {
 	}
 	return n
 }
+
+// TestRoutedTopicsKnownInAdvance: the topics RouteRecords knows before any
+// record (output.topic.default and output.topics.known) are created when the
+// stream starts, with no record routed yet; with broker.topic.autoCreate
+// false, one that does not exist refuses the start and is named.
+func TestRoutedTopicsKnownInAdvance(t *testing.T) {
+	b := streamtest.StartBroker(t)
+	for _, tp := range []string{"pipeline_raw", "logs", "pipeline_errors"} {
+		b.CreateTopic(t, tp, 1)
+	}
+	route := streamtest.Processor("route", fields.RouteRecordsName, "output.topic.field", "http_method",
+		"output.topic.default", "by_default", "output.topics.known", "ahead_1,ahead_2")
+	s := streamtest.Stream("route", b.Addr, "pipeline_raw", "logs", "pipeline_errors")
+	s.Pipeline.Processors = []dataflow.Component{streamtest.ApacheParser(true), route}
+	streamtest.StartEngine(t, engine.Settings{}, &dataflow.DataFlow{LastModified: time.Unix(1, 0), Streams: []dataflow.Stream{s}})
+	md, err := b.Admin().ListTopics(context.Background(), "by_default", "ahead_1", "ahead_2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tp := range []string{"by_default", "ahead_1", "ahead_2"} {
+		if d, ok := md[tp]; !ok || d.Err != nil {
+			t.Errorf("topic %s was not created at start: %v", tp, md)
+		}
+	}
+
+	s = streamtest.Stream("route_off", b.Addr, "pipeline_raw", "logs", "pipeline_errors",
+		dataflow.Property{Key: "broker.topic.autoCreate", Value: "false"})
+	s.Pipeline.Processors = []dataflow.Component{streamtest.ApacheParser(true),
+		streamtest.Processor("route", fields.RouteRecordsName, "output.topic.field", "http_method", "output.topics.known", "ahead_1,not_created")}
+	e := streamtest.NewEngine(t, engine.Settings{})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err = e.Apply(ctx, &dataflow.DataFlow{LastModified: time.Unix(1, 0), Streams: []dataflow.Stream{s}})
+	if err == nil || !strings.Contains(err.Error(), `topic "not_created" does not exist`) {
+		t.Fatalf("start with a known topic missing and autoCreate false: %v", err)
+	}
+}
