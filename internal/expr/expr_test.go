@@ -2,6 +2,7 @@ package expr_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -185,6 +186,7 @@ func TestLogIslandRewrites(t *testing.T) {
 		{`${codeProduct == nil || len(codeProduct) == 0 ? 'undefined' : codeProduct}`, "undefined"},
 		{`${B2BUnit in ['SL899999', 'SL8999998'] ? 'internal_traffic' : sourceOrigin}`, "internal_traffic"},
 		{`${string(bytes_payload)}`, "payload"},
+		{`${'{ "_id" :"' + record_id + '"}'}`, `{ "_id" :"id"}`},
 	} {
 		body, _ := expr.Unwrap(tt.src)
 		p, err := expr.Compile(body)
@@ -195,6 +197,22 @@ func TestLogIslandRewrites(t *testing.T) {
 		v, err := p.Eval(r)
 		if err != nil || v.Text() != tt.want {
 			t.Errorf("%s = %s, %v; want %s", tt.src, v, err, tt.want)
+		}
+	}
+	// The samples the table marks not supported are refused at compile
+	// time, with the column of what is not taken.
+	for _, tt := range []struct {
+		src    string
+		column int
+	}{
+		{`${["france", "allemagne"]}`, 1},
+		{`${["france" : 100, "allemagne" : 50]}`, 11},
+		{`${'openanalytics_websessions-' + new java.text.SimpleDateFormat('yyyy.MM').format(new java.util.Date(h2kTimestamp))}`, 36},
+	} {
+		body, _ := expr.Unwrap(tt.src)
+		_, err := expr.Compile(body)
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("column %d:", tt.column)) {
+			t.Errorf("%s: %v, want an error at column %d", tt.src, err, tt.column)
 		}
 	}
 }
