@@ -20,6 +20,12 @@ type Spec struct {
 	// DynamicProperties lets a component accept keys it does not declare;
 	// they reach it through Config.Dynamic.
 	DynamicProperties bool
+	// DynamicExamples are valid sample dynamic keys and values of a
+	// component with DynamicProperties, like Property.Example for declared
+	// keys: the lifecycle test of plugins/all builds the component with
+	// them, so that it runs with the keys that do its work. Not shown in
+	// the reference.
+	DynamicExamples map[string]string
 	// Provides names the capability of a service (for example "cache"),
 	// which properties with a ServiceRef ask for.
 	Provides string

@@ -29,9 +29,9 @@ import (
 )
 
 // TestEveryComponentLifecycle runs every component of the registry through
-// the lifecycle that component.go states: built with its defaults and the
-// Example values of its properties, started, given a batch, closed twice;
-// and built then closed without start. After each component no goroutine
+// the lifecycle that component.go states: built with its defaults, the
+// Example values of its properties and its DynamicExamples, started, given
+// a batch, closed twice; and built then closed without start. After each component no goroutine
 // may be left behind.
 //
 // The properties whose Examples name a server (a MongoDB URI, DNS servers,
@@ -101,6 +101,12 @@ type lifecycle struct {
 func (lc *lifecycle) config(spec *component.Spec) component.Config {
 	lc.t.Helper()
 	values := map[string]string{}
+	if spec.DynamicProperties && len(spec.DynamicExamples) == 0 {
+		lc.t.Fatalf("%s takes dynamic keys but declares no DynamicExamples: the test would run it with none", spec.Name)
+	}
+	for k, v := range spec.DynamicExamples {
+		values[k] = v
+	}
 	for _, p := range spec.Properties {
 		if v, ok := lc.local[p.Key]; ok {
 			values[p.Key] = v

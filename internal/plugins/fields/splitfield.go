@@ -26,6 +26,7 @@ func SplitFieldSpec() component.Spec {
 			"a separator that is a plain text, or ASCII character classes in the shape A*B C* ([/?], \\s+, \\s*,\\s*), is found by a byte scan, any other by Weir's own " +
 			"matcher, and only one that looks behind its position (^, \\b) by regexp itself, which costs several times more per record.",
 		DynamicProperties: true,
+		DynamicExamples:   map[string]string{"src_ip": `ip_parts:\.`},
 		Properties: []component.Property{
 			{Key: "split.limit", Description: "Maximum number of parts; the last part holds the rest of the text (Java's String.split with a positive limit).",
 				Default: "10", Validator: component.IntRange(1, 1<<20)},
