@@ -76,6 +76,19 @@ func AppendJSON(dst []byte, v Value) []byte {
 // escaping fall inside it. The output is the same as writing every string
 // with AppendJSONString.
 func AppendFieldsJSON(dst []byte, fields []Field) []byte {
+	return AppendFieldsJSONKnown(dst, fields, "")
+}
+
+// JSONSafe reports whether s needs no escaping in a JSON string: then
+// AppendJSONString writes it between two quotes as it is.
+func JSONSafe(s string) bool { return nextUnsafe(s, 0) == len(s) }
+
+// AppendFieldsJSONKnown is AppendFieldsJSON for a caller that has already
+// found one string safe (JSONSafe), such as the record id it wrote before
+// the fields: a field whose value is that same string, the same bytes in
+// memory (record_id is r.ID), is copied without a second scan. known ""
+// means none.
+func AppendFieldsJSONKnown(dst []byte, fields []Field, known string) []byte {
 	var m escapeMap
 	mapped := false
 	dst = append(dst, '{')
@@ -99,7 +112,7 @@ func AppendFieldsJSON(dst []byte, fields []Field) []byte {
 		}
 		s := v.string()
 		switch {
-		case len(s) > 16 && m.inside(s):
+		case len(s) > 16 && (m.inside(s) || sameString(s, known)):
 			dst = append(dst, '"')
 			dst = append(dst, s...)
 			dst = append(dst, '"')
@@ -150,6 +163,12 @@ func (m *escapeMap) inside(s string) bool {
 		}
 	}
 	return true
+}
+
+// sameString reports whether a and b are the same bytes in memory. Both are
+// live strings, so equal addresses and lengths mean equal contents.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }
 
 const hexDigits = "0123456789abcdef"
@@ -217,12 +236,26 @@ func shortSafe(s string) bool {
 	return false
 }
 
+// scanStep bounds the bytes one scanBlocks call tests.
+const scanStep = 64 << 10
+
 // nextUnsafe returns the index of the first byte of s at or after i that
-// jsonSafe calls unsafe, or len(s). Eight bytes are tested at once
-// (unsafeBytes); the last bytes of a string of eight or more are tested by
-// one load of its last eight bytes, shifted so that only the untested ones
-// remain.
+// jsonSafe calls unsafe, or len(s). On amd64, runs of 16 bytes or more go to
+// scanBlocks (SSE2, 16 bytes a step); the rest, and everything elsewhere,
+// is tested eight bytes at once (unsafeBytes); the last bytes of a string
+// of eight or more are tested by one load of its last eight bytes, shifted
+// so that only the untested ones remain.
 func nextUnsafe(s string, i int) int {
+	for haveScanBlocks && len(s)-i >= 16 {
+		// At most scanStep bytes a call: the assembly cannot be
+		// preempted, and a string can be megabytes long.
+		n := min(len(s)-i, scanStep)
+		k := scanBlocks(unsafe.StringData(s[i:]), n)
+		i += k
+		if k < n&^15 {
+			return i
+		}
+	}
 	for i+8 <= len(s) {
 		if m := unsafeBytes(load64(s, i)); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3

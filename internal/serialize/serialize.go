@@ -53,13 +53,22 @@ func (JSON) Serialize(dst []byte, r *record.Record) ([]byte, error) {
 // AppendRecordJSON appends the JSON form of a record.
 func AppendRecordJSON(dst []byte, r *record.Record) []byte {
 	dst = append(dst, `{"id":`...)
-	dst = record.AppendJSONString(dst, r.ID)
+	// The id is written twice (here and as record_id): scanned once.
+	known := ""
+	if record.JSONSafe(r.ID) {
+		known = r.ID
+		dst = append(dst, '"')
+		dst = append(dst, r.ID...)
+		dst = append(dst, '"')
+	} else {
+		dst = record.AppendJSONString(dst, r.ID)
+	}
 	dst = append(dst, `,"type":`...)
 	dst = record.AppendJSONString(dst, r.Type)
 	dst = append(dst, `,"creationDate":`...)
 	dst = appendInt(dst, r.CreationDate)
 	dst = append(dst, `,"fields":`...)
-	dst = record.AppendFieldsJSON(dst, r.Fields())
+	dst = record.AppendFieldsJSONKnown(dst, r.Fields(), known)
 	return append(dst, '}')
 }
 

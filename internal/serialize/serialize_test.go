@@ -344,3 +344,40 @@ func TestRawDeserializeOwned(t *testing.T) {
 
 // The stream reads fetched messages through this interface.
 var _ serialize.OwnedDeserializer = serialize.Raw{}
+
+// TestJSONIDScannedOnce checks the id written twice but scanned once
+// (AppendFieldsJSONKnown): an id that needs escaping is escaped in both
+// places, a safe one is copied in both, and a record_id set apart from the
+// id (another string of the same length) is written as itself.
+func TestJSONIDScannedOnce(t *testing.T) {
+	safe := record.DeriveID("pipeline_raw", 0, 7, 0)
+	unsafeID := `id "quoted" \ and longer than sixteen bytes`
+	other := record.New(safe, "apache_log", 5)
+	other.SetString(record.FieldID, safe[:len(safe)-1]+`"`)
+	other.SetString("copy", safe)
+	for _, r := range []*record.Record{
+		record.New(safe, "apache_log", 1),
+		record.New(unsafeID, "apache_log", 2),
+		other,
+	} {
+		want := []byte(`{"id":`)
+		want = record.AppendJSONString(want, r.ID)
+		want = append(want, `,"type":`...)
+		want = record.AppendJSONString(want, r.Type)
+		want = append(want, `,"creationDate":`...)
+		want = record.AppendJSON(want, record.IntValue(r.CreationDate))
+		want = append(want, `,"fields":`...)
+		want = record.AppendFieldsJSON(want, r.Fields())
+		want = append(want, '}')
+		got, err := serialize.JSON{}.Serialize(nil, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("id %q:\n got %s\nwant %s", r.ID, got, want)
+		}
+		if !json.Valid(got) {
+			t.Errorf("id %q: invalid JSON %s", r.ID, got)
+		}
+	}
+}
