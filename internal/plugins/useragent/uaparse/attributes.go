@@ -148,15 +148,33 @@ func IsAttribute(name string) bool {
 // cheap to copy: the values live behind a pointer so that cached results are
 // shared between callers without copying 53 strings on every lookup.
 type Result struct {
-	// ends is the start of one allocation without pointers, which the
-	// garbage collector never scans (pack): value i is the text between
-	// offsets ends[i] and ends[i+1] of the bytes that follow the array
-	// (ends[0] is 0), and unknownBit in ends[i+1] marks it Unknown, whose
-	// bytes are not stored.
-	ends *[numAttributes + 1]uint32
+	// p is the start of one allocation without pointers, which the
+	// garbage collector never scans (pack). Its first 16-bit word tells
+	// the layout:
+	//
+	//   - 0, narrow (every result whose text is under 32 KiB, that is
+	//     every real one): p is an array of numAttributes+1 uint16 end
+	//     offsets, the word 0 included, followed by the values' bytes;
+	//     value i is the text between ends[i] and ends[i+1], and
+	//     unknownBit16 in ends[i+1] marks it Unknown, whose bytes are not
+	//     stored;
+	//   - wideMark, wide: the same with uint32 offsets and unknownBit32,
+	//     starting at byte 4 (the word 0 is again ends[0]).
+	//
+	// The narrow layout halves the bytes of the offsets, a third of a
+	// typical result: the allocation of the result is most of the bytes
+	// an uncached analysis allocates, and those bytes set how often the
+	// garbage collector runs.
+	p unsafe.Pointer
 }
 
-const unknownBit = 1 << 31
+const (
+	unknownBit16 = 1 << 15
+	unknownBit32 = 1 << 31
+	wideMark     = 1
+	narrowHeader = (numAttributes + 1) * 2
+	wideHeader   = 4 + (numAttributes+1)*4
+)
 
 // pack keeps a bit per attribute in a uint64.
 var _ = [64 - numAttributes]struct{}{}
@@ -178,36 +196,86 @@ func pack(v *[numAttributes]string) Result {
 		}
 		size += len(v[i])
 	}
+	if size >= unknownBit16 {
+		return packWide(v, unknown, size)
+	}
 	// One byte more than the text needs, so that the data pointer of an
 	// empty value at the very end still points into the allocation.
-	words := make([]uint32, numAttributes+1+(size+1+3)/4)
-	ends := (*[numAttributes + 1]uint32)(words)
-	text := unsafe.Slice((*byte)(unsafe.Pointer(&words[numAttributes+1])), size+1)
-	off := uint32(0)
+	buf := make([]uint16, (narrowHeader+size+1+1)/2)
+	ends := (*[numAttributes + 1]uint16)(buf)
+	base := unsafe.Pointer(&buf[0])
+	off := 0
 	for i := range v {
 		if unknown&(1<<i) != 0 {
-			ends[i+1] = off | unknownBit
+			ends[i+1] = uint16(off) | unknownBit16
 			continue
 		}
-		off += uint32(copy(text[off:], v[i]))
-		ends[i+1] = off
+		off += copyText(unsafe.Add(base, narrowHeader+off), v[i])
+		ends[i+1] = uint16(off)
 	}
-	return Result{ends: ends}
+	return Result{p: base}
+}
+
+// copyText copies s to dst, which has room for it, and returns its length.
+// Values are short (a name, a version), for which a loop of bytes beats the
+// call of memmove that copy makes.
+func copyText(dst unsafe.Pointer, s string) int {
+	if len(s) > 16 {
+		return copy(unsafe.Slice((*byte)(dst), len(s)), s)
+	}
+	d := unsafe.Slice((*byte)(dst), len(s))
+	for j := range d {
+		d[j] = s[j]
+	}
+	return len(s)
+}
+
+// packWide is pack for a result whose text does not fit the narrow layout.
+func packWide(v *[numAttributes]string, unknown uint64, size int) Result {
+	buf := make([]uint32, (wideHeader+size+1+3)/4)
+	base := unsafe.Pointer(&buf[0])
+	*(*uint16)(base) = wideMark
+	ends := (*[numAttributes + 1]uint32)(unsafe.Add(base, 4))
+	off := 0
+	for i := range v {
+		if unknown&(1<<i) != 0 {
+			ends[i+1] = uint32(off) | unknownBit32
+			continue
+		}
+		off += copy(unsafe.Slice((*byte)(unsafe.Add(base, wideHeader+off)), len(v[i])), v[i])
+		ends[i+1] = uint32(off)
+	}
+	return Result{p: base}
 }
 
 // value returns attribute i; i is in range. It is what a cached answer
-// costs per attribute read, so it is a few loads and one branch.
+// costs per attribute read, so it is a few loads and two branches.
 func (r Result) value(i int) string {
-	if r.ends == nil {
+	if r.p == nil {
 		return Unknown
 	}
-	end := r.ends[i+1]
-	if end&unknownBit != 0 {
+	ends := (*[numAttributes + 1]uint16)(r.p)
+	if ends[0] != 0 {
+		return r.wideValue(i)
+	}
+	end := ends[i+1]
+	if end&unknownBit16 != 0 {
 		return Unknown
 	}
-	start := r.ends[i] &^ unknownBit
+	start := ends[i] &^ unknownBit16
 	// The text follows the array in the same allocation.
-	return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(r.ends), (numAttributes+1)*4+int(start))), end-start)
+	return unsafe.String((*byte)(unsafe.Add(r.p, narrowHeader+int(start))), int(end-start))
+}
+
+// wideValue is value for the wide layout.
+func (r Result) wideValue(i int) string {
+	ends := (*[numAttributes + 1]uint32)(unsafe.Add(r.p, 4))
+	end := ends[i+1]
+	if end&unknownBit32 != 0 {
+		return Unknown
+	}
+	start := ends[i] &^ unknownBit32
+	return unsafe.String((*byte)(unsafe.Add(r.p, wideHeader+int(start))), int(end-start))
 }
 
 // Get returns the value of the named attribute, or the empty string when name
