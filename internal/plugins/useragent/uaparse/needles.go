@@ -1,6 +1,10 @@
 package uaparse
 
-import "strings"
+import (
+	"encoding/binary"
+	"strings"
+	"unsafe"
+)
 
 // The rules ask many questions of the form "does the user agent contain
 // this word anywhere": attack signatures, robot words, distribution names,
@@ -24,14 +28,17 @@ type needleBits [needleCap / 64]uint64
 func (b *needleBits) set(id needleID)      { b[id>>6] |= 1 << (id & 63) }
 func (b *needleBits) has(id needleID) bool { return b[id>>6]&(1<<(id&63)) != 0 }
 
-// needleSet indexes its needles by a hash of their first three bytes. A
-// bit set of those hashes lets the scan skip almost every position of an
-// ordinary user agent with one load, a multiplication and one test; at the
-// remaining positions only the few needles with that hash are compared.
-// (An index of the first two bytes, as before, let a third of the
-// positions through: "; ", "mo", "in" start many needles and occur in
-// every user agent.) A two-byte needle is filed under every possible third
-// byte.
+// needleSet indexes its needles of three bytes or more by a hash of their
+// first three bytes. A bit set of those hashes lets the scan skip almost
+// every position of an ordinary user agent with one load, a multiplication
+// and one test; at the remaining positions only the few needles with that
+// hash are compared. (An index of the first two bytes, as before, let a
+// third of the positions through: "; ", "mo", "in" start many needles and
+// occur in every user agent.) The few two-byte needles ("64", "$(", "{}")
+// have a bit set of their own, indexed by the two bytes: filed under every
+// possible third byte, as before, they took 2,048 of the 2,497 hashes and
+// let every position that ended in one of them through (18 % of the
+// positions of DEV instead of 7 %).
 type needleSet struct {
 	words []string
 	ids   map[string]needleID
@@ -48,6 +55,16 @@ type needleSet struct {
 	// a pointer per needle.
 	spans   []needleSpan
 	entries []needleEntry
+
+	// pairs has bit b set when a two-byte needle is the little-endian
+	// word b; short lists those needles.
+	pairs [65536 / 64]uint64
+	short []shortNeedle
+}
+
+type shortNeedle struct {
+	pair uint16
+	id   needleID
 }
 
 // gramHash hashes the three low bytes of x.
@@ -149,15 +166,9 @@ func (n *needleSet) build() {
 			file(gramHash(e.head), e)
 			continue
 		}
-		// Any third byte, and 0 for a needle at the very end (the scan
-		// reads bytes past the end as 0).
-		seen := map[uint16]bool{}
-		for c := 0; c < 256; c++ {
-			if h := gramHash(e.head | uint64(c)<<16); !seen[h] {
-				seen[h] = true
-				file(h, e)
-			}
-		}
+		pair := uint16(e.head)
+		n.pairs[pair>>6] |= 1 << (pair & 63)
+		n.short = append(n.short, shortNeedle{pair: pair, id: id})
 	}
 	n.spans = []needleSpan{{}}
 	for _, h := range order {
@@ -180,31 +191,50 @@ var needlesAllIndexed bool
 
 // scan records in found every indexed needle that occurs in s.
 func (n *needleSet) scan(s string, found *needleBits) {
-	for i := 0; i+1 < len(s); i++ {
-		rest := s[i:]
+	if len(s) < 2 {
+		return
+	}
+	b := unsafe.Slice(unsafe.StringData(s), len(s))
+	i := 0
+	// Eight bytes can be read at every position but the last seven.
+	for ; i+8 <= len(b); i++ {
+		x := binary.LittleEndian.Uint64(b[i:])
+		h, pair := gramHash(x), uint16(x)
+		if (n.grams[h>>6]>>(h&63)|n.pairs[pair>>6]>>(pair&63))&1 != 0 {
+			n.candidates(s[i:], x, h, found)
+		}
+	}
+	for ; i+1 < len(b); i++ {
+		// Near the end the missing bytes read as zero, which no needle
+		// contains; candidates rejects needles longer than what is left.
 		var x uint64
-		if len(rest) >= 8 {
-			// The compiler turns these eight byte loads into one.
-			x = uint64(rest[0]) | uint64(rest[1])<<8 | uint64(rest[2])<<16 | uint64(rest[3])<<24 |
-				uint64(rest[4])<<32 | uint64(rest[5])<<40 | uint64(rest[6])<<48 | uint64(rest[7])<<56
-		} else {
-			// Near the end the missing bytes read as zero, which no
-			// needle contains; the length test below rejects needles
-			// longer than what is left.
-			for j := len(rest) - 1; j >= 0; j-- {
-				x = x<<8 | uint64(rest[j])
-			}
+		for j := len(b) - 1; j >= i; j-- {
+			x = x<<8 | uint64(b[j])
 		}
-		h := gramHash(x)
-		if n.grams[h>>6]&(1<<(h&63)) == 0 {
-			continue
+		h, pair := gramHash(x), uint16(x)
+		if (n.grams[h>>6]>>(h&63)|n.pairs[pair>>6]>>(pair&63))&1 != 0 {
+			n.candidates(s[i:], x, h, found)
 		}
+	}
+}
+
+// candidates compares the needles that may start at rest, whose first eight
+// bytes (zero past the end) are x and whose three-byte hash is h.
+func (n *needleSet) candidates(rest string, x uint64, h uint16, found *needleBits) {
+	if n.grams[h>>6]&(1<<(h&63)) != 0 {
 		sp := n.spans[n.index[h]]
 		for _, e := range n.entries[sp.lo:sp.hi] {
 			if x&e.mask != e.head || e.n > len(rest) {
 				continue
 			}
 			if e.n <= 8 || rest[8:e.n] == e.tail {
+				found.set(e.id)
+			}
+		}
+	}
+	if pair := uint16(x); n.pairs[pair>>6]&(1<<(pair&63)) != 0 {
+		for _, e := range n.short {
+			if e.pair == pair {
 				found.set(e.id)
 			}
 		}

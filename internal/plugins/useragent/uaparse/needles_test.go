@@ -121,3 +121,27 @@ func isASCII(s string) bool {
 	}
 	return true
 }
+
+// TestNeedleScanEdges compares the scan with strings.Contains for every
+// needle placed at each offset around the end of the eight-byte loads (the
+// last seven positions are read byte by byte), alone and followed by one
+// byte, and for the two-byte needles, which have their own bit set.
+func TestNeedleScanEdges(t *testing.T) {
+	for _, w := range uaNeedles.words {
+		for pad := 0; pad <= 9; pad++ {
+			for _, tail := range []string{"", "x", "\x00"} {
+				low := strings.Repeat(".", pad) + w + tail
+				var found needleBits
+				uaNeedles.scan(low, &found)
+				for i, v := range uaNeedles.words {
+					if got, want := found.has(needleID(i)), strings.Contains(low, v); got != want {
+						t.Fatalf("needle %q in %q: scan says %v, strings.Contains %v", v, low, got, want)
+					}
+				}
+			}
+		}
+	}
+	if len(uaNeedles.short) == 0 {
+		t.Error("no two-byte needle: the test of their bit set tests nothing")
+	}
+}
