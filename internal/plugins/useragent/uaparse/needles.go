@@ -2,6 +2,7 @@ package uaparse
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"strings"
 	"unsafe"
 )
@@ -357,3 +358,76 @@ var (
 	kwX86x64               = uaNeedles.add("x86_64")
 	kwXbox                 = uaNeedles.add("xbox")
 )
+
+// needleList is a list of needles that a rule asks about in order, one
+// row of a table after the other ("is this browser token in the user
+// agent"): asked one by one, the rows cost a bit test each, ninety for the
+// browser tokens, for the few that occur. rowsFound gives the rows whose needle
+// the scan saw, in the list's order, from the words of the bit set alone.
+type needleList struct {
+	ids   []needleID
+	group needleGroup
+	// flat[byID[id].lo:byID[id].hi] are the rows of needle id, in order
+	// (a needle may be the token of several rows).
+	byID [needleCap]needleSpan
+	flat []uint16
+}
+
+// newNeedleList makes the list of the needles ids, registered already.
+func newNeedleList(ids []needleID) *needleList {
+	l := &needleList{ids: ids}
+	rows := map[needleID][]uint16{}
+	for i, id := range ids {
+		if !uaNeedles.indexed(id) {
+			// rowsFound reads the bit set only; a list with such a
+			// needle is answered row by row.
+			l.group.slow = append(l.group.slow, id)
+			continue
+		}
+		l.group.mask.set(id)
+		rows[id] = append(rows[id], uint16(i))
+	}
+	l.group.lo, l.group.hi = len(l.group.mask), 0
+	for i, m := range l.group.mask {
+		if m != 0 {
+			l.group.lo, l.group.hi = min(l.group.lo, i), i+1
+		}
+	}
+	if l.group.hi == 0 {
+		l.group.lo = 0
+	}
+	for id, r := range rows {
+		l.byID[id] = needleSpan{uint16(len(l.flat)), uint16(len(l.flat) + len(r))}
+		l.flat = append(l.flat, r...)
+	}
+	return l
+}
+
+// rowsFound returns the rows of l whose needle occurs in the lower case user
+// agent, in increasing order, using buf for storage; the same rows as
+// asking p.has of each row in turn.
+func (p *parsed) rowsFound(l *needleList, buf []uint16) []uint16 {
+	out := buf[:0]
+	if len(l.group.slow) != 0 {
+		for i, id := range l.ids {
+			if p.has(id) {
+				out = append(out, uint16(i))
+			}
+		}
+		return out
+	}
+	for w := l.group.lo; w < l.group.hi; w++ {
+		for m := p.found[w] & l.group.mask[w]; m != 0; m &= m - 1 {
+			sp := l.byID[w*64+bits.TrailingZeros64(m)]
+			out = append(out, l.flat[sp.lo:sp.hi]...)
+		}
+	}
+	// Rows come by identifier; put them in the list's order. There are
+	// few, so insertion sort.
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}

@@ -318,13 +318,11 @@ func osSwitchMayMatch(p *parsed, lt string) bool {
 	if len(lt) > 0 && osSwitchInitial[lt[0]] {
 		return true
 	}
-	for _, id := range osSwitchNeedles {
-		if p.has(id) {
-			return true
-		}
-	}
-	return false
+	return p.hasAny(&osSwitchGroup)
 }
+
+// osSwitchGroup asks the scan about all of osSwitchNeedles at once.
+var osSwitchGroup = newNeedleList(osSwitchNeedles[:]).group
 
 // osFromEntry reads the operating system from one comment entry: lt is
 // its lower case text, a part of p.low, and t the text as sent.

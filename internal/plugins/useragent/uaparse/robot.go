@@ -1406,37 +1406,54 @@ func containsRobotWord(p *parsed, lt string) bool {
 	// Where lt is a part of the lower case user agent, a word the needle
 	// scan did not find anywhere in it cannot be in lt either, and is
 	// not searched for.
-	inLow := p != nil && p.inLow(lt)
-	for i, w := range robotWords {
-		if inLow && !p.has(robotWordIDs[i]) {
+	if p != nil && p.inLow(lt) {
+		var rows [16]uint16
+		for _, row := range p.rowsFound(robotWordList, rows[:]) {
+			if robotWordAt(lt, robotWords[row]) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, w := range robotWords {
+		if robotWordAt(lt, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// robotWordList asks the scan which robot words occur at all.
+var robotWordList = newNeedleList(robotWordIDs)
+
+// robotWordAt reports whether the robot word w ends a word of lt
+// (containsRobotWord).
+func robotWordAt(lt, w string) bool {
+	off := 0
+	for {
+		k := strings.Index(lt[off:], w)
+		if k < 0 {
+			break
+		}
+		end := off + k + len(w)
+		if end < len(lt) && lt[end] == 's' {
+			end++ // "DashLinkPreviews"
+		}
+		if w == "pingdom" || w == "downloader" {
+			// Company and tool names that start the product name
+			// ("PingdomTMS", "DownloaderChrome").
+			return true
+		}
+		if w == "preview" && end < len(lt) && lt[end] == '-' {
+			// "page-preview-tool": a tool people use to preview
+			// pages, named before the browser it runs in.
+			off = off + k + 1
 			continue
 		}
-		off := 0
-		for {
-			k := strings.Index(lt[off:], w)
-			if k < 0 {
-				break
-			}
-			end := off + k + len(w)
-			if end < len(lt) && lt[end] == 's' {
-				end++ // "DashLinkPreviews"
-			}
-			if w == "pingdom" || w == "downloader" {
-				// Company and tool names that start the product name
-				// ("PingdomTMS", "DownloaderChrome").
-				return true
-			}
-			if w == "preview" && end < len(lt) && lt[end] == '-' {
-				// "page-preview-tool": a tool people use to preview
-				// pages, named before the browser it runs in.
-				off = off + k + 1
-				continue
-			}
-			if !isLetter(w[len(w)-1]) || end >= len(lt) || !isLetter(lt[end]) && (lt[end] < '0' || lt[end] > '9') {
-				return true
-			}
-			off = off + k + 1
+		if !isLetter(w[len(w)-1]) || end >= len(lt) || !isLetter(lt[end]) && (lt[end] < '0' || lt[end] > '9') {
+			return true
 		}
+		off = off + k + 1
 	}
 	return false
 }
