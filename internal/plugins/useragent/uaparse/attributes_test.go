@@ -6,7 +6,7 @@ import (
 )
 
 // TestPackLayouts checks both layouts of a Result: the narrow one every real
-// answer takes, and the wide one for text of 32 KiB or more, with Unknown,
+// answer takes, and the wide one for text of 64 KiB or more, with Unknown,
 // empty values (also last) and values of every length around the byte loop's
 // limit of copyText.
 func TestPackLayouts(t *testing.T) {
@@ -16,8 +16,8 @@ func TestPackLayouts(t *testing.T) {
 		wide bool
 	}{
 		{"narrow", 2000, false},
-		{"narrow at the limit", unknownBit16 - 1, false},
-		{"wide at the limit", unknownBit16, true},
+		{"narrow at the limit", 0xffff, false},
+		{"wide at the limit", 0x10000, true},
 		{"wide", 53 * 2048, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -51,7 +51,7 @@ func TestPackLayouts(t *testing.T) {
 				}
 			}
 			r := pack(&v)
-			if got := *(*uint16)(r.p) != 0; got != tc.wide {
+			if got := *(*uint64)(r.p)&wideBit != 0; got != tc.wide {
 				t.Fatalf("text of %d bytes: wide layout %v, want %v", size, got, tc.wide)
 			}
 			for i := range v {
@@ -60,6 +60,16 @@ func TestPackLayouts(t *testing.T) {
 				}
 			}
 		})
+	}
+	var u [numAttributes]string
+	for i := range u {
+		u[i] = Unknown
+	}
+	r := pack(&u)
+	for i := range u {
+		if got := r.value(i); got != Unknown {
+			t.Errorf("all Unknown: value %d is %q", i, got)
+		}
 	}
 	if got := (Result{}).value(attrAgentName); got != Unknown {
 		t.Errorf("zero Result: %q, want Unknown", got)
