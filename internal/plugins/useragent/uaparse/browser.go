@@ -528,7 +528,7 @@ func appName(n string) string {
 		}
 		return n
 	}
-	if n == "" || asciiLower(n) != n {
+	if n == "" || hasUpperASCII(n) {
 		return n // mixed case is the maker's spelling
 	}
 	b := []byte(n)

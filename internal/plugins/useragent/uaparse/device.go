@@ -555,7 +555,7 @@ func (s *state) androidDevice() {
 		s.devName.set(brand, confGeneric)
 		return
 	}
-	s.devName.set(brand+" "+normalizeName(rest), confGeneric)
+	s.devName.set(p.concat(brand, " ", normalizeNameIn(p, rest)), confGeneric)
 	if brand == "Amazon" {
 		s.amazonDevice(model)
 	}

@@ -49,6 +49,14 @@ type parsed struct {
 	lowBuf  [512]byte
 	fillBuf [512]byte
 
+	// arena holds values the rules build by joining or rewriting text
+	// ("Samsung " + model, "English (United States)"), on arenaBuf, so
+	// that building one costs no allocation: like fillBuf, its strings
+	// are valid only until releaseParsed. parse (not pooled) leaves it
+	// nil, and values are then allocated as before.
+	arena    []byte
+	arenaBuf [256]byte
+
 	// found records which needles of uaNeedles occur in low, so that the
 	// rules' "does the user agent contain ..." questions cost a bit test
 	// instead of a scan of the string each.
@@ -177,6 +185,7 @@ func releaseParsed(p *parsed) {
 	// strings in at most its first len(p.products) elements.
 	clear(p.productBuf[:min(len(p.products), len(p.productBuf))])
 	p.ua, p.low, p.products, p.entries, p.blocks = "", "", nil, nil, 0
+	p.arena = nil
 	p.found = needleBits{}
 	p.productKeys, p.entryStarts = [4]uint64{}, [4]uint64{}
 	parsedPool.Put(p)
@@ -204,6 +213,7 @@ func parsePooled(ua string) *parsed {
 		p = new(parsed)
 	}
 	p.ua, p.low = ua, asciiLowerInto(ua, p.lowBuf[:])
+	p.arena = p.arenaBuf[:0]
 	return p.tokenise()
 }
 
