@@ -207,10 +207,8 @@ func pack(v *[numAttributes]string) Result {
 	base := unsafe.Pointer(&buf[0])
 	buf[0] = known
 	off, k := 0, 0
-	for i := range v {
-		if known&(1<<i) == 0 {
-			continue
-		}
+	for m := known &^ wideBit; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(m)
 		off += copyText(unsafe.Add(base, header+off), v[i])
 		k++
 		if width == 2 {
