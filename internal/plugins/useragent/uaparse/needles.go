@@ -197,9 +197,11 @@ func (n *needleSet) scan(s string, found *needleBits) {
 	}
 	b := unsafe.Slice(unsafe.StringData(s), len(s))
 	i := 0
-	// Eight bytes can be read at every position but the last seven.
+	// Eight bytes can be read at every position but the last seven. A
+	// window of constant length spares the bounds checks and the slice
+	// arithmetic of b[i:] at each position.
 	for ; i+8 <= len(b); i++ {
-		x := binary.LittleEndian.Uint64(b[i:])
+		x := binary.LittleEndian.Uint64(unsafe.Slice(&b[i], 8))
 		h, pair := gramHash(x), uint16(x)
 		if (n.grams[h>>6]>>(h&63)|n.pairs[pair>>6]>>(pair&63))&1 != 0 {
 			n.candidates(s[i:], x, h, found)
