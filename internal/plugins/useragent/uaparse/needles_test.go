@@ -155,6 +155,7 @@ func TestRowsFoundMatchesHas(t *testing.T) {
 		"browser tokens": browserTokenList,
 		"robot words":    robotWordList,
 		"cpu tags":       cpuTagList,
+		"distributions":  linuxDistroList,
 		"repeats":        newNeedleList([]needleID{kwAndroid, kwIPhone, kwAndroid, kwLinuxAnywhere, kwIPhone}),
 	}
 	checked := map[string]int{}
