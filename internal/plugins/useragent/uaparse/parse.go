@@ -171,9 +171,9 @@ func (p *parsed) inLow(s string) bool {
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // parsedPool recycles the parse state, the largest allocation of an
-// analysis (about 1.7 KB with its token arrays). No answer refers to it:
-// attribute values are strings, whose bytes live in the user agent, its
-// lower case copy or new buffers, never in the parse state.
+// analysis (about 2 KB with its token arrays and buffers). No answer
+// refers to it: values may live in its buffers (lowBuf, fillBuf, arena)
+// while the rules run, and pack copies them out before releaseParsed.
 var parsedPool = sync.Pool{New: func() any { return new(parsed) }}
 
 // releaseParsed returns a parse state to the pool, cleared so that it
