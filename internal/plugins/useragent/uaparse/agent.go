@@ -33,6 +33,9 @@ var browserTokenNeedles = func() []needleID {
 	return out
 }()
 
+// browserTokenList asks the scan which rows of browserTokens can match.
+var browserTokenList = newNeedleList(browserTokenNeedles)
+
 // edgeHTMLToEdge maps the EdgeHTML engine major version to the version of
 // the Edge browser that shipped it, as Microsoft published them.
 var edgeHTMLToEdge = map[string]string{

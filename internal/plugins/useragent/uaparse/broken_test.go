@@ -62,15 +62,16 @@ func analyzeUnguarded(t *testing.T, ua string) {
 	analyze(ua)
 }
 
-// TestHasThreeSpaces compares the strided search with strings.Contains
-// on every string of up to eight bytes of spaces and letters, at every
-// offset a run can take.
+// TestHasThreeSpaces compares the search of eight bytes at a time with
+// strings.Contains on every string of up to eighteen bytes of spaces and
+// other bytes (a tab, 0xa0: bytes next to a space's bits), so every run
+// across one and two word boundaries and in the tail.
 func TestHasThreeSpaces(t *testing.T) {
-	for n := 0; n <= 8; n++ {
+	for n := 0; n <= 18; n++ {
 		for m := 0; m < 1<<n; m++ {
 			b := make([]byte, n)
 			for i := range b {
-				b[i] = 'a'
+				b[i] = "a\t\xa0!"[i%4]
 				if m&(1<<i) != 0 {
 					b[i] = ' '
 				}

@@ -58,12 +58,12 @@ func (s *state) detectAgent() {
 		s.engVersion.set(prestoFor(pr.version), confProduct)
 		return
 	}
-	for i, bt := range browserTokens {
-		// A product named after the token is part of the user agent, so
-		// a token the needle scan did not see needs no product search.
-		if !p.has(browserTokenNeedles[i]) {
-			continue
-		}
+	// A product named after the token is part of the user agent, so a
+	// token the needle scan did not see needs no product search: only
+	// the rows it saw are read, in order.
+	var rows [32]uint16
+	for _, row := range p.rowsFound(browserTokenList, rows[:]) {
+		bt := browserTokens[row]
 		pr, ok := p.product(bt.token)
 		if !ok {
 			continue
@@ -528,7 +528,7 @@ func appName(n string) string {
 		}
 		return n
 	}
-	if n == "" || asciiLower(n) != n {
+	if n == "" || hasUpperASCII(n) {
 		return n // mixed case is the maker's spelling
 	}
 	b := []byte(n)

@@ -268,7 +268,7 @@ func (s *state) deviceFromTokens() {
 	// does a bare brand ("(SAMSUNG; ...)", "OPPO") count.
 	for _, needModel := range [2]bool{true, false} {
 		try := func(tok string) bool {
-			tok = strings.Trim(tok, " ;,")
+			tok = trimSpaceSemicolonComma(tok)
 			if len(tok) < 3 || !startsWithBrand(tok) || hasSuffixFold(tok, "browser") || hasSuffixFold(tok, "toolbar") {
 				return false
 			}
@@ -308,10 +308,22 @@ func (s *state) deviceFromTokens() {
 			if try(t) {
 				return
 			}
-			for w := range strings.FieldsFuncSeq(p.text(e), func(r rune) bool { return r == ' ' || r == '/' }) {
-				if try(w) {
+			// The words between spaces and slashes, as
+			// strings.FieldsFunc splits them (both bytes are ASCII, so
+			// no UTF-8 sequence holds one), without its iterator.
+			txt := p.text(e)
+			for j := 0; j < len(txt); {
+				for j < len(txt) && (txt[j] == ' ' || txt[j] == '/') {
+					j++
+				}
+				k := j
+				for k < len(txt) && txt[k] != ' ' && txt[k] != '/' {
+					k++
+				}
+				if k > j && try(txt[j:k]) {
 					return
 				}
+				j = k
 			}
 		}
 		for _, pr := range p.products {
@@ -322,6 +334,18 @@ func (s *state) deviceFromTokens() {
 			}
 		}
 	}
+}
+
+// trimSpaceSemicolonComma is strings.Trim(s, " ;,") without building the
+// cut set on each call.
+func trimSpaceSemicolonComma(s string) string {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == ';' || s[0] == ',') {
+		s = s[1:]
+	}
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == ';' || s[len(s)-1] == ',') {
+		s = s[:len(s)-1]
+	}
+	return s
 }
 
 // startsWithBrand reports a token that begins with a brand's own name, a
@@ -555,7 +579,7 @@ func (s *state) androidDevice() {
 		s.devName.set(brand, confGeneric)
 		return
 	}
-	s.devName.set(brand+" "+normalizeName(rest), confGeneric)
+	s.devName.set(p.concat(brand, " ", normalizeNameIn(p, rest)), confGeneric)
 	if brand == "Amazon" {
 		s.amazonDevice(model)
 	}

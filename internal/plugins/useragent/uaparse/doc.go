@@ -43,6 +43,9 @@
 //     app inside a web view (WebviewApp*);
 //   - tables.go and tables/*.tsv: the facts the rules use, as data, one
 //     entry a line with its source;
+//   - arena.go: values the rules build ("Samsung " + model) and lower
+//     case copies, written to the pooled parse state instead of new
+//     strings; attributes.go packs the answer into one allocation;
 //   - priority.go: every device, engine and agent finding is written with
 //     a confidence, and the highest wins;
 //   - brands.go: device brands from public model naming conventions;

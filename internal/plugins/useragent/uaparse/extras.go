@@ -47,7 +47,7 @@ func (s *state) extras() {
 	}
 	for _, e := range p.entries {
 		if code := localeOf(p.text(e), p.ltext(e)); code != "" {
-			s.langCode, s.lang = code, languageName(code)
+			s.langCode, s.lang = code, languageName(p, code)
 			break
 		}
 	}

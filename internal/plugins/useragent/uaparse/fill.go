@@ -123,7 +123,7 @@ func (s *state) fill(v *[numAttributes]string, spare []byte) {
 		if major == Unknown {
 			major = "??" // Yauaa's "Name ??": the app is known, its version not
 		}
-		v[attrWebviewAppNameVersionMajor] = s.wvName.v + " " + major
+		v[attrWebviewAppNameVersionMajor] = s.p.concat(s.wvName.v, " ", major)
 	}
 }
 

@@ -72,10 +72,12 @@ func localeOf(t, lt string) string {
 
 // languageName spells a language code out: "en-us" is "English (United
 // States)". Simplified Chinese is written "Chinese (S)" as Yauaa does.
-func languageName(code string) string {
+//
+// The name is built in p's arena (parsed.concat); p may be nil.
+func languageName(p *parsed, code string) string {
 	lc := code
 	if len(code) > 5 {
-		lc = asciiLower(code) // "ja-JP-mac", kept in its own spelling
+		lc = p.lower(code) // "ja-JP-mac", kept in its own spelling
 	}
 	if lc == "zh-cn" {
 		return "Chinese (S)"
@@ -89,7 +91,7 @@ func languageName(code string) string {
 	}
 	if len(lc) >= 5 && lc[2] == '-' {
 		if c, ok := countryNames[lc[3:5]]; ok {
-			return lang + " (" + c + ")"
+			return p.concat(lang, " (", c, ")")
 		}
 	}
 	return lang

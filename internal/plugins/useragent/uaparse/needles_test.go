@@ -1,6 +1,7 @@
 package uaparse
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -120,4 +121,67 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// TestNeedleScanEdges compares the scan with strings.Contains for every
+// needle placed at each offset around the end of the eight-byte loads (the
+// last seven positions are read byte by byte), alone and followed by one
+// byte, and for the two-byte needles, which have their own bit set.
+func TestNeedleScanEdges(t *testing.T) {
+	for _, w := range uaNeedles.words {
+		for pad := 0; pad <= 9; pad++ {
+			for _, tail := range []string{"", "x", "\x00"} {
+				low := strings.Repeat(".", pad) + w + tail
+				var found needleBits
+				uaNeedles.scan(low, &found)
+				for i, v := range uaNeedles.words {
+					if got, want := found.has(needleID(i)), strings.Contains(low, v); got != want {
+						t.Fatalf("needle %q in %q: scan says %v, strings.Contains %v", v, low, got, want)
+					}
+				}
+			}
+		}
+	}
+	if len(uaNeedles.short) == 0 {
+		t.Error("no two-byte needle: the test of their bit set tests nothing")
+	}
+}
+
+// TestRowsFoundMatchesHas compares rowsFound with asking has of every row in
+// turn, for each needle list, on the DEV user agents and their variants; a
+// list whose needles repeat (two rows, one token) is checked too.
+func TestRowsFoundMatchesHas(t *testing.T) {
+	lists := map[string]*needleList{
+		"browser tokens": browserTokenList,
+		"robot words":    robotWordList,
+		"cpu tags":       cpuTagList,
+		"distributions":  linuxDistroList,
+		"repeats":        newNeedleList([]needleID{kwAndroid, kwIPhone, kwAndroid, kwLinuxAnywhere, kwIPhone}),
+	}
+	checked := map[string]int{}
+	for _, uas := range goldenInputs(t) {
+		for _, ua := range uas {
+			p := parse(ua)
+			for name, l := range lists {
+				var want []uint16
+				for i, id := range l.ids {
+					if p.has(id) {
+						want = append(want, uint16(i))
+					}
+				}
+				var buf [4]uint16 // small, so that long answers grow it
+				got := p.rowsFound(l, buf[:])
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s in %q: rows %v, want %v", name, truncate(ua), got, want)
+				}
+				checked[name] += len(want)
+			}
+			releaseParsed(p)
+		}
+	}
+	for name := range lists {
+		if checked[name] == 0 {
+			t.Errorf("%s: no row found in any user agent, the comparison tests nothing", name)
+		}
+	}
 }

@@ -1,13 +1,20 @@
 package uaparse
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // normalizeName gives brand and model words the capitalisation users of
 // Yauaa expect: short words and words with digits in upper case ("LG",
 // "SM-T865", "X10I"), other words capitalised, with an inner capital kept
 // only after a run of at least three lower case letters ("DesireHd",
 // "SpeedCurve", "PhantomJs"). Underscores become spaces.
-func normalizeName(s string) string {
+func normalizeName(s string) string { return normalizeNameIn(nil, s) }
+
+// normalizeNameIn is normalizeName with the result in the analysis's
+// arena (parsed.concat) when p has one.
+func normalizeNameIn(p *parsed, s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return s
@@ -79,7 +86,7 @@ func normalizeName(s string) string {
 		}
 	}
 	flush()
-	return strings.TrimSpace(string(out))
+	return p.keep(bytes.TrimSpace(out))
 }
 
 func upper(c byte) byte {

@@ -102,7 +102,9 @@ func detectOS(p *parsed) osInfo {
 			consider(geckoBuildOS(pr))
 		}
 		if best.prio < 8 && distro {
-			for _, d := range linuxDistros {
+			var rows [8]uint16
+			for _, row := range p.distrosIn(pr.lname, rows[:]) {
+				d := linuxDistros[row]
 				if d.token == "mint" || indexWord(pr.lname, d.token) < 0 {
 					continue
 				}
@@ -254,6 +256,36 @@ var distroNeedles = uaNeedles.group(func() []string {
 	return out
 }())
 
+// linuxDistroList asks the scan which rows of linuxDistros can match, and
+// allDistroRows are all of them, for text that is not a part of the lower
+// case user agent.
+var (
+	linuxDistroList = newNeedleList(func() []needleID {
+		ids := make([]needleID, len(linuxDistros))
+		for i, d := range linuxDistros {
+			ids[i] = uaNeedles.add(d.token)
+		}
+		return ids
+	}())
+	allDistroRows = func() []uint16 {
+		rows := make([]uint16, len(linuxDistros))
+		for i := range rows {
+			rows[i] = uint16(i)
+		}
+		return rows
+	}()
+)
+
+// distrosIn returns the rows of linuxDistros, in order, whose token can
+// occur in s: where s is a part of the lower case user agent, those the
+// needle scan saw; otherwise all.
+func (p *parsed) distrosIn(s string, buf []uint16) []uint16 {
+	if !p.inLow(s) {
+		return allDistroRows
+	}
+	return p.rowsFound(linuxDistroList, buf)
+}
+
 // cpuHintNeedles are fragments of which every processor name that
 // cpuFromEntry recognises contains one.
 var cpuHintNeedles = uaNeedles.group([]string{"64", "86", "ppc", "arm", "powerpc"})
@@ -318,13 +350,11 @@ func osSwitchMayMatch(p *parsed, lt string) bool {
 	if len(lt) > 0 && osSwitchInitial[lt[0]] {
 		return true
 	}
-	for _, id := range osSwitchNeedles {
-		if p.has(id) {
-			return true
-		}
-	}
-	return false
+	return p.hasAny(&osSwitchGroup)
 }
+
+// osSwitchGroup asks the scan about all of osSwitchNeedles at once.
+var osSwitchGroup = newNeedleList(osSwitchNeedles[:]).group
 
 // osFromEntry reads the operating system from one comment entry: lt is
 // its lower case text, a part of p.low, and t the text as sent.
@@ -542,10 +572,13 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 		// tablet system, which runs Android's drivers.
 		return osInfo{name: "Ubuntu Touch", version: orUnknown(leadingVersion(lt[7:])), class: "Mobile", prio: 8}
 	}
-	for _, d := range linuxDistros {
-		if !distro {
-			break
-		}
+	var rows [8]uint16
+	distros := rows[:0]
+	if distro {
+		distros = p.distrosIn(lt, rows[:])
+	}
+	for _, row := range distros {
+		d := linuxDistros[row]
 		// A package version such as "3.26.1-1ubuntu1" names the
 		// distribution that built the package, not the system.
 		if k := indexWord(lt, d.token); k >= 0 && (k == 0 || d.token != "mint") && (k == 0 || lt[k-1] < '0' || lt[k-1] > '9') {

@@ -49,6 +49,14 @@ type parsed struct {
 	lowBuf  [512]byte
 	fillBuf [512]byte
 
+	// arena holds values the rules build by joining or rewriting text
+	// ("Samsung " + model, "English (United States)"), on arenaBuf, so
+	// that building one costs no allocation: like fillBuf, its strings
+	// are valid only until releaseParsed. parse (not pooled) leaves it
+	// nil, and values are then allocated as before.
+	arena    []byte
+	arenaBuf [256]byte
+
 	// found records which needles of uaNeedles occur in low, so that the
 	// rules' "does the user agent contain ..." questions cost a bit test
 	// instead of a scan of the string each.
@@ -163,9 +171,9 @@ func (p *parsed) inLow(s string) bool {
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // parsedPool recycles the parse state, the largest allocation of an
-// analysis (about 1.7 KB with its token arrays). No answer refers to it:
-// attribute values are strings, whose bytes live in the user agent, its
-// lower case copy or new buffers, never in the parse state.
+// analysis (about 2 KB with its token arrays and buffers). No answer
+// refers to it: values may live in its buffers (lowBuf, fillBuf, arena)
+// while the rules run, and pack copies them out before releaseParsed.
 var parsedPool = sync.Pool{New: func() any { return new(parsed) }}
 
 // releaseParsed returns a parse state to the pool, cleared so that it
@@ -177,6 +185,7 @@ func releaseParsed(p *parsed) {
 	// strings in at most its first len(p.products) elements.
 	clear(p.productBuf[:min(len(p.products), len(p.productBuf))])
 	p.ua, p.low, p.products, p.entries, p.blocks = "", "", nil, nil, 0
+	p.arena = nil
 	p.found = needleBits{}
 	p.productKeys, p.entryStarts = [4]uint64{}, [4]uint64{}
 	parsedPool.Put(p)
@@ -204,6 +213,7 @@ func parsePooled(ua string) *parsed {
 		p = new(parsed)
 	}
 	p.ua, p.low = ua, asciiLowerInto(ua, p.lowBuf[:])
+	p.arena = p.arenaBuf[:0]
 	return p.tokenise()
 }
 
@@ -264,7 +274,12 @@ func (p *parsed) tokenise() *parsed {
 				nameStart = i
 			}
 		default:
+			// Most bytes are none of the above: skip them by a table
+			// look-up each instead of the switch's ten comparisons.
 			i++
+			for i < n && !tokenSyntax[ua[i]] {
+				i++
+			}
 		}
 	}
 	if brokenComment {
@@ -273,6 +288,14 @@ func (p *parsed) tokenise() *parsed {
 	p.addWords(nameStart, n)
 	return p
 }
+
+// tokenSyntax marks the bytes that tokenise's switch acts on.
+var tokenSyntax = func() (t [256]bool) {
+	for _, c := range []byte("([{)]};,/") {
+		t[c] = true
+	}
+	return t
+}()
 
 // addWords records trailing text without a version ("like Gecko",
 // "SmartTV") as products with an empty version, one per word run.

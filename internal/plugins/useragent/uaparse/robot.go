@@ -86,14 +86,14 @@ func (s *state) detectRobot() {
 	if name == "" {
 		return
 	}
-	lname := asciiLower(name)
+	lname := s.p.lower(name)
 	mobileDevice := s.os.name == "Android" || s.os.name == "iOS" || s.os.name == "Windows Phone" || s.os.name == "BlackBerry"
 	// A robot is a mobile robot when it imitates a named phone or tablet
 	// ("Android 6.0.1; Nexus 5X") or says so in its name
 	// ("YandexMobileScreenShotBot"); an Android version without a model
 	// is not enough.
 	namedModel := s.devName.v != "" && s.devName.v != Unknown && s.devName.v != "Android Mobile" && s.devName.v != "Android Tablet" &&
-		!strings.Contains(asciiLower(s.devName.v), lname) // "(Android 3.0; YRSpider; ...)": the robot is no model
+		indexLower(s.devName.v, lname) < 0 // "(Android 3.0; YRSpider; ...)": the robot is no model
 	s.devClass.set("Robot", confRobot)
 	if kind == robotNamed && (mobileDevice && namedModel || strings.Contains(lname, "mobile")) {
 		s.devClass.set("Robot Mobile", confRobot+1)
@@ -129,7 +129,7 @@ func (s *state) detectRobot() {
 	if brand == "Yandex" && len(name) > 3 && name[:2] == "Ya" && name[2] >= 'A' && name[2] <= 'Z' {
 		// "YaDirectFetcher": Yandex abbreviates its name in some robots.
 		name = "Yandex" + name[2:]
-		agent, lname = name, asciiLower(name)
+		agent, lname = name, s.p.lower(name)
 	}
 	switch {
 	case kind == robotLibrary && httpLibraries[lname] != "":
@@ -181,7 +181,7 @@ func (s *state) detectRobot() {
 		if keepAgent || described || s.codeHostingURL() {
 			s.devName.set(brand+" Robot", confRobot)
 		} else {
-			s.devName.set(robotDeviceName(brand, agent, lname), confRobot)
+			s.devName.set(robotDeviceName(s.p, brand, agent, lname), confRobot)
 		}
 	default:
 		if brand == Unknown && !endsInRobotWord(lname) {
@@ -191,7 +191,7 @@ func (s *state) detectRobot() {
 			brand = firstWordBrand(agent)
 			s.devBrand.set(brand, confRobot+1)
 		}
-		s.devName.set(robotDeviceName(brand, agent, lname), confRobot)
+		s.devName.set(robotDeviceName(s.p, brand, agent, lname), confRobot)
 	}
 	headless := headlessBrowsers[lname]
 	if !headless {
@@ -446,8 +446,8 @@ var headlessBrowsers = map[string]bool{"phantomjs": true, "casperjs": true, "sli
 // robotDeviceName composes the device name of a robot: the company, then
 // the product with the company's name taken off its front ("YandexBot" of
 // Yandex is "Yandex BOT", "DotBot" of Opensiteexplorer is "Opensiteexplorer
-// Dotbot").
-func robotDeviceName(brand, agent, lname string) string {
+// Dotbot"). The name is built in p's arena (parsed.concat).
+func robotDeviceName(p *parsed, brand, agent, lname string) string {
 	if n, ok := robotDeviceNames[lname]; ok {
 		return n
 	}
@@ -457,17 +457,17 @@ func robotDeviceName(brand, agent, lname string) string {
 		agent = agent[:len(agent)-8]
 	}
 	if brand == Unknown {
-		return normalizeName(agent)
+		return normalizeNameIn(p, agent)
 	}
 	if alnumEqualFold(agent, brand) {
-		return normalizeName(agent)
+		return normalizeNameIn(p, agent)
 	}
 	rest := agent
 	if hasPrefixFold(rest, brand) {
 		if len(rest) > len(brand)+1 && rest[len(brand)] == ' ' && (isLetter(rest[len(brand)+1]) || rest[len(brand)+1] == '.') {
 			// "SiteGuru Linkchecker": the company's name as a word of
 			// its own keeps the robot's spelling.
-			return normalizeName(agent)
+			return normalizeNameIn(p, agent)
 		}
 		// (A dot stays: "archive.org_bot" is "Archive .org BOT".)
 		rest = strings.TrimLeft(rest[len(brand):], " -_!")
@@ -475,7 +475,7 @@ func robotDeviceName(brand, agent, lname string) string {
 	if rest == "" {
 		return brand
 	}
-	return brand + " " + normalizeName(rest)
+	return p.concat(brand, " ", normalizeNameIn(p, rest))
 }
 
 // alnumEqualFold compares two names ignoring case and everything but
@@ -559,7 +559,7 @@ func cleanRobotName(name, ver string) (string, string) {
 	if k := strings.Index(name, " +"); k > 0 {
 		name = strings.TrimSpace(name[:k])
 	}
-	if k := strings.Index(asciiLower(name), " http"); k > 0 {
+	if k := indexLower(name, " http"); k > 0 {
 		name = strings.TrimSpace(name[:k]) // "Visited by http://..."
 	}
 	// "Feedbin - 1 subscribers", "ADmantX Platform Semantic Analyzer -
@@ -572,8 +572,8 @@ func cleanRobotName(name, ver string) (string, string) {
 		}
 		k += off
 		rest := name[k+3:]
-		if rest != "" && (rest[0] >= '0' && rest[0] <= '9' || strings.HasPrefix(asciiLower(rest), "www.") ||
-			strings.HasPrefix(asciiLower(rest), "http")) {
+		if rest != "" && (rest[0] >= '0' && rest[0] <= '9' || asciiHasPrefixLower(rest, "www.") ||
+			asciiHasPrefixLower(rest, "http")) {
 			name = name[:k]
 			break
 		}
@@ -1406,37 +1406,54 @@ func containsRobotWord(p *parsed, lt string) bool {
 	// Where lt is a part of the lower case user agent, a word the needle
 	// scan did not find anywhere in it cannot be in lt either, and is
 	// not searched for.
-	inLow := p != nil && p.inLow(lt)
-	for i, w := range robotWords {
-		if inLow && !p.has(robotWordIDs[i]) {
+	if p != nil && p.inLow(lt) {
+		var rows [16]uint16
+		for _, row := range p.rowsFound(robotWordList, rows[:]) {
+			if robotWordAt(lt, robotWords[row]) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, w := range robotWords {
+		if robotWordAt(lt, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// robotWordList asks the scan which robot words occur at all.
+var robotWordList = newNeedleList(robotWordIDs)
+
+// robotWordAt reports whether the robot word w ends a word of lt
+// (containsRobotWord).
+func robotWordAt(lt, w string) bool {
+	off := 0
+	for {
+		k := strings.Index(lt[off:], w)
+		if k < 0 {
+			break
+		}
+		end := off + k + len(w)
+		if end < len(lt) && lt[end] == 's' {
+			end++ // "DashLinkPreviews"
+		}
+		if w == "pingdom" || w == "downloader" {
+			// Company and tool names that start the product name
+			// ("PingdomTMS", "DownloaderChrome").
+			return true
+		}
+		if w == "preview" && end < len(lt) && lt[end] == '-' {
+			// "page-preview-tool": a tool people use to preview
+			// pages, named before the browser it runs in.
+			off = off + k + 1
 			continue
 		}
-		off := 0
-		for {
-			k := strings.Index(lt[off:], w)
-			if k < 0 {
-				break
-			}
-			end := off + k + len(w)
-			if end < len(lt) && lt[end] == 's' {
-				end++ // "DashLinkPreviews"
-			}
-			if w == "pingdom" || w == "downloader" {
-				// Company and tool names that start the product name
-				// ("PingdomTMS", "DownloaderChrome").
-				return true
-			}
-			if w == "preview" && end < len(lt) && lt[end] == '-' {
-				// "page-preview-tool": a tool people use to preview
-				// pages, named before the browser it runs in.
-				off = off + k + 1
-				continue
-			}
-			if !isLetter(w[len(w)-1]) || end >= len(lt) || !isLetter(lt[end]) && (lt[end] < '0' || lt[end] > '9') {
-				return true
-			}
-			off = off + k + 1
+		if !isLetter(w[len(w)-1]) || end >= len(lt) || !isLetter(lt[end]) && (lt[end] < '0' || lt[end] > '9') {
+			return true
 		}
+		off = off + k + 1
 	}
 	return false
 }

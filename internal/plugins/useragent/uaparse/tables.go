@@ -219,17 +219,20 @@ func cpuFromEntry(lt string) string {
 // the lower case user agent, a row whose token the needle scan did not
 // find anywhere in it cannot match, and is not compared.
 func cpuFromEntryOf(p *parsed, lt string) string {
-	inLow := p.inLow(lt)
-	for i := range cpuTags {
-		if inLow && !p.has(cpuTagNeedles[i]) {
-			continue
-		}
-		if cpuTagMatches(&cpuTags[i], lt) {
-			return cpuTags[i].cpu
+	if !p.inLow(lt) {
+		return cpuFromEntry(lt)
+	}
+	var rows [16]uint16
+	for _, row := range p.rowsFound(cpuTagList, rows[:]) {
+		if cpuTagMatches(&cpuTags[row], lt) {
+			return cpuTags[row].cpu
 		}
 	}
 	return ""
 }
+
+// cpuTagList asks the scan which rows of cpuTags can match.
+var cpuTagList = newNeedleList(cpuTagNeedles)
 
 // cpuTagNeedles are the needles of the tokens of cpuTags, in order.
 var cpuTagNeedles = func() []needleID {
