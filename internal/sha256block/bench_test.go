@@ -130,18 +130,6 @@ func BenchmarkHMACMany(b *testing.B) {
 	b.Run("HexMany256", func(b *testing.B) {
 		loop(b, len(msgs), func() { HexMany256(msgs, out) })
 	})
-	// The same messages padded one after the other in one buffer, as
-	// ModifyId builds them.
-	var data []byte
-	ends := make([]int, len(msgs))
-	for k, m := range msgs {
-		start := len(data)
-		data = Pad(append(data, m...), start)
-		ends[k] = len(data)
-	}
-	b.Run("HexManyPadded", func(b *testing.B) {
-		loop(b, len(msgs), func() { HexManyPadded(data, ends, out) })
-	})
 	b.Run("AppendHexPair", func(b *testing.B) {
 		loop(b, len(texts), func() {
 			for i := 0; i < len(texts); i += 2 {

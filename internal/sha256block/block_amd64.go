@@ -22,13 +22,6 @@ func block16AVX512(state *[8][16]uint32, w *[16][16]uint32)
 //go:noescape
 func block16BytesAVX512(state *[8][16]uint32, blocks *[16][BlockSize]byte)
 
-// block16GatherAVX512 is block16BytesAVX512 with lane j's block as the
-// 64 bytes at base+offs[j] (every offset at least 0, every block inside
-// one buffer that base points into).
-//
-//go:noescape
-func block16GatherAVX512(state *[8][16]uint32, base *byte, offs *[16]int32)
-
 // hex16AVX512 writes the hex digits of 16 final states: out[i][hex16Order[j]]
 // holds word i of lane j as eight digits (little-endian bytes).
 //
@@ -91,14 +84,6 @@ func block16BytesWith(impl Impl, state *[8][16]uint32, blocks *[16][BlockSize]by
 		return
 	}
 	block16BytesGeneric(state, blocks)
-}
-
-func block16GatherWith(impl Impl, state *[8][16]uint32, data []byte, offs *[16]int32) {
-	if impl == AVX512x16 {
-		block16GatherAVX512(state, &data[0], offs)
-		return
-	}
-	block16GatherGeneric(state, data, offs)
 }
 
 func hex16With(impl Impl, state *[8][16]uint32, out *[8][16]uint64) {

@@ -13,7 +13,3 @@ func hex16With(_ Impl, state *[8][16]uint32, out *[8][16]uint64) { hex16Generic(
 func block16BytesWith(_ Impl, state *[8][16]uint32, blocks *[16][BlockSize]byte) {
 	block16BytesGeneric(state, blocks)
 }
-
-func block16GatherWith(_ Impl, state *[8][16]uint32, data []byte, offs *[16]int32) {
-	block16GatherGeneric(state, data, offs)
-}

@@ -184,9 +184,7 @@ func TestNoAllocations(t *testing.T) {
 }
 
 // FuzzHMACAndSum256 compares HMAC and Sum256 (alone and in pairs) with crypto/hmac and
-// crypto/sha256 on any key and text, with every block function, and
-// HexMany and HexManyPadded on the text's last prefixes with every 16-lane
-// function.
+// crypto/sha256 on any key and text, with every block function.
 func FuzzHMACAndSum256(f *testing.F) {
 	f.Add([]byte("0123456789abcdef"), []byte("83.149.9.216"))
 	f.Add([]byte("Jefe"), []byte("what do ya want for nothing?"))
@@ -236,21 +234,6 @@ func FuzzHMACAndSum256(f *testing.F) {
 				std.Write([]byte(x))
 				if want := hex.EncodeToString(std.Sum(nil)); string(out[k][:]) != want {
 					t.Fatalf("%v: HexMany of text %d (%d bytes) %s, crypto/hmac %s", i, k, len(x), out[k][:], want)
-				}
-			}
-			// The same prefixes padded one after the other for
-			// HexManyPadded, against crypto/sha256.
-			var data []byte
-			ends := make([]int, len(texts))
-			for k, x := range texts {
-				start := len(data)
-				data = Pad(append(data, x...), start)
-				ends[k] = len(data)
-			}
-			HexManyPadded(data, ends, out)
-			for k, x := range texts {
-				if want := sha256.Sum256([]byte(x)); string(out[k][:]) != hex.EncodeToString(want[:]) {
-					t.Fatalf("%v: HexManyPadded of text %d (%d bytes) %s, crypto/sha256 %x", i, k, len(x), out[k][:], want)
 				}
 			}
 		}
@@ -362,53 +345,6 @@ func TestHexMany256IsCryptoSHA256(t *testing.T) {
 					}
 					out := make([][2 * Size]byte, n)
 					HexMany256(msgs, out)
-					for k, x := range msgs {
-						if want := sha256.Sum256(x); string(out[k][:]) != hex.EncodeToString(want[:]) {
-							t.Fatalf("%d messages, message %d (%d bytes): %s, crypto/sha256 %x", n, k, len(x), out[k][:], want)
-						}
-					}
-				}
-			})
-		})
-	}
-}
-
-// TestHexManyPaddedIsHexMany256 hashes the sets of messages of
-// TestHexMany256IsCryptoSHA256, padded one after the other in one buffer
-// by Pad, with HexManyPadded: every digest must be crypto/sha256's, with
-// each 16-lane function and each one-block function. The buffer goes on
-// after the last message, with bytes that belong to none.
-func TestHexManyPaddedIsHexMany256(t *testing.T) {
-	saved := impl16
-	t.Cleanup(func() { impl16 = saved })
-	for _, wide := range wideImpls() {
-		impl16 = wide
-		t.Run(wide.String(), func(t *testing.T) {
-			forEachImpl(t, func(t *testing.T) {
-				r := newRand(t)
-				for n := 1; n <= 40; n++ {
-					var data []byte
-					msgs := make([][]byte, n)
-					ends := make([]int, n)
-					for k := range msgs {
-						l := r.IntN(120)
-						switch {
-						case n%2 == 1:
-							l = 56 + r.IntN(256)
-						case r.IntN(3) == 0:
-							l = r.IntN(400) // up to seven blocks
-						}
-						msgs[k] = randomBytes(r, l)
-						start := len(data)
-						data = Pad(append(data, msgs[k]...), start)
-						if (len(data)-start)%BlockSize != 0 {
-							t.Fatalf("Pad left %d bytes, not whole blocks", len(data)-start)
-						}
-						ends[k] = len(data)
-					}
-					data = append(data, randomBytes(r, r.IntN(100))...)
-					out := make([][2 * Size]byte, n)
-					HexManyPadded(data, ends, out)
 					for k, x := range msgs {
 						if want := sha256.Sum256(x); string(out[k][:]) != hex.EncodeToString(want[:]) {
 							t.Fatalf("%d messages, message %d (%d bytes): %s, crypto/sha256 %x", n, k, len(x), out[k][:], want)

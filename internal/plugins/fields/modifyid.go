@@ -135,11 +135,10 @@ func (p *ModifyId) Process(_ context.Context, b *component.Batch) error {
 
 // processSHA256 sets the ids of hashFields and typetimehash with SHA-256,
 // the default algorithm: the batch's texts are built first, in one
-// buffer, each followed by its padding, and hashed together
-// (sha256block.HexManyPadded: 16 at a time with AVX-512, their blocks
-// gathered from the buffer, two at a time with SHA-NI), then the ids
-// set. SHA-256 of an access log's address, time and path is two blocks,
-// most of a record's cost when hashed one by one.
+// buffer, and hashed together (sha256block.HexMany256: 16 at a time with
+// AVX-512, two at a time with SHA-NI), then the ids set. SHA-256 of an
+// access log's address, time and path is two blocks, most of a record's
+// cost when hashed one by one.
 func (p *ModifyId) processSHA256(recs []*record.Record) {
 	sc := p.scratch.Get().(*modifyIdScratch)
 	defer p.scratch.Put(sc)
@@ -150,38 +149,42 @@ func (p *ModifyId) processSHA256(recs []*record.Record) {
 	for range p.fields {
 		sc.hints = append(sc.hints, -1)
 	}
-	// Each text is followed by its SHA-256 padding, so that the hashing
-	// reads its blocks where they are (sha256block.HexManyPadded).
 	for _, r := range recs {
-		start := len(sc.data)
 		for i, f := range p.fields {
 			if v, at, ok := r.GetHint(f, sc.hints[i]); ok {
 				sc.hints[i] = at
 				sc.data = appendText(sc.data, v)
 			}
 		}
-		sc.data = sha256block.Pad(sc.data, start)
 		sc.ends = append(sc.ends, len(sc.data))
+	}
+	// The messages are cut only now: data may have moved while it grew.
+	sc.msgs = sc.msgs[:0]
+	start := 0
+	for _, end := range sc.ends {
+		sc.msgs = append(sc.msgs, sc.data[start:end:end])
+		start = end
 	}
 	if p.strategy == "hashFields" && len(recs) > 0 {
 		// The ids are the digests' hex and nothing else: the hex is
 		// written straight into the memory the ids' string is made of,
-		// which nothing changes after HexManyPadded (so unsafe.String is
+		// which nothing changes after HexMany256 (so unsafe.String is
 		// sound), sparing a copy of every id.
 		const n = 2 * sha256block.Size
 		buf := make([][n]byte, len(recs))
-		sha256block.HexManyPadded(sc.data, sc.ends, buf)
+		sha256block.HexMany256(sc.msgs, buf)
 		all := unsafe.String(&buf[0][0], len(buf)*n)
 		for i, r := range recs {
 			r.SetID(all[i*n : (i+1)*n])
 		}
+		clear(sc.msgs)
 		return
 	}
 	if cap(sc.out) < len(recs) {
 		sc.out = make([][2 * sha256block.Size]byte, len(recs))
 	}
 	out := sc.out[:len(recs)]
-	sha256block.HexManyPadded(sc.data, sc.ends, out)
+	sha256block.HexMany256(sc.msgs, out)
 	// The batch's ids are cut from one string: one allocation per batch
 	// instead of one per record (an allocation cost as much as the
 	// hashing). A record that outlives its batch keeps the batch's ids
@@ -206,8 +209,7 @@ func (p *ModifyId) processSHA256(recs []*record.Record) {
 		ids.Write(out[i][:])
 	}
 	all := ids.String()
-	start := 0
-	prev = 0
+	start, prev = 0, 0
 	for i, r := range recs {
 		n := 2 * sha256block.Size
 		if len(sc.ends) > 0 {
@@ -217,15 +219,17 @@ func (p *ModifyId) processSHA256(recs []*record.Record) {
 		r.SetID(all[start : start+n])
 		start += n
 	}
+	clear(sc.msgs) // no batch's text kept past the batch
 }
 
 // modifyIdScratch holds processSHA256's buffers, reused by the batches
 // (of any partition) that follow: the texts to hash one after the other
-// in data, each padded, where each ends, their digests, and where each
-// field of fields.to.hash was in the previous record.
+// in data, where each ends, the texts cut from data, their digests, and
+// where each field of fields.to.hash was in the previous record.
 type modifyIdScratch struct {
 	data  []byte
 	ends  []int
+	msgs  [][]byte
 	out   [][2 * sha256block.Size]byte
 	hints []int
 }

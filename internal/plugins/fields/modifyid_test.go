@@ -85,7 +85,7 @@ func sha384Sum(b []byte) []byte { s := sha512.Sum384(b); return s[:] }
 func sha512Sum(b []byte) []byte { s := sha512.Sum512(b); return s[:] }
 
 // TestModifyIdSHA256RealLog sets the ids of the real access log's records
-// with SHA-256 (hashed together, 16 at a time where the CPU has AVX-512) in batches of an even and
+// with SHA-256 (hashed two records at a time) in batches of an even and
 // of an odd size, for hashFields and typetimehash: every id must be the
 // crypto/sha256 digest of that record's own fields.
 func TestModifyIdSHA256RealLog(t *testing.T) {

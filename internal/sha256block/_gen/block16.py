@@ -117,28 +117,6 @@ for t in range(16):
 emit_rounds()
 print("\n".join(out))
 out.clear()
-
-print("""
-// func block16GatherAVX512(state *[8][16]uint32, base *byte, offs *[16]int32)
-// Requires: AVX512F, AVX512BW
-//
-// The same as block16BytesAVX512 with lane j's block as the 64 bytes at
-// base+offs[j]: messages padded where they lie, in one buffer, are
-// compressed without being copied into blocks first.
-TEXT ·block16GatherAVX512(SB), NOSPLIT, $0-24
-	MOVQ state+0(FP), DI
-	MOVQ base+8(FP), SI
-	MOVQ offs+16(FP), AX
-	VMOVDQU32 (AX), Z26
-	VMOVDQU64 hexbswap<>(SB), Z27""")
-for t in range(16):
-    ins("KXNORW K1, K1, K1")
-    ins("VPGATHERDD %d(SI)(Z26*1), K1, %s" % (4 * t, W[t]))
-    ins("VPSHUFB Z27, %s, %s" % (W[t], W[t]))
-emit_rounds()
-print("\n".join(out))
-out.clear()
-
 print()
 for j in range(16):
     print("DATA laneoffsets<>+%d(SB)/4, $%d" % (4 * j, 64 * j))
