@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -110,11 +111,13 @@ type maskJob struct {
 	slot *atomic.Pointer[maskEntry]
 }
 
-// maskRef is a field that takes the token of job.
+// maskRef is a field that takes the token of job; at is where the field
+// was in r when it was read (a hint: SetHint checks it).
 type maskRef struct {
 	r     *record.Record
 	field string
 	job   int
+	at    int
 }
 
 func newMaskFields(conf component.Config, env component.Env) (component.Processor, error) {
@@ -220,17 +223,43 @@ type memo struct {
 	ok      bool
 	pending bool
 	job     int
+	// at is where the field was in the previous record, where the next
+	// record's is looked for first (records of a stream share their field
+	// order: see record.GetHint).
+	at int
 }
 
 func (m *memo) get(in string) (string, bool) { return m.out, m.ok && !m.pending && m.in == in }
 
-func (m *memo) put(in, out string) { *m = memo{in: in, out: out, ok: true} }
+func (m *memo) put(in, out string) { *m = memo{in: in, out: out, ok: true, at: m.at} }
 
 // hashJobs hashes the batch's pending values together, sets the fields
 // that wait for them, and empties sc (keeping its arrays, but no record
 // or text).
 func (p *MaskFields) hashJobs(sc *maskScratch) {
-	if n := len(sc.jobs); n > 0 {
+	uncached := 0
+	for _, job := range sc.jobs {
+		if job.slot == nil {
+			uncached++
+		}
+	}
+	if n := len(sc.jobs); n > 0 && uncached == n {
+		// No job has a slot of the token cache (it is off, or every value
+		// was too long for it): every token is cut from the batch's one
+		// string, and the hex is written straight into the memory that
+		// string is made of, which nothing changes after HexMany (so
+		// unsafe.String is sound), sparing a copy of every token into it.
+		const size = 2 * sha256block.Size
+		buf := make([][size]byte, n)
+		p.mac.HexMany(sc.texts, buf)
+		all := unsafe.String(&buf[0][0], n*size)
+		for j := range sc.texts {
+			sc.texts[j] = all[j*size : (j+1)*size]
+		}
+		for _, ref := range sc.refs {
+			ref.r.SetHint(ref.field, record.StringValue(sc.texts[ref.job]), ref.at)
+		}
+	} else if n > 0 {
 		if cap(sc.out) < n {
 			sc.out = make([][2 * sha256block.Size]byte, n)
 		}
@@ -242,12 +271,6 @@ func (p *MaskFields) hashJobs(sc *maskScratch) {
 		// batch keeps those tokens of the batch alive with its own. A
 		// cached token has its own allocation, with its text: the cache
 		// must not keep a batch's memory.
-		uncached := 0
-		for _, job := range sc.jobs {
-			if job.slot == nil {
-				uncached++
-			}
-		}
 		var all string
 		if uncached > 0 {
 			var b strings.Builder
@@ -268,7 +291,7 @@ func (p *MaskFields) hashJobs(sc *maskScratch) {
 			sc.texts[j] = keep(job.slot, job.text, out[j][:])
 		}
 		for _, ref := range sc.refs {
-			ref.r.SetString(ref.field, sc.texts[ref.job])
+			ref.r.SetHint(ref.field, record.StringValue(sc.texts[ref.job]), ref.at)
 		}
 	}
 	clear(sc.jobs)
@@ -328,21 +351,22 @@ func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
 			truncated++
 		}
 		for i, f := range p.hashFields {
-			v, ok := r.Get(f)
+			m := &memos[len(p.ipFields)+i]
+			v, at, ok := r.GetHint(f, m.at)
 			if !ok || v.IsNull() {
 				continue
 			}
+			m.at = at
 			s, isString := v.AsString()
 			if !isString {
 				s = v.Text()
 			}
 			hashed++
-			m := &memos[len(p.ipFields)+i]
 			if m.ok && m.in == s {
 				if m.pending {
-					sc.refs = append(sc.refs, maskRef{r: r, field: f, job: m.job})
+					sc.refs = append(sc.refs, maskRef{r: r, field: f, job: m.job, at: at})
 				} else {
-					r.SetString(f, m.out)
+					r.SetHint(f, record.StringValue(m.out), at)
 				}
 				continue
 			}
@@ -351,15 +375,15 @@ func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
 				var job int
 				if job, ok = sc.seen[s]; ok {
 					h.count(s, true)
-					sc.refs = append(sc.refs, maskRef{r: r, field: f, job: job})
-					*m = memo{in: s, ok: true, pending: true, job: job}
+					sc.refs = append(sc.refs, maskRef{r: r, field: f, job: job, at: at})
+					*m = memo{in: s, ok: true, pending: true, job: job, at: at}
 					continue
 				}
 			}
 			h.count(s, ok)
 			if ok {
 				m.put(s, token)
-				r.SetString(f, token)
+				r.SetHint(f, record.StringValue(token), at)
 				continue
 			}
 			job := len(sc.jobs)
@@ -371,8 +395,8 @@ func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
 			}
 			sc.jobs = append(sc.jobs, maskJob{text: s, slot: slot})
 			sc.texts = append(sc.texts, s)
-			sc.refs = append(sc.refs, maskRef{r: r, field: f, job: job})
-			*m = memo{in: s, ok: true, pending: true, job: job}
+			sc.refs = append(sc.refs, maskRef{r: r, field: f, job: job, at: at})
+			*m = memo{in: s, ok: true, pending: true, job: job, at: at}
 		}
 	}
 	if sc != nil {

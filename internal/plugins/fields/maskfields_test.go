@@ -178,3 +178,64 @@ func TestMaskFieldsCache(t *testing.T) {
 		})
 	}
 }
+
+// TestMaskFieldsTokenPaths masks batches that take each of the ways
+// hashJobs hands out tokens, and checks every token against crypto/hmac:
+// with the cache off (every token written straight into the batch's one
+// string), with the cache on and every value too long to be cached (the
+// same way), and with the cache on and cached and uncached values mixed
+// (tokens copied, cached ones with their own allocation). The records
+// change their field order from one to the next, so the position hints
+// are wrong half of the time, and two fields are hashed.
+func TestMaskFieldsTokenPaths(t *testing.T) {
+	const key = "0123456789abcdef-secret"
+	mac := func(s string) string {
+		m := hmac.New(sha256.New, []byte(key))
+		m.Write([]byte(s))
+		return hex.EncodeToString(m.Sum(nil))
+	}
+	long := func(i int) string {
+		return strings.Repeat("/long-path-segment", 16) + "?n=" + strings.Repeat("x", i%70)
+	} // 291 bytes or more
+	short := func(i int) string { return "/p/" + strings.Repeat("y", i%90) }
+	for _, tc := range []struct {
+		name  string
+		size  string
+		value func(i int) string
+	}{
+		{"cache off", "0", func(i int) string { return short(i) }},
+		{"cache on, all too long", "4096", long},
+		{"cache on, mixed", "4096", func(i int) string {
+			if i%3 == 0 {
+				return long(i)
+			}
+			return short(i)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, _ := build(t, fields.MaskFieldsSpec(), map[string]string{"hash.fields": "http_query,user", "hash.key": key, "hash.cache.size": tc.size})
+			for pass := 0; pass < 2; pass++ {
+				var recs []*record.Record
+				for i := 0; i < 300; i++ {
+					q, u := tc.value(i), tc.value(i/2+7)
+					if i%2 == 0 {
+						recs = append(recs, rec("http_query", q, "user", u))
+					} else {
+						recs = append(recs, rec("user", u, "extra", "e", "http_query", q))
+					}
+				}
+				out := process(t, p, recs...)
+				for i, r := range out {
+					q, _ := r.GetString("http_query")
+					u, _ := r.GetString("user")
+					if want := mac(tc.value(i)); q != want {
+						t.Fatalf("pass %d, record %d: http_query %s, want %s", pass, i, q, want)
+					}
+					if want := mac(tc.value(i/2 + 7)); u != want {
+						t.Fatalf("pass %d, record %d: user %s, want %s", pass, i, u, want)
+					}
+				}
+			}
+		})
+	}
+}
