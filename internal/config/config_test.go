@@ -106,6 +106,23 @@ var expectedErrors = []struct {
 	{"duplicate_service.bad.yml", []string{`line 12: controllerServiceConfigurations[dns_cache]: service name "dns_cache" is used twice`}},
 	{"property_twice.bad.yml", []string{`line 25: streamConfigurations[s].processorConfigurations[p].configuration: property "value.regex" is given twice`}},
 	{"alias_twice.bad.yml", []string{`line 33: streamConfigurations[s].processorConfigurations[dns].configuration: property "overwrite.fqdn.field" is also given as "override.fqdn.field"`}},
+	// LogIsland's names (internal/logisland): a key under both names is
+	// refused; problems name the key as written, with Weir's; a key
+	// LogIsland has that Weir neither maps nor ignores is unknown.
+	{"logisland_alias_and_key.bad.yml", []string{
+		`line 6: engine.configuration: property "engine.app.name" is also given as "spark.app.name" (LogIsland's name of it, line 5); keep one`,
+		`line 12: streamConfigurations[s].configuration: property "kafka.input.topics" (LogIsland's name of "broker.input.topics") is also given as "broker.input.topics" at line 11; keep one`,
+	}},
+	{"logisland_bad_values.bad.yml", []string{
+		`line 7: engine.configuration: property "spark.master" (Weir's "engine.master"): "yarn" is not local, local[N] or local[*]`,
+		`line 8: engine.configuration: property "spark.ui.port" (Weir's "engine.ui.port"): 70000 is out of range [-1, 65535]`,
+		`line 15: streamConfigurations[s].configuration.kafka.metadata.broker.list: environment variable WEIR_TEST_UNSET_BROKERS is not set`,
+		`line 16: streamConfigurations[s].configuration: property "kafka.topic.default.partitions" (Weir's "broker.topic.default.partitions"): "four" is not an integer`,
+	}},
+	{"logisland_unknown_keys.bad.yml", []string{
+		`line 7: engine.configuration: unknown property "spark.executor.memroy"`,
+		`line 15: streamConfigurations[s].configuration: unknown property "kafka.sasl.kerberos.service.name"`,
+	}},
 	{"config_list.bad.yml", []string{`line 11: controllerServiceConfigurations[dns_cache].configuration: must be a mapping of key to value, not a list`}},
 	{"nested_value.bad.yml", []string{`line 24: streamConfigurations[s].processorConfigurations[p].configuration.value.regex: must be a single value, not a mapping`}},
 

@@ -238,10 +238,13 @@ func (c *Client) received(ctx context.Context, body []byte) string {
 		return PollUnchanged
 	}
 	c.receivedHash, c.haveReceived = h, true
-	df, err := Decode(body)
+	df, ignored, err := decode(body)
 	if err != nil {
 		c.refused(time.Time{}, "validate", err)
 		return PollRefused
+	}
+	if len(ignored) > 0 {
+		c.log.Info("LogIsland keys with no Weir equivalent are ignored", "keys", ignored)
 	}
 	df.Name = c.set.Dataflow
 	c.mu.Lock()
