@@ -3,6 +3,7 @@ package config_test
 import (
 	"encoding/json"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -153,6 +154,28 @@ func TestLogIslandAliasesAreDeclaredKeys(t *testing.T) {
 	for _, id := range []string{logisland.Engine, logisland.Stream} {
 		if _, ok := reg.Lookup(id); !ok {
 			t.Errorf("%s is not registered", id)
+		}
+	}
+}
+
+// TestLogIslandAliasesDocumented keeps the table of docs/operations.md true:
+// a row for every key alias, each naming Weir's key.
+func TestLogIslandAliasesDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/operations.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, aliases := range logisland.Aliases() {
+		for alias, key := range aliases {
+			row := "| `" + alias + "` | `" + key + "`"
+			if !strings.Contains(string(doc), row) {
+				t.Errorf("docs/operations.md lacks the row %q", row)
+			}
+		}
+	}
+	for _, id := range []string{"pkg.engine.spark.KafkaStreamProcessingEngine", "pkg.engine.spark.RemoteApiStreamProcessingEngine", "pkg.stream.spark.KafkaRecordStreamParallelProcessing"} {
+		if row := "| `" + id + "` | `" + logisland.ComponentName(id) + "`"; !strings.Contains(string(doc), row) {
+			t.Errorf("docs/operations.md lacks the row %q", row)
 		}
 	}
 }
