@@ -487,6 +487,9 @@ func TestRepoJobsValidate(t *testing.T) {
 	unsetenv(t, "BROKER_LIST", "COORDINATOR_QUORUM", "WEIR_UI_PORT")
 	t.Setenv("DOCDB_URI", "mongodb://user:secret@localhost:27017/")
 	t.Setenv("SEARCH_HOSTS", "http://localhost:9200")
+	// LogIsland's job, as it ships (conf/logisland-threshold-alerting.yml).
+	t.Setenv("KAFKA_BROKERS", "localhost:9092")
+	t.Setenv("ZK_QUORUM", "")
 	files, err := filepath.Glob("../../conf/*.yml")
 	if err != nil {
 		t.Fatal(err)
@@ -533,7 +536,7 @@ func TestProblemsSortByLine(t *testing.T) {
 // goes on after every problem and validation runs on the partial job, so
 // no partial shape may panic, and an accepted job has a plan.
 func FuzzParseChecked(f *testing.F) {
-	for _, seed := range []string{"lists_top.good.yml", "many_problems.bad.yml", "many_parse_problems.bad.yml", "unset_var_among_others.bad.yml", "structure_and_values.bad.yml"} {
+	for _, seed := range []string{"lists_top.good.yml", "many_problems.bad.yml", "many_parse_problems.bad.yml", "unset_var_among_others.bad.yml", "structure_and_values.bad.yml", "logisland_names.good.yml"} {
 		data, err := os.ReadFile(filepath.Join("testdata", seed))
 		if err != nil {
 			f.Fatal(err)
@@ -556,7 +559,7 @@ func FuzzParseChecked(f *testing.F) {
 // one that only follows from the cut, which the report must leave out.
 func TestSyntaxErrorAnywhereInAGoodJob(t *testing.T) {
 	reg := all.NewRegistry()
-	env := map[string]string{"DOCDB_URI": "mongodb://127.0.0.1:27017/", "SEARCH_HOSTS": "http://127.0.0.1:9200"}
+	env := map[string]string{"DOCDB_URI": "mongodb://127.0.0.1:27017/", "SEARCH_HOSTS": "http://127.0.0.1:9200", "KAFKA_BROKERS": "embedded", "ZK_QUORUM": ""}
 	getenv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	jobs, err := filepath.Glob("../../conf/*.yml")
 	if err != nil || len(jobs) == 0 {
