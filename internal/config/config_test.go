@@ -120,7 +120,7 @@ var expectedErrors = []struct {
 		`line 16: streamConfigurations[s].configuration: property "kafka.topic.default.partitions" (Weir's "broker.topic.default.partitions"): "four" is not an integer`,
 	}},
 	{"logisland_unknown_keys.bad.yml", []string{
-		`line 7: engine.configuration: unknown property "spark.executor.memroy"`,
+		`line 7: engine.configuration: unknown property "spark.executor.memroy" (did you mean LogIsland's "spark.executor.memory"?)`,
 		`line 15: streamConfigurations[s].configuration: unknown property "kafka.sasl.kerberos.service.name"`,
 	}},
 	{"config_list.bad.yml", []string{`line 11: controllerServiceConfigurations[dns_cache].configuration: must be a mapping of key to value, not a list`}},

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"fmt"
+
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/logisland"
@@ -24,6 +26,19 @@ func (p *parser) logIsland(job *Job, c *dataflow.Component, cpath string) {
 			if prop.Written != "" && keys[prop.Written] {
 				keys[prop.Key] = true
 			}
+		}
+	}
+	// A misspelt LogIsland key is unknown to Weir too; validation would
+	// suggest one of Weir's keys, far from it, or none. Say which of
+	// LogIsland's keys it looks like instead.
+	for _, prop := range c.Config {
+		if prop.Written != "" {
+			continue
+		}
+		if sug := logisland.Suggest(c.Component, prop.Key); sug != "" {
+			p.probs = append(p.probs, component.Problem{Path: cpath, Key: prop.Key, Line: prop.Line,
+				Msg: fmt.Sprintf("unknown property %q (did you mean LogIsland's %q?)", prop.Key, sug)})
+			p.sup.unknownKey(cpath, prop.Key)
 		}
 	}
 	for _, prop := range res.Ignored {

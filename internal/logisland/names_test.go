@@ -75,3 +75,20 @@ func TestCanonicalize(t *testing.T) {
 		})
 	}
 }
+
+func TestSuggest(t *testing.T) {
+	for _, tc := range [][3]string{
+		{logisland.Engine, "spark.executor.memroy", "spark.executor.memory"},
+		{logisland.Engine, "spark.app.nam", "spark.app.name"},
+		{logisland.Stream, "kafka.input.topic", "kafka.input.topics"},
+		{logisland.Stream, "kafka.sasl.kerberos.service.name", ""}, // no counterpart, nothing close
+		{logisland.Engine, "spark.app.name", ""},                   // not misspelt
+		{logisland.Engine, "engine.mastr", ""},                     // Weir's: Weir's own suggestion
+		{logisland.Stream, "spark.app.nam", ""},                    // an engine key in a stream
+		{"pkg.processor.SplitText", "kafka.input.topic", ""},       // not the engine or the stream
+	} {
+		if got := logisland.Suggest(tc[0], tc[1]); got != tc[2] {
+			t.Errorf("Suggest(%s, %q) = %q, want %q", tc[0], tc[1], got, tc[2])
+		}
+	}
+}
