@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 
 	"github.com/weir-streams/weir/internal/app"
@@ -262,6 +263,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 		fmt.Fprintf(stdout, "%s: valid (%d services, %d streams)\n", *conf, len(checked.Plan.Services), len(checked.Plan.Streams))
+		if ig := checked.Job.Ignored; len(ig) > 0 {
+			fmt.Fprintf(stdout, "%s: LogIsland keys with no Weir equivalent, ignored: %s\n", *conf, strings.Join(ig, ", "))
+		}
 		return 0
 	case "test":
 		return runTests(ctx, fs.Args(), *junit, *maxJobBytes, stdout, stderr, reg, logger)

@@ -61,6 +61,9 @@ func Run(ctx context.Context, job *config.Job, o Options) error {
 // then the embedded broker.
 func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 	job, set := checked.Job, checked.Engine
+	if len(job.Ignored) > 0 {
+		o.Logger.Info("LogIsland keys with no Weir equivalent are ignored", "keys", job.Ignored)
+	}
 	if set.MemoryLimit > 0 {
 		debug.SetMemoryLimit(set.MemoryLimit)
 	}

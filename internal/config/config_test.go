@@ -106,6 +106,23 @@ var expectedErrors = []struct {
 	{"duplicate_service.bad.yml", []string{`line 12: controllerServiceConfigurations[dns_cache]: service name "dns_cache" is used twice`}},
 	{"property_twice.bad.yml", []string{`line 25: streamConfigurations[s].processorConfigurations[p].configuration: property "value.regex" is given twice`}},
 	{"alias_twice.bad.yml", []string{`line 33: streamConfigurations[s].processorConfigurations[dns].configuration: property "overwrite.fqdn.field" is also given as "override.fqdn.field"`}},
+	// LogIsland's names (internal/logisland): a key under both names is
+	// refused; problems name the key as written, with Weir's; a key
+	// LogIsland has that Weir neither maps nor ignores is unknown.
+	{"logisland_alias_and_key.bad.yml", []string{
+		`line 6: engine.configuration: property "engine.app.name" is also given as "spark.app.name" (LogIsland's name of it, line 5); keep one`,
+		`line 12: streamConfigurations[s].configuration: property "kafka.input.topics" (LogIsland's name of "broker.input.topics") is also given as "broker.input.topics" at line 11; keep one`,
+	}},
+	{"logisland_bad_values.bad.yml", []string{
+		`line 7: engine.configuration: property "spark.master" (Weir's "engine.master"): "yarn" is not local, local[N] or local[*]`,
+		`line 8: engine.configuration: property "spark.ui.port" (Weir's "engine.ui.port"): 70000 is out of range [-1, 65535]`,
+		`line 15: streamConfigurations[s].configuration.kafka.metadata.broker.list: environment variable WEIR_TEST_UNSET_BROKERS is not set`,
+		`line 16: streamConfigurations[s].configuration: property "kafka.topic.default.partitions" (Weir's "broker.topic.default.partitions"): "four" is not an integer`,
+	}},
+	{"logisland_unknown_keys.bad.yml", []string{
+		`line 7: engine.configuration: unknown property "spark.executor.memroy" (did you mean LogIsland's "spark.executor.memory"?)`,
+		`line 15: streamConfigurations[s].configuration: unknown property "kafka.sasl.kerberos.service.name"`,
+	}},
 	{"config_list.bad.yml", []string{`line 11: controllerServiceConfigurations[dns_cache].configuration: must be a mapping of key to value, not a list`}},
 	{"nested_value.bad.yml", []string{`line 24: streamConfigurations[s].processorConfigurations[p].configuration.value.regex: must be a single value, not a mapping`}},
 
@@ -470,6 +487,9 @@ func TestRepoJobsValidate(t *testing.T) {
 	unsetenv(t, "BROKER_LIST", "COORDINATOR_QUORUM", "WEIR_UI_PORT")
 	t.Setenv("DOCDB_URI", "mongodb://user:secret@localhost:27017/")
 	t.Setenv("SEARCH_HOSTS", "http://localhost:9200")
+	// LogIsland's job, as it ships (conf/logisland-threshold-alerting.yml).
+	t.Setenv("KAFKA_BROKERS", "localhost:9092")
+	t.Setenv("ZK_QUORUM", "")
 	files, err := filepath.Glob("../../conf/*.yml")
 	if err != nil {
 		t.Fatal(err)
@@ -516,7 +536,7 @@ func TestProblemsSortByLine(t *testing.T) {
 // goes on after every problem and validation runs on the partial job, so
 // no partial shape may panic, and an accepted job has a plan.
 func FuzzParseChecked(f *testing.F) {
-	for _, seed := range []string{"lists_top.good.yml", "many_problems.bad.yml", "many_parse_problems.bad.yml", "unset_var_among_others.bad.yml", "structure_and_values.bad.yml"} {
+	for _, seed := range []string{"lists_top.good.yml", "many_problems.bad.yml", "many_parse_problems.bad.yml", "unset_var_among_others.bad.yml", "structure_and_values.bad.yml", "logisland_names.good.yml"} {
 		data, err := os.ReadFile(filepath.Join("testdata", seed))
 		if err != nil {
 			f.Fatal(err)
@@ -539,7 +559,7 @@ func FuzzParseChecked(f *testing.F) {
 // one that only follows from the cut, which the report must leave out.
 func TestSyntaxErrorAnywhereInAGoodJob(t *testing.T) {
 	reg := all.NewRegistry()
-	env := map[string]string{"DOCDB_URI": "mongodb://127.0.0.1:27017/", "SEARCH_HOSTS": "http://127.0.0.1:9200"}
+	env := map[string]string{"DOCDB_URI": "mongodb://127.0.0.1:27017/", "SEARCH_HOSTS": "http://127.0.0.1:9200", "KAFKA_BROKERS": "embedded", "ZK_QUORUM": ""}
 	getenv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	jobs, err := filepath.Glob("../../conf/*.yml")
 	if err != nil || len(jobs) == 0 {

@@ -32,6 +32,10 @@ type Job struct {
 	// DataFlow holds the services and streams. Its Name is the engine's
 	// engine.app.name when that is set.
 	DataFlow *dataflow.DataFlow
+	// Ignored are the paths of LogIsland keys that Weir has no equivalent
+	// for (Spark's executors, YARN...: internal/logisland), accepted and
+	// dropped; whoever runs the job logs them once.
+	Ignored []string
 }
 
 // DefaultMaxJobBytes is the largest job file LoadFile reads: far above any
@@ -303,7 +307,7 @@ func (p *parser) job(root *yaml.Node, lastModified time.Time) *Job {
 	} else {
 		eng = p.fields(kv[1], "engine", "component", "type", "documentation", "configuration", "controllerServiceConfigurations", "streamConfigurations")
 		job.Engine.Line = kv[0].Line
-		p.component(&job.Engine, eng, "engine", kv[1])
+		p.component(job, &job.Engine, eng, "engine", kv[1])
 	}
 
 	// The lists sit at the top level in the spec's table and inside the
@@ -360,13 +364,13 @@ func (p *parser) list(job *Job, kind, path string, n *yaml.Node) {
 			f := p.fields(item, ipath, "controllerService", "component", "type", "documentation", "configuration")
 			c := dataflow.Component{Line: item.Line}
 			p.named(&c, f, "controllerService", path, ipath, item, i)
-			p.component(&c, f, c.Path, item)
+			p.component(job, &c, f, c.Path, item)
 			job.DataFlow.Services = append(job.DataFlow.Services, c)
 		case "streamConfigurations":
 			f := p.fields(item, ipath, "stream", "component", "type", "documentation", "configuration", "processorConfigurations")
 			s := dataflow.Stream{Component: dataflow.Component{Line: item.Line}}
 			p.named(&s.Component, f, "stream", path, ipath, item, i)
-			p.component(&s.Component, f, s.Path, item)
+			p.component(job, &s.Component, f, s.Path, item)
 			if kv, ok := f["processorConfigurations"]; ok && kv[1].Tag != "!!null" {
 				ppath := s.Path + ".processorConfigurations"
 				if kv[1].Kind != yaml.SequenceNode {
@@ -377,7 +381,7 @@ func (p *parser) list(job *Job, kind, path string, n *yaml.Node) {
 						pf := p.fields(pn, jpath, "processor", "component", "type", "documentation", "configuration")
 						c := dataflow.Component{Line: pn.Line}
 						p.named(&c, pf, "processor", ppath, jpath, pn, j)
-						p.component(&c, pf, c.Path, pn)
+						p.component(job, &c, pf, c.Path, pn)
 						s.Pipeline.Processors = append(s.Pipeline.Processors, c)
 					}
 				}
@@ -414,7 +418,9 @@ func (p *parser) named(c *dataflow.Component, f map[string][2]*yaml.Node, key, l
 // files use it; giving both is an error, except when "type" is one of
 // LogIsland's role words (parser, processor, ...), which LogIsland's own
 // job files put beside "component" and which say nothing Weir needs.
-func (p *parser) component(c *dataflow.Component, f map[string][2]*yaml.Node, path string, n *yaml.Node) {
+// LogIsland's names of the engine, the stream and their keys become Weir's
+// (logisland.go).
+func (p *parser) component(job *Job, c *dataflow.Component, f map[string][2]*yaml.Node, path string, n *yaml.Node) {
 	if n.Line >= p.lastLine {
 		p.last, p.lastLine = path, n.Line
 	}
@@ -441,6 +447,9 @@ func (p *parser) component(c *dataflow.Component, f map[string][2]*yaml.Node, pa
 		c.Documentation = p.scalar(kv, path+".documentation")
 	}
 	cpath := path + ".configuration"
+	// Whatever the configuration holds, even nothing, the identifier is
+	// mapped too.
+	defer p.logIsland(job, c, cpath)
 	kv, ok := f["configuration"]
 	if !ok {
 		if _, refused := f[unknownKey]; refused {
@@ -546,12 +555,12 @@ func Check(job *Job, reg *component.Registry) (*Checked, error) {
 		probs = append(probs, component.Problem{Path: "engine.component", Line: job.Engine.Line, Msg: err.Error()})
 	} else {
 		conf, cp := component.NewConfig(spec, job.Engine.Values())
-		probs = append(probs, cp.At("engine.configuration", job.Engine.LineOf)...)
+		probs = append(probs, job.Engine.AsWritten(cp.At("engine.configuration", job.Engine.LineOf))...)
 		if len(cp) == 0 {
 			if eng, err = settings.Decode(conf); err != nil {
 				var ep component.Problems
 				if errors.As(err, &ep) {
-					probs = append(probs, ep.At("engine.configuration", job.Engine.LineOf)...)
+					probs = append(probs, job.Engine.AsWritten(ep.At("engine.configuration", job.Engine.LineOf))...)
 				} else {
 					probs = append(probs, component.Problem{Path: "engine.configuration", Line: job.Engine.Line, Msg: err.Error()})
 				}

@@ -27,10 +27,14 @@ type suppressions struct {
 	keys map[string]map[string]bool
 	// unnamed are component paths whose name was missing or unreadable.
 	unnamed map[string]bool
+	// unknown are, per configuration path, the keys the walk reported as
+	// unknown itself (a misspelt LogIsland key, logisland.go): validation's
+	// "unknown property" of those keys is dropped.
+	unknown map[string]map[string]bool
 }
 
 func newSuppressions() *suppressions {
-	return &suppressions{paths: map[string]bool{}, whole: map[string]bool{}, keys: map[string]map[string]bool{}, unnamed: map[string]bool{}}
+	return &suppressions{paths: map[string]bool{}, whole: map[string]bool{}, keys: map[string]map[string]bool{}, unnamed: map[string]bool{}, unknown: map[string]map[string]bool{}}
 }
 
 func (s *suppressions) unknownValue(cpath, key string) {
@@ -40,6 +44,13 @@ func (s *suppressions) unknownValue(cpath, key string) {
 	s.keys[cpath][key] = true
 }
 
+func (s *suppressions) unknownKey(cpath, key string) {
+	if s.unknown[cpath] == nil {
+		s.unknown[cpath] = map[string]bool{}
+	}
+	s.unknown[cpath][key] = true
+}
+
 // drops reports whether a validation problem only repeats what the walk
 // reported or could not know.
 func (s *suppressions) drops(pr component.Problem) bool {
@@ -47,6 +58,9 @@ func (s *suppressions) drops(pr component.Problem) bool {
 	case s.paths[pr.Path], s.whole[pr.Path]:
 		return true
 	case s.unnamed[pr.Path] && strings.HasSuffix(pr.Msg, "has no name"):
+		return true
+	}
+	if s.unknown[pr.Path][pr.Key] && strings.HasPrefix(pr.Msg, "unknown property") {
 		return true
 	}
 	if keys := s.keys[pr.Path]; keys != nil {

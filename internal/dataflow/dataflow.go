@@ -6,7 +6,12 @@
 package dataflow
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/weir-streams/weir/internal/component"
 )
 
 // Property is one configuration key of a component. Type is carried for
@@ -20,6 +25,10 @@ type Property struct {
 	// Line is the line of the key in the job file, 0 when the property did
 	// not come from a file.
 	Line int `json:"-"`
+	// Written is the key as the source wrote it when that was another name
+	// of Key (LogIsland's, internal/logisland), so that problems name the
+	// key the user wrote; empty otherwise. It is never shown as the key.
+	Written string `json:"-"`
 }
 
 // Component is a service, stream or processor.
@@ -90,6 +99,30 @@ func (c *Component) LineOf(key string) int {
 		}
 	}
 	return c.Line
+}
+
+// AsWritten returns problems found with c's configuration, each one about
+// a key the source wrote under another name (Property.Written) saying that
+// name too: `property "spark.master" (Weir's "engine.master"): ...`. The
+// others are returned as they are.
+func (c *Component) AsWritten(ps component.Problems) component.Problems {
+	for i, p := range ps {
+		if p.Key == "" {
+			continue
+		}
+		for _, prop := range c.Config {
+			if prop.Key == p.Key && prop.Written != "" {
+				q := strconv.Quote(p.Key)
+				if strings.Contains(p.Msg, q) {
+					ps[i].Msg = strings.Replace(p.Msg, q, fmt.Sprintf("%q (Weir's %s)", prop.Written, q), 1)
+				} else {
+					ps[i].Msg = fmt.Sprintf("%s (given as %q)", p.Msg, prop.Written)
+				}
+				break
+			}
+		}
+	}
+	return ps
 }
 
 // Stream returns the stream of that name.

@@ -101,7 +101,7 @@ func validateComponent(c *Component, kind component.Kind, reg *component.Registr
 		seen[p.Key] = true
 	}
 	conf, cp := component.NewConfig(spec, c.Values())
-	probs = append(probs, cp.At(cpath, c.LineOf)...)
+	probs = append(probs, c.AsWritten(cp.At(cpath, c.LineOf))...)
 	if spec.Check != nil && len(cp) == 0 {
 		if err := spec.Check(conf); err != nil {
 			// A joined error is several problems: report each.

@@ -238,10 +238,13 @@ func (c *Client) received(ctx context.Context, body []byte) string {
 		return PollUnchanged
 	}
 	c.receivedHash, c.haveReceived = h, true
-	df, err := Decode(body)
+	df, ignored, err := decode(body)
 	if err != nil {
 		c.refused(time.Time{}, "validate", err)
 		return PollRefused
+	}
+	if len(ignored) > 0 {
+		c.log.Info("LogIsland keys with no Weir equivalent are ignored", "keys", ignored)
 	}
 	df.Name = c.set.Dataflow
 	c.mu.Lock()
@@ -387,10 +390,13 @@ func (c *Client) startFromDisk(ctx context.Context) {
 		c.log.Warn("the dataflow API cannot be reached and no dataflow was kept on disk; waiting for the API", "dir", c.store.dir)
 		return
 	}
-	df, err := Decode(body)
+	df, ignored, err := decode(body)
 	if err != nil {
 		c.log.Error("the dataflow kept on disk is unreadable; waiting for the API", "file", c.store.path(), "error", err)
 		return
+	}
+	if len(ignored) > 0 {
+		c.log.Info("LogIsland keys with no Weir equivalent are ignored", "keys", ignored)
 	}
 	df.Name = c.set.Dataflow
 	kind, _ := c.decide(df)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
+	"github.com/weir-streams/weir/internal/logisland"
 )
 
 // The wire types mirror the spec's REST structures with pointers for the
@@ -90,29 +91,50 @@ const maxBody = 16 << 20
 // hold unknown fields, that miss a required field, whose timestamps are not
 // RFC 3339 date-times, or whose property types are unknown or do not fit
 // their values; every problem is reported with its path. The component
-// checks against the registry are left to the engine.
+// checks against the registry are left to the engine. LogIsland's names of
+// the stream and its keys are mapped to Weir's, as in job files
+// (internal/logisland); the keys Weir has no equivalent for are dropped.
 func Decode(body []byte) (*dataflow.DataFlow, error) {
+	df, _, err := decode(body)
+	return df, err
+}
+
+// decode is Decode that also returns the paths of the LogIsland keys it
+// dropped, for the client to log.
+func decode(body []byte) (*dataflow.DataFlow, []string, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	var w wireDataFlow
 	if err := dec.Decode(&w); err != nil {
-		return nil, fmt.Errorf("body is not a DataFlow JSON object: %w", err)
+		return nil, nil, fmt.Errorf("body is not a DataFlow JSON object: %w", err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("body is not a DataFlow JSON object: data after the object")
+		return nil, nil, errors.New("body is not a DataFlow JSON object: data after the object")
 	}
 	var probs component.Problems
 	bad := func(path, format string, args ...any) {
 		probs = append(probs, component.Problem{Path: path, Msg: fmt.Sprintf(format, args...)})
 	}
+	var ignored []string
+	conv := func(w wireComponent, path string) dataflow.Component {
+		c := convComponent(w, path, bad)
+		res := logisland.Canonicalize(&c)
+		for _, cl := range res.Clashes {
+			bad(path+".config", "%s", cl.Message())
+		}
+		for _, p := range res.Ignored {
+			ignored = append(ignored, fmt.Sprintf("%s.config[%s]", path, p.Key))
+		}
+		return c
+	}
 	df := &dataflow.DataFlow{ModificationReason: w.ModificationReason}
 	df.LastModified = timestamp(w.LastModified, "lastModified", bad)
 	for i, c := range w.Services {
-		df.Services = append(df.Services, convComponent(c, itemPath("services", i, c.Name), bad))
+		df.Services = append(df.Services, conv(c, itemPath("services", i, c.Name)))
 	}
 	for i, s := range w.Streams {
 		path := itemPath("streams", i, s.Name)
-		st := dataflow.Stream{Component: convComponent(s.wireComponent, path, bad)}
+		st := dataflow.Stream{Component: conv(s.wireComponent, path)}
 		if s.Pipeline == nil {
 			// A stream without a pipeline runs an empty chain, versioned
 			// with the dataflow.
@@ -121,15 +143,15 @@ func Decode(body []byte) (*dataflow.DataFlow, error) {
 			st.Pipeline.LastModified = timestamp(s.Pipeline.LastModified, path+".pipeline.lastModified", bad)
 			st.Pipeline.ModificationReason = s.Pipeline.ModificationReason
 			for j, p := range s.Pipeline.Processors {
-				st.Pipeline.Processors = append(st.Pipeline.Processors, convComponent(p, itemPath(path+".pipeline.processors", j, p.Name), bad))
+				st.Pipeline.Processors = append(st.Pipeline.Processors, conv(p, itemPath(path+".pipeline.processors", j, p.Name)))
 			}
 		}
 		df.Streams = append(df.Streams, st)
 	}
 	if len(probs) > 0 {
-		return nil, fmt.Errorf("invalid dataflow: %w", probs)
+		return nil, nil, fmt.Errorf("invalid dataflow: %w", probs)
 	}
-	return df, nil
+	return df, ignored, nil
 }
 
 func timestamp(s *string, path string, bad func(path, format string, args ...any)) time.Time {

@@ -1,0 +1,47 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/dataflow"
+	"github.com/weir-streams/weir/internal/logisland"
+)
+
+// logIsland maps LogIsland's names of the engine, the stream and their keys
+// in c to Weir's, as soon as c is read (internal/logisland), so that all
+// that follows sees Weir's names only. A key given under both names is
+// refused at the later one, with its path, as a key given twice is. Keys
+// Weir has no equivalent for are dropped and listed in the job's Ignored.
+// cpath is the path of c's configuration.
+func (p *parser) logIsland(job *Job, c *dataflow.Component, cpath string) {
+	res := logisland.Canonicalize(c)
+	for _, cl := range res.Clashes {
+		p.probs = append(p.probs, component.Problem{Path: cpath, Key: cl.Canonical, Line: cl.Given.Line, Msg: cl.Message()})
+	}
+	// A value the walk could not know (an unset variable) was recorded
+	// under the key as written; validation names the key as renamed.
+	if keys := p.sup.keys[cpath]; keys != nil {
+		for _, prop := range c.Config {
+			if prop.Written != "" && keys[prop.Written] {
+				keys[prop.Key] = true
+			}
+		}
+	}
+	// A misspelt LogIsland key is unknown to Weir too; validation would
+	// suggest one of Weir's keys, far from it, or none. Say which of
+	// LogIsland's keys it looks like instead.
+	for _, prop := range c.Config {
+		if prop.Written != "" {
+			continue
+		}
+		if sug := logisland.Suggest(c.Component, prop.Key); sug != "" {
+			p.probs = append(p.probs, component.Problem{Path: cpath, Key: prop.Key, Line: prop.Line,
+				Msg: fmt.Sprintf("unknown property %q (did you mean LogIsland's %q?)", prop.Key, sug)})
+			p.sup.unknownKey(cpath, prop.Key)
+		}
+	}
+	for _, prop := range res.Ignored {
+		job.Ignored = append(job.Ignored, cpath+"."+prop.Key)
+	}
+}

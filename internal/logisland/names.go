@@ -1,0 +1,282 @@
+// Package logisland holds LogIsland 1.x's names of the engine, the stream
+// and their keys, and maps them to Weir's (the spec's), so that a LogIsland
+// job file runs after only its package prefix is changed
+// (com.hurence.logisland -> pkg). The job loader (internal/config) and the
+// REST dataflow decoder (internal/remote) both call Canonicalize, so the two
+// sources of configuration accept the same names and everything after them
+// (validation, the engine, `weir components`, the pushed snapshot, dry runs)
+// sees only Weir's.
+//
+// The names come from LogIsland's own sources (Hurence/logisland,
+// logisland-engine-spark_2_common: KafkaStreamProcessingEngine.scala and
+// AbstractKafkaRecordStream.scala) and from the job files of its
+// logisland-resources/src/main/resources/conf. Processor keys need no
+// mapping: Weir's processors already use LogIsland's.
+//
+// This package imports only dataflow, because internal/remote (imported by
+// the engine's settings) uses it: the canonical keys are written out here,
+// and a test of internal/config checks each against the registered specs.
+package logisland
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/weir-streams/weir/internal/dataflow"
+)
+
+// Weir's identifiers of the engine and the stream (settings.Name and
+// stream.Name; see the package comment for why they are not imported).
+const (
+	Engine = "pkg.engine.engine.BrokerStreamProcessingEngine"
+	Stream = "pkg.stream.engine.BrokerRecordStreamParallelProcessing"
+)
+
+// components maps LogIsland's engine and stream identifiers, prefix
+// changed, to Weir's. RemoteApiStreamProcessingEngine is the same engine
+// with the REST API keys (remote.api.*), which Weir's engine has. The other
+// LogIsland streams (KafkaRecordStreamDebugger, HDFSBurner, SQLAggregator,
+// the structured streams) and engines (PlainJavaEngine) behave differently
+// and have no alias: they are refused as unknown components.
+var components = map[string]string{
+	"pkg.engine.spark.KafkaStreamProcessingEngine":         Engine,
+	"pkg.engine.spark.RemoteApiStreamProcessingEngine":     Engine,
+	"pkg.stream.spark.KafkaRecordStreamParallelProcessing": Stream,
+}
+
+// keys maps, per Weir component, LogIsland's key to Weir's.
+var keys = map[string]map[string]string{
+	Engine: {
+		"spark.app.name":                            "engine.app.name",
+		"spark.master":                              "engine.master",
+		"spark.driver.memory":                       "engine.driver.memory",
+		"spark.streaming.batchDuration":             "engine.streaming.batchDuration",
+		"spark.streaming.kafka.maxRatePerPartition": "engine.streaming.broker.maxRatePerPartition",
+		"spark.streaming.timeout":                   "engine.streaming.timeout",
+		"spark.ui.port":                             "engine.ui.port",
+	},
+	Stream: {
+		"kafka.input.topics":                    "broker.input.topics",
+		"kafka.output.topics":                   "broker.output.topics",
+		"kafka.error.topics":                    "broker.error.topics",
+		"kafka.input.topics.serializer":         "broker.input.topics.serializer",
+		"kafka.output.topics.serializer":        "broker.output.topics.serializer",
+		"kafka.error.topics.serializer":         "broker.error.topics.serializer",
+		"kafka.metadata.broker.list":            "broker.metadata.broker.list",
+		"kafka.zookeeper.quorum":                "broker.coordinator.quorum",
+		"kafka.topic.autoCreate":                "broker.topic.autoCreate",
+		"kafka.topic.default.partitions":        "broker.topic.default.partitions",
+		"kafka.topic.default.replicationFactor": "broker.topic.default.replicationFactor",
+		"kafka.security.protocol":               "broker.security.protocol",
+	},
+}
+
+// ignored are LogIsland's keys that tune what Weir does not have (Spark's
+// executors, YARN, Mesos, Spark's own serializer and receivers, the Kafka
+// producer's batching, which Weir sizes itself, and acks, which Weir always
+// takes from every in-sync replica). A LogIsland job file sets many of them,
+// so refusing them would stop every such file from running; they are
+// accepted, dropped, and named in one log line at info level. Only these
+// exact keys are: a misspelt one is still refused as unknown, with a
+// suggestion.
+var ignored = map[string]map[string]bool{
+	Engine: set(
+		"spark.driver.cores", "spark.executor.memory", "spark.executor.cores", "spark.executor.instances",
+		"spark.serializer", "spark.streaming.blockInterval", "spark.streaming.backpressure.enabled",
+		"spark.streaming.unpersist", "spark.streaming.kafka.maxRetries", "spark.streaming.ui.retainedBatches",
+		"spark.streaming.receiver.writeAheadLog.enable", "spark.task.maxFailures",
+		"spark.yarn.queue", "spark.yarn.deploy-mode", "spark.yarn.maxAppAttempts",
+		"spark.yarn.am.attemptFailuresValidityInterval", "spark.yarn.max.executor.failures",
+		"spark.yarn.executor.failuresValidityInterval", "spark.deploy-mode",
+		"spark.memory.fraction", "spark.memory.storageFraction", "spark.scheduler.mode",
+		"spark.properties.file.path", "spark.monitoring.driver.port", "spark.conf.properties.policy",
+		"java.library.path", "spark.cores.max", "spark.total.executor.cores", "spark.supervise",
+	),
+	Stream: set("kafka.batch.size", "kafka.linger.ms", "kafka.acks"),
+}
+
+// ignoredPrefixes are families of ignored keys: LogIsland passes
+// spark.custom.config.X to Spark as X.
+var ignoredPrefixes = map[string][]string{
+	Engine: {"spark.custom.config."},
+}
+
+func set(keys ...string) map[string]bool {
+	m := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
+}
+
+// ComponentName returns Weir's identifier for id: id itself unless it is
+// LogIsland's name of the engine or the stream.
+func ComponentName(id string) string {
+	if c, ok := components[id]; ok {
+		return c
+	}
+	return id
+}
+
+// Key returns Weir's name of a key of component (Weir's identifier) and
+// whether key is LogIsland's name of it.
+func Key(component, key string) (string, bool) {
+	c, ok := keys[component][key]
+	return c, ok
+}
+
+// Ignored reports whether key is a LogIsland key of component that has no
+// Weir equivalent and is dropped.
+func Ignored(component, key string) bool {
+	if ignored[component][key] {
+		return true
+	}
+	for _, p := range ignoredPrefixes[component] {
+		if strings.HasPrefix(key, p) && len(key) > len(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Aliases returns, per Weir component, LogIsland's key -> Weir's key: for
+// documentation and tests.
+func Aliases() map[string]map[string]string { return keys }
+
+// IgnoredKeys returns, per Weir component, the sorted keys that are
+// accepted and dropped, and the prefixes of key families that are.
+func IgnoredKeys() (exact, prefixes map[string][]string) {
+	exact = map[string][]string{}
+	for c, m := range ignored {
+		for k := range m {
+			exact[c] = append(exact[c], k)
+		}
+		sort.Strings(exact[c])
+	}
+	return exact, ignoredPrefixes
+}
+
+// Clash is a key given both under LogIsland's name and Weir's (or under
+// two names that mean one key): the job is refused, as for a key given
+// twice. Given is the property that was dropped, Other the one kept.
+type Clash struct {
+	Canonical    string
+	Given, Other dataflow.Property
+}
+
+// Message says what is wrong, naming both keys as the source wrote them,
+// and the line of the one kept when it has one.
+func (c Clash) Message() string {
+	given, other := written(c.Given), written(c.Other)
+	line := ""
+	if c.Other.Line > 0 {
+		line = fmt.Sprintf(", line %d", c.Other.Line)
+	}
+	switch {
+	case c.Given.Written == "":
+		return fmt.Sprintf("property %q is also given as %q (LogIsland's name of it%s); keep one", given, other, line)
+	case c.Other.Written == "":
+		return fmt.Sprintf("property %q (LogIsland's name of %q) is also given as %q%s; keep one", given, c.Canonical, other, strings.Replace(line, ",", " at", 1))
+	}
+	return fmt.Sprintf("property %q is also given as %q (both LogIsland's names of %q%s); keep one", given, other, c.Canonical, line)
+}
+
+func written(p dataflow.Property) string {
+	if p.Written != "" {
+		return p.Written
+	}
+	return p.Key
+}
+
+// Result is what Canonicalize changed beyond renaming.
+type Result struct {
+	// Ignored are the properties dropped because Weir has no equivalent.
+	Ignored []dataflow.Property
+	// Clashes are the keys given twice under different names.
+	Clashes []Clash
+}
+
+// Canonicalize rewrites c in place to Weir's names: LogIsland's engine or
+// stream identifier becomes Weir's, and then each LogIsland key of that
+// component is renamed (its Written field keeps the name the source used),
+// or dropped when Weir has no equivalent. A key given under two of its names
+// is kept once, under the first, and reported as a clash. Any other key is
+// left for validation, which refuses unknown keys. Components other than the
+// engine and the stream are left alone.
+func Canonicalize(c *dataflow.Component) Result {
+	c.Component = ComponentName(c.Component)
+	if keys[c.Component] == nil {
+		return Result{}
+	}
+	var res Result
+	at := map[string]int{} // canonical key -> index in out, for the keys renamed or meeting a renamed one
+	out := c.Config[:0:0]
+	for _, p := range c.Config {
+		if Ignored(c.Component, p.Key) {
+			res.Ignored = append(res.Ignored, p)
+			continue
+		}
+		canon, alias := Key(c.Component, p.Key)
+		if alias {
+			p.Written, p.Key = p.Key, canon
+		}
+		if i, seen := at[p.Key]; seen && (alias || out[i].Written != "") {
+			res.Clashes = append(res.Clashes, Clash{Canonical: p.Key, Given: p, Other: out[i]})
+			continue
+		}
+		at[p.Key] = len(out)
+		out = append(out, p)
+	}
+	c.Config = out
+	return res
+}
+
+// Suggest returns the LogIsland key of component (Weir's identifier), mapped
+// or ignored, that key is most likely a misspelling of (at most two edits
+// away), or "" when none is or key does not look like LogIsland's. Weir's own suggestions come from its keys,
+// which a misspelt LogIsland key is far from.
+func Suggest(component, key string) string {
+	// Weir's own keys never start so: a key of Weir's is never taken for
+	// a misspelt one of LogIsland's.
+	if !strings.HasPrefix(key, "spark.") && !strings.HasPrefix(key, "kafka.") && !strings.HasPrefix(key, "java.") {
+		return ""
+	}
+	best, bestD := "", 3
+	try := func(k string) {
+		if d := distance(key, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	for k := range keys[component] {
+		try(k)
+	}
+	for k := range ignored[component] {
+		try(k)
+	}
+	if best == key {
+		return ""
+	}
+	return best
+}
+
+// distance is the Levenshtein distance of a and b, in bytes.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
