@@ -50,7 +50,13 @@ func StartBroker(t testing.TB, opts ...kfake.Opt) *Broker {
 		t.Fatalf("start kfake: %v", err)
 	}
 	b := &Broker{Cluster: c, Addr: c.ListenAddrs()[0]}
-	b.client, err = kgo.NewClient(kgo.SeedBrokers(b.Addr), kgo.ProducerLinger(5*time.Millisecond))
+	// MetadataMinAge short: Count's offset listing goes through the
+	// client's cache of topic metadata, which franz-go keeps for
+	// MetadataMinAge (5 s by default). A topic counted before the stream
+	// created it stayed "unknown" (count 0) for those 5 s, long enough for
+	// a fast machine to finish a test's whole backlog unseen.
+	b.client, err = kgo.NewClient(kgo.SeedBrokers(b.Addr), kgo.ProducerLinger(5*time.Millisecond),
+		kgo.MetadataMinAge(100*time.Millisecond))
 	if err != nil {
 		c.Close()
 		t.Fatalf("kafka client: %v", err)
