@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "1a5282692252c74356b9fbef42bf5f3a6ee81763d7bd312a8d04ef85f8264d27",
-	"dev-variants": "1163e884cd4800089652c3ed0bc30ea76abb1de7fe3706a4f22204d89ac63399",
+	"dev":          "81e74cceac1e376bf88364754ed406b2960719199bc987ea0d38d2b8ee816a25",
+	"dev-variants": "15419117afb5f749cd298ab95b8f2a38c39a783a93f6f9905514865759968740",
 	"access-log":   "8fb80b25887887d14992981eb7610fe9c58c82b75084c702b97234233179c73e",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
