@@ -50,6 +50,10 @@ type state struct {
 var (
 	kwParenGecko = uaNeedles.add(") gecko ")
 	kwHTTPWord   = uaNeedles.add("http")
+	// Addresses spelled out against harvesters: "me [at] example [dot] com",
+	// "me at example dot com".
+	kwAtBracket = uaNeedles.add("[at]")
+	kwAtWord    = uaNeedles.add(" at ")
 )
 
 // analyze runs every rule over ua and returns the attribute values. The

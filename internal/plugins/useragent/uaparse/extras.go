@@ -13,18 +13,47 @@ func (s *state) extras() {
 		for st > 0 && isEmailChar(p.ua[st-1]) {
 			st--
 		}
+		// "info\@example.com": the "@" escaped as in a shell or Perl
+		// string; the address is the one without the backslashes. end is
+		// where the local part ends.
+		end := i
+		if st == i {
+			for end > 0 && p.ua[end-1] == '\\' {
+				end--
+			}
+			st = end
+			for end < i && st > 0 && isEmailChar(p.ua[st-1]) {
+				st--
+			}
+		}
 		en := i + 1
 		for en < len(p.ua) && isEmailChar(p.ua[en]) {
 			en++
 		}
+		// An address glued to the version of the product before it
+		// ("Safari/537.36me@example.com", "Safari/537.36+me@example.com")
+		// starts after that version: a version is digits with a dot, right
+		// after the product's "/".
+		st = afterGluedVersion(p.ua, st, end)
 		// A "+" before the address is the "see also" mark robots put
 		// before their contact ("+http://...", "+bot@example.com"), not a
 		// part of the address.
-		for st < i && (p.ua[st] == '+' || p.ua[st] == '.') {
+		for st < end && (p.ua[st] == '+' || p.ua[st] == '.') {
 			st++
 		}
-		if st < i && en > i+1 && strings.Contains(p.ua[i:en], ".") {
-			s.email = strings.TrimRight(p.ua[st:en], ".")
+		if st < end && en > i+1 && strings.Contains(p.ua[i:en], ".") {
+			if end < i {
+				s.email = p.ua[st:end] + strings.TrimRight(p.ua[i:en], ".")
+			} else {
+				s.email = strings.TrimRight(p.ua[st:en], ".")
+			}
+		}
+	}
+	if s.email == "" {
+		if i := p.index(kwAtBracket); i >= 0 {
+			s.email = spelledEmail(p.ua, p.low, i, len("[at]"), false)
+		} else if i := p.index(kwAtWord); i >= 0 {
+			s.email = spelledEmail(p.ua, p.low, i+1, len("at"), true)
 		}
 	}
 	if i := p.index(kwHTTPWord); i >= 0 {
@@ -215,6 +244,90 @@ func isUUIDAt(s string, i int) bool {
 		}
 	}
 	return true
+}
+
+// spelledEmail reads an e-mail address spelled out against address
+// harvesters around the "at" marker ua[at:at+n]: the local part is the word
+// before it, the domain the words after it joined by "[dot]", "dot" or ".":
+// "support [at] example [dot] com" and "webcrawler at example dot nl" are
+// support@example.com and webcrawler@example.nl. A bare word "at" is English
+// as often as not, so wordsOnly asks for the domain to spell at least one
+// "dot" as a word. It returns "" when there is no such address; only then
+// does it allocate.
+func spelledEmail(ua, low string, at, n int, wordsOnly bool) string {
+	e := at
+	for e > 0 && ua[e-1] == ' ' {
+		e--
+	}
+	st := e
+	for st > 0 && isEmailChar(ua[st-1]) {
+		st--
+	}
+	for st < e && (ua[st] == '+' || ua[st] == '.') {
+		st++
+	}
+	if st == e {
+		return ""
+	}
+	var parts [8]string
+	np, spelledDot := 0, false
+	k := at + n
+words:
+	for np < len(parts) {
+		for k < len(ua) && ua[k] == ' ' {
+			k++
+		}
+		w := k
+		for k < len(ua) && isEmailChar(ua[k]) && ua[k] != '+' {
+			k++
+		}
+		if k == w {
+			break
+		}
+		parts[np] = strings.Trim(ua[w:k], ".")
+		np++
+		j := k
+		for j < len(ua) && ua[j] == ' ' {
+			j++
+		}
+		switch {
+		case strings.HasPrefix(low[j:], "[dot]"):
+			k = j + len("[dot]")
+		case strings.HasPrefix(low[j:], "dot ") && j > k:
+			k = j + len("dot")
+		default:
+			break words // the domain ends here
+		}
+		spelledDot = true
+	}
+	if np == 0 || wordsOnly && !spelledDot || np == 1 && !strings.Contains(parts[0], ".") {
+		return ""
+	}
+	for i := 0; i < np; i++ {
+		if parts[i] == "" {
+			return ""
+		}
+	}
+	return ua[st:e] + "@" + strings.Join(parts[:np], ".")
+}
+
+// afterGluedVersion returns where an e-mail address whose local part
+// ua[st:at] begins right after a product's "/" really starts: after the
+// product's version (digits and dots, with at least one dot) when letters
+// or a "+" follow it. Otherwise it returns st.
+func afterGluedVersion(ua string, st, at int) int {
+	if st == 0 || ua[st-1] != '/' {
+		return st
+	}
+	k, dot := st, false
+	for k < at && (ua[k] >= '0' && ua[k] <= '9' || ua[k] == '.') {
+		dot = dot || ua[k] == '.'
+		k++
+	}
+	if !dot || k == st || k >= at || !(isLetter(ua[k]) || ua[k] == '+') {
+		return st
+	}
+	return k
 }
 
 func isEmailChar(c byte) bool {

@@ -26,3 +26,30 @@ func TestInformationAttributes(t *testing.T) {
 		}
 	}
 }
+
+// TestEmailForms shows the contact address read from the forms robots and
+// forged strings write it in, with made-up names: spelled out against
+// harvesters, the "@" escaped, glued to the version of the product before.
+func TestEmailForms(t *testing.T) {
+	email := func(want string) map[string]string { return map[string]string{"AgentInformationEmail": want} }
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (compatible; ExampleBot/2.1; crawler [at] example [dot] org)", email("crawler@example.org")},
+		{"Mozilla/5.0 (compatible; ExampleBot/2.1; crawler[at]example[dot]co[dot]uk)", email("crawler@example.co.uk")},
+		{"Mozilla/5.0 (compatible; ExampleBot/2.1; crawler [AT] mail.example.org)", email("crawler@mail.example.org")},
+		{"ExampleFetcher/3.0 (ops-team at example-labs dot io)", email("ops-team@example-labs.io")},
+		{"Mozilla/5.0 (compatible; ExampleSurvey/1.0; +ops\\@example.net)", email("ops@example.net")},
+		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36tester@example.io",
+			email("tester@example.io")},
+		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36+tester@example.io",
+			email("tester@example.io")},
+		// Not addresses: "at" as English, a domain without a spelled dot, a
+		// local part that is only a version, "[at]" with nothing before.
+		{"ExampleApp/1.0 (made at example dot)", email("Unknown")},
+		{"ExampleApp/1.0 (running at home on example.org)", email("Unknown")},
+		{"ExampleApp/1.0 ([at] example [dot] org)", email("Unknown")},
+		{"ExampleApp/1.0 (crawler [at] example)", email("Unknown")},
+		// A local part with digits of its own stays whole.
+		{"ExampleBot/1.0 (bot2024@example.org)", email("bot2024@example.org")},
+		{"ExampleBot/1.0 (+2024.bot@example.org)", email("2024.bot@example.org")},
+	})
+}

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "5e5325a47e7cccc187666a515515f42fe2e00de3c30395587030e578199f34ad",
-	"dev-variants": "90fa12449b0e5776ea4f35e17ae3a0ea4fb1315baf6c65b6173ad9c57a34c90c",
-	"access-log":   "c1b18577ed1daacec738e2f53815d3da251b149c972fffa192aa9f47e1e30a2e",
+	"dev":          "81e74cceac1e376bf88364754ed406b2960719199bc987ea0d38d2b8ee816a25",
+	"dev-variants": "15419117afb5f749cd298ab95b8f2a38c39a783a93f6f9905514865759968740",
+	"access-log":   "8fb80b25887887d14992981eb7610fe9c58c82b75084c702b97234233179c73e",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
 

@@ -733,25 +733,57 @@ func orUnknown(s string) string {
 	return s
 }
 
+// darwinMacOS and darwinIOS map prefixes of the Darwin kernel version that
+// CFNetwork clients send to the macOS and iOS release it shipped with
+// (tables/system_releases.tsv, from Yauaa's lookups): the longest prefix
+// that matches wins, so "14.5.0" is 10.10.5 and "14.2.0" only 10.10.?.
+var (
+	darwinMacOS = systemReleases("darwin-macos")
+	darwinIOS   = systemReleases("darwin-ios")
+)
+
+// darwinMajorMacOS and darwinMajorIOS name the release of a Darwin major
+// version without a dot, or one the tables above do not list (Darwin 9
+// and 12 on iOS).
+var (
+	darwinMajorMacOS = map[string]string{"10": "10.6", "11": "10.7", "12": "10.8", "13": "10.9", "14": "10.10",
+		"15": "10.11", "16": "10.12", "17": "10.13", "18": "10.14", "19": "10.15", "20": "11", "21": "12", "22": "13", "23": "14", "24": "15"}
+	darwinMajorIOS = map[string]string{"9": "3.?", "10": "4.?", "11": "5.?", "12": "6.?", "13": "7.?", "14": "8.?",
+		"15": "9.?", "16": "10.?", "17": "11.?", "18": "12.?", "19": "13.?", "20": "14.?", "21": "15.?", "22": "16.?", "23": "17.?", "24": "18.?"}
+)
+
+// darwinRelease returns the release of the longest prefix of v that
+// releases lists. Kernel versions are short; the bound keeps a hostile
+// version from costing more than a few lookups (substrings of v, no
+// allocation).
+func darwinRelease(releases map[string]string, v string) (string, bool) {
+	n := len(v)
+	if n > 12 {
+		n = 12
+	}
+	for ; n > 0; n-- {
+		if r, ok := releases[v[:n]]; ok {
+			return r, true
+		}
+	}
+	return "", false
+}
+
 // darwinOS maps the Darwin kernel version that CFNetwork clients send to the
 // Apple operating system release it shipped with.
 func darwinOS(v string, p *parsed) osInfo {
-	major := versionMajor(v)
 	mac := p.has(kwX86x64) || p.has(kwMacintosh) || p.has(kwMacBook) || p.has(kwIMac)
+	releases, majors, name, class := darwinIOS, darwinMajorIOS, "iOS", "Mobile"
 	if mac {
-		macs := map[string]string{"10": "10.6", "11": "10.7", "12": "10.8", "13": "10.9", "14": "10.10",
-			"15": "10.11", "16": "10.12", "17": "10.13", "18": "10.14", "19": "10.15", "20": "11", "21": "12", "22": "13", "23": "14", "24": "15"}
-		if m, ok := macs[major]; ok {
-			return osInfo{name: "Mac OS", version: m, class: "Desktop", prio: 4}
-		}
-		return osInfo{name: "Mac OS", version: Unknown, class: "Desktop", prio: 4}
+		releases, majors, name, class = darwinMacOS, darwinMajorMacOS, "Mac OS", "Desktop"
 	}
-	ios := map[string]string{"9": "3.?", "10": "4.?", "11": "5.?", "12": "6.?", "13": "7.?", "14": "8.?",
-		"15": "9.?", "16": "10.?", "17": "11.?", "18": "12.?", "19": "13.?", "20": "14.?", "21": "15.?", "22": "16.?", "23": "17.?", "24": "18.?"}
-	if m, ok := ios[major]; ok {
-		return osInfo{name: "iOS", version: m, class: "Mobile", prio: 4}
+	if r, ok := darwinRelease(releases, v); ok {
+		return osInfo{name: name, version: r, class: class, prio: 4}
 	}
-	return osInfo{name: "iOS", version: Unknown, class: "Mobile", prio: 4}
+	if r, ok := majors[versionMajor(v)]; ok {
+		return osInfo{name: name, version: r, class: class, prio: 4}
+	}
+	return osInfo{name: name, version: Unknown, class: class, prio: 4}
 }
 
 // indexWord returns the index of word in s where it is not part of a longer

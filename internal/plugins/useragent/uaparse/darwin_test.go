@@ -1,0 +1,47 @@
+package uaparse
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDarwinReleases shows the Darwin kernel version of CFNetwork clients
+// read through the longest matching prefix of tables/system_releases.tsv
+// (darwin-macos, darwin-ios). The app names are made up: the rule reads the
+// "App/version CFNetwork/version Darwin/version" shape, whatever the app.
+func TestDarwinReleases(t *testing.T) {
+	ios := func(v string) map[string]string {
+		return map[string]string{"OperatingSystemName": "iOS", "OperatingSystemVersion": v, "DeviceBrand": "Apple"}
+	}
+	mac := func(v string) map[string]string {
+		return map[string]string{"OperatingSystemName": "Mac OS", "OperatingSystemVersion": v, "DeviceName": "Apple Macintosh"}
+	}
+	checkRuleCases(t, []ruleCase{
+		// A listed minor release.
+		{"ExampleReader/812 CFNetwork/1331.0.7 Darwin/21.4.0", ios("15.4")},
+		{"ExampleReader/812 CFNetwork/1240.0.4 Darwin/20.6.0", ios("14.7 beta 2")},
+		// The prefix "20.6." covers every patch level of it.
+		{"ExampleReader/812 CFNetwork/1240.0.4 Darwin/20.6.3", ios("14.7 beta 2")},
+		// A minor release the table does not list: the major's row.
+		{"ExampleReader/812 CFNetwork/1333.0.4 Darwin/21.9.0", ios("15.?")},
+		// A major without a row of Yauaa's (Darwin 12 is iOS 6), and a
+		// version without a dot: the major-only names.
+		{"ExampleReader/812 CFNetwork/609 Darwin/12.2.0", ios("6.?")},
+		{"ExampleReader/812 CFNetwork/758 Darwin/15", ios("9.?")},
+		// macOS: an architecture in the comment makes it a Mac.
+		{"Example Tool (unknown version) CFNetwork/720.5.7 Darwin/14.5.0 (x86_64)", mac("10.10.5")},
+		{"Example Tool (unknown version) CFNetwork/720.2.4 Darwin/14.2.0 (x86_64)", mac("10.10.?")},
+		{"Example Tool (unknown version) CFNetwork/976 Darwin/18.2.0 (x86_64)", mac("10.14.1")},
+		{"Example Tool (unknown version) CFNetwork/1128 Darwin/19.6.0 (x86_64)", mac("10.15.6 beta 2")},
+	})
+}
+
+func TestDarwinReleaseBounded(t *testing.T) {
+	// A hostile version costs at most a dozen lookups and finds its prefix.
+	if r, ok := darwinRelease(darwinIOS, "21.4."+strings.Repeat("9", 100000)); !ok || r != "15.4" {
+		t.Errorf("darwinRelease of a long 21.4 version = %q, %v; want 15.4", r, ok)
+	}
+	if _, ok := darwinRelease(darwinIOS, "x"+strings.Repeat("1", 100)); ok {
+		t.Error("darwinRelease found a release for a version that starts with a letter")
+	}
+}
