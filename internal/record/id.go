@@ -3,7 +3,6 @@ package record
 import (
 	"crypto/sha1"
 	"encoding/binary"
-	"encoding/hex"
 	"unsafe"
 )
 
@@ -31,11 +30,27 @@ func DeriveID(topic string, partition int32, offset int64, index int) string {
 const IDLen = 36
 
 func appendDeriveID(dst []byte, topic string, partition int32, offset int64, index int) []byte {
-	var buf [128]byte
-	name := append(buf[:0], topic...)
-	name = append(name, 0)
-	return appendNameUUID(dst, name, partition, offset, index)
+	// The hashed message is written once, straight into the buffer that
+	// sha1.Sum reads: 64 bytes on the stack for topic names of up to 31
+	// bytes, which every id of a message with a short topic name takes.
+	var small [idMsgSmall]byte
+	msg := small[:0]
+	if len(topic)+1 > idMsgSmall-idMsgFixed {
+		var large [idMsgFixed + 128]byte // longer names, on the stack up to 127 bytes
+		msg = large[:0]
+	}
+	msg = append(msg, idNamespace[:]...)
+	msg = append(msg, topic...)
+	msg = append(msg, 0)
+	return appendNameUUID(dst, msg, partition, offset, index)
 }
+
+// idMsgFixed is the bytes of a hashed id message besides the name: the
+// namespace and the coordinates (partition, offset, index).
+const idMsgFixed = 16 + 16
+
+// idMsgSmall is the size of the stack buffer of most id messages.
+const idMsgSmall = 64
 
 // DeriveTopicID returns the record id of the output at position index among
 // the outputs of the input message at partition/offset of the topic whose
@@ -55,23 +70,22 @@ func appendDeriveTopicID(dst []byte, topicID [16]byte, topic string, partition i
 	if topicID == ([16]byte{}) {
 		return appendDeriveID(dst, topic, partition, offset, index)
 	}
-	var buf [32]byte
+	var buf [idMsgSmall]byte
 	// The leading 0xff cannot start a name of DeriveID (a topic name is
 	// printable ASCII), so the two kinds of name never meet.
-	name := append(buf[:0], 0xff)
-	name = append(name, topicID[:]...)
-	return appendNameUUID(dst, name, partition, offset, index)
+	msg := append(buf[:0], idNamespace[:]...)
+	msg = append(msg, 0xff)
+	msg = append(msg, topicID[:]...)
+	return appendNameUUID(dst, msg, partition, offset, index)
 }
 
-// appendNameUUID appends the IDLen bytes of the id of name and the
-// coordinates to dst.
-func appendNameUUID(dst, name []byte, partition int32, offset int64, index int) []byte {
-	// The namespace and the name go into one stack buffer hashed by one
-	// sha1.Sum call: sha1.New's digest and a name passed through the
-	// hash.Hash interface escaped to the heap, two allocations a record.
-	var buf [16 + 128 + 16]byte
-	msg := append(buf[:0], idNamespace[:]...)
-	msg = append(msg, name...)
+// appendNameUUID appends the IDLen bytes of the id of a name and the
+// coordinates to dst. msg holds the namespace and the name; the
+// coordinates are appended to it (in its spare capacity, which the callers
+// give on the stack) and the whole hashed by one sha1.Sum call: sha1.New's
+// digest and a name passed through the hash.Hash interface escaped to the
+// heap, two allocations a record.
+func appendNameUUID(dst, msg []byte, partition int32, offset int64, index int) []byte {
 	msg = binary.BigEndian.AppendUint32(msg, uint32(partition))
 	msg = binary.BigEndian.AppendUint64(msg, uint64(offset))
 	msg = binary.BigEndian.AppendUint32(msg, uint32(index))
@@ -82,18 +96,29 @@ func appendNameUUID(dst, name []byte, partition int32, offset int64, index int) 
 
 	n := len(dst)
 	dst = append(dst, make([]byte, IDLen)...)
-	out := dst[n : n+IDLen]
-	hex.Encode(out[0:8], u[0:4])
-	out[8] = '-'
-	hex.Encode(out[9:13], u[4:6])
-	out[13] = '-'
-	hex.Encode(out[14:18], u[6:8])
-	out[18] = '-'
-	hex.Encode(out[19:23], u[8:10])
-	out[23] = '-'
-	hex.Encode(out[24:36], u[10:16])
+	out := (*[IDLen]byte)(dst[n : n+IDLen])
+	// Two hex digits a byte from one table load and one two-byte store:
+	// five hex.Encode loops cost more than the sixteen straight lines.
+	for i, p := range uuidHexAt {
+		binary.LittleEndian.PutUint16(out[p:], hexPairs[u[i]])
+	}
+	out[8], out[13], out[18], out[23] = '-', '-', '-', '-'
 	return dst
 }
+
+// uuidHexAt is where the two hex digits of each byte of a UUID go in its
+// 36-byte text form (8-4-4-4-12 digits, dashes between).
+var uuidHexAt = [16]uint8{0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34}
+
+// hexPairs holds the two lower-case hex digits of every byte value, the
+// first in the low byte (a little-endian two-byte store writes it first).
+var hexPairs = func() (t [256]uint16) {
+	const digits = "0123456789abcdef"
+	for b := range t {
+		t[b] = uint16(digits[b>>4]) | uint16(digits[b&15])<<8
+	}
+	return t
+}()
 
 // ID returns the id this origin derives.
 func (o Origin) ID() string {

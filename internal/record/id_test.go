@@ -181,3 +181,35 @@ func BenchmarkIDsCarved(b *testing.B) {
 		_ = ids.ID(o)
 	}
 }
+
+// TestDeriveIDEveryTopicLength derives ids for topic names of every length
+// from 0 to 300 bytes, across the sizes of the stack buffers the hashed
+// message is written into (up to 31 bytes, up to 127, longer ones), and for
+// topic ids, with the independent UUID implementation.
+func TestDeriveIDEveryTopicLength(t *testing.T) {
+	ns := uuid.MustParse("6b1d3f8e-2a57-4c0b-9e41-77d205c3a819")
+	coords := func(name []byte, partition int32, offset int64, index int) []byte {
+		name = binary.BigEndian.AppendUint32(name, uint32(partition))
+		name = binary.BigEndian.AppendUint64(name, uint64(offset))
+		return binary.BigEndian.AppendUint32(name, uint32(index))
+	}
+	var topic []byte
+	for n := 0; n <= 300; n++ {
+		partition, offset, index := int32(n)-7, int64(n)*1_000_003-50, n%5
+		want := uuid.NewSHA1(ns, coords(append([]byte(string(topic)), 0), partition, offset, index)).String()
+		if got := record.DeriveID(string(topic), partition, offset, index); got != want {
+			t.Fatalf("DeriveID of a %d-byte topic = %s, want %s", n, got, want)
+		}
+		var ids record.IDs
+		if got := ids.ID(record.Origin{Topic: string(topic), Partition: partition, Offset: offset, Index: index}); got != want {
+			t.Fatalf("IDs.ID of a %d-byte topic = %s, want %s", n, got, want)
+		}
+		topicID := [16]byte{byte(n), 0xff, 0, 0x80, 7}
+		name := append([]byte{0xff}, topicID[:]...)
+		wantT := uuid.NewSHA1(ns, coords(name, partition, offset, index)).String()
+		if got := record.DeriveTopicID(topicID, string(topic), partition, offset, index); got != wantT {
+			t.Fatalf("DeriveTopicID with a %d-byte topic = %s, want %s", n, got, wantT)
+		}
+		topic = append(topic, "abcdefghij._-"[n%13])
+	}
+}

@@ -91,3 +91,25 @@ func FuzzAppendFieldsJSONParts(f *testing.F) {
 		checkFieldsJSON(t, cutFields(line, [][2]int{{int(a), int(b)}, {int(c), int(d)}, {int(a), int(d)}}))
 	})
 }
+
+// TestAppendFieldsJSONNames checks field names as AppendJSONString writes
+// them: names of every length from 0 to 24 bytes (the ones of 8 to 16 are
+// tested inline, the others by shortSafe or the scan), safe, and with a
+// byte to escape, a byte of a multi-byte rune or an invalid byte at every
+// position.
+func TestAppendFieldsJSONNames(t *testing.T) {
+	for n := 0; n <= 24; n++ {
+		base := []byte("abcdefghijklmnopqrstuvwxyz"[:n])
+		checkFieldsJSON(t, []record.Field{{Name: string(base), Value: record.StringValue("v")}})
+		for pos := 0; pos < n; pos++ {
+			for _, c := range []byte{'"', '\\', '\n', 0x00, 0x1f, 0x7f, 0x80, 0xc3, 0xff} {
+				name := bytes.Clone(base)
+				name[pos] = c
+				checkFieldsJSON(t, []record.Field{
+					{Name: record.FieldID, Value: record.StringValue("x")},
+					{Name: string(name), Value: record.IntValue(int64(pos))},
+				})
+			}
+		}
+	}
+}
