@@ -194,14 +194,17 @@ func SplitList(s string) []string {
 func Suggest(s string, candidates []string) string {
 	best, bestD := "", len(s)/2+2
 	for _, c := range candidates {
-		if d := levenshtein(strings.ToLower(s), strings.ToLower(c)); d < bestD {
+		if d := EditDistance(strings.ToLower(s), strings.ToLower(c)); d < bestD {
 			best, bestD = c, d
 		}
 	}
 	return best
 }
 
-func levenshtein(a, b string) int {
+// EditDistance is the Levenshtein distance of a and b, in bytes: the
+// number of single-byte insertions, deletions and substitutions that turn
+// one into the other. Suggestions for misspelt keys rank candidates by it.
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

@@ -13,7 +13,7 @@
 // logisland-resources/src/main/resources/conf. Processor keys need no
 // mapping: Weir's processors already use LogIsland's.
 //
-// This package imports only dataflow, because internal/remote (imported by
+// This package imports only dataflow and component, because internal/remote (imported by
 // the engine's settings) uses it: the canonical keys are written out here,
 // and a test of internal/config checks each against the registered specs.
 package logisland
@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
 )
 
@@ -232,11 +233,12 @@ func Canonicalize(c *dataflow.Component) Result {
 	return res
 }
 
-// Suggest returns the LogIsland key of component (Weir's identifier), mapped
-// or ignored, that key is most likely a misspelling of (at most two edits
-// away), or "" when none is or key does not look like LogIsland's. Weir's own suggestions come from its keys,
-// which a misspelt LogIsland key is far from.
-func Suggest(component, key string) string {
+// Suggest returns the LogIsland key of id (Weir's identifier of a
+// component), mapped or ignored, that key is most likely a misspelling of
+// (at most two edits away), or "" when none is or key does not look like
+// LogIsland's. Weir's own suggestions come from its keys, which a misspelt
+// LogIsland key is far from.
+func Suggest(id, key string) string {
 	// Weir's own keys never start so: a key of Weir's is never taken for
 	// a misspelt one of LogIsland's.
 	if !strings.HasPrefix(key, "spark.") && !strings.HasPrefix(key, "kafka.") && !strings.HasPrefix(key, "java.") {
@@ -244,39 +246,18 @@ func Suggest(component, key string) string {
 	}
 	best, bestD := "", 3
 	try := func(k string) {
-		if d := distance(key, k); d < bestD {
+		if d := component.EditDistance(key, k); d < bestD {
 			best, bestD = k, d
 		}
 	}
-	for k := range keys[component] {
+	for k := range keys[id] {
 		try(k)
 	}
-	for k := range ignored[component] {
+	for k := range ignored[id] {
 		try(k)
 	}
 	if best == key {
 		return ""
 	}
 	return best
-}
-
-// distance is the Levenshtein distance of a and b, in bytes.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -10,6 +10,31 @@ import (
 	"github.com/weir-streams/weir/internal/streamtest"
 )
 
+// kitBenchRecords returns the real log's records as BenchmarkProcessors
+// takes them (parsed, without record_value) and the Restore step that sets
+// back, in record i, the five fields a kit processor may change
+// (http_status, bytes_out, src_ip, user, http_query).
+func kitBenchRecords(b *testing.B) ([]*record.Record, func(i int, r *record.Record)) {
+	recs := streamtest.AccessLogRecords(b)
+	for _, r := range recs {
+		r.Remove(record.FieldValue)
+	}
+	inputs := []string{"http_status", "bytes_out", "src_ip", "user", "http_query"}
+	saved := make([][]record.Value, len(recs))
+	for i, r := range recs {
+		for _, f := range inputs {
+			v, _ := r.Get(f)
+			saved[i] = append(saved[i], v)
+		}
+	}
+	restore := func(i int, r *record.Record) {
+		for j, f := range inputs {
+			r.Set(f, saved[i][j])
+		}
+	}
+	return recs, restore
+}
+
 // nothing is a processor that does nothing: the Restore line of
 // BenchmarkProcessors times the benchmark's own work.
 type nothing struct{}
@@ -33,23 +58,7 @@ func (nothing) Process(context.Context, *component.Batch) error { return nil }
 // case, and the Restore line alone, sets back the five fields any case
 // changes (timed): a processor's own cost is its line minus Restore's.
 func BenchmarkProcessors(b *testing.B) {
-	recs := streamtest.AccessLogRecords(b)
-	for _, r := range recs {
-		r.Remove(record.FieldValue)
-	}
-	inputs := []string{"http_status", "bytes_out", "src_ip", "user", "http_query"}
-	saved := make([][]record.Value, len(recs))
-	for i, r := range recs {
-		for _, f := range inputs {
-			v, _ := r.Get(f)
-			saved[i] = append(saved[i], v)
-		}
-	}
-	restore := func(i int, r *record.Record) {
-		for j, f := range inputs {
-			r.Set(f, saved[i][j])
-		}
-	}
+	recs, restore := kitBenchRecords(b)
 	const hashKey = "0123456789abcdef-bench"
 	for _, bc := range []struct {
 		name  string

@@ -8,7 +8,6 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/streamtest"
 )
 
 // BenchmarkHashOutputFloor measures, in BenchmarkProcessors' harness (the
@@ -33,23 +32,7 @@ import (
 //     the ids (only the batch's first record takes one, so that the
 //     string is used).
 func BenchmarkHashOutputFloor(b *testing.B) {
-	recs := streamtest.AccessLogRecords(b)
-	for _, r := range recs {
-		r.Remove(record.FieldValue)
-	}
-	inputs := []string{"http_status", "bytes_out", "src_ip", "user", "http_query"}
-	saved := make([][]record.Value, len(recs))
-	for i, r := range recs {
-		for _, f := range inputs {
-			v, _ := r.Get(f)
-			saved[i] = append(saved[i], v)
-		}
-	}
-	restore := func(i int, r *record.Record) {
-		for j, f := range inputs {
-			r.Set(f, saved[i][j])
-		}
-	}
+	recs, restore := kitBenchRecords(b)
 	for _, name := range []string{"Restore", "Read3", "Id64", "Id64Field", "Id64NoSet"} {
 		benchColdHot(b, name, recs, restore, func(*testing.B) component.Processor {
 			return &outputFloor{what: name}
