@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "81e74cceac1e376bf88364754ed406b2960719199bc987ea0d38d2b8ee816a25",
-	"dev-variants": "15419117afb5f749cd298ab95b8f2a38c39a783a93f6f9905514865759968740",
+	"dev":          "08792711511c244da576d022192359cf65a7fe5fc988cff9a98d10229625bf2b",
+	"dev-variants": "ce30f8849908a16b08b069b348d486358b108d70675cec7757329121dcb2e2c7",
 	"access-log":   "8fb80b25887887d14992981eb7610fe9c58c82b75084c702b97234233179c73e",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
