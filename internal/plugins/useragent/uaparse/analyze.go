@@ -86,12 +86,14 @@ func analyzeReporting(ua string, tied func(finding string)) Result {
 	p := parsePooled(collapseSpaces(urlDecode(ua)))
 	if h, ok := detectHacker(p); ok {
 		fillHacker(&v, h)
+		hackerUUID(&v, p.ua)
 		r := pack(&v)
 		releaseParsed(p)
 		return r
 	}
 	if h, ok := encodedAttack(ua); ok {
 		fillHacker(&v, h)
+		hackerUUID(&v, p.ua)
 		r := pack(&v)
 		releaseParsed(p)
 		return r
@@ -135,6 +137,25 @@ func analyzeReporting(ua string, tied func(finding string)) Result {
 	r := pack(&v)
 	releaseParsed(p)
 	return r
+}
+
+// hackerUUID keeps the UUID an attack string carries as a field of its
+// own: the identifier is read from the string's structure (8-4-4-4-12
+// hexadecimal digits), not from what the client is, so a probe that tags
+// itself with a job or session UUID (";__JOB_ID__:<uuid>;") still reports
+// it, as a browser does. A UUID that is part of the payload, a segment of a
+// URL path ("/phone_home/<uuid>") or the value of a parameter ("=<uuid>"),
+// is the attack's data, not the client's identifier, and is not reported.
+// It runs only on the hacker path, so the usual analysis pays nothing.
+func hackerUUID(v *[numAttributes]string, ua string) {
+	u := findUUID(ua)
+	if u == "" {
+		return
+	}
+	if i := strings.Index(ua, u); i > 0 && (ua[i-1] == '/' || ua[i-1] == '=') {
+		return
+	}
+	v[attrAgentUuid] = u
 }
 
 func fillHacker(v *[numAttributes]string, h hackerInfo) {

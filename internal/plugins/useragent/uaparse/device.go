@@ -243,6 +243,9 @@ func (s *state) detectDevice() {
 			s.deviceFromTokens()
 		}
 	}
+	if (s.os.name == "KaiOS" || s.os.name == "Firefox OS") && (s.devName.v == "" || s.devName.v == Unknown) {
+		s.geckoPhoneModel()
+	}
 	if s.os.name == "Tizen" {
 		s.tizenDevice()
 	}
@@ -333,6 +336,37 @@ func (s *state) deviceFromTokens() {
 				}
 			}
 		}
+	}
+}
+
+// geckoPhoneModel reads the model of a KaiOS or Firefox OS phone that
+// names no maker: Gecko's mobile platform is "(Mobile; rv:48.0; A405DL)",
+// and a comment entry with the shape of a model code (capitals, digits and
+// dashes, both letters and digits, isModelNumber) is the model, as the
+// model field of Android's comment is. The maker comes from the model's
+// prefix in the brands table ("A405" is Alcatel's, "SM-" Samsung's); a
+// model of an unknown maker is named alone, with an unknown brand.
+// deviceFromTokens has already read the forms that spell the maker
+// ("Nokia_8110_4G", "LYF/F101K/...").
+func (s *state) geckoPhoneModel() {
+	p := s.p
+	for _, e := range p.entries {
+		m := p.text(e)
+		if !isModelNumber(m) {
+			continue
+		}
+		if b, rest := brandOfModel(m); b != "" {
+			s.devBrand.set(b, confGeneric)
+			if rest = strings.Trim(rest, " -_"); rest == "" {
+				s.devName.set(b, confGeneric)
+			} else {
+				s.devName.set(p.concat(b, " ", normalizeNameIn(p, rest)), confGeneric)
+			}
+			return
+		}
+		s.devBrand.set(Unknown, confGeneric)
+		s.devName.set(m, confGeneric)
+		return
 	}
 }
 

@@ -66,6 +66,11 @@ func (s *state) extras() {
 		s.url = hostNameIn(p.ua)
 	}
 	s.uuid = findUUID(p.ua)
+	if s.uuid == "" {
+		if i := p.index(kwUIDTag); i >= 0 {
+			s.uuid = taggedID(p.ua, p.low, i)
+		}
+	}
 	// Internet Explorer 8 and later can emulate an older release for old
 	// sites: it then sends the older "MSIE" version next to its own
 	// Trident engine, which is always 4 behind the real release.
@@ -209,6 +214,41 @@ func hasLetter(s string) bool {
 }
 
 func hasDigitStart(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
+
+// kwUIDTag marks an identifier written as a tagged word, "uid_<id>": the
+// key, an underscore and the value glued into one word, the form a
+// key-value pair takes where the user agent has no room for "=".
+var kwUIDTag = uaNeedles.add("uid_")
+
+// taggedID returns the identifier of the tagged word "uid_<id>" found at
+// ua[at:] (low is ua in lower case), or the empty string. The tag must
+// start a word (not "fbuid_"); the identifier runs to the next space or
+// separator and counts as one only when it holds eight characters or more,
+// letters, digits and dashes, at least one of them a digit: a device's
+// hexadecimal Android ID ("uid_69907699e1ae0a29"), a UUID, or an app's own
+// made-up identifier ("uid_TheDevice-UUID-123"). The next "uid_" is tried
+// when the first is not one.
+func taggedID(ua, low string, at int) string {
+	for at >= 0 {
+		st := at + len("uid_")
+		en := st
+		digit := false
+		for en < len(ua) && (isAlnum(ua[en]) || ua[en] == '-') {
+			digit = digit || ua[en] >= '0' && ua[en] <= '9'
+			en++
+		}
+		if (at == 0 || !isAlnum(ua[at-1])) && en-st >= 8 && digit &&
+			(en == len(ua) || isSpace(ua[en]) || ua[en] == ';' || ua[en] == ')' || ua[en] == ',') {
+			return ua[st:en]
+		}
+		k := strings.Index(low[st:], "uid_")
+		if k < 0 {
+			return ""
+		}
+		at = st + k
+	}
+	return ""
+}
 
 // findUUID returns the first UUID ("8-4-4-4-12" hexadecimal digits) in
 // the user agent, the installation or device identifier some apps send, or

@@ -54,7 +54,7 @@ var genFamilies = []string{"robot", "library", "special", "app", "email", "versi
 // reached, like the DEV floors.
 var generalisationFloor = map[string]float64{
 	"robot": 94.5, "library": 99, "special": 93, "app": 96.5, "email": 0, "version": 97.5,
-	"hacker": 99.5, "uuid": 96.5, "anonymized": 97, "device": 98.5,
+	"hacker": 99.5, "uuid": 97, "anonymized": 97, "device": 98.5,
 }
 
 // variantRand is the deterministic random source of one variant.

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "81e74cceac1e376bf88364754ed406b2960719199bc987ea0d38d2b8ee816a25",
-	"dev-variants": "15419117afb5f749cd298ab95b8f2a38c39a783a93f6f9905514865759968740",
+	"dev":          "dc0af811a5ad82fafcc139a9bfc60b1e947f9ee46600cd499c38ca371866ffaf",
+	"dev-variants": "ae544a0b134943402e9d3096fd8aa6ca7718e4d4e617e9d497b52b3deb48772f",
 	"access-log":   "8fb80b25887887d14992981eb7610fe9c58c82b75084c702b97234233179c73e",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }

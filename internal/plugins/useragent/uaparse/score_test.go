@@ -179,7 +179,7 @@ var (
 		"OperatingSystemVersionBuild": 98.5, "AgentBuild": 80.0, "AgentNameVersion": 93.0,
 		"FacebookDeviceVersion": 99.0, "FacebookOperatingSystemVersion": 99.0,
 		"WebviewAppName": 77.0, "WebviewAppNameVersionMajor": 77.0, "WebviewAppVersion": 79.0,
-		"AgentInformationUrl": 96.0, "AgentInformationEmail": 94.0,
+		"AgentInformationUrl": 96.0, "AgentInformationEmail": 94.0, "AgentUuid": 99.0,
 	}
 	// halfAttributeFloor is the floor of every core attribute on each half.
 	halfAttributeFloor = [2]float64{94.0, 94.0}
