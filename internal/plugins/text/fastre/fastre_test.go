@@ -540,3 +540,33 @@ func ExampleMatcher_MatchIndex() {
 	fmt.Println(idx)
 	// Output: [0 15 0 3 4 15]
 }
+
+// TestRunEndsAfterMin checks unbounded greedy class repetitions at the
+// byte right after their required runes, which MatchIndex tests before
+// its run loops: an ASCII byte of the class, a rune >= 0x80 in the class
+// or not, an invalid byte, a byte outside the class and the end of the
+// input, after one to three required runes, against regexp.
+func TestRunEndsAfterMin(t *testing.T) {
+	patterns := []string{
+		`(\S+)(.*)`, `(\s+)(.*)`, `(a+)(.*)`, `([a-z]+)(.*)`, `(é+)(.*)`, `([^"]+)(.*)`,
+		`(\S{2,})(.*)`, `([\w:/]+)(.*)`, `([^a-z]*)(.*)`, `(\S+)\s+(\S+)`, `(\pL+)(.*)`,
+	}
+	firsts := []string{"a", "é", "-", " ", "\"", "ab", "éé", "a:/"}
+	nexts := []string{"", "a", "z", "é", "ſ", "\xff", "\xc3", " ", "\t", "\"", "-", "/", "0", "\u00a0"}
+	rests := []string{"", " x", "abcdefghij k", "é b"}
+	for _, p := range patterns {
+		re, m := compile(t, anchor(p))
+		if m == nil {
+			t.Fatalf("pattern %q unexpectedly refused", p)
+		}
+		for _, f := range firsts {
+			for _, n := range nexts {
+				for _, r := range rests {
+					if in := f + n + r; !compare(t, re, m, in) {
+						t.Errorf("pattern %q input %q: gave up", p, in)
+					}
+				}
+			}
+		}
+	}
+}

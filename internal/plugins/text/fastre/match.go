@@ -105,7 +105,13 @@ func (m *Matcher) MatchIndex(s string, dst []int) (idx []int, ok bool, gaveUp bo
 				// The hot loop: ASCII bytes of the class by table, four
 				// at a time while they last.
 				tbl := &cl.tbl
-				for {
+				// Most runs of a log pattern end right after their
+				// required runes (\s+ over one space, a one-byte field
+				// such as -): a byte outside the class there ends the run
+				// before the word and four-byte loops and their byte
+				// loop are set up, which is what the loop below would
+				// find after them.
+				for p < len(s) && tbl[s[p]] != 0 {
 					if cl.wordStop {
 						// It stops at the first byte the table does not
 						// call 1 (or a control character of the class), or
