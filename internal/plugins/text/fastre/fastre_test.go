@@ -51,6 +51,19 @@ func compare(t testing.TB, re *regexp.Regexp, m *fastre.Matcher, input string) b
 	if ok != (want != nil) || !slices.Equal(got, want) {
 		t.Fatalf("pattern %q input %q: fastre %v (ok %v), regexp %v", re.String(), input, got, ok, want)
 	}
+	// The same with a Scratch that a match of the input written twice
+	// left full of entries at positions past this input's end, which a
+	// match must never read.
+	var sc fastre.Scratch
+	var buf2 [64]int
+	m.MatchIndexScratch(input+input, buf2[:0], &sc)
+	got, ok, gaveUp = m.MatchIndexScratch(input, buf2[:0], &sc)
+	if gaveUp {
+		t.Fatalf("pattern %q input %q: MatchIndexScratch gave up where MatchIndex did not", re.String(), input)
+	}
+	if ok != (want != nil) || !slices.Equal(got, want) {
+		t.Fatalf("pattern %q input %q: fastre with a used scratch %v (ok %v), regexp %v", re.String(), input, got, ok, want)
+	}
 	return true
 }
 
@@ -218,9 +231,11 @@ func TestNoAllocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf [64]int
+	var sc fastre.Scratch
 	allocs := testing.AllocsPerRun(10, func() {
 		for _, l := range lines {
 			m.MatchIndex(l, buf[:0])
+			m.MatchIndexScratch(l, buf[:0], &sc)
 		}
 	})
 	if allocs != 0 {
