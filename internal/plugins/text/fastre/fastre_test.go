@@ -560,7 +560,10 @@ func ExampleMatcher_MatchIndex() {
 // byte right after their required runes, which MatchIndex tests before
 // its run loops: an ASCII byte of the class, a rune >= 0x80 in the class
 // or not, an invalid byte, a byte outside the class and the end of the
-// input, after one to three required runes, against regexp.
+// input, after one to three required runes, against regexp. The rests
+// after them end runs of \S and [^"] within the first eight bytes, which
+// MatchIndex tests inline, past them, where wordStop goes on, and within
+// eight bytes of the end, where the byte loop does.
 func TestRunEndsAfterMin(t *testing.T) {
 	patterns := []string{
 		`(\S+)(.*)`, `(\s+)(.*)`, `(a+)(.*)`, `([a-z]+)(.*)`, `(é+)(.*)`, `([^"]+)(.*)`,

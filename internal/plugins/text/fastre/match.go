@@ -134,7 +134,13 @@ func (m *Matcher) MatchIndexScratch(s string, dst []int, sc *Scratch) (idx []int
 						// It stops at the first byte the table does not
 						// call 1 (or a control character of the class), or
 						// fewer than eight bytes before the end.
-						p = wordStop(cl, s, p)
+						if p+8 > len(s) {
+							// The byte loop below finishes.
+						} else if m := wordMask(cl, le64(s[p:])); m != 0 {
+							p += bits.TrailingZeros64(m) >> 3
+						} else {
+							p = wordStop(cl, s, p+8)
+						}
 					} else {
 						for p+4 <= len(s) && tbl[s[p]]&tbl[s[p+1]]&tbl[s[p+2]]&tbl[s[p+3]] == 1 {
 							p += 4
@@ -301,15 +307,28 @@ const (
 // is clear; the bits above it may be set by borrows and are ignored.
 func wordStop(cl *class, s string, p int) int {
 	for p+8 <= len(s) {
-		b := s[p : p+8]
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		if m := (w | (w - cl.stopBelow) | ((w ^ cl.stopA) - lsb8) | ((w ^ cl.stopB) - lsb8)) & msb8; m != 0 {
+		if m := wordMask(cl, le64(s[p:])); m != 0 {
 			return p + bits.TrailingZeros64(m)>>3
 		}
 		p += 8
 	}
 	return p
+}
+
+// wordMask returns the word test of cl on the eight bytes of w (the first
+// in the low byte): bit 7 of each byte it flags set (see wordStop for which
+// of them are exact). It and le64 are small enough to inline, so that
+// MatchIndex tests the first word of a run, where most fields of a log
+// line end, without a call.
+func wordMask(cl *class, w uint64) uint64 {
+	return (w | (w - cl.stopBelow) | ((w ^ cl.stopA) - lsb8) | ((w ^ cl.stopB) - lsb8)) & msb8
+}
+
+// le64 returns the first eight bytes of b as a little-endian word.
+func le64(b string) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 // step returns the width of the rune at s[p] if it is in the class, or 0.
