@@ -51,6 +51,19 @@ func compare(t testing.TB, re *regexp.Regexp, m *fastre.Matcher, input string) b
 	if ok != (want != nil) || !slices.Equal(got, want) {
 		t.Fatalf("pattern %q input %q: fastre %v (ok %v), regexp %v", re.String(), input, got, ok, want)
 	}
+	// The same with a Scratch that a match of the input written twice
+	// left full of entries at positions past this input's end, which a
+	// match must never read.
+	var sc fastre.Scratch
+	var buf2 [64]int
+	m.MatchIndexScratch(input+input, buf2[:0], &sc)
+	got, ok, gaveUp = m.MatchIndexScratch(input, buf2[:0], &sc)
+	if gaveUp {
+		t.Fatalf("pattern %q input %q: MatchIndexScratch gave up where MatchIndex did not", re.String(), input)
+	}
+	if ok != (want != nil) || !slices.Equal(got, want) {
+		t.Fatalf("pattern %q input %q: fastre with a used scratch %v (ok %v), regexp %v", re.String(), input, got, ok, want)
+	}
 	return true
 }
 
@@ -218,9 +231,11 @@ func TestNoAllocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf [64]int
+	var sc fastre.Scratch
 	allocs := testing.AllocsPerRun(10, func() {
 		for _, l := range lines {
 			m.MatchIndex(l, buf[:0])
+			m.MatchIndexScratch(l, buf[:0], &sc)
 		}
 	})
 	if allocs != 0 {
@@ -539,4 +554,37 @@ func ExampleMatcher_MatchIndex() {
 	}
 	fmt.Println(idx)
 	// Output: [0 15 0 3 4 15]
+}
+
+// TestRunEndsAfterMin checks unbounded greedy class repetitions at the
+// byte right after their required runes, which MatchIndex tests before
+// its run loops: an ASCII byte of the class, a rune >= 0x80 in the class
+// or not, an invalid byte, a byte outside the class and the end of the
+// input, after one to three required runes, against regexp. The rests
+// after them end runs of \S and [^"] within the first eight bytes, which
+// MatchIndex tests inline, past them, where wordStop goes on, and within
+// eight bytes of the end, where the byte loop does.
+func TestRunEndsAfterMin(t *testing.T) {
+	patterns := []string{
+		`(\S+)(.*)`, `(\s+)(.*)`, `(a+)(.*)`, `([a-z]+)(.*)`, `(é+)(.*)`, `([^"]+)(.*)`,
+		`(\S{2,})(.*)`, `([\w:/]+)(.*)`, `([^a-z]*)(.*)`, `(\S+)\s+(\S+)`, `(\pL+)(.*)`,
+	}
+	firsts := []string{"a", "é", "-", " ", "\"", "ab", "éé", "a:/"}
+	nexts := []string{"", "a", "z", "é", "ſ", "\xff", "\xc3", " ", "\t", "\"", "-", "/", "0", "\u00a0"}
+	rests := []string{"", " x", "abcdefghij k", "é b"}
+	for _, p := range patterns {
+		re, m := compile(t, anchor(p))
+		if m == nil {
+			t.Fatalf("pattern %q unexpectedly refused", p)
+		}
+		for _, f := range firsts {
+			for _, n := range nexts {
+				for _, r := range rests {
+					if in := f + n + r; !compare(t, re, m, in) {
+						t.Errorf("pattern %q input %q: gave up", p, in)
+					}
+				}
+			}
+		}
+	}
 }
