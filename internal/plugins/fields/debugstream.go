@@ -35,7 +35,7 @@ func DebugStreamSpec() component.Spec {
 			{Key: "debug.filter", Description: "Only records whose field KEY matches REGEX, written KEY:REGEX (RE2, unanchored).",
 				Validator: component.NewValidator("KEY:REGEX", func(s string) error { _, _, err := parseDebugFilter(s); return err })},
 			{Key: "debug.selection", Description: "Comma-separated fields to log (names are trimmed); all fields when unset.", Validator: component.List(component.NonEmpty)},
-			{Key: "event.serializer", Description: "LogIsland's serializer for the logged form; accepted for LogIsland jobs and ignored (Weir logs JSON)."},
+			{Key: "event.serializer", Description: "LogIsland's serializer for the logged form; accepted for LogIsland jobs and ignored (the job's log format, text or JSON, decides the logged form)."},
 			{Key: "event.serializer.schema", Description: "Accepted for LogIsland jobs and ignored."},
 		},
 		NewProcessor: newDebugStream,
