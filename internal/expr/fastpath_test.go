@@ -1,6 +1,7 @@
 package expr_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/weir-streams/weir/internal/expr"
@@ -121,6 +122,14 @@ func TestEvalAllocatesNothing(t *testing.T) {
 		{`http_status + 1 > 500.5 || -http_status < 0`, true},
 	} {
 		p := expr.MustCompile(tt.src)
+		if raceEnabled && strings.Contains(tt.src, "matches") {
+			// matches runs Go's regexp, which keeps its matching machines
+			// in a sync.Pool; under the race detector a Put drops the
+			// machine one time in four on purpose, so the next match
+			// allocates a new one. scripts/test runs this test without
+			// -race as well, where the case must not allocate.
+			continue
+		}
 		if n := testing.AllocsPerRun(100, func() {
 			if _, err := p.Eval(r); err != nil {
 				t.Fatal(err)
