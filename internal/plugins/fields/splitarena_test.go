@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weir-streams/weir/internal/plugins/text/fastre"
 	"github.com/weir-streams/weir/internal/record"
 )
 
@@ -30,7 +31,7 @@ func TestPartsArenaKeepsEveryArray(t *testing.T) {
 	got := make([][]record.Value, len(lines))
 	blocks := map[*record.Value]bool{}
 	for i, s := range lines {
-		got[i] = p.split(s, 1<<20, &a)
+		got[i] = p.split(s, 1<<20, &a, new(fastre.Scratch))
 		blocks[&a.block[:1][0]] = true
 	}
 	if len(blocks) < 100 {

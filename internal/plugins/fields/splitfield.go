@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/plugins/text/fastre"
 	"github.com/weir-streams/weir/internal/record"
 )
 
@@ -135,13 +136,17 @@ func newSplitField(conf component.Config, _ component.Env) (component.Processor,
 // whole batch come from one partsArena, a text split earlier in the batch
 // takes the same parts (splitMemo), and each rule remembers where its
 // fields were in the previous record (record.GetHint): records of a
-// stream share their field order.
+// stream share their field order. The separators searched with fastre
+// share one fastre.Scratch.
 func (p *SplitField) Process(_ context.Context, b *component.Batch) error {
 	// The source, target and counter positions of each rule (rules past
 	// the fourth share hints: a wrong hint only costs a scan).
 	var hints [4][3]int
 	a := partsArena{perRecord: int(p.perRecord.Load())}
 	var memo splitMemo
+	// One backtracking space for every fastre search of the batch (a
+	// Process call's own: never shared between goroutines).
+	var sc fastre.Scratch
 	for ri, r := range b.Records {
 		a.left = len(b.Records) - ri
 		for i := range p.rules {
@@ -174,7 +179,7 @@ func (p *SplitField) Process(_ context.Context, b *component.Batch) error {
 				if rule.sep != "" {
 					parts = splitLiteral(s, rule.sep, p.limit, &a)
 				} else {
-					parts = rule.pattern.split(s, p.limit, &a)
+					parts = rule.pattern.split(s, p.limit, &a, &sc)
 				}
 				slot.rule, slot.text, slot.parts = i+1, s, parts
 			}

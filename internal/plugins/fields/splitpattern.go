@@ -48,13 +48,15 @@ func newPatternSplitter(re *regexp.Regexp) *patternSplitter {
 	return p
 }
 
-// split returns p.re.Split(s, limit), limit >= 1, as values from a.
-func (p *patternSplitter) split(s string, limit int, a *partsArena) []record.Value {
+// split returns p.re.Split(s, limit), limit >= 1, as values from a. sc is
+// fastre's backtracking space, which a Process call shares among all its
+// splits (see splitFast).
+func (p *patternSplitter) split(s string, limit int, a *partsArena, sc *fastre.Scratch) []record.Value {
 	if p.class != nil {
 		return splitClass(s, p.class, limit, a)
 	}
 	if p.fast != nil {
-		if parts, ok := splitFast(s, p.fast, limit, a); ok {
+		if parts, ok := splitFast(s, p.fast, limit, a, sc); ok {
 			return parts
 		}
 	}
@@ -95,7 +97,9 @@ func looksBehind(re *syntax.Regexp) bool {
 // bytes, finding the separators with m (compileSplitFast of re's source).
 // It follows regexp's Split and allMatches step by step, empty matches
 // included. ok is false if fastre gave up on s; the caller then asks re.
-func splitFast(s string, m *fastre.Matcher, limit int, a *partsArena) (parts []record.Value, ok bool) {
+// Every search uses sc as its backtracking space: fastre's MatchIndex
+// would clear a new one (2 KB) for each separator found.
+func splitFast(s string, m *fastre.Matcher, limit int, a *partsArena, sc *fastre.Scratch) (parts []record.Value, ok bool) {
 	if len(s) == 0 {
 		// regexp.Split of an empty text is one empty part, for every
 		// non-empty expression.
@@ -106,7 +110,7 @@ func splitFast(s string, m *fastre.Matcher, limit int, a *partsArena) (parts []r
 	var matchBuf [32]int // start and end of up to 16 separators
 	matches := matchBuf[:0]
 	for pos, prevEnd := 0, -1; len(matches)/2 < limit && pos <= len(s); {
-		idx, found, gaveUp := m.MatchIndex(s[pos:], slotBuf[:0])
+		idx, found, gaveUp := m.MatchIndexScratch(s[pos:], slotBuf[:0], sc)
 		if gaveUp {
 			return nil, false
 		}

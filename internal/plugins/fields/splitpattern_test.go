@@ -169,13 +169,22 @@ func FuzzSplitFastIsRegexpSplit(f *testing.F) {
 // splitFunc is one way of splitting; ok is false if it gave up.
 type splitFunc func(s string, limit int) (parts []record.Value, ok bool)
 
+// fastSplit and pickedSplit keep one fastre.Scratch for all the calls of
+// the function they return, as a Process call does for its batch: what one
+// split leaves in it must not change the next.
 func fastSplit(m *fastre.Matcher) splitFunc {
-	return func(s string, limit int) ([]record.Value, bool) { return splitFast(s, m, limit, new(partsArena)) }
+	sc := new(fastre.Scratch)
+	return func(s string, limit int) ([]record.Value, bool) {
+		return splitFast(s, m, limit, new(partsArena), sc)
+	}
 }
 
 func pickedSplit(re *regexp.Regexp) splitFunc {
 	p := newPatternSplitter(re)
-	return func(s string, limit int) ([]record.Value, bool) { return p.split(s, limit, new(partsArena)), true }
+	sc := new(fastre.Scratch)
+	return func(s string, limit int) ([]record.Value, bool) {
+		return p.split(s, limit, new(partsArena), sc), true
+	}
 }
 
 func classSplit(sc *classScanner) splitFunc {
