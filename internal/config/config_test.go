@@ -488,7 +488,7 @@ func TestRepoJobsValidate(t *testing.T) {
 	t.Setenv("DOCDB_URI", "mongodb://user:secret@localhost:27017/")
 	t.Setenv("SEARCH_HOSTS", "http://localhost:9200")
 	// LogIsland's job, as it ships (conf/logisland-threshold-alerting.yml).
-	t.Setenv("KAFKA_BROKERS", "localhost:9092")
+	t.Setenv("KAFKA_BROKERS", "embedded")
 	t.Setenv("ZK_QUORUM", "")
 	files, err := filepath.Glob("../../conf/*.yml")
 	if err != nil {

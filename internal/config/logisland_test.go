@@ -96,8 +96,8 @@ func TestLogIslandNames(t *testing.T) {
 	wantStream := map[string]string{
 		"broker.input.topics": "raw", "broker.output.topics": "events", "broker.error.topics": "errors",
 		"broker.input.topics.serializer": "none", "broker.output.topics.serializer": "pkg.serializer.JsonSerializer",
-		"broker.error.topics.serializer": "pkg.serializer.JsonSerializer", "broker.metadata.broker.list": "localhost:9092",
-		"broker.coordinator.quorum": "localhost:2181", "broker.topic.autoCreate": "true",
+		"broker.error.topics.serializer": "pkg.serializer.JsonSerializer", "broker.metadata.broker.list": "embedded",
+		"broker.coordinator.quorum": "", "broker.topic.autoCreate": "true",
 		"broker.topic.default.partitions": "4", "broker.topic.default.replicationFactor": "1",
 		"broker.security.protocol": "PLAINTEXT",
 	}
