@@ -148,7 +148,7 @@ func (e *Engine) ApplyPlan(ctx context.Context, plan *dataflow.Plan) error {
 }
 
 // finish records the outcome of an apply, for status and metrics, and logs
-// it. It is called with applyMu held.
+// a change applied. It is called with applyMu held.
 func (e *Engine) finish(kind, detail string, err error) error {
 	e.recordApply(kind, err)
 	e.stateMu.Lock()
@@ -163,7 +163,9 @@ func (e *Engine) finish(kind, detail string, err error) error {
 	e.statusStreams = e.cur.sortedStreams()
 	e.stateMu.Unlock()
 	if err != nil {
-		e.log.Error("configuration change refused; the running job is unchanged", "change", kind, "error", err)
+		// The caller logs or reports a refusal (the REST client logs it
+		// and pushes it back; start-up returns it to main): logged here
+		// too, it would appear twice.
 		return err
 	}
 	if kind != "none" {

@@ -331,11 +331,9 @@ func (c *Client) refused(lastModified time.Time, kind string, err error) {
 	c.st.LastApply = &ApplyStatus{Time: time.Now(), Kind: kind, Result: "refused", LastModified: lastModified, Running: running, Reason: err.Error()}
 	c.pushReason = reason
 	c.mu.Unlock()
-	// The engine logs what it refuses; a body that never reached it is
-	// logged here. Either way once: the same body is not submitted again.
-	if kind == "validate" {
-		c.log.Error("dataflow from the API refused; the running dataflow is unchanged", "error", err)
-	}
+	// Logged once, here: the engine returns a refusal without logging it,
+	// and the same body is not submitted again.
+	c.log.Error("dataflow from the API refused; the running dataflow is unchanged", "change", kind, "error", err)
 	c.pushSoon()
 }
 
