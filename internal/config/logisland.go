@@ -1,8 +1,6 @@
 package config
 
 import (
-	"fmt"
-
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/logisland"
@@ -30,16 +28,10 @@ func (p *parser) logIsland(job *Job, c *dataflow.Component, cpath string) {
 	}
 	// A misspelt LogIsland key is unknown to Weir too; validation would
 	// suggest one of Weir's keys, far from it, or none. Say which of
-	// LogIsland's keys it looks like instead.
-	for _, prop := range c.Config {
-		if prop.Written != "" {
-			continue
-		}
-		if sug := logisland.Suggest(c.Component, prop.Key); sug != "" {
-			p.probs = append(p.probs, component.Problem{Path: cpath, Key: prop.Key, Line: prop.Line,
-				Msg: fmt.Sprintf("unknown property %q (did you mean LogIsland's %q?)", prop.Key, sug)})
-			p.sup.unknownKey(cpath, prop.Key)
-		}
+	// LogIsland's keys it looks like instead, once.
+	for _, m := range res.Misspelt {
+		p.probs = append(p.probs, component.Problem{Path: cpath, Key: m.Given.Key, Line: m.Given.Line, Msg: m.Message()})
+		p.sup.unknownKey(cpath, m.Given.Key)
 	}
 	for _, prop := range res.Ignored {
 		job.Ignored = append(job.Ignored, cpath+"."+prop.Key)

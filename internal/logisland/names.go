@@ -196,14 +196,32 @@ type Result struct {
 	Ignored []dataflow.Property
 	// Clashes are the keys given twice under different names.
 	Clashes []Clash
+	// Misspelt are the keys that are neither Weir's nor LogIsland's but
+	// look like a misspelling of a LogIsland key (Suggest). They are left
+	// in the configuration; the caller refuses the component with
+	// Misspelling.Message, which names the key meant, where validation
+	// would only call the key unknown.
+	Misspelt []Misspelling
+}
+
+// Misspelling is a key that looks like a misspelt LogIsland key.
+type Misspelling struct {
+	Given    dataflow.Property
+	Probably string
+}
+
+// Message says what is wrong and which LogIsland key was probably meant.
+func (m Misspelling) Message() string {
+	return fmt.Sprintf("unknown property %q (did you mean LogIsland's %q?)", m.Given.Key, m.Probably)
 }
 
 // Canonicalize rewrites c in place to Weir's names: LogIsland's engine or
 // stream identifier becomes Weir's, and then each LogIsland key of that
 // component is renamed (its Written field keeps the name the source used),
 // or dropped when Weir has no equivalent. A key given under two of its names
-// is kept once, under the first, and reported as a clash. Any other key is
-// left for validation, which refuses unknown keys. Components other than the
+// is kept once, under the first, and reported as a clash; a key that looks
+// like a misspelt LogIsland key is reported too. Any other key is left for
+// validation, which refuses unknown keys. Components other than the
 // engine and the stream are left alone.
 func Canonicalize(c *dataflow.Component) Result {
 	c.Component = ComponentName(c.Component)
@@ -221,6 +239,8 @@ func Canonicalize(c *dataflow.Component) Result {
 		canon, alias := Key(c.Component, p.Key)
 		if alias {
 			p.Written, p.Key = p.Key, canon
+		} else if sug := Suggest(c.Component, p.Key); sug != "" {
+			res.Misspelt = append(res.Misspelt, Misspelling{Given: p, Probably: sug})
 		}
 		if i, seen := at[p.Key]; seen && (alias || out[i].Written != "") {
 			res.Clashes = append(res.Clashes, Clash{Canonical: p.Key, Given: p, Other: out[i]})

@@ -96,3 +96,14 @@ func TestDecodeLogIslandKeyTwice(t *testing.T) {
 		t.Fatalf("decoded %+v", s)
 	}
 }
+
+// A misspelt LogIsland key in a REST body is refused with the key it looks
+// like, as in a job file, rather than only called unknown by validation.
+func TestDecodeLogIslandKeyMisspelt(t *testing.T) {
+	_, err := remote.Decode([]byte(`{"lastModified":"2026-11-25T10:00:00Z","streams":[{"name":"s","component":"pkg.stream.spark.KafkaRecordStreamParallelProcessing","config":[` +
+		`{"key":"kafka.input.topic","value":"a"}]}]}`))
+	const want = `streams[s].config: unknown property "kafka.input.topic" (did you mean LogIsland's "kafka.input.topics"?)`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v, want %q", err, want)
+	}
+}

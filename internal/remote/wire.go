@@ -122,6 +122,9 @@ func decode(body []byte) (*dataflow.DataFlow, []string, error) {
 		for _, cl := range res.Clashes {
 			bad(path+".config", "%s", cl.Message())
 		}
+		for _, m := range res.Misspelt {
+			bad(path+".config", "%s", m.Message())
+		}
 		for _, p := range res.Ignored {
 			ignored = append(ignored, fmt.Sprintf("%s.config[%s]", path, p.Key))
 		}
