@@ -97,6 +97,8 @@ func BenchmarkProcessors(b *testing.B) {
 		// found by fastre, one search per separator.
 		{"SplitFieldFastrePath", fields.SplitFieldSpec(), map[string]string{"http_query": `query_parts:/|%2[Ff]`, "conflict.resolution.policy": "overwrite_existing"}},
 		{"ModifyIdHash", fields.ModifyIdSpec(), map[string]string{"id.generation.strategy": "hashFields", "fields.to.hash": "src_ip,record_time,http_query"}},
+		// ModifyId's default strategy, a random (version 4) UUID a record.
+		{"ModifyIdRandomUuid", fields.ModifyIdSpec(), map[string]string{}},
 	} {
 		benchColdHot(b, bc.name, recs, restore, func(b *testing.B) component.Processor {
 			if bc.props == nil {

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"github.com/weir-streams/weir/internal/plugins/fields"
 	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/streamtest"
@@ -53,6 +55,45 @@ func TestModifyId(t *testing.T) {
 	}
 	buildErr(t, fields.ModifyIdSpec(), map[string]string{"id.generation.strategy": "fromFields", "fields.to.hash": "f1", "java.formatter.string": "%2$s"})
 	buildErr(t, fields.ModifyIdSpec(), map[string]string{"id.generation.strategy": "fromFields", "fields.to.hash": "f1", "java.formatter.string": "%5.2f"})
+}
+
+// TestModifyIdRandomUuid: the default strategy gives every record of
+// every batch its own version 4 UUID, as google/uuid (a parser written
+// apart from Weir's formatting) reads it: canonical lower-case text, the
+// version and RFC 9562 variant bits set, record_id equal to the id, no two
+// alike over three batches.
+func TestModifyIdRandomUuid(t *testing.T) {
+	p, _ := build(t, fields.ModifyIdSpec(), map[string]string{})
+	seen := map[string]bool{}
+	for _, n := range []int{1, 500, 999} {
+		recs := make([]*record.Record, n)
+		for i := range recs {
+			recs[i] = rec("f1", "a1")
+		}
+		for _, r := range process(t, p, recs...) {
+			u, err := uuid.Parse(r.ID)
+			if err != nil {
+				t.Fatalf("id %q: %v", r.ID, err)
+			}
+			if u.Version() != 4 || u.Variant() != uuid.RFC4122 || u.String() != r.ID {
+				t.Fatalf("id %q: version %d, variant %v, canonical %q", r.ID, u.Version(), u.Variant(), u.String())
+			}
+			if s, _ := r.GetString(record.FieldID); s != r.ID {
+				t.Fatalf("record_id %q, id %q", s, r.ID)
+			}
+			if seen[r.ID] {
+				t.Fatalf("id %q given twice", r.ID)
+			}
+			seen[r.ID] = true
+		}
+	}
+	if len(seen) != 1500 {
+		t.Fatalf("%d ids, want 1500", len(seen))
+	}
+	// An empty batch is no error and no id.
+	if out := process(t, p); len(out) != 0 {
+		t.Fatalf("empty batch gave %d records", len(out))
+	}
 }
 
 // TestModifyIdAlgorithms checks each digest, over a string and a number
