@@ -37,14 +37,19 @@ import (
 type patternSplitter struct {
 	re    *regexp.Regexp
 	class *classScanner   // splitClass's scanner, nil if the separator is not made of ASCII classes
+	alt   *altScanner     // splitAlt's scanner, nil if the separator is not an alternation of literals
 	fast  *fastre.Matcher // splitFast's matcher, nil if the separator stays with regexp
 }
 
 func newPatternSplitter(re *regexp.Regexp) *patternSplitter {
 	p := &patternSplitter{re: re}
-	if p.class = compileClassScanner(re.String()); p.class == nil {
-		p.fast = compileSplitFast(re.String())
+	if p.class = compileClassScanner(re.String()); p.class != nil {
+		return p
 	}
+	if p.alt = compileAltScanner(re.String()); p.alt != nil {
+		return p
+	}
+	p.fast = compileSplitFast(re.String())
 	return p
 }
 
@@ -54,6 +59,9 @@ func newPatternSplitter(re *regexp.Regexp) *patternSplitter {
 func (p *patternSplitter) split(s string, limit int, a *partsArena, sc *fastre.Scratch) []record.Value {
 	if p.class != nil {
 		return splitClass(s, p.class, limit, a)
+	}
+	if p.alt != nil {
+		return splitAlt(s, p.alt, limit, a)
 	}
 	if p.fast != nil {
 		if parts, ok := splitFast(s, p.fast, limit, a, sc); ok {
