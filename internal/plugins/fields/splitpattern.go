@@ -15,11 +15,19 @@ import (
 // never match inside a multi-byte rune, so scanning bytes finds exactly
 // what regexp finds, and such a separator never matches the empty text.
 //
-// Any other separator that is a real regular expression (a|b, [0-9]+\.?)
-// is found with fastre, Weir's backtracker for log patterns, rather than
-// regexp: regexp.Split costs about a microsecond on an access-log path
-// (its unanchored search and the slices of indexes and strings it
-// allocates), fastre a fraction of that.
+// A separator that is an alternation of literal strings, once its small
+// ASCII classes, case folds and optional parts are spelled out
+// (/|%2[Ff], ", |;", \r\n|\n, (?i)and|or, \r?\n), is found with a table
+// of first bytes and its alternatives checked in regexp's leftmost-first
+// order (altScanner, splitalt.go): through fastre it cost about 70 ns more
+// per access-log path than a byte scan (BENCHMARKS.md, "SplitField's
+// alternations of literals").
+//
+// Any other separator that is a real regular expression ([0-9]+\.?,
+// \s*\pL\s*) is found with fastre, Weir's backtracker for log patterns,
+// rather than regexp: regexp.Split costs about a microsecond on an
+// access-log path (its unanchored search and the slices of indexes and
+// strings it allocates), fastre a fraction of that.
 //
 // fastre only matches at offset zero, so the separator is compiled as
 // ^(?s:.*?)(SEP): the lazy prefix tries every start in order, rune by rune,
@@ -33,7 +41,7 @@ import (
 // which fastre gives up (its step budget).
 
 // patternSplitter splits text around a separator that is a real regular
-// expression, by the fastest of the three ways that applies.
+// expression, by the fastest of the four ways that applies.
 type patternSplitter struct {
 	re    *regexp.Regexp
 	class *classScanner   // splitClass's scanner, nil if the separator is not made of ASCII classes
