@@ -243,38 +243,36 @@ func (p *MaskFields) hashJobs(sc *maskScratch) {
 			uncached++
 		}
 	}
-	if n := len(sc.jobs); n > 0 && uncached == n {
-		// No job has a slot of the token cache (it is off, or every value
-		// was too long for it): every token is cut from the batch's one
-		// string, and the hex is written straight into the memory that
-		// string is made of, which nothing changes after HexMany (so
-		// unsafe.String is sound), sparing a copy of every token into it.
-		const size = 2 * sha256block.Size
-		buf := make([][size]byte, n)
-		p.mac.HexMany(sc.texts, buf)
-		all := unsafe.String(&buf[0][0], n*size)
-		for j := range sc.texts {
-			sc.texts[j] = all[j*size : (j+1)*size]
-		}
-		for _, ref := range sc.refs {
-			ref.r.SetHint(ref.field, record.StringValue(sc.texts[ref.job]), ref.at)
-		}
-	} else if n > 0 {
-		if cap(sc.out) < n {
-			sc.out = make([][2 * sha256block.Size]byte, n)
-		}
-		out := sc.out[:n]
-		p.mac.HexMany(sc.texts, out)
+	if n := len(sc.jobs); n > 0 {
 		// The tokens that the cache does not keep are cut from one string:
 		// one allocation per batch instead of one per value (an allocation
 		// costs about what the hashing does). A record that outlives its
 		// batch keeps those tokens of the batch alive with its own. A
 		// cached token has its own allocation, with its text: the cache
 		// must not keep a batch's memory.
+		const size = 2 * sha256block.Size
+		var out [][size]byte
+		if uncached == n {
+			// No token is cached (the cache is off, or every value was too
+			// long for it): the hex is written straight into the memory of
+			// that string, sparing a copy of every token (83 instructions a
+			// token, BENCHMARKS.md, "MaskFields' token paths as one").
+			out = make([][size]byte, n)
+		} else {
+			if cap(sc.out) < n {
+				sc.out = make([][size]byte, n)
+			}
+			out = sc.out[:n]
+		}
+		p.mac.HexMany(sc.texts, out)
 		var all string
-		if uncached > 0 {
+		switch {
+		case uncached == n:
+			// Nothing writes to out after HexMany: unsafe.String is sound.
+			all = unsafe.String(&out[0][0], n*size)
+		case uncached > 0:
 			var b strings.Builder
-			b.Grow(uncached * 2 * sha256block.Size)
+			b.Grow(uncached * size)
 			for j, job := range sc.jobs {
 				if job.slot == nil {
 					b.Write(out[j][:])
@@ -282,10 +280,11 @@ func (p *MaskFields) hashJobs(sc *maskScratch) {
 			}
 			all = b.String()
 		}
-		// texts become the tokens: job j's token is texts[j].
+		// texts become the tokens: job j's token is texts[j], the
+		// uncached ones in job order from all.
 		for j, job := range sc.jobs {
 			if job.slot == nil {
-				sc.texts[j], all = all[:2*sha256block.Size], all[2*sha256block.Size:]
+				sc.texts[j], all = all[:size], all[size:]
 				continue
 			}
 			sc.texts[j] = keep(job.slot, job.text, out[j][:])

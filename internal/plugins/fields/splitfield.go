@@ -24,7 +24,8 @@ func SplitFieldSpec() component.Spec {
 		Summary: "Splits string fields into arrays. Each dynamic key names the field to split; its value is TARGET:REGEX, " +
 			"the field that receives the array of parts and the separator (a regular expression, RE2 syntax), e.g. " +
 			"description: textArray:\\s*,\\s*. An empty source field is left alone. The parts are always those of Go's regexp.Split; " +
-			"a separator that is a plain text, or ASCII character classes in the shape A*B C* ([/?], \\s+, \\s*,\\s*), is found by a byte scan, any other by Weir's own " +
+			"a separator that is a plain text, ASCII character classes in the shape A*B C* ([/?], \\s+, \\s*,\\s*), or an alternation of literal texts " +
+			"(/|%2[Ff], \\r\\n|\\n, (?i)and|or) is found by a byte scan, any other by Weir's own " +
 			"matcher, and only one that looks behind its position (^, \\b) by regexp itself, which costs several times more per record.",
 		DynamicProperties: true,
 		DynamicExamples:   map[string]string{"src_ip": `ip_parts:\.`},

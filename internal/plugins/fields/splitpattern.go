@@ -15,11 +15,19 @@ import (
 // never match inside a multi-byte rune, so scanning bytes finds exactly
 // what regexp finds, and such a separator never matches the empty text.
 //
-// Any other separator that is a real regular expression (a|b, [0-9]+\.?)
-// is found with fastre, Weir's backtracker for log patterns, rather than
-// regexp: regexp.Split costs about a microsecond on an access-log path
-// (its unanchored search and the slices of indexes and strings it
-// allocates), fastre a fraction of that.
+// A separator that is an alternation of literal strings, once its small
+// ASCII classes, case folds and optional parts are spelled out
+// (/|%2[Ff], ", |;", \r\n|\n, (?i)and|or, \r?\n), is found with a table
+// of first bytes and its alternatives checked in regexp's leftmost-first
+// order (altScanner, splitalt.go): through fastre it cost about 70 ns more
+// per access-log path than a byte scan (BENCHMARKS.md, "SplitField's
+// alternations of literals").
+//
+// Any other separator that is a real regular expression ([0-9]+\.?,
+// \s*\pL\s*) is found with fastre, Weir's backtracker for log patterns,
+// rather than regexp: regexp.Split costs about a microsecond on an
+// access-log path (its unanchored search and the slices of indexes and
+// strings it allocates), fastre a fraction of that.
 //
 // fastre only matches at offset zero, so the separator is compiled as
 // ^(?s:.*?)(SEP): the lazy prefix tries every start in order, rune by rune,
@@ -33,18 +41,23 @@ import (
 // which fastre gives up (its step budget).
 
 // patternSplitter splits text around a separator that is a real regular
-// expression, by the fastest of the three ways that applies.
+// expression, by the fastest of the four ways that applies.
 type patternSplitter struct {
 	re    *regexp.Regexp
 	class *classScanner   // splitClass's scanner, nil if the separator is not made of ASCII classes
+	alt   *altScanner     // splitAlt's scanner, nil if the separator is not an alternation of literals
 	fast  *fastre.Matcher // splitFast's matcher, nil if the separator stays with regexp
 }
 
 func newPatternSplitter(re *regexp.Regexp) *patternSplitter {
 	p := &patternSplitter{re: re}
-	if p.class = compileClassScanner(re.String()); p.class == nil {
-		p.fast = compileSplitFast(re.String())
+	if p.class = compileClassScanner(re.String()); p.class != nil {
+		return p
 	}
+	if p.alt = compileAltScanner(re.String()); p.alt != nil {
+		return p
+	}
+	p.fast = compileSplitFast(re.String())
 	return p
 }
 
@@ -54,6 +67,9 @@ func newPatternSplitter(re *regexp.Regexp) *patternSplitter {
 func (p *patternSplitter) split(s string, limit int, a *partsArena, sc *fastre.Scratch) []record.Value {
 	if p.class != nil {
 		return splitClass(s, p.class, limit, a)
+	}
+	if p.alt != nil {
+		return splitAlt(s, p.alt, limit, a)
 	}
 	if p.fast != nil {
 		if parts, ok := splitFast(s, p.fast, limit, a, sc); ok {

@@ -18,6 +18,7 @@ var splitTexts = []string{
 	"", "a", "/", "//", "a/", "/a", "a//b", "?", "/a?b=c&d=e", "/presentations/logstash-monitorama-2013/images/kibana-search.png",
 	"/blog/tags/puppet?flav=rss20", "aaa", "aaaa", "abab", "a , b,c ,, d", "x + y+z", " lead", "trail ", "é/ü/€", "\xff/\xfe?\xc3",
 	"a\nb\n", "\n\n", "no separator here", "AbAB", "a.b.c", "ab", "ba",
+	"/a%2Fb%2fc%2", "x, y;z , ;", "l1\r\nl2\nl3\r\r\n", "Salt AND pepper or vinegar", "K\u212ak", "\ufffd\xff",
 }
 
 // splitSeparators are regular expressions that are not plain literals:
@@ -31,6 +32,9 @@ var splitSeparators = []string{
 	// overlapping, a C+ after B, an optional B, non-ASCII classes).
 	`\s*[/?]\s*`, `\s+,`, `\s+,+\s*`, `(\s*)(,)(\s*)`, `\s*?,\s*`, `,\s*?`, `,+?\s*`, `a*b+a*`, `b+a*`, `(?i)a*b`, `[ab]+b`,
 	`a*a`, `\s*,\s+`, `\s*,?\s*`, `a*b*`, `\s*\pL\s*`, `[/?]+[/?]*`, `a+b`, `a+?b`, `b,*`,
+	// Alternations of literals, which the alternation scan takes
+	// (splitalt.go).
+	`/|%2[Ff]`, `, |;`, `\r\n|\n`, `(?i)and|or`, `\r?\n`, `(?i)k/|é/`,
 }
 
 // classSeparators are separators the byte scan must take.
@@ -54,6 +58,9 @@ func TestSplitPatternIsRegexpSplit(t *testing.T) {
 		if sc := compileClassScanner(sep); sc != nil {
 			ways["class"] = classSplit(sc)
 			class++
+		}
+		if sc := compileAltScanner(sep); sc != nil {
+			ways["alt"] = altSplit(sc)
 		}
 		for way, split := range ways {
 			for _, s := range splitTexts {
@@ -202,6 +209,9 @@ func compareAllWays(t *testing.T, re *regexp.Regexp, s string, limit int) {
 	}
 	if sc := compileClassScanner(sep); sc != nil {
 		compareSplit(t, "class", re, classSplit(sc), s, limit)
+	}
+	if sc := compileAltScanner(sep); sc != nil {
+		compareSplit(t, "alt", re, altSplit(sc), s, limit)
 	}
 	compareSplit(t, "picked", re, pickedSplit(re), s, limit)
 }
