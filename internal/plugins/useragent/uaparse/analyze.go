@@ -112,8 +112,11 @@ func analyzeReporting(ua string, tied func(finding string)) Result {
 	s.anonymized()
 	s.desktopMode()
 	s.frozenOSVersion()
-	if !s.appNotRobot() {
+	if !s.appNotRobot() && !s.namedRobot() {
 		s.detectRobot()
+		if !strings.HasPrefix(s.devClass.v, "Robot") {
+			s.namedRobotByPrefix()
+		}
 	}
 	s.cloudApp()
 	s.whatsAppDevice()

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "dc0af811a5ad82fafcc139a9bfc60b1e947f9ee46600cd499c38ca371866ffaf",
-	"dev-variants": "ae544a0b134943402e9d3096fd8aa6ca7718e4d4e617e9d497b52b3deb48772f",
-	"access-log":   "8fb80b25887887d14992981eb7610fe9c58c82b75084c702b97234233179c73e",
+	"dev":          "2a83e7bc104a5cb1efa3107b0bc5ab3d8952fc00f22e0486722241547db2c7b0",
+	"dev-variants": "f413a6eba4a2d30b8b73b6a8b418880b07c744522be45a157b2694c790ff1083",
+	"access-log":   "47dd6da56afdc76b7d53b0b1484ccab5ad33bf2528d7261b0eec57546970bd88",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
 

