@@ -106,6 +106,7 @@ func analyzeReporting(ua string, tied func(finding string)) Result {
 	s.cocoaApp()
 	s.cfnetworkEngine()
 	s.mailClient()
+	s.namedApp()
 	s.ucAgentEngine()
 	s.kobo()
 	s.detectDevice()

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "84320c6eb6e8c761879254de76af2e5047cb7c3f4f65c706af2bf10a5f4e154a",
-	"dev-variants": "f166d468ac23a66ef40711decc11a623f7116fffd3a02ce2319a7adea00966b7",
+	"dev":          "d8096254d35153bd883e7820676f6497cd99fbf593c673ba5b96121062d7dc64",
+	"dev-variants": "49cd72cb319dd44a2d6f413087eda96f4e16d5d876da9d21a9d40d2fb34c0230",
 	"access-log":   "47dd6da56afdc76b7d53b0b1484ccab5ad33bf2528d7261b0eec57546970bd88",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }

@@ -10,19 +10,45 @@ type namedRobotRow struct {
 	notRobot      bool
 }
 
+// nameMasks turns away, without hashing, almost every name that is not a
+// key of a table looked up by whole names: first has, for a hash of the
+// first two bytes of a key (nameBucket), bit n set when a key of length n
+// (2 to 63) starts with those bytes, and last the same for the last two
+// bytes. Most product names and comment entries of a user agent
+// ("mozilla", "windows nt 10.0") fail one of the two bit tests; a name
+// must pass both to be looked up ("applewebkit" has the length and the
+// first two bytes of "apache nifi", not its last two).
+type nameMasks struct {
+	first, last [1024]uint64
+}
+
+// add records the lower case key k; it panics for a key the masks cannot
+// hold, a mistake in a table found by the first test run.
+func (m *nameMasks) add(table, k string) {
+	if len(k) < 2 || len(k) >= 64 {
+		panic("table " + table + ": key " + k + " is not 2 to 63 bytes long")
+	}
+	m.first[nameBucket(k)] |= 1 << len(k)
+	m.last[nameBucket(k[len(k)-2:])] |= 1 << len(k)
+}
+
+// mayHold reports whether the lower case name can be a key.
+func (m *nameMasks) mayHold(lname string) bool {
+	return len(lname) >= 2 && len(lname) < 64 && m.first[nameBucket(lname)]&(1<<len(lname)) != 0 &&
+		m.last[nameBucket(lname[len(lname)-2:])]&(1<<len(lname)) != 0
+}
+
+// nameBucket hashes the first two bytes of s, which has two at least.
+func nameBucket(s string) int {
+	return (int(s[0])<<3 ^ int(s[1])) & 1023
+}
+
 // namedRobots maps the lower case key of every row of
-// tables/named_robots.tsv to the row. namedRobotLengths has, for a hash
-// of the first two bytes of a key (namedRobotBucket), bit n set when a
-// key of length n (below 64) starts with those bytes: most product names
-// and comment entries of a user agent ("mozilla", "windows nt 10.0") are
-// turned away by one load and one bit test, without hashing the string,
-// and so is every shorter prefix of a name. namedRobotEnds is the same for
-// the last two bytes of the keys: a name must pass both to be looked up
-// ("applewebkit" has the length and the first two bytes of "apache nifi").
-var namedRobots, namedRobotLengths, namedRobotEnds = func() (map[string]namedRobotRow, *[1024]uint64, *[1024]uint64) {
+// tables/named_robots.tsv to the row; namedRobotMasks are its keys' masks.
+var namedRobots, namedRobotMasks = func() (map[string]namedRobotRow, *nameMasks) {
 	rows := loadTable("named_robots.tsv", tableColumns["named_robots.tsv"])
 	m := make(map[string]namedRobotRow, len(rows))
-	var lengths, ends [1024]uint64
+	masks := &nameMasks{}
 	for _, r := range rows {
 		key := asciiLower(r[0])
 		switch r[1] {
@@ -33,25 +59,14 @@ var namedRobots, namedRobotLengths, namedRobotEnds = func() (map[string]namedRob
 		default:
 			panic("table named_robots.tsv: kind " + r[1] + " is not robot or not-robot")
 		}
-		if len(key) < 2 || len(key) >= 64 {
-			panic("table named_robots.tsv: key " + r[0] + " is not 2 to 63 bytes long")
-		}
-		lengths[namedRobotBucket(key)] |= 1 << len(key)
-		ends[namedRobotBucket(key[len(key)-2:])] |= 1 << len(key)
+		masks.add("named_robots.tsv", key)
 	}
-	return m, &lengths, &ends
+	return m, masks
 }()
-
-// namedRobotBucket hashes the first two bytes of s, which has two at
-// least, into namedRobotLengths.
-func namedRobotBucket(s string) int {
-	return (int(s[0])<<3 ^ int(s[1])) & 1023
-}
 
 // lookupNamedRobot returns the row whose key is the lower case name lname.
 func lookupNamedRobot(lname string) (namedRobotRow, bool) {
-	if len(lname) < 2 || len(lname) >= 64 || namedRobotLengths[namedRobotBucket(lname)]&(1<<len(lname)) == 0 ||
-		namedRobotEnds[namedRobotBucket(lname[len(lname)-2:])]&(1<<len(lname)) == 0 {
+	if !namedRobotMasks.mayHold(lname) {
 		return namedRobotRow{}, false
 	}
 	r, ok := namedRobots[lname]
@@ -64,7 +79,8 @@ func namedRobotPrefix(lname string) (namedRobotRow, bool) {
 	if len(lname) < 2 {
 		return namedRobotRow{}, false
 	}
-	mask := namedRobotLengths[namedRobotBucket(lname)]
+	// Every key that starts lname starts with its first two bytes.
+	mask := namedRobotMasks.first[nameBucket(lname)]
 	for n := min(len(lname), 63); n >= 2 && mask != 0; n-- {
 		if mask&(1<<n) == 0 {
 			continue
@@ -139,7 +155,7 @@ func (s *state) findNamedRobot() (row namedRobotRow, ver string, found bool) {
 	}
 	for _, e := range p.entries {
 		lt := p.ltext(e)
-		if len(lt) < 2 || namedRobotLengths[namedRobotBucket(lt)] == 0 {
+		if len(lt) < 2 || namedRobotMasks.first[nameBucket(lt)] == 0 {
 			// No key starts with the entry's first two bytes, so
 			// neither the entry nor a name at its start is one.
 			continue
