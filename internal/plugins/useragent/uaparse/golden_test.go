@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "d8096254d35153bd883e7820676f6497cd99fbf593c673ba5b96121062d7dc64",
-	"dev-variants": "49cd72cb319dd44a2d6f413087eda96f4e16d5d876da9d21a9d40d2fb34c0230",
+	"dev":          "39a9c43f2435a20a4cbbc94d9f70f16153e439452a74e89b2549b5450ac03e2a",
+	"dev-variants": "5b498ded4cb56e69b6b43c320c872a97cea776a0b039c852932a40bd59dd2fad",
 	"access-log":   "47dd6da56afdc76b7d53b0b1484ccab5ad33bf2528d7261b0eec57546970bd88",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }

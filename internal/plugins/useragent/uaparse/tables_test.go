@@ -135,6 +135,8 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		{"Mozilla/5.0 (Linux; Android 9; KFMAWI) AppleWebKit/537.36 (KHTML, like Gecko) Silk/100.1.1 like Chrome/100.0.4896.127 Safari/537.36", "DeviceName", "Amazon Fire HD 10 (9TH GEN-2019)"},
 		// named_apps.tsv (an app known by its package id)
 		{"com.google.android.apps.searchlite/512345 (Linux; U; Android 13; en_US; Pixel 7; Build/TQ3A.230805.001; Cronet/116.0.5845.72)", "AgentName", "Google Go"},
+		// edge_versions.tsv (a legacy Edge build)
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/52.0.2743.116 Safari/537.36 Edge/14.14291", "AgentVersion", "34.14291"},
 		// named_robots.tsv (a monitor known only by its name)
 		{"StatusCake/2.0", "DeviceClass", "Robot"},
 		// attack_signatures.tsv, one fragment of each family
