@@ -103,6 +103,7 @@ func analyzeReporting(ua string, tied func(finding string)) Result {
 	s.os = detectOS(p)
 	s.detectEngine()
 	s.detectAgent()
+	s.browserTag()
 	s.cocoaApp()
 	s.cfnetworkEngine()
 	s.mailClient()

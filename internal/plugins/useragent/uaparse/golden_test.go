@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "39a9c43f2435a20a4cbbc94d9f70f16153e439452a74e89b2549b5450ac03e2a",
-	"dev-variants": "5b498ded4cb56e69b6b43c320c872a97cea776a0b039c852932a40bd59dd2fad",
+	"dev":          "fce6aab153606944234dc51adc458eeb522ec705e8951eb02607bd0134558190",
+	"dev-variants": "cccc5c687594c5c4e19d96ffa6bcf95a2880ce7b25270f06913f76d86ced4120",
 	"access-log":   "47dd6da56afdc76b7d53b0b1484ccab5ad33bf2528d7261b0eec57546970bd88",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }

@@ -1,5 +1,7 @@
 package uaparse
 
+import "strings"
+
 // namedAppRow is a row of tables/named_apps.tsv: an app, mail program or
 // browser known by the product name it sends.
 type namedAppRow struct{ class, name string }
@@ -48,6 +50,59 @@ func (s *state) namedApp() {
 		// Below every other reading of the device: only a device that
 		// no rule describes is taken for a mobile one.
 		s.devClass.set("Mobile", confGuess-1)
+		return
+	}
+}
+
+// browserTags maps the lower case key of every row of
+// tables/browser_tags.tsv to the browser's name; browserTagMasks are its
+// keys' masks (nameMasks).
+var browserTags, browserTagMasks = func() (map[string]string, *nameMasks) {
+	rows := loadTable("browser_tags.tsv", tableColumns["browser_tags.tsv"])
+	m := make(map[string]string, len(rows))
+	masks := &nameMasks{}
+	for _, r := range rows {
+		key := asciiLower(r[0])
+		m[key] = r[1]
+		masks.add("browser_tags.tsv", key)
+	}
+	return m, masks
+}()
+
+// browserTag names the browser after the first product whose whole name
+// is a key of tables/browser_tags.tsv (Yauaa's BrowserTagToNameMapping
+// lookup): a browser built on Chromium adds its own product to Chrome's
+// ("Chrome/17.0.963.46 Safari/535.11 MRCHROME" is Amigo). It refines only
+// the generic reading of the Chrome token, or a browser the other rules
+// named after the same product in its own spelling ("AlohaBrowser" is
+// "Aloha Browser"): a browser, web view or app that they found otherwise
+// is kept (tables/browsers.tsv already orders the browsers known by their
+// last word, Opera's and Maxthon's among them). The product's version is
+// the browser's; a product without one keeps the version found.
+func (s *state) browserTag() {
+	p := s.p
+	if s.agClass.v != "Browser" {
+		return
+	}
+	for i := range p.products {
+		pr := &p.products[i]
+		if !browserTagMasks.mayHold(pr.lname) {
+			continue
+		}
+		n, ok := browserTags[pr.lname]
+		if !ok || n == "Chrome" {
+			continue
+		}
+		if s.agName.v != "Chrome" && !strings.EqualFold(s.agName.v, pr.name) {
+			return
+		}
+		// One above the Chrome token's own refinements (its reduced
+		// version is written with confProduct): the tag names another
+		// browser.
+		s.agName.set(n, confProduct+1)
+		if isVersionLike(pr.version) {
+			s.agVersion.set(cleanVersion(pr.version), confProduct+1)
+		}
 		return
 	}
 }

@@ -33,3 +33,22 @@ func TestNamedApps(t *testing.T) {
 			map[string]string{"DeviceClass": "Robot", "AgentClass": "Robot", "AgentName": "ExampleBot"}},
 	})
 }
+
+// TestBrowserTags shows rows of tables/browser_tags.tsv (Yauaa's
+// BrowserTagToNameMapping lookup) refining a Chrome reading, on user
+// agents written for the test: a browser that adds its product after
+// Chrome's, with or without a version, and a browser or web view the other
+// rules found, which a tag does not undo.
+func TestBrowserTags(t *testing.T) {
+	const chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/96.0.4664.110 Safari/537.36 "
+	checkRuleCases(t, []ruleCase{
+		{chrome + "Iridium/2021.12", map[string]string{"AgentName": "Iridium", "AgentVersion": "2021.12"}},
+		{chrome + "LBBROWSER", map[string]string{"AgentName": "Liebao Browser", "AgentVersion": "96.0.4664.110"}},
+		{chrome + "AlohaBrowser/3.1.4", map[string]string{"AgentName": "Aloha Browser", "AgentVersion": "3.1.4"}},
+		// A browser found by tables/browsers.tsv stays.
+		{chrome + "Vivaldi/5.0.2497.38", map[string]string{"AgentName": "Vivaldi", "AgentVersion": "5.0.2497.38"}},
+		// So does the system web view an app's tag names.
+		{"Mozilla/5.0 (Linux; Android 12; Pixel 5 Build/SP1A.210812.016; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/96.0.4664.104 Mobile Safari/537.36 Quark/5.4.9.201",
+			map[string]string{"AgentClass": "Browser Webview", "AgentName": "Chrome Webview"}},
+	})
+}

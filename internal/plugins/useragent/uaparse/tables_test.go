@@ -137,6 +137,8 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		{"com.google.android.apps.searchlite/512345 (Linux; U; Android 13; en_US; Pixel 7; Build/TQ3A.230805.001; Cronet/116.0.5845.72)", "AgentName", "Google Go"},
 		// edge_versions.tsv (a legacy Edge build)
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/52.0.2743.116 Safari/537.36 Edge/14.14291", "AgentVersion", "34.14291"},
+		// browser_tags.tsv (a browser that adds its tag to Chrome's user agent)
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/96.0.4664.110 Safari/537.36 Iridium/2021.12", "AgentName", "Iridium"},
 		// named_robots.tsv (a monitor known only by its name)
 		{"StatusCake/2.0", "DeviceClass", "Robot"},
 		// attack_signatures.tsv, one fragment of each family
