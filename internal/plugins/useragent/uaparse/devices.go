@@ -806,17 +806,22 @@ func windowsOEM(p *parsed) (brand, model, kind string) {
 			continue
 		}
 		switch {
-		case len(t) <= 6 && windowsOEMs[t[:4]] != "":
-			brand = windowsOEMs[t[:4]]
 		case len(t) >= 6 && strings.HasPrefix(t, "HP") && (strings.HasSuffix(t[:6], "TDF") || strings.HasPrefix(t, "HPCM")):
 			brand, kind = "HP", t[2:6]
 		case len(t) >= 6 && (strings.HasPrefix(t, "CM") || strings.HasPrefix(t, "CP")) && strings.HasSuffix(t[:6], "TDF"):
 			brand, kind = "Compaq", t[2:6]
+		case windowsOEMs[t] != "":
+			// A whole code of the table ("NP06", "MASBJS").
+			brand = windowsOEMs[t]
+		case len(t) <= 6 && windowsOEMs[t[:4]] != "":
+			// The maker's four letters, whatever the edition after them.
+			brand = windowsOEMs[t[:4]]
 		default:
 			continue
 		}
 		if i+1 < len(p.entries) && p.entries[i+1].block == e.block {
-			if m := p.text(p.entries[i+1]); len(m) >= 2 && len(m) <= 5 && isModelCode(m) {
+			// (The code written twice, "NP07; NP07", names no model.)
+			if m := p.text(p.entries[i+1]); len(m) >= 2 && len(m) <= 5 && isModelCode(m) && m != t {
 				model = m
 			}
 		}

@@ -18,7 +18,7 @@ import (
 var goldenSets = map[string]string{
 	"dev":          "fce6aab153606944234dc51adc458eeb522ec705e8951eb02607bd0134558190",
 	"dev-variants": "cccc5c687594c5c4e19d96ffa6bcf95a2880ce7b25270f06913f76d86ced4120",
-	"access-log":   "47dd6da56afdc76b7d53b0b1484ccab5ad33bf2528d7261b0eec57546970bd88",
+	"access-log":   "3bbfe3f87df65f5a147955cbb1aff76c2e51e9f55351fbd1c9bb50dc2d2fe872",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
 
