@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "fce6aab153606944234dc51adc458eeb522ec705e8951eb02607bd0134558190",
-	"dev-variants": "cccc5c687594c5c4e19d96ffa6bcf95a2880ce7b25270f06913f76d86ced4120",
+	"dev":          "246f2a3d111f5bf16158072ab379bc284b9fdc4ebf662b5084854017779788e4",
+	"dev-variants": "1f5a5f78911485dc59a90a9df9593472c0b130ab4e1a7059e016e85c55c00a95",
 	"access-log":   "3bbfe3f87df65f5a147955cbb1aff76c2e51e9f55351fbd1c9bb50dc2d2fe872",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }

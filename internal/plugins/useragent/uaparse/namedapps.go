@@ -7,17 +7,16 @@ import "strings"
 type namedAppRow struct{ class, name string }
 
 // namedApps maps the lower case key of every row of tables/named_apps.tsv
-// to the row; namedAppMasks are its keys' masks (nameMasks).
-var namedApps, namedAppMasks = func() (map[string]namedAppRow, *nameMasks) {
+// to the row; its keys are in wholeNameMasks.
+var namedApps = func() map[string]namedAppRow {
 	rows := loadTable("named_apps.tsv", tableColumns["named_apps.tsv"])
 	m := make(map[string]namedAppRow, len(rows))
-	masks := &nameMasks{}
 	for _, r := range rows {
 		key := asciiLower(r[0])
 		m[key] = namedAppRow{class: r[1], name: r[2]}
-		masks.add("named_apps.tsv", key)
+		wholeNameMasks.add("named_apps.tsv", key)
 	}
-	return m, masks
+	return m
 }()
 
 // confNamedApp is the confidence of an app known by name: above what the
@@ -37,7 +36,7 @@ func (s *state) namedApp() {
 	p := s.p
 	for i := range p.products {
 		pr := &p.products[i]
-		if !namedAppMasks.mayHold(pr.lname) {
+		if !wholeNameMasks.mayHold(pr.lname) {
 			continue
 		}
 		r, ok := namedApps[pr.lname]
@@ -55,18 +54,17 @@ func (s *state) namedApp() {
 }
 
 // browserTags maps the lower case key of every row of
-// tables/browser_tags.tsv to the browser's name; browserTagMasks are its
-// keys' masks (nameMasks).
-var browserTags, browserTagMasks = func() (map[string]string, *nameMasks) {
+// tables/browser_tags.tsv to the browser's name; its keys are in
+// wholeNameMasks.
+var browserTags = func() map[string]string {
 	rows := loadTable("browser_tags.tsv", tableColumns["browser_tags.tsv"])
 	m := make(map[string]string, len(rows))
-	masks := &nameMasks{}
 	for _, r := range rows {
 		key := asciiLower(r[0])
 		m[key] = r[1]
-		masks.add("browser_tags.tsv", key)
+		wholeNameMasks.add("browser_tags.tsv", key)
 	}
-	return m, masks
+	return m
 }()
 
 // browserTag names the browser after the first product whose whole name
@@ -86,7 +84,7 @@ func (s *state) browserTag() {
 	}
 	for i := range p.products {
 		pr := &p.products[i]
-		if !browserTagMasks.mayHold(pr.lname) {
+		if !wholeNameMasks.mayHold(pr.lname) {
 			continue
 		}
 		n, ok := browserTags[pr.lname]

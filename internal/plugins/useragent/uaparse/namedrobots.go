@@ -15,12 +15,19 @@ type namedRobotRow struct {
 // first two bytes of a key (nameBucket), bit n set when a key of length n
 // (2 to 63) starts with those bytes, and last the same for the last two
 // bytes. Most product names and comment entries of a user agent
-// ("mozilla", "windows nt 10.0") fail one of the two bit tests; a name
-// must pass both to be looked up ("applewebkit" has the length and the
-// first two bytes of "apache nifi", not its last two).
+// ("mozilla", "chrome", "windows nt 10.0") fail one of the two bit tests;
+// a name must pass both to be looked up ("applewebkit" has the length and
+// the first two bytes of "apache nifi", not its last two).
 type nameMasks struct {
 	first, last [1024]uint64
 }
+
+// wholeNameMasks are the masks of the keys of every table looked up by
+// whole names (named robots and apps, browser tags, processor tags): one
+// pair of 8 KiB masks for all of them stays in the processor's first level
+// cache, where a pair per table would crowd it; a name that passes is then
+// looked up in the table asked about.
+var wholeNameMasks nameMasks
 
 // add records the lower case key k; it panics for a key the masks cannot
 // hold, a mistake in a table found by the first test run.
@@ -44,11 +51,10 @@ func nameBucket(s string) int {
 }
 
 // namedRobots maps the lower case key of every row of
-// tables/named_robots.tsv to the row; namedRobotMasks are its keys' masks.
-var namedRobots, namedRobotMasks = func() (map[string]namedRobotRow, *nameMasks) {
+// tables/named_robots.tsv to the row; its keys are in wholeNameMasks.
+var namedRobots = func() map[string]namedRobotRow {
 	rows := loadTable("named_robots.tsv", tableColumns["named_robots.tsv"])
 	m := make(map[string]namedRobotRow, len(rows))
-	masks := &nameMasks{}
 	for _, r := range rows {
 		key := asciiLower(r[0])
 		switch r[1] {
@@ -59,14 +65,14 @@ var namedRobots, namedRobotMasks = func() (map[string]namedRobotRow, *nameMasks)
 		default:
 			panic("table named_robots.tsv: kind " + r[1] + " is not robot or not-robot")
 		}
-		masks.add("named_robots.tsv", key)
+		wholeNameMasks.add("named_robots.tsv", key)
 	}
-	return m, masks
+	return m
 }()
 
 // lookupNamedRobot returns the row whose key is the lower case name lname.
 func lookupNamedRobot(lname string) (namedRobotRow, bool) {
-	if !namedRobotMasks.mayHold(lname) {
+	if !wholeNameMasks.mayHold(lname) {
 		return namedRobotRow{}, false
 	}
 	r, ok := namedRobots[lname]
@@ -80,7 +86,7 @@ func namedRobotPrefix(lname string) (namedRobotRow, bool) {
 		return namedRobotRow{}, false
 	}
 	// Every key that starts lname starts with its first two bytes.
-	mask := namedRobotMasks.first[nameBucket(lname)]
+	mask := wholeNameMasks.first[nameBucket(lname)]
 	for n := min(len(lname), 63); n >= 2 && mask != 0; n-- {
 		if mask&(1<<n) == 0 {
 			continue
@@ -155,7 +161,7 @@ func (s *state) findNamedRobot() (row namedRobotRow, ver string, found bool) {
 	}
 	for _, e := range p.entries {
 		lt := p.ltext(e)
-		if len(lt) < 2 || namedRobotMasks.first[nameBucket(lt)] == 0 {
+		if len(lt) < 2 || wholeNameMasks.first[nameBucket(lt)] == 0 {
 			// No key starts with the entry's first two bytes, so
 			// neither the entry nor a name at its start is one.
 			continue

@@ -139,6 +139,8 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/52.0.2743.116 Safari/537.36 Edge/14.14291", "AgentVersion", "34.14291"},
 		// browser_tags.tsv (a browser that adds its tag to Chrome's user agent)
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/96.0.4664.110 Safari/537.36 Iridium/2021.12", "AgentName", "Iridium"},
+		// cpu_words.tsv (a processor tag after the system's name)
+		{"Opera/9.80 (Linux mips; U; en) Presto/2.12.407 Version/12.50", "DeviceCpu", "Mips"},
 		// named_robots.tsv (a monitor known only by its name)
 		{"StatusCake/2.0", "DeviceClass", "Robot"},
 		// attack_signatures.tsv, one fragment of each family
