@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "246f2a3d111f5bf16158072ab379bc284b9fdc4ebf662b5084854017779788e4",
-	"dev-variants": "1f5a5f78911485dc59a90a9df9593472c0b130ab4e1a7059e016e85c55c00a95",
-	"access-log":   "3bbfe3f87df65f5a147955cbb1aff76c2e51e9f55351fbd1c9bb50dc2d2fe872",
+	"dev":          "c63ab1c703cbf6a001d0d2d0e5ef422a0e2bf14e81bf00df24326e9c3922b8af",
+	"dev-variants": "0ea57ff6d28a1c3bb35e306cc3e769b2f88b28af9988df542594df211a7e0db5",
+	"access-log":   "7bf6111faba692191a4a03ef96814fdb6d8b297d0cfb4bc02402e3c6b34db3f4",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
 

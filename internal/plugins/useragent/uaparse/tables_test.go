@@ -141,6 +141,8 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/96.0.4664.110 Safari/537.36 Iridium/2021.12", "AgentName", "Iridium"},
 		// cpu_words.tsv (a processor tag after the system's name)
 		{"Opera/9.80 (Linux mips; U; en) Presto/2.12.407 Version/12.50", "DeviceCpu", "Mips"},
+		// languages.tsv (a locale named in Yauaa's words)
+		{"Mozilla/5.0 (Linux; U; Android 4.4.2; fa-IR; Example-1 Build/KOT49H) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30", "AgentLanguage", "Farsi (Iran)"},
 		// named_robots.tsv (a monitor known only by its name)
 		{"StatusCake/2.0", "DeviceClass", "Robot"},
 		// attack_signatures.tsv, one fragment of each family
