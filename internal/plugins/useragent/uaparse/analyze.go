@@ -132,6 +132,7 @@ func analyzeReporting(ua string, tied func(finding string)) Result {
 	if p.has(kwFBBracket) {
 		s.fb, _ = readFacebook(p.ua)
 	}
+	s.appleDeviceVersion()
 	s.osVersionBuild()
 	s.agentBuild()
 	s.webviewApp()

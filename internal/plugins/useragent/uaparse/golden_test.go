@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "c63ab1c703cbf6a001d0d2d0e5ef422a0e2bf14e81bf00df24326e9c3922b8af",
-	"dev-variants": "0ea57ff6d28a1c3bb35e306cc3e769b2f88b28af9988df542594df211a7e0db5",
-	"access-log":   "7bf6111faba692191a4a03ef96814fdb6d8b297d0cfb4bc02402e3c6b34db3f4",
+	"dev":          "dde0706e2c3eda0b621cdfd46aef989cb84d30e289fb003fd792c1e596d25c8e",
+	"dev-variants": "a5ee26080289adfd0167d80811a1b743d4187ae763d043b47af4ac6dfce3c635",
+	"access-log":   "9b30fdb852537814a67981fbff8d31d03f2b90e460bb25007badd8dd445f7c90",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
 

@@ -175,7 +175,7 @@ var (
 		"OperatingSystemClass": 99.5, "OperatingSystemName": 99.4, "OperatingSystemVersion": 98.9,
 		"LayoutEngineClass": 99.4, "LayoutEngineName": 98.7, "LayoutEngineVersionMajor": 99.0,
 		"AgentClass": 98.1, "AgentName": 96.8, "AgentVersionMajor": 97.4, "DeviceCpu": 96.9,
-		"AgentLanguage": 94.7, "AgentLanguageCode": 94.7,
+		"AgentLanguage": 94.7, "AgentLanguageCode": 94.7, "DeviceVersion": 76.9,
 		"HackerAttackVector": 98.5, "HackerToolkit": 98.5,
 		"OperatingSystemVersionBuild": 98.5, "AgentBuild": 80.0, "AgentNameVersion": 94.1,
 		"FacebookDeviceVersion": 99.0, "FacebookOperatingSystemVersion": 99.0,

@@ -143,6 +143,8 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		{"Opera/9.80 (Linux mips; U; en) Presto/2.12.407 Version/12.50", "DeviceCpu", "Mips"},
 		// languages.tsv (a locale named in Yauaa's words)
 		{"Mozilla/5.0 (Linux; U; Android 4.4.2; fa-IR; Example-1 Build/KOT49H) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30", "AgentLanguage", "Farsi (Iran)"},
+		// apple_devices.tsv (an app naming the model identifier)
+		{"ExampleApp/3.2 (iPhone12,1; iOS 16.6; Scale/2.00)", "DeviceVersion", "iPhone 11"},
 		// named_robots.tsv (a monitor known only by its name)
 		{"StatusCake/2.0", "DeviceClass", "Robot"},
 		// attack_signatures.tsv, one fragment of each family
