@@ -4,14 +4,21 @@ import "strings"
 
 // appleDeviceVersions maps the lower case tag of every row of
 // tables/apple_devices.tsv (Yauaa's AppleDeviceVersion lookup and its two
-// siblings) to the device version.
-var appleDeviceVersions = func() map[string]string {
+// siblings) to the device version. appleTagMasks are the masks of its keys
+// (nameMasks), apart from the shared ones: the tags are many and are asked
+// about only for Apple devices, whose product names and comment entries
+// ("applewebkit", "khtml", "cpu iphone os 16_6 like mac os x") the masks
+// turn away before the map is hashed.
+var appleDeviceVersions, appleTagMasks = func() (map[string]string, *nameMasks) {
 	rows := loadTable("apple_devices.tsv", tableColumns["apple_devices.tsv"])
 	m := make(map[string]string, len(rows))
+	masks := &nameMasks{}
 	for _, r := range rows {
-		m[asciiLower(r[0])] = r[3]
+		k := asciiLower(r[0])
+		m[k] = r[3]
+		masks.add("apple_devices.tsv", k)
 	}
-	return m
+	return m, masks
 }()
 
 // appleDeviceVersion reads the version of an Apple device (DeviceVersion)
@@ -32,28 +39,14 @@ func (s *state) appleDeviceVersion() {
 	}
 	p := s.p
 	model, family := "", ""
-	take := func(tag string) bool {
-		v, ok := appleDeviceVersions[tag]
-		if !ok {
-			return false
-		}
-		if strings.ContainsAny(tag, "0123456789") {
-			model = v
-			return true
-		}
-		if family == "" {
-			family = v
-		}
-		return false
-	}
 	if s.fb.devVersion != "" {
 		// Meta's in-app bracket names the model: "FBDV/iPad3,6".
-		take(p.lower(s.fb.devVersion))
+		model, family = appleTag(p.lower(s.fb.devVersion), family)
 	}
 	for i := 0; model == "" && i < len(p.products); i++ {
 		pr := &p.products[i]
-		if take(leadingWord(pr.lname)) || pr.version != "" && (pr.version[0]|0x20) == 'i' && take(p.lower(pr.version)) {
-			break
+		if model, family = appleTag(leadingWord(pr.lname), family); model == "" && pr.version != "" && (pr.version[0]|0x20) == 'i' {
+			model, family = appleTag(p.lower(pr.version), family)
 		}
 	}
 	for i := 0; model == "" && i < len(p.entries); i++ {
@@ -64,8 +57,9 @@ func (s *state) appleDeviceVersion() {
 			// "(iPhone10,5; ...)": the entries were split at the comma.
 			lt = p.low[e.start:p.entries[i+1].end]
 		}
-		if !take(lt) {
-			take(leadingWord(lt))
+		f := family
+		if model, family = appleTag(lt, family); model == "" && family == f {
+			model, family = appleTag(leadingWord(lt), family)
 		}
 	}
 	switch {
@@ -74,6 +68,26 @@ func (s *state) appleDeviceVersion() {
 	case family != "":
 		s.devVersion.set(family, confGeneric)
 	}
+}
+
+// appleTag looks the lower case tag up in tables/apple_devices.tsv: the
+// version of a model identifier (a tag with a digit) is returned as model,
+// that of a family word as family when none was found before (family is
+// the one found so far).
+func appleTag(tag, family string) (model, fam string) {
+	if !appleTagMasks.mayHold(tag) {
+		return "", family
+	}
+	v, ok := appleDeviceVersions[tag]
+	switch {
+	case !ok:
+		return "", family
+	case strings.ContainsAny(tag, "0123456789"):
+		return v, family
+	case family == "":
+		return "", v
+	}
+	return "", family
 }
 
 // leadingWord is s up to its first space, or all of s.

@@ -32,7 +32,8 @@ func lookupCPUWord(t string) (string, bool) {
 // word, then its second, up to its fifth, where a window at the last word
 // is that word alone ("Linux mips", "NetBSD alpha"). Within a step the
 // first entry wins. It returns "" when no tag is found.
-func cpuFromWords(p *parsed) string {
+func (s *state) cpuFromWords() string {
+	p := s.p
 	for i := range p.products {
 		if p.products[i].lword == "sys_cpu" {
 			if c, ok := lookupCPUWord(asciiLower(p.products[i].version)); ok {
@@ -44,9 +45,10 @@ func cpuFromWords(p *parsed) string {
 	// and the window that starts at the earliest word, in the first entry
 	// that has it; a whole entry wins over any window.
 	whole, best, bestW := "", "", 5
-	for _, e := range p.entries {
+	_, entries := s.keyCandidates()
+	for i, e := range p.entries {
 		t := p.ltext(e)
-		if whole == "" {
+		if whole == "" && keyAt(entries, i) {
 			if c, ok := lookupCPUWord(t); ok {
 				whole = c
 			}

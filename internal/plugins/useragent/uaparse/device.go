@@ -11,7 +11,7 @@ func (s *state) detectDevice() {
 		// Tags that name a processor outside the comment entries the
 		// system rules read, or in other spellings (tables/cpu_words.tsv),
 		// one above the system's empty reading.
-		if c := cpuFromWords(p); c != "" {
+		if c := s.cpuFromWords(); c != "" {
 			s.devCPU.set(c, confGeneric+1)
 		}
 	}

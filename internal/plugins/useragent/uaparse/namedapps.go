@@ -34,9 +34,10 @@ const confNamedApp = confFamily + 6
 // describes is a mobile device, the default for apps.
 func (s *state) namedApp() {
 	p := s.p
-	for i := range p.products {
+	candidates, _ := s.keyCandidates()
+	for i := 0; candidates != 0 && i < len(p.products); i++ {
 		pr := &p.products[i]
-		if !wholeNameMasks.mayHold(pr.lname) {
+		if !keyAt(candidates, i) || !wholeNameMasks.mayHold(pr.lname) {
 			continue
 		}
 		r, ok := namedApps[pr.lname]
@@ -82,9 +83,10 @@ func (s *state) browserTag() {
 	if s.agClass.v != "Browser" {
 		return
 	}
-	for i := range p.products {
+	candidates, _ := s.keyCandidates()
+	for i := 0; candidates != 0 && i < len(p.products); i++ {
 		pr := &p.products[i]
-		if !wholeNameMasks.mayHold(pr.lname) {
+		if !keyAt(candidates, i) || !wholeNameMasks.mayHold(pr.lname) {
 			continue
 		}
 		n, ok := browserTags[pr.lname]

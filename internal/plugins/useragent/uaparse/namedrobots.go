@@ -146,8 +146,12 @@ func (s *state) namedRobot() bool {
 // returns that row (notRobot set) and found false.
 func (s *state) findNamedRobot() (row namedRobotRow, ver string, found bool) {
 	p := s.p
-	for i := range p.products {
+	products, entries := s.keyCandidates()
+	for i := 0; products != 0 && i < len(p.products); i++ {
 		pr := &p.products[i]
+		if !keyAt(products, i) {
+			continue
+		}
 		r, ok := lookupNamedRobot(pr.lname)
 		if !ok {
 			continue
@@ -159,14 +163,18 @@ func (s *state) findNamedRobot() (row namedRobotRow, ver string, found bool) {
 			row, ver, found = r, pr.version, true
 		}
 	}
-	for _, e := range p.entries {
+	for i, e := range p.entries {
 		lt := p.ltext(e)
 		if len(lt) < 2 || wholeNameMasks.first[nameBucket(lt)] == 0 {
 			// No key starts with the entry's first two bytes, so
 			// neither the entry nor a name at its start is one.
 			continue
 		}
-		r, ok := lookupNamedRobot(lt)
+		var r namedRobotRow
+		ok := false
+		if keyAt(entries, i) {
+			r, ok = lookupNamedRobot(lt)
+		}
 		v := ""
 		if !ok {
 			// The entry has the same offsets in the lower case copy, so
