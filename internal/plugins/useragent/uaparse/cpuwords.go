@@ -11,9 +11,13 @@ var cpuWords = func() map[string]string {
 		key := asciiLower(r[0])
 		m[key] = r[1]
 		wholeNameMasks.add("cpu_words.tsv", key)
+		cpuWordStarts.add(key)
 	}
 	return m
 }()
+
+// cpuWordStarts are the first two bytes of the processor tags.
+var cpuWordStarts keyStarts
 
 // lookupCPUWord returns the processor whose key is the lower case text t.
 func lookupCPUWord(t string) (string, bool) {
@@ -57,7 +61,7 @@ func (s *state) cpuFromWords() string {
 		for w := 0; w < bestW && start < len(t)-1; w++ {
 			// Most windows are turned away by the first two bytes of
 			// their first word before their end is looked for.
-			if wholeNameMasks.first[nameBucket(t[start:])] != 0 {
+			if cpuWordStarts.mayStart(t[start:]) {
 				if c, ok := lookupCPUWord(wordWindow(t[start:], 0)); ok {
 					best, bestW = c, w
 					break

@@ -45,6 +45,23 @@ func (m *nameMasks) mayHold(lname string) bool {
 		m.last[nameBucket(lname[len(lname)-2:])]&(1<<len(lname)) != 0
 }
 
+// keyStarts is a bit set of the nameBuckets of the first two bytes of one
+// table's keys (128 bytes): a rule that looks for a key at the start of
+// words or entries of its own table asks it before anything else.
+type keyStarts [16]uint64
+
+func (k *keyStarts) add(key string) {
+	b := nameBucket(key)
+	k[b>>6] |= 1 << (b & 63)
+}
+
+// mayStart reports whether a key of the table can start s, which has two
+// bytes at least.
+func (k *keyStarts) mayStart(s string) bool {
+	b := nameBucket(s)
+	return k[b>>6]&(1<<(b&63)) != 0
+}
+
 // nameBucket hashes the first two bytes of s, which has two at least.
 func nameBucket(s string) int {
 	return (int(s[0])<<3 ^ int(s[1])) & 1023
@@ -66,9 +83,53 @@ var namedRobots = func() map[string]namedRobotRow {
 			panic("table named_robots.tsv: kind " + r[1] + " is not robot or not-robot")
 		}
 		wholeNameMasks.add("named_robots.tsv", key)
+		namedRobotStarts.add(key)
+		addStart3(key)
 	}
 	return m
 }()
+
+// namedRobotStarts are the first two bytes of the named robots' keys, and
+// namedRobotStarts3 their first three (a key of two bytes, "bw", followed
+// by the "/" or " " that ends a name in a comment entry): a comment entry
+// that starts with neither holds no named robot, whole or as "Name/1.0".
+var namedRobotStarts, namedRobotStarts3 keyStarts
+
+// entryMayNameRobot reports whether a key of the named robots can start
+// the lower case comment entry lt.
+func entryMayNameRobot(lt string) bool {
+	if len(lt) <= 2 {
+		return len(lt) == 2 && namedRobotStarts.mayStart(lt)
+	}
+	return namedRobotStarts3.mayStart3(lt)
+}
+
+// addStart3 records the first three bytes of the lower case key k.
+func addStart3(k string) {
+	if len(k) == 2 {
+		namedRobotStarts3.add3(k + "/")
+		namedRobotStarts3.add3(k + " ")
+		return
+	}
+	namedRobotStarts3.add3(k)
+}
+
+// add3 and mayStart3 are add and mayStart for the first three bytes of a
+// key (three at least).
+func (k *keyStarts) add3(key string) {
+	b := nameBucket3(key)
+	k[b>>6] |= 1 << (b & 63)
+}
+
+func (k *keyStarts) mayStart3(s string) bool {
+	b := nameBucket3(s)
+	return k[b>>6]&(1<<(b&63)) != 0
+}
+
+// nameBucket3 hashes the first three bytes of s, which has three at least.
+func nameBucket3(s string) int {
+	return (int(s[0])*31*31 + int(s[1])*31 + int(s[2])) & 1023
+}
 
 // lookupNamedRobot returns the row whose key is the lower case name lname.
 func lookupNamedRobot(lname string) (namedRobotRow, bool) {
@@ -82,7 +143,7 @@ func lookupNamedRobot(lname string) (namedRobotRow, bool) {
 // namedRobotPrefix returns the row of the longest key that starts the
 // lower case name lname.
 func namedRobotPrefix(lname string) (namedRobotRow, bool) {
-	if len(lname) < 2 {
+	if len(lname) < 2 || !namedRobotStarts.mayStart(lname) {
 		return namedRobotRow{}, false
 	}
 	// Every key that starts lname starts with its first two bytes.
@@ -165,9 +226,11 @@ func (s *state) findNamedRobot() (row namedRobotRow, ver string, found bool) {
 	}
 	for i, e := range p.entries {
 		lt := p.ltext(e)
-		if len(lt) < 2 || wholeNameMasks.first[nameBucket(lt)] == 0 {
-			// No key starts with the entry's first two bytes, so
-			// neither the entry nor a name at its start is one.
+		if !entryMayNameRobot(lt) {
+			// No key starts with the entry's first three bytes, so
+			// neither the entry nor a name at its start is one (no key
+			// is shorter than two bytes, and "bw" is followed by a
+			// separator in an entry that holds it).
 			continue
 		}
 		var r namedRobotRow

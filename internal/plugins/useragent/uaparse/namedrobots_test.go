@@ -101,3 +101,18 @@ func TestNamedRobots(t *testing.T) {
 		{"Mozilla/5.0 (compatible; Hackney/1.18.0; docker)", map[string]string{"DeviceClass": "Unknown", "AgentName": "Hackney"}},
 	})
 }
+
+// TestNamedRobotStarts shows the entry filter of findNamedRobot
+// (entryMayNameRobot) letting
+// through every key at the start of an entry, whole or followed by a
+// version, and the two-byte key alone or with one.
+func TestNamedRobotStarts(t *testing.T) {
+	for _, lt := range []string{"bw", "bw/1.0", "bw 2.0", "ask jeeves/teoma", "gocrawl v0.4", "kapow technologies robosuite"} {
+		if !entryMayNameRobot(lt) {
+			t.Errorf("entry %q is turned away", lt)
+		}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (compatible; BW)", map[string]string{"DeviceClass": "Robot", "AgentName": "BuildWith Indexer"}},
+	})
+}
