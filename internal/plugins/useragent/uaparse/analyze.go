@@ -44,6 +44,48 @@ type state struct {
 	// compatContact is set for a browser's compatible section that gives
 	// a contact address but no robot name.
 	compatContact bool
+
+	// keyProducts and keyEntries have bit i set when the lower case name
+	// of product i, or the text of comment entry i, may be a key of a
+	// whole-name table (wholeNameMasks); keysRead says they were read.
+	// Several rules ask, so the masks are tested once per name.
+	keyProducts, keyEntries uint64
+	keysRead                bool
+}
+
+// keyCandidates returns keyProducts and keyEntries, reading them on the
+// first call. A product or entry past the 64th is always a candidate: the
+// rules test it themselves.
+func (s *state) keyCandidates() (products, entries uint64) {
+	if !s.keysRead {
+		s.keysRead = true
+		p := s.p
+		for i := range p.products {
+			if i >= 63 {
+				s.keyProducts |= 1 << 63
+				break
+			}
+			if wholeNameMasks.mayHold(p.products[i].lname) {
+				s.keyProducts |= 1 << i
+			}
+		}
+		for i, e := range p.entries {
+			if i >= 63 {
+				s.keyEntries |= 1 << 63
+				break
+			}
+			if wholeNameMasks.mayHold(p.ltext(e)) {
+				s.keyEntries |= 1 << i
+			}
+		}
+	}
+	return s.keyProducts, s.keyEntries
+}
+
+// keyAt reports whether bit i of a mask of keyCandidates is set; i past
+// the 63rd takes the last bit, which stands for all of them.
+func keyAt(mask uint64, i int) bool {
+	return mask&(1<<min(i, 63)) != 0
 }
 
 // Needles of the engine and extras rules.
@@ -103,17 +145,22 @@ func analyzeReporting(ua string, tied func(finding string)) Result {
 	s.os = detectOS(p)
 	s.detectEngine()
 	s.detectAgent()
+	s.browserTag()
 	s.cocoaApp()
 	s.cfnetworkEngine()
 	s.mailClient()
+	s.namedApp()
 	s.ucAgentEngine()
 	s.kobo()
 	s.detectDevice()
 	s.anonymized()
 	s.desktopMode()
 	s.frozenOSVersion()
-	if !s.appNotRobot() {
+	if !s.appNotRobot() && !s.namedRobot() {
 		s.detectRobot()
+		if !strings.HasPrefix(s.devClass.v, "Robot") {
+			s.namedRobotByPrefix()
+		}
 	}
 	s.cloudApp()
 	s.whatsAppDevice()
@@ -127,6 +174,7 @@ func analyzeReporting(ua string, tied func(finding string)) Result {
 	if p.has(kwFBBracket) {
 		s.fb, _ = readFacebook(p.ua)
 	}
+	s.appleDeviceVersion()
 	s.osVersionBuild()
 	s.agentBuild()
 	s.webviewApp()

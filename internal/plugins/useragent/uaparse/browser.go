@@ -47,6 +47,12 @@ func (s *state) detectAgent() {
 		if i := strings.IndexByte(e.version, '.'); i >= 0 && e.version[i+1:] != "0" {
 			minor = e.version[i+1:]
 		}
+		if v, ok := edgeVersions[e.version]; ok {
+			// A build that tables/edge_versions.tsv lists has the
+			// release Microsoft shipped it in.
+			s.setAgent(confGeneric, "Browser", "Edge", v)
+			return
+		}
 		s.setAgent(confGeneric, "Browser", "Edge", ev+"."+minor)
 		return
 	}

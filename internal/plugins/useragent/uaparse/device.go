@@ -7,6 +7,14 @@ import "strings"
 func (s *state) detectDevice() {
 	p := s.p
 	s.devCPU.set(s.os.cpu, confGeneric)
+	if s.os.cpu == "" {
+		// Tags that name a processor outside the comment entries the
+		// system rules read, or in other spellings (tables/cpu_words.tsv),
+		// one above the system's empty reading.
+		if c := s.cpuFromWords(); c != "" {
+			s.devCPU.set(c, confGeneric+1)
+		}
+	}
 	if s.os.name == "" {
 		s.systemFromEntries()
 	}

@@ -593,6 +593,11 @@ func (s *state) deviceFamilies() {
 func (s *state) amazonDevice(model string) {
 	s.os.name = "FireOS"
 	um := strings.ToUpper(model)
+	if d, ok := amazonDevices[um]; ok {
+		// A model code of tables/amazon_devices.tsv names the product
+		// (and, for televisions that run Fire OS, its maker).
+		s.setDevice(confTable, d.class, d.brand, amazonDeviceName(s.p, d.brand, d.name))
+	}
 	switch {
 	case strings.HasPrefix(um, "AFT"):
 		s.devClass.set("Set-top box", confFamily)
@@ -607,6 +612,18 @@ func (s *state) amazonDevice(model string) {
 	case "11":
 		s.os.version = "8"
 	}
+}
+
+// amazonDeviceName writes the product name of a row of
+// tables/amazon_devices.tsv as a device name: after its brand, unless it
+// starts with it, and with the capitals of device names ("1st Gen" is
+// "1ST GEN"); a dash between spaces joins the words beside it, as Yauaa
+// shows these names ("Fire TV - 1st Gen" is "Fire TV-1ST GEN").
+func amazonDeviceName(p *parsed, brand, name string) string {
+	if !hasPrefixFold(name, brand) {
+		name = brand + " " + name
+	}
+	return normalizeNameIn(p, strings.ReplaceAll(name, " - ", "-"))
 }
 
 // windowsPhoneVendor reads the maker and model of a Windows phone whose
@@ -789,17 +806,22 @@ func windowsOEM(p *parsed) (brand, model, kind string) {
 			continue
 		}
 		switch {
-		case len(t) <= 6 && windowsOEMs[t[:4]] != "":
-			brand = windowsOEMs[t[:4]]
 		case len(t) >= 6 && strings.HasPrefix(t, "HP") && (strings.HasSuffix(t[:6], "TDF") || strings.HasPrefix(t, "HPCM")):
 			brand, kind = "HP", t[2:6]
 		case len(t) >= 6 && (strings.HasPrefix(t, "CM") || strings.HasPrefix(t, "CP")) && strings.HasSuffix(t[:6], "TDF"):
 			brand, kind = "Compaq", t[2:6]
+		case windowsOEMs[t] != "":
+			// A whole code of the table ("NP06", "MASBJS").
+			brand = windowsOEMs[t]
+		case len(t) <= 6 && windowsOEMs[t[:4]] != "":
+			// The maker's four letters, whatever the edition after them.
+			brand = windowsOEMs[t[:4]]
 		default:
 			continue
 		}
 		if i+1 < len(p.entries) && p.entries[i+1].block == e.block {
-			if m := p.text(p.entries[i+1]); len(m) >= 2 && len(m) <= 5 && isModelCode(m) {
+			// (The code written twice, "NP07; NP07", names no model.)
+			if m := p.text(p.entries[i+1]); len(m) >= 2 && len(m) <= 5 && isModelCode(m) && m != t {
 				model = m
 			}
 		}

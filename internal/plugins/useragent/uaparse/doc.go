@@ -60,7 +60,11 @@
 //     mail clients and cloud applications;
 //   - language.go: the language of the client from locale entries;
 //   - robot.go: crawlers, monitors, HTTP libraries and federated servers,
-//     named after the company behind them.
+//     named after the company behind them;
+//   - namedrobots.go, namedapps.go, cpuwords.go, appledevices.go: the
+//     readers of the tables imported whole from Yauaa's lookups (robots,
+//     apps, browser tags, processor tags and Apple devices known by name),
+//     with the length masks that turn most names away before a map.
 //
 // The rules capture how user agents are built rather than listing known
 // strings, so that unseen user agents of a known shape are analysed well.

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "dc0af811a5ad82fafcc139a9bfc60b1e947f9ee46600cd499c38ca371866ffaf",
-	"dev-variants": "ae544a0b134943402e9d3096fd8aa6ca7718e4d4e617e9d497b52b3deb48772f",
-	"access-log":   "8fb80b25887887d14992981eb7610fe9c58c82b75084c702b97234233179c73e",
+	"dev":          "dde0706e2c3eda0b621cdfd46aef989cb84d30e289fb003fd792c1e596d25c8e",
+	"dev-variants": "a5ee26080289adfd0167d80811a1b743d4187ae763d043b47af4ac6dfce3c635",
+	"access-log":   "9b30fdb852537814a67981fbff8d31d03f2b90e460bb25007badd8dd445f7c90",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
 

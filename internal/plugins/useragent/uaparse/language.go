@@ -67,11 +67,20 @@ func localeOf(t, lt string) string {
 			return t
 		}
 	}
+	if len(lt) == 3 && lt[2] == '-' || len(lt) == 5 && (lt[2] == '-' || lt[2] == '_') {
+		// A language with an empty country ("nl-"), or a locale of a
+		// language or country the maps above do not hold ("ak-gh"): the
+		// code of its row in tables/languages.tsv.
+		if l, ok := languages[lt]; ok {
+			return l.code
+		}
+	}
 	return ""
 }
 
 // languageName spells a language code out: "en-us" is "English (United
-// States)". Simplified Chinese is written "Chinese (S)" as Yauaa does.
+// States)", by its row of tables/languages.tsv, else from the names of its
+// language and country.
 //
 // The name is built in p's arena (parsed.concat); p may be nil.
 func languageName(p *parsed, code string) string {
@@ -79,8 +88,10 @@ func languageName(p *parsed, code string) string {
 	if len(code) > 5 {
 		lc = p.lower(code) // "ja-JP-mac", kept in its own spelling
 	}
-	if lc == "zh-cn" {
-		return "Chinese (S)"
+	if l, ok := languages[lc]; ok {
+		// Yauaa's name of the language or locale (tables/languages.tsv):
+		// "zh-cn" is "Chinese (S)", "bn-bd" "Bangla (Bangladesh)".
+		return l.name
 	}
 	lang, ok := languageNames[lc[:min(2, len(lc))]]
 	if len(lc) == 3 {
@@ -113,3 +124,15 @@ func indexUnderscoreHash(s string) int {
 		off = j + 1
 	}
 }
+
+// languages maps the lower case key of every row of tables/languages.tsv
+// (Yauaa's ISOLanguageCodes lookups) to the code and the name of the
+// language or locale.
+var languages = func() map[string]struct{ code, name string } {
+	rows := loadTable("languages.tsv", tableColumns["languages.tsv"])
+	m := make(map[string]struct{ code, name string }, len(rows))
+	for _, r := range rows {
+		m[asciiLower(r[0])] = struct{ code, name string }{r[1], r[2]}
+	}
+	return m
+}()

@@ -85,7 +85,7 @@ var tableColumns = map[string]int{
 	"hacker_toolkits.tsv": 3, "webview_apps.tsv": 3, "attack_signatures.tsv": 3, "app_spellings.tsv": 3,
 	"robot_device_names.tsv": 3, "set_top_box_makers.tsv": 3, "domain_brands.tsv": 3,
 	"system_releases.tsv": 4, "fediverse_servers.tsv": 3, "robot_engine_names.tsv": 3, "unix_desktops.tsv": 4,
-	"browsers.tsv": 4, "robot_words.tsv": 3,
+	"browsers.tsv": 4, "robot_words.tsv": 3, "named_robots.tsv": 5, "amazon_devices.tsv": 5, "named_apps.tsv": 4, "edge_versions.tsv": 3, "browser_tags.tsv": 3, "cpu_words.tsv": 3, "languages.tsv": 4, "apple_devices.tsv": 5,
 }
 
 // brandPrefixes maps the lower case start of a device model to the brand
@@ -328,3 +328,17 @@ var unixDesktops = func() map[string]struct{ brand, name string } {
 	}
 	return m
 }()
+
+// amazonDevices maps the upper case model code of a Fire OS device to its
+// class, brand and product name (tables/amazon_devices.tsv).
+var amazonDevices = func() map[string]struct{ class, brand, name string } {
+	m := map[string]struct{ class, brand, name string }{}
+	for _, r := range loadTable("amazon_devices.tsv", tableColumns["amazon_devices.tsv"]) {
+		m[strings.ToUpper(r[0])] = struct{ class, brand, name string }{r[1], r[2], r[3]}
+	}
+	return m
+}()
+
+// edgeVersions maps the version of legacy Edge's "Edge/<EdgeHTML
+// version>" product to the Edge release (tables/edge_versions.tsv).
+var edgeVersions = tableMap("edge_versions.tsv", tableColumns["edge_versions.tsv"])

