@@ -23,7 +23,7 @@ func AppendJSON(dst []byte, v Value) []byte {
 	case String:
 		return AppendJSONString(dst, v.string())
 	case Int:
-		return strconv.AppendInt(dst, int64(v.num), 10)
+		return AppendInt(dst, int64(v.num))
 	case Float:
 		f := math.Float64frombits(v.num)
 		if math.IsInf(f, 0) || math.IsNaN(f) {
@@ -126,7 +126,7 @@ func AppendFieldsJSONKnown(dst []byte, fields []Field, known string) []byte {
 		v := fields[i].Value
 		if v.kind != String {
 			if v.kind == Int {
-				dst = strconv.AppendInt(dst, int64(v.num), 10)
+				dst = AppendInt(dst, int64(v.num))
 			} else {
 				dst = AppendJSON(dst, v)
 			}
