@@ -115,6 +115,15 @@ func AppendFieldsJSONKnown(dst []byte, fields []Field, known string) []byte {
 				b[n+2] = ':'
 				dst = dst[:k+n+3]
 			}
+		} else if n >= 4 && n < 8 && cap(dst)-k >= 10 && unsafeBytes(uint64(load32(name, 0))|uint64(load32(name, n-4))<<32) == 0 {
+			// Names of 4 to 7 bytes (user, src_ip): two 4-byte stores.
+			b := dst[k : k+10]
+			b[0] = '"'
+			binary.LittleEndian.PutUint32(b[1:5], load32(name, 0))
+			binary.LittleEndian.PutUint32(b[n-3:n+1], load32(name, n-4))
+			b[n+1] = '"'
+			b[n+2] = ':'
+			dst = dst[:k+n+3]
 		} else if shortSafe(name) {
 			dst = append(dst, '"')
 			dst = append(dst, name...)
