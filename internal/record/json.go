@@ -132,6 +132,9 @@ func AppendFieldsJSONKnown(dst []byte, fields []Field, known string) []byte {
 			dst = AppendJSONString(dst, name)
 			dst = append(dst, ':')
 		}
+		// The word stores above and below write only bytes of the
+		// result, inside room the buffer already has (tested first);
+		// without the room they leave the field to the appends.
 		v := fields[i].Value
 		if v.kind != String {
 			if v.kind == Int {
@@ -155,7 +158,7 @@ func AppendFieldsJSONKnown(dst []byte, fields []Field, known string) []byte {
 			// "-", "GET": the first, middle and last byte are all.
 			b := dst[k : k+5]
 			b[0] = '"'
-			b[1], b[1+n>>1], b[n] = s[0], s[n>>1], s[n-1]
+			b[1], b[1+(n>>1)], b[n] = s[0], s[n>>1], s[n-1]
 			b[n+1] = '"'
 			dst = dst[:k+n+2]
 		case n >= 8 && n <= 16 && cap(dst)-k >= 18 && unsafeBytes(load64(s, 0))|unsafeBytes(load64(s, n-8)) == 0:
