@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -22,7 +23,7 @@ func AppendJSON(dst []byte, v Value) []byte {
 	case String:
 		return AppendJSONString(dst, v.string())
 	case Int:
-		return strconv.AppendInt(dst, int64(v.num), 10)
+		return AppendInt(dst, int64(v.num))
 	case Float:
 		f := math.Float64frombits(v.num)
 		if math.IsInf(f, 0) || math.IsNaN(f) {
@@ -97,10 +98,33 @@ func AppendFieldsJSONKnown(dst []byte, fields []Field, known string) []byte {
 			dst = append(dst, ',')
 		}
 		name := fields[i].Name
-		if n := len(name); n >= 8 && n <= 16 && unsafeBytes(load64(name, 0))|unsafeBytes(load64(name, n-8)) == 0 || shortSafe(name) {
-			// Most names: written without the call and its checks. Names
-			// of 8 to 16 bytes, the most common, are tested here, as
-			// shortSafe does, without calling it (too large to inline).
+		if n, k := len(name), len(dst); n >= 8 && n <= 16 && cap(dst)-k >= 19 {
+			// Most names: 8 to 16 bytes, tested as shortSafe does and, when
+			// safe, written as "name": by two overlapping word stores
+			// into room already there, without a call.
+			lo, hi := load64(name, 0), load64(name, n-8)
+			if unsafeBytes(lo)|unsafeBytes(hi) != 0 {
+				dst = AppendJSONString(dst, name)
+				dst = append(dst, ':')
+			} else {
+				b := dst[k : k+19]
+				b[0] = '"'
+				binary.LittleEndian.PutUint64(b[1:9], lo)
+				binary.LittleEndian.PutUint64(b[n-7:n+1], hi)
+				b[n+1] = '"'
+				b[n+2] = ':'
+				dst = dst[:k+n+3]
+			}
+		} else if n >= 4 && n < 8 && cap(dst)-k >= 10 && unsafeBytes(uint64(load32(name, 0))|uint64(load32(name, n-4))<<32) == 0 {
+			// Names of 4 to 7 bytes (user, src_ip): two 4-byte stores.
+			b := dst[k : k+10]
+			b[0] = '"'
+			binary.LittleEndian.PutUint32(b[1:5], load32(name, 0))
+			binary.LittleEndian.PutUint32(b[n-3:n+1], load32(name, n-4))
+			b[n+1] = '"'
+			b[n+2] = ':'
+			dst = dst[:k+n+3]
+		} else if shortSafe(name) {
 			dst = append(dst, '"')
 			dst = append(dst, name...)
 			dst = append(dst, '"', ':')
@@ -108,18 +132,48 @@ func AppendFieldsJSONKnown(dst []byte, fields []Field, known string) []byte {
 			dst = AppendJSONString(dst, name)
 			dst = append(dst, ':')
 		}
+		// The word stores above and below write only bytes of the
+		// result, inside room the buffer already has (tested first);
+		// without the room they leave the field to the appends.
 		v := fields[i].Value
 		if v.kind != String {
-			dst = AppendJSON(dst, v)
+			if v.kind == Int {
+				dst = AppendInt(dst, int64(v.num))
+			} else {
+				dst = AppendJSON(dst, v)
+			}
 			continue
 		}
 		s := v.string()
-		switch {
-		case len(s) > 16 && (m.inside(s) || sameString(s, known)):
+		switch n, k := len(s), len(dst); {
+		case n >= 4 && n < 8 && cap(dst)-k >= 10 && unsafeBytes(uint64(load32(s, 0))|uint64(load32(s, n-4))<<32) == 0:
+			// Short values (a status, a size): two 4-byte stores.
+			b := dst[k : k+10]
+			b[0] = '"'
+			binary.LittleEndian.PutUint32(b[1:5], load32(s, 0))
+			binary.LittleEndian.PutUint32(b[n-3:n+1], load32(s, n-4))
+			b[n+1] = '"'
+			dst = dst[:k+n+2]
+		case n > 0 && n < 4 && cap(dst)-k >= 5 && jsonSafe[s[0]]&jsonSafe[s[n>>1]]&jsonSafe[s[n-1]] != 0:
+			// "-", "GET": the first, middle and last byte are all.
+			b := dst[k : k+5]
+			b[0] = '"'
+			b[1], b[1+(n>>1)], b[n] = s[0], s[n>>1], s[n-1]
+			b[n+1] = '"'
+			dst = dst[:k+n+2]
+		case n >= 8 && n <= 16 && cap(dst)-k >= 18 && unsafeBytes(load64(s, 0))|unsafeBytes(load64(s, n-8)) == 0:
+			// An address, a version: as the names above.
+			b := dst[k : k+18]
+			b[0] = '"'
+			binary.LittleEndian.PutUint64(b[1:9], load64(s, 0))
+			binary.LittleEndian.PutUint64(b[n-7:n+1], load64(s, n-8))
+			b[n+1] = '"'
+			dst = dst[:k+n+2]
+		case n > 16 && (m.inside(s) || sameString(s, known)):
 			dst = append(dst, '"')
 			dst = append(dst, s...)
 			dst = append(dst, '"')
-		case !mapped && len(s) >= escapeMapMin && len(s) <= math.MaxInt32:
+		case !mapped && n >= escapeMapMin && n <= math.MaxInt32:
 			mapped = true
 			dst = appendJSONString(dst, s, &m)
 		default:

@@ -113,3 +113,41 @@ func TestAppendFieldsJSONNames(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendFieldsJSONShortValues checks the short paths of
+// AppendFieldsJSONKnown (names of 8 to 16 bytes, string values of 1 to 16
+// bytes written by word stores into spare room) against AppendJSONString:
+// values of every length from 0 to 24 bytes, safe and with a byte to
+// escape, a byte of a multi-byte rune or an invalid byte at every position,
+// each appended to a buffer with every amount of spare room from 0 to 48
+// bytes, so that the room test is met and missed at every place. What was
+// in the buffer before is kept.
+func TestAppendFieldsJSONShortValues(t *testing.T) {
+	check := func(fields []record.Field) {
+		t.Helper()
+		want := append([]byte("prefix"), referenceFieldsJSON(fields)...)
+		for room := 0; room <= 48; room++ {
+			dst := make([]byte, 6, 6+room)
+			copy(dst, "prefix")
+			if got := record.AppendFieldsJSON(dst, fields); !bytes.Equal(got, want) {
+				t.Fatalf("room %d: AppendFieldsJSON = %q, want %q", room, got, want)
+			}
+		}
+	}
+	for n := 0; n <= 24; n++ {
+		base := []byte("0123456789abcdefghijklmnopqrstuvwxyz"[:n])
+		check([]record.Field{{Name: "http_status", Value: record.StringValue(string(base))},
+			{Name: "v", Value: record.StringValue(string(base))}})
+		for pos := 0; pos < n; pos++ {
+			for _, c := range []byte{'"', '\\', '\n', 0x00, 0x1f, 0x7f, 0x80, 0xc3, 0xff} {
+				v := bytes.Clone(base)
+				v[pos] = c
+				check([]record.Field{
+					{Name: "record_type", Value: record.StringValue(string(v))},
+					{Name: string(v), Value: record.StringValue(string(base))},
+					{Name: "n", Value: record.IntValue(int64(pos) - 7)},
+				})
+			}
+		}
+	}
+}

@@ -240,6 +240,31 @@ func (n Name) String() string { return n.s }
 // SetNamed is Set for a Name: the same, without hashing the name again.
 func (r *Record) SetNamed(n Name, v Value) { r.set(n.s, n.bit, v) }
 
+// Bit returns the name's bit in the set of names a record keeps: the bits
+// of several names ORed together prove them all absent at once (Absent).
+// Distinct names can share a bit.
+func (n Name) Bit() uint64 { return n.bit }
+
+// Absent reports whether the record has certainly none of the names whose
+// bits (Name.Bit) are set in bits; false means it may have one.
+func (r *Record) Absent(bits uint64) bool { return r.names&bits == 0 }
+
+// Room returns how many fields can be added without the field slice
+// growing.
+func (r *Record) Room() int { return cap(r.fields) - len(r.fields) }
+
+// AddAbsent appends a field for a parser that has proved its name absent
+// (Absent) and the room there (Room), and that the names it adds this way
+// are distinct: SetNamed without the call, the test and the scan. Under
+// those conditions the record is the same as after SetNamed.
+func (r *Record) AddAbsent(n Name, v Value) {
+	k := len(r.fields)
+	r.fields = r.fields[:k+1]
+	f := &r.fields[k]
+	f.Name, f.Value = n.s, v
+	r.names |= n.bit
+}
+
 // set is Set with the name's bit given; bit must be nameBit(name).
 func (r *Record) set(name string, bit uint64, v Value) {
 	if r.names&bit != 0 {

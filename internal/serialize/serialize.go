@@ -73,7 +73,7 @@ func AppendRecordJSON(dst []byte, r *record.Record) []byte {
 }
 
 func appendInt(dst []byte, n int64) []byte {
-	return record.AppendJSON(dst, record.IntValue(n))
+	return record.AppendInt(dst, n)
 }
 
 type envelope struct {

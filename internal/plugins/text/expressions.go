@@ -46,6 +46,10 @@ type pattern struct {
 	// and an empty capture sets none, as in Logstash; a later capture of
 	// the same field overrides an earlier one.
 	named bool
+	// bits is the OR of the targets' name bits when their names are all
+	// distinct, else 0: with it setFields proves that none of the fields
+	// is set yet.
+	bits uint64
 }
 
 // regexOrGrok checks, on the key alone, each line that is a plain regular
@@ -168,6 +172,7 @@ func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options
 			}
 		}
 		p.re, p.fast = re, compileFast(re)
+		p.bits = distinctBits(p.targets)
 		ps = append(ps, p)
 	}
 	if len(named) == 0 && len(fields) == 0 && conf.String(KeyGrokMatchField) == "" {
@@ -263,4 +268,20 @@ func quoteAll(ss []string) string {
 		q[i] = strconv.Quote(s)
 	}
 	return strings.Join(q, ", ")
+}
+
+// distinctBits returns the OR of the targets' name bits, or 0 when two
+// targets name the same field (the later one then overrides the earlier,
+// which setFields leaves to SetNamed). Distinct names may share a bit.
+func distinctBits(targets []target) uint64 {
+	var bits uint64
+	for i, t := range targets {
+		for _, u := range targets[:i] {
+			if u.field == t.field {
+				return 0
+			}
+		}
+		bits |= t.name.Bit()
+	}
+	return bits
 }

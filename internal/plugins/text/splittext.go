@@ -234,44 +234,64 @@ func (st *SplitText) parse(r *record.Record, idx []int, sc *fastre.Scratch) {
 // fieldError is a value that could not be converted.
 type fieldError struct{ kind, msg string }
 
-// setFields sets the fields of a match m of p on s.
+// setFields sets the fields of a match m of p on s. When the record has
+// none of the pattern's names yet (p.bits, of distinct names) and
+// room for all of them, which is every line of a parse job, the fields are
+// appended without SetNamed's call and tests (AddAbsent): the same record.
 func (st *SplitText) setFields(r *record.Record, p *pattern, s string, m []int) *fieldError {
+	fresh := p.bits != 0 && r.Absent(p.bits) && r.Room() >= len(p.targets)
 	for i, t := range p.targets {
 		start, end := m[2*i+2], m[2*i+3]
 		if start < 0 || p.named && start == end {
 			continue // an optional group that did not take part sets no field
 		}
 		text := s[start:end]
-		switch t.conv {
-		case convString:
-			r.SetNamed(t.name, record.StringValue(text))
-		case convTime:
-			ms, err := ParseTime(text, st.loc)
-			if err != nil {
-				return &fieldError{"date_parsing_error", err.Error()}
+		v := record.StringValue(text)
+		if t.conv != convString {
+			var fe *fieldError
+			if v, fe = st.convert(t, text); fe != nil {
+				return fe
 			}
-			r.SetNamed(t.name, record.IntValue(ms))
-		case convInt:
-			n, err := parseInt(text)
-			if err != nil {
-				return &fieldError{typeConversionError, fmt.Sprintf("field %s: %q is not an int", t.field, text)}
-			}
-			r.SetNamed(t.name, record.IntValue(n))
-		case convFloat:
-			f, err := strconv.ParseFloat(text, 64)
-			if err != nil {
-				return &fieldError{typeConversionError, fmt.Sprintf("field %s: %q is not a float", t.field, text)}
-			}
-			r.SetNamed(t.name, record.FloatValue(f))
-		case convBool:
-			b, err := strconv.ParseBool(text)
-			if err != nil {
-				return &fieldError{typeConversionError, fmt.Sprintf("field %s: %q is not a bool", t.field, text)}
-			}
-			r.SetNamed(t.name, record.BoolValue(b))
+		}
+		if fresh {
+			r.AddAbsent(t.name, v)
+		} else {
+			r.SetNamed(t.name, v)
 		}
 	}
 	return nil
+}
+
+// convert is the value of a capture of a target that is not a plain
+// string.
+func (st *SplitText) convert(t target, text string) (record.Value, *fieldError) {
+	switch t.conv {
+	case convTime:
+		ms, err := ParseTime(text, st.loc)
+		if err != nil {
+			return record.Value{}, &fieldError{"date_parsing_error", err.Error()}
+		}
+		return record.IntValue(ms), nil
+	case convInt:
+		n, err := parseInt(text)
+		if err != nil {
+			return record.Value{}, &fieldError{typeConversionError, fmt.Sprintf("field %s: %q is not an int", t.field, text)}
+		}
+		return record.IntValue(n), nil
+	case convFloat:
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return record.Value{}, &fieldError{typeConversionError, fmt.Sprintf("field %s: %q is not a float", t.field, text)}
+		}
+		return record.FloatValue(f), nil
+	case convBool:
+		b, err := strconv.ParseBool(text)
+		if err != nil {
+			return record.Value{}, &fieldError{typeConversionError, fmt.Sprintf("field %s: %q is not a bool", t.field, text)}
+		}
+		return record.BoolValue(b), nil
+	}
+	return record.StringValue(text), nil
 }
 
 // typeConversionError is the error type of a capture that %{PATTERN:field:int}
