@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/go-plugin"
 
@@ -58,10 +59,45 @@ func Serve(specs ...ProcessorSpec) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- pluginrpc.ServeBatches(l, svc.Process) }()
+	stop, watched := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(watched)
+		watchParent(stop, parentPoll)
+	}()
 	plugin.Serve(conf)
+	close(stop)
+	<-watched
 	l.Close()
 	if err := <-done; err != nil {
 		fmt.Fprintln(os.Stderr, "weir plugin:", err)
+	}
+}
+
+// parentPoll is how often the plugin looks whether Weir is still there.
+const parentPoll = time.Second
+
+// watchParent ends the plugin process once the Weir process that started
+// it is gone, until stop is closed. Weir stops its plugins when it stops,
+// but a Weir killed outright (SIGKILL, the OOM killer) cannot, and
+// go-plugin's server does not notice: the plugin used to live on, orphaned,
+// holding its memory and its socket. An orphan is given a new parent
+// (init, or a subreaper), so a parent process id that changes means Weir
+// is gone. The batches in hand had no one left to return to: there is
+// nothing to flush, and exiting at once is safe.
+func watchParent(stop <-chan struct{}, every time.Duration) {
+	ppid := os.Getppid()
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			if os.Getppid() != ppid {
+				fmt.Fprintln(os.Stderr, "weir plugin: the Weir process that started this plugin is gone; exiting")
+				os.Exit(1)
+			}
+		}
 	}
 }
 

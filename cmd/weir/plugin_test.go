@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -134,7 +135,23 @@ func TestPluginLifecycleThroughTheCommand(t *testing.T) {
 	if png == 0 {
 		t.Fatal("no event has url_extension png")
 	}
+	// Weir killed outright cannot stop its plugin: the plugin notices that
+	// its parent is gone and exits (sdk.watchParent) instead of living on
+	// as an orphan.
+	plugins := filepath.Join(home, "plugins")
+	if len(processesUnder(t, plugins)) == 0 {
+		t.Fatal("no plugin process runs beside weir: the orphan check below would prove nothing")
+	}
 	p.kill9(t)
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		left := processesUnder(t, plugins)
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("plugin processes %v still run 15 s after weir was killed", left)
+		}
+	}
 
 	out = mustRun("-r", "com.example.weir:urlrequest")
 	if !strings.Contains(out, "removed com.example.weir:urlrequest:1.0.0") {
@@ -147,4 +164,29 @@ func TestPluginLifecycleThroughTheCommand(t *testing.T) {
 	if code != 1 || !strings.Contains(out, `unknown processor component "com.example.processor.ParseUrlRequest"`) {
 		t.Fatalf("validate after remove: exit %d\n%s", code, out)
 	}
+}
+
+// processesUnder returns the ids of the running processes whose program
+// lies under dir, read from /proc (the test runs on Linux).
+func processesUnder(t *testing.T, dir string) []int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatalf("list processes: %v", err)
+	}
+	var ids []int
+	for _, e := range ents {
+		id, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue // gone meanwhile
+		}
+		if arg0, _, _ := strings.Cut(string(cmdline), "\x00"); strings.HasPrefix(arg0, dir+string(filepath.Separator)) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
