@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -138,13 +137,13 @@ func TestPluginLifecycleThroughTheCommand(t *testing.T) {
 	// Weir killed outright cannot stop its plugin: the plugin notices that
 	// its parent is gone and exits (sdk.watchParent) instead of living on
 	// as an orphan.
-	plugins := filepath.Join(home, "plugins")
-	if len(processesUnder(t, plugins)) == 0 {
+	bin := filepath.Join(home, "plugins", "com", "example", "weir", "urlrequest", "1.0.0", "urlrequest")
+	if len(streamtest.PIDsRunning(t, bin)) == 0 {
 		t.Fatal("no plugin process runs beside weir: the orphan check below would prove nothing")
 	}
 	p.kill9(t)
 	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		left := processesUnder(t, plugins)
+		left := streamtest.PIDsRunning(t, bin)
 		if len(left) == 0 {
 			break
 		}
@@ -164,29 +163,4 @@ func TestPluginLifecycleThroughTheCommand(t *testing.T) {
 	if code != 1 || !strings.Contains(out, `unknown processor component "com.example.processor.ParseUrlRequest"`) {
 		t.Fatalf("validate after remove: exit %d\n%s", code, out)
 	}
-}
-
-// processesUnder returns the ids of the running processes whose program
-// lies under dir, read from /proc (the test runs on Linux).
-func processesUnder(t *testing.T, dir string) []int {
-	t.Helper()
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatalf("list processes: %v", err)
-	}
-	var ids []int
-	for _, e := range ents {
-		id, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil {
-			continue // gone meanwhile
-		}
-		if arg0, _, _ := strings.Cut(string(cmdline), "\x00"); strings.HasPrefix(arg0, dir+string(filepath.Separator)) {
-			ids = append(ids, id)
-		}
-	}
-	return ids
 }

@@ -177,28 +177,6 @@ func waitTotal(t *testing.T, b *streamtest.Broker, n int64) {
 	}
 }
 
-// pluginPIDs returns the processes running bin, found as an operator would
-// (ps): by /proc/PID/exe.
-func pluginPIDs(t *testing.T, bin string) []int {
-	t.Helper()
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatalf("read /proc: %v", err)
-	}
-	var pids []int
-	for _, e := range ents {
-		var pid int
-		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
-			continue
-		}
-		exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe"))
-		if err == nil && exe == bin {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
 // waitExited waits until process pid has exited (gone or a zombie), so
 // that its end of the plugin connection is closed.
 func waitExited(pid int) error {
@@ -224,7 +202,7 @@ func waitPIDs(t *testing.T, bin string, n int) []int {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		pids := pluginPIDs(t, bin)
+		pids := streamtest.PIDsRunning(t, bin)
 		if len(pids) == n {
 			return pids
 		}
@@ -325,7 +303,7 @@ func TestPluginPipelineSwap(t *testing.T) {
 	e := startEngine(t, reg, engine.Settings{}, urlDataflow(b.Addr, t0, t0, false))
 	ctx := context.Background()
 
-	if n := len(pluginPIDs(t, bin)); n != 0 {
+	if n := len(streamtest.PIDsRunning(t, bin)); n != 0 {
 		t.Fatalf("%d plugin processes before the plugin is in the pipeline", n)
 	}
 	if err := e.Apply(ctx, urlDataflow(b.Addr, t0, t0.Add(time.Second), true)); err != nil {
