@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -45,7 +46,8 @@ type producer struct {
 	errSer    component.Serializer // serializer of the error topics
 	log       *slog.Logger
 	m         produceMetrics
-	pending   sync.WaitGroup
+	produced  atomic.Int64 // messages handed to the client, added once a chunk (release)
+	acks      ackCount     // callbacks that have run
 	mu        sync.Mutex
 	err       error
 	used      [][]byte                 // slabs taken from slabs, returned by recycle
@@ -102,23 +104,25 @@ const slabSize = 64 << 10
 // they are serialized into, the block of messages they are carved from,
 // the acknowledgements reserved ahead, and their Kafka timestamp (see
 // produce). One worker uses it, so none of these takes the producer's lock
-// or touches its WaitGroup for every record; release must run once the
-// chunk is done (processChunk defers it).
+// or touches a counter shared between workers for every record; release
+// must run once the chunk is done (processChunk defers it).
 type chunkOut struct {
 	slab  []byte
 	sents []sent    // messages carved for the chunk and not used yet
+	used  int       // messages handed to the client, counted by release
 	hint  int       // how many messages the chunk expects to produce still
 	stamp time.Time // the Kafka timestamp of the chunk's messages
 }
 
-// release gives back the acknowledgements reserved for messages the chunk
-// did not use. (The messages themselves stay unused in their block until
-// the poll's blocks are recycled.)
+// release counts the messages the chunk handed to the client, once the
+// chunk is done, for wait. (Messages carved and not used stay unused in
+// their block until the poll's blocks are recycled.)
 func (p *producer) release(out *chunkOut) {
-	if n := len(out.sents); n > 0 {
-		p.pending.Add(-n)
-		out.sents = nil
+	if out.used > 0 {
+		p.produced.Add(int64(out.used))
+		out.used = 0
 	}
+	out.sents = nil
 }
 
 // send serializes r once and produces it to every topic (isErr: the error
@@ -179,10 +183,11 @@ func (p *producer) produce(out *chunkOut, r *record.Record, topic string, key, v
 
 // acked is the produce callback of every message of the poll.
 func (p *producer) acked(kr *kgo.Record, err error) {
-	defer p.pending.Done()
 	if err == nil {
+		p.acks.n.Add(1)
 		return
 	}
+	defer p.acks.n.Add(1) // after the refusal or error is noted, which wait then reads
 	// kr is the Record of a sent (its first field) that produce handed
 	// to the client, which calls back with the same pointer.
 	m := (*sent)(unsafe.Pointer(kr))
@@ -206,14 +211,23 @@ type sent struct {
 	isErr      bool
 }
 
+// ackCount counts the produce callbacks that have run, alone on its cache
+// line: the client's goroutines add to it for every message, and sharing a
+// line with the producer's lock, which the workers take, would make both
+// sides wait on each other's writes.
+type ackCount struct {
+	_ [64]byte
+	n atomic.Int64
+	_ [56]byte
+}
+
 // sentBlock is how many messages a block of the pool holds.
 const sentBlock = 256
 
 // newSent takes the next message carved for the chunk, carving more when
 // none is left: as many as the chunk expects (out.hint), at most a block,
-// from the poll's current block, under one lock. Each message carved is
-// also reserved in pending ahead of its callback (release gives back the
-// ones not used), so the WaitGroup is not touched for every message.
+// from the poll's current block, under one lock. The message is counted
+// in out.used, which release adds to produced once for the chunk.
 func (p *producer) newSent(out *chunkOut) *sent {
 	if len(out.sents) == 0 {
 		want := min(max(out.hint, 1), sentBlock)
@@ -227,8 +241,8 @@ func (p *producer) newSent(out *chunkOut) *sent {
 		p.block = p.block[:n+k]
 		out.sents = p.block[n : n+k : n+k]
 		p.mu.Unlock()
-		p.pending.Add(k)
 	}
+	out.used++
 	out.hint--
 	m := &out.sents[0]
 	out.sents = out.sents[1:]
@@ -524,15 +538,25 @@ func (p *producer) recycleRecords(pool *record.BatchPool) {
 
 // wait returns once every message of the poll is acknowledged, with the
 // first failure. The poll has handed all its messages to the client by
-// then, so it first flushes: without it the last batch of each partition
-// would wait out the client's linger (10 ms) before it is sent, once a
-// poll, for nothing (no more records come until the poll is committed).
-// The stream's client produces for one poll at a time, so Flush waits for
-// this poll's messages only. A flush cut short by ctx still leaves every
-// message to its callback, which the WaitGroup waits for.
+// then, so it flushes: without it the last batch of each partition would
+// wait out the client's linger (10 ms) before it is sent, once a poll, for
+// nothing (no more records come until the poll is committed). The
+// stream's client produces for one poll at a time, so Flush waits for this
+// poll's messages only, and franz-go runs a message's callback before it
+// counts the message done: once Flush returns nil, every callback has run.
+//
+// Two cases are left to the count of callbacks: a flush cut short by ctx,
+// whose messages still each get their callback, and a message the client
+// refused before buffering it (ctx done while Produce blocked on
+// MaxBufferedRecords), whose callback franz-go runs on a goroutine of its
+// own that Flush does not wait for. Both only happen when a poll fails or
+// the stream stops, so wait polls the count then rather than pay for a
+// WaitGroup (a contended atomic and its wake-up) on every message.
 func (p *producer) wait() error {
 	_ = p.cl.Flush(p.ctx) // its only error is ctx's, which the callbacks report too
-	p.pending.Wait()
+	for p.acks.n.Load() < p.produced.Load() {
+		time.Sleep(time.Millisecond)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.err
