@@ -8,12 +8,13 @@ import (
 )
 
 // The rules' facts live in tables/*.tsv, embedded in the binary and read
-// once when the package is initialised: brands and their model prefixes,
-// HTTP libraries, robot names and companies, Windows OEM codes, processor
-// tags, operating systems, Linux distributions and mail programs. Each
-// file holds one entry a line, with tab-separated columns, the last of
-// which says where the fact comes from; lines starting with "#" describe
-// the file. Adding an entry needs no code: add a line with its source.
+// once, when the model is first needed (buildModel): brands and their
+// model prefixes, HTTP libraries, robot names and companies, Windows OEM
+// codes, processor tags, operating systems, Linux distributions and mail
+// programs. Each file holds one entry a line, with tab-separated columns,
+// the last of which says where the fact comes from; lines starting with
+// "#" describe the file. Adding an entry needs no code: add a line with
+// its source.
 //
 //go:embed tables/*.tsv
 var tableFiles embed.FS
@@ -21,7 +22,9 @@ var tableFiles embed.FS
 // loadTable returns the rows of an embedded table, each with cols columns
 // (the source column included, and not empty). A malformed table is a
 // programming error found by the first test run (TestTablesWellFormed),
-// so it stops the program at start-up.
+// so it panics. Tables are read by buildModel, so the panic comes from the
+// first call that needs the model (New, in a job: when ParseUserAgent is
+// built, before the stream runs), no longer from the program's start.
 func loadTable(name string, cols int) [][]string {
 	rows, err := parseTable(name, cols)
 	if err != nil {
