@@ -16,7 +16,8 @@ type Analyzer struct {
 
 // New returns an Analyzer with the given options. The first call builds
 // the analyzer's model (the tables and indexes all analyzers share), which
-// takes some 25 ms and 2.4 MB; later calls find it built.
+// takes about 20 ms and allocates 5.4 MB, 2.2 MB of which stay live; later
+// calls find it built.
 func New(opts Options) *Analyzer {
 	ensureModel()
 	return &Analyzer{cache: newLRUCache(opts.CacheSize)}

@@ -101,6 +101,6 @@
 // keeps that many analysed strings in a sharded LRU cache; a Result is an
 // immutable value that shares the cached attribute array. The model all
 // Analyzers share is built by the first New (or the first call of
-// IsAttribute, AttributeOf or Result.Get), about 25 ms; concurrent first
+// IsAttribute, AttributeOf or Result.Get), in about 20 ms; concurrent first
 // callers wait for the one building it.
 package uaparse

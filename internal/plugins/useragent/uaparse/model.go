@@ -21,8 +21,8 @@ func ensureModel() { modelOnce.Do(buildModel) }
 //
 // It runs on first use rather than at package initialisation because the
 // package is linked into every weir binary: built at init, the model cost
-// every weir process about 26 ms and 5.4 MB of allocations, 2.4 MB of
-// which stayed live (and so about 5 MB of peak RSS, the heap growing to
+// every weir process about 26 ms and 5.4 MB of allocations, 2.2 MB of
+// which stayed live (and so about 4-5 MB of peak RSS, the heap growing to
 // twice what is live), even a "weir --help" or a job without
 // ParseUserAgent.
 //
@@ -36,7 +36,8 @@ func ensureModel() { modelOnce.Do(buildModel) }
 // needle). A new variable is added here after every variable it reads. An
 // initialiser of one line is written here; a longer one is a function
 // beside its variable (buildBrandPrefixes beside brandPrefixes), called
-// from here.
+// from here. The comments naming a file say where the variables that follow
+// are declared.
 //
 // A malformed embedded table panics (loadTable): a programming error that
 // the tests find, which now surfaces at the first New instead of at start-up.

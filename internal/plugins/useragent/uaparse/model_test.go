@@ -31,7 +31,7 @@ var initLine = regexp.MustCompile(`(?m)^init (\S+) @\S+ ms, \S+ ms clock, (\d+) 
 // calling it, as every weir process without ParseUserAgent does: the
 // package's initialisation must allocate (almost) nothing, and leave
 // (almost) nothing live. It built the whole model before (5.4 MB
-// allocated, 2.4 MB live). Then the same program analyses a user agent,
+// allocated, 2.2 MB live). Then the same program analyses a user agent,
 // which must build the model and answer.
 func TestModelBuiltOnFirstUse(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "initprobe")
