@@ -12,34 +12,42 @@ type browserToken struct {
 	class string // AgentClass
 }
 
-var browserTokens = func() []browserToken {
+var browserTokens []browserToken
+
+func buildBrowserTokens() []browserToken {
 	rows := loadTable("browsers.tsv", tableColumns["browsers.tsv"])
 	out := make([]browserToken, len(rows))
 	for i, r := range rows {
 		out[i] = browserToken{token: r[0], name: r[1], class: r[2]}
 	}
 	return out
-}()
+}
 
 // browserTokenNeedles registers each browser token with the needle scan,
 // in the order of browserTokens. The tokens are lower case, so a product
 // whose last word matches one without case is that same text in the lower
 // case user agent.
-var browserTokenNeedles = func() []needleID {
+var browserTokenNeedles []needleID
+
+func buildBrowserTokenNeedles() []needleID {
 	out := make([]needleID, len(browserTokens))
 	for i, bt := range browserTokens {
 		out[i] = uaNeedles.add(bt.token)
 	}
 	return out
-}()
+}
 
 // browserTokenList asks the scan which rows of browserTokens can match.
-var browserTokenList = newNeedleList(browserTokenNeedles)
+var browserTokenList *needleList
 
 // edgeHTMLToEdge maps the EdgeHTML engine major version to the version of
 // the Edge browser that shipped it, as Microsoft published them.
-var edgeHTMLToEdge = map[string]string{
-	"12": "20", "13": "25", "14": "38", "15": "40", "16": "41", "17": "42", "18": "44", "19": "44",
+var edgeHTMLToEdge map[string]string
+
+func buildEdgeHTMLToEdge() map[string]string {
+	return map[string]string{
+		"12": "20", "13": "25", "14": "38", "15": "40", "16": "41", "17": "42", "18": "44", "19": "44",
+	}
 }
 
 // chromeVersion applies the "reduced user agent" convention: Chrome 101+

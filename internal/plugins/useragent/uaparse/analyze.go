@@ -90,12 +90,12 @@ func keyAt(mask uint64, i int) bool {
 
 // Needles of the engine and extras rules.
 var (
-	kwParenGecko = uaNeedles.add(") gecko ")
-	kwHTTPWord   = uaNeedles.add("http")
+	kwParenGecko needleID
+	kwHTTPWord   needleID
 	// Addresses spelled out against harvesters: "me [at] example [dot] com",
 	// "me at example dot com".
-	kwAtBracket = uaNeedles.add("[at]")
-	kwAtWord    = uaNeedles.add(" at ")
+	kwAtBracket needleID
+	kwAtWord    needleID
 )
 
 // analyze runs every rule over ua and returns the attribute values. The

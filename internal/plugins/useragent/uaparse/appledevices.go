@@ -9,7 +9,12 @@ import "strings"
 // about only for Apple devices, whose product names and comment entries
 // ("applewebkit", "khtml", "cpu iphone os 16_6 like mac os x") the masks
 // turn away before the map is hashed.
-var appleDeviceVersions, appleTagMasks = func() (map[string]string, *nameMasks) {
+var (
+	appleDeviceVersions map[string]string
+	appleTagMasks       *nameMasks
+)
+
+func buildAppleDevices() (map[string]string, *nameMasks) {
 	rows := loadTable("apple_devices.tsv", tableColumns["apple_devices.tsv"])
 	m := make(map[string]string, len(rows))
 	masks := &nameMasks{}
@@ -19,7 +24,7 @@ var appleDeviceVersions, appleTagMasks = func() (map[string]string, *nameMasks) 
 		masks.add("apple_devices.tsv", k)
 	}
 	return m, masks
-}()
+}
 
 // appleDeviceVersion reads the version of an Apple device (DeviceVersion)
 // from the tag its user agent sends, by tables/apple_devices.tsv: the

@@ -18,11 +18,11 @@ func (s *state) knownApp() bool {
 		s.salesforceApp() || s.googleWebViewApp() || s.yahooJapanApp()
 }
 
-var kwYJApp = uaNeedles.add("yjapp-")
+var kwYJApp needleID
 
 // yahooJapanApps are the names of Yahoo! JAPAN's apps by the last part of
 // their package identifier.
-var yahooJapanApps = map[string]string{"ymail": "Yahoo! Mail", "ybrowser": "Yahoo! JAPAN Browser"}
+var yahooJapanApps map[string]string
 
 // yahooJapanApp names the apps of Yahoo! JAPAN, which mark themselves
 // "YJApp-IOS" or "YJApp-ANDROID" and follow with their package identifier
@@ -52,7 +52,7 @@ func (s *state) yahooJapanApp() bool {
 	return false
 }
 
-var kwGoogleWv = uaNeedles.add("googlewv/")
+var kwGoogleWv needleID
 
 // googleWebViewApp names Google's own iOS apps, which mark their web view
 // with "GoogleWv/1.0 (WKWebView)" and follow it with the app's product
@@ -101,7 +101,7 @@ func (s *state) salesforceApp() bool {
 	return false
 }
 
-var kwFBANFB4A = uaNeedles.add("[fban/fb4a;")
+var kwFBANFB4A needleID
 
 // facebookOnly reports the bare user agent of the Facebook app for Android
 // ("[FBAN/FB4A;FBAV/371.0.0.24.109;...;FBMF/samsung;...;FBDV/SM-G970U;
@@ -200,12 +200,22 @@ func (s *state) whatsAppDevice() {
 // tikTokNames are the internal names ByteDance's video app sends in its
 // web view ("musical_ly_31.4.0", "trill_270603"), after the musical.ly app
 // it grew from, with the name the app is published under.
-var tikTokNames = []struct {
+var tikTokNames []struct {
 	id   needleID
 	name string
-}{
-	{uaNeedles.add(" musical_ly_"), "TikTok"},
-	{uaNeedles.add(" trill_"), "Trill"},
+}
+
+func buildTikTokNames() []struct {
+	id   needleID
+	name string
+} {
+	return []struct {
+		id   needleID
+		name string
+	}{
+		{uaNeedles.add(" musical_ly_"), "TikTok"},
+		{uaNeedles.add(" trill_"), "Trill"},
+	}
 }
 
 // tikTok names ByteDance's video app inside the web view it shows pages
@@ -235,8 +245,8 @@ func (s *state) tikTok() bool {
 }
 
 var (
-	kwAndroidAt = uaNeedles.add(" android@")
-	kwIOSAt     = uaNeedles.add(" ios@")
+	kwAndroidAt needleID
+	kwIOSAt     needleID
 )
 
 // platformBuildApp reads the comment some browsers built on the system's
@@ -269,7 +279,7 @@ func (s *state) platformBuildApp() bool {
 	return false
 }
 
-var kwMetaSrWord = uaNeedles.add(" metasr")
+var kwMetaSrWord needleID
 
 // sogouExplorer recognises the Sogou browser, which adds "SE 2.X MetaSr
 // 1.0" to the Chrome or Internet Explorer user agent it is built on: the
@@ -291,9 +301,13 @@ func (s *state) sogouExplorer() bool {
 
 // electronPlatform are the tokens every Electron app sends; the app's own
 // product is the one that is none of them.
-var electronPlatform = map[string]bool{
-	"mozilla": true, "applewebkit": true, "khtml": true, "like gecko": true, "chrome": true, "electron": true,
-	"safari": true, "gecko": true, "(khtml": true,
+var electronPlatform map[string]bool
+
+func buildElectronPlatform() map[string]bool {
+	return map[string]bool{
+		"mozilla": true, "applewebkit": true, "khtml": true, "like gecko": true, "chrome": true, "electron": true,
+		"safari": true, "gecko": true, "(khtml": true,
+	}
 }
 
 // electronApp names an Electron desktop app after its own product, which
@@ -451,7 +465,7 @@ func (s *state) ieShell() bool {
 // ieShellProducts are programs around Internet Explorer that add their
 // shouted name and version to its comment: the Sputnik browser of Mail.ru
 // and Tencent's download manager.
-var ieShellProducts = map[string]bool{"mrsputnik": true, "qqdownload": true}
+var ieShellProducts map[string]bool
 
 // firstWord returns s up to its first space, or "" when it has none.
 func firstWord(s string) string {
@@ -600,12 +614,16 @@ func (s *state) setApp(pr product) {
 // developer plugins (FirePHP) and ChromePlus, which is reported as the
 // Chrome it extends. Hybrid app frameworks ("cordova-amazon-fireos/3.4.0")
 // are not the app either.
-var appendedNoise = map[string]bool{
-	"mobile": true, "safari": true, "version": true, "crkey": true, "googletv": true, "smarttv": true, "kaios": true,
-	"tesla": true, "webappmanager": true, "omi": true, "model": true, "hbbtv": true, "ce-html": true,
-	"pre": true, "mbbms": true, "android": true, "linux": true, "sugarlabs": true, "firephp": true, "chromeplus": true,
-	"chrome": true, "cfnetwork": true, "darwin": true, "gsa": true,
-	"ubuntu": true, "fedora": true, "debian": true, "centos": true, "mint": true, "qtwebengine": true, "qt": true,
+var appendedNoise map[string]bool
+
+func buildAppendedNoise() map[string]bool {
+	return map[string]bool{
+		"mobile": true, "safari": true, "version": true, "crkey": true, "googletv": true, "smarttv": true, "kaios": true,
+		"tesla": true, "webappmanager": true, "omi": true, "model": true, "hbbtv": true, "ce-html": true,
+		"pre": true, "mbbms": true, "android": true, "linux": true, "sugarlabs": true, "firephp": true, "chromeplus": true,
+		"chrome": true, "cfnetwork": true, "darwin": true, "gsa": true,
+		"ubuntu": true, "fedora": true, "debian": true, "centos": true, "mint": true, "qtwebengine": true, "qt": true,
+	}
 }
 
 // chromeShaped reports a version of the form of Chrome's, four parts with
@@ -805,9 +823,13 @@ func (s *state) outlookMobile(pr product) {
 // appPlatformProducts are the products a mobile app's user agent may carry
 // besides its own without being more than a plain app: the system's
 // networking stack and the device it runs on.
-var appPlatformProducts = map[string]bool{
-	"cfnetwork": true, "darwin": true, "alamofire": true, "iphone": true, "ipad": true, "ipod": true, "hw": true,
-	"applewebkit": true, "khtml": true, "mobile": true, "android": true, "ios": true, "ipados": true, "dalvik": false,
+var appPlatformProducts map[string]bool
+
+func buildAppPlatformProducts() map[string]bool {
+	return map[string]bool{
+		"cfnetwork": true, "darwin": true, "alamofire": true, "iphone": true, "ipad": true, "ipod": true, "hw": true,
+		"applewebkit": true, "khtml": true, "mobile": true, "android": true, "ios": true, "ipados": true, "dalvik": false,
+	}
 }
 
 // appUsesLibrary reports a product named with spaces ("Callpod Keeper for
@@ -861,7 +883,7 @@ func nameVersionPlatform(n string) (string, string, bool) {
 	return "", "", false
 }
 
-var kwOsmeta = uaNeedles.add("osmeta ")
+var kwOsmeta needleID
 
 // osmetaDevice reads the apps Facebook ported to Windows 10 Mobile with
 // its osmeta layer ("(osmeta like iPhone; U; osmeta 10.3.2132;
@@ -983,7 +1005,7 @@ func (s *state) officeDevice() {
 
 // firefoxNoise are products that follow "Firefox/x" without naming a
 // browser: the system (KaiOS), developer and toolbar add-ons.
-var firefoxNoise = map[string]bool{"kaios": true, "firephp": true, "stumbleupon": true, "owasmime": true}
+var firefoxNoise map[string]bool
 
 // appendedToFirefox names the browser built on Firefox that adds its own
 // product after Firefox's ("Firefox/52.9 PaleMoon/27.9.2", "Firefox/94.0
@@ -1062,8 +1084,8 @@ func (s *state) activeSyncDeviceName() {
 }
 
 var (
-	kwEmbeddedWebBrowserFrom = uaNeedles.add("embedded web browser from:")
-	kwViaSuperhumanProxy     = uaNeedles.add("via superhumanproxy")
+	kwEmbeddedWebBrowserFrom needleID
+	kwViaSuperhumanProxy     needleID
 )
 
 // appNotRobot reports user agents whose contact address or URL belongs to

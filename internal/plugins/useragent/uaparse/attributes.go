@@ -124,13 +124,15 @@ var attributeNames = [numAttributes]string{
 	"WebviewAppVersionMajor",
 }
 
-var attributeIndex = func() map[string]int {
+var attributeIndex map[string]int
+
+func buildAttributeIndex() map[string]int {
 	m := make(map[string]int, numAttributes)
 	for i, n := range attributeNames {
 		m[n] = i
 	}
 	return m
-}()
+}
 
 // AttributeNames returns the names of all attributes the analyzer produces,
 // in the order of the service specification. The caller owns the slice.
@@ -143,6 +145,7 @@ func AttributeNames() []string {
 // IsAttribute reports whether name is one of the attribute names (exact,
 // case-sensitive match, as in the specification).
 func IsAttribute(name string) bool {
+	ensureModel()
 	_, ok := attributeIndex[name]
 	return ok
 }
@@ -264,6 +267,7 @@ func (r Result) value(i int) string {
 // Get returns the value of the named attribute, or the empty string when name
 // is not an attribute name (see IsAttribute). A zero Result answers Unknown.
 func (r Result) Get(name string) string {
+	ensureModel()
 	i, ok := attributeIndex[name]
 	if !ok {
 		return ""
@@ -294,6 +298,7 @@ type Attribute int
 // AttributeOf returns the Attribute of name, and false when name is not an
 // attribute name (see IsAttribute).
 func AttributeOf(name string) (Attribute, bool) {
+	ensureModel()
 	i, ok := attributeIndex[name]
 	return Attribute(i), ok
 }

@@ -226,7 +226,9 @@ func knownBrand(name string) (string, bool) {
 
 // brandSpellings gives the spelling of each brand of brandPrefixes by its
 // lower case form.
-var brandSpellings = func() map[string]string {
+var brandSpellings map[string]string
+
+func buildBrandSpellings() map[string]string {
 	m := map[string]string{}
 	for _, bp := range brandPrefixes {
 		if l := asciiLower(bp.brand); m[l] == "" {
@@ -234,7 +236,7 @@ var brandSpellings = func() map[string]string {
 		}
 	}
 	return m
-}()
+}
 
 // alcatelModel reports Alcatel's (TCL's) OneTouch model numbers: four
 // digits, alone or with one capital for the variant ("8063", "5059D",
@@ -317,7 +319,9 @@ func redmiName(m string) string {
 // starting with each byte, in list order, so that a model is compared
 // with the few prefixes that can match it; the first match is the same as
 // in a scan of the whole list.
-var prefixesByInitial = func() (t [256][]prefixRef) {
+var prefixesByInitial [256][]prefixRef
+
+func buildPrefixesByInitial() (t [256][]prefixRef) {
 	for i, bp := range brandPrefixes {
 		r := prefixRef{index: i}
 		if len(bp.prefix) > 1 {
@@ -326,7 +330,7 @@ var prefixesByInitial = func() (t [256][]prefixRef) {
 		t[bp.prefix[0]] = append(t[bp.prefix[0]], r)
 	}
 	return t
-}()
+}
 
 // prefixRef is a position in brandPrefixes with the prefix's second byte
 // (0 for a prefix of one byte).

@@ -11,18 +11,18 @@ import "strings"
 
 // Needles of the broken user agent rules.
 var (
-	kwCPUAndroid          = uaNeedles.add("cpu android")
-	kwScreenSize          = uaNeedles.add("screen size")
-	kwWebLight            = uaNeedles.add("googleweblight")
-	kwWirelessTranscoder  = uaNeedles.add("google wireless transcoder")
-	kwFirefoxSlash        = uaNeedles.add("firefox/")
-	kwSamsungBrowserSlash = uaNeedles.add("samsungbrowser/")
-	kwReducedWindows      = uaNeedles.add("(windows nt 10.0; win64; x64)")
-	kwHuaweiFastApp       = uaNeedles.add("com.huawei.fastapp/")
-	kwDDGiOS              = uaNeedles.add("ddg-ios-")
+	kwCPUAndroid          needleID
+	kwScreenSize          needleID
+	kwWebLight            needleID
+	kwWirelessTranscoder  needleID
+	kwFirefoxSlash        needleID
+	kwSamsungBrowserSlash needleID
+	kwReducedWindows      needleID
+	kwHuaweiFastApp       needleID
+	kwDDGiOS              needleID
 	// The privacy tools' signatures in a user agent that lost its spaces.
-	kwAnonymizedByTight      = uaNeedles.add("anonymizedby")
-	kwAnonymisiertDurchTight = uaNeedles.add("anonymisiertdurch")
+	kwAnonymizedByTight      needleID
+	kwAnonymisiertDurchTight needleID
 )
 
 // repairBroken fills or corrects the attributes of a broken user agent.
@@ -271,9 +271,9 @@ func (s *state) bugBountyBrand() {
 }
 
 var (
-	kwAtIntigriti = uaNeedles.add("@intigriti.me")
-	kwAtHackerOne = uaNeedles.add("@wearehackerone.com")
-	kwAtBugcrowd  = uaNeedles.add("@bugcrowdninja.com")
+	kwAtIntigriti needleID
+	kwAtHackerOne needleID
+	kwAtBugcrowd  needleID
 )
 
 // zeroedComment reports a user agent whose platform comment a privacy tool

@@ -7,8 +7,8 @@ import (
 
 // Needles of the browser rules.
 var (
-	kwMicroMessenger = uaNeedles.add("micromessenger/")
-	kwQQSlash        = uaNeedles.add(" qq/")
+	kwMicroMessenger needleID
+	kwQQSlash        needleID
 )
 
 // detectAgent finds the browser or application.
@@ -282,9 +282,13 @@ func (s *state) detectAgent() {
 
 // firefoxAddOns are the products that Firefox extensions and toolbars
 // append to the user agent; they do not name another browser.
-var firefoxAddOns = map[string]bool{
-	"firephp": true, "stumbleupon": true, "owasmime": true, "kaios": true, "yff3": true, "yff35": true,
-	"ffco7": true, "navigator": true, "fbsmtwb": true,
+var firefoxAddOns map[string]bool
+
+func buildFirefoxAddOns() map[string]bool {
+	return map[string]bool{
+		"firephp": true, "stumbleupon": true, "owasmime": true, "kaios": true, "yff3": true, "yff35": true,
+		"ffco7": true, "navigator": true, "fbsmtwb": true,
+	}
 }
 
 // firefoxDerivative names the browsers built on Firefox that append their
@@ -375,10 +379,14 @@ func (s *state) androidWebview() bool {
 
 // platformProducts are the tokens every browser of an engine family sends;
 // they never name the browser itself.
-var platformProducts = map[string]bool{
-	"mozilla": true, "applewebkit": true, "khtml": true, "gecko": true, "like": true, "version": true,
-	"safari": true, "mobile": true, "chrome": true, "firefox": true, "like gecko": true, "(khtml": true,
-	"webkit": true, "mobile safari": true, "large screen safari": true, "smarttv": true, "smart-tv": true,
+var platformProducts map[string]bool
+
+func buildPlatformProducts() map[string]bool {
+	return map[string]bool{
+		"mozilla": true, "applewebkit": true, "khtml": true, "gecko": true, "like": true, "version": true,
+		"safari": true, "mobile": true, "chrome": true, "firefox": true, "like gecko": true, "(khtml": true,
+		"webkit": true, "mobile safari": true, "large screen safari": true, "smarttv": true, "smart-tv": true,
+	}
 }
 
 // lastUnknownProduct names the agent after the last product that is not a

@@ -4,7 +4,9 @@ import "strings"
 
 // cpuWords maps the lower case key of every row of tables/cpu_words.tsv
 // to the processor; its keys are in wholeNameMasks.
-var cpuWords = func() map[string]string {
+var cpuWords map[string]string
+
+func buildCPUWords() map[string]string {
 	rows := loadTable("cpu_words.tsv", tableColumns["cpu_words.tsv"])
 	m := make(map[string]string, len(rows))
 	for _, r := range rows {
@@ -14,7 +16,7 @@ var cpuWords = func() map[string]string {
 		cpuWordStarts.add(key)
 	}
 	return m
-}()
+}
 
 // cpuWordStarts are the first two bytes of the processor tags.
 var cpuWordStarts keyStarts

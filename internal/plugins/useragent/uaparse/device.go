@@ -410,7 +410,9 @@ func startsWithBrand(tok string) bool {
 
 // brandsByInitial lists the distinct brand names of brandPrefixes in lower
 // case, by their first byte.
-var brandsByInitial = func() (t [256][]string) {
+var brandsByInitial [256][]string
+
+func buildBrandsByInitial() (t [256][]string) {
 	seen := map[string]bool{}
 	for _, bp := range brandPrefixes {
 		b := asciiLower(bp.brand)
@@ -421,7 +423,7 @@ var brandsByInitial = func() (t [256][]string) {
 		t[b[0]] = append(t[b[0]], b)
 	}
 	return t
-}()
+}
 
 func lowerASCII(c byte) byte {
 	if c >= 'A' && c <= 'Z' {

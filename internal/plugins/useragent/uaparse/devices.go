@@ -144,13 +144,13 @@ func (p *parsed) inComment(i int) bool {
 
 // Needles of the wearable, headset and car rules.
 var (
-	kwVRSafari     = uaNeedles.add("vr safari")
-	kwOculus       = uaNeedles.add("oculusbrowser")
-	kwWatch        = uaNeedles.add("watch")
-	kwWatchOS      = uaNeedles.add("watchos/")
-	kwQtCarBrowser = uaNeedles.add("qtcarbrowser")
-	kwTeslaSlash   = uaNeedles.add("tesla/")
-	kwPico         = uaNeedles.add("pico")
+	kwVRSafari     needleID
+	kwOculus       needleID
+	kwWatch        needleID
+	kwWatchOS      needleID
+	kwQtCarBrowser needleID
+	kwTeslaSlash   needleID
+	kwPico         needleID
 )
 
 // wearable recognises devices worn or driven rather than held:
@@ -363,9 +363,9 @@ func (s *state) reducedAndroid() {
 }
 
 var (
-	kwWPDesktop = uaNeedles.add("wpdesktop")
-	kwFamilyHub = uaNeedles.add("family hub")
-	kwTVSafari  = uaNeedles.add("tv safari")
+	kwWPDesktop needleID
+	kwFamilyHub needleID
+	kwTVSafari  needleID
 )
 
 // wpDesktop handles Internet Explorer on Windows Phone 8 in its desktop
@@ -868,7 +868,7 @@ func smartTVWord(p *parsed) bool {
 	return false
 }
 
-var kwRaspbian = uaNeedles.add("raspbian")
+var kwRaspbian needleID
 
 // linuxDevice recognises the Linux devices that are not desktops: the
 // Raspberry Pi, whose Raspbian system its Chromium names ("Raspbian

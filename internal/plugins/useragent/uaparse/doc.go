@@ -43,6 +43,9 @@
 //     app inside a web view (WebviewApp*);
 //   - tables.go and tables/*.tsv: the facts the rules use, as data, one
 //     entry a line with its source;
+//   - model.go: buildModel, which reads the tables and builds the maps,
+//     lists and needles the rules read, once, on first use rather than at
+//     package initialisation (every weir binary links this package);
 //   - arena.go: values the rules build ("Samsung " + model) and lower
 //     case copies, written to the pooled parse state instead of new
 //     strings; attributes.go packs the answer into one allocation;
@@ -96,5 +99,8 @@
 //
 // An Analyzer is safe for concurrent use. With Options.CacheSize > 0 it
 // keeps that many analysed strings in a sharded LRU cache; a Result is an
-// immutable value that shares the cached attribute array.
+// immutable value that shares the cached attribute array. The model all
+// Analyzers share is built by the first New (or the first call of
+// IsAttribute, AttributeOf or Result.Get), in about 20 ms; concurrent first
+// callers wait for the one building it.
 package uaparse

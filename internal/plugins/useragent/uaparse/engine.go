@@ -305,4 +305,4 @@ func prestoFor(string) string {
 // kwBrowserAppleWebKit is found by the scan of the whole string, which
 // spares detectEngine a search of its own for every user agent without
 // an AppleWebKit product.
-var kwBrowserAppleWebKit = uaNeedles.add("browser/applewebkit")
+var kwBrowserAppleWebKit needleID

@@ -128,17 +128,23 @@ func isHostChar(c byte) bool { return isAlnum(c) || c == '.' || c == '-' || c ==
 // hostTLDs are the top level domains a host name written without a scheme
 // must end in: the generic ones and the country codes robots and apps use
 // most. A version ("1.2") or a token like "InfoPath.3" never ends in one.
-var hostTLDs = map[string]bool{
-	"com": true, "org": true, "net": true, "io": true, "eu": true, "nl": true, "de": true, "fr": true,
-	"uk": true, "ru": true, "jp": true, "cn": true, "ly": true, "info": true, "biz": true, "co": true,
-	"ai": true, "app": true, "dev": true, "tech": true, "zone": true, "be": true, "ch": true, "at": true,
-	"es": true, "pl": true, "se": true, "cz": true, "us": true, "gov": true, "edu": true,
+var hostTLDs map[string]bool
+
+func buildHostTLDs() map[string]bool {
+	return map[string]bool{
+		"com": true, "org": true, "net": true, "io": true, "eu": true, "nl": true, "de": true, "fr": true,
+		"uk": true, "ru": true, "jp": true, "cn": true, "ly": true, "info": true, "biz": true, "co": true,
+		"ai": true, "app": true, "dev": true, "tech": true, "zone": true, "be": true, "ch": true, "at": true,
+		"es": true, "pl": true, "se": true, "cz": true, "us": true, "gov": true, "edu": true,
+	}
 }
 
 // hostNeedles are the texts every host name hostNameIn accepts holds: a
 // dot and a top level domain, "www." or a reversed identifier's root and
 // its dot. A user agent with none of them (most) skips the search.
-var hostNeedles = func() needleGroup {
+var hostNeedles needleGroup
+
+func buildHostNeedles() needleGroup {
 	var words []string
 	for t := range hostTLDs {
 		words = append(words, "."+t)
@@ -148,11 +154,11 @@ var hostNeedles = func() needleGroup {
 	}
 	sort.Strings(words) // the needle identifiers do not depend on map order
 	return uaNeedles.group(append(words, "www."))
-}()
+}
 
 // reversedIDRoots are the first labels of the reversed domain names apps
 // take as identifiers ("com.example.app").
-var reversedIDRoots = map[string]bool{"com": true, "org": true, "net": true, "nl": true, "de": true, "io": true}
+var reversedIDRoots map[string]bool
 
 // isHostName reports whether h is shaped like a host name: two or more
 // labels of letters, digits, "-" or "_", and either a known top level
@@ -218,7 +224,7 @@ func hasDigitStart(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9'
 // kwUIDTag marks an identifier written as a tagged word, "uid_<id>": the
 // key, an underscore and the value glued into one word, the form a
 // key-value pair takes where the user agent has no room for "=".
-var kwUIDTag = uaNeedles.add("uid_")
+var kwUIDTag needleID
 
 // taggedID returns the identifier of the tagged word "uid_<id>" found at
 // ua[at:] (low is ua in lower case), or the empty string. The tag must

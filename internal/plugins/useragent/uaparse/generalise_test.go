@@ -142,8 +142,11 @@ func applyCase(pattern, w string) string {
 // to the made-up part ("ExampleBot", "libexample", "ExampleMail",
 // "ExampleHttpClient"): they say what the client is. They are the generic
 // robot words of tables/robot_words.tsv (kind "word") and the words of
-// library, mail and app names.
-var genAffixes = func() []string {
+// library, mail and app names. TestMain sets it once the model is built,
+// since it reads tableColumns.
+var genAffixes []string
+
+func buildGenAffixes() []string {
 	out := []string{"robot", "client", "http", "mail", "lib", "app", "desktop", "request", "check", "link", "feed", "reader"}
 	for _, w := range robotWordsOfKind("word") {
 		if w = strings.Trim(w, "-:"); len(w) >= 3 && !strings.Contains(w, " ") {
@@ -153,7 +156,7 @@ var genAffixes = func() []string {
 	// Longest first, so that "crawler" is peeled before "crawl".
 	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
 	return out
-}()
+}
 
 func affixAt(s string) bool {
 	ls := strings.ToLower(s)
@@ -275,7 +278,11 @@ func (m digitMap) apply(s string) string {
 // Names our tables list: renaming them would change the facts, not test the
 // rules.
 
-var genTableNames = func() map[string]bool {
+// genTableNames are the lower case names and name words of our tables.
+// TestMain sets it once the model is built, since it reads tableColumns.
+var genTableNames map[string]bool
+
+func buildGenTableNames() map[string]bool {
 	m := map[string]bool{}
 	words := regexp.MustCompile(`[A-Za-z]{3,}`)
 	// brandColumns are the columns (after the first) that hold company or
@@ -313,7 +320,7 @@ var genTableNames = func() map[string]bool {
 		}
 	}
 	return m
-}()
+}
 
 // genGenericWords are words that say what a client is rather than which one
 // it is: a renamed name keeps them ("Example-Feed-Reader", "python-example").

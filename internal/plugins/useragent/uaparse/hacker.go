@@ -15,24 +15,26 @@ type hackerInfo struct {
 // real client never sends, covering SQL, script, template, shell, code and
 // directory traversal payloads, fuzzing probes and hand-typed typos.
 var (
-	sqlSignatures       = attackSignatures("sql")
-	scriptSignatures    = attackSignatures("script")
-	codeSignatures      = attackSignatures("code")
-	traversalSignatures = attackSignatures("traversal")
-	probeSignatures     = attackSignatures("probe")
-	typoSignatures      = attackSignatures("typo")
+	sqlSignatures       []string
+	scriptSignatures    []string
+	codeSignatures      []string
+	traversalSignatures []string
+	probeSignatures     []string
+	typoSignatures      []string
 )
 
 // hackerToolkits maps a lower case marker to the scanner that leaves it
 // (tables/hacker_toolkits.tsv); the first marker found wins.
-var hackerToolkits = func() []struct{ marker, name string } {
+var hackerToolkits []struct{ marker, name string }
+
+func buildHackerToolkits() []struct{ marker, name string } {
 	rows := loadTable("hacker_toolkits.tsv", tableColumns["hacker_toolkits.tsv"])
 	out := make([]struct{ marker, name string }, len(rows))
 	for i, r := range rows {
 		out[i].marker, out[i].name = r[0], r[1]
 	}
 	return out
-}()
+}
 
 // detectHacker returns the attack found in the user agent, if any.
 func detectHacker(p *parsed) (hackerInfo, bool) {
@@ -151,32 +153,34 @@ func sqlContext(low string) bool {
 // the string, which keeps hacker detection cheap on the hot path of every
 // analysis.
 var (
-	sqlNeedles       = uaNeedles.group(sqlSignatures)
-	scriptNeedles    = uaNeedles.group(scriptSignatures)
-	codeNeedles      = uaNeedles.group(codeSignatures)
-	traversalNeedles = uaNeedles.group(traversalSignatures)
-	toolkitNeedles   = uaNeedles.group(func() []string {
-		var out []string
-		for _, t := range hackerToolkits {
-			out = append(out, t.marker)
-		}
-		return out
-	}())
+	sqlNeedles       needleGroup
+	scriptNeedles    needleGroup
+	codeNeedles      needleGroup
+	traversalNeedles needleGroup
+	toolkitNeedles   needleGroup
 	// Fuzzing probes (an encoded NUL byte or line break, a test site of
 	// a vulnerability scanner) and forged user agents typed by hand, which
 	// swap two letters of the words every browser sends ("Mozlila/5.0",
 	// "Moblie Safari", "Bulid/NRD90M").
-	probeNeedles   = uaNeedles.group(probeSignatures)
-	typoNeedles    = uaNeedles.group(typoSignatures)
-	kwXSS          = uaNeedles.add("xss")
-	kwUnderscore64 = uaNeedles.add("_64")
-	kwSSIExec      = uaNeedles.add("<!--#exec")
-	kwSSIInclude   = uaNeedles.add("<!--#include")
+	probeNeedles   needleGroup
+	typoNeedles    needleGroup
+	kwXSS          needleID
+	kwUnderscore64 needleID
+	kwSSIExec      needleID
+	kwSSIInclude   needleID
 
 	// A Sec-CH-UA client hint header pasted in as a user agent.
-	kwHintEscaped = uaNeedles.add(";v=\\\"")
-	kwHintQuoted  = uaNeedles.add("\";v=\"")
+	kwHintEscaped needleID
+	kwHintQuoted  needleID
 )
+
+func buildToolkitNeedles() needleGroup {
+	var out []string
+	for _, t := range hackerToolkits {
+		out = append(out, t.marker)
+	}
+	return uaNeedles.group(out)
+}
 
 // junkUserAgent recognises strings that are not user agents at all: a bare
 // URL, a client hint header pasted in, a placeholder left by a tool.

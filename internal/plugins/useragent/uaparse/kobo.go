@@ -17,7 +17,7 @@ import "strings"
 // other products as KoboPlatformId and KoboAffiliate; the product starting
 // with the words "Kobo Desktop Edition" as agent without a version.
 
-var kwKobo = uaNeedles.add("kobo")
+var kwKobo needleID
 
 // kobo recognises Kobo's reading apps by their products.
 func (s *state) kobo() {

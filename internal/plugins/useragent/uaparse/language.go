@@ -6,39 +6,47 @@ import "strings"
 // shows them in AgentLanguage. Only codes listed here are taken from a
 // bare two-letter comment entry, so that other short tokens are not read
 // as languages.
-var languageNames = map[string]string{
-	"af": "Afrikaans", "ak": "Akan", "am": "Amharic", "ar": "Arabic", "az": "Azerbaijani", "be": "Belarusian",
-	"bg": "Bulgarian", "bn": "Bengali", "bs": "Bosnian", "ca": "Catalan", "cs": "Czech", "cy": "Welsh",
-	"da": "Danish", "de": "German", "el": "Greek", "en": "English", "eo": "Esperanto", "es": "Spanish",
-	"et": "Estonian", "eu": "Basque", "fa": "Persian", "fi": "Finnish", "fr": "French", "ga": "Irish",
-	"gl": "Galician", "gu": "Gujarati", "he": "Hebrew", "hi": "Hindi", "hr": "Croatian", "hu": "Hungarian",
-	"hy": "Armenian", "id": "Indonesian", "is": "Icelandic", "it": "Italian", "ja": "Japanese", "ka": "Georgian",
-	"kk": "Kazakh", "km": "Khmer", "kn": "Kannada", "ko": "Korean", "lt": "Lithuanian", "lv": "Latvian",
-	"mk": "Macedonian", "ml": "Malayalam", "mn": "Mongolian", "mr": "Marathi", "ms": "Malay", "mt": "Maltese",
-	"nb": "Norwegian Bokmål", "ne": "Nepali", "nl": "Dutch", "nn": "Norwegian Nynorsk", "no": "Norwegian",
-	"pa": "Punjabi", "pl": "Polish", "pt": "Portuguese", "ro": "Romanian", "ru": "Russian", "sk": "Slovak",
-	"sl": "Slovenian", "sq": "Albanian", "sr": "Serbian", "sv": "Swedish", "sw": "Swahili", "ta": "Tamil",
-	"te": "Telugu", "th": "Thai", "tl": "Tagalog", "tr": "Turkish", "uk": "Ukrainian", "ur": "Urdu",
-	"uz": "Uzbek", "vi": "Vietnamese", "zh": "Chinese", "zu": "Zulu",
-	"eng": "English", "nld": "Dutch", "deu": "German", "ger": "German", "fra": "French", "fre": "French",
-	"ces": "Czech", "cze": "Czech", "spa": "Spanish", "ita": "Italian", "pol": "Polish", "swe": "Swedish",
+var languageNames map[string]string
+
+func buildLanguageNames() map[string]string {
+	return map[string]string{
+		"af": "Afrikaans", "ak": "Akan", "am": "Amharic", "ar": "Arabic", "az": "Azerbaijani", "be": "Belarusian",
+		"bg": "Bulgarian", "bn": "Bengali", "bs": "Bosnian", "ca": "Catalan", "cs": "Czech", "cy": "Welsh",
+		"da": "Danish", "de": "German", "el": "Greek", "en": "English", "eo": "Esperanto", "es": "Spanish",
+		"et": "Estonian", "eu": "Basque", "fa": "Persian", "fi": "Finnish", "fr": "French", "ga": "Irish",
+		"gl": "Galician", "gu": "Gujarati", "he": "Hebrew", "hi": "Hindi", "hr": "Croatian", "hu": "Hungarian",
+		"hy": "Armenian", "id": "Indonesian", "is": "Icelandic", "it": "Italian", "ja": "Japanese", "ka": "Georgian",
+		"kk": "Kazakh", "km": "Khmer", "kn": "Kannada", "ko": "Korean", "lt": "Lithuanian", "lv": "Latvian",
+		"mk": "Macedonian", "ml": "Malayalam", "mn": "Mongolian", "mr": "Marathi", "ms": "Malay", "mt": "Maltese",
+		"nb": "Norwegian Bokmål", "ne": "Nepali", "nl": "Dutch", "nn": "Norwegian Nynorsk", "no": "Norwegian",
+		"pa": "Punjabi", "pl": "Polish", "pt": "Portuguese", "ro": "Romanian", "ru": "Russian", "sk": "Slovak",
+		"sl": "Slovenian", "sq": "Albanian", "sr": "Serbian", "sv": "Swedish", "sw": "Swahili", "ta": "Tamil",
+		"te": "Telugu", "th": "Thai", "tl": "Tagalog", "tr": "Turkish", "uk": "Ukrainian", "ur": "Urdu",
+		"uz": "Uzbek", "vi": "Vietnamese", "zh": "Chinese", "zu": "Zulu",
+		"eng": "English", "nld": "Dutch", "deu": "German", "ger": "German", "fra": "French", "fre": "French",
+		"ces": "Czech", "cze": "Czech", "spa": "Spanish", "ita": "Italian", "pol": "Polish", "swe": "Swedish",
+	}
 }
 
 // countryNames are the English names of ISO 3166 country codes used in
 // locales.
-var countryNames = map[string]string{
-	"ae": "United Arab Emirates", "ar": "Argentina", "at": "Austria", "au": "Australia", "be": "Belgium",
-	"bg": "Bulgaria", "br": "Brazil", "ca": "Canada", "ch": "Switzerland", "cl": "Chile", "cn": "China",
-	"co": "Colombia", "cz": "Czech Republic", "de": "Germany", "dk": "Denmark", "ee": "Estonia", "eg": "Egypt",
-	"es": "Spain", "fi": "Finland", "fr": "France", "gb": "United Kingdom", "gr": "Greece", "hk": "Hong Kong",
-	"hr": "Croatia", "hu": "Hungary", "id": "Indonesia", "ie": "Ireland", "il": "Israel", "in": "India",
-	"iq": "Iraq", "ir": "Iran", "it": "Italy", "jp": "Japan", "kr": "South Korea", "kz": "Kazakhstan",
-	"lt": "Lithuania", "lu": "Luxembourg", "lv": "Latvia", "ma": "Morocco", "mt": "Malta", "mx": "Mexico",
-	"my": "Malaysia", "ng": "Nigeria", "nl": "Netherlands", "no": "Norway", "nz": "New Zealand", "pe": "Peru",
-	"ph": "Philippines", "pk": "Pakistan", "pl": "Poland", "pt": "Portugal", "ro": "Romania", "rs": "Serbia",
-	"ru": "Russia", "sa": "Saudi Arabia", "se": "Sweden", "sg": "Singapore", "si": "Slovenia", "sk": "Slovakia",
-	"th": "Thailand", "tr": "Turkey", "tw": "Taiwan", "ua": "Ukraine", "uk": "United Kingdom",
-	"us": "United States", "ve": "Venezuela", "vn": "Vietnam", "za": "South Africa",
+var countryNames map[string]string
+
+func buildCountryNames() map[string]string {
+	return map[string]string{
+		"ae": "United Arab Emirates", "ar": "Argentina", "at": "Austria", "au": "Australia", "be": "Belgium",
+		"bg": "Bulgaria", "br": "Brazil", "ca": "Canada", "ch": "Switzerland", "cl": "Chile", "cn": "China",
+		"co": "Colombia", "cz": "Czech Republic", "de": "Germany", "dk": "Denmark", "ee": "Estonia", "eg": "Egypt",
+		"es": "Spain", "fi": "Finland", "fr": "France", "gb": "United Kingdom", "gr": "Greece", "hk": "Hong Kong",
+		"hr": "Croatia", "hu": "Hungary", "id": "Indonesia", "ie": "Ireland", "il": "Israel", "in": "India",
+		"iq": "Iraq", "ir": "Iran", "it": "Italy", "jp": "Japan", "kr": "South Korea", "kz": "Kazakhstan",
+		"lt": "Lithuania", "lu": "Luxembourg", "lv": "Latvia", "ma": "Morocco", "mt": "Malta", "mx": "Mexico",
+		"my": "Malaysia", "ng": "Nigeria", "nl": "Netherlands", "no": "Norway", "nz": "New Zealand", "pe": "Peru",
+		"ph": "Philippines", "pk": "Pakistan", "pl": "Poland", "pt": "Portugal", "ro": "Romania", "rs": "Serbia",
+		"ru": "Russia", "sa": "Saudi Arabia", "se": "Sweden", "sg": "Singapore", "si": "Slovenia", "sk": "Slovakia",
+		"th": "Thailand", "tr": "Turkey", "tw": "Taiwan", "ua": "Ukraine", "uk": "United Kingdom",
+		"us": "United States", "ve": "Venezuela", "vn": "Vietnam", "za": "South Africa",
+	}
 }
 
 // localeOf recognises a comment entry (t, and lt in lower case) that is a
@@ -128,11 +136,13 @@ func indexUnderscoreHash(s string) int {
 // languages maps the lower case key of every row of tables/languages.tsv
 // (Yauaa's ISOLanguageCodes lookups) to the code and the name of the
 // language or locale.
-var languages = func() map[string]struct{ code, name string } {
+var languages map[string]struct{ code, name string }
+
+func buildLanguages() map[string]struct{ code, name string } {
 	rows := loadTable("languages.tsv", tableColumns["languages.tsv"])
 	m := make(map[string]struct{ code, name string }, len(rows))
 	for _, r := range rows {
 		m[asciiLower(r[0])] = struct{ code, name string }{r[1], r[2]}
 	}
 	return m
-}()
+}

@@ -8,7 +8,9 @@ type namedAppRow struct{ class, name string }
 
 // namedApps maps the lower case key of every row of tables/named_apps.tsv
 // to the row; its keys are in wholeNameMasks.
-var namedApps = func() map[string]namedAppRow {
+var namedApps map[string]namedAppRow
+
+func buildNamedApps() map[string]namedAppRow {
 	rows := loadTable("named_apps.tsv", tableColumns["named_apps.tsv"])
 	m := make(map[string]namedAppRow, len(rows))
 	for _, r := range rows {
@@ -17,7 +19,7 @@ var namedApps = func() map[string]namedAppRow {
 		wholeNameMasks.add("named_apps.tsv", key)
 	}
 	return m
-}()
+}
 
 // confNamedApp is the confidence of an app known by name: above what the
 // app family reads from the structure of the string (an app's product
@@ -57,7 +59,9 @@ func (s *state) namedApp() {
 // browserTags maps the lower case key of every row of
 // tables/browser_tags.tsv to the browser's name; its keys are in
 // wholeNameMasks.
-var browserTags = func() map[string]string {
+var browserTags map[string]string
+
+func buildBrowserTags() map[string]string {
 	rows := loadTable("browser_tags.tsv", tableColumns["browser_tags.tsv"])
 	m := make(map[string]string, len(rows))
 	for _, r := range rows {
@@ -66,7 +70,7 @@ var browserTags = func() map[string]string {
 		wholeNameMasks.add("browser_tags.tsv", key)
 	}
 	return m
-}()
+}
 
 // browserTag names the browser after the first product whose whole name
 // is a key of tables/browser_tags.tsv (Yauaa's BrowserTagToNameMapping

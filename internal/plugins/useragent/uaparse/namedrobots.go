@@ -69,7 +69,9 @@ func nameBucket(s string) int {
 
 // namedRobots maps the lower case key of every row of
 // tables/named_robots.tsv to the row; its keys are in wholeNameMasks.
-var namedRobots = func() map[string]namedRobotRow {
+var namedRobots map[string]namedRobotRow
+
+func buildNamedRobots() map[string]namedRobotRow {
 	rows := loadTable("named_robots.tsv", tableColumns["named_robots.tsv"])
 	m := make(map[string]namedRobotRow, len(rows))
 	for _, r := range rows {
@@ -87,7 +89,7 @@ var namedRobots = func() map[string]namedRobotRow {
 		addStart3(key)
 	}
 	return m
-}()
+}
 
 // namedRobotStarts are the first two bytes of the named robots' keys, and
 // namedRobotStarts3 their first three (a key of two bytes, "bw", followed

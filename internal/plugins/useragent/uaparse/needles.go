@@ -97,11 +97,11 @@ type needleGroup struct {
 	slow   []needleID // needles outside the bit set, answered by a scan
 }
 
-var uaNeedles = &needleSet{ids: map[string]needleID{}}
+var uaNeedles *needleSet
 
 // add registers a lower case needle and returns its identifier; the same
-// needle registered twice gets the same identifier. It is called while the
-// package variables are initialised, before build.
+// needle registered twice gets the same identifier. It is called while
+// buildModel assigns the package variables, before build.
 func (n *needleSet) add(w string) needleID {
 	if id, ok := n.ids[w]; ok {
 		return id
@@ -192,13 +192,9 @@ func (n *needleSet) build() {
 	}
 }
 
-func init() {
-	uaNeedles.build()
-	needlesAllIndexed = uaNeedles.allIndexed
-}
-
 // needlesAllIndexed copies uaNeedles.allIndexed into a plain variable,
-// which keeps has within the compiler's inlining budget.
+// which keeps has within the compiler's inlining budget. buildModel sets
+// it once every needle is registered and uaNeedles built.
 var needlesAllIndexed bool
 
 // scan records in found every indexed needle that occurs in s.
@@ -305,71 +301,71 @@ func (p *parsed) hasAny(g *needleGroup) bool {
 
 // Needles the rules look up by name, one per word they ask about.
 var (
-	kwARMSemi              = uaNeedles.add("arm;")
-	kwAppEngineGoogle      = uaNeedles.add("appengine-google")
-	kwAndroid              = uaNeedles.add("android")
-	kwAndroidTV            = uaNeedles.add("android tv")
-	kwAnonymisedBy         = uaNeedles.add("anonymised by")
-	kwAnonymisiertDurch    = uaNeedles.add("anonymisiert durch")
-	kwAnonymizedBy         = uaNeedles.add("anonymized by")
-	kwBingbotHTM           = uaNeedles.add("; +http://www.bing.com/bingbot.htm")
-	kwBravia               = uaNeedles.add("bravia")
-	kwCrKey                = uaNeedles.add("crkey")
-	kwEmptyBraces          = uaNeedles.add("{}")
-	kwGoogle               = uaNeedles.add("google")
-	kwGoogleBotHTML        = uaNeedles.add("google.com/bot.html")
-	kwGoogleDocs           = uaNeedles.add("googledocs")
-	kwGoogleTV             = uaNeedles.add("googletv")
-	kwGooglebot            = uaNeedles.add("googlebot")
-	kwGooglebotCom         = uaNeedles.add("googlebot.com")
-	kwHTTP                 = uaNeedles.add("http://")
-	kwHTTPS                = uaNeedles.add("https://")
-	kwHarmonyOS            = uaNeedles.add("harmonyos")
-	kwHbbTV                = uaNeedles.add("hbbtv")
-	kwHeadlessChrome       = uaNeedles.add("headlesschrome")
-	kwHisense              = uaNeedles.add("hisense")
-	kwIMac                 = uaNeedles.add("imac")
-	kwIPad                 = uaNeedles.add("ipad")
-	kwIPhone               = uaNeedles.add("iphone")
-	kwIPod                 = uaNeedles.add("ipod")
-	kwIPodTouch            = uaNeedles.add("ipod touch")
-	kwJ2ME                 = uaNeedles.add("j2me")
-	kwKernelSlash          = uaNeedles.add("kernel/")
-	kwLikeGecko            = uaNeedles.add("like gecko")
-	kwMAUI                 = uaNeedles.add("maui")
-	kwMIDP                 = uaNeedles.add("midp")
-	kwMacintoshColon       = uaNeedles.add("macintosh:")
-	kwMacBook              = uaNeedles.add("macbook")
-	kwMacintosh            = uaNeedles.add("macintosh")
-	kwMicrosoftOfficeSlash = uaNeedles.add("microsoft office/")
-	kwNetCast              = uaNeedles.add("netcast")
-	kwNetTV                = uaNeedles.add("nettv")
-	kwHbbTVSlash           = uaNeedles.add("hbbtv/")
-	kwObigo                = uaNeedles.add("obigo")
-	kwOpenTVSemi           = uaNeedles.add("(tv;")
-	kwOperaMini            = uaNeedles.add("opera mini")
-	kwOperaMobi            = uaNeedles.add("opera mobi")
-	kwOperaTablet          = uaNeedles.add("opera tablet")
-	kwPTST                 = uaNeedles.add("ptst")
-	kwPhilips              = uaNeedles.add("philips")
-	kwRV                   = uaNeedles.add("rv:")
-	kwSEMCBrowser          = uaNeedles.add("semc-browser")
-	kwSemiTVSemi           = uaNeedles.add("; tv;")
-	kwSmartDashTV          = uaNeedles.add("smart-tv")
-	kwSmartSpaceTV         = uaNeedles.add("smart tv")
-	kwSmartTV              = uaNeedles.add("smarttv")
-	kwTabletPC             = uaNeedles.add("tablet pc")
-	kwTeleca               = uaNeedles.add("teleca")
-	kwTouch                = uaNeedles.add("touch")
-	kwUPBrowser            = uaNeedles.add("up.browser")
-	kwVidaa                = uaNeedles.add("vidaa")
-	kwViera                = uaNeedles.add("viera")
-	kwWAPBrowser           = uaNeedles.add("wap browser")
-	kwWWW                  = uaNeedles.add("www.")
-	kwWeb0S                = uaNeedles.add("web0s")
-	kwWebAppManager        = uaNeedles.add("webappmanager")
-	kwX86x64               = uaNeedles.add("x86_64")
-	kwXbox                 = uaNeedles.add("xbox")
+	kwARMSemi              needleID
+	kwAppEngineGoogle      needleID
+	kwAndroid              needleID
+	kwAndroidTV            needleID
+	kwAnonymisedBy         needleID
+	kwAnonymisiertDurch    needleID
+	kwAnonymizedBy         needleID
+	kwBingbotHTM           needleID
+	kwBravia               needleID
+	kwCrKey                needleID
+	kwEmptyBraces          needleID
+	kwGoogle               needleID
+	kwGoogleBotHTML        needleID
+	kwGoogleDocs           needleID
+	kwGoogleTV             needleID
+	kwGooglebot            needleID
+	kwGooglebotCom         needleID
+	kwHTTP                 needleID
+	kwHTTPS                needleID
+	kwHarmonyOS            needleID
+	kwHbbTV                needleID
+	kwHeadlessChrome       needleID
+	kwHisense              needleID
+	kwIMac                 needleID
+	kwIPad                 needleID
+	kwIPhone               needleID
+	kwIPod                 needleID
+	kwIPodTouch            needleID
+	kwJ2ME                 needleID
+	kwKernelSlash          needleID
+	kwLikeGecko            needleID
+	kwMAUI                 needleID
+	kwMIDP                 needleID
+	kwMacintoshColon       needleID
+	kwMacBook              needleID
+	kwMacintosh            needleID
+	kwMicrosoftOfficeSlash needleID
+	kwNetCast              needleID
+	kwNetTV                needleID
+	kwHbbTVSlash           needleID
+	kwObigo                needleID
+	kwOpenTVSemi           needleID
+	kwOperaMini            needleID
+	kwOperaMobi            needleID
+	kwOperaTablet          needleID
+	kwPTST                 needleID
+	kwPhilips              needleID
+	kwRV                   needleID
+	kwSEMCBrowser          needleID
+	kwSemiTVSemi           needleID
+	kwSmartDashTV          needleID
+	kwSmartSpaceTV         needleID
+	kwSmartTV              needleID
+	kwTabletPC             needleID
+	kwTeleca               needleID
+	kwTouch                needleID
+	kwUPBrowser            needleID
+	kwVidaa                needleID
+	kwViera                needleID
+	kwWAPBrowser           needleID
+	kwWWW                  needleID
+	kwWeb0S                needleID
+	kwWebAppManager        needleID
+	kwX86x64               needleID
+	kwXbox                 needleID
 )
 
 // needleList is a list of needles that a rule asks about in order, one

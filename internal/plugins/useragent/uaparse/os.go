@@ -17,19 +17,21 @@ type osInfo struct {
 // windowsNT names the releases of the Windows NT kernel versions
 // (tables/system_releases.tsv, as are the release maps below); a
 // version not listed ("4.0", "3.51") is shown as it is.
-var windowsNT = systemReleases("windows-nt")
+var windowsNT map[string]string
 
 // otherOSByInitial lists the positions in otherOS of the tokens starting
 // with each byte, in order, so that an entry is compared only with the
 // tokens it can start with.
-var otherOSByInitial = func() (t [256][]int) {
+var otherOSByInitial [256][]int
+
+func buildOtherOSByInitial() (t [256][]int) {
 	for i, o := range otherOS {
 		if o.token != "" {
 			t[o.token[0]] = append(t[o.token[0]], i)
 		}
 	}
 	return t
-}()
+}
 
 // detectOS scans every comment entry, then the products, and keeps the
 // most specific hint.
@@ -233,7 +235,7 @@ func androidVersion(v string) string {
 // them (published in the Android developer documentation). Android
 // release numbers have not passed 16, so a whole number from 19 up where a
 // release is expected is an API level that an app sent instead.
-var androidReleases = systemReleases("android-api")
+var androidReleases map[string]string
 
 // androidAPILevel returns the release of an API level ("30" is "11"), or
 // "" when v is not a known API level.
@@ -248,33 +250,39 @@ func androidAPILevel(v string) string {
 	return androidReleases[v[:end]]
 }
 
-var distroNeedles = uaNeedles.group(func() []string {
+var distroNeedles needleGroup
+
+func buildDistroNeedles() needleGroup {
 	var out []string
 	for _, d := range linuxDistros {
 		out = append(out, d.token)
 	}
-	return out
-}())
+	return uaNeedles.group(out)
+}
 
 // linuxDistroList asks the scan which rows of linuxDistros can match, and
 // allDistroRows are all of them, for text that is not a part of the lower
 // case user agent.
 var (
-	linuxDistroList = newNeedleList(func() []needleID {
-		ids := make([]needleID, len(linuxDistros))
-		for i, d := range linuxDistros {
-			ids[i] = uaNeedles.add(d.token)
-		}
-		return ids
-	}())
-	allDistroRows = func() []uint16 {
-		rows := make([]uint16, len(linuxDistros))
-		for i := range rows {
-			rows[i] = uint16(i)
-		}
-		return rows
-	}()
+	linuxDistroList *needleList
+	allDistroRows   []uint16
 )
+
+func buildLinuxDistroList() *needleList {
+	ids := make([]needleID, len(linuxDistros))
+	for i, d := range linuxDistros {
+		ids[i] = uaNeedles.add(d.token)
+	}
+	return newNeedleList(ids)
+}
+
+func buildAllDistroRows() []uint16 {
+	rows := make([]uint16, len(linuxDistros))
+	for i := range rows {
+		rows[i] = uint16(i)
+	}
+	return rows
+}
 
 // distrosIn returns the rows of linuxDistros, in order, whose token can
 // occur in s: where s is a part of the lower case user agent, those the
@@ -288,41 +296,41 @@ func (p *parsed) distrosIn(s string, buf []uint16) []uint16 {
 
 // cpuHintNeedles are fragments of which every processor name that
 // cpuFromEntry recognises contains one.
-var cpuHintNeedles = uaNeedles.group([]string{"64", "86", "ppc", "arm", "powerpc"})
+var cpuHintNeedles needleGroup
 
 // Needles of the iOS and macOS entries: an entry can only contain them if
 // the user agent does, which spares most entries the searches.
 var (
-	kwIPhoneOS        = uaNeedles.add("iphone os")
-	kwLinuxAnywhere   = uaNeedles.add("linux")
-	kwIPadOS          = uaNeedles.add("ipad os")
-	kwIPhoneOSNoSpace = uaNeedles.add("iphoneos")
-	kwMacOSX          = uaNeedles.add("mac os x")
-	kwMacOSXOneSpace  = uaNeedles.add("macos x")
-	kwMacOSXNoSpace   = uaNeedles.add("macosx")
+	kwIPhoneOS        needleID
+	kwLinuxAnywhere   needleID
+	kwIPadOS          needleID
+	kwIPhoneOSNoSpace needleID
+	kwMacOSX          needleID
+	kwMacOSXOneSpace  needleID
+	kwMacOSXNoSpace   needleID
 
 	// kwWindowsNT100 is the platform of Chrome's reduced user agent,
 	// written with its spaces (reducedPlatform).
-	kwWindowsNT100 = uaNeedles.add("windows nt 10.0")
-	kwMSIE         = uaNeedles.add("msie")
+	kwWindowsNT100 needleID
+	kwMSIE         needleID
 
 	// Needles of the rules for rarer systems, engines and browsers; each
 	// starts with a byte pair that ordinary user agents seldom contain,
 	// so that the scan stays cheap.
-	kwQihu           = uaNeedles.add("qihu ")
-	kwCFNetwork      = uaNeedles.add("cfnetwork/")
-	kwAlamofire      = uaNeedles.add("alamofire/")
-	kwSamsungBrowser = uaNeedles.add("sungbrowser")
-	kwOculusBrowser  = uaNeedles.add("oculusbrowser")
-	kwMinimo         = uaNeedles.add("minimo/")
-	kwSpaceIOSSpace  = uaNeedles.add(" ios ")
-	kwEcosiaSpace    = uaNeedles.add("(ecosia ")
-	kwXiaomiMiui     = uaNeedles.add("xiaomi/miuibrowser/")
-	kwWebKitGTK      = uaNeedles.add("gtk+/")
-	kwGoanna         = uaNeedles.add("goanna/")
-	kwExoPlayer      = uaNeedles.add("exoplayerlib/")
-	kwMetaSr         = uaNeedles.add("metasr")
-	kwOpera          = uaNeedles.add("opera")
+	kwQihu           needleID
+	kwCFNetwork      needleID
+	kwAlamofire      needleID
+	kwSamsungBrowser needleID
+	kwOculusBrowser  needleID
+	kwMinimo         needleID
+	kwSpaceIOSSpace  needleID
+	kwEcosiaSpace    needleID
+	kwXiaomiMiui     needleID
+	kwWebKitGTK      needleID
+	kwGoanna         needleID
+	kwExoPlayer      needleID
+	kwMetaSr         needleID
+	kwOpera          needleID
 )
 
 // osSwitchInitials are the first bytes of every text that the switch
@@ -335,14 +343,16 @@ var (
 // names) are spared some sixty prefix tests so.
 const osSwitchInitials = "abcilmnoprsw"
 
-var osSwitchNeedles = [...]needleID{kwIPhoneOS, kwIPadOS, kwIPhoneOSNoSpace, kwMacOSX, kwMacOSXOneSpace, kwMacOSXNoSpace}
+var osSwitchNeedles []needleID
 
-var osSwitchInitial = func() (t [256]bool) {
+var osSwitchInitial [256]bool
+
+func buildOSSwitchInitial() (t [256]bool) {
 	for i := 0; i < len(osSwitchInitials); i++ {
 		t[osSwitchInitials[i]] = true
 	}
 	return t
-}()
+}
 
 // osSwitchMayMatch reports whether some case of the switch in
 // osFromEntry can match the entry lt.
@@ -354,7 +364,7 @@ func osSwitchMayMatch(p *parsed, lt string) bool {
 }
 
 // osSwitchGroup asks the scan about all of osSwitchNeedles at once.
-var osSwitchGroup = newNeedleList(osSwitchNeedles[:]).group
+var osSwitchGroup needleGroup
 
 // osFromEntry reads the operating system from one comment entry: lt is
 // its lower case text, a part of p.low, and t the text as sent.
@@ -660,7 +670,7 @@ func isModelCode(m string) bool {
 // windowsReleases names the Windows releases by their marketing number,
 // or by the kernel version some clients send in its place ("Windows 6.0"
 // is Vista), as Yauaa writes them.
-var windowsReleases = systemReleases("windows")
+var windowsReleases map[string]string
 
 // windowsRelease reads the release from the text after "Windows ", or ""
 // when it names no single known release.
@@ -705,7 +715,7 @@ func picoOSAt(lt string) int {
 
 // webOSTVReleases maps the Chromium version of LG's web engine to the
 // webOS TV release that ships it (LG's webOS TV developer documentation).
-var webOSTVReleases = systemReleases("webos-tv-chromium")
+var webOSTVReleases map[string]string
 
 // isCPUWord reports the processor names that precede a system in an entry
 // ("i686 FreeBSD 6.4").
@@ -738,19 +748,27 @@ func orUnknown(s string) string {
 // (tables/system_releases.tsv, from Yauaa's lookups): the longest prefix
 // that matches wins, so "14.5.0" is 10.10.5 and "14.2.0" only 10.10.?.
 var (
-	darwinMacOS = systemReleases("darwin-macos")
-	darwinIOS   = systemReleases("darwin-ios")
+	darwinMacOS map[string]string
+	darwinIOS   map[string]string
 )
 
 // darwinMajorMacOS and darwinMajorIOS name the release of a Darwin major
 // version without a dot, or one the tables above do not list (Darwin 9
 // and 12 on iOS).
 var (
-	darwinMajorMacOS = map[string]string{"10": "10.6", "11": "10.7", "12": "10.8", "13": "10.9", "14": "10.10",
-		"15": "10.11", "16": "10.12", "17": "10.13", "18": "10.14", "19": "10.15", "20": "11", "21": "12", "22": "13", "23": "14", "24": "15"}
-	darwinMajorIOS = map[string]string{"9": "3.?", "10": "4.?", "11": "5.?", "12": "6.?", "13": "7.?", "14": "8.?",
-		"15": "9.?", "16": "10.?", "17": "11.?", "18": "12.?", "19": "13.?", "20": "14.?", "21": "15.?", "22": "16.?", "23": "17.?", "24": "18.?"}
+	darwinMajorMacOS map[string]string
+	darwinMajorIOS   map[string]string
 )
+
+func buildDarwinMajorMacOS() map[string]string {
+	return map[string]string{"10": "10.6", "11": "10.7", "12": "10.8", "13": "10.9", "14": "10.10",
+		"15": "10.11", "16": "10.12", "17": "10.13", "18": "10.14", "19": "10.15", "20": "11", "21": "12", "22": "13", "23": "14", "24": "15"}
+}
+
+func buildDarwinMajorIOS() map[string]string {
+	return map[string]string{"9": "3.?", "10": "4.?", "11": "5.?", "12": "6.?", "13": "7.?", "14": "8.?",
+		"15": "9.?", "16": "10.?", "17": "11.?", "18": "12.?", "19": "13.?", "20": "14.?", "21": "15.?", "22": "16.?", "23": "17.?", "24": "18.?"}
+}
 
 // darwinRelease returns the release of the longest prefix of v that
 // releases lists. Kernel versions are short; the bound keeps a hostile
@@ -811,7 +829,7 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 // ubuntuReleases maps Ubuntu's release code names, which old Firefox
 // builds sent instead of the number ("Ubuntu/hardy", "(Ubuntu-feisty)"),
 // to the release number (published by Canonical).
-var ubuntuReleases = systemReleases("ubuntu-codename")
+var ubuntuReleases map[string]string
 
 // distroRelease reads the release of a distribution from the text after
 // its name: a version as it is written ("10.04", "1.5.dfsg+1.5.0.1-4"), or

@@ -62,7 +62,7 @@ func (s *state) frozenOSVersion() {
 // firefoxOSReleases maps the Gecko versions that Firefox OS releases
 // shipped with to those releases (Mozilla's documentation of the Firefox
 // OS user agent); other Gecko versions are shown as they are.
-var firefoxOSReleases = systemReleases("firefox-os-gecko")
+var firefoxOSReleases map[string]string
 
 func firefoxOSVersion(gecko string) string {
 	if r, ok := firefoxOSReleases[gecko]; ok {

@@ -290,12 +290,14 @@ func (p *parsed) tokenise() *parsed {
 }
 
 // tokenSyntax marks the bytes that tokenise's switch acts on.
-var tokenSyntax = func() (t [256]bool) {
+var tokenSyntax [256]bool
+
+func buildTokenSyntax() (t [256]bool) {
 	for _, c := range []byte("([{)]};,/") {
 		t[c] = true
 	}
 	return t
-}()
+}
 
 // addWords records trailing text without a version ("like Gecko",
 // "SmartTV") as products with an empty version, one per word run.
@@ -428,12 +430,14 @@ func (p *parsed) parseBlock(i int) int {
 
 // blockByte marks every byte a case of parseBlock's loop can match: the
 // brackets and the entry separators.
-var blockByte = func() (t [256]bool) {
+var blockByte [256]bool
+
+func buildBlockByte() (t [256]bool) {
 	for _, c := range []byte("()[]{};,") {
 		t[c] = true
 	}
 	return t
-}()
+}
 
 func (p *parsed) addEntry(s, e, block int) {
 	for s < e && isSpace(p.ua[s]) {

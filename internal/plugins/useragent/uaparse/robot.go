@@ -5,25 +5,27 @@ import (
 	"strings"
 )
 
-var robotNeedles = uaNeedles.group(robotWords)
+var robotNeedles needleGroup
 
 // robotWordIDs are the needles of robotWords, in the same order.
-var robotWordIDs = func() []needleID {
+var robotWordIDs []needleID
+
+func buildRobotWordIDs() []needleID {
 	ids := make([]needleID, len(robotWords))
 	for i, w := range robotWords {
 		ids[i] = uaNeedles.add(w)
 	}
 	return ids
-}()
+}
 
 // robotWords mark a product or comment entry as an automated client: the
 // generic words and the robot product names of tables/robot_words.tsv, in
 // file order.
-var robotWords = robotWordsOfKind("word", "product")
+var robotWords []string
 
 // notRobotWords are product names containing a robot word by accident
 // (tables/robot_words.tsv, kind "exception").
-var notRobotWords = robotWordsOfKind("exception")
+var notRobotWords []string
 
 func robotWordsOfKind(kinds ...string) []string {
 	var out []string
@@ -441,7 +443,7 @@ func (s *state) googleDocs() bool {
 // headlessBrowsers are browsers without a screen, driven by scripts: they
 // run on the machine of whoever runs the script, so the system they report
 // is kept.
-var headlessBrowsers = map[string]bool{"phantomjs": true, "casperjs": true, "slimerjs": true}
+var headlessBrowsers map[string]bool
 
 // robotDeviceName composes the device name of a robot: the company, then
 // the product with the company's name taken off its front ("YandexBot" of
@@ -736,13 +738,17 @@ func (s *state) urlIsHomePage() bool {
 
 // bigCompanies are the companies whose home pages crawler frameworks give
 // as placeholder contact addresses.
-var bigCompanies = map[string]bool{"Google": true, "Baidu": true, "Microsoft": true, "Yahoo": true, "Yandex": true}
+var bigCompanies map[string]bool
 
 // fileExtensions end file names that look like domain names
 // ("requirements.txt").
-var fileExtensions = map[string]bool{
-	"txt": true, "js": true, "json": true, "html": true, "htm": true, "php": true, "xml": true, "css": true,
-	"jpg": true, "png": true, "gif": true, "exe": true, "py": true, "sh": true, "zip": true, "gz": true, "cfg": true, "ini": true,
+var fileExtensions map[string]bool
+
+func buildFileExtensions() map[string]bool {
+	return map[string]bool{
+		"txt": true, "js": true, "json": true, "html": true, "htm": true, "php": true, "xml": true, "css": true,
+		"jpg": true, "png": true, "gif": true, "exe": true, "py": true, "sh": true, "zip": true, "gz": true, "cfg": true, "ini": true,
+	}
 }
 
 // domainSuffix returns the top level domain ending a name shaped like a
@@ -1113,14 +1119,16 @@ func isProse(lt string) bool {
 }
 
 // browserProducts are the product tokens of browsers and engines.
-var browserProducts = func() map[string]bool {
+var browserProducts map[string]bool
+
+func buildBrowserProducts() map[string]bool {
 	m := map[string]bool{"applewebkit": true, "safari": true, "version": true, "mobile": true, "gecko": true,
 		"khtml": true, "trident": true, "presto": true, "mobile safari": true, "like gecko": true, "mozilla": true}
 	for _, bt := range browserTokens {
 		m[bt.token] = true
 	}
 	return m
-}()
+}
 
 func isBrowserProduct(lname string) bool { return browserProducts[lname] }
 
@@ -1191,11 +1199,11 @@ func isInfoEntry(lt string) bool {
 }
 
 // spelledNeedles are what every spelled address contains one of.
-var spelledNeedles = uaNeedles.group([]string{"[dot]", "[at]", " at "})
+var spelledNeedles needleGroup
 
 // domainSuffixNeedles are the suffixes hasContact reads as a bare domain
 // name in an entry.
-var domainSuffixNeedles = uaNeedles.group([]string{".com", ".net", ".org", ".io"})
+var domainSuffixNeedles needleGroup
 
 // spelledAddress is isSpelledAddress for an entry lt of p, asked only when
 // the user agent contains what such an address needs.
@@ -1380,10 +1388,14 @@ func (s *state) spelledBrand() string {
 
 // nonOwnerDomains are link shorteners and mail providers: they do not tell
 // who runs the robot.
-var nonOwnerDomains = map[string]bool{
-	"bit": true, "tinyurl": true, "goo": true, "t": true, "ow": true,
-	"github": true, "gitlab": true,
-	"gmail": true, "hotmail": true, "outlook": true, "googlemail": true, "mail": true, "protonmail": true,
+var nonOwnerDomains map[string]bool
+
+func buildNonOwnerDomains() map[string]bool {
+	return map[string]bool{
+		"bit": true, "tinyurl": true, "goo": true, "t": true, "ow": true,
+		"github": true, "gitlab": true,
+		"gmail": true, "hotmail": true, "outlook": true, "googlemail": true, "mail": true, "protonmail": true,
+	}
 }
 
 func hostAt(s string, i int) string {
@@ -1424,7 +1436,7 @@ func containsRobotWord(p *parsed, lt string) bool {
 }
 
 // robotWordList asks the scan which robot words occur at all.
-var robotWordList = newNeedleList(robotWordIDs)
+var robotWordList *needleList
 
 // robotWordAt reports whether the robot word w ends a word of lt
 // (containsRobotWord).
@@ -1474,15 +1486,17 @@ func isGoogleRobot(lt string) bool {
 	return false
 }
 
-var fediverseNeedles = uaNeedles.group(func() []string {
+var fediverseNeedles needleGroup
+
+func buildFediverseNeedles() needleGroup {
 	var out []string
 	for k := range fediverseServers {
 		out = append(out, k)
 	}
 	// Sorted, so that the needles are numbered the same in every run.
 	slices.Sort(out)
-	return out
-}())
+	return uaNeedles.group(out)
+}
 
 // fediverseServer recognises "Pleroma 2.4.4; https://host" and
 // "http.rb/5.0.4 (Mastodon/3.5.2; +https://host/)".

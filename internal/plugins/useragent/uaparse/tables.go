@@ -8,12 +8,13 @@ import (
 )
 
 // The rules' facts live in tables/*.tsv, embedded in the binary and read
-// once when the package is initialised: brands and their model prefixes,
-// HTTP libraries, robot names and companies, Windows OEM codes, processor
-// tags, operating systems, Linux distributions and mail programs. Each
-// file holds one entry a line, with tab-separated columns, the last of
-// which says where the fact comes from; lines starting with "#" describe
-// the file. Adding an entry needs no code: add a line with its source.
+// once, when the model is first needed (buildModel): brands and their
+// model prefixes, HTTP libraries, robot names and companies, Windows OEM
+// codes, processor tags, operating systems, Linux distributions and mail
+// programs. Each file holds one entry a line, with tab-separated columns,
+// the last of which says where the fact comes from; lines starting with
+// "#" describe the file. Adding an entry needs no code: add a line with
+// its source.
 //
 //go:embed tables/*.tsv
 var tableFiles embed.FS
@@ -21,7 +22,9 @@ var tableFiles embed.FS
 // loadTable returns the rows of an embedded table, each with cols columns
 // (the source column included, and not empty). A malformed table is a
 // programming error found by the first test run (TestTablesWellFormed),
-// so it stops the program at start-up.
+// so it panics. Tables are read by buildModel, so the panic comes from the
+// first call that needs the model (New, in a job: when ParseUserAgent is
+// built, before the stream runs), no longer from the program's start.
 func loadTable(name string, cols int) [][]string {
 	rows, err := parseTable(name, cols)
 	if err != nil {
@@ -79,18 +82,24 @@ func tableSet(name string, cols int) map[string]bool {
 
 // tableColumns lists every table with its number of columns, for the test
 // that parses them all.
-var tableColumns = map[string]int{
-	"brands.tsv": 3, "windows_oem.tsv": 3, "http_libraries.tsv": 4, "robot_names.tsv": 3,
-	"robot_companies.tsv": 3, "systems.tsv": 4, "linux_distros.tsv": 3, "cpu.tsv": 5, "email_apps.tsv": 2,
-	"hacker_toolkits.tsv": 3, "webview_apps.tsv": 3, "attack_signatures.tsv": 3, "app_spellings.tsv": 3,
-	"robot_device_names.tsv": 3, "set_top_box_makers.tsv": 3, "domain_brands.tsv": 3,
-	"system_releases.tsv": 4, "fediverse_servers.tsv": 3, "robot_engine_names.tsv": 3, "unix_desktops.tsv": 4,
-	"browsers.tsv": 4, "robot_words.tsv": 3, "named_robots.tsv": 5, "amazon_devices.tsv": 5, "named_apps.tsv": 4, "edge_versions.tsv": 3, "browser_tags.tsv": 3, "cpu_words.tsv": 3, "languages.tsv": 4, "apple_devices.tsv": 5,
+var tableColumns map[string]int
+
+func buildTableColumns() map[string]int {
+	return map[string]int{
+		"brands.tsv": 3, "windows_oem.tsv": 3, "http_libraries.tsv": 4, "robot_names.tsv": 3,
+		"robot_companies.tsv": 3, "systems.tsv": 4, "linux_distros.tsv": 3, "cpu.tsv": 5, "email_apps.tsv": 2,
+		"hacker_toolkits.tsv": 3, "webview_apps.tsv": 3, "attack_signatures.tsv": 3, "app_spellings.tsv": 3,
+		"robot_device_names.tsv": 3, "set_top_box_makers.tsv": 3, "domain_brands.tsv": 3,
+		"system_releases.tsv": 4, "fediverse_servers.tsv": 3, "robot_engine_names.tsv": 3, "unix_desktops.tsv": 4,
+		"browsers.tsv": 4, "robot_words.tsv": 3, "named_robots.tsv": 5, "amazon_devices.tsv": 5, "named_apps.tsv": 4, "edge_versions.tsv": 3, "browser_tags.tsv": 3, "cpu_words.tsv": 3, "languages.tsv": 4, "apple_devices.tsv": 5,
+	}
 }
 
 // brandPrefixes maps the lower case start of a device model to the brand
 // (tables/brands.tsv); the first match in table order wins.
-var brandPrefixes = func() []brandPrefix {
+var brandPrefixes []brandPrefix
+
+func buildBrandPrefixes() []brandPrefix {
 	rows := loadTable("brands.tsv", tableColumns["brands.tsv"])
 	out := make([]brandPrefix, len(rows))
 	for i, r := range rows {
@@ -98,7 +107,7 @@ var brandPrefixes = func() []brandPrefix {
 		out[i].digits = isDigits(r[0])
 	}
 	return out
-}()
+}
 
 // brandPrefix is a row of tables/brands.tsv; digits marks a prefix made of
 // digits only, which needs a model with a letter (brandOfModel).
@@ -109,12 +118,14 @@ type brandPrefix struct {
 
 // windowsOEMs are the four-letter maker codes of preinstalled Windows
 // (tables/windows_oem.tsv).
-var windowsOEMs = tableMap("windows_oem.tsv", tableColumns["windows_oem.tsv"])
+var windowsOEMs map[string]string
 
 // httpLibraries are programming language HTTP clients, classed as robots as
 // Yauaa does, and libraryBrands the makers of those whose device name does
 // not start with the maker's one-word name (tables/http_libraries.tsv).
-var httpLibraries, libraryBrands = func() (names, makers map[string]string) {
+var httpLibraries, libraryBrands map[string]string
+
+func buildHTTPLibraries() (names, makers map[string]string) {
 	names, makers = map[string]string{}, map[string]string{}
 	for _, r := range loadTable("http_libraries.tsv", tableColumns["http_libraries.tsv"]) {
 		names[r[0]] = r[1]
@@ -123,48 +134,54 @@ var httpLibraries, libraryBrands = func() (names, makers map[string]string) {
 		}
 	}
 	return names, makers
-}()
+}
 
 // robotAgentNames fixes the spelling of names whose token is not the name
 // users know (tables/robot_names.tsv).
-var robotAgentNames = tableMap("robot_names.tsv", tableColumns["robot_names.tsv"])
+var robotAgentNames map[string]string
 
 // robotCompanies are makers whose robots start with the company's name and
 // give no URL (tables/robot_companies.tsv).
-var robotCompanies = func() []struct{ prefix, brand string } {
+var robotCompanies []struct{ prefix, brand string }
+
+func buildRobotCompanies() []struct{ prefix, brand string } {
 	rows := loadTable("robot_companies.tsv", tableColumns["robot_companies.tsv"])
 	out := make([]struct{ prefix, brand string }, len(rows))
 	for i, r := range rows {
 		out[i].prefix, out[i].brand = r[0], r[1]
 	}
 	return out
-}()
+}
 
 // otherOS lists systems recognised by a lower case token at the start of a
 // comment entry, with their class (tables/systems.tsv).
-var otherOS = func() []struct{ token, name, class string } {
+var otherOS []struct{ token, name, class string }
+
+func buildOtherOS() []struct{ token, name, class string } {
 	rows := loadTable("systems.tsv", tableColumns["systems.tsv"])
 	out := make([]struct{ token, name, class string }, len(rows))
 	for i, r := range rows {
 		out[i].token, out[i].name, out[i].class = r[0], r[1], r[2]
 	}
 	return out
-}()
+}
 
 // linuxDistros maps a lower case distribution token to its display name
 // (tables/linux_distros.tsv), first match first.
-var linuxDistros = func() []struct{ token, name string } {
+var linuxDistros []struct{ token, name string }
+
+func buildLinuxDistros() []struct{ token, name string } {
 	rows := loadTable("linux_distros.tsv", tableColumns["linux_distros.tsv"])
 	out := make([]struct{ token, name string }, len(rows))
 	for i, r := range rows {
 		out[i].token, out[i].name = r[0], r[1]
 	}
 	return out
-}()
+}
 
 // emailApps are mail programs whose product names do not say "mail"
 // (tables/email_apps.tsv).
-var emailApps = tableSet("email_apps.tsv", tableColumns["email_apps.tsv"])
+var emailApps map[string]bool
 
 // cpuTag is one row of tables/cpu.tsv.
 type cpuTag struct {
@@ -181,7 +198,9 @@ const (
 	cpuSuffix
 )
 
-var cpuTags = func() []cpuTag {
+var cpuTags []cpuTag
+
+func buildCPUTags() []cpuTag {
 	rows := loadTable("cpu.tsv", tableColumns["cpu.tsv"])
 	out := make([]cpuTag, len(rows))
 	for i, r := range rows {
@@ -201,7 +220,7 @@ var cpuTags = func() []cpuTag {
 		}
 	}
 	return out
-}()
+}
 
 // cpuFromEntry recognises the processor architecture tags of desktop
 // comment sections (tables/cpu.tsv): the first row that matches names the
@@ -232,16 +251,18 @@ func cpuFromEntryOf(p *parsed, lt string) string {
 }
 
 // cpuTagList asks the scan which rows of cpuTags can match.
-var cpuTagList = newNeedleList(cpuTagNeedles)
+var cpuTagList *needleList
 
 // cpuTagNeedles are the needles of the tokens of cpuTags, in order.
-var cpuTagNeedles = func() []needleID {
+var cpuTagNeedles []needleID
+
+func buildCPUTagNeedles() []needleID {
 	ids := make([]needleID, len(cpuTags))
 	for i, t := range cpuTags {
 		ids[i] = uaNeedles.add(t.token)
 	}
 	return ids
-}()
+}
 
 func cpuTagMatches(t *cpuTag, lt string) bool {
 	var ok bool
@@ -279,15 +300,15 @@ func attackSignatures(family string) []string {
 // appSpellings are the names of well-known apps whose product token is
 // written differently from the name the maker uses for the app
 // (tables/app_spellings.tsv).
-var appSpellings = tableMap("app_spellings.tsv", tableColumns["app_spellings.tsv"])
+var appSpellings map[string]string
 
 // robotDeviceNames are the device names of robots whose name does not
 // follow the usual "Brand Product" form (tables/robot_device_names.tsv).
-var robotDeviceNames = tableMap("robot_device_names.tsv", tableColumns["robot_device_names.tsv"])
+var robotDeviceNames map[string]string
 
 // domainBrands names the companies behind well-known robot domains where
 // the domain does not spell the brand (tables/domain_brands.tsv).
-var domainBrands = tableMap("domain_brands.tsv", tableColumns["domain_brands.tsv"])
+var domainBrands map[string]string
 
 // systemReleases maps the version tokens of one scheme of
 // tables/system_releases.tsv to the release names.
@@ -307,17 +328,19 @@ func systemReleases(scheme string) map[string]string {
 // fediverseServers are server applications of federated social networks;
 // they fetch profiles and posts from each other and name themselves
 // (tables/fediverse_servers.tsv).
-var fediverseServers = tableMap("fediverse_servers.tsv", tableColumns["fediverse_servers.tsv"])
+var fediverseServers map[string]string
 
 // robotEngineNames are the engine names of robots whose agent name is
 // spelled differently (tables/robot_engine_names.tsv).
-var robotEngineNames = tableMap("robot_engine_names.tsv", tableColumns["robot_engine_names.tsv"])
+var robotEngineNames map[string]string
 
 // unixDesktops names the workstations of the Unix-like and other desktop
 // systems: the maker of the hardware where the system came with it (Sun,
 // SGI, IBM), otherwise the system itself, in Yauaa's spelling
 // (tables/unix_desktops.tsv; brand "-" is none).
-var unixDesktops = func() map[string]struct{ brand, name string } {
+var unixDesktops map[string]struct{ brand, name string }
+
+func buildUnixDesktops() map[string]struct{ brand, name string } {
 	m := map[string]struct{ brand, name string }{}
 	for _, r := range loadTable("unix_desktops.tsv", tableColumns["unix_desktops.tsv"]) {
 		b := r[1]
@@ -327,18 +350,20 @@ var unixDesktops = func() map[string]struct{ brand, name string } {
 		m[r[0]] = struct{ brand, name string }{b, r[2]}
 	}
 	return m
-}()
+}
 
 // amazonDevices maps the upper case model code of a Fire OS device to its
 // class, brand and product name (tables/amazon_devices.tsv).
-var amazonDevices = func() map[string]struct{ class, brand, name string } {
+var amazonDevices map[string]struct{ class, brand, name string }
+
+func buildAmazonDevices() map[string]struct{ class, brand, name string } {
 	m := map[string]struct{ class, brand, name string }{}
 	for _, r := range loadTable("amazon_devices.tsv", tableColumns["amazon_devices.tsv"]) {
 		m[strings.ToUpper(r[0])] = struct{ class, brand, name string }{r[1], r[2], r[3]}
 	}
 	return m
-}()
+}
 
 // edgeVersions maps the version of legacy Edge's "Edge/<EdgeHTML
 // version>" product to the Edge release (tables/edge_versions.tsv).
-var edgeVersions = tableMap("edge_versions.tsv", tableColumns["edge_versions.tsv"])
+var edgeVersions map[string]string

@@ -233,34 +233,38 @@ func (s *state) vidaaModel() {
 
 // Needles of the set-top box rules.
 var (
-	kwKreaTV   = uaNeedles.add("kreatv/")
-	kwRokuDVP  = uaNeedles.add("roku/dvp-")
-	kwNSZDash  = uaNeedles.add("nsz-")
-	kwAppleTV  = uaNeedles.add("apple tv")
-	kwAppleTV2 = uaNeedles.add("appletv")
+	kwKreaTV   needleID
+	kwRokuDVP  needleID
+	kwNSZDash  needleID
+	kwAppleTV  needleID
+	kwAppleTV2 needleID
 )
 
 // setTopBoxMakers are companies that make set-top boxes only; a comment
 // entry that starts with one of them ("Arris MediaPlayer 2.0") names such
 // a box (tables/set_top_box_makers.tsv; the prefix is the lower case name
 // and a space).
-var setTopBoxMakers = func() []struct{ prefix, brand string } {
+var setTopBoxMakers []struct{ prefix, brand string }
+
+func buildSetTopBoxMakers() []struct{ prefix, brand string } {
 	rows := loadTable("set_top_box_makers.tsv", tableColumns["set_top_box_makers.tsv"])
 	out := make([]struct{ prefix, brand string }, len(rows))
 	for i, r := range rows {
 		out[i].prefix, out[i].brand = r[0]+" ", r[1]
 	}
 	return out
-}()
+}
 
 // setTopBoxNeedles lets setTopBox skip the comment when no maker occurs.
-var setTopBoxNeedles = uaNeedles.group(func() []string {
+var setTopBoxNeedles needleGroup
+
+func buildSetTopBoxNeedles() needleGroup {
 	out := make([]string, len(setTopBoxMakers))
 	for i, m := range setTopBoxMakers {
 		out[i] = m.prefix
 	}
-	return out
-}())
+	return uaNeedles.group(out)
+}
 
 // setTopBox recognises the boxes that connect a television to the
 // internet and reports whether it found one:

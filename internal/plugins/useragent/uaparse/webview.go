@@ -9,10 +9,10 @@ import "strings"
 // Needles of the build, Facebook and web view rules: most user agents have
 // none of them, and the rules then cost one bit test each.
 var (
-	kwFBBracket  = uaNeedles.add("[fb")
-	kwBuildSlash = uaNeedles.add("build/")
-	kwBuildColon = uaNeedles.add("build:")
-	kwDashBuild  = uaNeedles.add(" - build ")
+	kwFBBracket  needleID
+	kwBuildSlash needleID
+	kwBuildColon needleID
+	kwDashBuild  needleID
 )
 
 // facebookFields are the values of the Facebook bracket, by attribute.
@@ -24,7 +24,7 @@ type facebookFields struct {
 
 // webviewApps maps a lower case token to the app it names
 // (tables/webview_apps.tsv).
-var webviewApps = tableMap("webview_apps.tsv", tableColumns["webview_apps.tsv"])
+var webviewApps map[string]string
 
 // readFacebook reads the "[FBAN/...;FBAV/...;...]" bracket: fields of the
 // form KEY/value separated by semicolons. A bracket cut short (no "]")

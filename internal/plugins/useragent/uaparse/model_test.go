@@ -1,0 +1,101 @@
+package uaparse
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestMain builds the model before any test runs: most tests call the
+// rules directly rather than through New, which would build it. Test
+// variables computed from the model are set here too, since package
+// initialisation runs before the model is built.
+func TestMain(m *testing.M) {
+	ensureModel()
+	genAffixes = buildGenAffixes()
+	genTableNames = buildGenTableNames()
+	os.Exit(m.Run())
+}
+
+// initLine is a line of GODEBUG=inittrace=1: the package, the bytes its
+// initialisation allocated. A package whose initialisation runs no code
+// has no line.
+var initLine = regexp.MustCompile(`(?m)^init (\S+) @\S+ ms, \S+ ms clock, (\d+) bytes, \d+ allocs$`)
+
+// TestModelBuiltOnFirstUse runs a program that imports the package without
+// calling it, as every weir process without ParseUserAgent does: the
+// package's initialisation must allocate (almost) nothing, and leave
+// (almost) nothing live. It built the whole model before (5.4 MB
+// allocated, 2.2 MB live). Then the same program analyses a user agent,
+// which must build the model and answer.
+func TestModelBuiltOnFirstUse(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "initprobe")
+	build := exec.Command("go", "build", "-o", bin, "./testdata/initprobe")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build testdata/initprobe: %v\n%s", err, out)
+	}
+	run := func(args ...string) (stdout, stderr string) {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+		var out, errOut strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("initprobe %v: %v\n%s%s", args, err, out.String(), errOut.String())
+		}
+		return out.String(), errOut.String()
+	}
+	heapOf := func(stdout string) int {
+		t.Helper()
+		m := regexp.MustCompile(`(?m)^heap (\d+)$`).FindStringSubmatch(stdout)
+		if m == nil {
+			t.Fatalf("no heap line in the output of initprobe:\n%s", stdout)
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	pkg := reflect.TypeFor[Analyzer]().PkgPath()
+
+	stdout, trace := run()
+	lines := initLine.FindAllStringSubmatch(trace, -1)
+	if len(lines) == 0 {
+		// The trace is what the test reads; without it the test would
+		// pass for nothing.
+		t.Fatalf("GODEBUG=inittrace=1 printed no init lines:\n%s", trace)
+	}
+	initBytes := 0
+	for _, l := range lines {
+		if l[1] == pkg {
+			initBytes, _ = strconv.Atoi(l[2])
+		}
+	}
+	const maxInitBytes = 64 << 10
+	if initBytes > maxInitBytes {
+		t.Errorf("initialising %s allocated %d bytes, want at most %d: is something built at package level instead of in buildModel?",
+			pkg, initBytes, maxInitBytes)
+	}
+	// A Go program that does nothing has a live heap of well under
+	// 100 KiB.
+	const maxIdleHeap = 1 << 20
+	idle := heapOf(stdout)
+	if idle > maxIdleHeap {
+		t.Errorf("live heap of a program importing %s without calling it: %d bytes, want at most %d", pkg, idle, maxIdleHeap)
+	}
+
+	stdout, _ = run("use")
+	if !strings.Contains(stdout, "DeviceClass Phone\n") {
+		t.Errorf("after the model was built on first use, want DeviceClass Phone; initprobe wrote:\n%s", stdout)
+	}
+	// The model is what the idle program does not hold: the bound above
+	// would not tell them apart if it were bigger than the model.
+	used := heapOf(stdout)
+	if used <= maxIdleHeap {
+		t.Errorf("live heap with the model built: %d bytes, want more than %d (the bound for the idle program)", used, maxIdleHeap)
+	}
+	t.Logf("%s: init %d bytes; live heap %d bytes idle, %d with the model", pkg, initBytes, idle, used)
+}
