@@ -224,7 +224,7 @@ func NewEngine(t testing.TB, set engine.Settings) *Engine {
 		set.AppName = "weir-test"
 	}
 	if set.Workers == 0 {
-		set.Workers = runtime.NumCPU()
+		set.Workers = runtime.GOMAXPROCS(0)
 	}
 	if set.BatchInterval == 0 {
 		set.BatchInterval = 20 * time.Millisecond

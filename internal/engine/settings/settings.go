@@ -57,7 +57,7 @@ func Spec() component.Spec {
 			"Services start before streams and stop after them.",
 		Properties: append([]component.Property{
 			{Key: KeyAppName, Description: "Application name: the Kafka consumer group of every stream and the dataflow name of the REST API. Processes with the same name share partitions.", Default: "weir", Validator: component.NonEmpty},
-			{Key: KeyMaster, Description: "local[N]: N partition workers per stream (local = 1, local[*] = one per core).", Default: "local[*]", Validator: component.NewValidator("local, local[N] or local[*]", func(s string) error {
+			{Key: KeyMaster, Description: "local[N]: N partition workers per stream (local = 1, local[*] = one per core the Go runtime uses: the container's CPU limit, or GOMAXPROCS).", Default: "local[*]", Validator: component.NewValidator("local, local[N] or local[*]", func(s string) error {
 				if !masterRe.MatchString(s) {
 					return fmt.Errorf("%q is not local, local[N] or local[*]", s)
 				}
@@ -127,13 +127,17 @@ func problem(key, msg string) component.Problem {
 }
 
 // Workers returns the number of partition workers of an engine.master value.
+// local[*] is one worker per CPU the Go runtime schedules on
+// (GOMAXPROCS): in a container that is its CPU limit, rounded up, where
+// runtime.NumCPU would count every core of the node (a pod limited to 2
+// CPUs on a 64-core node ran 64 workers).
 func Workers(master string) int {
 	m := masterRe.FindStringSubmatch(master)
 	if m == nil || m[2] == "" {
 		return 1
 	}
 	if m[2] == "*" {
-		return runtime.NumCPU()
+		return runtime.GOMAXPROCS(0)
 	}
 	n, _ := strconv.Atoi(m[2])
 	return max(n, 1)
