@@ -102,8 +102,8 @@ const slabSize = 64 << 10
 
 // chunkOut is what the records of one chunk are produced with: the slab
 // they are serialized into, the block of messages they are carved from,
-// the acknowledgements reserved ahead, and their Kafka timestamp (see
-// produce). One worker uses it, so none of these takes the producer's lock
+// how many of those it handed to the client, and their Kafka timestamp
+// (see produce). One worker uses it, so none of these takes the producer's lock
 // or touches a counter shared between workers for every record; release
 // must run once the chunk is done (processChunk defers it).
 type chunkOut struct {
