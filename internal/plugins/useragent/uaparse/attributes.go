@@ -124,14 +124,17 @@ var attributeNames = [numAttributes]string{
 	"WebviewAppVersionMajor",
 }
 
-var attributeIndex map[string]int
-
-func buildAttributeIndex() map[string]int {
-	m := make(map[string]int, numAttributes)
+// attributeIndex returns the position of name in attributeNames. It scans
+// the 53 names rather than keep a map: it serves the configuration-time
+// lookups (IsAttribute, AttributeOf, Result.Get), which must not build the
+// model, and a stream reads values by Attribute, not by name.
+func attributeIndex(name string) (int, bool) {
 	for i, n := range attributeNames {
-		m[n] = i
+		if n == name {
+			return i, true
+		}
 	}
-	return m
+	return 0, false
 }
 
 // AttributeNames returns the names of all attributes the analyzer produces,
@@ -145,8 +148,7 @@ func AttributeNames() []string {
 // IsAttribute reports whether name is one of the attribute names (exact,
 // case-sensitive match, as in the specification).
 func IsAttribute(name string) bool {
-	ensureModel()
-	_, ok := attributeIndex[name]
+	_, ok := attributeIndex(name)
 	return ok
 }
 
@@ -267,8 +269,7 @@ func (r Result) value(i int) string {
 // Get returns the value of the named attribute, or the empty string when name
 // is not an attribute name (see IsAttribute). A zero Result answers Unknown.
 func (r Result) Get(name string) string {
-	ensureModel()
-	i, ok := attributeIndex[name]
+	i, ok := attributeIndex(name)
 	if !ok {
 		return ""
 	}
@@ -298,8 +299,7 @@ type Attribute int
 // AttributeOf returns the Attribute of name, and false when name is not an
 // attribute name (see IsAttribute).
 func AttributeOf(name string) (Attribute, bool) {
-	ensureModel()
-	i, ok := attributeIndex[name]
+	i, ok := attributeIndex(name)
 	return Attribute(i), ok
 }
 

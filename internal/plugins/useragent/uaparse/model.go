@@ -8,7 +8,7 @@ var modelOnce sync.Once
 
 // ensureModel builds the model unless it is built already. Every exported
 // entry point that reads the model calls it first (New, the uncached path of
-// AnalyzeCached, IsAttribute, AttributeOf, Result.Get); after the first call
+// AnalyzeCached); after the first call
 // it costs one atomic load. The rules themselves read the package variables
 // directly, without a check, so that the hot path stays as it was.
 func ensureModel() { modelOnce.Do(buildModel) }
@@ -52,9 +52,6 @@ func buildModel() {
 	appendedNoise = buildAppendedNoise()
 	appPlatformProducts = buildAppPlatformProducts()
 	firefoxNoise = map[string]bool{"kaios": true, "firephp": true, "stumbleupon": true, "owasmime": true}
-
-	// attributes.go
-	attributeIndex = buildAttributeIndex()
 
 	// browser.go
 	firefoxAddOns = buildFirefoxAddOns()

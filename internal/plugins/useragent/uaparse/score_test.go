@@ -195,7 +195,11 @@ func TestDevAccuracy(t *testing.T) {
 	for n := range all.per {
 		names = append(names, n)
 	}
-	sort.Slice(names, func(i, j int) bool { return attributeIndex[names[i]] < attributeIndex[names[j]] })
+	sort.Slice(names, func(i, j int) bool {
+		a, _ := attributeIndex(names[i])
+		b, _ := attributeIndex(names[j])
+		return a < b
+	})
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%-32s %8s %6s %8s %6s %8s %6s\n", "attribute", "all", "cases", "tune", "cases", "check", "cases")
 	for _, n := range names {
