@@ -111,6 +111,7 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		kgo.ProducerBatchMaxBytes(int32(s.conf.MaxMessageBytes)),
 		kgo.MaxBufferedRecords(8192),
 		s.compOpt,
+		s.partOpt,
 		// Called after every join, even with nothing assigned: the stream
 		// reached its brokers and is in its group (/readyz); the offset
 		// watcher learns the partitions it must report.

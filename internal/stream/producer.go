@@ -174,9 +174,13 @@ func (p *producer) send(out *chunkOut, r *record.Record, topics []string, ser co
 // chunk's records were handed to the producer, the same for all the
 // records of a chunk and at most the chunk's processing time (milliseconds)
 // earlier than a stamp per message would be.
+//
+// The message's Partition is its record's input partition, which the
+// "input" partitioner writes to (partitioner.go) and the "key" one
+// ignores.
 func (p *producer) produce(out *chunkOut, r *record.Record, topic string, key, value []byte, isErr bool) {
 	m := p.newSent(out)
-	m.Record = kgo.Record{Topic: topic, Key: key, Value: value, Timestamp: out.stamp}
+	m.Record = kgo.Record{Topic: topic, Key: key, Value: value, Timestamp: out.stamp, Partition: r.Origin.Partition}
 	m.rec, m.isErr = r, isErr
 	p.cl.Produce(p.ctx, &m.Record, p.ack)
 }
@@ -357,7 +361,7 @@ func (p *producer) resolve(ctx context.Context) error {
 	p.refused = nil
 	p.mu.Unlock()
 	for _, rf := range refused {
-		err := p.cl.ProduceSync(ctx, &kgo.Record{Topic: rf.topic, Key: rf.key, Value: rf.value}).FirstErr()
+		err := p.cl.ProduceSync(ctx, &kgo.Record{Topic: rf.topic, Key: rf.key, Value: rf.value, Partition: rf.rec.Origin.Partition}).FirstErr()
 		if err == nil {
 			continue
 		}
@@ -380,7 +384,7 @@ func (p *producer) resolve(ctx context.Context) error {
 			continue
 		}
 		for _, t := range p.errTops {
-			err := p.cl.ProduceSync(ctx, &kgo.Record{Topic: t, Key: []byte(er.ID), Value: value}).FirstErr()
+			err := p.cl.ProduceSync(ctx, &kgo.Record{Topic: t, Key: []byte(er.ID), Value: value, Partition: rf.rec.Origin.Partition}).FirstErr()
 			if err == nil {
 				continue
 			}

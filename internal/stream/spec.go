@@ -23,6 +23,7 @@ const (
 	KeyErrorSerializer   = "broker.error.topics.serializer"
 	KeyBrokerList        = "broker.metadata.broker.list"
 	KeyCompression       = "broker.output.compression"
+	KeyPartitioner       = "broker.output.partitioner"
 	KeyCoordinatorQuorum = "broker.coordinator.quorum"
 	KeyAutoCreate        = "broker.topic.autoCreate"
 	KeyPartitions        = "broker.topic.default.partitions"
@@ -94,6 +95,7 @@ func Spec() component.Spec {
 			{Key: KeyErrorSerializer, Description: "How error records are written to the error topics.", Default: serialize.JSONName, Validator: serializers},
 			{Key: KeyBrokerList, Description: "Kafka bootstrap brokers, host:port list, or \"embedded\" for the in-process broker.", Required: true, Example: Embedded, Validator: brokerList},
 			{Key: KeyCompression, Description: "Compression of the batches written to the output and error topics. snappy by default: it costs the least CPU per record of the codecs measured here (none costs more, as the client copies uncompressed batches more), and every Kafka consumer reads it.", Default: "snappy", Validator: component.Enum("none", "gzip", "snappy", "lz4", "zstd")},
+			{Key: KeyPartitioner, Description: "Which partition of an output or error topic a record is written to. input: the partition with the number of the record's input partition (modulo the topic's partition count), so each input partition's offset order is the order its records have on the output partition, and a replay writes to the same partition; an output topic with more partitions than the input leaves the extra ones empty. key: the murmur2 hash of the message key (the record id), as Kafka's Java client, which spreads records evenly over every partition and keeps no order.", Default: PartitionInput, Validator: component.Enum(PartitionInput, PartitionKey)},
 			{Key: KeyCoordinatorQuorum, Description: "Accepted for compatibility with older job files and ignored: topics are created with the Kafka admin API."},
 			{Key: KeyAutoCreate, Description: "Create missing input, output and error topics at start.", Default: "true", Validator: component.Bool},
 			{Key: KeyPartitions, Description: "Partitions of topics this stream creates.", Default: "4", Validator: component.IntRange(1, 100000)},
@@ -115,6 +117,7 @@ type Config struct {
 	InSer, OutSer, ErrSer string
 
 	Compression string // broker.output.compression
+	Partitioner string // broker.output.partitioner
 	AutoCreate  bool
 	Partitions  int32
 	Replication int16
@@ -133,8 +136,8 @@ func Decode(name string, conf component.Config) (Config, error) {
 		Name: name, BrokerList: conf.String(KeyBrokerList),
 		Inputs: conf.List(KeyInputTopics), Outputs: conf.List(KeyOutputTopics), Errors: conf.List(KeyErrorTopics),
 		InSer: conf.String(KeyInputSerializer), OutSer: conf.String(KeyOutputSerializer), ErrSer: conf.String(KeyErrorSerializer),
-		Compression: conf.String(KeyCompression),
-		Security:    decodeSecurity(conf),
+		Compression: conf.String(KeyCompression), Partitioner: conf.String(KeyPartitioner),
+		Security: decodeSecurity(conf),
 	}
 	var err error
 	if c.AutoCreate, err = conf.Bool(KeyAutoCreate); err != nil {

@@ -61,6 +61,7 @@ type Stream struct {
 	seeds   []string
 	workers int
 	compOpt kgo.Opt
+	partOpt kgo.Opt   // broker.output.partitioner (partitioner.go)
 	secOpts []kgo.Opt // TLS and SASL, for every client of the stream
 	inSer   component.Serializer
 	outSer  component.Serializer
@@ -104,7 +105,7 @@ type Stream struct {
 func New(ctx context.Context, p Params, deps ChainDeps) (*Stream, error) {
 	deps.Logger = deps.Logger.With("stream", p.Config.Name)
 	s := &Stream{eng: p.Engine, conf: p.Config, seeds: p.Seeds, workers: max(p.Engine.Workers, 1),
-		compOpt: compressionOpt(p.Config.Compression), deps: deps, log: deps.Logger, lastModified: p.Pipeline.LastModified}
+		compOpt: compressionOpt(p.Config.Compression), partOpt: partitionerOpt(p.Config.Partitioner), deps: deps, log: deps.Logger, lastModified: p.Pipeline.LastModified}
 	for _, x := range []struct {
 		key, name string
 		dst       *component.Serializer
