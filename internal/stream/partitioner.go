@@ -13,8 +13,9 @@ const (
 	PartitionKey = "key"
 )
 
-// partitionerOpt returns the client option that places written messages
-// for a broker.output.partitioner value (validated by the spec).
+// partitionerOpts returns the client options that place written messages
+// for a broker.output.partitioner value (validated by the spec): none for
+// "key", whose placement is the client's default partitioner.
 //
 // With "input", produce sets each message's Partition to its record's
 // input partition before handing it to the client, and the partitioner
@@ -25,25 +26,17 @@ const (
 // output partition, and a replay writes to the same partition as the
 // first run.
 //
-// With "key", the client keeps its default partitioner, which hashes a
-// message's key with murmur2 and ignores the Partition that produce set.
-func partitionerOpt(name string) kgo.Opt {
+// With "key", the client's default partitioner hashes a message's key
+// with murmur2 and ignores the Partition that produce set.
+func partitionerOpts(name string) []kgo.Opt {
 	if name == PartitionKey {
-		return kgo.RecordPartitioner(kgo.UniformBytesPartitioner(64<<10, true, true, nil))
+		return nil
 	}
-	return kgo.RecordPartitioner(kgo.BasicConsistentPartitioner(func(string) func(*kgo.Record, int) int {
+	return []kgo.Opt{kgo.RecordPartitioner(kgo.BasicConsistentPartitioner(func(string) func(*kgo.Record, int) int {
 		return inputPartition
-	}))
+	}))}
 }
 
 // inputPartition is the "input" partitioner: the message's Partition, set
-// by produce to its record's input partition, modulo n.
-func inputPartition(r *kgo.Record, n int) int {
-	p := int(r.Partition)
-	if p < 0 {
-		// Input partitions are never negative; a message made without
-		// an input record would have 0, not this.
-		p = -p
-	}
-	return p % n
-}
+// by produce to its record's input partition (never negative), modulo n.
+func inputPartition(r *kgo.Record, n int) int { return int(r.Partition) % n }

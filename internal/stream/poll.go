@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -111,14 +112,13 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		kgo.ProducerBatchMaxBytes(int32(s.conf.MaxMessageBytes)),
 		kgo.MaxBufferedRecords(8192),
 		s.compOpt,
-		s.partOpt,
 		// Called after every join, even with nothing assigned: the stream
 		// reached its brokers and is in its group (/readyz); the offset
 		// watcher learns the partitions it must report.
 		kgo.OnPartitionsAssigned(func(ctx context.Context, cl *kgo.Client, m map[string][]int32) {
 			s.prog.assigned(ctx, cl, m)
 		}),
-	}, s.secOpts...), s.prog.revoked("revoked"), s.prog.revoked("lost"))
+	}, slices.Concat(s.partOpts, s.secOpts)...), s.prog.revoked("revoked"), s.prog.revoked("lost"))
 	if err != nil {
 		return fmt.Errorf("kafka client: %w", err)
 	}

@@ -56,16 +56,16 @@ type Params struct {
 // engine's apply path); the loop is owned by the Stream and waited for by
 // Stop.
 type Stream struct {
-	eng     settings.Engine
-	conf    Config
-	seeds   []string
-	workers int
-	compOpt kgo.Opt
-	partOpt kgo.Opt   // broker.output.partitioner (partitioner.go)
-	secOpts []kgo.Opt // TLS and SASL, for every client of the stream
-	inSer   component.Serializer
-	outSer  component.Serializer
-	errSer  component.Serializer
+	eng      settings.Engine
+	conf     Config
+	seeds    []string
+	workers  int
+	compOpt  kgo.Opt
+	partOpts []kgo.Opt // broker.output.partitioner (partitioner.go)
+	secOpts  []kgo.Opt // TLS and SASL, for every client of the stream
+	inSer    component.Serializer
+	outSer   component.Serializer
+	errSer   component.Serializer
 
 	deps ChainDeps
 	log  *slog.Logger
@@ -105,7 +105,7 @@ type Stream struct {
 func New(ctx context.Context, p Params, deps ChainDeps) (*Stream, error) {
 	deps.Logger = deps.Logger.With("stream", p.Config.Name)
 	s := &Stream{eng: p.Engine, conf: p.Config, seeds: p.Seeds, workers: max(p.Engine.Workers, 1),
-		compOpt: compressionOpt(p.Config.Compression), partOpt: partitionerOpt(p.Config.Partitioner), deps: deps, log: deps.Logger, lastModified: p.Pipeline.LastModified}
+		compOpt: compressionOpt(p.Config.Compression), partOpts: partitionerOpts(p.Config.Partitioner), deps: deps, log: deps.Logger, lastModified: p.Pipeline.LastModified}
 	for _, x := range []struct {
 		key, name string
 		dst       *component.Serializer
