@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/weir-streams/weir/internal/exepages"
 	"log/slog"
 	"net"
 	"runtime/debug"
@@ -141,6 +142,13 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 	if err := metrics.Err(); err != nil {
 		stop()
 		return fmt.Errorf("start job: %w", err)
+	}
+	// Start-up is over: the executable's pages that only it touched
+	// leave the resident set (package exepages).
+	if n, err := exepages.Release(); err != nil {
+		o.Logger.Debug("executable pages kept resident", "error", err)
+	} else {
+		o.Logger.Debug("executable pages released", "bytes", n)
 	}
 
 	ctx, cancel := context.WithCancelCause(ctx)
