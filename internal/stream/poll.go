@@ -19,18 +19,24 @@ import (
 // maxPollRecords bounds one micro-batch, and with it the memory a batch
 // holds, whatever the backlog. Everything a poll holds until it is
 // committed grows with it (the pooled record batches, serialization slabs
-// and produce buffers, the copied lines, the fetched records): at 4,096
-// records the sample job's live heap was 25-26 MB and its peak RSS 86-93
-// MB, at 2,048 17-18 MB and 73-76 MB, for CPU per record within the noise
-// of the runs (BENCHMARKS.md, issue 16, "Client side and memory").
-const maxPollRecords = 2048
+// and produce buffers, the copied lines, the fetched records), and so does
+// how much of a poll's fixed cost (the flush, the acknowledgements, the
+// commit, the produce requests and wake-ups they take) each record bears.
+// The eleventh session measured the sample job at 4,096 against 2,048:
+// 6 of 6 alternated pairs faster, median 1.13, peak RSS 72-78 MB against
+// 62-67 (BENCHMARKS.md, "Eleventh session"); 4,096 fits the 75 MB aim
+// only since the executable's start-up pages leave the resident set
+// (package exepages). The garbage collector is not what the bigger poll
+// saves: it took 1 % of the CPU at either size (gctrace).
+const maxPollRecords = 4096
 
 // pollBytes is what a poll aims to hold in message values: a poll of
-// maxPollRecords records of 10 KB would hold 20 MB, and the copies,
+// maxPollRecords records of 10 KB would hold 40 MB, and the copies,
 // fields and serialized output of a batch several times that. After each
 // poll the next one takes as many records as fit in pollBytes at the
 // average value size seen, between minPollRecords and maxPollRecords;
-// values of up to 512 bytes (log lines) still come 2,048 at a time.
+// values of up to 256 bytes (short log lines) still come 4,096 at a time,
+// lines of 512 bytes about 2,048.
 const (
 	pollBytes      = 1 << 20
 	minPollRecords = 256
