@@ -30,21 +30,27 @@ import (
 // saves: it took 1 % of the CPU at either size (gctrace).
 const maxPollRecords = 4096
 
-// pollBytes is what a poll aims to hold in message values: a poll of
-// maxPollRecords records of 10 KB would hold 40 MB, and the copies,
-// fields and serialized output of a batch several times that. After each
-// poll the next one takes as many records as fit in pollBytes at the
-// average value size seen, between minPollRecords and maxPollRecords;
-// values of up to 256 bytes (short log lines) still come 4,096 at a time,
-// lines of 512 bytes about 2,048.
+// pollBytes and pollOutBytes are what a poll aims to hold: pollBytes of
+// message values polled, pollOutBytes of serialized output (keys and
+// values of the output and error records). A poll of maxPollRecords
+// records of 10 KB would hold 40 MB, and the copies, fields and serialized
+// output of a batch several times that; a job whose processors turn short
+// lines into large records holds several times its input. After each poll
+// the next one takes as many records as fit in both at the averages seen,
+// between minPollRecords and maxPollRecords. Log lines of 236 bytes parsed
+// into 870 bytes of JSON and key (the sample job) come 4,096 at a time;
+// the same lines enriched with user agents and host names (1,200 bytes)
+// about 3,500. The first poll of a consumer, before any size is known,
+// takes minPollRecords, so that large records never come 4,096 at once.
 const (
 	pollBytes      = 1 << 20
+	pollOutBytes   = 4 << 20
 	minPollRecords = 256
 )
 
 // nextPollRecords returns how many records to poll next, from the
-// records of the last poll.
-func nextPollRecords(parts []polledPartition) int {
+// records of the last poll and the bytes their processing serialized.
+func nextPollRecords(parts []polledPartition, outBytes int64) int {
 	n, size := 0, 0
 	for _, p := range parts {
 		for _, r := range p.Records {
@@ -52,10 +58,17 @@ func nextPollRecords(parts []polledPartition) int {
 		}
 		n += len(p.Records)
 	}
-	if n == 0 || size == 0 {
-		return maxPollRecords
+	if n == 0 {
+		return minPollRecords
 	}
-	return min(max(pollBytes/(size/n+1), minPollRecords), maxPollRecords)
+	next := maxPollRecords
+	if size > 0 {
+		next = min(next, pollBytes/(size/n+1))
+	}
+	if outBytes > 0 {
+		next = min(next, int(pollOutBytes/(outBytes/int64(n)+1)))
+	}
+	return max(next, minPollRecords)
 }
 
 // run consumes until stopped. A failed batch (a produce that was not
@@ -150,7 +163,7 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 	// interval shows a growing delay.
 	due := time.Now()
 	behind := false
-	pollRecords := maxPollRecords
+	pollRecords := minPollRecords
 	for {
 		if wait := time.Until(due); wait > 0 && !behind {
 			select {
@@ -180,7 +193,6 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 			continue
 		}
 		s.prog.polled(parts)
-		pollRecords = nextPollRecords(parts)
 		available := due
 		if !behind {
 			// The poll waited for the records, or found them buffered by
@@ -192,7 +204,8 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		if err := cm.begin(); err != nil {
 			return err
 		}
-		done, err := s.processPoll(loopCtx, workCtx, cl, parts)
+		done, outBytes, err := s.processPoll(loopCtx, workCtx, cl, parts)
+		pollRecords = nextPollRecords(parts, outBytes)
 		if err != nil && !errors.Is(err, errStopping) {
 			return cm.abort(err)
 		}
@@ -296,8 +309,9 @@ var errStopping = errors.New("stream stopping")
 // processPoll runs the partitions of one poll through one chain
 // generation, on up to Workers goroutines, and returns once every output,
 // error record and completion is acknowledged. It returns the last
-// processed record of each partition, to commit.
-func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, parts []polledPartition) ([]*kgo.Record, error) {
+// processed record of each partition, to commit, and the bytes serialized
+// (nextPollRecords).
+func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, parts []polledPartition) (done []*kgo.Record, outBytes int64, err error) {
 	chain := s.acquire()
 	defer chain.inflight.Done()
 
@@ -325,7 +339,6 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 	close(work)
 	wg.Wait()
 	close(errc)
-	var err error
 	for e := range errc {
 		if err == nil || errors.Is(err, errStopping) {
 			err = e
@@ -343,10 +356,10 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 	pr.recycle()
 	if perr != nil {
 		s.m.produceErrors.WithLabelValues(s.conf.Name, produceReason(perr)).Inc()
-		return nil, perr
+		return nil, 0, perr
 	}
 	if err != nil && !errors.Is(err, errStopping) {
-		return nil, err
+		return nil, 0, err
 	}
 	// Every record of the poll is serialized and acknowledged, and every
 	// processor call and completion has returned: the record batches
@@ -355,13 +368,12 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 	if err == nil {
 		pr.recycleRecords(&s.records)
 	}
-	var done []*kgo.Record
 	for _, r := range last {
 		if r != nil {
 			done = append(done, r)
 		}
 	}
-	return done, err
+	return done, pr.outBytes.Load(), err
 }
 
 // processPartition processes the records of one partition in offset

@@ -47,6 +47,7 @@ type producer struct {
 	log       *slog.Logger
 	m         produceMetrics
 	produced  atomic.Int64 // messages handed to the client, added once a chunk (release)
+	outBytes  atomic.Int64 // bytes serialized (keys and values), added once a chunk (release)
 	acks      ackCount     // callbacks that have run
 	mu        sync.Mutex
 	err       error
@@ -110,6 +111,7 @@ type chunkOut struct {
 	slab  []byte
 	sents []sent    // messages carved for the chunk and not used yet
 	used  int       // messages handed to the client, counted by release
+	bytes int       // bytes serialized for the chunk, counted by release
 	hint  int       // how many messages the chunk expects to produce still
 	stamp time.Time // the Kafka timestamp of the chunk's messages
 }
@@ -121,6 +123,10 @@ func (p *producer) release(out *chunkOut) {
 	if out.used > 0 {
 		p.produced.Add(int64(out.used))
 		out.used = 0
+	}
+	if out.bytes > 0 {
+		p.outBytes.Add(int64(out.bytes))
+		out.bytes = 0
 	}
 	out.sents = nil
 }
@@ -153,6 +159,7 @@ func (p *producer) send(out *chunkOut, r *record.Record, topics []string, ser co
 		return true, nil
 	}
 	out.slab = slab
+	out.bytes += len(slab) - start
 	key, value := slab[start:keyEnd:keyEnd], slab[keyEnd:len(slab):len(slab)]
 	for _, t := range topics {
 		p.produce(out, r, t, key, value, isErr)
