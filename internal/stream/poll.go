@@ -23,7 +23,7 @@ import (
 // how much of a poll's fixed cost (the flush, the acknowledgements, the
 // commit, the produce requests and wake-ups they take) each record bears.
 // The eleventh session measured the sample job at 4,096 against 2,048:
-// 6 of 6 alternated pairs faster, median 1.13, peak RSS 72-78 MB against
+// 11 of 12 alternated pairs faster, median 1.13, peak RSS 72-78 MB against
 // 62-67 (BENCHMARKS.md, "Eleventh session"); 4,096 fits the 75 MB aim
 // only since the executable's start-up pages leave the resident set
 // (package exepages). The garbage collector is not what the bigger poll
