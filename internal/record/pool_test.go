@@ -30,6 +30,21 @@ func TestBatchPoolReusesAndBounds(t *testing.T) {
 	if p.held != 8 {
 		t.Fatalf("pool holds %d records, want 8 (MaxRecords 10)", p.held)
 	}
+	// A larger batch takes the place of smaller ones that keep it out.
+	p.Put(NewBatchFields(10, 4), 4)
+	if p.held != 10 || len(p.free) != 1 || cap(p.free[0].recs) != 10 {
+		t.Fatalf("pool holds %d records in %d batches, want the batch of 10 alone", p.held, len(p.free))
+	}
+	// A smaller one never takes the place of a larger one.
+	p.Put(NewBatchFields(4, 4), 4)
+	if p.held != 10 || cap(p.free[0].recs) != 10 {
+		t.Fatalf("pool holds %d records, want the batch of 10 kept", p.held)
+	}
+	// A batch larger than MaxRecords is never kept.
+	p.Put(NewBatchFields(11, 4), 4)
+	if p.held != 10 {
+		t.Fatalf("pool holds %d records after a batch of 11, want 10", p.held)
+	}
 	var zero BatchPool
 	zero.Put(NewBatchFields(1, 1), 1)
 	if zero.held != 0 {

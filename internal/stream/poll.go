@@ -41,7 +41,12 @@ const maxPollRecords = 4096
 // into 870 bytes of JSON and key (the sample job) come 4,096 at a time;
 // the same lines enriched with user agents and host names (1,200 bytes)
 // about 3,500. The first poll of a consumer, before any size is known,
-// takes minPollRecords, so that large records never come 4,096 at once.
+// takes maxPollRecords: with 256, the sample job's peak RSS was 86-90 MB
+// instead of 72-76 in the eleventh session's runs (and 64-78 against
+// 62-67 at 2,048). Runs in the high mode take half as many minor page
+// faults again (35,000-40,000 against 22,000); what the first poll changes
+// for the runtime or franz-go is not understood (BENCHMARKS.md, "Eleventh
+// session").
 const (
 	pollBytes      = 1 << 20
 	pollOutBytes   = 4 << 20
@@ -59,7 +64,7 @@ func nextPollRecords(parts []polledPartition, outBytes int64) int {
 		n += len(p.Records)
 	}
 	if n == 0 {
-		return minPollRecords
+		return maxPollRecords
 	}
 	next := maxPollRecords
 	if size > 0 {
@@ -163,7 +168,7 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 	// interval shows a growing delay.
 	due := time.Now()
 	behind := false
-	pollRecords := minPollRecords
+	pollRecords := maxPollRecords
 	for {
 		if wait := time.Until(due); wait > 0 && !behind {
 			select {
