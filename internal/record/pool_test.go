@@ -25,25 +25,30 @@ func TestBatchPoolReusesAndBounds(t *testing.T) {
 	if c := p.Get(5, 8); &c[0] == &a[0] {
 		t.Fatal("a batch with too little field room was reused")
 	}
-	// The pool holds at most MaxRecords: a second batch of 8 is dropped.
-	p.Put(NewBatchFields(8, 4), 4)
-	if p.held != 8 {
-		t.Fatalf("pool holds %d records, want 8 (MaxRecords 10)", p.held)
+	// The pool holds at most MaxRecords: a second batch of 8 takes the
+	// place of the first.
+	second := NewBatchFields(8, 4)
+	p.Put(second, 4)
+	if p.held != 8 || len(p.free) != 1 || &p.free[0].recs[0] != &second[0] {
+		t.Fatalf("pool holds %d records in %d batches, want the second batch of 8 alone (MaxRecords 10)", p.held, len(p.free))
 	}
-	// A larger batch takes the place of smaller ones that keep it out.
+	// A batch that does not fit takes the place of those put back longest
+	// ago, whatever their size or field room.
+	p = BatchPool{MaxRecords: 10}
+	p.Put(NewBatchFields(3, 16), 16)
+	p.Put(NewBatchFields(4, 2), 2)
+	p.Put(NewBatchFields(5, 4), 4)
+	if p.held != 9 || len(p.free) != 2 || cap(p.free[0].recs) != 4 || cap(p.free[1].recs) != 5 {
+		t.Fatalf("pool holds %d records in %d batches, want the batches of 4 and 5", p.held, len(p.free))
+	}
 	p.Put(NewBatchFields(10, 4), 4)
 	if p.held != 10 || len(p.free) != 1 || cap(p.free[0].recs) != 10 {
 		t.Fatalf("pool holds %d records in %d batches, want the batch of 10 alone", p.held, len(p.free))
 	}
-	// A smaller one never takes the place of a larger one.
-	p.Put(NewBatchFields(4, 4), 4)
-	if p.held != 10 || cap(p.free[0].recs) != 10 {
-		t.Fatalf("pool holds %d records, want the batch of 10 kept", p.held)
-	}
 	// A batch larger than MaxRecords is never kept.
 	p.Put(NewBatchFields(11, 4), 4)
-	if p.held != 10 {
-		t.Fatalf("pool holds %d records after a batch of 11, want 10", p.held)
+	if p.held != 10 || cap(p.free[0].recs) != 10 {
+		t.Fatalf("pool holds %d records after a batch of 11, want the batch of 10", p.held)
 	}
 	var zero BatchPool
 	zero.Put(NewBatchFields(1, 1), 1)

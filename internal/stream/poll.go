@@ -41,12 +41,7 @@ const maxPollRecords = 4096
 // into 870 bytes of JSON and key (the sample job) come 4,096 at a time;
 // the same lines enriched with user agents and host names (1,200 bytes)
 // about 3,500. The first poll of a consumer, before any size is known,
-// takes maxPollRecords: with 256, the sample job's peak RSS was 86-90 MB
-// instead of 72-76 in the eleventh session's runs (and 64-78 against
-// 62-67 at 2,048). Runs in the high mode take half as many minor page
-// faults again (35,000-40,000 against 22,000); what the first poll changes
-// for the runtime or franz-go is not understood (BENCHMARKS.md, "Eleventh
-// session").
+// takes minPollRecords, so that large records never come 4,096 at once.
 const (
 	pollBytes      = 1 << 20
 	pollOutBytes   = 4 << 20
@@ -64,7 +59,7 @@ func nextPollRecords(parts []polledPartition, outBytes int64) int {
 		n += len(p.Records)
 	}
 	if n == 0 {
-		return maxPollRecords
+		return minPollRecords
 	}
 	next := maxPollRecords
 	if size > 0 {
@@ -168,7 +163,7 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 	// interval shows a growing delay.
 	due := time.Now()
 	behind := false
-	pollRecords := maxPollRecords
+	pollRecords := minPollRecords
 	for {
 		if wait := time.Until(due); wait > 0 && !behind {
 			select {
@@ -323,6 +318,19 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 	pr := &producer{cl: cl, ctx: ctx, slabs: &s.slabs, sents: &s.sents, limit: s.conf.MaxMessageBytes,
 		errTops: s.conf.Errors, errSer: s.errSer, log: s.log, m: s.pm}
 	pr.ack = pr.acked
+	// One record batch serves the whole poll, each partition its own
+	// stretch of it: the pool then keeps one batch of a full poll, which
+	// serves every poll whatever its split into partitions and chunks.
+	// (A batch per chunk left the pool unable to serve polls split
+	// differently from the last, and every such poll allocated its records
+	// anew: 2-3 MB a poll, and more live heap.)
+	perRecord := s.fieldsPerRecord()
+	recs := s.records.Get(countRecords(parts), perRecord)
+	pr.keepRecords(recs, perRecord)
+	from := make([]int, len(parts))
+	for i := 1; i < len(parts); i++ {
+		from[i] = from[i-1] + len(parts[i-1].Records)
+	}
 	work := make(chan int)
 	errc := make(chan error, len(parts))
 	last := make([]*kgo.Record, len(parts)) // each slot written by one worker
@@ -332,7 +340,8 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				if err := s.processPartition(stopping, ctx, chain, pr, parts[i], &last[i]); err != nil {
+				own := recs[from[i] : from[i]+len(parts[i].Records)]
+				if err := s.processPartition(stopping, ctx, chain, pr, parts[i], own, &last[i]); err != nil {
 					errc <- err
 				}
 			}
@@ -389,19 +398,22 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 // *last is set to the last record of every chunk whose records were all
 // handed to the producer and whose completions were acknowledged; the
 // caller commits it once the producer has acknowledged too.
-func (s *Stream) processPartition(stopping, ctx context.Context, chain *Chain, pr *producer, p polledPartition, last **kgo.Record) error {
+//
+// recs holds one record, not yet Init, for each of p's records.
+func (s *Stream) processPartition(stopping, ctx context.Context, chain *Chain, pr *producer, p polledPartition, recs []record.Record, last **kgo.Record) error {
 	chunk := len(p.Records)
 	if s.eng.MaxRate > 0 {
 		chunk = int(max(s.eng.MaxRate*s.eng.BatchInterval.Milliseconds()/1000, 1))
 	}
 	for start := 0; start < len(p.Records); start += chunk {
-		rs := p.Records[start:min(start+chunk, len(p.Records))]
+		end := min(start+chunk, len(p.Records))
+		rs := p.Records[start:end]
 		if s.eng.MaxRate > 0 {
 			if err := s.limiter.wait(stopping, tp{p.Topic, p.Partition}, len(rs), s.eng.MaxRate); err != nil {
 				return errStopping
 			}
 		}
-		if err := s.processChunk(ctx, chain, pr, p.Topic, p.TopicID, p.Partition, rs); err != nil {
+		if err := s.processChunk(ctx, chain, pr, p.Topic, p.TopicID, p.Partition, rs, recs[start:end]); err != nil {
 			return err
 		}
 		*last = rs[len(rs)-1]
@@ -409,14 +421,13 @@ func (s *Stream) processPartition(stopping, ctx context.Context, chain *Chain, p
 	return nil
 }
 
-func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, topic string, topicID [16]byte, partition int32, records []*kgo.Record) error {
+// processChunk processes records, whose Weir records are made in recs
+// (one each, from the poll's batch).
+func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, topic string, topicID [16]byte, partition int32, records []*kgo.Record, recs []record.Record) error {
 	var out chunkOut
 	defer pr.release(&out)
 	b := component.Batch{Topic: topic, Partition: partition, Records: make([]*record.Record, 0, len(records))}
 	var failed []*record.Record
-	perRecord := s.fieldsPerRecord()
-	recs := s.records.Get(len(records), perRecord)
-	pr.keepRecords(recs, perRecord)
 	ids := record.NewIDs(len(records))
 	for i, kr := range records {
 		r := &recs[i]

@@ -21,7 +21,7 @@ func TestNextPollRecordsFollowsValueSize(t *testing.T) {
 		out   int64 // bytes serialized for the poll
 		want  int
 	}{
-		{"no records", nil, 0, maxPollRecords},
+		{"no records: the first poll's size", nil, 0, minPollRecords},
 		{"log lines of 236 bytes, nothing serialized", []polledPartition{part(100, 236), part(50, 236)}, 0, maxPollRecords},
 		{"log lines of 236 bytes parsed to 860 bytes of JSON", []polledPartition{part(100, 236), part(50, 236)}, 150 * 860, maxPollRecords},
 		{"log lines enriched to 1.9 KB of JSON", []polledPartition{part(150, 236)}, 150 * 1900, pollOutBytes / 1901},
