@@ -1,5 +1,6 @@
 // Package app runs a validated job: memory limit, metrics, status server,
-// the embedded broker, the first apply, and a graceful stop on signal or on
+// the embedded broker, the first apply, the release of the executable's
+// start-up pages, and a graceful stop on signal or on
 // engine.streaming.timeout. cmd/weir only parses flags and calls it.
 package app
 
@@ -7,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/weir-streams/weir/internal/exepages"
 	"log/slog"
 	"net"
 	"runtime/debug"
@@ -22,6 +22,7 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/config"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/exepages"
 	"github.com/weir-streams/weir/internal/remote"
 	"github.com/weir-streams/weir/internal/status"
 )
