@@ -82,25 +82,27 @@ func parseMapping(line string, dev, ino uint64) (span, bool) {
 	if n, err := strconv.ParseUint(f[4], 10, 64); err != nil || n != ino {
 		return span{}, false
 	}
-	major, minor, ok := strings.Cut(f[3], ":")
-	if !ok {
+	major, minor, ok := hexPair(f[3], ":")
+	if !ok || mkdev(major, minor) != dev {
 		return span{}, false
 	}
-	ma, err1 := strconv.ParseUint(major, 16, 32)
-	mi, err2 := strconv.ParseUint(minor, 16, 32)
-	if err1 != nil || err2 != nil || mkdev(ma, mi) != dev {
-		return span{}, false
-	}
-	lo, hi, ok := strings.Cut(f[0], "-")
-	if !ok {
-		return span{}, false
-	}
-	a, err1 := strconv.ParseUint(lo, 16, 64)
-	b, err2 := strconv.ParseUint(hi, 16, 64)
-	if err1 != nil || err2 != nil || b <= a {
+	a, b, ok := hexPair(f[0], "-")
+	if !ok || b <= a {
 		return span{}, false
 	}
 	return span{uintptr(a), uintptr(b)}, true
+}
+
+// hexPair parses two hexadecimal numbers separated by sep, as the address
+// range ("00400000-00452000") and the device ("08:02") of a mapping.
+func hexPair(s, sep string) (a, b uint64, ok bool) {
+	x, y, ok := strings.Cut(s, sep)
+	if !ok {
+		return 0, 0, false
+	}
+	a, err1 := strconv.ParseUint(x, 16, 64)
+	b, err2 := strconv.ParseUint(y, 16, 64)
+	return a, b, err1 == nil && err2 == nil
 }
 
 // mkdev encodes a device number as Linux's stat does (glibc's
