@@ -326,7 +326,6 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 	// anew: 2-3 MB a poll, and more live heap.)
 	perRecord := s.fieldsPerRecord()
 	recs := s.records.Get(countRecords(parts), perRecord)
-	pr.keepRecords(recs, perRecord)
 	from := make([]int, len(parts))
 	for i := 1; i < len(parts); i++ {
 		from[i] = from[i-1] + len(parts[i-1].Records)
@@ -375,12 +374,14 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 	if err != nil && !errors.Is(err, errStopping) {
 		return nil, 0, err
 	}
-	// Every record of the poll is serialized and acknowledged, and every
-	// processor call and completion has returned: the record batches
-	// serve the next poll. (After a failure they are left to the garbage
-	// collector: a sink may still hold records of an unfinished chunk.)
+	// Every record of the poll is serialized and acknowledged (refused
+	// ones written again by resolve), and every processor call and
+	// completion has returned: the record batch serves the next poll
+	// (record.BatchPool's contract). After a failure it is left to the
+	// garbage collector: a sink may still hold records of an unfinished
+	// chunk.
 	if err == nil {
-		pr.recycleRecords(&s.records)
+		s.records.Put(recs, perRecord)
 	}
 	for _, r := range last {
 		if r != nil {

@@ -56,7 +56,6 @@ type producer struct {
 	block     []sent                   // the current block, carved by newSent
 	usedSents [][]sent                 // blocks taken from sents, returned by recycle
 	ack       func(*kgo.Record, error) // p.acked, made once
-	records   []keptBatch              // record batches of the poll, for recycleRecords
 	refused   []refusal                // records the broker refused for good, for resolve
 }
 
@@ -516,35 +515,6 @@ func (bp *blockPool[T]) put(blocks [][]T, max int) {
 			return
 		}
 		bp.free = append(bp.free, b)
-	}
-}
-
-// keptBatch is a record batch of the poll and the field room its records
-// were made with.
-type keptBatch struct {
-	recs      []record.Record
-	perRecord int
-}
-
-// keepRecords remembers a record batch of this poll, to give it back to
-// the stream's pool once the poll is done.
-func (p *producer) keepRecords(recs []record.Record, perRecord int) {
-	p.mu.Lock()
-	p.records = append(p.records, keptBatch{recs, perRecord})
-	p.mu.Unlock()
-}
-
-// recycleRecords gives the poll's record batches back to pool. It must only
-// be called once nothing refers to the records: after wait and resolve
-// (refused records are written again from them), and only for a poll that
-// did not fail (record.BatchPool's contract).
-func (p *producer) recycleRecords(pool *record.BatchPool) {
-	p.mu.Lock()
-	kept := p.records
-	p.records = nil
-	p.mu.Unlock()
-	for _, k := range kept {
-		pool.Put(k.recs, k.perRecord)
 	}
 }
 
