@@ -107,6 +107,25 @@ func (s *Stream) run(loopCtx, workCtx context.Context) {
 	}
 }
 
+// fetchOpts bounds what the client buffers ahead of processing, for
+// memory: two fetches of broker.input.fetch.max.bytes in flight or
+// buffered, each with at most broker.input.fetch.max.partition.bytes of a
+// partition, which the client decompresses (six to seven times that for
+// the sample job's snappy input) and keeps until the records are polled.
+// The twelfth session measured the defaults (512 KiB, 256 KiB) against
+// 1 MiB and 512 KiB: the sample job's peak RSS 59-64 MB against 68-74
+// (median 60.5 against 70) at the same CPU per record (8 alternated pairs,
+// median 1.00), lines of 1 KB 69 against 83 MB, also at the same CPU; but
+// lines of 10 KB ran at 14-22 % fewer records per CPU-second: the smaller
+// buffers left a smaller live heap, so the collector ran a third more often
+// (351 collections against 257) and the client's pooled request buffers
+// were dropped and grown again more often (BENCHMARKS.md, "Twelfth
+// session").
+// The broker still returns a batch larger than these whole (KIP-74).
+func fetchOpts(c Config) []kgo.Opt {
+	return []kgo.Opt{kgo.FetchMaxBytes(int32(c.FetchMaxBytes)), kgo.FetchMaxPartitionBytes(int32(c.FetchMaxPartBytes)), kgo.MaxConcurrentFetches(2)}
+}
+
 func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 	s.prog.newClient()
 	cm, err := s.newCommitter(append([]kgo.Opt{
@@ -121,18 +140,6 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		// heartbeat runs beside processing, so long batches do not expire it.
 		kgo.SessionTimeout(10 * time.Second),
 		kgo.HeartbeatInterval(time.Second),
-		// Bound what the client buffers ahead of processing, for memory:
-		// two fetches of 512 KiB in flight or buffered, each with at most
-		// 256 KiB of a partition, which the client decompresses (six to
-		// seven times that for the sample job's snappy input) and keeps
-		// until the records are polled. The twelfth session measured the
-		// sample job against fetches of 1 MiB and 512 KiB a partition:
-		// peak RSS 59-64 MB against 68-74 (median 60.5 against 70), the CPU
-		// per record the same (8 alternated pairs, median 1.00); the
-		// broker still returns a batch larger than these whole (KIP-74).
-		kgo.FetchMaxBytes(512 << 10),
-		kgo.FetchMaxPartitionBytes(256 << 10),
-		kgo.MaxConcurrentFetches(2),
 		// The batch limit is the stream's largest message, which the
 		// topics it creates accept too (max.message.bytes); the producer
 		// checks each record against it before producing.
@@ -145,7 +152,7 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		kgo.OnPartitionsAssigned(func(ctx context.Context, cl *kgo.Client, m map[string][]int32) {
 			s.prog.assigned(ctx, cl, m)
 		}),
-	}, slices.Concat(s.partOpts, s.secOpts)...), s.prog.revoked("revoked"), s.prog.revoked("lost"))
+	}, slices.Concat(fetchOpts(s.conf), s.partOpts, s.secOpts)...), s.prog.revoked("revoked"), s.prog.revoked("lost"))
 	if err != nil {
 		return fmt.Errorf("kafka client: %w", err)
 	}
