@@ -22,9 +22,10 @@ import (
 // from the pool: one that outgrew the room left in its slab made append
 // copy the slab's earlier records into a grown buffer that no pool keeps,
 // which with lines of 10 KB happened every second or third record and took
-// 40 % of the CPU (BENCHMARKS.md, "Twelfth session"). A record larger than
-// a slab gets a buffer of its own. Every message must still read back as
-// the record sent.
+// about 40 % of the CPU (BENCHMARKS.md, "Twelfth session"). A record
+// larger than a slab gets a buffer of its own. Every value handed to the
+// client must still hold its own record once the broker has acknowledged
+// them all.
 func TestLargeRecordsKeepToPooledSlabs(t *testing.T) {
 	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "out"))
 	if err != nil {
