@@ -158,28 +158,15 @@ func Decode(name string, conf component.Config) (Config, error) {
 	if c.AutoCreate, err = conf.Bool(KeyAutoCreate); err != nil {
 		return Config{}, err
 	}
-	p, err := conf.Int(KeyPartitions)
-	if err != nil {
-		return Config{}, err
+	keys := [...]string{KeyPartitions, KeyReplication, KeyMaxMessageBytes, KeyFetchMaxBytes, KeyFetchMaxPartBytes}
+	var n [len(keys)]int64
+	for i, k := range keys {
+		if n[i], err = conf.Int(k); err != nil {
+			return Config{}, err
+		}
 	}
-	rf, err := conf.Int(KeyReplication)
-	if err != nil {
-		return Config{}, err
-	}
-	mb, err := conf.Int(KeyMaxMessageBytes)
-	if err != nil {
-		return Config{}, err
-	}
-	c.Partitions, c.Replication, c.MaxMessageBytes = int32(p), int16(rf), int(mb)
-	fb, err := conf.Int(KeyFetchMaxBytes)
-	if err != nil {
-		return Config{}, err
-	}
-	fpb, err := conf.Int(KeyFetchMaxPartBytes)
-	if err != nil {
-		return Config{}, err
-	}
-	c.FetchMaxBytes, c.FetchMaxPartBytes = int(fb), int(fpb)
+	c.Partitions, c.Replication, c.MaxMessageBytes = int32(n[0]), int16(n[1]), int(n[2])
+	c.FetchMaxBytes, c.FetchMaxPartBytes = int(n[3]), int(n[4])
 	if c.Guarantee, err = decodeGuarantee(conf); err != nil {
 		return Config{}, err
 	}
