@@ -300,6 +300,16 @@ func (p *IpToFqdn) Process(ctx context.Context, b *component.Batch) error {
 
 	var misses map[string]*pending
 	var order []*pending // keeps lookups in record order, for fair progress
+	// last is the address of the last record answered from the cache in
+	// this batch, and lastE its entry. Consecutive lines of an access log
+	// often come from the same client (57 % of the lines of testdata's real
+	// log have the address of the line before), and a partition's batch
+	// keeps their order: a string comparison then answers what the cache
+	// would, without hashing the key, taking the cache's lock and reading
+	// the clock for the entry's expiry.
+	var last string
+	var lastE entry
+	haveLast := false
 	for _, r := range b.Records {
 		if !p.override && r.Has(p.fqdnField) {
 			counts[recKept]++
@@ -308,6 +318,10 @@ func (p *IpToFqdn) Process(ctx context.Context, b *component.Batch) error {
 		s, ok := r.GetString(p.ipField)
 		if !ok {
 			counts[recMissingField]++
+			continue
+		}
+		if haveLast && s == last {
+			counts[p.apply(r, lastE)]++
 			continue
 		}
 		if pe := misses[s]; pe != nil {
@@ -322,6 +336,7 @@ func (p *IpToFqdn) Process(ctx context.Context, b *component.Batch) error {
 			continue
 		}
 		if e, ok := p.cached(s); ok {
+			last, lastE, haveLast = s, e, true
 			counts[p.apply(r, e)]++
 			continue
 		}

@@ -246,6 +246,39 @@ func TestNXDOMAINIsCachedAsAnAnswer(t *testing.T) {
 	}
 }
 
+// TestRunsOfOneAddress covers the reuse, within a batch, of the cache's
+// answer for the record before: each record of a run of one address, and
+// the first after the run, gets its own address's name (or none), and the
+// cache is asked once per run, not once per record.
+func TestRunsOfOneAddress(t *testing.T) {
+	f := newFixture(t)
+	f.dns.AddHost("a.example.test", "192.0.2.40")
+	f.dns.AddHost("b.example.test", "192.0.2.41")
+	p := f.processor(nil)
+	// The first batch fills the cache: 192.0.2.42 has no name (NXDOMAIN).
+	process(t, p, batch("192.0.2.40", "192.0.2.41", "192.0.2.42"))
+	hits := f.metric("weir_cache_hits_total", "component", "lru_cache_service")
+
+	b := batch("192.0.2.40", "192.0.2.40", "192.0.2.41", "192.0.2.40", "192.0.2.40", "not an address",
+		"192.0.2.40", "192.0.2.42", "192.0.2.42", "192.0.2.41")
+	process(t, p, b)
+	wantFQDNs(t, b, "a.example.test", "a.example.test", "b.example.test", "a.example.test", "a.example.test", "",
+		"a.example.test", "", "", "b.example.test")
+	for _, ip := range []string{"192.0.2.40", "192.0.2.41", "192.0.2.42"} {
+		if n := f.dns.Queries("PTR", ip); n != 1 {
+			t.Errorf("PTR queries for %s = %d, want 1 (cached)", ip, n)
+		}
+	}
+	// Runs 40 40 | 41 | 40 40 (the bad value between does not end it) 40 |
+	// 42 42 | 41: five cache lookups for nine addresses.
+	if got := f.metric("weir_cache_hits_total", "component", "lru_cache_service") - hits; got != 5 {
+		t.Errorf("cache hits for the batch = %v, want 5", got)
+	}
+	if got := f.metric("weir_ip_to_fqdn_records_total", "outcome", "fqdn_set"); got != 2+7 {
+		t.Errorf("records fqdn_set = %v, want 9", got)
+	}
+}
+
 func TestSilentServerTimesOutAndIsCachedAsFailure(t *testing.T) {
 	f := newFixture(t)
 	f.dns.AddHost("www.example.test", "192.0.2.40")

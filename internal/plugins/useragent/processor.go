@@ -13,6 +13,7 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/plugins/useragent/uaparse"
+	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/status"
 )
 
@@ -98,6 +99,9 @@ type ParseUserAgent struct {
 	field    string
 	keep     bool
 	attrs    []uaparse.Attribute
+	names    []record.Name // the field name of each of attrs, hashed once
+	bits     uint64        // the names' bits together (record.Name.Bit)
+	cached   bool          // the analyzer keeps a cache (cache.size > 0)
 	analyzer *uaparse.Analyzer
 	records  [numRecOutcomes]prometheus.Counter
 }
@@ -143,7 +147,7 @@ func New(o Options, env component.Env) (*ParseUserAgent, error) {
 	if len(names) == 0 {
 		names = uaparse.AttributeNames()
 	}
-	p := &ParseUserAgent{field: o.Field, keep: o.Keep, analyzer: uaparse.New(uaparse.Options{CacheSize: o.CacheSize})}
+	p := &ParseUserAgent{field: o.Field, keep: o.Keep, cached: o.CacheSize > 0, analyzer: uaparse.New(uaparse.Options{CacheSize: o.CacheSize})}
 	seen := make(map[uaparse.Attribute]bool, len(names))
 	for _, n := range names {
 		a, ok := uaparse.AttributeOf(n)
@@ -153,6 +157,9 @@ func New(o Options, env component.Env) (*ParseUserAgent, error) {
 		if !seen[a] {
 			seen[a] = true
 			p.attrs = append(p.attrs, a)
+			n := record.MakeName(a.Name())
+			p.names = append(p.names, n)
+			p.bits |= n.Bit()
 		}
 	}
 	p.initMetrics(env)
@@ -167,7 +174,7 @@ func (p *ParseUserAgent) initMetrics(env component.Env) {
 	labels := env.MetricLabels()
 	withOutcome := append(append([]string(nil), status.ComponentLabels...), "outcome")
 	rec := m.CounterVec("useragent_records_total",
-		"Records seen by ParseUserAgent, by outcome: analyzed (cache miss), cached (cache hit), missing_field.", withOutcome...)
+		"Records seen by ParseUserAgent, by outcome: analyzed (cache miss), cached (cache hit, or the same user agent as the record before in the batch), missing_field.", withOutcome...)
 	for i, n := range recOutcomeNames {
 		p.records[i] = rec.WithLabelValues(append(append([]string(nil), labels...), n)...)
 	}
@@ -178,17 +185,35 @@ func (p *ParseUserAgent) initMetrics(env component.Env) {
 // analyzer answers every string, hostile or broken ones included.
 func (p *ParseUserAgent) Process(_ context.Context, b *component.Batch) error {
 	var counts [numRecOutcomes]int
+	// prev is the user agent of the last record analysed in this batch and
+	// res its analysis. Consecutive lines of an access log often come from
+	// the same client (58 % of the lines of testdata's real log have the
+	// user agent of the line before), and a partition's batch keeps their
+	// order: comparing with the last one costs a string comparison, where
+	// the cache hashes the whole user agent and takes its lock.
+	var prev string
+	var res uaparse.Result
+	havePrev := false
 	for _, r := range b.Records {
 		ua, ok := r.GetString(p.field)
 		if !ok {
 			counts[recMissingField]++
 			continue
 		}
-		res, hit := p.analyzer.AnalyzeCached(ua)
-		if hit {
+		if havePrev && ua == prev {
+			// The analysis the cache would give: the same string, within
+			// one batch. Without a cache (cache.size 0) every record is
+			// analysed, as configured.
 			counts[recCached]++
 		} else {
-			counts[recAnalyzed]++
+			var hit bool
+			res, hit = p.analyzer.AnalyzeCached(ua)
+			if hit {
+				counts[recCached]++
+			} else {
+				counts[recAnalyzed]++
+			}
+			prev, havePrev = ua, p.cached
 		}
 		// The source field goes first, so that a source field named as
 		// one of the attributes is replaced by the attribute rather than
@@ -196,8 +221,17 @@ func (p *ParseUserAgent) Process(_ context.Context, b *component.Batch) error {
 		if !p.keep {
 			r.Remove(p.field)
 		}
-		for _, a := range p.attrs {
-			r.SetString(a.Name(), res.Value(a))
+		if r.Absent(p.bits) && r.Room() >= len(p.names) {
+			// None of the attributes is set yet (the usual case: the
+			// record comes from a parser) and they fit: append them
+			// without looking for each name among the record's fields.
+			for i, a := range p.attrs {
+				r.AddAbsent(p.names[i], record.StringValue(res.Value(a)))
+			}
+			continue
+		}
+		for i, a := range p.attrs {
+			r.SetNamed(p.names[i], record.StringValue(res.Value(a)))
 		}
 	}
 	// Counting per batch keeps the atomic additions off the per-record path.

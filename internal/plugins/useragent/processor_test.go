@@ -270,6 +270,18 @@ func TestParseUserAgentMetrics(t *testing.T) {
 	p := build(t, reg, "useragent.field", "ua", "fields", "AgentName")
 	process(t, p, newRecord("ua", chromeMac), newRecord("ua", chromeMac), newRecord("ua", firefoxW7), newRecord("x", "y"))
 	want := map[string]float64{"analyzed": 2, "cached": 1, "missing_field": 1}
+	got := outcomes(t, reg)
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("outcome %s = %v, want %v (all: %v)", k, got[k], w, got)
+		}
+	}
+}
+
+// outcomes returns weir_useragent_records_total by outcome, checking the
+// labels that build gives.
+func outcomes(t *testing.T, reg *prometheus.Registry) map[string]float64 {
+	t.Helper()
 	fams, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
@@ -290,10 +302,80 @@ func TestParseUserAgentMetrics(t *testing.T) {
 			got[labels["outcome"]] = m.GetCounter().GetValue()
 		}
 	}
-	for k, w := range want {
-		if got[k] != w {
-			t.Errorf("outcome %s = %v, want %v (all: %v)", k, got[k], w, got)
-		}
+	return got
+}
+
+// TestParseUserAgentRunsOfOneUserAgent covers the reuse of the previous
+// record's analysis within a batch: every record of a run of the same user
+// agent, and the first record after a run ends, carries its own user
+// agent's attributes, whether its fields were appended (a parsed record)
+// or set in place (a record that had one of them already, or no room left).
+// Without a cache every record is analysed, as cache.size 0 promises.
+func TestParseUserAgentRunsOfOneUserAgent(t *testing.T) {
+	for _, c := range []struct {
+		cache string
+		want  map[string]float64
+	}{
+		{"100", map[string]float64{"analyzed": 2, "cached": 5, "missing_field": 1}},
+		{"0", map[string]float64{"analyzed": 7, "cached": 0, "missing_field": 1}},
+	} {
+		t.Run("cache="+c.cache, func(t *testing.T) {
+			reg := prometheus.NewRegistry()
+			p := build(t, reg, "useragent.field", "ua", "fields", "AgentName, DeviceClass", "cache.size", c.cache)
+			full := newRecord("ua", chromeMac)
+			for i := full.Room(); i > 0; i-- {
+				full.SetString(fmt.Sprintf("filler_%d", i), "x")
+			}
+			recs := []*record.Record{
+				newRecord("ua", chromeMac),
+				newRecord("ua", chromeMac, "AgentName", "stale"),
+				full,
+				newRecord("ua", firefoxW7),
+				newRecord("other", "field"),
+				newRecord("ua", firefoxW7),
+				newRecord("ua", chromeMac),
+				newRecord("ua", chromeMac),
+			}
+			lens := make([]int, len(recs))
+			for i, r := range recs {
+				lens[i] = r.Len()
+			}
+			process(t, p, recs...)
+			for i, r := range recs {
+				ua, ok := r.GetString("ua")
+				if !ok {
+					if r.Len() != lens[i] {
+						t.Errorf("record %d without a user agent has %d fields, want %d", i, r.Len(), lens[i])
+					}
+					continue
+				}
+				want := "Chrome"
+				if ua == firefoxW7 {
+					want = "Firefox"
+				}
+				if got, _ := r.GetString("AgentName"); got != want {
+					t.Errorf("record %d: AgentName = %q, want %q", i, got, want)
+				}
+				if got, _ := r.GetString("DeviceClass"); got != "Desktop" {
+					t.Errorf("record %d: DeviceClass = %q, want Desktop", i, got)
+				}
+				// Each attribute once: record 1, which had AgentName,
+				// keeps one field of that name.
+				wantLen := lens[i] + 2
+				if i == 1 {
+					wantLen = lens[i] + 1
+				}
+				if r.Len() != wantLen {
+					t.Errorf("record %d has %d fields, want %d: %v", i, r.Len(), wantLen, r)
+				}
+			}
+			got := outcomes(t, reg)
+			for k, w := range c.want {
+				if got[k] != w {
+					t.Errorf("outcome %s = %v, want %v (all: %v)", k, got[k], w, got)
+				}
+			}
+		})
 	}
 }
 
