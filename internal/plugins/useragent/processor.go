@@ -100,7 +100,6 @@ type ParseUserAgent struct {
 	keep     bool
 	attrs    []uaparse.Attribute
 	names    []record.Name // the field name of each of attrs, hashed once
-	bits     uint64        // the names' bits together (record.Name.Bit)
 	cached   bool          // the analyzer keeps a cache (cache.size > 0)
 	analyzer *uaparse.Analyzer
 	records  [numRecOutcomes]prometheus.Counter
@@ -157,9 +156,7 @@ func New(o Options, env component.Env) (*ParseUserAgent, error) {
 		if !seen[a] {
 			seen[a] = true
 			p.attrs = append(p.attrs, a)
-			n := record.MakeName(a.Name())
-			p.names = append(p.names, n)
-			p.bits |= n.Bit()
+			p.names = append(p.names, record.MakeName(a.Name()))
 		}
 	}
 	p.initMetrics(env)
@@ -220,15 +217,6 @@ func (p *ParseUserAgent) Process(_ context.Context, b *component.Batch) error {
 		// removed after it was set.
 		if !p.keep {
 			r.Remove(p.field)
-		}
-		if r.Absent(p.bits) && r.Room() >= len(p.names) {
-			// None of the attributes is set yet (the usual case: the
-			// record comes from a parser) and they fit: append them
-			// without looking for each name among the record's fields.
-			for i, a := range p.attrs {
-				r.AddAbsent(p.names[i], record.StringValue(res.Value(a)))
-			}
-			continue
 		}
 		for i, a := range p.attrs {
 			r.SetNamed(p.names[i], record.StringValue(res.Value(a)))

@@ -308,8 +308,8 @@ func outcomes(t *testing.T, reg *prometheus.Registry) map[string]float64 {
 // TestParseUserAgentRunsOfOneUserAgent covers the reuse of the previous
 // record's analysis within a batch: every record of a run of the same user
 // agent, and the first record after a run ends, carries its own user
-// agent's attributes, whether its fields were appended (a parsed record)
-// or set in place (a record that had one of them already, or no room left).
+// agent's attributes, whether it had room for them, no room left, or one
+// of them already.
 // Without a cache every record is analysed, as cache.size 0 promises.
 func TestParseUserAgentRunsOfOneUserAgent(t *testing.T) {
 	for _, c := range []struct {
