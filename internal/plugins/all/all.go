@@ -49,6 +49,12 @@ func Register(reg *component.Registry) {
 	reg.Register(fields.MaskFieldsSpec())
 	reg.Register(fields.RouteRecordsSpec())
 	reg.Register(geoip.IpToGeoSpec())
+	// LogIsland's processors that its shipped job files use.
+	reg.Register(fields.ApplyRegexpSpec())
+	reg.Register(fields.URLDecoderSpec())
+	reg.Register(fields.FlatMapSpec())
+	reg.Register(searchindex.EnrichSpec())
+	reg.Register(searchindex.MultiGetSpec())
 
 	// Controller services.
 	reg.Register(docdb.ServiceSpec())

@@ -324,6 +324,8 @@ func (lc *lifecycle) services(ctx context.Context, spec *component.Spec, conf co
 // several providing the same capability, that service.
 var providerOf = map[string]string{
 	searchindex.ProcessorName: searchindex.ServiceName,
+	searchindex.EnrichName:    searchindex.ServiceName,
+	searchindex.MultiGetName:  searchindex.ServiceName,
 }
 
 type serviceSet map[string]component.Service
