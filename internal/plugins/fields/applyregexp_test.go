@@ -76,8 +76,8 @@ func TestApplyRegexp(t *testing.T) {
 
 func TestApplyRegexpRefusesBadRules(t *testing.T) {
 	for props, want := range map[string]string{
-		`no colon`:   "is not FIELD1,FIELD2,...:REGEX",
-		`:(\w+)`:     "is not FIELD1,FIELD2,...:REGEX",
+		`no colon`:    "is not FIELD1,FIELD2,...:REGEX",
+		`:(\w+)`:      "is not FIELD1,FIELD2,...:REGEX",
 		`a:(unclosed`: "invalid regular expression",
 		`a:(?=ahead)`: "invalid regular expression",
 	} {

@@ -133,4 +133,3 @@ func (p *FlatMap) leaf(root *record.Record, name string, m map[string]record.Val
 	}
 	return leaf
 }
-
