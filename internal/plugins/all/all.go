@@ -10,6 +10,7 @@ import (
 	"github.com/weir-streams/weir/internal/plugins/docdb"
 	"github.com/weir-streams/weir/internal/plugins/fields"
 	"github.com/weir-streams/weir/internal/plugins/geoip"
+	"github.com/weir-streams/weir/internal/plugins/lucene"
 	"github.com/weir-streams/weir/internal/plugins/searchindex"
 	"github.com/weir-streams/weir/internal/plugins/text"
 	"github.com/weir-streams/weir/internal/plugins/useragent"
@@ -55,6 +56,8 @@ func Register(reg *component.Registry) {
 	reg.Register(fields.FlatMapSpec())
 	reg.Register(searchindex.EnrichSpec())
 	reg.Register(searchindex.MultiGetSpec())
+	reg.Register(lucene.MatchQuerySpec())
+	reg.Register(lucene.MatchIPSpec())
 
 	// Controller services.
 	reg.Register(docdb.ServiceSpec())
