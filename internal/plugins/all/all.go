@@ -5,12 +5,14 @@ package all
 import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/plugins/alerting"
 	"github.com/weir-streams/weir/internal/plugins/cache"
 	"github.com/weir-streams/weir/internal/plugins/dns"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
 	"github.com/weir-streams/weir/internal/plugins/fields"
 	"github.com/weir-streams/weir/internal/plugins/geoip"
 	"github.com/weir-streams/weir/internal/plugins/lucene"
+	"github.com/weir-streams/weir/internal/plugins/redis"
 	"github.com/weir-streams/weir/internal/plugins/searchindex"
 	"github.com/weir-streams/weir/internal/plugins/text"
 	"github.com/weir-streams/weir/internal/plugins/useragent"
@@ -58,12 +60,16 @@ func Register(reg *component.Registry) {
 	reg.Register(searchindex.MultiGetSpec())
 	reg.Register(lucene.MatchQuerySpec())
 	reg.Register(lucene.MatchIPSpec())
+	reg.Register(alerting.ComputeTagsSpec())
+	reg.Register(alerting.CheckThresholdsSpec())
+	reg.Register(alerting.CheckAlertsSpec())
 
 	// Controller services.
 	reg.Register(docdb.ServiceSpec())
 	reg.Register(cache.LRUSpec())
 	reg.Register(searchindex.ServiceSpec())
 	reg.Register(geoip.ServiceSpec())
+	reg.Register(redis.ServiceSpec())
 }
 
 // NewRegistry returns a registry with every built-in component.
