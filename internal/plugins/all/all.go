@@ -70,6 +70,7 @@ func Register(reg *component.Registry) {
 	reg.Register(searchindex.ServiceSpec())
 	reg.Register(geoip.ServiceSpec())
 	reg.Register(redis.ServiceSpec())
+	reg.Register(cache.CSVSpec())
 }
 
 // NewRegistry returns a registry with every built-in component.

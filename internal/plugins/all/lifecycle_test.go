@@ -55,6 +55,7 @@ func TestEveryComponentLifecycle(t *testing.T) {
 		dns.KeyServers:          dnsSrv.Addr,
 		searchindex.KeyHosts:    searchURL,
 		redis.KeyConnection:     redisSrv.Addr(),
+		"csv.file.path":         "../cache/testdata/logisland/timeseries-lookup.csv",
 		"maxmind.database.path": writeGeoDatabase(t),
 	}
 	reg := all.NewRegistry()
