@@ -6,6 +6,7 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/engine"
 	"github.com/weir-streams/weir/internal/plugins/alerting"
+	"github.com/weir-streams/weir/internal/plugins/bro"
 	"github.com/weir-streams/weir/internal/plugins/cache"
 	"github.com/weir-streams/weir/internal/plugins/dns"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
@@ -63,6 +64,7 @@ func Register(reg *component.Registry) {
 	reg.Register(alerting.ComputeTagsSpec())
 	reg.Register(alerting.CheckThresholdsSpec())
 	reg.Register(alerting.CheckAlertsSpec())
+	reg.Register(bro.ParseBroEventSpec())
 
 	// Controller services.
 	reg.Register(docdb.ServiceSpec())

@@ -307,7 +307,9 @@ func (lc *lifecycle) services(ctx context.Context, spec *component.Spec, conf co
 			if s.Kind != component.KindService || s.Provides != p.ServiceRef {
 				continue
 			}
-			if want, ok := providerOf[spec.Name]; ok && s.Name != want {
+			// providerOf picks among the providers of its service's
+			// capability; other properties take any provider.
+			if want, ok := providerOf[spec.Name]; ok && s.Name != want && providesRef(lc.reg, want, p.ServiceRef) {
 				continue
 			}
 			provider = s
@@ -335,6 +337,12 @@ var providerOf = map[string]string{
 	alerting.ComputeTagsName:     redis.ServiceName,
 	alerting.CheckThresholdsName: redis.ServiceName,
 	alerting.CheckAlertsName:     redis.ServiceName,
+}
+
+// providesRef reports whether the service named name provides ref.
+func providesRef(reg *component.Registry, name, ref string) bool {
+	s, ok := reg.Lookup(name)
+	return ok && s.Provides == ref
 }
 
 type serviceSet map[string]component.Service
