@@ -42,7 +42,7 @@ func CSVSpec() component.Spec {
 			{Key: "csv.file.path", Description: "Path of the CSV file.", Required: true, Example: "conf/timeseries-lookup.csv", Validator: component.NonEmpty},
 			{Key: "csv.file.uri", Description: "LogIsland reads the file from HDFS with it; Weir reads local files only: use csv.file.path.",
 				Validator: component.NewValidator("not supported: use csv.file.path", func(string) error {
-					return errors.New("Weir reads the CSV file from the local file system only: use csv.file.path")
+					return errors.New("the CSV file is read from the local file system only: use csv.file.path")
 				})},
 			{Key: "row.key", Description: "Column whose value is each row's key.", Required: true, Example: "tagname", Validator: component.NonEmpty},
 			{Key: KeySize, Description: "Rows kept at most; beyond it the least recently used row is evicted.", Default: fmt.Sprint(DefaultSize), Validator: component.IntRange(1, MaxSize)},
