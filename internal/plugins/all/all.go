@@ -16,6 +16,7 @@ import (
 	"github.com/weir-streams/weir/internal/plugins/redis"
 	"github.com/weir-streams/weir/internal/plugins/searchindex"
 	"github.com/weir-streams/weir/internal/plugins/text"
+	"github.com/weir-streams/weir/internal/plugins/timeseries"
 	"github.com/weir-streams/weir/internal/plugins/useragent"
 	"github.com/weir-streams/weir/internal/serialize"
 	"github.com/weir-streams/weir/internal/stream"
@@ -65,6 +66,7 @@ func Register(reg *component.Registry) {
 	reg.Register(alerting.CheckThresholdsSpec())
 	reg.Register(alerting.CheckAlertsSpec())
 	reg.Register(bro.ParseBroEventSpec())
+	reg.Register(timeseries.SampleRecordsSpec())
 
 	// Controller services.
 	reg.Register(docdb.ServiceSpec())
