@@ -54,8 +54,8 @@ func EnrichSpec() component.Spec {
 			"es.index the index (constants or ${expression}, evaluated per record). The batch's documents are fetched together, " +
 			"with one request per index. Fields named by es.includes.field are set on the record as strings; NEW:FIELD sets the " +
 			"document's FIELD as the record's NEW. A record whose id or index is empty is left alone; a record whose expression " +
-			"fails becomes an error record (expression_error), and every record of a lookup the index failed becomes an error record " +
-			"(" + ErrLookup + ") with the reason, so none goes on unenriched without a trace.",
+			"fails becomes an error record (expression_error), and a record whose index the server failed to search becomes an error " +
+			"record (" + ErrLookup + ") with the reason, so none goes on unenriched without a trace.",
 		Properties: []component.Property{
 			serviceProperty(),
 			{Key: "record.key", Description: "Id of the document to fetch: a constant, or ${expression} such as ${webshopId}.", Required: true, Example: "${record_value}", Validator: templateValidator},
@@ -177,26 +177,21 @@ func (p *Enrich) Process(ctx context.Context, b *component.Batch) error {
 		p.debug(r, "requesting "+index+"/"+id)
 		todo = append(todo, e)
 	}
-	found := map[string]Document{}
-	if len(byIndex) > 0 {
-		docs, err := p.svc.MultiGet(ctx, getRequests(byIndex))
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			for _, e := range todo {
-				if e.fromLookup {
-					e.r.AddError(ErrLookup, err.Error())
-				}
-			}
-			p.log.Warn("search-index lookup failed: records become error records", "error", err)
-			return nil
+	found, failed, err := lookupAll(ctx, p.svc, byIndex)
+	if err != nil {
+		return err
+	}
+	for _, e := range todo {
+		if msg, bad := failed[e.index]; bad && e.fromLookup {
+			e.r.AddError(ErrLookup, msg)
 		}
-		for _, d := range docs {
-			found[d.Index+"\x00"+d.ID] = d
-			if p.cache != nil {
-				p.cache.Set(cache.Key{Space: "search_enrich", Name: d.Index + "\x00" + d.ID}, d, 0)
-			}
+	}
+	if len(failed) > 0 {
+		p.log.Warn("search-index lookup failed: the records that needed it become error records", "indexes", len(failed))
+	}
+	if p.cache != nil {
+		for k, d := range found {
+			p.cache.Set(cache.Key{Space: "search_enrich", Name: k}, d, 0)
 		}
 	}
 	for _, e := range todo {
@@ -250,6 +245,32 @@ func (p *Enrich) debug(r *record.Record, msg string) {
 	if ok && p.debugRe.MatchString(v.Text()) {
 		p.log.Info("EnrichRecordsElasticsearch: "+msg, p.debugField, v.Text())
 	}
+}
+
+// lookupAll fetches the documents of every index, one request each, so
+// that an index that fails (a name the server refuses, say) fails only the
+// records that asked it. It returns the documents found by index and id,
+// and the error of each index that failed; a non-nil error means ctx ended
+// and the batch is abandoned.
+func lookupAll(ctx context.Context, svc Getter, byIndex map[string]map[string]bool) (map[string]Document, map[string]string, error) {
+	found := map[string]Document{}
+	failed := map[string]string{}
+	for _, req := range getRequests(byIndex) {
+		docs, err := svc.MultiGet(ctx, []GetRequest{req})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			failed[req.Index] = err.Error()
+			continue
+		}
+		// Keyed by the index asked for: the answer names the index that
+		// holds the document, which differs when the name is an alias.
+		for _, d := range docs {
+			found[req.Index+"\x00"+d.ID] = d
+		}
+	}
+	return found, failed, nil
 }
 
 func getRequests(byIndex map[string]map[string]bool) []GetRequest {
@@ -453,23 +474,16 @@ func (p *MultiGet) Process(ctx context.Context, b *component.Batch) error {
 		queries = append(queries, q)
 	}
 	if len(queries) > 0 {
-		docs, err := p.svc.MultiGet(ctx, getRequests(byIndex))
+		found, failed, err := lookupAll(ctx, p.svc, byIndex)
 		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			for _, q := range queries {
-				q.r.AddError(ErrLookup, err.Error())
-				out = append(out, q.r)
-			}
-			b.Records = out
-			return nil
-		}
-		found := map[string]Document{}
-		for _, d := range docs {
-			found[d.Index+"\x00"+d.ID] = d
+			return err
 		}
 		for _, q := range queries {
+			if msg, bad := failed[q.index]; bad {
+				q.r.AddError(ErrLookup, msg)
+				out = append(out, q.r)
+				continue
+			}
 			for _, id := range q.ids {
 				d, ok := found[q.index+"\x00"+id]
 				if !ok {

@@ -2,7 +2,10 @@ package searchindex_test
 
 import (
 	"context"
+	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -211,4 +214,31 @@ func rec(kv ...any) *record.Record {
 		}
 	}
 	return r
+}
+
+// TestLookupFailsOnlyItsIndex: an index the server refuses fails only the
+// records that asked it; the others are enriched.
+func TestLookupFailsOnlyItsIndex(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /good/_search", func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, `{"hits":{"hits":[{"_index":"good-000001","_id":"a","_source":{"name":"Alice","n":7}}]}}`)
+	})
+	mux.HandleFunc("POST /bad/_search", func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, `{"error":{"type":"invalid_index_name_exception"},"status":400}`, http.StatusBadRequest)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	svc := startService(t, nil, map[string]string{searchindex.KeyHosts: srv.URL})
+	p := buildProc(t, searchindex.EnrichSpec(), services{"es": svc}, map[string]string{"elasticsearch.client.service": "es",
+		"es.index": "${idx}", "record.key": "${k}"})
+	b := &component.Batch{Records: []*record.Record{rec("idx", "good", "k", "a"), rec("idx", "bad", "k", "a")}}
+	if err := p.Process(context.Background(), b); err != nil {
+		t.Fatal(err)
+	}
+	if b.Records[0].HasErrors() || fieldText(b.Records[0], "name") != "Alice" || fieldText(b.Records[0], "n") != "7" {
+		t.Errorf("good index (an alias of good-000001): %v", b.Records[0])
+	}
+	if errs := strings.Join(b.Records[1].Errors(), ""); !strings.Contains(errs, searchindex.ErrLookup) || !strings.Contains(errs, "invalid_index_name_exception") {
+		t.Errorf("bad index: errors %q", errs)
+	}
 }
