@@ -5,13 +5,18 @@ package all
 import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/plugins/alerting"
+	"github.com/weir-streams/weir/internal/plugins/bro"
 	"github.com/weir-streams/weir/internal/plugins/cache"
 	"github.com/weir-streams/weir/internal/plugins/dns"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
 	"github.com/weir-streams/weir/internal/plugins/fields"
 	"github.com/weir-streams/weir/internal/plugins/geoip"
+	"github.com/weir-streams/weir/internal/plugins/lucene"
+	"github.com/weir-streams/weir/internal/plugins/redis"
 	"github.com/weir-streams/weir/internal/plugins/searchindex"
 	"github.com/weir-streams/weir/internal/plugins/text"
+	"github.com/weir-streams/weir/internal/plugins/timeseries"
 	"github.com/weir-streams/weir/internal/plugins/useragent"
 	"github.com/weir-streams/weir/internal/serialize"
 	"github.com/weir-streams/weir/internal/stream"
@@ -49,12 +54,27 @@ func Register(reg *component.Registry) {
 	reg.Register(fields.MaskFieldsSpec())
 	reg.Register(fields.RouteRecordsSpec())
 	reg.Register(geoip.IpToGeoSpec())
+	// LogIsland's processors that its shipped job files use.
+	reg.Register(fields.ApplyRegexpSpec())
+	reg.Register(fields.URLDecoderSpec())
+	reg.Register(fields.FlatMapSpec())
+	reg.Register(searchindex.EnrichSpec())
+	reg.Register(searchindex.MultiGetSpec())
+	reg.Register(lucene.MatchQuerySpec())
+	reg.Register(lucene.MatchIPSpec())
+	reg.Register(alerting.ComputeTagsSpec())
+	reg.Register(alerting.CheckThresholdsSpec())
+	reg.Register(alerting.CheckAlertsSpec())
+	reg.Register(bro.ParseBroEventSpec())
+	reg.Register(timeseries.SampleRecordsSpec())
 
 	// Controller services.
 	reg.Register(docdb.ServiceSpec())
 	reg.Register(cache.LRUSpec())
 	reg.Register(searchindex.ServiceSpec())
 	reg.Register(geoip.ServiceSpec())
+	reg.Register(redis.ServiceSpec())
+	reg.Register(cache.CSVSpec())
 }
 
 // NewRegistry returns a registry with every built-in component.

@@ -17,15 +17,18 @@ import (
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine"
 	"github.com/weir-streams/weir/internal/engine/settings"
+	"github.com/weir-streams/weir/internal/plugins/alerting"
 	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/plugins/dns"
 	"github.com/weir-streams/weir/internal/plugins/dns/dnstest"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
+	"github.com/weir-streams/weir/internal/plugins/redis"
 	"github.com/weir-streams/weir/internal/plugins/searchindex"
 	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/streamtest"
 	"github.com/weir-streams/weir/internal/testserver/ferretdb"
+	redisserver "github.com/weir-streams/weir/internal/testserver/redis"
 )
 
 // TestEveryComponentLifecycle runs every component of the registry through
@@ -45,11 +48,14 @@ func TestEveryComponentLifecycle(t *testing.T) {
 	dnsSrv.AddPTR("127.0.0.1", "localhost.")
 	dnsSrv.AddForward("localhost.", "127.0.0.1")
 	searchURL, indexed := startSearchServer(t)
+	redisSrv := redisserver.New(t)
 	// By property key, whichever component declares it.
 	local := map[string]string{
 		docdb.KeyURI:            mongo.URI(),
 		dns.KeyServers:          dnsSrv.Addr,
 		searchindex.KeyHosts:    searchURL,
+		redis.KeyConnection:     redisSrv.Addr(),
+		"csv.file.path":         "../cache/testdata/logisland/timeseries-lookup.csv",
 		"maxmind.database.path": writeGeoDatabase(t),
 	}
 	reg := all.NewRegistry()
@@ -301,7 +307,9 @@ func (lc *lifecycle) services(ctx context.Context, spec *component.Spec, conf co
 			if s.Kind != component.KindService || s.Provides != p.ServiceRef {
 				continue
 			}
-			if want, ok := providerOf[spec.Name]; ok && s.Name != want {
+			// providerOf picks among the providers of its service's
+			// capability; other properties take any provider.
+			if want, ok := providerOf[spec.Name]; ok && s.Name != want && providesRef(lc.reg, want, p.ServiceRef) {
 				continue
 			}
 			provider = s
@@ -323,7 +331,18 @@ func (lc *lifecycle) services(ctx context.Context, spec *component.Spec, conf co
 // providerOf names, for processors that need one particular service among
 // several providing the same capability, that service.
 var providerOf = map[string]string{
-	searchindex.ProcessorName: searchindex.ServiceName,
+	searchindex.ProcessorName:    searchindex.ServiceName,
+	searchindex.EnrichName:       searchindex.ServiceName,
+	searchindex.MultiGetName:     searchindex.ServiceName,
+	alerting.ComputeTagsName:     redis.ServiceName,
+	alerting.CheckThresholdsName: redis.ServiceName,
+	alerting.CheckAlertsName:     redis.ServiceName,
+}
+
+// providesRef reports whether the service named name provides ref.
+func providesRef(reg *component.Registry, name, ref string) bool {
+	s, ok := reg.Lookup(name)
+	return ok && s.Provides == ref
 }
 
 type serviceSet map[string]component.Service

@@ -16,7 +16,8 @@ import (
 )
 
 // startSearchServer starts an HTTP server on 127.0.0.1 that answers
-// Elasticsearch's `GET /` and `POST /_bulk` in their documented shapes,
+// Elasticsearch's `GET /`, `POST /_bulk` and `POST /{index}/_search` in their
+// documented shapes,
 // accepting every document. No Elasticsearch runs here; the searchindex
 // package's own tests cover refusals and ZincSearch. It returns the base URL
 // and the count of documents indexed.
@@ -53,6 +54,11 @@ func startSearchServer(t *testing.T) (string, *atomic.Int64) {
 		indexed.Add(int64(n))
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"took":1,"errors":false,"items":[%s]}`, items.String())
+	})
+	// A search finds no document: the enrichment processors look up by id.
+	mux.HandleFunc("POST /{index}/_search", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"took":1,"timed_out":false,"hits":{"total":{"value":0,"relation":"eq"},"hits":[]}}`)
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)

@@ -239,6 +239,8 @@ type Service struct {
 	w            *writer
 	defaultIndex string
 	log          *slog.Logger
+	// lookupTimeout bounds one MultiGet request (request.timeout).
+	lookupTimeout time.Duration
 }
 
 var _ component.Datastore = (*Service)(nil)
@@ -279,7 +281,7 @@ func newService(_ context.Context, conf component.Config, env component.Env) (co
 		apiKey:   st.apiKey,
 		gzip:     st.gzip,
 	}
-	s := &Service{name: env.Name, defaultIndex: st.defaultIndex, log: log}
+	s := &Service{name: env.Name, defaultIndex: st.defaultIndex, log: log, lookupTimeout: st.requestTimeout}
 	s.w = newWriter(writerConfig{
 		client:         cl,
 		batchSize:      st.batchSize,

@@ -1,0 +1,127 @@
+package fields
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/record"
+)
+
+// ApplyRegexpName is the component identifier.
+const ApplyRegexpName = "pkg.processor.ApplyRegexp"
+
+// ApplyRegexpSpec declares ApplyRegexp, LogIsland's processor that fills
+// fields from the capture groups of a regular expression applied to another
+// field.
+func ApplyRegexpSpec() component.Spec {
+	return component.Spec{
+		Name: ApplyRegexpName,
+		Kind: component.KindProcessor,
+		Summary: "Fills fields from the capture groups of a regular expression. Each dynamic key names a source field; its value is " +
+			"FIELD1,FIELD2,...:REGEX (RE2 syntax), e.g. referer: referer_hostname:https?://([^/]+). The expression must match at the " +
+			"start of the source's text (Java's lookingAt; it need not reach the end); group N fills the Nth field, as a string with " +
+			"double quotes removed. A group that did not take part in the match leaves its field alone, and so does a source field that " +
+			"is absent or empty or does not match: the record goes on unchanged.",
+		DynamicProperties: true,
+		DynamicExamples:   map[string]string{"record_value": "first_word,second_word:(\\S+)\\s+(\\S+)"},
+		Properties: []component.Property{
+			{Key: "conflict.resolution.policy", Description: "When a field to fill already holds a non-empty value: overwrite_existing, or keep_only_old_field (the value is kept).",
+				Default: policyKeepOld, Validator: component.Enum(policyOverwrite, policyKeepOld)},
+		},
+		Check: func(conf component.Config) error {
+			_, err := applyRegexpRules(conf)
+			return err
+		},
+		NewProcessor: newApplyRegexp,
+	}
+}
+
+type regexpRule struct {
+	source  string
+	targets []string
+	re      *regexp.Regexp // anchored at the start: Java's Matcher.lookingAt
+}
+
+// applyRegexpRules reads the dynamic keys. LogIsland logs and skips a value
+// without a colon; Weir refuses it, since a rule that never runs is a
+// mistake in the job file.
+func applyRegexpRules(conf component.Config) ([]regexpRule, error) {
+	var rules []regexpRule
+	for _, k := range sortedKeys(conf.Dynamic()) {
+		v := conf.Dynamic()[k]
+		fieldList, re, ok := strings.Cut(v, ":")
+		if !ok || strings.TrimSpace(fieldList) == "" {
+			return nil, fmt.Errorf("property %q: %q is not FIELD1,FIELD2,...:REGEX", k, v)
+		}
+		rx, err := regexp.Compile(`^(?:` + re + `)`)
+		if err != nil {
+			if _, plain := regexp.Compile(re); plain != nil {
+				err = plain // the error of the expression as written
+			}
+			return nil, fmt.Errorf("property %q: invalid regular expression: %w", k, err)
+		}
+		// Field names are taken as written, spaces included, as
+		// LogIsland's String.split(",") does.
+		rules = append(rules, regexpRule{source: k, targets: strings.Split(fieldList, ","), re: rx})
+	}
+	return rules, nil
+}
+
+// ApplyRegexp is the processor.
+type ApplyRegexp struct {
+	rules     []regexpRule
+	overwrite bool
+}
+
+func newApplyRegexp(conf component.Config, _ component.Env) (component.Processor, error) {
+	rules, err := applyRegexpRules(conf)
+	if err != nil {
+		return nil, err
+	}
+	return &ApplyRegexp{rules: rules, overwrite: conf.String("conflict.resolution.policy") == policyOverwrite}, nil
+}
+
+// Process applies every rule to every record.
+func (p *ApplyRegexp) Process(_ context.Context, b *component.Batch) error {
+	for _, r := range b.Records {
+		for i := range p.rules {
+			p.apply(r, &p.rules[i])
+		}
+	}
+	return nil
+}
+
+func (p *ApplyRegexp) apply(r *record.Record, rule *regexpRule) {
+	v, ok := r.Get(rule.source)
+	if !ok || v.IsNull() {
+		return
+	}
+	s := v.Text()
+	if s == "" {
+		return
+	}
+	m := rule.re.FindStringSubmatchIndex(s)
+	if m == nil {
+		return
+	}
+	groups := len(m)/2 - 1
+	for i, name := range rule.targets {
+		if i >= groups {
+			break
+		}
+		start, end := m[2*(i+1)], m[2*(i+1)+1]
+		if start < 0 {
+			continue // the group did not take part in the match
+		}
+		if !p.overwrite {
+			old, ok := r.Get(name)
+			if !isEmptyValue(old, ok) {
+				continue
+			}
+		}
+		r.SetString(name, strings.ReplaceAll(s[start:end], `"`, ""))
+	}
+}

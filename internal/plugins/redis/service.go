@@ -1,0 +1,282 @@
+// Package redis holds RedisKeyValueCacheService, LogIsland's Redis
+// datastore: records are stored as JsonSerializer objects under their id,
+// written by BulkPut and read and updated by the alerting processors
+// (ComputeTags, CheckThresholds, CheckAlerts). The client is
+// github.com/redis/go-redis/v9.
+package redis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/record"
+	"github.com/weir-streams/weir/internal/serialize"
+)
+
+// ServiceName is the component identifier, LogIsland's.
+const ServiceName = "pkg.redis.service.RedisKeyValueCacheService"
+
+// Configuration keys, LogIsland's.
+const (
+	KeyConnection = "connection.string"
+	KeyMode       = "redis.mode"
+	KeyDatabase   = "database.index"
+	KeyTimeout    = "communication.timeout"
+	KeyRedirects  = "cluster.max.redirects"
+	KeySentinel   = "sentinel.master"
+	KeyPassword   = "password"
+	KeySerializer = "record.recordSerializer"
+)
+
+// Modes of redis.mode.
+const (
+	ModeStandalone = "standalone"
+	ModeSentinel   = "sentinel"
+	ModeCluster    = "cluster"
+)
+
+// jsonSerializers are the names record.recordSerializer accepts: Weir's
+// and LogIsland's JsonSerializer.
+var jsonSerializers = []string{"pkg.serializer.JsonSerializer", "com.hurence.logisland.serializer.JsonSerializer"}
+
+var periodRe = regexp.MustCompile(`^\s*(\d+)\s*([a-zA-Z]*)\s*$`)
+
+// ParsePeriod reads a time period as LogIsland writes it ("10 seconds",
+// "500 millis", "1 min"); a bare number is milliseconds.
+func ParsePeriod(s string) (time.Duration, error) {
+	m := periodRe.FindStringSubmatch(s)
+	if m == nil {
+		return 0, fmt.Errorf("%q is not a time period such as \"10 seconds\"", s)
+	}
+	n, err := strconv.ParseInt(m[1], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q: %w", s, err)
+	}
+	var unit time.Duration
+	switch strings.ToLower(m[2]) {
+	case "", "ms", "milli", "millis", "millisecond", "milliseconds":
+		unit = time.Millisecond
+	case "s", "sec", "secs", "second", "seconds":
+		unit = time.Second
+	case "m", "min", "mins", "minute", "minutes":
+		unit = time.Minute
+	case "h", "hr", "hrs", "hour", "hours":
+		unit = time.Hour
+	case "d", "day", "days":
+		unit = 24 * time.Hour
+	default:
+		return 0, fmt.Errorf("%q has an unknown time unit %q", s, m[2])
+	}
+	return time.Duration(n) * unit, nil
+}
+
+var periodValidator = component.NewValidator("time period, e.g. 10 seconds, 500 millis", func(s string) error {
+	_, err := ParsePeriod(s)
+	return err
+})
+
+var ignoredPool = "Accepted for LogIsland's job files and ignored: go-redis manages its pool by itself."
+
+// ServiceSpec declares RedisKeyValueCacheService.
+func ServiceSpec() component.Spec {
+	return component.Spec{
+		Name: ServiceName,
+		Kind: component.KindService,
+		Summary: "Stores records in Redis as JsonSerializer objects under their id (SET id json): BulkPut writes through it " +
+			"(datastore.client.service), and ComputeTags, CheckThresholds and CheckAlerts read and update the records their formulas " +
+			"name. Standalone, sentinel and cluster Redis are supported.",
+		Provides: component.DatastoreCapability,
+		Properties: []component.Property{
+			{Key: KeyConnection, Description: "host:port of the Redis server; for sentinel, the sentinels' and for cluster the nodes' comma-separated host:port list.",
+				Required: true, Example: "127.0.0.1:6379", Validator: component.HostPortList},
+			{Key: KeyMode, Description: "standalone, sentinel or cluster.", Default: ModeStandalone, Validator: component.Enum(ModeStandalone, ModeSentinel, ModeCluster)},
+			{Key: KeyDatabase, Description: "Database index (standalone and sentinel).", Default: "0", Validator: component.IntRange(0, 1<<20)},
+			{Key: KeyTimeout, Description: "Time to connect, read and write, e.g. 10 seconds.", Default: "10 seconds", Validator: periodValidator},
+			{Key: KeyRedirects, Description: "Most redirects a cluster command follows.", Default: "5", Validator: component.IntRange(0, 1000)},
+			{Key: KeySentinel, Description: "Name of the master the sentinels watch (sentinel mode, required there)."},
+			{Key: KeyPassword, Description: "Password of the Redis server (AUTH); never logged or shown.", Sensitive: true},
+			{Key: "pool.max.total", Description: "Connections at most.", Default: "8", Validator: component.IntRange(1, 10_000)},
+			{Key: "pool.max.idle", Description: "Idle connections kept at most.", Default: "8", Validator: component.IntRange(0, 10_000)},
+			{Key: "pool.min.idle", Description: "Idle connections kept at least.", Default: "0", Validator: component.IntRange(0, 10_000)},
+			{Key: "pool.block.when.exhausted", Description: "Wait for a free connection when all are busy (up to pool.max.wait.time); go-redis always waits.", Default: "true", Validator: component.Bool},
+			{Key: "pool.max.wait.time", Description: "Time to wait for a free connection.", Default: "10 seconds", Validator: periodValidator},
+			{Key: "pool.min.evictable.idle.time", Description: "Time after which an idle connection is closed.", Default: "60 seconds", Validator: periodValidator},
+			{Key: "pool.time.between.eviction.runs", Description: ignoredPool, Default: "30 seconds", Validator: periodValidator},
+			{Key: "pool.num.tests.per.eviction.run", Description: ignoredPool, Default: "-1", Validator: component.IntRange(-1<<31, 1<<31)},
+			{Key: "pool.test.on.create", Description: ignoredPool, Default: "false", Validator: component.Bool},
+			{Key: "pool.test.on.borrow", Description: ignoredPool, Default: "false", Validator: component.Bool},
+			{Key: "pool.test.on.return", Description: ignoredPool, Default: "false", Validator: component.Bool},
+			{Key: "pool.test.while.idle", Description: ignoredPool, Default: "true", Validator: component.Bool},
+			{Key: KeySerializer, Description: "How records are stored: JsonSerializer (pkg.serializer.JsonSerializer, or LogIsland's class name), the only one Weir offers here.",
+				Default: jsonSerializers[0], Validator: component.Enum(jsonSerializers...)},
+		},
+		Check: func(conf component.Config) error {
+			if conf.String(KeyMode) == ModeSentinel && conf.String(KeySentinel) == "" {
+				return fmt.Errorf("property %q is required with %s %q", KeySentinel, KeyMode, ModeSentinel)
+			}
+			if conf.String(KeyMode) == ModeStandalone && len(conf.List(KeyConnection)) > 1 {
+				return fmt.Errorf("property %q lists several servers: standalone mode takes one", KeyConnection)
+			}
+			return nil
+		},
+		NewService: newService,
+	}
+}
+
+// Service is RedisKeyValueCacheService; safe for concurrent use.
+type Service struct {
+	client goredis.UniversalClient
+	log    *slog.Logger
+}
+
+var _ component.Datastore = (*Service)(nil)
+
+func newService(_ context.Context, conf component.Config, env component.Env) (component.Service, error) {
+	var d struct{ timeout, wait, idle time.Duration }
+	var err error
+	for _, it := range []struct {
+		key string
+		dst *time.Duration
+	}{{KeyTimeout, &d.timeout}, {"pool.max.wait.time", &d.wait}, {"pool.min.evictable.idle.time", &d.idle}} {
+		if *it.dst, err = ParsePeriod(conf.String(it.key)); err != nil {
+			return nil, fmt.Errorf("property %q: %w", it.key, err)
+		}
+	}
+	ints := map[string]int{}
+	for _, k := range []string{KeyDatabase, KeyRedirects, "pool.max.total", "pool.max.idle", "pool.min.idle"} {
+		n, err := conf.Int(k)
+		if err != nil {
+			return nil, err
+		}
+		ints[k] = int(n)
+	}
+	addrs := conf.List(KeyConnection)
+	log := env.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	log = log.With("service", env.Name)
+	s := &Service{log: log}
+	// Building connects to nothing: go-redis dials on the first command.
+	switch conf.String(KeyMode) {
+	case ModeCluster:
+		s.client = goredis.NewClusterClient(&goredis.ClusterOptions{Addrs: addrs, Password: conf.String(KeyPassword), MaxRedirects: ints[KeyRedirects],
+			DialTimeout: d.timeout, ReadTimeout: d.timeout, WriteTimeout: d.timeout, PoolSize: ints["pool.max.total"], MaxIdleConns: ints["pool.max.idle"],
+			MinIdleConns: ints["pool.min.idle"], PoolTimeout: d.wait, ConnMaxIdleTime: d.idle})
+	case ModeSentinel:
+		s.client = goredis.NewFailoverClient(&goredis.FailoverOptions{MasterName: conf.String(KeySentinel), SentinelAddrs: addrs, Password: conf.String(KeyPassword),
+			DB: ints[KeyDatabase], DialTimeout: d.timeout, ReadTimeout: d.timeout, WriteTimeout: d.timeout, PoolSize: ints["pool.max.total"],
+			MaxIdleConns: ints["pool.max.idle"], MinIdleConns: ints["pool.min.idle"], PoolTimeout: d.wait, ConnMaxIdleTime: d.idle})
+	default:
+		s.client = goredis.NewClient(&goredis.Options{Addr: addrs[0], Password: conf.String(KeyPassword), DB: ints[KeyDatabase],
+			DialTimeout: d.timeout, ReadTimeout: d.timeout, WriteTimeout: d.timeout, PoolSize: ints["pool.max.total"],
+			MaxIdleConns: ints["pool.max.idle"], MinIdleConns: ints["pool.min.idle"], PoolTimeout: d.wait, ConnMaxIdleTime: d.idle})
+	}
+	log.Info("redis client ready", "mode", conf.String(KeyMode), "addrs", strings.Join(addrs, ","), "db", ints[KeyDatabase])
+	return s, nil
+}
+
+// Start checks that the server answers, so that a wrong address or
+// password stops the job at start with a clear error.
+func (s *Service) Start(ctx context.Context) error {
+	if err := s.client.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("redis: ping: %w", err)
+	}
+	return nil
+}
+
+// Close closes the client's connections; a second call does nothing.
+func (s *Service) Close(context.Context) error {
+	if err := s.client.Close(); err != nil && !errors.Is(err, goredis.ErrClosed) {
+		return fmt.Errorf("redis: close: %w", err)
+	}
+	return nil
+}
+
+// Put stores every record under its id, in one pipeline, and returns a
+// Completion that is already done: the records the server refused come
+// back from Wait with the reason. It implements component.Datastore for
+// BulkPut.
+func (s *Service) Put(ctx context.Context, recs []*record.Record) (component.Completion, error) {
+	if len(recs) == 0 {
+		return done{}, nil
+	}
+	pipe := s.client.Pipeline()
+	cmds := make([]*goredis.StatusCmd, len(recs))
+	var buf []byte
+	for i, r := range recs {
+		buf = serialize.AppendRecordJSON(buf[:0], r)
+		cmds[i] = pipe.Set(ctx, r.ID, string(buf), 0)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		var failed []*record.Record
+		for i, c := range cmds {
+			if c.Err() != nil {
+				f := recs[i].Clone()
+				f.AddError(record.ErrDatastoreWrite, "redis: "+c.Err().Error())
+				failed = append(failed, f)
+			}
+		}
+		if len(failed) == len(recs) && isConnError(err) {
+			// The server cannot be reached: the batch is not confirmed,
+			// so the stream redelivers it instead of failing records.
+			return nil, fmt.Errorf("redis: write %d records: %w", len(recs), err)
+		}
+		return done{failed: failed}, nil
+	}
+	return done{}, nil
+}
+
+func isConnError(err error) bool {
+	var ne interface{ Timeout() bool }
+	return errors.As(err, &ne) || strings.Contains(err.Error(), "connection refused") || errors.Is(err, goredis.ErrClosed)
+}
+
+type done struct{ failed []*record.Record }
+
+func (d done) Wait(context.Context) ([]*record.Record, error) { return d.failed, nil }
+
+// GetRecord returns the record stored under id; ok is false when there is
+// none.
+func (s *Service) GetRecord(ctx context.Context, id string) (*record.Record, bool, error) {
+	data, err := s.client.Get(ctx, id).Bytes()
+	if errors.Is(err, goredis.Nil) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("redis: get %q: %w", id, err)
+	}
+	r := record.New(id, "", 0)
+	if err := (serialize.JSON{}).Deserialize(r, nil, data); err != nil {
+		return nil, false, fmt.Errorf("redis: the value of %q is not a JSON record: %w", id, err)
+	}
+	return r, true, nil
+}
+
+// PutRecord stores r under its id.
+func (s *Service) PutRecord(ctx context.Context, r *record.Record) error {
+	if err := s.client.Set(ctx, r.ID, string(serialize.AppendRecordJSON(nil, r)), 0).Err(); err != nil {
+		return fmt.Errorf("redis: set %q: %w", r.ID, err)
+	}
+	return nil
+}
+
+// RemoveRecord deletes the record stored under id, if any.
+func (s *Service) RemoveRecord(ctx context.Context, id string) error {
+	if err := s.client.Del(ctx, id).Err(); err != nil {
+		return fmt.Errorf("redis: del %q: %w", id, err)
+	}
+	return nil
+}
