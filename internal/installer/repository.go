@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/weir-streams/weir/internal/localfile"
 )
 
 // ErrNotFound is returned when a repository answers that a file does not
@@ -72,15 +74,16 @@ func (r *Repository) Get(ctx context.Context, rel string) ([]byte, error) {
 		if _, err := os.Stat(filepath.FromSlash(r.base.Path)); err != nil {
 			return nil, fmt.Errorf("repository %s is not readable: %w", r, err)
 		}
-		f, err := os.Open(p)
+		// A regular file of at most maxDownload: a FIFO or a device in a
+		// directory repository must not block or fill the installer.
+		data, err := localfile.Read(p, maxDownload)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s in %s: %w", rel, r, ErrNotFound)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("read %s in %s: %w", rel, r, err)
 		}
-		defer f.Close()
-		return readLimited(f, rel, r)
+		return data, nil
 	}
 	u := r.base.JoinPath(rel)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/weir-streams/weir/internal/localfile"
 )
 
 // TrustedKey is a publisher's ed25519 public key that Weir accepts
@@ -26,7 +28,7 @@ type TrustedKey struct {
 // ParsePublicKey reads a base64 ed25519 public key. A value that names a
 // readable file is read from it (the .pub that keygen writes).
 func ParsePublicKey(s string) (ed25519.PublicKey, error) {
-	if data, err := os.ReadFile(s); err == nil {
+	if data, err := localfile.Read(s, localfile.Secret); err == nil {
 		s = string(data)
 	}
 	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
@@ -38,7 +40,7 @@ func ParsePublicKey(s string) (ed25519.PublicKey, error) {
 
 // parsePrivateKey reads a private key file written by GenerateKey.
 func parsePrivateKey(path string) (ed25519.PrivateKey, error) {
-	data, err := os.ReadFile(path)
+	data, err := localfile.Read(path, localfile.Secret)
 	if err != nil {
 		return nil, fmt.Errorf("read private key: %w", err)
 	}
