@@ -286,3 +286,13 @@ func TestExtractLimits(t *testing.T) {
 		t.Fatalf("b: %v %v", st, err)
 	}
 }
+
+// TestHostileMetadataTooLarge: a maven-metadata.xml over its bound is
+// refused before it is parsed.
+func TestHostileMetadataTooLarge(t *testing.T) {
+	meta := "<metadata>" + strings.Repeat("<!-- padding -->", (maxSmallFile/16)+1) + "</metadata>"
+	url, _ := hostileRepo(t, meta, []byte("x"), nil)
+	r := newTestRepo(t)
+	_, err := Install(context.Background(), r.options(t, url), Coordinates{Group: testGroup, Artifact: testArtifact})
+	wantErr(t, err, "maven-metadata.xml", "is larger than 4 MiB")
+}

@@ -133,7 +133,7 @@ func Install(ctx context.Context, o Options, c Coordinates) (*Entry, error) {
 }
 
 func fetchMetadata(ctx context.Context, repo *Repository, c Coordinates) (*Metadata, error) {
-	data, err := repo.Get(ctx, c.MetadataPath())
+	data, err := repo.get(ctx, c.MetadataPath(), maxSmallFile)
 	if errors.Is(err, ErrNotFound) {
 		return nil, fmt.Errorf("%s: no artifact %s (%s not found)", repo, c.Key(), c.MetadataPath())
 	}
@@ -160,7 +160,7 @@ func download(ctx context.Context, o Options, repo *Repository, c Coordinates, g
 	if err != nil {
 		return nil, nil, err
 	}
-	sumFile, err := repo.Get(ctx, rel+".sha256")
+	sumFile, err := repo.get(ctx, rel+".sha256", maxSmallFile)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: the checksum is required: %w", c, err)
 	}
@@ -175,7 +175,7 @@ func download(ctx context.Context, o Options, repo *Repository, c Coordinates, g
 	entry := &Entry{Group: c.Group, Artifact: c.Artifact, Version: c.Version, OS: goos, Arch: goarch,
 		Repository: repo.String(), ArchiveSHA256: got}
 
-	sig, err := repo.Get(ctx, rel+".sig")
+	sig, err := repo.get(ctx, rel+".sig", maxSmallFile)
 	var verr error
 	switch {
 	case errors.Is(err, ErrNotFound):

@@ -23,6 +23,11 @@ var ErrNotFound = errors.New("not found")
 // broken or hostile server cannot fill the disk or memory.
 const maxDownload = 512 << 20
 
+// maxSmallFile bounds maven-metadata.xml, .sha256 and .sig files, which
+// hold a few lines: a repository that answers with more is refused before
+// the XML parser or the memory has to bear it.
+const maxSmallFile = 4 << 20
+
 // Repository is a Maven-layout repository: a base URL with the https, http
 // or file scheme.
 type Repository struct {
@@ -69,6 +74,11 @@ func (r *Repository) String() string { return r.base.Redacted() }
 // A missing file is ErrNotFound; a repository that cannot be reached gives
 // an error that says so.
 func (r *Repository) Get(ctx context.Context, rel string) ([]byte, error) {
+	return r.get(ctx, rel, maxDownload)
+}
+
+// get is Get with a bound on the file's size.
+func (r *Repository) get(ctx context.Context, rel string, limit int64) ([]byte, error) {
 	if r.base.Scheme == "file" {
 		p := filepath.Join(filepath.FromSlash(r.base.Path), filepath.FromSlash(rel))
 		if _, err := os.Stat(filepath.FromSlash(r.base.Path)); err != nil {
@@ -76,7 +86,7 @@ func (r *Repository) Get(ctx context.Context, rel string) ([]byte, error) {
 		}
 		// A regular file of at most maxDownload: a FIFO or a device in a
 		// directory repository must not block or fill the installer.
-		data, err := localfile.Read(p, maxDownload)
+		data, err := localfile.Read(p, limit)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s in %s: %w", rel, r, ErrNotFound)
 		}
@@ -106,16 +116,16 @@ func (r *Repository) Get(ctx context.Context, rel string) ([]byte, error) {
 	case resp.StatusCode != http.StatusOK:
 		return nil, fmt.Errorf("get %s from %s: HTTP %s", rel, r, resp.Status)
 	}
-	return readLimited(resp.Body, rel, r)
+	return readLimited(resp.Body, rel, r, limit)
 }
 
-func readLimited(rd io.Reader, rel string, r *Repository) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(rd, maxDownload+1))
+func readLimited(rd io.Reader, rel string, r *Repository, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(rd, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s from %s: %w", rel, r, err)
 	}
-	if len(data) > maxDownload {
-		return nil, fmt.Errorf("%s in %s is larger than %d MiB", rel, r, maxDownload>>20)
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s in %s is larger than %d MiB", rel, r, limit>>20)
 	}
 	return data, nil
 }
