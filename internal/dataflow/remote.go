@@ -42,8 +42,8 @@ var localPathSuffixes = []string{".location", ".file", ".files", ".dir", ".dirs"
 var localPathKeys = map[string]bool{"maxmind.database.uri": true}
 
 // nonPathValues are values of path keys that name no file: the stand-in
-// geo database.
-var nonPathValues = map[string]bool{"stand-in": true}
+// geo database, of its key only (elsewhere it is a relative path).
+var nonPathValues = map[string]string{"maxmind.database.path": "stand-in"}
 
 // NamesLocalPath reports whether a configuration key names a local file
 // or directory.
@@ -89,6 +89,9 @@ func CheckRemote(d *DataFlow, p RemotePolicy) component.Problems {
 						Msg: fmt.Sprintf("property %q: a dataflow from the REST API may use the embedded broker only when the job file sets %s", key, KeyAllowedEmbedded)})
 				}
 			case NamesLocalPath(key):
+				if v, ok := nonPathValues[key]; ok && strings.TrimSpace(prop.Value) == v {
+					continue
+				}
 				if !underAll(prop.Value, allowed) {
 					probs = append(probs, component.Problem{Path: cpath, Key: key, Msg: refusal(fmt.Sprintf("property %q names", key), len(allowed))})
 				}
@@ -168,7 +171,7 @@ func hasEmbedded(v string) bool {
 func underAll(value string, allowed []string) bool {
 	for _, e := range strings.Split(value, ",") {
 		e = strings.TrimSpace(e)
-		if e == "" || nonPathValues[e] {
+		if e == "" {
 			continue
 		}
 		if rest, ok := strings.CutPrefix(e, "file://"); ok {

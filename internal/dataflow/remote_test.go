@@ -36,6 +36,7 @@ func TestCheckRemote(t *testing.T) {
 		{"broker.sasl.oauthbearer.token.location", "/etc/shadow", false},
 		{"remote.api.tls.cert.file", "/etc/x", false},
 		{"maxmind.database.path", "stand-in", true},
+		{"grok.patterns.dir", "stand-in", false}, // a relative path there
 		{"maxmind.database.path", "/dev/zero", false},
 		{"maxmind.database.uri", "file://" + filepath.Join(allowed, "geo.mmdb"), true},
 		{"maxmind.database.uri", "file:///etc/geo.mmdb", false},
