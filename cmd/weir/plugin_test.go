@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -53,6 +54,30 @@ func TestPluginLifecycleThroughTheCommand(t *testing.T) {
 	}
 	mustRun("components", "keygen", "publisher")
 	mustRun("components", "publish", "--repo", "repo", "--key", "publisher.key", "com.example.weir:urlrequest:1.0.0", "urlrequest")
+	// sign makes the signature publish made (ed25519 is deterministic):
+	// the same coordinates, platform and archive.
+	archive := filepath.Join(dir, "repo", "com", "example", "weir", "urlrequest", "1.0.0",
+		"urlrequest-1.0.0-"+runtime.GOOS+"-"+runtime.GOARCH+".tar.gz")
+	published, err := os.ReadFile(archive + ".sig")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resign := filepath.Join(dir, filepath.Base(archive))
+	data, err := os.ReadFile(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(resign, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRun("components", "sign", "--key", "publisher.key", "com.example.weir:urlrequest:1.0.0", resign)
+	if again, err := os.ReadFile(resign + ".sig"); err != nil || string(again) != string(published) {
+		t.Fatalf("components sign wrote %q (%v), publish wrote %q", again, err, published)
+	}
+	// The platform comes from the name, which must be the version's.
+	if code, out := weirCmd(t, home, dir, "components", "sign", "--key", "publisher.key", "com.example.weir:urlrequest:2.0.0", resign); code != 1 || !strings.Contains(out, "is not named urlrequest-2.0.0-") {
+		t.Fatalf("sign under another version's name: exit %d\n%s", code, out)
+	}
 	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join(dir, "repo"))))
 	defer srv.Close()
 

@@ -2,15 +2,10 @@ package config
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"strings"
-)
 
-// maxSecretFile bounds what ${file:PATH} reads: a secret is a password, a
-// token or a URI, and a larger file is a mistake (a log, a device) that
-// must not be read into memory.
-const maxSecretFile = 64 << 10
+	"github.com/weir-streams/weir/internal/localfile"
+)
 
 // Expand replaces ${VAR} and ${VAR:-default} with environment values looked
 // up by getenv. $${ stands for a literal ${. It returns an error naming the
@@ -94,24 +89,11 @@ func readSecret(path string) (string, error) {
 	}
 	// Only regular files (symbolic links to them, as Kubernetes mounts
 	// secrets, are followed): a FIFO or a device would block or never end.
-	st, err := os.Stat(path)
+	// A secret is a password, a token or a URI, and a larger file is a
+	// mistake (a log, a device) that must not be read into memory.
+	data, err := localfile.Read(path, localfile.Secret)
 	if err != nil {
-		return "", fmt.Errorf("${file:%s}: %w", path, err)
-	}
-	if !st.Mode().IsRegular() {
-		return "", fmt.Errorf("${file:%s}: not a regular file", path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("${file:%s}: %w", path, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxSecretFile+1))
-	if err != nil {
-		return "", fmt.Errorf("${file:%s}: %w", path, err)
-	}
-	if len(data) > maxSecretFile {
-		return "", fmt.Errorf("${file:%s}: the file is larger than %d KiB; a secret file holds one value", path, maxSecretFile>>10)
+		return "", fmt.Errorf("${file:}: %w", err)
 	}
 	v := strings.TrimSuffix(string(data), "\n")
 	return strings.TrimSuffix(v, "\r"), nil

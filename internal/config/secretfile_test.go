@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/weir-streams/weir/internal/localfile"
 )
 
 func TestExpandFile(t *testing.T) {
@@ -20,7 +22,7 @@ func TestExpandFile(t *testing.T) {
 	nl := write("nl", "pa$$word\n")
 	crlf := write("crlf", "pa$$word\r\n")
 	two := write("two", "pa$$word\n\n")
-	big := write("big", strings.Repeat("x", maxSecretFile+1))
+	big := write("big", strings.Repeat("x", int(localfile.Secret)+1))
 	link := filepath.Join(dir, "link")
 	if err := os.Symlink(nl, link); err != nil {
 		t.Fatal(err)

@@ -42,7 +42,9 @@ const CommandUsage = `Component installer:
   weir -l                             list installed and bundled components (weir components list)
   weir -r GROUP:ARTIFACT              remove a plugin (weir components remove)
   weir components keygen PREFIX       make a signing key pair: PREFIX.key (secret) and PREFIX.pub
-  weir components sign --key K FILE   write FILE.sig, the detached signature of FILE
+  weir components sign --key K GROUP:ARTIFACT:VERSION ARCHIVE
+                                      write ARCHIVE.sig, the signature of the archive as the build
+                                      of these coordinates for the os/arch its name ends with
   weir components publish --repo DIR [--key K] [--file F]... GROUP:ARTIFACT:VERSION BINARY
                                       pack, checksum, sign and list a plugin in a directory repository
 Flags of install, list and remove:
@@ -176,11 +178,15 @@ func Command(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stdout, "wrote %s.key (keep it secret) and %s.pub\npublic key: %s\n", pos[0], pos[0], pub)
 		return 0
 	case "sign":
-		if *key == "" || len(pos) == 0 {
-			return usage("--key KEY FILE...")
+		if *key == "" || len(pos) < 2 {
+			return usage("--key KEY GROUP:ARTIFACT:VERSION ARCHIVE...")
 		}
-		for _, f := range pos {
-			if err := SignFile(*key, f); err != nil {
+		c, err := ParseCoordinates(pos[0], true)
+		if err != nil {
+			return fail(err)
+		}
+		for _, f := range pos[1:] {
+			if err := SignFile(*key, c, f); err != nil {
 				return fail(err)
 			}
 			fmt.Fprintf(env.Stdout, "wrote %s.sig\n", f)

@@ -34,6 +34,13 @@ type Coordinates struct {
 // characters, and nothing that could climb out of a directory.
 var coordPart = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
+// platformPart is what an os or an arch may hold, as Go names them.
+var platformPart = regexp.MustCompile(`^[a-z0-9][a-z0-9_]*$`)
+
+// maxCoordPart bounds each part: a name longer than this is no Maven name,
+// and file systems refuse names over 255 bytes.
+const maxCoordPart = 128
+
 // ParseCoordinates parses group:artifact[:version]. The version is
 // required when needVersion is true; without it, an empty version means
 // "the latest release".
@@ -49,15 +56,54 @@ func ParseCoordinates(s string, needVersion bool) (Coordinates, error) {
 	if needVersion && c.Version == "" {
 		return Coordinates{}, fmt.Errorf("coordinates %q: want group:artifact:version", s)
 	}
-	for _, p := range []struct{ name, v string }{{"group", c.Group}, {"artifact", c.Artifact}, {"version", c.Version}} {
-		if p.v == "" && p.name == "version" {
-			continue
-		}
-		if !coordPart.MatchString(p.v) || strings.Contains(p.v, "..") {
-			return Coordinates{}, fmt.Errorf("coordinates %q: %s %q may hold only letters, digits, '.', '_' and '-'", s, p.name, p.v)
-		}
+	if err := c.Check(needVersion); err != nil {
+		return Coordinates{}, fmt.Errorf("coordinates %q: %w", s, err)
 	}
 	return c, nil
+}
+
+// Check is the one check of coordinates, wherever they come from: the
+// command line, a repository's maven-metadata.xml or the lock file. Each
+// part may hold only letters, digits, '.', '_' and '-', starts with a
+// letter or digit and holds no "..", so that no part can name a directory
+// other than its own once it is made a path. An empty version is accepted
+// unless needVersion.
+func (c Coordinates) Check(needVersion bool) error {
+	for _, p := range []struct{ name, v string }{{"group", c.Group}, {"artifact", c.Artifact}, {"version", c.Version}} {
+		if p.v == "" && p.name == "version" && !needVersion {
+			continue
+		}
+		if err := checkPart(p.name, p.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkPart(name, v string) error {
+	if len(v) > maxCoordPart || !coordPart.MatchString(v) || strings.Contains(v, "..") {
+		return fmt.Errorf("%s %s may hold only letters, digits, '.', '_' and '-' (at most %d, no \"..\")", name, quoteShort(v), maxCoordPart)
+	}
+	return nil
+}
+
+// CheckPlatform checks an os and an arch, which become part of file names.
+func CheckPlatform(goos, goarch string) error {
+	for _, p := range []struct{ name, v string }{{"os", goos}, {"arch", goarch}} {
+		if len(p.v) > 32 || !platformPart.MatchString(p.v) {
+			return fmt.Errorf("%s %s may hold only lower-case letters, digits and '_'", p.name, quoteShort(p.v))
+		}
+	}
+	return nil
+}
+
+// quoteShort quotes a value for an error, cut so that a hostile
+// repository cannot fill a terminal or a log line.
+func quoteShort(v string) string {
+	if len(v) > 64 {
+		return fmt.Sprintf("%q...", v[:64])
+	}
+	return fmt.Sprintf("%q", v)
 }
 
 // String returns group:artifact:version (group:artifact without a version).
@@ -79,6 +125,12 @@ func (c Coordinates) artifactDir() string {
 
 // MetadataPath is the path of maven-metadata.xml in a repository.
 func (c Coordinates) MetadataPath() string { return path.Join(c.artifactDir(), "maven-metadata.xml") }
+
+// installRel is the artifact's directory in the Weir home, relative to it:
+// plugins/{group with dots as slashes}/{artifact}/{version}.
+func (c Coordinates) installRel() string {
+	return path.Join(pluginsDir, c.artifactDir(), c.Version)
+}
 
 // ArchivePath is the path of the archive for os/arch in a repository.
 func (c Coordinates) ArchivePath(goos, goarch string) string {

@@ -3,6 +3,7 @@ package installer
 import (
 	"context"
 	"crypto/ed25519"
+	"flag"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -27,6 +28,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	flag.Parse()
 	dir, err := os.MkdirTemp("", "weir-plugins")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -42,6 +44,13 @@ func TestMain(m *testing.M) {
 	stdoutPlugin = filepath.Join(dir, "stdoutplugin")
 	hangPlugin = filepath.Join(dir, "hangplugin")
 	root := streamtest.Root()
+	if f := flag.Lookup("test.fuzz"); f != nil && f.Value.String() != "" {
+		// A fuzz run (the coordinator and each worker run TestMain) needs
+		// no plugin: building three would eat its time.
+		code := m.Run()
+		os.RemoveAll(dir)
+		os.Exit(code)
+	}
 	for bin, pkg := range map[string]string{
 		examplePlugin: "./examples/plugins/urlrequest/cmd/urlrequest",
 		stdoutPlugin:  "./internal/installer/testdata/stdoutplugin",
@@ -138,12 +147,15 @@ func (r *testRepo) publish(t testing.TB, c Coordinates, bin string, unsigned boo
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	exts := []string{"", ".sha256", ".sig"}
-	if unsigned {
-		exts = exts[:2]
-	}
-	for _, ext := range exts {
+	for _, ext := range []string{"", ".sha256"} {
 		copyFile(t, src+ext, dst+ext)
+	}
+	if !unsigned {
+		// The signature covers the coordinates: each version is signed
+		// as itself.
+		if err := SignFile(r.keyFile, c, dst); err != nil {
+			t.Fatal(err)
+		}
 	}
 	metaPath := filepath.Join(r.dir, filepath.FromSlash(c.MetadataPath()))
 	m := &Metadata{}

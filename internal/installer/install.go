@@ -64,6 +64,13 @@ func (e *BundledError) Error() string {
 // Install fetches, verifies, unpacks and records c. The version may be
 // empty: the repository's latest release is installed.
 func Install(ctx context.Context, o Options, c Coordinates) (*Entry, error) {
+	if err := c.Check(false); err != nil {
+		return nil, fmt.Errorf("install %s: %w", c, err)
+	}
+	goos, goarch := o.platform()
+	if err := CheckPlatform(goos, goarch); err != nil {
+		return nil, fmt.Errorf("install %s: %w", c, err)
+	}
 	if b, ok := findBundled(c, o.Version); ok {
 		return nil, &BundledError{Bundled: b}
 	}
@@ -85,7 +92,6 @@ func Install(ctx context.Context, o Options, c Coordinates) (*Entry, error) {
 	if len(o.Repositories) == 0 {
 		return nil, errors.New("no repository: give --repo URL or list repositories in installer.yml")
 	}
-	goos, goarch := o.platform()
 
 	// Find the first repository whose metadata lists the artifact; remember
 	// why the others did not, to say so if none does.
@@ -104,6 +110,12 @@ func Install(ctx context.Context, o Options, c Coordinates) (*Entry, error) {
 		if want.Version == "" {
 			want.Version = meta.LatestRelease()
 		}
+		// The repository's version becomes a directory of the plugin home
+		// and a part of the URLs: it is checked as the command line's is.
+		if err := want.Check(true); err != nil {
+			tried = append(tried, fmt.Errorf("%s: maven-metadata.xml of %s: its release: %w", repo, c.Key(), err))
+			continue
+		}
 		if !meta.Has(want.Version) {
 			tried = append(tried, fmt.Errorf("%s: unknown version %q of %s (available: %s)", repo, want.Version, c.Key(), strings.Join(meta.Versioning.Versions, ", ")))
 			continue
@@ -121,7 +133,7 @@ func Install(ctx context.Context, o Options, c Coordinates) (*Entry, error) {
 }
 
 func fetchMetadata(ctx context.Context, repo *Repository, c Coordinates) (*Metadata, error) {
-	data, err := repo.Get(ctx, c.MetadataPath())
+	data, err := repo.get(ctx, c.MetadataPath(), maxSmallFile)
 	if errors.Is(err, ErrNotFound) {
 		return nil, fmt.Errorf("%s: no artifact %s (%s not found)", repo, c.Key(), c.MetadataPath())
 	}
@@ -130,6 +142,9 @@ func fetchMetadata(ctx context.Context, repo *Repository, c Coordinates) (*Metad
 	}
 	m, err := ParseMetadata(data)
 	if err != nil {
+		return nil, fmt.Errorf("%s: %w", repo, err)
+	}
+	if err := m.CheckArtifact(c); err != nil {
 		return nil, fmt.Errorf("%s: %w", repo, err)
 	}
 	return m, nil
@@ -145,7 +160,7 @@ func download(ctx context.Context, o Options, repo *Repository, c Coordinates, g
 	if err != nil {
 		return nil, nil, err
 	}
-	sumFile, err := repo.Get(ctx, rel+".sha256")
+	sumFile, err := repo.get(ctx, rel+".sha256", maxSmallFile)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: the checksum is required: %w", c, err)
 	}
@@ -160,7 +175,7 @@ func download(ctx context.Context, o Options, repo *Repository, c Coordinates, g
 	entry := &Entry{Group: c.Group, Artifact: c.Artifact, Version: c.Version, OS: goos, Arch: goarch,
 		Repository: repo.String(), ArchiveSHA256: got}
 
-	sig, err := repo.Get(ctx, rel+".sig")
+	sig, err := repo.get(ctx, rel+".sig", maxSmallFile)
 	var verr error
 	switch {
 	case errors.Is(err, ErrNotFound):
@@ -168,7 +183,7 @@ func download(ctx context.Context, o Options, repo *Repository, c Coordinates, g
 	case err != nil:
 		return nil, nil, fmt.Errorf("%s: %w", c, err)
 	default:
-		entry.SignedBy, verr = verifySignature(archive, sig, o.TrustedKeys)
+		entry.SignedBy, verr = verifySignature(signedStatement(c, goos, goarch, got), sig, o.TrustedKeys)
 	}
 	if verr != nil {
 		if !o.AllowUnsigned {
@@ -184,14 +199,17 @@ func download(ctx context.Context, o Options, repo *Repository, c Coordinates, g
 // and records the entry in the lock.
 func unpack(ctx context.Context, o Options, lock *Lock, archive []byte, e *Entry) error {
 	c := e.Coordinates()
-	rel := filepath.Join(pluginsDir, filepath.FromSlash(c.artifactDir()), c.Version)
+	rel := filepath.FromSlash(c.installRel())
 	final := filepath.Join(o.Home, rel)
+	if err := confine(o.Home, final); err != nil {
+		return fmt.Errorf("install %s: %w", c, err)
+	}
 	tmp, err := os.MkdirTemp(filepath.Join(o.Home, pluginsDir), ".install-*")
 	if err != nil {
 		return fmt.Errorf("unpack %s: %w", c, err)
 	}
 	defer os.RemoveAll(tmp)
-	if err := extract(archive, tmp); err != nil {
+	if err := extract(archive, tmp, defaultExtractLimits); err != nil {
 		return fmt.Errorf("unpack %s: %w", c, err)
 	}
 	bin := filepath.Join(tmp, c.Artifact)
@@ -227,6 +245,11 @@ func unpack(ctx context.Context, o Options, lock *Lock, archive []byte, e *Entry
 	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
 		return fmt.Errorf("install %s: %w", c, err)
 	}
+	// Checked again right before the deletion and the rename: a directory
+	// made meanwhile must not have turned the path into a way out.
+	if err := confine(o.Home, final); err != nil {
+		return fmt.Errorf("install %s: %w", c, err)
+	}
 	_ = os.RemoveAll(final) // a leftover of an interrupted remove
 	if err := os.Rename(tmp, final); err != nil {
 		return fmt.Errorf("install %s: %w", c, err)
@@ -242,14 +265,26 @@ func unpack(ctx context.Context, o Options, lock *Lock, archive []byte, e *Entry
 	return nil
 }
 
+// extractLimits bound what an archive may unpack to: each regular file,
+// and all of them together. A plugin is one executable and a few text
+// files; an archive that unpacks to more is a mistake or a decompression
+// bomb, and is refused rather than cut.
+type extractLimits struct {
+	entry, total int64
+}
+
+var defaultExtractLimits = extractLimits{entry: maxDownload, total: 1 << 30}
+
 // extract unpacks a tar.gz into dir. Only regular files and directories
-// are taken, and no name may leave dir.
-func extract(archive []byte, dir string) error {
+// are taken, no name may leave dir, and an entry over lim.entry or a sum of
+// entries over lim.total is an error.
+func extract(archive []byte, dir string, lim extractLimits) error {
 	zr, err := gzip.NewReader(bytesReader(archive))
 	if err != nil {
 		return fmt.Errorf("not a gzip archive: %w", err)
 	}
 	tr := tar.NewReader(zr)
+	var total int64
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
@@ -269,6 +304,14 @@ func extract(archive []byte, dir string) error {
 				return err
 			}
 		case tar.TypeReg:
+			// The header's size is checked first; the copy's bound holds
+			// even if the header lies.
+			if h.Size > lim.entry {
+				return fmt.Errorf("archive entry %q is larger than %d bytes; refused", h.Name, lim.entry)
+			}
+			if total+h.Size > lim.total {
+				return fmt.Errorf("the archive unpacks to more than %d bytes; refused", lim.total)
+			}
 			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 				return err
 			}
@@ -276,12 +319,18 @@ func extract(archive []byte, dir string) error {
 			if err != nil {
 				return err
 			}
-			_, err = io.Copy(f, io.LimitReader(tr, maxDownload))
+			n, err := io.Copy(f, io.LimitReader(tr, lim.entry+1))
 			if cerr := f.Close(); err == nil {
 				err = cerr
 			}
 			if err != nil {
 				return err
+			}
+			if n > lim.entry {
+				return fmt.Errorf("archive entry %q is larger than %d bytes; refused", h.Name, lim.entry)
+			}
+			if total += n; total > lim.total {
+				return fmt.Errorf("the archive unpacks to more than %d bytes; refused", lim.total)
 			}
 		default:
 			return fmt.Errorf("archive entry %q is not a regular file or directory", h.Name)
@@ -322,13 +371,19 @@ func Remove(ctx context.Context, o Options, c Coordinates) (*Entry, error) {
 		return nil, fmt.Errorf("%s is not installed", c.Key())
 	}
 	e := lock.Plugins[i]
+	// The directory comes from the entry's coordinates, which ReadLock
+	// checked, and is confined again: a lock file edited by hand must not
+	// make a remove delete anything outside the plugin home.
+	dir := filepath.Join(o.Home, filepath.FromSlash(e.Coordinates().installRel()))
+	if err := confine(o.Home, dir); err != nil {
+		return nil, fmt.Errorf("remove %s: %w", c.Key(), err)
+	}
 	lock.Plugins = slices.Delete(lock.Plugins, i, i+1)
 	// The lock first: a crash between the two leaves an unused directory,
 	// which a later install replaces, never a lock entry without its binary.
 	if err := lock.write(o.Home); err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(o.Home, filepath.FromSlash(filepath.ToSlash(filepath.Dir(e.Binary))))
 	if err := os.RemoveAll(dir); err != nil {
 		return &e, fmt.Errorf("removed %s from the lock file, but not its files: %w", c.Key(), err)
 	}

@@ -119,9 +119,10 @@ func TestInstallRefused(t *testing.T) {
 		{"signature of other bytes", func(t *testing.T) (Options, Coordinates) {
 			r := newTestRepo(t)
 			r.publish(t, testCoords, examplePlugin, false)
-			other := filepath.Join(t.TempDir(), "other")
+			// Another file, named as the archive, signed as the archive.
+			other := filepath.Join(t.TempDir(), filepath.Base(archiveOf(r)))
 			copyFile(t, examplePlugin, other)
-			if err := SignFile(r.keyFile, other); err != nil {
+			if err := SignFile(r.keyFile, testCoords, other); err != nil {
 				t.Fatal(err)
 			}
 			copyFile(t, other+".sig", archiveOf(r)+".sig")

@@ -56,6 +56,23 @@ func (e *Entry) Coordinates() Coordinates {
 	return Coordinates{Group: e.Group, Artifact: e.Artifact, Version: e.Version}
 }
 
+// check refuses an entry whose coordinates, platform or binary path are
+// not what the installer writes: the lock file's paths are joined to the
+// home, loaded and deleted, so a hand-edited "../" must go no further.
+func (e *Entry) check() error {
+	c := e.Coordinates()
+	if err := c.Check(true); err != nil {
+		return err
+	}
+	if err := CheckPlatform(e.OS, e.Arch); err != nil {
+		return fmt.Errorf("%s: %w", c, err)
+	}
+	if want := c.installRel() + "/" + c.Artifact; e.Binary != want {
+		return fmt.Errorf("%s: binary %s is not %s, where the installer puts it", c, quoteShort(e.Binary), want)
+	}
+	return nil
+}
+
 // ReadLock reads the lock file of home; a missing file is an empty lock.
 func ReadLock(home string) (*Lock, error) {
 	path := filepath.Join(home, lockFile)
@@ -69,6 +86,11 @@ func ReadLock(home string) (*Lock, error) {
 	var l Lock
 	if err := json.Unmarshal(data, &l); err != nil {
 		return nil, fmt.Errorf("lock file %s: %w", path, err)
+	}
+	for i := range l.Plugins {
+		if err := l.Plugins[i].check(); err != nil {
+			return nil, fmt.Errorf("lock file %s: plugin %d: %w", path, i+1, err)
+		}
 	}
 	return &l, nil
 }

@@ -32,6 +32,16 @@ func ParseMetadata(data []byte) (*Metadata, error) {
 	return &m, nil
 }
 
+// CheckArtifact refuses metadata that names another artifact than c: a
+// repository must not answer for one artifact with another's versions.
+// Metadata without groupId or artifactId is taken as c's.
+func (m *Metadata) CheckArtifact(c Coordinates) error {
+	if (m.GroupID != "" && m.GroupID != c.Group) || (m.ArtifactID != "" && m.ArtifactID != c.Artifact) {
+		return fmt.Errorf("maven-metadata.xml of %s names another artifact, %s:%s; refused", c.Key(), quoteShort(m.GroupID), quoteShort(m.ArtifactID))
+	}
+	return nil
+}
+
 // Has reports whether the metadata lists version.
 func (m *Metadata) Has(version string) bool { return slices.Contains(m.Versioning.Versions, version) }
 

@@ -37,6 +37,12 @@ func Publish(c Coordinates, o PublishOptions) (string, error) {
 	if c.Version == "" {
 		return "", errors.New("publish needs group:artifact:version")
 	}
+	if err := c.Check(true); err != nil {
+		return "", fmt.Errorf("publish %s: %w", c, err)
+	}
+	if err := CheckPlatform(o.OS, o.Arch); err != nil {
+		return "", fmt.Errorf("publish %s: %w", c, err)
+	}
 	archive, err := pack(c.Artifact, o.Binary, o.Files)
 	if err != nil {
 		return "", err
@@ -56,8 +62,12 @@ func Publish(c Coordinates, o PublishOptions) (string, error) {
 		return "", fmt.Errorf("publish: %w", err)
 	}
 	if o.Key != "" {
-		if err := SignFile(o.Key, dst); err != nil {
+		sig, err := SignArchive(o.Key, c, o.OS, o.Arch, archive)
+		if err != nil {
 			return "", fmt.Errorf("publish: sign: %w", err)
+		}
+		if err := os.WriteFile(dst+".sig", sig, 0o644); err != nil {
+			return "", fmt.Errorf("publish: %w", err)
 		}
 	}
 	metaPath := filepath.Join(o.Dir, filepath.FromSlash(c.MetadataPath()))

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/weir-streams/weir/internal/localfile"
 )
 
 // ErrNotFound is returned when a repository answers that a file does not
@@ -20,6 +22,11 @@ var ErrNotFound = errors.New("not found")
 // maxDownload bounds what the installer reads from a repository, so a
 // broken or hostile server cannot fill the disk or memory.
 const maxDownload = 512 << 20
+
+// maxSmallFile bounds maven-metadata.xml, .sha256 and .sig files, which
+// hold a few lines: a repository that answers with more is refused before
+// the XML parser or the memory has to bear it.
+const maxSmallFile = 4 << 20
 
 // Repository is a Maven-layout repository: a base URL with the https, http
 // or file scheme.
@@ -67,20 +74,26 @@ func (r *Repository) String() string { return r.base.Redacted() }
 // A missing file is ErrNotFound; a repository that cannot be reached gives
 // an error that says so.
 func (r *Repository) Get(ctx context.Context, rel string) ([]byte, error) {
+	return r.get(ctx, rel, maxDownload)
+}
+
+// get is Get with a bound on the file's size.
+func (r *Repository) get(ctx context.Context, rel string, limit int64) ([]byte, error) {
 	if r.base.Scheme == "file" {
 		p := filepath.Join(filepath.FromSlash(r.base.Path), filepath.FromSlash(rel))
 		if _, err := os.Stat(filepath.FromSlash(r.base.Path)); err != nil {
 			return nil, fmt.Errorf("repository %s is not readable: %w", r, err)
 		}
-		f, err := os.Open(p)
+		// A regular file of at most maxDownload: a FIFO or a device in a
+		// directory repository must not block or fill the installer.
+		data, err := localfile.Read(p, limit)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s in %s: %w", rel, r, ErrNotFound)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("read %s in %s: %w", rel, r, err)
 		}
-		defer f.Close()
-		return readLimited(f, rel, r)
+		return data, nil
 	}
 	u := r.base.JoinPath(rel)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
@@ -103,16 +116,16 @@ func (r *Repository) Get(ctx context.Context, rel string) ([]byte, error) {
 	case resp.StatusCode != http.StatusOK:
 		return nil, fmt.Errorf("get %s from %s: HTTP %s", rel, r, resp.Status)
 	}
-	return readLimited(resp.Body, rel, r)
+	return readLimited(resp.Body, rel, r, limit)
 }
 
-func readLimited(rd io.Reader, rel string, r *Repository) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(rd, maxDownload+1))
+func readLimited(rd io.Reader, rel string, r *Repository, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(rd, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s from %s: %w", rel, r, err)
 	}
-	if len(data) > maxDownload {
-		return nil, fmt.Errorf("%s in %s is larger than %d MiB", rel, r, maxDownload>>20)
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s in %s is larger than %d MiB", rel, r, limit>>20)
 	}
 	return data, nil
 }

@@ -9,7 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+
+	"github.com/weir-streams/weir/internal/localfile"
 )
 
 // TrustedKey is a publisher's ed25519 public key that Weir accepts
@@ -25,7 +28,7 @@ type TrustedKey struct {
 // ParsePublicKey reads a base64 ed25519 public key. A value that names a
 // readable file is read from it (the .pub that keygen writes).
 func ParsePublicKey(s string) (ed25519.PublicKey, error) {
-	if data, err := os.ReadFile(s); err == nil {
+	if data, err := localfile.Read(s, localfile.Secret); err == nil {
 		s = string(data)
 	}
 	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
@@ -37,7 +40,7 @@ func ParsePublicKey(s string) (ed25519.PublicKey, error) {
 
 // parsePrivateKey reads a private key file written by GenerateKey.
 func parsePrivateKey(path string) (ed25519.PrivateKey, error) {
-	data, err := os.ReadFile(path)
+	data, err := localfile.Read(path, localfile.Secret)
 	if err != nil {
 		return nil, fmt.Errorf("read private key: %w", err)
 	}
@@ -86,9 +89,40 @@ func Sign(priv ed25519.PrivateKey, data []byte) []byte {
 	return []byte(base64.StdEncoding.EncodeToString(ed25519.Sign(priv, data)) + "\n")
 }
 
-// SignFile writes file.sig next to file with the private key at keyPath.
-func SignFile(keyPath, file string) error {
+// signatureFormat heads every signed statement; a later format gets
+// another name, so a signature of one format never verifies as another.
+const signatureFormat = "weir-plugin-signature/2"
+
+// signedStatement is what a .sig signs: the artifact's coordinates, the
+// platform of the build and the sha256 of the archive, one per line under
+// the format's name. Signing the archive's bytes alone would let a
+// repository serve a signed 1.0.0 as 2.0.0, a linux build as another
+// platform's, or one artifact's archive as another's.
+func signedStatement(c Coordinates, goos, goarch, archiveSHA256 string) []byte {
+	return []byte(signatureFormat + "\ncoordinates " + c.String() + "\nplatform " + goos + "/" + goarch + "\nsha256 " + archiveSHA256 + "\n")
+}
+
+// SignArchive signs archive, the build of c for goos/goarch, with the
+// private key at keyPath and returns the .sig content.
+func SignArchive(keyPath string, c Coordinates, goos, goarch string, archive []byte) ([]byte, error) {
+	if err := c.Check(true); err != nil {
+		return nil, err
+	}
+	if err := CheckPlatform(goos, goarch); err != nil {
+		return nil, err
+	}
 	priv, err := parsePrivateKey(keyPath)
+	if err != nil {
+		return nil, err
+	}
+	return Sign(priv, signedStatement(c, goos, goarch, SumHex(archive))), nil
+}
+
+// SignFile writes file.sig next to file, an archive named as in a
+// repository ({artifact}-{version}-{os}-{arch}.tar.gz) that is the build of
+// c: the platform is read from the name.
+func SignFile(keyPath string, c Coordinates, file string) error {
+	goos, goarch, err := platformOf(c, filepath.Base(file))
 	if err != nil {
 		return err
 	}
@@ -96,11 +130,30 @@ func SignFile(keyPath, file string) error {
 	if err != nil {
 		return fmt.Errorf("read %s: %w", file, err)
 	}
-	return os.WriteFile(file+".sig", Sign(priv, data), 0o644)
+	sig, err := SignArchive(keyPath, c, goos, goarch, data)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file+".sig", sig, 0o644)
+}
+
+// platformOf reads os and arch from an archive's name,
+// {artifact}-{version}-{os}-{arch}.tar.gz.
+func platformOf(c Coordinates, name string) (string, string, error) {
+	prefix := c.Artifact + "-" + c.Version + "-"
+	rest, ok := strings.CutPrefix(name, prefix)
+	if ok {
+		rest, ok = strings.CutSuffix(rest, ".tar.gz")
+	}
+	goos, goarch, found := strings.Cut(rest, "-")
+	if !ok || !found || CheckPlatform(goos, goarch) != nil {
+		return "", "", fmt.Errorf("%s is not named %sOS-ARCH.tar.gz, as the archive of %s is in a repository", name, prefix, c)
+	}
+	return goos, goarch, nil
 }
 
 // verifySignature checks a .sig file's content against the trusted keys
-// and returns the name of the key that signed data.
+// and returns the name of the key that signed data, a signedStatement.
 func verifySignature(data, sig []byte, keys []TrustedKey) (string, error) {
 	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(sig)))
 	if err != nil || len(raw) != ed25519.SignatureSize {

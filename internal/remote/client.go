@@ -158,10 +158,25 @@ func (c *Client) Run(ctx context.Context) {
 // table.
 func (c *Client) Poll(ctx context.Context) time.Duration { return c.pollOnce(ctx) }
 
+// PollDeadline is the time one poll may take in all, from the connection
+// to the last byte of the body: remote.api.timeouts.connect for the
+// connection, then remote.api.timeouts.socket for the headers and as much
+// again for the whole body. The socket timeout alone bounds each wait for
+// a byte; a server that trickles a byte just within it would hold a poll,
+// and so the polling, for as long as it likes.
+func (s Settings) PollDeadline() time.Duration { return s.Connect + 2*s.Socket }
+
+// errPollDeadline is the error of a poll that outlived PollDeadline.
+var errPollDeadline = errors.New("the poll took longer than its deadline, remote.api.timeouts.connect + 2 x remote.api.timeouts.socket")
+
 // pollOnce makes one GET, acts on the answer and returns the delay until
 // the next poll.
 func (c *Client) pollOnce(ctx context.Context) time.Duration {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.url, nil)
+	// The request and the read of its body run under the poll's deadline;
+	// applying what was received does not (apply has its own bound).
+	pctx, cancel := context.WithTimeoutCause(ctx, c.set.PollDeadline(), errPollDeadline)
+	defer cancel()
+	req, err := http.NewRequestWithContext(pctx, http.MethodGet, c.url, nil)
 	if err != nil {
 		return c.failed(ctx, 0, fmt.Errorf("build request: %w", err), 0)
 	}
@@ -180,7 +195,7 @@ func (c *Client) pollOnce(ctx context.Context) time.Duration {
 		if ctx.Err() != nil {
 			return 0
 		}
-		return c.failed(ctx, 0, fmt.Errorf("get dataflow: %w", err), 0)
+		return c.failed(ctx, 0, fmt.Errorf("get dataflow: %w", c.deadlineCause(pctx, err)), 0)
 	}
 	defer resp.Body.Close()
 	switch resp.StatusCode {
@@ -201,7 +216,7 @@ func (c *Client) pollOnce(ctx context.Context) time.Duration {
 			if ctx.Err() != nil {
 				return 0
 			}
-			return c.failed(ctx, resp.StatusCode, fmt.Errorf("read dataflow body: %w", err), 0)
+			return c.failed(ctx, resp.StatusCode, fmt.Errorf("read dataflow body: %w", c.deadlineCause(pctx, err)), 0)
 		}
 		c.notFoundLogged = false
 		c.answered(resp.StatusCode, "")
@@ -230,6 +245,16 @@ func (c *Client) pollOnce(ctx context.Context) time.Duration {
 	return c.failed(ctx, resp.StatusCode, err, wait)
 }
 
+// deadlineCause returns errPollDeadline with its length when the poll's
+// deadline ended the request, else err: "context deadline exceeded" would
+// not say which deadline.
+func (c *Client) deadlineCause(pctx context.Context, err error) error {
+	if cause := context.Cause(pctx); errors.Is(cause, errPollDeadline) {
+		return fmt.Errorf("%w (%s)", cause, c.set.PollDeadline())
+	}
+	return err
+}
+
 // received acts on a 200 body and returns the poll result.
 func (c *Client) received(ctx context.Context, body []byte) string {
 	h := sha256.Sum256(body)
@@ -250,6 +275,12 @@ func (c *Client) received(ctx context.Context, body []byte) string {
 	c.mu.Lock()
 	c.st.Received = &Received{Time: time.Now(), LastModified: df.LastModified}
 	c.mu.Unlock()
+	// What the local job file does not allow is refused before the engine
+	// sees the dataflow: nothing of it is opened, read or started.
+	if probs := dataflow.CheckRemote(df, c.set.Policy); len(probs) > 0 {
+		c.refused(df.LastModified, "validate", fmt.Errorf("not allowed by the job file: %w", probs))
+		return PollRefused
+	}
 	kind, reason := c.decide(df)
 	if kind == "" {
 		return PollUnchanged
@@ -397,6 +428,12 @@ func (c *Client) startFromDisk(ctx context.Context) {
 		c.log.Info("LogIsland keys with no Weir equivalent are ignored", "keys", ignored)
 	}
 	df.Name = c.set.Dataflow
+	// It came from the API: the job file's bounds hold for it as well,
+	// and may have narrowed since it was kept.
+	if probs := dataflow.CheckRemote(df, c.set.Policy); len(probs) > 0 {
+		c.refused(df.LastModified, "validate", fmt.Errorf("dataflow kept on disk: not allowed by the job file: %w", probs))
+		return
+	}
 	kind, _ := c.decide(df)
 	if kind == "" {
 		c.log.Info("the dataflow API cannot be reached; the dataflow kept on disk is not newer than the running one", "file", c.store.path())

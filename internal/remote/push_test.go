@@ -43,6 +43,8 @@ func TestBrokenDataflowRefusedAndPushed(t *testing.T) {
 	api.user, api.pass = "weir", "api-pw-1"
 	set := settings(api.srv.URL, "broken")
 	set.User, set.Password = "weir", "api-pw-1"
+	// The unstartable service's CA file lies there: the job allows it.
+	set.Policy.AllowedPaths = []string{"/nonexistent"}
 	logs := &logBuffer{}
 	c := newClient(t, set, e, t.TempDir(), logs)
 	f := newFeeder(t, b)

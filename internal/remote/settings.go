@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/dataflow"
 )
 
 // Keys of the engine component that configure the client. They are
@@ -25,6 +26,10 @@ const (
 	KeyCAFile      = "remote.api.tls.ca.file"
 	KeyCertFile    = "remote.api.tls.cert.file"
 	KeyKeyFile     = "remote.api.tls.key.file"
+	// KeyAllowedPaths and KeyAllowedEmbedded bound what a dataflow from the
+	// API may name on this machine (dataflow.CheckRemote).
+	KeyAllowedPaths    = dataflow.KeyAllowedPaths
+	KeyAllowedEmbedded = dataflow.KeyAllowedEmbedded
 )
 
 // Properties declares the remote.api.* keys of the engine.
@@ -34,13 +39,15 @@ func Properties() []component.Property {
 		{Key: KeyPollingRate, Description: "Milliseconds between two polls of the dataflow, each jittered by +-10% (the first poll after start waits 0 to 10% of it).", Default: "5000", Validator: component.IntRange(10, 86_400_000)},
 		{Key: KeyPushRate, Description: "Milliseconds between two snapshot pushes (jittered by +-10%), beside the push after every applied or refused change; 0 = push only after changes.", Default: "30000", Validator: component.IntRange(0, 86_400_000)},
 		{Key: KeyConnect, Description: "Milliseconds to wait for the TCP connection and the TLS handshake with the REST API.", Default: "10000", Validator: component.IntRange(1, 3_600_000)},
-		{Key: KeySocket, Description: "Milliseconds to wait for the response headers, and then for each read of the body, from the REST API.", Default: "10000", Validator: component.IntRange(1, 3_600_000)},
+		{Key: KeySocket, Description: "Milliseconds to wait for the response headers, and then for each read of the body, from the REST API. A whole poll (connection, headers, body) may take at most remote.api.timeouts.connect + 2 x remote.api.timeouts.socket.", Default: "10000", Validator: component.IntRange(1, 3_600_000)},
 		{Key: KeyUser, Description: "User name of HTTP basic authentication to the REST API (with remote.api.auth.password)."},
 		{Key: KeyPassword, Description: "Password of HTTP basic authentication to the REST API. Never logged; redacted everywhere.", Sensitive: true},
 		{Key: KeyToken, Description: "Bearer token sent as Authorization: Bearer to the REST API (instead of basic authentication). Never logged; redacted everywhere.", Sensitive: true},
 		{Key: KeyCAFile, Description: "PEM file of the certificate authorities trusted for an https base URL, instead of the system's."},
 		{Key: KeyCertFile, Description: "PEM file of the client certificate presented to an https REST API (with remote.api.tls.key.file)."},
 		{Key: KeyKeyFile, Description: "PEM file of the private key of remote.api.tls.cert.file."},
+		{Key: KeyAllowedPaths, Description: "Comma-separated absolute directories under which a dataflow from the REST API may name local files and directories (keys ending in .location, .file, .dir, .path, maxmind.database.uri, and URI options ending in File such as tlsCAFile: certificates, token files, pattern files, geo databases). Empty (the default): a dataflow from the API may name none, and one that does is refused. See docs/security.md."},
+		{Key: KeyAllowedEmbedded, Description: "Whether a dataflow from the REST API may use \"embedded\" as broker.metadata.broker.list, which starts a broker without authentication in this process. Off by default: such a dataflow is refused.", Default: "false", Validator: component.Bool},
 	}
 }
 
@@ -59,6 +66,8 @@ type Settings struct {
 	CAFile      string
 	CertFile    string
 	KeyFile     string
+	// Policy bounds what a dataflow from the API may name on this machine.
+	Policy dataflow.RemotePolicy
 }
 
 // Enabled reports whether a base URL is set.
@@ -75,6 +84,7 @@ func DecodeSettings(conf component.Config) (Settings, error) {
 		Dataflow: conf.String("engine.app.name"),
 		User:     conf.String(KeyUser), Password: conf.String(KeyPassword), Token: conf.String(KeyToken),
 		CAFile: conf.String(KeyCAFile), CertFile: conf.String(KeyCertFile), KeyFile: conf.String(KeyKeyFile),
+		Policy: dataflow.RemotePolicy{AllowedPaths: conf.List(KeyAllowedPaths)},
 	}
 	var probs component.Problems
 	bad := func(key, msg string) {
@@ -85,6 +95,13 @@ func DecodeSettings(conf component.Config) (Settings, error) {
 		if *dst, err = conf.Millis(key); err != nil {
 			bad(key, err.Error())
 		}
+	}
+	if err := dataflow.CheckAllowedPaths(s.Policy.AllowedPaths); err != nil {
+		bad(KeyAllowedPaths, err.Error())
+	}
+	var err error
+	if s.Policy.AllowEmbedded, err = conf.Bool(KeyAllowedEmbedded); err != nil {
+		bad(KeyAllowedEmbedded, err.Error())
 	}
 	if s.BaseURL != "" {
 		if u, err := url.Parse(s.BaseURL); err == nil && u.User != nil {

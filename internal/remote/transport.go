@@ -8,8 +8,9 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"time"
+
+	"github.com/weir-streams/weir/internal/localfile"
 )
 
 // newHTTPClient builds the HTTP client of the API: remote.api.timeouts.connect
@@ -28,7 +29,7 @@ func newHTTPClient(s Settings) (*http.Client, error) {
 	if s.CAFile != "" || s.CertFile != "" {
 		conf := &tls.Config{MinVersion: tls.VersionTLS12}
 		if s.CAFile != "" {
-			pem, err := os.ReadFile(s.CAFile)
+			pem, err := localfile.Read(s.CAFile, localfile.PEM)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", KeyCAFile, err)
 			}
@@ -39,7 +40,7 @@ func newHTTPClient(s Settings) (*http.Client, error) {
 			conf.RootCAs = pool
 		}
 		if s.CertFile != "" {
-			cert, err := tls.LoadX509KeyPair(s.CertFile, s.KeyFile)
+			cert, err := localfile.KeyPair(s.CertFile, s.KeyFile)
 			if err != nil {
 				return nil, fmt.Errorf("%s and %s: %w", KeyCertFile, KeyKeyFile, err)
 			}

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"time"
+
+	"github.com/weir-streams/weir/internal/localfile"
 )
 
 // Options secure the status server. The zero value serves plain HTTP to
@@ -105,7 +107,7 @@ func tlsConfig(o Options) (*tls.Config, error) {
 	if o.CertFile == "" {
 		return nil, nil
 	}
-	cert, err := tls.LoadX509KeyPair(o.CertFile, o.KeyFile)
+	cert, err := localfile.KeyPair(o.CertFile, o.KeyFile)
 	if err != nil {
 		return nil, fmt.Errorf("status server: TLS certificate: %w", err)
 	}

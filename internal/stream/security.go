@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -18,6 +17,7 @@ import (
 	"github.com/twmb/franz-go/pkg/sasl/scram"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/localfile"
 )
 
 // The stream's Kafka security keys. They carry librdkafka's (and kcat's -X)
@@ -144,7 +144,7 @@ func (s Security) clientOpts(log *slog.Logger) ([]kgo.Opt, error) {
 func (s Security) tlsConfig() (*tls.Config, error) {
 	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
 	if s.CAFile != "" {
-		pem, err := os.ReadFile(s.CAFile)
+		pem, err := localfile.Read(s.CAFile, localfile.PEM)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", KeySSLCA, err)
 		}
@@ -154,7 +154,7 @@ func (s Security) tlsConfig() (*tls.Config, error) {
 		}
 	}
 	if s.CertFile != "" {
-		cert, err := tls.LoadX509KeyPair(s.CertFile, s.KeyFile)
+		cert, err := localfile.KeyPair(s.CertFile, s.KeyFile)
 		if err != nil {
 			return nil, fmt.Errorf("%s, %s: %w", KeySSLCert, KeySSLKey, err)
 		}
@@ -195,7 +195,7 @@ func (s Security) mechanism() sasl.Mechanism {
 		// Read at each authentication: a token renewed in the file is used
 		// by the next connection without a restart.
 		return oauth.Oauth(func(context.Context) (oauth.Auth, error) {
-			b, err := os.ReadFile(file)
+			b, err := localfile.Read(file, localfile.Secret)
 			if err != nil {
 				return oauth.Auth{}, fmt.Errorf("%s: %w", KeyOAuthTokenFile, err)
 			}

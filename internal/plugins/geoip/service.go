@@ -23,6 +23,7 @@ import (
 	"github.com/oschwald/maxminddb-golang/v2"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/localfile"
 )
 
 // ServiceName is the component identifier of the service.
@@ -197,8 +198,9 @@ func load(path string) (*database, error) {
 	}
 	// The file is read into memory rather than memory-mapped: a new
 	// download moved over it, or a truncating copy, must not change what a
-	// running lookup reads.
-	data, err := os.ReadFile(path)
+	// running lookup reads. localfile refuses what is not a regular file
+	// (/dev/zero would fill the memory) and a file over the limit.
+	data, err := localfile.Read(path, localfile.GeoDatabase)
 	if err != nil {
 		return nil, fmt.Errorf("geo database: %w", err)
 	}

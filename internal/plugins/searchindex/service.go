@@ -28,7 +28,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
@@ -36,6 +35,7 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/delivery"
+	"github.com/weir-streams/weir/internal/localfile"
 	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/status"
 )
@@ -211,7 +211,7 @@ func tlsConfig(conf component.Config) (*tls.Config, error) {
 	}
 	tc := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: skip} //nolint:gosec // opt-in, documented as tests only
 	if ca := conf.String(KeyTLSCA); ca != "" {
-		pem, err := os.ReadFile(ca)
+		pem, err := localfile.Read(ca, localfile.PEM)
 		if err != nil {
 			return nil, fmt.Errorf("property %q: %w", KeyTLSCA, err)
 		}
@@ -222,7 +222,7 @@ func tlsConfig(conf component.Config) (*tls.Config, error) {
 		tc.RootCAs = pool
 	}
 	if cert := conf.String(KeyTLSCert); cert != "" {
-		pair, err := tls.LoadX509KeyPair(cert, conf.String(KeyTLSKey))
+		pair, err := localfile.KeyPair(cert, conf.String(KeyTLSKey))
 		if err != nil {
 			return nil, fmt.Errorf("properties %q and %q: %w", KeyTLSCert, KeyTLSKey, err)
 		}

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/elastic/go-grok/patterns"
+
+	"github.com/weir-streams/weir/internal/localfile"
 )
 
 // Sets are go-grok's pattern sets by name, in the order go-grok's
@@ -143,12 +145,18 @@ func (l *Library) AddPath(path string) error {
 		}
 	}
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := localfile.Read(f, localfile.Patterns)
 		if err != nil {
 			return fmt.Errorf("pattern files: %w", err)
 		}
-		if err := l.AddDefinitions(string(b), f); err != nil {
-			return err
+		// One line at a time, and an error that names the file and the
+		// line but never quotes it: the path may name a file that holds
+		// something other than patterns (a password, a key), and the error
+		// reaches logs, /api/status and the snapshots sent to the REST API.
+		for n, line := range strings.Split(string(b), "\n") {
+			if err := l.AddDefinitions(line, f); err != nil {
+				return fmt.Errorf("pattern file %s line %d: not a grok definition (NAME of letters, digits and _, white space, then the expression)", f, n+1)
+			}
 		}
 	}
 	return nil
