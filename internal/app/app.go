@@ -22,7 +22,6 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/config"
 	"github.com/weir-streams/weir/internal/engine"
-	"github.com/weir-streams/weir/internal/exepages"
 	"github.com/weir-streams/weir/internal/remote"
 	"github.com/weir-streams/weir/internal/status"
 )
@@ -144,14 +143,6 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 		stop()
 		return fmt.Errorf("start job: %w", err)
 	}
-	// Start-up is over: the executable's pages that only it touched
-	// leave the resident set (package exepages).
-	if n, err := exepages.Release(); err != nil {
-		o.Logger.Debug("executable pages kept resident", "error", err)
-	} else {
-		o.Logger.Debug("executable pages released", "bytes", n)
-	}
-
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var wg sync.WaitGroup

@@ -22,12 +22,10 @@ import (
 // and produce buffers, the copied lines, the fetched records), and so does
 // how much of a poll's fixed cost (the flush, the acknowledgements, the
 // commit, the produce requests and wake-ups they take) each record bears.
-// The eleventh session measured the sample job at 4,096 against 2,048:
-// 11 of 12 alternated pairs faster, median 1.13, peak RSS 72-78 MB against
-// 62-67 (BENCHMARKS.md, "Eleventh session"); 4,096 fits the 75 MB aim
-// only since the executable's start-up pages leave the resident set
-// (package exepages). The garbage collector is not what the bigger poll
-// saves: it took 1 % of the CPU at either size (gctrace).
+// The sample job at 4,096 against 2,048 ran faster in 11 of 12 alternated
+// pairs (median 1.13) for a peak RSS about 10 MB higher (BENCHMARKS.md).
+// The garbage collector is not what the bigger poll saves: it took 1 % of
+// the CPU at either size (gctrace).
 const maxPollRecords = 4096
 
 // pollBytes and pollOutBytes are what a poll aims to hold: pollBytes of
