@@ -55,8 +55,8 @@ func logLines(t *testing.T, n int) ([]string, int) {
 	return out, bad
 }
 
-// eosRecords is the input of the exactly-once load tests: the issue's
-// 200,000 records (23 s here without the race detector). Under the race
+// eosRecords is the input of the exactly-once load tests: 200,000
+// records (23 s here without the race detector). Under the race
 // detector the same run took 120 s on the 2-core CI machine, over the
 // minute a test may take, so it takes 50,000; WEIR_EOS_RECORDS sets any
 // other size.

@@ -110,7 +110,7 @@ func (s *Stream) run(loopCtx, workCtx context.Context) {
 // buffered, each with at most broker.input.fetch.max.partition.bytes of a
 // partition, which the client decompresses (six to seven times that for
 // the sample job's snappy input) and keeps until the records are polled.
-// The twelfth session measured the defaults (512 KiB, 256 KiB) against
+// The defaults (512 KiB, 256 KiB) measured against
 // 1 MiB and 512 KiB: the sample job's peak RSS 59-64 MB against 68-74
 // (median 60.5 against 70) at the same CPU per record (8 alternated pairs,
 // median 1.00), lines of 1 KB 69 against 83 MB, also at the same CPU.
@@ -118,7 +118,7 @@ func (s *Stream) run(loopCtx, workCtx context.Context) {
 // the smaller fetches, as a smaller live heap made the collector run a
 // third more often over the garbage of slabs that records outgrew; once
 // send stopped that, 10 KB ran at the same CPU either way (1.06 in 3
-// pairs) at 61 MB against 80 (BENCHMARKS.md, "Twelfth session").
+// pairs) at 61 MB against 80 (BENCHMARKS.md, "End to end").
 // The broker still returns a batch larger than these whole (KIP-74).
 func fetchOpts(c Config) []kgo.Opt {
 	return []kgo.Opt{kgo.FetchMaxBytes(int32(c.FetchMaxBytes)), kgo.FetchMaxPartitionBytes(int32(c.FetchMaxPartBytes)), kgo.MaxConcurrentFetches(2)}

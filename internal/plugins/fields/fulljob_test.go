@@ -164,7 +164,7 @@ func TestLogIslandJobRunsAsIs(t *testing.T) {
 		case v.Kind() == record.Float || v.Kind() == record.Int:
 			// A whole double is written to JSON as 14872 and read back as
 			// an integer: the JSON serializer does not keep the
-			// difference (see the report of issue 21).
+			// difference.
 			doubles++
 		case v.Text() == "-":
 			dashes++ // a response without a body: kept as it was, as LogIsland does

@@ -255,7 +255,7 @@ func (p *MaskFields) hashJobs(sc *maskScratch) {
 			// No token is cached (the cache is off, or every value was too
 			// long for it): the hex is written straight into the memory of
 			// that string, sparing a copy of every token (83 instructions a
-			// token, BENCHMARKS.md, "MaskFields' token paths as one").
+			// token, BENCHMARKS.md).
 			out = make([][size]byte, n)
 		} else {
 			if cap(sc.out) < n {

@@ -11,7 +11,7 @@ import (
 )
 
 // altSeparators are alternations of literals the byte scan of splitalt.go
-// must take: the (a percent-encoded slash, a list separator, line
+// must take: the common ones (a percent-encoded slash, a list separator, line
 // ends, case-folded words), alternatives whose order decides the match
 // (a|ab, ab|a), prefixes the parser factors (ab|ac is a[bc]), optional
 // parts, non-ASCII runes and folds that leave ASCII (k folds to the

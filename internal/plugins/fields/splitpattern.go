@@ -20,8 +20,7 @@ import (
 // (/|%2[Ff], ", |;", \r\n|\n, (?i)and|or, \r?\n), is found with a table
 // of first bytes and its alternatives checked in regexp's leftmost-first
 // order (altScanner, splitalt.go): through fastre it cost about 70 ns more
-// per access-log path than a byte scan (BENCHMARKS.md, "SplitField's
-// alternations of literals").
+// per access-log path than a byte scan (BENCHMARKS.md, "Processors").
 //
 // Any other separator that is a real regular expression ([0-9]+\.?,
 // \s*\pL\s*) is found with fastre, Weir's backtracker for log patterns,
