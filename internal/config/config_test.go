@@ -272,7 +272,7 @@ func TestProblemsAreReturnedAsProblems(t *testing.T) {
 	if ps := config.AsProblems(err); len(ps) != 5 {
 		t.Errorf("AsProblems of a parse failure gives %d problems, want 5: %v", len(ps), err)
 	}
-	_, err = config.LoadFile("testdata/no-such-file.yml")
+	_, err = config.LoadChecked("testdata/no-such-file.yml", config.DefaultMaxJobBytes, all.NewRegistry())
 	if err == nil || config.AsProblems(err) != nil {
 		t.Errorf("a missing file gives %v, want an error that is not Problems", err)
 	}
@@ -475,7 +475,7 @@ streamConfigurations:
 	}
 	// The escaped "${TOPIC}" is not a valid topic name: validation sees the
 	// text after expansion.
-	err = config.Validate(job, all.NewRegistry())
+	_, err = config.Check(job, all.NewRegistry())
 	if err == nil || !strings.Contains(err.Error(), `line 9: streamConfigurations[s].configuration: property "broker.error.topics": topic name "${TOPIC}" has the character '$'`) {
 		t.Errorf("validate: %v", err)
 	}
@@ -499,14 +499,12 @@ func TestRepoJobsValidate(t *testing.T) {
 	}
 	reg := all.NewRegistry()
 	for _, f := range files {
-		job, err := config.LoadFile(f)
+		checked, err := config.LoadChecked(f, config.DefaultMaxJobBytes, reg)
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue
 		}
-		if err := config.Validate(job, reg); err != nil {
-			t.Errorf("%s: %v", f, err)
-		}
+		job := checked.Job
 		// A job that follows the REST API (conf/remote.yml) holds only the
 		// engine.
 		_, remote := job.Engine.Value("remote.api.baseUrl")

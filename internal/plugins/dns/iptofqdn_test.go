@@ -659,7 +659,7 @@ func TestValidation(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &dataflow.Stream{Component: dataflow.Component{Name: "parsing"}}
 			s.Pipeline.Processors = []dataflow.Component{{Name: "ip_to_fqdn", Component: IpToFqdnName, Config: props(tc.kv...)}}
-			probs := dataflow.ValidatePipeline(s, reg, svcSpecs)
+			_, probs := dataflow.CheckPipeline(s, reg, svcSpecs)
 			switch {
 			case tc.want == "" && len(probs) > 0:
 				t.Fatalf("want valid, got %v", probs)

@@ -36,15 +36,11 @@ func BenchmarkFullJobChain(b *testing.B) {
 	// its chain and starts no stream.
 	b.Setenv("BROKER_LIST", "embedded")
 	b.Setenv("GEOIP_DB", "")
-	job, err := config.LoadFile(filepath.Join(streamtest.Root(), "conf", "index-apache-logs-full.yml"))
+	checked, err := config.LoadChecked(filepath.Join(streamtest.Root(), "conf", "index-apache-logs-full.yml"), config.DefaultMaxJobBytes, all.NewRegistry())
 	if err != nil {
 		b.Fatal(err)
 	}
-	plan, probs := dataflow.Check(job.DataFlow, all.NewRegistry())
-	if len(probs) > 0 {
-		b.Fatal(probs)
-	}
-	procs := plan.Streams[0].Pipeline.Processors
+	procs := checked.Plan.Streams[0].Pipeline.Processors
 	var withoutUA []dataflow.Configured
 	for _, c := range procs {
 		if c.Spec.Name != useragent.ParseUserAgentName {
