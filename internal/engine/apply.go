@@ -89,7 +89,9 @@ func (e *Engine) streamParams(sp dataflow.StreamPlan) (stream.Params, error) {
 			return stream.Params{}, fmt.Errorf("%s: %w", stream.KeyBrokerList, err)
 		}
 	}
-	return stream.Params{Engine: e.opts.Settings, Config: conf, Seeds: seeds, Pipeline: sp.Pipeline}, nil
+	set := e.opts.Settings
+	eng := stream.EngineParams{AppName: set.AppName, Workers: set.Workers, BatchInterval: set.BatchInterval, MaxRate: set.MaxRate}
+	return stream.Params{Engine: eng, Config: conf, Seeds: seeds, Pipeline: sp.Pipeline}, nil
 }
 
 // startStreams starts the built streams of r, in dataflow order. On failure

@@ -45,7 +45,7 @@ type Options struct {
 	Settings Settings
 	Registry *component.Registry
 	Logger   *slog.Logger
-	Metrics  *status.Metrics
+	Metrics  component.Metrics
 	// Broker is the embedded broker that a stream's broker list "embedded"
 	// resolves to; nil refuses such streams. Its owner (app) closes it
 	// after Stop.

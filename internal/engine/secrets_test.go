@@ -15,9 +15,9 @@ import (
 
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/stream"
 	"github.com/weir-streams/weir/internal/streamtest"
 )
@@ -58,7 +58,7 @@ func TestNoSecretInLogsStatusOrErrors(t *testing.T) {
 		Settings: engine.Settings{AppName: "secrets", Workers: 2, BatchInterval: 20 * time.Millisecond},
 		Registry: all.NewRegistry(),
 		Logger:   slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Metrics:  status.NewMetrics(prometheus.NewRegistry()),
+		Metrics:  metrics.New(prometheus.NewRegistry()),
 	})
 	t.Cleanup(func() { _ = e.Stop(context.Background()) })
 

@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"github.com/weir-streams/weir/internal/dataflow"
-	"github.com/weir-streams/weir/internal/status"
+	"github.com/weir-streams/weir/internal/metrics"
 )
 
 // Engine is what the client needs of the engine: engine.Engine implements
@@ -44,7 +44,7 @@ type Options struct {
 	Settings Settings
 	Engine   Engine
 	Logger   *slog.Logger
-	Metrics  *status.Metrics // nil: no metrics
+	Metrics  *metrics.Registry // nil: no metrics
 	// StateDir keeps the last applied dataflow; empty keeps nothing.
 	StateDir string
 	// ApplyTimeout bounds one Apply; 0 means two minutes. An Apply is not
@@ -69,7 +69,7 @@ type Client struct {
 	set    Settings
 	eng    Engine
 	log    *slog.Logger
-	met    *status.Metrics
+	met    *metrics.Registry
 	http   *http.Client
 	store  *store
 	url    string

@@ -19,8 +19,8 @@ import (
 
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/serialize"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/stream"
 	"github.com/weir-streams/weir/internal/streamtest"
 )
@@ -134,7 +134,7 @@ func TestExactlyOnceAbortsAFencedCommitAndProcessesTheBatchAgain(t *testing.T) {
 		Settings: engine.Settings{AppName: "weir-test", Workers: 2, BatchInterval: 20 * time.Millisecond},
 		Registry: streamtest.Registry(),
 		Logger:   slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		Metrics:  status.NewMetrics(reg),
+		Metrics:  metrics.New(reg),
 	})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -27,10 +27,10 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/serialize"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/stream"
 )
 
@@ -234,7 +234,7 @@ func NewEngine(t testing.TB, set engine.Settings) *Engine {
 		Settings: set,
 		Registry: Registry(),
 		Logger:   Logger(t),
-		Metrics:  status.NewMetrics(reg),
+		Metrics:  metrics.New(reg),
 	})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -15,9 +15,9 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/config"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
 	"github.com/weir-streams/weir/internal/plugins/searchindex"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/streamtest"
 	"github.com/weir-streams/weir/internal/testserver/zinc"
 )
@@ -102,7 +102,7 @@ func TestSecretsNotLogged(t *testing.T) {
 			t.Fatal(err)
 		}
 		env := component.Env{Name: "search_service", Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-			Metrics: status.NewMetrics(prometheus.NewRegistry())}
+			Metrics: metrics.New(prometheus.NewRegistry())}
 		svc, err := spec.NewService(context.Background(), conf, env)
 		if err != nil {
 			t.Fatal(err)

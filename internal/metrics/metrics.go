@@ -1,7 +1,7 @@
-// Package status holds Weir's observability: the metrics registry shared by
-// every component (metrics.go) and the status server with its HTTP handlers
-// (/healthz, /readyz, /metrics, /api/status, pprof; server.go).
-package status
+// Package metrics creates the Prometheus metric vectors of Weir's
+// components on one registry, once each. It knows nothing of the status
+// server, which serves the registry on /metrics.
+package metrics
 
 import (
 	"errors"
@@ -14,11 +14,11 @@ import (
 // ComponentLabels are the label names of per-component metrics.
 var ComponentLabels = []string{"stream", "component"}
 
-// Metrics creates metric vectors on one Prometheus registry, once each.
+// Registry creates metric vectors on one Prometheus registry, once each.
 // Components are rebuilt on every pipeline swap and dataflow restart, and two
 // instances of a component ask for the same vectors; creating them here,
 // idempotently, keeps registration out of init and out of global state.
-type Metrics struct {
+type Registry struct {
 	reg  prometheus.Registerer
 	mu   sync.Mutex
 	vecs map[string]prometheus.Collector
@@ -30,13 +30,13 @@ type Metrics struct {
 
 // Err returns the first metric name clash, nil if none: a job whose metrics
 // clash must not start with some of them silently missing from /metrics.
-func (m *Metrics) Err() error {
+func (m *Registry) Err() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.clash
 }
 
-func (m *Metrics) noteClash(err error) {
+func (m *Registry) noteClash(err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.clash == nil {
@@ -44,12 +44,12 @@ func (m *Metrics) noteClash(err error) {
 	}
 }
 
-// NewMetrics returns a Metrics that registers on reg.
-func NewMetrics(reg prometheus.Registerer) *Metrics {
-	return &Metrics{reg: reg, vecs: make(map[string]prometheus.Collector)}
+// New returns a Registry that registers on reg.
+func New(reg prometheus.Registerer) *Registry {
+	return &Registry{reg: reg, vecs: make(map[string]prometheus.Collector)}
 }
 
-func (m *Metrics) getOrRegister(name string, make func() prometheus.Collector) prometheus.Collector {
+func (m *Registry) getOrRegister(name string, make func() prometheus.Collector) prometheus.Collector {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if c, ok := m.vecs[name]; ok {
@@ -71,7 +71,7 @@ func (m *Metrics) getOrRegister(name string, make func() prometheus.Collector) p
 }
 
 // CounterVec returns the counter vector of that name, creating it once.
-func (m *Metrics) CounterVec(name, help string, labels ...string) *prometheus.CounterVec {
+func (m *Registry) CounterVec(name, help string, labels ...string) *prometheus.CounterVec {
 	mk := func() prometheus.Collector {
 		return prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "weir", Name: name, Help: help}, labels)
 	}
@@ -86,7 +86,7 @@ func (m *Metrics) CounterVec(name, help string, labels ...string) *prometheus.Co
 }
 
 // GaugeVec returns the gauge vector of that name, creating it once.
-func (m *Metrics) GaugeVec(name, help string, labels ...string) *prometheus.GaugeVec {
+func (m *Registry) GaugeVec(name, help string, labels ...string) *prometheus.GaugeVec {
 	mk := func() prometheus.Collector {
 		return prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: "weir", Name: name, Help: help}, labels)
 	}
@@ -98,7 +98,7 @@ func (m *Metrics) GaugeVec(name, help string, labels ...string) *prometheus.Gaug
 }
 
 // HistogramVec returns the histogram vector of that name, creating it once.
-func (m *Metrics) HistogramVec(name, help string, buckets []float64, labels ...string) *prometheus.HistogramVec {
+func (m *Registry) HistogramVec(name, help string, buckets []float64, labels ...string) *prometheus.HistogramVec {
 	mk := func() prometheus.Collector {
 		return prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: "weir", Name: name, Help: help, Buckets: buckets}, labels)
 	}
