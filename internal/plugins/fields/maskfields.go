@@ -355,10 +355,7 @@ func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
 				continue
 			}
 			m.at = at
-			s, isString := v.AsString()
-			if !isString {
-				s = v.Text()
-			}
+			s := textOf(v)
 			hashed++
 			if m.ok && m.in == s {
 				if m.pending {

@@ -143,16 +143,10 @@ func (p *ModifyId) processSHA256(recs []*record.Record) {
 	sc := p.scratch.Get().(*modifyIdScratch)
 	defer p.scratch.Put(sc)
 	sc.data, sc.ends = sc.data[:0], sc.ends[:0]
-	// Records of a stream share their field order: each field is looked
-	// for first where the previous record had it.
-	sc.hints = sc.hints[:0]
-	for range p.fields {
-		sc.hints = append(sc.hints, -1)
-	}
+	var hints fieldHints
 	for _, r := range recs {
 		for i, f := range p.fields {
-			if v, at, ok := r.GetHint(f, sc.hints[i]); ok {
-				sc.hints[i] = at
+			if v, ok := hints.get(r, i, f); ok {
 				sc.data = appendText(sc.data, v)
 			}
 		}
@@ -296,16 +290,14 @@ func formatUUIDv4(dst, b []byte) {
 
 // modifyIdScratch holds processSHA256's buffers, reused by the batches
 // (of any partition) that follow: the texts to hash one after the other
-// in data, where each ends, the texts cut from data, their digests, and
-// where each field of fields.to.hash was in the previous record; and
-// processRandomUUID's generator, with data holding a batch's random bytes.
+// in data, where each ends, the texts cut from data and their digests;
+// and processRandomUUID's generator, with data holding a batch's random bytes.
 type modifyIdScratch struct {
-	data  []byte
-	ends  []int
-	msgs  [][]byte
-	out   [][hexSize]byte
-	hints []int
-	rand  *mrand.ChaCha8 // processRandomUUID's generator
+	data []byte
+	ends []int
+	msgs [][]byte
+	out  [][hexSize]byte
+	rand *mrand.ChaCha8 // processRandomUUID's generator
 }
 
 // appendFields appends the text of fields.to.hash, concatenated: what
