@@ -55,7 +55,11 @@ func (s *summary) add(e event) {
 		s.failed = true
 	case "output":
 		if e.Test == "" {
-			fmt.Fprint(s.out, e.Output)
+			// The test binary's own PASS before go test's "ok" line is
+			// left out, as go test leaves it out without -json.
+			if e.Output != "PASS\n" {
+				fmt.Fprint(s.out, e.Output)
+			}
 			return
 		}
 		b := s.pending[key]
