@@ -1,7 +1,6 @@
 // Package app runs a validated job: memory limit, metrics, status server,
-// the embedded broker, the first apply, the release of the executable's
-// start-up pages, and a graceful stop on signal or on
-// engine.streaming.timeout. cmd/weir only parses flags and calls it.
+// the embedded broker, the first apply, and a graceful stop on signal or
+// on engine.streaming.timeout. cmd/weir only parses flags and calls it.
 package app
 
 import (
