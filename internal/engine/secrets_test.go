@@ -1,12 +1,10 @@
 package engine_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,23 +20,6 @@ import (
 	"github.com/weir-streams/weir/internal/streamtest"
 )
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestNoSecretInLogsStatusOrErrors runs dataflows configured with known
 // secrets (a SASL password, a MongoDB URI with a password) through starts
 // that succeed and fail, with debug logging, and looks for the secrets in
@@ -53,7 +34,7 @@ func TestNoSecretInLogsStatusOrErrors(t *testing.T) {
 	t.Cleanup(c.Close)
 	addr := c.ListenAddrs()[0]
 
-	var logs lockedBuffer
+	var logs streamtest.SyncBuffer
 	e := engine.New(engine.Options{
 		Settings: engine.Settings{AppName: "secrets", Workers: 2, BatchInterval: 20 * time.Millisecond},
 		Registry: all.NewRegistry(),

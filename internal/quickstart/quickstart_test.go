@@ -2,7 +2,6 @@ package quickstart_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,24 +18,6 @@ import (
 	"github.com/weir-streams/weir/internal/streamtest"
 )
 
-// syncBuffer is written by the quickstart's goroutine and read by the test.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // run runs the quickstart on an embedded broker keeping its data in dir
 // until it has printed its closing words, then stops it, and returns what
 // it printed.
@@ -45,7 +25,7 @@ func run(t *testing.T, dir string, show int) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	out := new(syncBuffer)
+	out := new(streamtest.SyncBuffer)
 	done := make(chan error, 1)
 	go func() {
 		done <- quickstart.Run(ctx, show, out, app.Options{Logger: streamtest.Logger(t), Registry: streamtest.Registry(),
