@@ -17,8 +17,8 @@ import (
 	"github.com/weir-streams/weir/internal/streamtest"
 )
 
-// eosRecords is the input of the exactly-once process tests: the issue's
-// 200,000 records, which the kill -9 test runs in about 60 s without the
+// eosRecords is the input of the exactly-once process tests: 200,000
+// records, which the kill -9 test runs in about 60 s without the
 // race detector (most of it waiting for the session and transaction
 // timeouts). Under the race detector the in-process broker (kfake,
 // instrumented with the test binary) is several times slower: 50,000

@@ -1,7 +1,6 @@
 // Package app runs a validated job: memory limit, metrics, status server,
-// the embedded broker, the first apply, the release of the executable's
-// start-up pages, and a graceful stop on signal or on
-// engine.streaming.timeout. cmd/weir only parses flags and calls it.
+// the embedded broker, the first apply, and a graceful stop on signal or
+// on engine.streaming.timeout. cmd/weir only parses flags and calls it.
 package app
 
 import (
@@ -22,7 +21,7 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/config"
 	"github.com/weir-streams/weir/internal/engine"
-	"github.com/weir-streams/weir/internal/exepages"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/remote"
 	"github.com/weir-streams/weir/internal/status"
 )
@@ -76,15 +75,15 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 		return fmt.Errorf("metrics: %w", err)
 	}
 	embedded := broker.New(o.Embedded, o.Logger)
-	metrics := status.NewMetrics(promReg)
-	e := engine.New(engine.Options{Settings: set, Registry: o.Registry, Logger: o.Logger, Metrics: metrics, Broker: embedded, Build: build})
+	met := metrics.New(promReg)
+	e := engine.New(engine.Options{Settings: set, Registry: o.Registry, Logger: o.Logger, Metrics: met, Broker: embedded, Build: build})
 	// The REST API client, when remote.api.baseUrl is set.
 	rset := set.Remote
 	var rc *remote.Client
 	var err error
 	var src status.Source = e
 	if rset.Enabled() {
-		if rc, err = remote.New(remote.Options{Settings: rset, Engine: e, Logger: o.Logger, Metrics: metrics, StateDir: o.RemoteDir}); err != nil {
+		if rc, err = remote.New(remote.Options{Settings: rset, Engine: e, Logger: o.Logger, Metrics: met, StateDir: o.RemoteDir}); err != nil {
 			return err
 		}
 		src = remote.WithStatus(e, rc)
@@ -140,18 +139,10 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 	}
 	// Every component has asked for its metrics by now: a name clash
 	// would leave some out of /metrics silently.
-	if err := metrics.Err(); err != nil {
+	if err := met.Err(); err != nil {
 		stop()
 		return fmt.Errorf("start job: %w", err)
 	}
-	// Start-up is over: the executable's pages that only it touched
-	// leave the resident set (package exepages).
-	if n, err := exepages.Release(); err != nil {
-		o.Logger.Debug("executable pages kept resident", "error", err)
-	} else {
-		o.Logger.Debug("executable pages released", "bytes", n)
-	}
-
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var wg sync.WaitGroup

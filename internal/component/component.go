@@ -42,8 +42,8 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 )
 
 // Kind is the role of a component. It is a closed type: the kinds below
@@ -181,11 +181,23 @@ type Env struct {
 	Logger *slog.Logger
 	// Metrics creates metrics once per registry; components label them with
 	// MetricLabels.
-	Metrics *status.Metrics
+	Metrics Metrics
 	// Services finds a controller service by name. Validation has already
 	// checked that names given in properties declared with ServiceRef exist
 	// and provide the right capability.
 	Services ServiceLookup
+}
+
+// Metrics creates the metric vectors a component reports to, once per name
+// and registry: components are rebuilt on every pipeline swap, and two
+// instances of a component ask for the same vectors. Names are prefixed
+// with weir_; components label per-component vectors with
+// metrics.ComponentLabels and Env.MetricLabels. Package metrics implements
+// it.
+type Metrics interface {
+	CounterVec(name, help string, labels ...string) *prometheus.CounterVec
+	GaugeVec(name, help string, labels ...string) *prometheus.GaugeVec
+	HistogramVec(name, help string, buckets []float64, labels ...string) *prometheus.HistogramVec
 }
 
 // ServiceLookup finds a running service by name.
@@ -194,5 +206,5 @@ type ServiceLookup interface {
 }
 
 // MetricLabels returns the stream and component label values of this
-// component, in the order of status.ComponentLabels.
+// component, in the order of metrics.ComponentLabels.
 func (e Env) MetricLabels() []string { return []string{e.Stream, e.Name} }

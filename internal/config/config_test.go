@@ -53,10 +53,10 @@ var expectedErrors = []struct {
 	{"not_yaml.bad.yml", []string{`line 5: YAML syntax error: found character that cannot start any token (the lines from here on were not read; the lines above were checked)`}},
 	// yaml.v3 numbers the lines of its parser errors (as opposed to its
 	// scanner errors) from 0, so the line it gives for an unclosed flow
-	// list is one too low (go-yaml/yaml issue 205). The text is pinned
+	// list is one too low (go-yaml/yaml#205). The text is pinned
 	// without the line, which a later yaml release may correct.
 	{"unclosed_flow.bad.yml", []string{`YAML syntax error: did not find expected ',' or ']'`}},
-	// Issue 14: a syntax error inside the job is one problem among the
+	// A syntax error inside the job is one problem among the
 	// others: the lines above it are checked in the same run.
 	{"syntax_error_midway.bad.yml", []string{
 		`line 8: engine.configuration.engine.ui.port: environment variable WEIR_TEST_UNSET_PORT is not set`,
@@ -147,7 +147,7 @@ var expectedErrors = []struct {
 		`line 14: streamConfigurations[s].processorConfigurations[0]: missing key "processor"`,
 		`line 15: streamConfigurations[s].processorConfigurations[0].configuration: must be a mapping of key to value, not a list`,
 	}},
-	// Issue 14: an unset variable is one problem among the others, and the
+	// An unset variable is one problem among the others, and the
 	// rest of the file is still read and validated in the same run. The
 	// unset variables are not also reported as bad values.
 	{"unset_var_among_others.bad.yml", []string{
@@ -158,7 +158,7 @@ var expectedErrors = []struct {
 		`line 21: streamConfigurations[s].processorConfigurations[p]: unknown key "documentaton" (did you mean "documentation"?)`,
 		`line 24: streamConfigurations[s].processorConfigurations[q].component: unknown processor component "pkg.processor.SplitTxt" (did you mean "pkg.processor.SplitText"?)`,
 	}},
-	// Issue 20: structural problems and values of the wrong type in one run.
+	// Structural problems and values of the wrong type in one run.
 	{"structure_and_values.bad.yml", []string{
 		`line 3: unknown key "versoin" (did you mean "version"?)`,
 		`line 8: engine.configuration: property "engine.streaming.batchDuration": "soon" is not an integer`,
@@ -272,7 +272,7 @@ func TestProblemsAreReturnedAsProblems(t *testing.T) {
 	if ps := config.AsProblems(err); len(ps) != 5 {
 		t.Errorf("AsProblems of a parse failure gives %d problems, want 5: %v", len(ps), err)
 	}
-	_, err = config.LoadFile("testdata/no-such-file.yml")
+	_, err = config.LoadChecked("testdata/no-such-file.yml", config.DefaultMaxJobBytes, all.NewRegistry())
 	if err == nil || config.AsProblems(err) != nil {
 		t.Errorf("a missing file gives %v, want an error that is not Problems", err)
 	}
@@ -475,7 +475,7 @@ streamConfigurations:
 	}
 	// The escaped "${TOPIC}" is not a valid topic name: validation sees the
 	// text after expansion.
-	err = config.Validate(job, all.NewRegistry())
+	_, err = config.Check(job, all.NewRegistry())
 	if err == nil || !strings.Contains(err.Error(), `line 9: streamConfigurations[s].configuration: property "broker.error.topics": topic name "${TOPIC}" has the character '$'`) {
 		t.Errorf("validate: %v", err)
 	}
@@ -499,14 +499,12 @@ func TestRepoJobsValidate(t *testing.T) {
 	}
 	reg := all.NewRegistry()
 	for _, f := range files {
-		job, err := config.LoadFile(f)
+		checked, err := config.LoadChecked(f, config.DefaultMaxJobBytes, reg)
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue
 		}
-		if err := config.Validate(job, reg); err != nil {
-			t.Errorf("%s: %v", f, err)
-		}
+		job := checked.Job
 		// A job that follows the REST API (conf/remote.yml) holds only the
 		// engine.
 		_, remote := job.Engine.Value("remote.api.baseUrl")

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/weir-streams/weir/internal/config"
+	"github.com/weir-streams/weir/internal/plugins/all"
 )
 
 func TestJobFileOverLimitRefused(t *testing.T) {
@@ -16,12 +17,12 @@ func TestJobFileOverLimitRefused(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := config.LoadFileLimit(path, 1000)
+	_, err := config.LoadChecked(path, 1000, all.NewRegistry())
 	if err == nil || !strings.Contains(err.Error(), "larger than 1000 bytes") || !strings.Contains(err.Error(), "--max-job-bytes") {
 		t.Fatalf("error %v, want the size limit named", err)
 	}
 	// Under a raised limit the size is no longer the problem.
-	if _, err := config.LoadFileLimit(path, 1<<20); err != nil && strings.Contains(err.Error(), "larger than") {
+	if _, err := config.LoadChecked(path, 1<<20, all.NewRegistry()); err != nil && strings.Contains(err.Error(), "larger than") {
 		t.Fatalf("refused under a raised limit: %v", err)
 	}
 }

@@ -38,26 +38,10 @@ type Job struct {
 	Ignored []string
 }
 
-// DefaultMaxJobBytes is the largest job file LoadFile reads: far above any
+// DefaultMaxJobBytes is the largest job file weir reads: far above any
 // real job (the sample is 2 KB), far below what would take minutes and
 // gigabytes to parse. weir's --max-job-bytes raises it.
 const DefaultMaxJobBytes = 10 << 20
-
-// LoadFile reads and parses a job file of at most DefaultMaxJobBytes.
-// Problems of shape (unknown keys, wrong types, unset variables) are all
-// returned as component.Problems; use Validate for the checks against the
-// registry.
-func LoadFile(path string) (*Job, error) { return LoadFileLimit(path, DefaultMaxJobBytes) }
-
-// LoadFileLimit is LoadFile with a size limit in bytes: a larger file is
-// refused before it is parsed.
-func LoadFileLimit(path string, maxBytes int64) (*Job, error) {
-	data, modTime, err := readJobFile(path, maxBytes)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(data, modTime, os.LookupEnv)
-}
 
 // readJobFile reads a job file of at most maxBytes and its modification
 // time, to the millisecond.
@@ -602,8 +586,9 @@ func ParseChecked(data []byte, lastModified time.Time, getenv func(string) (stri
 	return checked, nil
 }
 
-// LoadChecked reads a job file of at most maxBytes and validates it with
-// ParseChecked: every problem of the file in one run.
+// LoadChecked reads a job file of at most maxBytes (a larger file is
+// refused before it is parsed) and validates it with ParseChecked: every
+// problem of the file in one run.
 func LoadChecked(path string, maxBytes int64, reg *component.Registry) (*Checked, error) {
 	data, modTime, err := readJobFile(path, maxBytes)
 	if err != nil {
@@ -612,14 +597,8 @@ func LoadChecked(path string, maxBytes int64, reg *component.Registry) (*Checked
 	return ParseChecked(data, modTime, os.LookupEnv, reg)
 }
 
-// Validate is Check for callers that only report.
-func Validate(job *Job, reg *component.Registry) error {
-	_, err := Check(job, reg)
-	return err
-}
-
-// AsProblems extracts the problems of an error from LoadFile, Parse or
-// Validate, or nil if it holds none.
+// AsProblems extracts the problems of an error from LoadChecked,
+// ParseChecked, Parse or Check, or nil if it holds none.
 func AsProblems(err error) component.Problems {
 	var ps component.Problems
 	if errors.As(err, &ps) {

@@ -25,7 +25,7 @@ func TestEngineOnlyJobNeedsTheRESTAPI(t *testing.T) {
 	if err != nil {
 		t.Fatalf("engine-only job with the REST API: %v", err)
 	}
-	if err := config.Validate(j, all.NewRegistry()); err != nil {
+	if _, err := config.Check(j, all.NewRegistry()); err != nil {
 		t.Fatalf("validate: %v", err)
 	}
 	if len(j.DataFlow.Streams) != 0 || len(j.DataFlow.Services) != 0 {
@@ -36,7 +36,7 @@ func TestEngineOnlyJobNeedsTheRESTAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = config.Validate(j, all.NewRegistry())
+	_, err = config.Check(j, all.NewRegistry())
 	for _, want := range []string{`property "remote.api.baseUrl": URL scheme "ftp" is not one of http, https`, `unknown property "remote.api.polling.rat" (did you mean "remote.api.polling.rate"?)`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("err = %v, want %q", err, want)

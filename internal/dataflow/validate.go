@@ -6,19 +6,11 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 )
 
-// Validate checks a dataflow against the registry and reports every problem
-// at once: unknown or misplaced components, invalid or unknown properties,
-// duplicate names, and service references that name no service or a service
-// of the wrong capability.
-//
-// It is Check without the plan, for callers that only report.
-func Validate(d *DataFlow, reg *component.Registry) component.Problems {
-	_, probs := check(d, reg)
-	return probs
-}
-
-// check validates d and builds its plan; the plan is complete only when no
-// problem was found.
+// check validates d against the registry and builds its plan, reporting
+// every problem at once: unknown or misplaced components, invalid or
+// unknown properties, duplicate names, and service references that name no
+// service or a service of the wrong capability. The plan is complete only
+// when no problem was found.
 func check(d *DataFlow, reg *component.Registry) (*Plan, component.Problems) {
 	var probs component.Problems
 	plan := &Plan{DataFlow: d}
@@ -54,13 +46,6 @@ func check(d *DataFlow, reg *component.Registry) (*Plan, component.Problems) {
 			Pipeline: PipelinePlan{LastModified: s.Pipeline.LastModified, Processors: procs}})
 	}
 	return plan, probs
-}
-
-// ValidatePipeline checks the processor chain of one stream against the
-// registry and the services available to it.
-func ValidatePipeline(s *Stream, reg *component.Registry, services map[string]*component.Spec) component.Problems {
-	_, probs := checkPipeline(s, reg, services)
-	return probs
 }
 
 func checkPipeline(s *Stream, reg *component.Registry, services map[string]*component.Spec) ([]Configured, component.Problems) {

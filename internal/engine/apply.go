@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/weir-streams/weir/internal/component"
@@ -12,24 +13,70 @@ import (
 	"github.com/weir-streams/weir/internal/stream"
 )
 
+// The kinds of change an Apply makes to what runs.
+const (
+	ChangeStart    = "start"    // nothing runs: the dataflow starts
+	ChangeDataflow = "dataflow" // a later lastModified: services and streams restart
+	ChangePipeline = "pipeline" // later pipelines of running streams: they are swapped
+	ChangeNone     = "none"     // nothing is newer than what runs
+)
+
+// Change returns the kind of change an Apply of df would make now, by the
+// spec's state table, and the modificationReason of what changes. The
+// REST client asks it before submitting a dataflow and reports it.
+func (e *Engine) Change(df *dataflow.DataFlow) (kind, reason string) {
+	e.stateMu.Lock()
+	defer e.stateMu.Unlock()
+	return changeOf(e.snapshot, df)
+}
+
+// changeOf is the state table: ChangeStart when nothing runs (cur is nil),
+// ChangeDataflow when df's lastModified is later than cur's,
+// ChangePipeline when the pipeline of a running stream (matched by name)
+// is later, ChangeNone otherwise.
+func changeOf(cur, df *dataflow.DataFlow) (kind, reason string) {
+	if cur == nil {
+		return ChangeStart, df.ModificationReason
+	}
+	if df.LastModified.After(cur.LastModified) {
+		return ChangeDataflow, df.ModificationReason
+	}
+	kind = ChangeNone
+	var reasons []string
+	for i := range df.Streams {
+		ns := &df.Streams[i]
+		if rs, ok := cur.Stream(ns.Name); ok && ns.Pipeline.LastModified.After(rs.Pipeline.LastModified) {
+			kind = ChangePipeline
+			if ns.Pipeline.ModificationReason != "" {
+				reasons = append(reasons, ns.Name+": "+ns.Pipeline.ModificationReason)
+			}
+		}
+	}
+	return kind, strings.Join(reasons, "; ")
+}
+
 // apply starts, restarts or swaps, as Apply describes. It runs with applyMu
 // held, on a plan that passed validation.
 func (e *Engine) apply(ctx context.Context, plan *dataflow.Plan) (kind, detail string, err error) {
 	df := plan.DataFlow
-	if e.cur == nil {
+	var cur *dataflow.DataFlow
+	if e.cur != nil {
+		cur = e.cur.plan.DataFlow
+	}
+	switch kind, _ := changeOf(cur, df); kind {
+	case ChangeStart:
 		r, err := e.build(ctx, plan)
 		if err != nil {
-			return "start", "", err
+			return ChangeStart, "", err
 		}
 		if err := e.startStreams(ctx, r); err != nil {
 			r.services.close(ctx, e.log)
-			return "start", "", err
+			return ChangeStart, "", err
 		}
 		e.cur = r
-		return "start", fmt.Sprintf("%d services, %d streams", len(df.Services), len(df.Streams)), nil
-	}
-	if df.LastModified.After(e.cur.plan.DataFlow.LastModified) {
-		return "dataflow", df.ModificationReason, e.restart(ctx, plan)
+		return ChangeStart, fmt.Sprintf("%d services, %d streams", len(df.Services), len(df.Streams)), nil
+	case ChangeDataflow:
+		return ChangeDataflow, df.ModificationReason, e.restart(ctx, plan)
 	}
 	return e.swapPipelines(ctx, plan)
 }
@@ -89,7 +136,9 @@ func (e *Engine) streamParams(sp dataflow.StreamPlan) (stream.Params, error) {
 			return stream.Params{}, fmt.Errorf("%s: %w", stream.KeyBrokerList, err)
 		}
 	}
-	return stream.Params{Engine: e.opts.Settings, Config: conf, Seeds: seeds, Pipeline: sp.Pipeline}, nil
+	set := e.opts.Settings
+	eng := stream.EngineParams{AppName: set.AppName, Workers: set.Workers, BatchInterval: set.BatchInterval, MaxRate: set.MaxRate}
+	return stream.Params{Engine: eng, Config: conf, Seeds: seeds, Pipeline: sp.Pipeline}, nil
 }
 
 // startStreams starts the built streams of r, in dataflow order. On failure
@@ -183,10 +232,10 @@ func (e *Engine) swapPipelines(ctx context.Context, plan *dataflow.Plan) (kind, 
 		swapped = append(swapped, ns.Name)
 	}
 	if len(swapped) == 0 && len(errs) == 0 {
-		return "none", "", nil
+		return ChangeNone, "", nil
 	}
 	sort.Strings(swapped)
-	return "pipeline", fmt.Sprintf("swapped %v", swapped), errors.Join(errs...)
+	return ChangePipeline, fmt.Sprintf("swapped %v", swapped), errors.Join(errs...)
 }
 
 // setPipeline records a swapped pipeline in the running model and plan, so

@@ -12,8 +12,8 @@ import (
 
 	"github.com/weir-streams/weir/internal/broker"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/all"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/streamtest"
 )
 
@@ -33,7 +33,7 @@ func TestEmbeddedBrokerKeepsTopicsAndOffsetsAcrossRestarts(t *testing.T) {
 			Settings: engine.Settings{AppName: "embedded-test", Workers: 2, BatchInterval: 20 * time.Millisecond},
 			Registry: all.NewRegistry(),
 			Logger:   slog.New(slog.DiscardHandler),
-			Metrics:  status.NewMetrics(prometheus.NewRegistry()),
+			Metrics:  metrics.New(prometheus.NewRegistry()),
 			Broker:   b,
 		})
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

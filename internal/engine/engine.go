@@ -45,7 +45,7 @@ type Options struct {
 	Settings Settings
 	Registry *component.Registry
 	Logger   *slog.Logger
-	Metrics  *status.Metrics
+	Metrics  component.Metrics
 	// Broker is the embedded broker that a stream's broker list "embedded"
 	// resolves to; nil refuses such streams. Its owner (app) closes it
 	// after Stop.
@@ -168,7 +168,7 @@ func (e *Engine) finish(kind, detail string, err error) error {
 		// too, it would appear twice.
 		return err
 	}
-	if kind != "none" {
+	if kind != ChangeNone {
 		e.log.Info("configuration change applied", "change", kind, "detail", detail)
 	}
 	return nil
@@ -305,7 +305,7 @@ func (e *Engine) recordApply(kind string, err error) {
 		result = "refused"
 	}
 	e.opts.Metrics.CounterVec("engine_applies_total", "Configuration changes submitted to the engine, by kind (start, dataflow, pipeline, none, validate) and result.", "kind", "result").WithLabelValues(kind, result).Inc()
-	if err == nil && kind != "none" {
+	if err == nil && kind != ChangeNone {
 		e.opts.Metrics.GaugeVec("engine_last_applied_timestamp_seconds", "Unix time of the last configuration change applied.").WithLabelValues().SetToCurrentTime()
 	}
 }

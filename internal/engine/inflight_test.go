@@ -12,8 +12,8 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/all"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/streamtest"
 )
 
@@ -106,7 +106,7 @@ func startHeld(t *testing.T, g *gate) (*engine.Engine, *dataflow.DataFlow, *stre
 	b.CreateTopic(t, "raw", 1)
 	e := engine.New(engine.Options{
 		Settings: engine.Settings{AppName: "inflight", Workers: 1, BatchInterval: 10 * time.Millisecond},
-		Registry: g.registry(), Logger: streamtest.Logger(t), Metrics: status.NewMetrics(prometheus.NewRegistry()),
+		Registry: g.registry(), Logger: streamtest.Logger(t), Metrics: metrics.New(prometheus.NewRegistry()),
 	})
 	t.Cleanup(func() {
 		g.releaseOnce()

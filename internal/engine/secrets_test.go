@@ -1,12 +1,10 @@
 package engine_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,29 +13,12 @@ import (
 
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/stream"
 	"github.com/weir-streams/weir/internal/streamtest"
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestNoSecretInLogsStatusOrErrors runs dataflows configured with known
 // secrets (a SASL password, a MongoDB URI with a password) through starts
@@ -53,12 +34,12 @@ func TestNoSecretInLogsStatusOrErrors(t *testing.T) {
 	t.Cleanup(c.Close)
 	addr := c.ListenAddrs()[0]
 
-	var logs lockedBuffer
+	var logs streamtest.SyncBuffer
 	e := engine.New(engine.Options{
 		Settings: engine.Settings{AppName: "secrets", Workers: 2, BatchInterval: 20 * time.Millisecond},
 		Registry: all.NewRegistry(),
 		Logger:   slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Metrics:  status.NewMetrics(prometheus.NewRegistry()),
+		Metrics:  metrics.New(prometheus.NewRegistry()),
 	})
 	t.Cleanup(func() { _ = e.Stop(context.Background()) })
 

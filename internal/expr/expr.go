@@ -12,7 +12,7 @@
 // therefore allocate nothing; only expressions that build new strings
 // (concatenation, lower, upper) allocate. expr-lang's own virtual machine
 // needs the record as a map[string]any, and boxing every value into it cost
-// allocations on every record (BENCHMARKS.md, "Expression language").
+// allocations on every record (BENCHMARKS.md, "Expressions").
 //
 // A Program is immutable once compiled and safe for concurrent use.
 package expr

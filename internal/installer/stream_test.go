@@ -18,9 +18,9 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/streamtest"
 )
 
@@ -49,7 +49,7 @@ func startEngine(t *testing.T, reg *component.Registry, set engine.Settings, df 
 		set.Workers = 2
 	}
 	set.BatchInterval = 20 * time.Millisecond
-	e := engine.New(engine.Options{Settings: set, Registry: reg, Logger: testLogger(t), Metrics: status.NewMetrics(prometheus.NewRegistry())})
+	e := engine.New(engine.Options{Settings: set, Registry: reg, Logger: testLogger(t), Metrics: metrics.New(prometheus.NewRegistry())})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()

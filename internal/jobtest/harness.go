@@ -14,10 +14,10 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/config"
 	"github.com/weir-streams/weir/internal/dataflow"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/cache"
 	"github.com/weir-streams/weir/internal/plugins/dns"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/stream"
 )
 
@@ -99,11 +99,11 @@ func New(ctx context.Context, checked *config.Checked, streamName, from, to stri
 	if err := checkCanned(checked.Plan, procs, opts); err != nil {
 		return nil, err
 	}
-	metrics := status.NewMetrics(prometheus.NewRegistry())
-	if h.svcs, err = h.buildServices(ctx, checked.Plan.Services, referenced(procs), metrics, opts); err != nil {
+	met := metrics.New(prometheus.NewRegistry())
+	if h.svcs, err = h.buildServices(ctx, checked.Plan.Services, referenced(procs), met, opts); err != nil {
 		return nil, err
 	}
-	deps := stream.ChainDeps{Registry: opts.Registry, Services: h.svcs, Logger: log, Metrics: metrics}
+	deps := stream.ChainDeps{Registry: opts.Registry, Services: h.svcs, Logger: log, Metrics: met}
 	if h.chain, err = stream.BuildChain(ctx, conf.Name, 1, procs, deps); err != nil {
 		h.svcs.close(ctx, h.log)
 		return nil, err
@@ -233,11 +233,11 @@ func checkCanned(plan *dataflow.Plan, procs []dataflow.Configured, opts Options)
 // test file declares them, stand-ins for datastores in a dry run, the real
 // service otherwise (caches, geo databases: nothing that reaches the
 // network).
-func (h *Harness) buildServices(ctx context.Context, confs []dataflow.Configured, used map[string]bool, metrics *status.Metrics, opts Options) (*services, error) {
+func (h *Harness) buildServices(ctx context.Context, confs []dataflow.Configured, used map[string]bool, met component.Metrics, opts Options) (*services, error) {
 	set := &services{byName: map[string]component.Service{}}
 	for _, c := range confs {
 		name := c.Name()
-		env := component.Env{Name: name, Logger: h.log.With("service", name), Metrics: metrics, Services: set}
+		env := component.Env{Name: name, Logger: h.log.With("service", name), Metrics: met, Services: set}
 		canned := opts.Canned[name]
 		switch {
 		case canned != nil && canned.ReverseDNS != nil:

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/weir-streams/weir/internal/dataflow"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/remote"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/streamtest"
 )
 
@@ -216,7 +216,7 @@ func newClientWith(t testing.TB, set remote.Settings, e *streamtest.Engine, dir 
 	if logs == nil {
 		w = io.Discard
 	}
-	c, err := remote.New(remote.Options{Settings: set, Engine: e, StateDir: dir, Metrics: status.NewMetrics(e.Metrics),
+	c, err := remote.New(remote.Options{Settings: set, Engine: e, StateDir: dir, Metrics: metrics.New(e.Metrics),
 		Logger: slog.New(slog.NewTextHandler(io.MultiWriter(w, testLog{t}), &slog.HandlerOptions{Level: slog.LevelInfo}))})
 	if err != nil {
 		t.Fatalf("new client: %v", err)

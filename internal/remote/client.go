@@ -1,6 +1,7 @@
 // Package remote is the client of the dataflow REST API (docs/remote-api.md):
-// it polls GET /dataflows/{name}, decides from the spec's state table what
-// the answer changes, submits the change to the engine through Apply, keeps
+// it polls GET /dataflows/{name}, asks the engine what change the answer
+// makes (the spec's state table is the engine's: Engine.Change), submits
+// it through Apply, reports the kind the engine gave, keeps
 // the last applied dataflow on disk, and POSTs snapshots of what runs.
 //
 // What it received is kept apart from what it applied: a dataflow that was
@@ -21,12 +22,11 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/weir-streams/weir/internal/dataflow"
-	"github.com/weir-streams/weir/internal/status"
+	"github.com/weir-streams/weir/internal/metrics"
 )
 
 // Engine is what the client needs of the engine: engine.Engine implements
@@ -37,6 +37,10 @@ type Engine interface {
 	// Snapshot returns the running dataflow with sensitive values redacted,
 	// nil when nothing runs.
 	Snapshot() *dataflow.DataFlow
+	// Change returns the kind of change applying df would make now
+	// ("start", "dataflow", "pipeline", or "none" when nothing is newer)
+	// and its modificationReason; see engine.Engine.Change.
+	Change(df *dataflow.DataFlow) (kind, reason string)
 }
 
 // Options build a Client.
@@ -44,7 +48,7 @@ type Options struct {
 	Settings Settings
 	Engine   Engine
 	Logger   *slog.Logger
-	Metrics  *status.Metrics // nil: no metrics
+	Metrics  *metrics.Registry // nil: no metrics
 	// StateDir keeps the last applied dataflow; empty keeps nothing.
 	StateDir string
 	// ApplyTimeout bounds one Apply; 0 means two minutes. An Apply is not
@@ -69,7 +73,7 @@ type Client struct {
 	set    Settings
 	eng    Engine
 	log    *slog.Logger
-	met    *status.Metrics
+	met    *metrics.Registry
 	http   *http.Client
 	store  *store
 	url    string
@@ -281,40 +285,14 @@ func (c *Client) received(ctx context.Context, body []byte) string {
 		c.refused(df.LastModified, "validate", fmt.Errorf("not allowed by the job file: %w", probs))
 		return PollRefused
 	}
-	kind, reason := c.decide(df)
-	if kind == "" {
+	kind, reason := c.eng.Change(df)
+	if kind == "none" {
 		return PollUnchanged
 	}
 	if err := c.apply(ctx, kind, reason, df, body); err != nil {
 		return PollRefused
 	}
 	return PollApplied
-}
-
-// decide returns the change df brings to what runs, following the spec's
-// state table: "start" when nothing runs, "dataflow" when its lastModified
-// is later than the running one's, "pipeline" when the pipeline of a
-// running stream (matched by name) is later, "" when nothing is newer. The
-// reason is the modificationReason of what changes.
-func (c *Client) decide(df *dataflow.DataFlow) (kind, reason string) {
-	cur := c.eng.Snapshot()
-	if cur == nil {
-		return "start", df.ModificationReason
-	}
-	if df.LastModified.After(cur.LastModified) {
-		return "dataflow", df.ModificationReason
-	}
-	var reasons []string
-	for i := range df.Streams {
-		ns := &df.Streams[i]
-		if rs, ok := cur.Stream(ns.Name); ok && ns.Pipeline.LastModified.After(rs.Pipeline.LastModified) {
-			kind = "pipeline"
-			if ns.Pipeline.ModificationReason != "" {
-				reasons = append(reasons, ns.Name+": "+ns.Pipeline.ModificationReason)
-			}
-		}
-	}
-	return kind, strings.Join(reasons, "; ")
 }
 
 // apply submits df to the engine and records, logs, keeps and pushes the
@@ -434,8 +412,8 @@ func (c *Client) startFromDisk(ctx context.Context) {
 		c.refused(df.LastModified, "validate", fmt.Errorf("dataflow kept on disk: not allowed by the job file: %w", probs))
 		return
 	}
-	kind, _ := c.decide(df)
-	if kind == "" {
+	kind, _ := c.eng.Change(df)
+	if kind == "none" {
 		c.log.Info("the dataflow API cannot be reached; the dataflow kept on disk is not newer than the running one", "file", c.store.path())
 		return
 	}

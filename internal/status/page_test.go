@@ -40,7 +40,7 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// browser starts headless Chromium with the flags of the brief and a fresh
+// browser starts headless Chromium with fixed flags and a fresh
 // profile; it is closed when the test ends.
 func browser(t *testing.T) context.Context {
 	t.Helper()

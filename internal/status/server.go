@@ -1,3 +1,5 @@
+// Package status is Weir's status server: /healthz, /readyz, /metrics (the
+// registry package metrics fills), /api/status, the status page and pprof.
 package status
 
 import (

@@ -14,6 +14,7 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/status"
 )
@@ -45,7 +46,7 @@ type ChainDeps struct {
 	Registry *component.Registry
 	Services component.ServiceLookup
 	Logger   *slog.Logger
-	Metrics  *status.Metrics
+	Metrics  component.Metrics
 }
 
 // BuildChain builds the processors of a validated pipeline, in order, with
@@ -56,11 +57,11 @@ type ChainDeps struct {
 func BuildChain(ctx context.Context, streamName string, gen int64, procs []dataflow.Configured, deps ChainDeps) (*Chain, error) {
 	c := &Chain{Generation: gen}
 	m := deps.Metrics
-	in := m.CounterVec("processor_records_in_total", "Records passed to a processor.", status.ComponentLabels...)
-	out := m.CounterVec("processor_records_out_total", "Records a processor passed on without errors.", status.ComponentLabels...)
-	errs := m.CounterVec("processor_records_errors_total", "Records a processor marked as failed.", status.ComponentLabels...)
-	panics := m.CounterVec("processor_records_panics_total", "Records on which a processor panicked: each became a runtime_error error record.", status.ComponentLabels...)
-	secs := m.HistogramVec("processor_batch_seconds", "Time a processor takes for one partition batch.", prometheus.ExponentialBuckets(0.0001, 4, 10), status.ComponentLabels...)
+	in := m.CounterVec("processor_records_in_total", "Records passed to a processor.", metrics.ComponentLabels...)
+	out := m.CounterVec("processor_records_out_total", "Records a processor passed on without errors.", metrics.ComponentLabels...)
+	errs := m.CounterVec("processor_records_errors_total", "Records a processor marked as failed.", metrics.ComponentLabels...)
+	panics := m.CounterVec("processor_records_panics_total", "Records on which a processor panicked: each became a runtime_error error record.", metrics.ComponentLabels...)
+	secs := m.HistogramVec("processor_batch_seconds", "Time a processor takes for one partition batch.", prometheus.ExponentialBuckets(0.0001, 4, 10), metrics.ComponentLabels...)
 	for _, pc := range procs {
 		p := pc.Component
 		env := component.Env{

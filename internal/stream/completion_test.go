@@ -13,9 +13,9 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/streamtest"
 )
 
@@ -71,7 +71,7 @@ func TestOffsetsWaitForProcessorCompletionsAndRefusalsBecomeErrorRecords(t *test
 		NewProcessor: func(component.Config, component.Env) (component.Processor, error) { return gatedSink{gate: gate}, nil }})
 	e := engine.New(engine.Options{
 		Settings: engine.Settings{AppName: "gated", Workers: 2, BatchInterval: 10 * time.Millisecond},
-		Registry: reg, Logger: slog.New(slog.DiscardHandler), Metrics: status.NewMetrics(prometheus.NewRegistry()),
+		Registry: reg, Logger: slog.New(slog.DiscardHandler), Metrics: metrics.New(prometheus.NewRegistry()),
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

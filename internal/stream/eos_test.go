@@ -19,8 +19,8 @@ import (
 
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/serialize"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/stream"
 	"github.com/weir-streams/weir/internal/streamtest"
 )
@@ -55,8 +55,8 @@ func logLines(t *testing.T, n int) ([]string, int) {
 	return out, bad
 }
 
-// eosRecords is the input of the exactly-once load tests: the issue's
-// 200,000 records (23 s here without the race detector). Under the race
+// eosRecords is the input of the exactly-once load tests: 200,000
+// records (23 s here without the race detector). Under the race
 // detector the same run took 120 s on the 2-core CI machine, over the
 // minute a test may take, so it takes 50,000; WEIR_EOS_RECORDS sets any
 // other size.
@@ -134,7 +134,7 @@ func TestExactlyOnceAbortsAFencedCommitAndProcessesTheBatchAgain(t *testing.T) {
 		Settings: engine.Settings{AppName: "weir-test", Workers: 2, BatchInterval: 20 * time.Millisecond},
 		Registry: streamtest.Registry(),
 		Logger:   slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		Metrics:  status.NewMetrics(reg),
+		Metrics:  metrics.New(reg),
 	})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -11,8 +11,8 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/streamtest"
 )
 
@@ -44,10 +44,10 @@ func TestPanicOnOneRecordIsolatesIt(t *testing.T) {
 	reg := streamtest.Registry()
 	reg.Register(component.Spec{Name: "test.Panicky", Kind: component.KindProcessor, Summary: "panics on POISON",
 		NewProcessor: func(component.Config, component.Env) (component.Processor, error) { return panicky{}, nil }})
-	metrics := prometheus.NewRegistry()
+	met := prometheus.NewRegistry()
 	e := engine.New(engine.Options{
 		Settings: engine.Settings{AppName: "weir-test", Workers: 2, BatchInterval: 20 * time.Millisecond},
-		Registry: reg, Logger: streamtest.Logger(t), Metrics: status.NewMetrics(metrics),
+		Registry: reg, Logger: streamtest.Logger(t), Metrics: metrics.New(met),
 	})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -90,7 +90,7 @@ func TestPanicOnOneRecordIsolatesIt(t *testing.T) {
 	if off, _ := r.Get(record.FieldSourceOffset); off.Text() != "57" {
 		t.Fatalf("source offset %s, want 57", off.Text())
 	}
-	if n := labelCounter(t, metrics, "weir_processor_records_panics_total", "component", "buggy"); n != 1 {
+	if n := labelCounter(t, met, "weir_processor_records_panics_total", "component", "buggy"); n != 1 {
 		t.Fatalf("panics metric %v, want 1", n)
 	}
 }

@@ -22,12 +22,10 @@ import (
 // and produce buffers, the copied lines, the fetched records), and so does
 // how much of a poll's fixed cost (the flush, the acknowledgements, the
 // commit, the produce requests and wake-ups they take) each record bears.
-// The eleventh session measured the sample job at 4,096 against 2,048:
-// 11 of 12 alternated pairs faster, median 1.13, peak RSS 72-78 MB against
-// 62-67 (BENCHMARKS.md, "Eleventh session"); 4,096 fits the 75 MB aim
-// only since the executable's start-up pages leave the resident set
-// (package exepages). The garbage collector is not what the bigger poll
-// saves: it took 1 % of the CPU at either size (gctrace).
+// The sample job at 4,096 against 2,048 ran faster in 11 of 12 alternated
+// pairs (median 1.13) for a peak RSS about 10 MB higher (BENCHMARKS.md).
+// The garbage collector is not what the bigger poll saves: it took 1 % of
+// the CPU at either size (gctrace).
 const maxPollRecords = 4096
 
 // pollBytes and pollOutBytes are what a poll aims to hold: pollBytes of
@@ -112,7 +110,7 @@ func (s *Stream) run(loopCtx, workCtx context.Context) {
 // buffered, each with at most broker.input.fetch.max.partition.bytes of a
 // partition, which the client decompresses (six to seven times that for
 // the sample job's snappy input) and keeps until the records are polled.
-// The twelfth session measured the defaults (512 KiB, 256 KiB) against
+// The defaults (512 KiB, 256 KiB) measured against
 // 1 MiB and 512 KiB: the sample job's peak RSS 59-64 MB against 68-74
 // (median 60.5 against 70) at the same CPU per record (8 alternated pairs,
 // median 1.00), lines of 1 KB 69 against 83 MB, also at the same CPU.
@@ -120,7 +118,7 @@ func (s *Stream) run(loopCtx, workCtx context.Context) {
 // the smaller fetches, as a smaller live heap made the collector run a
 // third more often over the garbage of slabs that records outgrew; once
 // send stopped that, 10 KB ran at the same CPU either way (1.06 in 3
-// pairs) at 61 MB against 80 (BENCHMARKS.md, "Twelfth session").
+// pairs) at 61 MB against 80 (BENCHMARKS.md, "End to end").
 // The broker still returns a batch larger than these whole (KIP-74).
 func fetchOpts(c Config) []kgo.Opt {
 	return []kgo.Opt{kgo.FetchMaxBytes(int32(c.FetchMaxBytes)), kgo.FetchMaxPartitionBytes(int32(c.FetchMaxPartBytes)), kgo.MaxConcurrentFetches(2)}

@@ -22,7 +22,7 @@ import (
 // from the pool: one that outgrew the room left in its slab made append
 // copy the slab's earlier records into a grown buffer that no pool keeps,
 // which with lines of 10 KB happened every second or third record and took
-// about 40 % of the CPU (BENCHMARKS.md, "Twelfth session"). A record
+// about 40 % of the CPU (BENCHMARKS.md, "End to end"). A record
 // larger than a slab gets a buffer of its own. Every value handed to the
 // client must still hold its own record once the broker has acknowledged
 // them all.

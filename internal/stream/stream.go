@@ -29,7 +29,6 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
-	"github.com/weir-streams/weir/internal/engine/settings"
 	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/status"
 )
@@ -38,10 +37,19 @@ import (
 // own configuration, the seed brokers its broker list resolved to, and its
 // validated pipeline.
 type Params struct {
-	Engine   settings.Engine
+	Engine   EngineParams
 	Config   Config
 	Seeds    []string
 	Pipeline dataflow.PipelinePlan
+}
+
+// EngineParams are the engine's settings a stream obeys; the engine fills
+// them from its own configuration.
+type EngineParams struct {
+	AppName       string        // the consumer group (engine.app.name)
+	Workers       int           // partitions processed at once (engine.master)
+	BatchInterval time.Duration // engine.streaming.batchDuration
+	MaxRate       int64         // records a second per partition, 0 = no limit
 }
 
 // Stream is a running Kafka stream.
@@ -56,7 +64,7 @@ type Params struct {
 // engine's apply path); the loop is owned by the Stream and waited for by
 // Stop.
 type Stream struct {
-	eng      settings.Engine
+	eng      EngineParams
 	conf     Config
 	seeds    []string
 	workers  int

@@ -6,6 +6,7 @@ package streamtest
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,10 +29,10 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/serialize"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/stream"
 )
 
@@ -234,7 +236,7 @@ func NewEngine(t testing.TB, set engine.Settings) *Engine {
 		Settings: set,
 		Registry: Registry(),
 		Logger:   Logger(t),
-		Metrics:  status.NewMetrics(reg),
+		Metrics:  metrics.New(reg),
 	})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -343,4 +345,25 @@ func ApacheParser(enrich bool) dataflow.Component {
 		regex, fields = ApacheEnrichRegex, ApacheEnrichFields
 	}
 	return Processor("apache_parser", "pkg.processor.SplitText", "record.type", "apache_log", "value.regex", regex, "value.fields", fields)
+}
+
+// SyncBuffer is a bytes.Buffer that goroutines may write to while a test
+// reads it: a logger's or a command's output.
+type SyncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write appends p.
+func (b *SyncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns what was written so far.
+func (b *SyncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

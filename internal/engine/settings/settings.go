@@ -1,7 +1,7 @@
 // Package settings holds the engine component's keys, its spec and the one
 // typed struct its configuration is decoded into. It is a package of its
-// own so that streams read the very struct the engine decodes, without
-// importing the engine (which builds streams).
+// own so that config can decode and check a job's engine without importing
+// the engine (which builds streams).
 package settings
 
 import (
@@ -31,9 +31,9 @@ const (
 	KeyUIPort        = "engine.ui.port"
 )
 
-// Engine is the engine configuration, typed. The engine keeps it, streams
-// read the fields they obey (AppName as consumer group, Workers,
-// BatchInterval, MaxRate) from the same value, and app reads the rest.
+// Engine is the engine configuration, typed. The engine keeps it and hands
+// each stream the fields it obeys (stream.EngineParams: AppName as consumer
+// group, Workers, BatchInterval, MaxRate); app reads the rest.
 type Engine struct {
 	AppName       string          // engine.app.name
 	Workers       int             // engine.master

@@ -38,7 +38,7 @@ func Register(reg *component.Registry) {
 	reg.Register(docdb.BulkPutSpec())
 	reg.Register(useragent.ParseUserAgentSpec())
 	reg.Register(searchindex.ProcessorSpec())
-	// The everyday kit (issue 21).
+	// The everyday kit.
 	reg.Register(fields.ConvertFieldsTypeSpec())
 	reg.Register(fields.AddFieldsSpec())
 	reg.Register(fields.RemoveFieldsSpec())

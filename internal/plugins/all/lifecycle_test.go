@@ -17,6 +17,7 @@ import (
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine"
 	"github.com/weir-streams/weir/internal/engine/settings"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/alerting"
 	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/plugins/dns"
@@ -25,7 +26,6 @@ import (
 	"github.com/weir-streams/weir/internal/plugins/redis"
 	"github.com/weir-streams/weir/internal/plugins/searchindex"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/streamtest"
 	"github.com/weir-streams/weir/internal/testserver/ferretdb"
 	redisserver "github.com/weir-streams/weir/internal/testserver/redis"
@@ -134,7 +134,7 @@ func (lc *lifecycle) config(spec *component.Spec) component.Config {
 
 func (lc *lifecycle) env(name string, services component.ServiceLookup) component.Env {
 	return component.Env{Name: name, Stream: "lifecycle", Logger: streamtest.Logger(lc.t),
-		Metrics: status.NewMetrics(prometheus.NewRegistry()), Services: services}
+		Metrics: metrics.New(prometheus.NewRegistry()), Services: services}
 }
 
 func (lc *lifecycle) engine(spec *component.Spec) {
@@ -162,11 +162,11 @@ func (lc *lifecycle) stream(spec *component.Spec) {
 	}}}
 	b := broker.New(broker.Options{Port: 0}, slog.New(slog.DiscardHandler))
 	promReg := prometheus.NewRegistry()
-	metrics := status.NewMetrics(promReg)
+	met := metrics.New(promReg)
 	newEngine := func() *engine.Engine {
 		return engine.New(engine.Options{
 			Settings: engine.Settings{AppName: "lifecycle", Workers: 2, BatchInterval: 10 * time.Millisecond},
-			Registry: lc.reg, Logger: streamtest.Logger(t), Metrics: metrics, Broker: b,
+			Registry: lc.reg, Logger: streamtest.Logger(t), Metrics: met, Broker: b,
 		})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

@@ -11,7 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/weir-streams/weir/internal/component"
-	"github.com/weir-streams/weir/internal/status"
+	"github.com/weir-streams/weir/internal/metrics"
 )
 
 // newFakeClock returns a clock that moves only when told, so entry lives
@@ -171,7 +171,7 @@ func metricValue(t *testing.T, reg *prometheus.Registry, name string, labels ...
 func TestLRUServiceMetrics(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	clk := newFakeClock()
-	env := component.Env{Name: "lru_cache_service", Metrics: status.NewMetrics(reg)}
+	env := component.Env{Name: "lru_cache_service", Metrics: metrics.New(reg)}
 	s := NewLRUService(env, 2, clk.Now)
 	k := func(n string) Key { return Key{Space: "test", Name: n} }
 

@@ -9,7 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/weir-streams/weir/internal/component"
-	"github.com/weir-streams/weir/internal/status"
+	"github.com/weir-streams/weir/internal/metrics"
 )
 
 // LRUServiceName is the component identifier of the LRU cache service.
@@ -97,17 +97,17 @@ func NewLRUService(env component.Env, size int, now func() time.Time) *LRUServic
 	s := &LRUService{lru: NewLRU[Key, any](size, now)}
 	m := env.Metrics
 	if m == nil {
-		m = status.NewMetrics(prometheus.NewRegistry())
+		m = metrics.New(prometheus.NewRegistry())
 	}
 	labels := env.MetricLabels()
-	s.hits = m.CounterVec("cache_hits_total", "Cache lookups that found a live entry.", status.ComponentLabels...).WithLabelValues(labels...)
-	s.misses = m.CounterVec("cache_misses_total", "Cache lookups that found no live entry (expired entries included).", status.ComponentLabels...).WithLabelValues(labels...)
-	s.expired = m.CounterVec("cache_expirations_total", "Entries found past their life by a lookup and removed.", status.ComponentLabels...).WithLabelValues(labels...)
-	s.evictions = m.CounterVec("cache_evictions_total", "Entries evicted to make room for new ones.", status.ComponentLabels...).WithLabelValues(labels...)
+	s.hits = m.CounterVec("cache_hits_total", "Cache lookups that found a live entry.", metrics.ComponentLabels...).WithLabelValues(labels...)
+	s.misses = m.CounterVec("cache_misses_total", "Cache lookups that found no live entry (expired entries included).", metrics.ComponentLabels...).WithLabelValues(labels...)
+	s.expired = m.CounterVec("cache_expirations_total", "Entries found past their life by a lookup and removed.", metrics.ComponentLabels...).WithLabelValues(labels...)
+	s.evictions = m.CounterVec("cache_evictions_total", "Entries evicted to make room for new ones.", metrics.ComponentLabels...).WithLabelValues(labels...)
 	// The gauge moves by deltas rather than being set: during a dataflow
 	// swap the new service runs beside the old one under the same labels,
 	// and each must account only for its own entries.
-	s.entries = m.GaugeVec("cache_entries", "Entries held by the cache.", status.ComponentLabels...).WithLabelValues(labels...)
+	s.entries = m.GaugeVec("cache_entries", "Entries held by the cache.", metrics.ComponentLabels...).WithLabelValues(labels...)
 	return s
 }
 

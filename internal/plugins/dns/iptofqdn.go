@@ -23,9 +23,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/cache"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 )
 
 // IpToFqdnName is the component identifier.
@@ -257,10 +257,10 @@ func New(o Options, kv cache.KeyValue, env component.Env) (*IpToFqdn, error) {
 func (p *IpToFqdn) initMetrics(env component.Env) {
 	m := env.Metrics
 	if m == nil {
-		m = status.NewMetrics(prometheus.NewRegistry())
+		m = metrics.New(prometheus.NewRegistry())
 	}
 	labels := env.MetricLabels()
-	withOutcome := append(append([]string(nil), status.ComponentLabels...), "outcome")
+	withOutcome := append(append([]string(nil), metrics.ComponentLabels...), "outcome")
 	rec := m.CounterVec("ip_to_fqdn_records_total", "Records seen by IpToFqdn, by outcome.", withOutcome...)
 	for i, n := range recOutcomeNames {
 		p.records[i] = rec.WithLabelValues(append(append([]string(nil), labels...), n)...)
@@ -270,8 +270,8 @@ func (p *IpToFqdn) initMetrics(env component.Env) {
 		p.lookups[i] = lk.WithLabelValues(append(append([]string(nil), labels...), n)...)
 	}
 	p.duration = m.HistogramVec("ip_to_fqdn_lookup_seconds", "Time to resolve and verify one address by DNS.",
-		[]float64{.0005, .001, .002, .005, .01, .02, .05, .1, .2, .5, 1, 2, 5}, status.ComponentLabels...).WithLabelValues(labels...)
-	p.inFlight = m.GaugeVec("ip_to_fqdn_lookups_in_flight", "Addresses being resolved by DNS now.", status.ComponentLabels...).WithLabelValues(labels...)
+		[]float64{.0005, .001, .002, .005, .01, .02, .05, .1, .2, .5, 1, 2, 5}, metrics.ComponentLabels...).WithLabelValues(labels...)
+	p.inFlight = m.GaugeVec("ip_to_fqdn_lookups_in_flight", "Addresses being resolved by DNS now.", metrics.ComponentLabels...).WithLabelValues(labels...)
 }
 
 // pending is an address of the batch missing from the cache, with the

@@ -16,10 +16,10 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/cache"
 	"github.com/weir-streams/weir/internal/plugins/dns/dnstest"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 )
 
 // services is a ServiceLookup over a map, standing in for the engine.
@@ -49,7 +49,7 @@ type fixture struct {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	f := &fixture{t: t, dns: dnstest.Start(t), clock: newFakeClock(), reg: prometheus.NewRegistry()}
-	m := status.NewMetrics(f.reg)
+	m := metrics.New(f.reg)
 	f.cache = cache.NewLRUService(component.Env{Name: "lru_cache_service", Metrics: m}, 1000, f.clock.Now)
 	t.Cleanup(func() { _ = f.cache.Close(context.Background()) })
 	f.env = component.Env{Name: "ip_to_fqdn", Stream: "parsing", Metrics: m,
@@ -659,7 +659,7 @@ func TestValidation(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &dataflow.Stream{Component: dataflow.Component{Name: "parsing"}}
 			s.Pipeline.Processors = []dataflow.Component{{Name: "ip_to_fqdn", Component: IpToFqdnName, Config: props(tc.kv...)}}
-			probs := dataflow.ValidatePipeline(s, reg, svcSpecs)
+			_, probs := dataflow.CheckPipeline(s, reg, svcSpecs)
 			switch {
 			case tc.want == "" && len(probs) > 0:
 				t.Fatalf("want valid, got %v", probs)

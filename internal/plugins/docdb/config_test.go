@@ -43,7 +43,7 @@ func TestSampleJobValidates(t *testing.T) {
 	if err != nil {
 		t.Fatalf("parse the sample job: %v", err)
 	}
-	if err := config.Validate(job, all.NewRegistry()); err != nil {
+	if _, err := config.Check(job, all.NewRegistry()); err != nil {
 		t.Fatalf("validate the sample job: %v", err)
 	}
 }
@@ -68,7 +68,7 @@ func TestValidationRefusesBadURIAndWriteConcern(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parse: %v", err)
 			}
-			err = config.Validate(job, all.NewRegistry())
+			_, err = config.Check(job, all.NewRegistry())
 			probs := config.AsProblems(err)
 			if len(probs) != 1 {
 				t.Fatalf("validation = %v, want one problem", err)

@@ -11,10 +11,10 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
 	"github.com/weir-streams/weir/internal/plugins/text"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/streamtest"
 )
 
@@ -41,7 +41,7 @@ func testEnv(t testing.TB, name string, svcs services) component.Env {
 		Name:     name,
 		Stream:   "indexing_stream",
 		Logger:   testLogger(t),
-		Metrics:  status.NewMetrics(prometheus.NewRegistry()),
+		Metrics:  metrics.New(prometheus.NewRegistry()),
 		Services: svcs,
 	}
 }

@@ -30,8 +30,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/connstring"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 )
 
 // ServiceName is the identifier of the controller service.
@@ -305,9 +305,9 @@ func newService(ctx context.Context, conf component.Config, env component.Env) (
 		log = slog.Default()
 	}
 	log = log.With("service", env.Name)
-	metrics := env.Metrics
-	if metrics == nil {
-		metrics = status.NewMetrics(prometheus.NewRegistry())
+	met := env.Metrics
+	if met == nil {
+		met = metrics.New(prometheus.NewRegistry())
 	}
 
 	opts := options.Client().ApplyURI(st.uri).SetAppName("weir")
@@ -332,7 +332,7 @@ func newService(ctx context.Context, conf component.Config, env component.Env) (
 		writeTimeout: st.writeTimeout,
 		acknowledged: st.wc.Acknowledged(),
 		log:          log,
-		metrics:      newWriterMetrics(metrics, env.MetricLabels()),
+		metrics:      newWriterMetrics(met, env.MetricLabels()),
 	})
 
 	// A quick ping tells the operator at start whether the database is

@@ -34,7 +34,7 @@ func TestSampleJobEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("parse the sample job: %v", err)
 	}
-	if err := config.Validate(job, streamtest.Registry()); err != nil {
+	if _, err := config.Check(job, streamtest.Registry()); err != nil {
 		t.Fatalf("validate the sample job: %v", err)
 	}
 	streamtest.StartEngine(t, engine.Settings{UIPort: -1}, job.DataFlow)

@@ -15,8 +15,8 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/delivery"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 )
 
 // retryBackoff is the delay between retries. The first retry comes quickly
@@ -307,15 +307,15 @@ type writerMetrics struct {
 	duration                              prometheus.Observer
 }
 
-func newWriterMetrics(m *status.Metrics, labels []string) writerMetrics {
+func newWriterMetrics(m component.Metrics, labels []string) writerMetrics {
 	return writerMetrics{
-		written:    m.CounterVec("docdb_documents_written_total", "Documents the database acknowledged.", status.ComponentLabels...).WithLabelValues(labels...),
-		duplicates: m.CounterVec("docdb_documents_duplicate_total", "Documents skipped in insert mode because their id already existed.", status.ComponentLabels...).WithLabelValues(labels...),
-		refused:    m.CounterVec("docdb_documents_refused_total", "Documents refused for good; they become error records.", status.ComponentLabels...).WithLabelValues(labels...),
-		retries:    m.CounterVec("docdb_document_retries_total", "Document writes retried after a transient failure.", status.ComponentLabels...).WithLabelValues(labels...),
-		queued:     m.GaugeVec("docdb_queued_documents", "Documents queued for the next bulk writes.", status.ComponentLabels...).WithLabelValues(labels...),
+		written:    m.CounterVec("docdb_documents_written_total", "Documents the database acknowledged.", metrics.ComponentLabels...).WithLabelValues(labels...),
+		duplicates: m.CounterVec("docdb_documents_duplicate_total", "Documents skipped in insert mode because their id already existed.", metrics.ComponentLabels...).WithLabelValues(labels...),
+		refused:    m.CounterVec("docdb_documents_refused_total", "Documents refused for good; they become error records.", metrics.ComponentLabels...).WithLabelValues(labels...),
+		retries:    m.CounterVec("docdb_document_retries_total", "Document writes retried after a transient failure.", metrics.ComponentLabels...).WithLabelValues(labels...),
+		queued:     m.GaugeVec("docdb_queued_documents", "Documents queued for the next bulk writes.", metrics.ComponentLabels...).WithLabelValues(labels...),
 		duration: m.HistogramVec("docdb_bulk_write_seconds", "Duration of one bulk write attempt.",
-			prometheus.ExponentialBuckets(0.001, 4, 10), status.ComponentLabels...).WithLabelValues(labels...),
+			prometheus.ExponentialBuckets(0.001, 4, 10), metrics.ComponentLabels...).WithLabelValues(labels...),
 	}
 }
 

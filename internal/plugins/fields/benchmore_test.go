@@ -10,9 +10,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/fields"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/streamtest"
 )
 
@@ -143,7 +143,7 @@ func buildLogged(b *testing.B, spec component.Spec, props map[string]string, log
 	if len(probs) > 0 {
 		b.Fatal(probs)
 	}
-	p, err := spec.NewProcessor(conf, component.Env{Name: "p", Stream: "s", Logger: log, Metrics: status.NewMetrics(prometheus.NewRegistry())})
+	p, err := spec.NewProcessor(conf, component.Env{Name: "p", Stream: "s", Logger: log, Metrics: metrics.New(prometheus.NewRegistry())})
 	if err != nil {
 		b.Fatal(err)
 	}

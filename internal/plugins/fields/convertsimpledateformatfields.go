@@ -108,7 +108,7 @@ func newConvertSimpleDateFormatFields(conf component.Config, env component.Env) 
 // field was set in the previous record.
 func (p *ConvertSimpleDateFormatFields) Process(_ context.Context, b *component.Batch) error {
 	var ok, failed int
-	var hints [8]int
+	var hints fieldHints
 	for _, r := range b.Records {
 		for i, rule := range p.rules {
 			if !p.overwrite && r.Has(rule.field) {
@@ -118,10 +118,7 @@ func (p *ConvertSimpleDateFormatFields) Process(_ context.Context, b *component.
 			if err != nil || v.IsNull() {
 				continue
 			}
-			s, isString := v.AsString()
-			if !isString {
-				s = v.Text()
-			}
+			s := textOf(v)
 			ms, parsed := int64(0), false
 			if p.plan != nil {
 				ms, parsed = p.plan.parse(s, p.loc)
@@ -136,8 +133,7 @@ func (p *ConvertSimpleDateFormatFields) Process(_ context.Context, b *component.
 				ms = t.UnixMilli()
 			}
 			ok++
-			h := &hints[i%len(hints)]
-			*h = r.SetHint(rule.field, record.IntValue(ms), *h)
+			hints.set(r, i, rule.field, record.IntValue(ms))
 		}
 	}
 	if ok > 0 {

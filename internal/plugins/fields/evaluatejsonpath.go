@@ -100,18 +100,14 @@ func newEvaluateJsonPath(conf component.Config, env component.Env) (component.Pr
 // Process evaluates the paths on every record.
 func (p *EvaluateJsonPath) Process(_ context.Context, b *component.Batch) error {
 	var flat []record.Field
-	var hints [8]int
-	src := -1
+	// Slot 0 is the input field's, slot 1+i rule i's.
+	var hints fieldHints
 	for _, r := range b.Records {
-		v, at, ok := r.GetHint(p.input, src)
+		v, ok := hints.get(r, 0, p.input)
 		if !ok {
 			continue
 		}
-		src = at
-		s, isString := v.AsString()
-		if !isString {
-			s = v.Text()
-		}
+		s := textOf(v)
 		if p.allMembers && !p.asJSON {
 			if flat, ok = decodeFlatObject(s, flat[:0]); ok {
 				p.members(r, flat, &hints)
@@ -140,7 +136,7 @@ func (p *EvaluateJsonPath) Process(_ context.Context, b *component.Batch) error 
 // name (a map keeps the last of duplicate keys). Every value of a flat
 // document is a scalar, which return.type scalar takes as it is. hints
 // are where each rule's field was set in the previous record.
-func (p *EvaluateJsonPath) members(r *record.Record, doc []record.Field, hints *[8]int) {
+func (p *EvaluateJsonPath) members(r *record.Record, doc []record.Field, hints *fieldHints) {
 	for ri, rule := range p.rules {
 		found := -1
 		for i := range doc {
@@ -154,8 +150,7 @@ func (p *EvaluateJsonPath) members(r *record.Record, doc []record.Field, hints *
 			}
 			continue
 		}
-		h := &hints[ri%len(hints)]
-		*h = r.SetHint(rule.field, doc[found].Value, *h)
+		hints.set(r, 1+ri, rule.field, doc[found].Value)
 	}
 }
 

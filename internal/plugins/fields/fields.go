@@ -18,8 +18,8 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/expr"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 )
 
 // Conflict resolution policies (LogIsland's values of
@@ -38,9 +38,9 @@ const ErrExpression = "expression_error"
 func counter(env component.Env, name, help, outcome string) prometheus.Counter {
 	m := env.Metrics
 	if m == nil {
-		m = status.NewMetrics(prometheus.NewRegistry())
+		m = metrics.New(prometheus.NewRegistry())
 	}
-	labels := append(append([]string(nil), status.ComponentLabels...), "outcome")
+	labels := append(append([]string(nil), metrics.ComponentLabels...), "outcome")
 	return m.CounterVec(name, help, labels...).WithLabelValues(append(env.MetricLabels(), outcome)...)
 }
 

@@ -13,12 +13,12 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/config"
 	"github.com/weir-streams/weir/internal/dataflow"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/plugins/cache"
 	"github.com/weir-streams/weir/internal/plugins/geoip"
 	"github.com/weir-streams/weir/internal/plugins/useragent"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/stream"
 	"github.com/weir-streams/weir/internal/streamtest"
 )
@@ -36,15 +36,11 @@ func BenchmarkFullJobChain(b *testing.B) {
 	// its chain and starts no stream.
 	b.Setenv("BROKER_LIST", "embedded")
 	b.Setenv("GEOIP_DB", "")
-	job, err := config.LoadFile(filepath.Join(streamtest.Root(), "conf", "index-apache-logs-full.yml"))
+	checked, err := config.LoadChecked(filepath.Join(streamtest.Root(), "conf", "index-apache-logs-full.yml"), config.DefaultMaxJobBytes, all.NewRegistry())
 	if err != nil {
 		b.Fatal(err)
 	}
-	plan, probs := dataflow.Check(job.DataFlow, all.NewRegistry())
-	if len(probs) > 0 {
-		b.Fatal(probs)
-	}
-	procs := plan.Streams[0].Pipeline.Processors
+	procs := checked.Plan.Streams[0].Pipeline.Processors
 	var withoutUA []dataflow.Configured
 	for _, c := range procs {
 		if c.Spec.Name != useragent.ParseUserAgentName {
@@ -64,7 +60,7 @@ func BenchmarkFullJobChain(b *testing.B) {
 	chains := []*jobChain{{name: "SplitTextOnly", procs: procs[:1]}, {name: "FullJob", procs: procs}, {name: "FullJobWithoutUserAgent", procs: withoutUA}}
 	for _, c := range chains {
 		deps := stream.ChainDeps{Registry: all.NewRegistry(), Services: svcs, Logger: slog.New(slog.DiscardHandler),
-			Metrics: status.NewMetrics(prometheus.NewRegistry())}
+			Metrics: metrics.New(prometheus.NewRegistry())}
 		if c.chain, err = stream.BuildChain(context.Background(), "s", 1, c.procs, deps); err != nil {
 			b.Fatal(err)
 		}

@@ -31,13 +31,11 @@ func TestFullSampleJob(t *testing.T) {
 	b.ProduceLines(t, "pipeline_raw", lines)
 	t.Setenv("BROKER_LIST", b.Addr)
 	t.Setenv("GEOIP_DB", "")
-	job, err := config.LoadFile(filepath.Join(streamtest.Root(), "conf", "index-apache-logs-full.yml"))
+	checked, err := config.LoadChecked(filepath.Join(streamtest.Root(), "conf", "index-apache-logs-full.yml"), config.DefaultMaxJobBytes, all.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := config.Validate(job, all.NewRegistry()); err != nil {
-		t.Fatal(err)
-	}
+	job := checked.Job
 
 	// What the job must do, worked out independently of its processors.
 	re := regexp.MustCompile(`^(?:` + streamtest.ApacheEnrichRegex + `)`)
@@ -130,13 +128,11 @@ func TestLogIslandJobRunsAsIs(t *testing.T) {
 	lines := streamtest.AccessLogLines(t)
 	b.ProduceLines(t, "logisland_raw", lines)
 	t.Setenv("BROKER_LIST", b.Addr)
-	job, err := config.LoadFile(filepath.Join(streamtest.Root(), "conf", "logisland-threshold-parsing.yml"))
+	checked, err := config.LoadChecked(filepath.Join(streamtest.Root(), "conf", "logisland-threshold-parsing.yml"), config.DefaultMaxJobBytes, all.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := config.Validate(job, all.NewRegistry()); err != nil {
-		t.Fatal(err)
-	}
+	job := checked.Job
 	re := regexp.MustCompile(`^(?:` + streamtest.ApacheRegex + `)`)
 	parsed := 0
 	for _, l := range lines {
@@ -164,7 +160,7 @@ func TestLogIslandJobRunsAsIs(t *testing.T) {
 		case v.Kind() == record.Float || v.Kind() == record.Int:
 			// A whole double is written to JSON as 14872 and read back as
 			// an integer: the JSON serializer does not keep the
-			// difference (see the report of issue 21).
+			// difference.
 			doubles++
 		case v.Text() == "-":
 			dashes++ // a response without a body: kept as it was, as LogIsland does

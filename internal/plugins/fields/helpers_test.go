@@ -8,8 +8,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 )
 
 // build validates props against spec, as the engine does (declared keys,
@@ -34,7 +34,7 @@ func tryBuild(spec component.Spec, props map[string]string) (component.Processor
 		}
 	}
 	reg := prometheus.NewRegistry()
-	p, err := spec.NewProcessor(conf, component.Env{Name: "p", Stream: "s", Metrics: status.NewMetrics(reg)})
+	p, err := spec.NewProcessor(conf, component.Env{Name: "p", Stream: "s", Metrics: metrics.New(reg)})
 	return p, reg, err
 }
 

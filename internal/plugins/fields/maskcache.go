@@ -13,8 +13,8 @@ const maskCacheMaxValue = 256
 
 // maskCache is a bounded table of recent HMAC tokens, keyed by the text
 // they mask. HMAC-SHA256 of even a short value costs two SHA-256 blocks
-// (about 45 ns each with SHA-NI on the development machine, 20 or less in
-// AVX-512's 16 lanes: see internal/sha256block) and a 64-byte token; but
+// (about 45 ns each with SHA-NI on the development machine) and a 64-byte
+// token; but
 // log fields repeat: on the 10,000 lines of the real
 // access log, 85 % of http_query values and 82 % of src_ip values were seen
 // before among the last 4,096 distinct ones.

@@ -13,7 +13,6 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/sha256block"
 )
 
 // MaskFieldsName is the component identifier. LogIsland has no such
@@ -32,7 +31,7 @@ func MaskFieldsSpec() component.Spec {
 			"83.149.9.216 becomes 83.149.9.0). A value of truncate.ip.fields that is not an address is hashed if hash.key is set, removed otherwise, " +
 			"so that nothing unmasked passes; such values are counted in mask_fields_total{outcome=\"not_an_address\"}. " +
 			"HMAC-SHA256 is the costly part (two SHA-256 blocks per value, three past 55 bytes): the values of a batch that must be hashed " +
-			"are hashed together at its end, 16 at a time where the CPU has AVX-512 (two at a time with SHA instructions otherwise), and a value " +
+			"are hashed together at its end, their tokens cut from one string, and a value " +
 			"equal to the previous record's, or found in the table of recent tokens (hash.cache.size), is not hashed again.",
 		Properties: []component.Property{
 			{Key: "hash.fields", Description: "Comma-separated fields replaced by their keyed hash.", Validator: component.List(component.NonEmpty)},
@@ -81,7 +80,7 @@ type MaskFields struct {
 
 	// mac is the HMAC-SHA256 of key, its inner and outer states computed
 	// once; it is never changed, so every partition uses it at once.
-	mac *sha256block.HMAC
+	mac *hmacHex
 
 	// scratch holds *maskScratch: a batch's lists of values to hash,
 	// reused by the batches (of any partition) that follow.
@@ -90,13 +89,13 @@ type MaskFields struct {
 
 // maskScratch is what one Process call hashes at its end: the values of
 // hash.fields that neither the previous record nor the token cache
-// answered (jobs, and their texts for HMAC.HexMany), and the fields that
-// take their tokens (refs). Hashing them together lets sha256block run 16
-// of them at once (AVX-512) or two (SHA-NI).
+// answered (jobs, and their texts for hmacHex.hexMany), and the fields
+// that take their tokens (refs). Hashing them together at the end of the
+// batch lets the tokens that are not cached share one allocation.
 type maskScratch struct {
 	jobs  []maskJob
 	texts []string
-	out   [][2 * sha256block.Size]byte
+	out   [][hexSize]byte
 	refs  []maskRef
 	// seen maps a text to its job, with the token cache on: a value met
 	// again later in the batch takes the job's token, as it would have
@@ -148,7 +147,7 @@ func newMaskFields(conf component.Config, env component.Env) (component.Processo
 	if len(p.key) > 0 {
 		p.cache = newMaskCache(int(cacheSize))
 	}
-	p.mac = sha256block.NewHMAC(p.key)
+	p.mac = newHMACHex(p.key)
 	p.scratch.New = func() any { return new(maskScratch) }
 	return p, nil
 }
@@ -190,8 +189,8 @@ func (h *batchHasher) token(s string) string {
 	if ok {
 		return token
 	}
-	var out [2 * sha256block.Size]byte
-	return keep(slot, s, h.p.mac.AppendHex(out[:0], s))
+	var out [hexSize]byte
+	return keep(slot, s, h.p.mac.appendHex(out[:0], s))
 }
 
 // keep returns hex as a string (the one allocation of a token). With a
@@ -250,13 +249,13 @@ func (p *MaskFields) hashJobs(sc *maskScratch) {
 		// batch keeps those tokens of the batch alive with its own. A
 		// cached token has its own allocation, with its text: the cache
 		// must not keep a batch's memory.
-		const size = 2 * sha256block.Size
+		const size = hexSize
 		var out [][size]byte
 		if uncached == n {
 			// No token is cached (the cache is off, or every value was too
 			// long for it): the hex is written straight into the memory of
 			// that string, sparing a copy of every token (83 instructions a
-			// token, BENCHMARKS.md, "MaskFields' token paths as one").
+			// token, BENCHMARKS.md).
 			out = make([][size]byte, n)
 		} else {
 			if cap(sc.out) < n {
@@ -264,11 +263,11 @@ func (p *MaskFields) hashJobs(sc *maskScratch) {
 			}
 			out = sc.out[:n]
 		}
-		p.mac.HexMany(sc.texts, out)
+		p.mac.hexMany(sc.texts, out)
 		var all string
 		switch {
 		case uncached == n:
-			// Nothing writes to out after HexMany: unsafe.String is sound.
+			// Nothing writes to out after hexMany: unsafe.String is sound.
 			all = unsafe.String(&out[0][0], n*size)
 		case uncached > 0:
 			var b strings.Builder
@@ -356,10 +355,7 @@ func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
 				continue
 			}
 			m.at = at
-			s, isString := v.AsString()
-			if !isString {
-				s = v.Text()
-			}
+			s := textOf(v)
 			hashed++
 			if m.ok && m.in == s {
 				if m.pending {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/sha256block"
 )
 
 // ModifyIdName is the component identifier.
@@ -33,9 +32,9 @@ var hashAlgorithms = map[string]func(dst, data []byte) []byte{
 	"MD5":     func(dst, data []byte) []byte { s := md5.Sum(data); return append(dst, s[:]...) },
 	"SHA-1":   func(dst, data []byte) []byte { s := sha1.Sum(data); return append(dst, s[:]...) },
 	"SHA-224": func(dst, data []byte) []byte { s := sha256.Sum224(data); return append(dst, s[:]...) },
-	// SHA-256, the default, goes through internal/sha256block instead (see
-	// ModifyId.processSHA256); this entry serves the other strategies' table.
-	"SHA-256": func(dst, data []byte) []byte { s := sha256block.Sum256(data); return append(dst, s[:]...) },
+	// SHA-256, the default, goes through ModifyId.processSHA256 for
+	// hashFields and typetimehash; this entry serves the generic path.
+	"SHA-256": func(dst, data []byte) []byte { s := sha256.Sum256(data); return append(dst, s[:]...) },
 	"SHA-384": func(dst, data []byte) []byte { s := sha512.Sum384(data); return append(dst, s[:]...) },
 	"SHA-512": func(dst, data []byte) []byte { s := sha512.Sum512(data); return append(dst, s[:]...) },
 }
@@ -48,8 +47,8 @@ func ModifyIdSpec() component.Spec {
 		Summary: "Replaces the record id (and record_id). Strategies: randomUuid; hashFields (hex digest of the text of fields.to.hash, concatenated); " +
 			"fromFields (java.formatter.string filled with fields.to.hash, e.g. %2$s-%1$s); typetimehash (record_type-record_time-hex digest). " +
 			"A record id derived from the input (the default) already makes replays idempotent: change it only to key records by their content. " +
-			"The digest is much of hashFields' cost: with SHA-256 (the default) a batch's texts are hashed together, 16 at a time where " +
-			"the CPU has AVX-512, two at a time with SHA instructions otherwise (BENCHMARKS.md).",
+			"The digest is much of hashFields' cost: with SHA-256 (the default) a batch's texts are hashed one after the other " +
+			"and its ids cut from one string.",
 		Properties: []component.Property{
 			{Key: "id.generation.strategy", Description: "randomUuid, hashFields, fromFields or typetimehash.", Default: "randomUuid",
 				Validator: component.Enum("randomUuid", "hashFields", "fromFields", "typetimehash")},
@@ -137,24 +136,17 @@ func (p *ModifyId) Process(_ context.Context, b *component.Batch) error {
 
 // processSHA256 sets the ids of hashFields and typetimehash with SHA-256,
 // the default algorithm: the batch's texts are built first, in one
-// buffer, and hashed together (sha256block.HexMany256: 16 at a time with
-// AVX-512, two at a time with SHA-NI), then the ids set. SHA-256 of an
-// access log's address, time and path is two blocks, most of a record's
-// cost when hashed one by one.
+// buffer, and hashed one after the other, then the ids set, cut from one
+// string. SHA-256 of an access log's address, time and path is two
+// blocks, most of a record's cost.
 func (p *ModifyId) processSHA256(recs []*record.Record) {
 	sc := p.scratch.Get().(*modifyIdScratch)
 	defer p.scratch.Put(sc)
 	sc.data, sc.ends = sc.data[:0], sc.ends[:0]
-	// Records of a stream share their field order: each field is looked
-	// for first where the previous record had it.
-	sc.hints = sc.hints[:0]
-	for range p.fields {
-		sc.hints = append(sc.hints, -1)
-	}
+	var hints fieldHints
 	for _, r := range recs {
 		for i, f := range p.fields {
-			if v, at, ok := r.GetHint(f, sc.hints[i]); ok {
-				sc.hints[i] = at
+			if v, ok := hints.get(r, i, f); ok {
 				sc.data = appendText(sc.data, v)
 			}
 		}
@@ -170,11 +162,11 @@ func (p *ModifyId) processSHA256(recs []*record.Record) {
 	if p.strategy == "hashFields" && len(recs) > 0 {
 		// The ids are the digests' hex and nothing else: the hex is
 		// written straight into the memory the ids' string is made of,
-		// which nothing changes after HexMany256 (so unsafe.String is
+		// which nothing changes after hexSum256Many (so unsafe.String is
 		// sound), sparing a copy of every id.
-		const n = 2 * sha256block.Size
+		const n = hexSize
 		buf := make([][n]byte, len(recs))
-		sha256block.HexMany256(sc.msgs, buf)
+		hexSum256Many(sc.msgs, buf)
 		all := unsafe.String(&buf[0][0], len(buf)*n)
 		for i, r := range recs {
 			r.SetID(all[i*n : (i+1)*n])
@@ -183,10 +175,10 @@ func (p *ModifyId) processSHA256(recs []*record.Record) {
 		return
 	}
 	if cap(sc.out) < len(recs) {
-		sc.out = make([][2 * sha256block.Size]byte, len(recs))
+		sc.out = make([][hexSize]byte, len(recs))
 	}
 	out := sc.out[:len(recs)]
-	sha256block.HexMany256(sc.msgs, out)
+	hexSum256Many(sc.msgs, out)
 	// The batch's ids are cut from one string: one allocation per batch
 	// instead of one per record (an allocation cost as much as the
 	// hashing). A record that outlives its batch keeps the batch's ids
@@ -201,7 +193,7 @@ func (p *ModifyId) processSHA256(recs []*record.Record) {
 		}
 	}
 	var ids strings.Builder
-	ids.Grow(len(sc.data) + len(recs)*2*sha256block.Size)
+	ids.Grow(len(sc.data) + len(recs)*hexSize)
 	prev := 0
 	for i := range recs {
 		if len(sc.ends) > 0 {
@@ -213,7 +205,7 @@ func (p *ModifyId) processSHA256(recs []*record.Record) {
 	all := ids.String()
 	start, prev = 0, 0
 	for i, r := range recs {
-		n := 2 * sha256block.Size
+		n := hexSize
 		if len(sc.ends) > 0 {
 			n += sc.ends[i] - prev
 			prev = sc.ends[i]
@@ -298,16 +290,14 @@ func formatUUIDv4(dst, b []byte) {
 
 // modifyIdScratch holds processSHA256's buffers, reused by the batches
 // (of any partition) that follow: the texts to hash one after the other
-// in data, where each ends, the texts cut from data, their digests, and
-// where each field of fields.to.hash was in the previous record; and
-// processRandomUUID's generator, with data holding a batch's random bytes.
+// in data, where each ends, the texts cut from data and their digests;
+// and processRandomUUID's generator, with data holding a batch's random bytes.
 type modifyIdScratch struct {
-	data  []byte
-	ends  []int
-	msgs  [][]byte
-	out   [][2 * sha256block.Size]byte
-	hints []int
-	rand  *mrand.ChaCha8 // processRandomUUID's generator
+	data []byte
+	ends []int
+	msgs [][]byte
+	out  [][hexSize]byte
+	rand *mrand.ChaCha8 // processRandomUUID's generator
 }
 
 // appendFields appends the text of fields.to.hash, concatenated: what

@@ -13,8 +13,8 @@ import (
 // BenchmarkHashOutputFloor measures, in BenchmarkProcessors' harness (the
 // same records, batches, Cold and Hot settings and Restore line), the
 // parts of ModifyId's and MaskFields' work that are not the hash, each
-// alone, so that their sum with the hash's own cost (internal/sha256block's
-// BenchmarkHMACMany) shows the floor of those processors:
+// alone, so that their sum with the hash's own cost (BenchmarkHashFloor)
+// shows the floor of those processors:
 //
 //   - Restore: the five fields set back, nothing else (as in
 //     BenchmarkProcessors).

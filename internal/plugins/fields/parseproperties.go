@@ -51,25 +51,20 @@ func newParseProperties(conf component.Config, _ component.Env) (component.Proce
 // its key was set in the previous record (records of a stream share their
 // field order), so setting it rarely scans the record's names.
 func (p *ParseProperties) Process(_ context.Context, b *component.Batch) error {
-	var hints [8]int
-	src := -1
+	// Slot 0 is the parsed field's, slot 1+n the n-th pair's.
+	var hints fieldHints
 	for _, r := range b.Records {
-		v, at, ok := r.GetHint(p.field, src)
+		v, ok := hints.get(r, 0, p.field)
 		if !ok {
 			continue
 		}
-		src = at
-		s, isString := v.AsString()
-		if !isString {
-			s = v.Text()
-		}
+		s := textOf(v)
 		for pos, n := 0, 0; ; n++ {
 			kb, ke, ve, end, found := nextPropertyPair(s, pos)
 			if !found {
 				break
 			}
-			h := &hints[n%len(hints)]
-			*h = r.SetHint(s[kb:ke], record.StringValue(strings.TrimSpace(s[ke+1:ve])), *h)
+			hints.set(r, 1+n, s[kb:ke], record.StringValue(strings.TrimSpace(s[ke+1:ve])))
 			pos = end
 		}
 		if !p.keep {

@@ -61,14 +61,13 @@ func newSetJsonAsFields(conf component.Config, _ component.Env) (component.Proce
 // field order), so setting it rarely scans the record's names.
 func (p *SetJsonAsFields) Process(_ context.Context, b *component.Batch) error {
 	var flat []record.Field
-	var hints [16]int
-	src := -1
+	// Slot 0 is the source field's, slot 1+j the j-th attribute's.
+	var hints fieldHints
 	for _, r := range b.Records {
-		v, at, ok := r.GetHint(p.field, src)
+		v, ok := hints.get(r, 0, p.field)
 		if !ok {
 			continue
 		}
-		src = at
 		var fs []record.Field
 		s, isString := v.AsString()
 		if isString {
@@ -94,7 +93,7 @@ func (p *SetJsonAsFields) Process(_ context.Context, b *component.Batch) error {
 			}
 		}
 		if !p.keep {
-			r.RemoveHint(p.field, src)
+			hints.remove(r, 0, p.field)
 		}
 		for j, f := range fs {
 			if p.omitNull && f.Value.IsNull() {
@@ -106,8 +105,7 @@ func (p *SetJsonAsFields) Process(_ context.Context, b *component.Batch) error {
 			if !p.overwrite && r.Has(f.Name) {
 				continue
 			}
-			h := &hints[j%len(hints)]
-			*h = r.SetHint(f.Name, f.Value, *h)
+			hints.set(r, 1+j, f.Name, f.Value)
 		}
 	}
 	return nil

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/weir-streams/weir/internal/record"
 )
 
 // altScanner finds, with a byte scan, a separator that is an alternation of
@@ -131,24 +129,6 @@ func (b *altBranch) matchAt(s string, k int) int {
 		}
 	}
 	return k + len(b.sets)
-}
-
-// splitAlt returns regexp.Split(s, limit) (limit >= 1) for a separator
-// that sc finds, as values from a sharing s's bytes. Such a separator
-// cannot match the empty text, so every part is the text between two
-// separators, as in splitClass.
-func splitAlt(s string, sc *altScanner, limit int, a *partsArena) []record.Value {
-	beg := 0
-	for n := 1; n < limit; n++ {
-		start, end := sc.next(s, beg)
-		if start < 0 {
-			break
-		}
-		a.add(record.StringValue(s[beg:start]))
-		beg = end
-	}
-	a.add(record.StringValue(s[beg:]))
-	return a.done()
 }
 
 // compileAltScanner returns the scanner of sep, or nil if sep is not an

@@ -11,7 +11,7 @@ import (
 )
 
 // altSeparators are alternations of literals the byte scan of splitalt.go
-// must take: the issue's (a percent-encoded slash, a list separator, line
+// must take: the common ones (a percent-encoded slash, a list separator, line
 // ends, case-folded words), alternatives whose order decides the match
 // (a|ab, ab|a), prefixes the parser factors (ab|ac is a[bc]), optional
 // parts, non-ASCII runes and folds that leave ASCII (k folds to the
@@ -83,7 +83,7 @@ func TestSplitAltPrefersFirstBranch(t *testing.T) {
 		{`//|/`, "a///b", `["a","","b"]`},
 		{`/|//`, "a///b", `["a","","","b"]`},
 	} {
-		got := record.ArrayValue(splitAlt(c.s, compileAltScanner(c.sep), 1<<20, new(partsArena))).String()
+		got := record.ArrayValue(splitScanned(c.s, compileAltScanner(c.sep), 1<<20, new(partsArena))).String()
 		if got != c.want {
 			t.Errorf("split %q on %q = %s, want %s", c.s, c.sep, got, c.want)
 		}
@@ -206,6 +206,6 @@ func FuzzSplitAltIsRegexpSplit(f *testing.F) {
 
 func altSplit(sc *altScanner) splitFunc {
 	return func(s string, limit int) ([]record.Value, bool) {
-		return splitAlt(s, sc, limit, new(partsArena)), true
+		return splitScanned(s, sc, limit, new(partsArena)), true
 	}
 }

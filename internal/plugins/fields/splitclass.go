@@ -4,8 +4,6 @@ import (
 	"regexp/syntax"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/weir-streams/weir/internal/record"
 )
 
 // classScanner finds, with byte tables, a separator made of ASCII
@@ -67,24 +65,6 @@ func (sc *classScanner) next(s string, pos int) (start, end int) {
 		return i, end
 	}
 	return -1, -1
-}
-
-// splitClass returns regexp.Split(s, limit) (limit >= 1) for a separator
-// that sc finds, as values from a sharing s's bytes. Such a separator
-// cannot match the empty text, so every part is the text between two
-// separators, as in splitLiteral.
-func splitClass(s string, sc *classScanner, limit int, a *partsArena) []record.Value {
-	beg := 0
-	for n := 1; n < limit; n++ {
-		start, end := sc.next(s, beg)
-		if start < 0 {
-			break
-		}
-		a.add(record.StringValue(s[beg:start]))
-		beg = end
-	}
-	a.add(record.StringValue(s[beg:]))
-	return a.done()
 }
 
 // compileClassScanner returns the scanner of sep, or nil if sep is not of

@@ -140,9 +140,9 @@ func newSplitField(conf component.Config, _ component.Env) (component.Processor,
 // stream share their field order. The separators searched with fastre
 // share one fastre.Scratch.
 func (p *SplitField) Process(_ context.Context, b *component.Batch) error {
-	// The source, target and counter positions of each rule (rules past
-	// the fourth share hints: a wrong hint only costs a scan).
-	var hints [4][3]int
+	// The source, target and counter positions of each rule: slots 3i,
+	// 3i+1 and 3i+2.
+	var hints fieldHints
 	a := partsArena{perRecord: int(p.perRecord.Load())}
 	var memo splitMemo
 	// One backtracking space for every fastre search of the batch (a
@@ -152,25 +152,16 @@ func (p *SplitField) Process(_ context.Context, b *component.Batch) error {
 		a.left = len(b.Records) - ri
 		for i := range p.rules {
 			rule := &p.rules[i]
-			h := &hints[i%len(hints)]
-			v, at, ok := r.GetHint(rule.source, h[0])
+			v, ok := hints.get(r, 3*i, rule.source)
 			if !ok {
 				continue
 			}
-			h[0] = at
-			s, isString := v.AsString()
-			if !isString {
-				s = v.Text()
-			}
+			s := textOf(v)
 			if s == "" {
 				continue
 			}
 			if !p.overwrite {
-				old, at, ok := r.GetHint(rule.target, h[1])
-				if ok {
-					h[1] = at
-				}
-				if !isEmptyValue(old, ok) {
+				if old, ok := hints.get(r, 3*i+1, rule.target); !isEmptyValue(old, ok) {
 					continue
 				}
 			}
@@ -184,9 +175,9 @@ func (p *SplitField) Process(_ context.Context, b *component.Batch) error {
 				}
 				slot.rule, slot.text, slot.parts = i+1, s, parts
 			}
-			h[1] = r.SetHint(rule.target, record.ArrayValue(parts), h[1])
+			hints.set(r, 3*i+1, rule.target, record.ArrayValue(parts))
 			if p.counter {
-				h[2] = r.SetHint(rule.counterName, record.IntValue(int64(len(parts))), h[2])
+				hints.set(r, 3*i+2, rule.counterName, record.IntValue(int64(len(parts))))
 			}
 		}
 	}

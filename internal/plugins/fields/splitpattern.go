@@ -20,8 +20,7 @@ import (
 // (/|%2[Ff], ", |;", \r\n|\n, (?i)and|or, \r?\n), is found with a table
 // of first bytes and its alternatives checked in regexp's leftmost-first
 // order (altScanner, splitalt.go): through fastre it cost about 70 ns more
-// per access-log path than a byte scan (BENCHMARKS.md, "SplitField's
-// alternations of literals").
+// per access-log path than a byte scan (BENCHMARKS.md, "Processors").
 //
 // Any other separator that is a real regular expression ([0-9]+\.?,
 // \s*\pL\s*) is found with fastre, Weir's backtracker for log patterns,
@@ -40,12 +39,37 @@ import (
 // with regexp. So do separators outside fastre's subset, and any text on
 // which fastre gives up (its step budget).
 
+// separatorScanner finds the next separator of s at or after from, and
+// returns where it starts and ends, or -1, -1. classScanner and altScanner
+// are the two; neither finds an empty separator.
+type separatorScanner interface {
+	next(s string, from int) (start, end int)
+}
+
+// splitScanned returns regexp.Split(s, limit) (limit >= 1) for a separator
+// that sc finds, as values from a sharing s's bytes. Such a separator
+// cannot match the empty text, so every part is the text between two
+// separators, as in splitLiteral.
+func splitScanned(s string, sc separatorScanner, limit int, a *partsArena) []record.Value {
+	beg := 0
+	for n := 1; n < limit; n++ {
+		start, end := sc.next(s, beg)
+		if start < 0 {
+			break
+		}
+		a.add(record.StringValue(s[beg:start]))
+		beg = end
+	}
+	a.add(record.StringValue(s[beg:]))
+	return a.done()
+}
+
 // patternSplitter splits text around a separator that is a real regular
 // expression, by the fastest of the four ways that applies.
 type patternSplitter struct {
 	re    *regexp.Regexp
-	class *classScanner   // splitClass's scanner, nil if the separator is not made of ASCII classes
-	alt   *altScanner     // splitAlt's scanner, nil if the separator is not an alternation of literals
+	class *classScanner   // nil if the separator is not made of ASCII classes
+	alt   *altScanner     // nil if the separator is not an alternation of literals
 	fast  *fastre.Matcher // splitFast's matcher, nil if the separator stays with regexp
 }
 
@@ -66,10 +90,10 @@ func newPatternSplitter(re *regexp.Regexp) *patternSplitter {
 // splits (see splitFast).
 func (p *patternSplitter) split(s string, limit int, a *partsArena, sc *fastre.Scratch) []record.Value {
 	if p.class != nil {
-		return splitClass(s, p.class, limit, a)
+		return splitScanned(s, p.class, limit, a)
 	}
 	if p.alt != nil {
-		return splitAlt(s, p.alt, limit, a)
+		return splitScanned(s, p.alt, limit, a)
 	}
 	if p.fast != nil {
 		if parts, ok := splitFast(s, p.fast, limit, a, sc); ok {

@@ -196,7 +196,7 @@ func pickedSplit(re *regexp.Regexp) splitFunc {
 
 func classSplit(sc *classScanner) splitFunc {
 	return func(s string, limit int) ([]record.Value, bool) {
-		return splitClass(s, sc, limit, new(partsArena)), true
+		return splitScanned(s, sc, limit, new(partsArena)), true
 	}
 }
 

@@ -25,7 +25,7 @@ func TestBadExpressionInJobFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = config.Validate(job, all.NewRegistry())
+	_, err = config.Check(job, all.NewRegistry())
 	if err == nil {
 		t.Fatal("a bad expression passed validation")
 	}

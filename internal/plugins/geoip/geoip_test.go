@@ -15,10 +15,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/cache"
 	"github.com/weir-streams/weir/internal/plugins/geoip"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 )
 
 // services is the engine's service table, reduced to a map.
@@ -68,7 +68,7 @@ func setupTB(t testing.TB, props map[string]string) (*geoip.Service, component.P
 	}
 	t.Cleanup(func() { svc.Close(context.Background()) })
 	reg := prometheus.NewRegistry()
-	env := component.Env{Name: "geo_enrich", Stream: "s", Metrics: status.NewMetrics(reg),
+	env := component.Env{Name: "geo_enrich", Stream: "s", Metrics: metrics.New(reg),
 		Services: services{"geo": svc, "lru": cache.NewLRUService(component.Env{}, 16384, nil)}}
 	all := map[string]string{"ip.address.field": "src_ip", "iptogeo.service": "geo", "cache.service": "lru"}
 	for k, v := range props {

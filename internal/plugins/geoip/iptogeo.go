@@ -13,9 +13,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/cache"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 )
 
 // IpToGeoName is the component identifier.
@@ -181,9 +181,9 @@ func New(o Options, geo Locator, kv cache.KeyValue, env component.Env) *IpToGeo 
 	p.space = fmt.Sprintf("%s/%x", CacheSpace, sig.Sum64())
 	m := env.Metrics
 	if m == nil {
-		m = status.NewMetrics(prometheus.NewRegistry())
+		m = metrics.New(prometheus.NewRegistry())
 	}
-	vec := m.CounterVec("ip_to_geo_records_total", "Records seen by IpToGeo, by outcome.", append(append([]string(nil), status.ComponentLabels...), "outcome")...)
+	vec := m.CounterVec("ip_to_geo_records_total", "Records seen by IpToGeo, by outcome.", append(append([]string(nil), metrics.ComponentLabels...), "outcome")...)
 	for i, n := range recNames {
 		p.records[i] = vec.WithLabelValues(append(env.MetricLabels(), n)...)
 	}

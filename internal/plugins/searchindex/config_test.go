@@ -15,9 +15,9 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/config"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
 	"github.com/weir-streams/weir/internal/plugins/searchindex"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/streamtest"
 	"github.com/weir-streams/weir/internal/testserver/zinc"
 )
@@ -54,7 +54,7 @@ func TestValidationProblems(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parse: %v", err)
 			}
-			err = config.Validate(job, streamtest.Registry())
+			_, err = config.Check(job, streamtest.Registry())
 			probs := config.AsProblems(err)
 			if len(probs) == 0 {
 				t.Fatalf("validation = %v, want a problem", err)
@@ -77,7 +77,8 @@ func TestValidationProblems(t *testing.T) {
 	}
 	// The path of a service problem.
 	job, _ := config.Parse([]byte(strings.Replace(string(data), "hosts: ${SEARCH_HOSTS}", "hosts: ftp://es", 1)), time.Now(), func(string) (string, bool) { return "", false })
-	if probs := config.AsProblems(config.Validate(job, streamtest.Registry())); len(probs) == 0 || probs[0].Path != svcPath {
+	_, cerr := config.Check(job, streamtest.Registry())
+	if probs := config.AsProblems(cerr); len(probs) == 0 || probs[0].Path != svcPath {
 		t.Fatalf("problems %v, want one at %s", probs, svcPath)
 	}
 }
@@ -101,7 +102,7 @@ func TestSecretsNotLogged(t *testing.T) {
 			t.Fatal(err)
 		}
 		env := component.Env{Name: "search_service", Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-			Metrics: status.NewMetrics(prometheus.NewRegistry())}
+			Metrics: metrics.New(prometheus.NewRegistry())}
 		svc, err := spec.NewService(context.Background(), conf, env)
 		if err != nil {
 			t.Fatal(err)
@@ -216,7 +217,7 @@ func TestBulkPutJobValidates(t *testing.T) {
 	if err != nil {
 		t.Fatalf("parse: %v", err)
 	}
-	if err := config.Validate(job, streamtest.Registry()); err != nil {
+	if _, err := config.Check(job, streamtest.Registry()); err != nil {
 		t.Fatalf("validate BulkPut on the search-index service: %v", err)
 	}
 }

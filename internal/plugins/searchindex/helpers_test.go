@@ -18,9 +18,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/searchindex"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/streamtest"
 )
 
@@ -202,7 +202,7 @@ func testEnv(t testing.TB, name string, reg *prometheus.Registry, svcs services)
 	return component.Env{
 		Name:     name,
 		Logger:   streamtest.Logger(t),
-		Metrics:  status.NewMetrics(reg),
+		Metrics:  metrics.New(reg),
 		Services: svcs,
 	}
 }

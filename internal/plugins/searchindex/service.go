@@ -36,8 +36,8 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/delivery"
 	"github.com/weir-streams/weir/internal/localfile"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 )
 
 // ServiceName is the identifier of the client service.
@@ -262,9 +262,9 @@ func newService(_ context.Context, conf component.Config, env component.Env) (co
 		log = slog.Default()
 	}
 	log = log.With("service", env.Name)
-	metrics := env.Metrics
-	if metrics == nil {
-		metrics = status.NewMetrics(prometheus.NewRegistry())
+	met := env.Metrics
+	if met == nil {
+		met = metrics.New(prometheus.NewRegistry())
 	}
 	transport := &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
@@ -292,7 +292,7 @@ func newService(_ context.Context, conf component.Config, env component.Env) (co
 		backoff:        st.backoff,
 		requestTimeout: st.requestTimeout,
 		log:            log,
-		metrics:        newWriterMetrics(metrics, env.MetricLabels()),
+		metrics:        newWriterMetrics(met, env.MetricLabels()),
 	})
 	log.Info("search-index client ready", "hosts", strings.Join(st.hosts, ","), "batch_size", st.batchSize,
 		"bulk_size", st.bulkSize, "flush_interval_ms", st.flush.Milliseconds(), "concurrent_requests", st.concurrent,

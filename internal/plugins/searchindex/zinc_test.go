@@ -29,7 +29,7 @@ func sampleJob(t *testing.T, srv *zinc.Server, broker string) *dataflow.DataFlow
 	if err != nil {
 		t.Fatalf("parse the sample job: %v", err)
 	}
-	if err := config.Validate(job, streamtest.Registry()); err != nil {
+	if _, err := config.Check(job, streamtest.Registry()); err != nil {
 		t.Fatalf("validate the sample job: %v", err)
 	}
 	return job.DataFlow

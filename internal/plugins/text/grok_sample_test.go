@@ -21,13 +21,11 @@ import (
 func sampleParser(t *testing.T, file string) (component.Processor, map[string]string) {
 	t.Helper()
 	t.Setenv("BROKER_LIST", "")
-	job, err := config.LoadFile(filepath.Join(streamtest.Root(), "conf", file))
+	checked, err := config.LoadChecked(filepath.Join(streamtest.Root(), "conf", file), config.DefaultMaxJobBytes, streamtest.Registry())
 	if err != nil {
 		t.Fatalf("load %s: %v", file, err)
 	}
-	if err := config.Validate(job, streamtest.Registry()); err != nil {
-		t.Fatalf("validate %s: %v", file, err)
-	}
+	job := checked.Job
 	for _, s := range job.DataFlow.Streams {
 		for _, p := range s.Pipeline.Processors {
 			if p.Component == text.SplitTextName {
@@ -140,13 +138,11 @@ func TestGrokSampleJobEndToEnd(t *testing.T) {
 	broker := streamtest.StartBroker(t)
 	broker.CreateTopic(t, "pipeline_raw", 4)
 	t.Setenv("BROKER_LIST", broker.Addr)
-	job, err := config.LoadFile(filepath.Join(streamtest.Root(), "conf", "index-apache-logs-grok.yml"))
+	checked, err := config.LoadChecked(filepath.Join(streamtest.Root(), "conf", "index-apache-logs-grok.yml"), config.DefaultMaxJobBytes, streamtest.Registry())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := config.Validate(job, streamtest.Registry()); err != nil {
-		t.Fatal(err)
-	}
+	job := checked.Job
 	streamtest.StartEngine(t, engine.Settings{UIPort: -1}, job.DataFlow)
 	lines := streamtest.AccessLogLines(t)
 	broker.ProduceLines(t, "pipeline_raw", lines)

@@ -16,13 +16,11 @@ import (
 // file stays runnable as it is.
 func TestEnrichSampleJobValidates(t *testing.T) {
 	t.Setenv("BROKER_LIST", "")
-	job, err := config.LoadFile(filepath.Join(streamtest.Root(), "conf", "index-apache-logs-enrich.yml"))
+	checked, err := config.LoadChecked(filepath.Join(streamtest.Root(), "conf", "index-apache-logs-enrich.yml"), config.DefaultMaxJobBytes, all.NewRegistry())
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
-	if err := config.Validate(job, all.NewRegistry()); err != nil {
-		t.Fatalf("validate: %v", err)
-	}
+	job := checked.Job
 	// The job parses with the spec's 11-group regex and analyses its
 	// user-agent group.
 	var parser, ua *dataflow.Component

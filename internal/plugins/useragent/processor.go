@@ -12,9 +12,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/useragent/uaparse"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 )
 
 // ParseUserAgentName is the component identifier.
@@ -166,10 +166,10 @@ func New(o Options, env component.Env) (*ParseUserAgent, error) {
 func (p *ParseUserAgent) initMetrics(env component.Env) {
 	m := env.Metrics
 	if m == nil {
-		m = status.NewMetrics(prometheus.NewRegistry())
+		m = metrics.New(prometheus.NewRegistry())
 	}
 	labels := env.MetricLabels()
-	withOutcome := append(append([]string(nil), status.ComponentLabels...), "outcome")
+	withOutcome := append(append([]string(nil), metrics.ComponentLabels...), "outcome")
 	rec := m.CounterVec("useragent_records_total",
 		"Records seen by ParseUserAgent, by outcome: analyzed (cache miss), cached (cache hit, or the same user agent as the record before in the batch), missing_field.", withOutcome...)
 	for i, n := range recOutcomeNames {

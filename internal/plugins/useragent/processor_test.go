@@ -10,9 +10,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/useragent/uaparse"
 	"github.com/weir-streams/weir/internal/record"
-	"github.com/weir-streams/weir/internal/status"
 )
 
 const (
@@ -37,7 +37,7 @@ func build(t *testing.T, reg *prometheus.Registry, kv ...string) *ParseUserAgent
 	if reg == nil {
 		reg = prometheus.NewRegistry()
 	}
-	env := component.Env{Name: "ua", Stream: "s", Metrics: status.NewMetrics(reg)}
+	env := component.Env{Name: "ua", Stream: "s", Metrics: metrics.New(reg)}
 	p, err := spec.NewProcessor(conf, env)
 	if err != nil {
 		t.Fatalf("NewProcessor: %v", err)

@@ -11,6 +11,8 @@
 // missing spaces, missing parentheses, URL encoding. Hand-written rules
 // then read those tokens, each concern in its own file:
 //
+//   - parse.go: the tokeniser (products, comment entries, the bits that
+//     answer "is there a product or entry like this" without a loop);
 //   - needles.go: one pass over the lower case string, at parse time,
 //     records which of several hundred fragments occur (attack signatures,
 //     robot words, distribution, television and phone markers); the rules
@@ -25,9 +27,12 @@
 //   - os.go: the operating system from comment entries and products, with
 //     priorities (Windows Phone over Android over Linux);
 //   - analyze.go: the order the rule families run in, and the simple
-//     flags every family reads;
+//     flags every family reads; analyzer.go: Analyzer, New and the entry
+//     points; cache.go: its sharded LRU cache of answers;
 //   - engine.go: the layout engine from its product token;
 //   - browser.go: the browser or app from the products and the comment;
+//     agent.go: the ordered browser tokens of tables/browsers.tsv and
+//     legacy Edge's versions;
 //   - device.go: the device (Android models, Apple devices, feature phones,
 //     Windows phones, anonymised devices);
 //   - tv.go: televisions, set-top boxes and smart TV platforms (HbbTV,
@@ -49,8 +54,10 @@
 //   - arena.go: values the rules build ("Samsung " + model) and lower
 //     case copies, written to the pooled parse state instead of new
 //     strings; attributes.go packs the answer into one allocation;
-//   - priority.go: every device, engine and agent finding is written with
-//     a confidence, and the highest wins;
+//   - priority.go and confidence.go: every device, engine and agent
+//     finding is written with a confidence, and the highest wins;
+//   - normalize.go: names in Yauaa's spelling (capitals, short words and
+//     words with digits in upper case) and version majors;
 //   - brands.go: device brands from public model naming conventions;
 //   - devices.go: game consoles and e-book readers, named after the model
 //     the console or reader announces; headsets, watches, cars, voice
@@ -62,12 +69,15 @@
 //     or to the system web view, apps on Apple's CFNetwork and Alamofire,
 //     mail clients and cloud applications;
 //   - language.go: the language of the client from locale entries;
+//   - kobo.go: Rakuten Kobo's apps and readers (the Kobo* attributes);
 //   - robot.go: crawlers, monitors, HTTP libraries and federated servers,
 //     named after the company behind them;
 //   - namedrobots.go, namedapps.go, cpuwords.go, appledevices.go: the
 //     readers of the tables imported whole from Yauaa's lookups (robots,
 //     apps, browser tags, processor tags and Apple devices known by name),
-//     with the length masks that turn most names away before a map.
+//     with the length masks that turn most names away before a map;
+//   - runlines.go: RunLines, one user agent per line in and one JSON
+//     object per line out (weir's user-agent command).
 //
 // The rules capture how user agents are built rather than listing known
 // strings, so that unseen user agents of a known shape are analysed well.
@@ -100,7 +110,8 @@
 // An Analyzer is safe for concurrent use. With Options.CacheSize > 0 it
 // keeps that many analysed strings in a sharded LRU cache; a Result is an
 // immutable value that shares the cached attribute array. The model all
-// Analyzers share is built by the first New (or the first call of
-// IsAttribute, AttributeOf or Result.Get), in about 20 ms; concurrent first
-// callers wait for the one building it.
+// Analyzers share is built by the first New (or the first analysis of an
+// Analyzer that did not come from New), in about 20 ms; concurrent first
+// callers wait for the one building it. IsAttribute, AttributeOf and
+// Result.Get read only the attribute names and build nothing.
 package uaparse

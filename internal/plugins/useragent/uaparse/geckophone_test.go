@@ -3,7 +3,7 @@ package uaparse
 import "testing"
 
 // TestGeckoPhoneModel shows the model read from the platform comment of a
-// KaiOS or Firefox OS phone that names no maker (round 7, issue 15), with
+// KaiOS or Firefox OS phone that names no maker, with
 // made-up model codes: the maker from the model's prefix in the brands
 // table, or the model alone when no prefix is known; entries without a
 // model code's shape (a locale, "rv:", lower case words) are not models,

@@ -2,7 +2,7 @@ package uaparse
 
 import "testing"
 
-// TestUUIDForms shows the identifiers of round 7 (issue 15), with made-up
+// TestUUIDForms shows how identifiers are read, with made-up
 // user agents: a UUID standing as a field of its own in an attack string is
 // kept (the answer is still Hacker), one that is the payload's data (a path
 // segment or a parameter value) is not; an identifier written as the tagged
