@@ -44,10 +44,12 @@ import (
 
 // fillWait bounds how long a batch waits for the records of partitions
 // known to have some (their lag says so) that no poll has brought yet: at
-// least one batch interval and at least half a second, so that a fetch that
-// takes a moment does not leave a partition out of a batch.
+// least one batch interval and at least a second, so that a fetch that
+// takes a moment on a busy machine does not leave a partition out of a
+// batch. Fetches of partitions with records waiting come back at once, so
+// the bound is reached only when a broker is slow.
 func fillWait(interval time.Duration) time.Duration {
-	return max(interval, 500*time.Millisecond)
+	return max(interval, time.Second)
 }
 
 // tp names a topic partition.
@@ -208,18 +210,38 @@ func (b *batcher) limit(parts []polledPartition) int {
 }
 
 // absorb adds the records of a poll to the batch and pauses the partitions
-// that reached their share. A partition the poll returns without records
-// and without error was fetched and has nothing more to give (what its lag
-// counted were control records, or records of aborted transactions): the
-// batches do not wait for it until its end offset moves.
+// that reached their share.
+//
+// A poll can return a partition without records and without error: a
+// fetch response that filled up before the partition's records (they come
+// with a later fetch), or a partition whose next offsets hold only control
+// records of transactions, which the lag counts and no poll returns. In the
+// second case the partition's end offset is at most one past the next
+// offset to read (one commit or abort marker): the batches do not wait for
+// it until its end offset moves.
 func (b *batcher) absorb(parts []polledPartition, index map[tp]int, pending map[tp]int64, fetches kgo.Fetches) []polledPartition {
 	full := map[string][]int32{}
+	var next map[tp]int64
 	for _, f := range fetches {
 		for _, t := range f.Topics {
 			for _, fp := range t.Partitions {
 				k := tp{t.Topic, fp.Partition}
 				if len(fp.Records) == 0 {
-					if fp.Err == nil {
+					if fp.Err != nil {
+						continue
+					}
+					if next == nil {
+						next = b.s.prog.nextOffsets()
+					}
+					at, ok := next[k]
+					if i, in := index[k]; in {
+						at, ok = parts[i].Records[len(parts[i].Records)-1].Offset+1, true
+					}
+					end := fp.HighWatermark
+					if b.s.conf.Guarantee.ReadCommitted && fp.LastStableOffset >= 0 {
+						end = min(end, fp.LastStableOffset)
+					}
+					if ok && end-at <= 1 {
 						b.caughtUp[k] = fp.HighWatermark
 						delete(pending, k)
 					}

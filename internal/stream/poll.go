@@ -437,10 +437,7 @@ func (s *Stream) processPoll(ctx context.Context, cl *kgo.Client, parts []polled
 	// is left to the garbage collector: a sink may still hold records of
 	// an unfinished chunk.
 	s.records.Put(recs, perRecord)
-	for _, r := range last {
-		done = append(done, r)
-	}
-	return done, pr.outBytes.Load(), nil
+	return last, pr.outBytes.Load(), nil
 }
 
 // processChunk processes records, whose Weir records are made in recs

@@ -231,6 +231,26 @@ func (p *progress) lags() (lags map[tp]int64, unknown bool) {
 	return lags, unknown
 }
 
+// nextOffsets returns, for every assigned partition whose position is
+// known, the next offset to process: the offset after the last record
+// processed, else the committed offset, else the log start offset.
+func (p *progress) nextOffsets() map[tp]int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make(map[tp]int64, len(p.parts))
+	for k, ps := range p.parts {
+		switch {
+		case ps.processed >= 0:
+			out[k] = ps.processed
+		case ps.committed >= 0:
+			out[k] = ps.committed
+		case ps.start >= 0:
+			out[k] = ps.start
+		}
+	}
+	return out
+}
+
 // highWatermarks returns the end offset of every assigned partition as last
 // seen (-1: not known yet).
 func (p *progress) highWatermarks() map[tp]int64 {
