@@ -18,24 +18,26 @@ import (
 // batchDuration records, and the batch is processed (its partitions side by
 // side, up to local[N]) and committed before the next one is taken.
 //
-// Why not one poll processed at the rate: franz-go keeps at most one
-// buffered fetch per broker and sends that broker no other fetch until
-// every record of it was polled, and a broker fills a fetch response
-// partition by partition up to fetch.max.bytes, always returning the first
-// record batch whole. One fetch response, so one poll, can then hold
-// thousands of records of one partition and none of the others; held back
-// at 500 a second, such a poll kept the other partitions unfetched for
-// seconds, and its offsets uncommitted until its last record.
+// Processing one poll at the rate would not do that. franz-go keeps at
+// most one buffered fetch per broker and sends that broker no other fetch
+// until every record of it was polled, and a broker fills a fetch response
+// partition by partition up to fetch.max.bytes, returning the first record
+// batch whole. One fetch response, so one poll, can hold thousands of
+// records of one partition and none of the others: processed at 500 a
+// second, it would keep the other partitions unfetched for seconds, and its
+// offsets uncommitted until its last record.
 //
 // So the batcher takes from the client no more than each partition's share:
-// it polls at most as many records as the partition furthest from its share
-// still lacks, and pauses a partition's fetching (PauseFetchPartitions) once
-// the batch holds its share. Polling while a partition is paused leaves the
-// partition's records still buffered in the client out of the poll; the
-// client fetches them again once the partition is resumed, which the
-// batcher does when the batch is taken. Records beyond a share thus wait in
-// the client's buffer or in Kafka, never in the stream, and memory stays
-// bounded by the fetch sizes.
+// each poll takes at most as many records as the partition furthest from
+// its share still lacks (a poll takes buffered records in their order,
+// whatever their partition), and a partition whose share the batch holds is
+// paused (PauseFetchPartitions) while the batch waits for the others. A
+// poll made while a partition is paused leaves that partition's buffered
+// records out, and the client fetches them again once the partition is
+// resumed, which the batcher does as soon as the batch is taken, so the
+// client fetches ahead while the batch is processed. Records beyond a share
+// thus wait in the client's fetch buffer or in Kafka, never in the stream,
+// and memory stays bounded by the fetch sizes.
 //
 // The records of a batch are exactly the records polled since the last
 // batch. That is what exactly_once needs: franz-go's GroupTransactSession
@@ -80,7 +82,7 @@ type batcher struct {
 
 // batchShare is the records a partition contributes to one batch at rate
 // records a second: rate x interval, at least 1, and at most maxPollRecords,
-// the most records one poll takes today without a rate limit (memory).
+// the most records a poll takes without a rate limit (memory).
 func batchShare(rate int64, interval time.Duration) int {
 	n := rate * interval.Milliseconds() / 1000
 	return int(min(max(n, 1), maxPollRecords))
