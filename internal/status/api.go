@@ -61,6 +61,34 @@ type Stream struct {
 	Stalled         bool          `json:"stalled"`
 	Partitions      []Partition   `json:"partitions"`
 	LastErrors      []Error       `json:"lastErrors"`
+	// Totals and Processors are the stream's counters as /metrics has
+	// them, since the process started. Processors is never nil.
+	Totals     StreamTotals      `json:"totals"`
+	Processors []ProcessorCounts `json:"processors"`
+}
+
+// StreamTotals are a stream's record counters since the process started:
+// weir_stream_records_{in,out,errors,dropped,filtered}_total.
+type StreamTotals struct {
+	RecordsIn       int64 `json:"recordsIn"`
+	RecordsOut      int64 `json:"recordsOut"`
+	RecordsErrors   int64 `json:"recordsErrors"`
+	RecordsDropped  int64 `json:"recordsDropped"`
+	RecordsFiltered int64 `json:"recordsFiltered"`
+}
+
+// ProcessorCounts are the counters of one processor of the running chain
+// since the process started: weir_processor_records_{in,out,errors,
+// dropped}_total, and the sum (seconds) and count (batches) of
+// weir_processor_batch_seconds.
+type ProcessorCounts struct {
+	Name           string  `json:"name"`
+	RecordsIn      int64   `json:"recordsIn"`
+	RecordsOut     int64   `json:"recordsOut"`
+	RecordsErrors  int64   `json:"recordsErrors"`
+	RecordsDropped int64   `json:"recordsDropped"`
+	BatchSeconds   float64 `json:"batchSeconds"`
+	Batches        int64   `json:"batches"`
 }
 
 // BatchSummary is the last completed batch of a stream, in /api/status.

@@ -23,19 +23,35 @@ type Batch struct {
 	// End is when the batch was committed.
 	End time.Time `json:"end"`
 	// In, Out and Errors count records consumed, written to the output
-	// topics and written to the error topics.
-	In     int64 `json:"in"`
-	Out    int64 `json:"out"`
-	Errors int64 `json:"errors"`
+	// topics and written to the error topics; Filtered counts records the
+	// processors dropped on purpose (a filter), which are neither.
+	In       int64 `json:"in"`
+	Out      int64 `json:"out"`
+	Errors   int64 `json:"errors"`
+	Filtered int64 `json:"filtered"`
 	// SchedulingDelayMs is how late the batch started after its interval;
 	// ProcessingMs is the time from poll to commit.
 	SchedulingDelayMs float64 `json:"schedulingDelayMs"`
 	ProcessingMs      float64 `json:"processingMs"`
-	// Lag is the lag of each partition the batch read, after the batch.
+	// Lag is the lag of each assigned partition, after the batch.
 	Lag []PartitionLag `json:"lag"`
+	// Partitions are the partitions the batch read, with the offsets it
+	// processed and committed.
+	Partitions []BatchPartition `json:"partitions"`
 	// Generation is the running chain generation when the batch was
 	// recorded (a swap during the batch shows the new one).
 	Generation int64 `json:"generation"`
+}
+
+// BatchPartition is what a batch read of one partition: Records records,
+// from FirstOffset; NextOffset, the offset after its last record, is the
+// offset the batch committed.
+type BatchPartition struct {
+	Topic       string `json:"topic"`
+	Partition   int32  `json:"partition"`
+	Records     int    `json:"records"`
+	FirstOffset int64  `json:"firstOffset"`
+	NextOffset  int64  `json:"nextOffset"`
 }
 
 // TotalLag is the sum of the batch's partition lags.
@@ -62,14 +78,20 @@ type Ring struct {
 func NewRing() *Ring { return &Ring{} }
 
 // Add records a batch, dropping the oldest when the ring is full. The lag
-// slice is kept sorted by topic and partition, so readers can compare
-// batches partition by partition.
+// and partition slices are kept sorted by topic and partition, so readers
+// can compare batches partition by partition.
 func (r *Ring) Add(b Batch) {
 	sort.Slice(b.Lag, func(i, j int) bool {
 		if b.Lag[i].Topic != b.Lag[j].Topic {
 			return b.Lag[i].Topic < b.Lag[j].Topic
 		}
 		return b.Lag[i].Partition < b.Lag[j].Partition
+	})
+	sort.Slice(b.Partitions, func(i, j int) bool {
+		if b.Partitions[i].Topic != b.Partitions[j].Topic {
+			return b.Partitions[i].Topic < b.Partitions[j].Topic
+		}
+		return b.Partitions[i].Partition < b.Partitions[j].Partition
 	})
 	r.mu.Lock()
 	r.buf[r.next] = b

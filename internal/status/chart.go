@@ -22,7 +22,7 @@ const (
 // series is one line of a chart: y values at the times xs.
 type series struct {
 	Name  string
-	Class string // CSS class: s-in, s-out, s-err, s-delay, s-proc, s-lag
+	Class string // CSS class: s-in, s-out, s-err, s-drop, s-delay, s-proc, s-lag
 	Ys    []float64
 }
 

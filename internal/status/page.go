@@ -75,12 +75,14 @@ type StreamBatches struct {
 	Batches      []Batch           `json:"batches"`
 }
 
-// Totals are the records of the batches kept.
+// Totals are the records of the batches kept. Filtered records were
+// dropped on purpose by a processor (a filter): neither out nor errors.
 type Totals struct {
-	In     int64 `json:"in"`
-	Out    int64 `json:"out"`
-	Errors int64 `json:"errors"`
-	Lag    int64 `json:"lag"`
+	In       int64 `json:"in"`
+	Out      int64 `json:"out"`
+	Errors   int64 `json:"errors"`
+	Filtered int64 `json:"filtered"`
+	Lag      int64 `json:"lag"`
 }
 
 // BatchesDoc is the document at /api/status/batches.
@@ -94,6 +96,12 @@ func batchesJSON(p Page) BatchesDoc {
 	doc := BatchesDoc{App: p.App, BatchIntervalMs: float64(p.BatchInterval.Microseconds()) / 1000, Streams: []StreamBatches{}}
 	for _, s := range p.Streams {
 		lag := CurrentLag(s.Batches)
+		if s.Processors == nil {
+			s.Processors = []ProcessorTotals{}
+		}
+		if s.Batches == nil {
+			s.Batches = []Batch{}
+		}
 		doc.Streams = append(doc.Streams, StreamBatches{
 			Name: s.Name, Generation: s.Generation, Verdict: Judge(s.Batches, s.StoppedBy),
 			TotalBatches: s.TotalBatches, Totals: totals(s.Batches, lag), Lag: lag,
@@ -109,6 +117,7 @@ func totals(bs []Batch, lag []PartitionNow) Totals {
 		t.In += b.In
 		t.Out += b.Out
 		t.Errors += b.Errors
+		t.Filtered += b.Filtered
 	}
 	for _, p := range lag {
 		t.Lag += p.Lag
@@ -134,6 +143,7 @@ type streamView struct {
 	RateIn     float64 // records per second over the last batches
 	RateOut    float64
 	RateErr    float64
+	RateDrop   float64 // dropped on purpose by filters
 	LastProcMs float64
 	Throughput template.HTML
 	Timing     template.HTML
@@ -157,7 +167,7 @@ func buildView(p Page) view {
 			v.Lagging++
 		}
 		xs := make([]time.Time, len(s.Batches))
-		in, out, errs := make([]float64, len(s.Batches)), make([]float64, len(s.Batches)), make([]float64, len(s.Batches))
+		in, out, errs, drop := make([]float64, len(s.Batches)), make([]float64, len(s.Batches)), make([]float64, len(s.Batches)), make([]float64, len(s.Batches))
 		delay, proc, lag := make([]float64, len(s.Batches)), make([]float64, len(s.Batches)), make([]float64, len(s.Batches))
 		for i, b := range s.Batches {
 			xs[i] = b.End
@@ -168,7 +178,7 @@ func buildView(p Page) view {
 				dt = b.End.Sub(s.Batches[i-1].End)
 			}
 			secs := max(dt.Seconds(), 1e-3)
-			in[i], out[i], errs[i] = float64(b.In)/secs, float64(b.Out)/secs, float64(b.Errors)/secs
+			in[i], out[i], errs[i], drop[i] = float64(b.In)/secs, float64(b.Out)/secs, float64(b.Errors)/secs, float64(b.Filtered)/secs
 			delay[i], proc[i], lag[i] = b.SchedulingDelayMs, b.ProcessingMs, float64(b.TotalLag())
 		}
 		if n := len(s.Batches); n > 0 {
@@ -178,17 +188,17 @@ func buildView(p Page) view {
 			for from > 0 && s.Batches[n-1].End.Sub(s.Batches[from-1].End) < 10*time.Second {
 				from--
 			}
-			var ci, co, ce int64
+			var ci, co, ce, cd int64
 			for _, b := range s.Batches[from+1:] {
-				ci, co, ce = ci+b.In, co+b.Out, ce+b.Errors
+				ci, co, ce, cd = ci+b.In, co+b.Out, ce+b.Errors, cd+b.Filtered
 			}
 			if span := s.Batches[n-1].End.Sub(s.Batches[from].End).Seconds(); span > 0 {
-				sv.RateIn, sv.RateOut, sv.RateErr = float64(ci)/span, float64(co)/span, float64(ce)/span
+				sv.RateIn, sv.RateOut, sv.RateErr, sv.RateDrop = float64(ci)/span, float64(co)/span, float64(ce)/span, float64(cd)/span
 			}
 			sv.LastProcMs = s.Batches[n-1].ProcessingMs
 		}
 		interval := float64(p.BatchInterval.Microseconds()) / 1000
-		sv.Throughput = chart("Records per second", "per batch", xs, []series{{"in", "s-in", in}, {"out", "s-out", out}, {"errors", "s-err", errs}}, 0, "")
+		sv.Throughput = chart("Records per second", "per batch", xs, []series{{"in", "s-in", in}, {"out", "s-out", out}, {"errors", "s-err", errs}, {"filtered", "s-drop", drop}}, 0, "")
 		sv.Timing = chart("Scheduling delay and processing time", "ms per batch", xs, []series{{"processing time", "s-proc", proc}, {"scheduling delay", "s-delay", delay}}, interval, "batch interval")
 		sv.LagChart = chart("Consumer lag", "records, partitions read by each batch", xs, []series{{"lag", "s-lag", lag}}, 0, "")
 		var all float64

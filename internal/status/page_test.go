@@ -342,3 +342,78 @@ func TestScreenshots(t *testing.T) {
 		}
 	}
 }
+
+// TestPageShowsFilteredRecords runs a job whose filter drops the access-log
+// lines whose status is not 200, and checks in headless Chromium that the
+// page shows those records as dropped on purpose, apart from errors, with
+// the same numbers as /api/status/batches and /api/status.
+func TestPageShowsFilteredRecords(t *testing.T) {
+	ctx := browser(t)
+	b := streamtest.StartBroker(t)
+	df := accessJob(b, time.Unix(100, 0), false)
+	df.Streams[0].Pipeline.Processors = append(df.Streams[0].Pipeline.Processors,
+		streamtest.Processor("only_ok", "pkg.processor.FilterRecords", "field.name", "http_status", "field.value", "200"))
+	e := streamtest.StartEngine(t, engine.Settings{}, df)
+	base := startStatus(t, e)
+
+	lines := append(streamtest.AccessLogLines(t)[:600], "not an access log line")
+	b.ProduceLines(t, "raw", lines)
+	deadline := time.Now().Add(60 * time.Second)
+	var want status.StreamBatches
+	for {
+		doc := batchesDoc(t, base)
+		if len(doc.Streams) == 1 {
+			want = doc.Streams[0]
+			if want.Totals.In == int64(len(lines)) && want.Totals.Out+want.Totals.Errors+want.Totals.Filtered == int64(len(lines)) {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the ring never accounted for %d records: %+v", len(lines), doc.Streams)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	var ok int64
+	for _, l := range lines[:600] {
+		if f := strings.Fields(l); len(f) > 8 && f[8] == "200" {
+			ok++
+		}
+	}
+	if want.Totals.Filtered != 600-ok || want.Totals.Errors != 1 || want.Totals.Out != ok || ok == 600 {
+		t.Fatalf("totals %+v: want the %d lines of status 200 out, the %d others filtered, the bad line an error", want.Totals, ok, 600-ok)
+	}
+
+	browse(t, ctx, 60*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`main[data-refreshes]`))
+	field := func(sel string) string {
+		return strings.TrimSpace(value(t, ctx, chromedp.TextContent(`[data-stream="access"] `+sel)))
+	}
+	filtered := strconv.FormatInt(want.Totals.Filtered, 10)
+	if got := field(`[data-field="filtered-total"]`); got != filtered {
+		t.Errorf("page shows %s records dropped by filters, /api/status/batches %s", got, filtered)
+	}
+	if got := field(`[data-field="errors-total"]`); got != "1" {
+		t.Errorf("page shows %s errors, want 1: filtered records are not errors", got)
+	}
+	if got := field(`[data-processor="only_ok"] [data-field="processor-filtered"]`); got != filtered {
+		t.Errorf("filter row shows %s filtered, want %s", got, filtered)
+	}
+	if got := field(`[data-processor="apache_parser"] [data-field="processor-filtered"]`); got != "0" {
+		t.Errorf("parser row shows %s filtered, want 0", got)
+	}
+	if got := field(`[data-field="rate-filtered"]`); got == "" {
+		t.Error("no filtered rate on the page")
+	}
+
+	var api status.API
+	_, body := get(t, base+"/api/status")
+	if err := json.Unmarshal([]byte(body), &api); err != nil {
+		t.Fatal(err)
+	}
+	st := api.Streams[0]
+	if st.Totals.RecordsFiltered != want.Totals.Filtered || st.Totals.RecordsIn != int64(len(lines)) || st.Totals.RecordsErrors != 1 {
+		t.Errorf("/api/status totals %+v, want %d in, %d filtered, 1 error", st.Totals, len(lines), want.Totals.Filtered)
+	}
+	if len(st.Processors) != 2 || st.Processors[1].Name != "only_ok" || st.Processors[1].RecordsDropped != want.Totals.Filtered {
+		t.Errorf("/api/status processors %+v, want only_ok dropping %d", st.Processors, want.Totals.Filtered)
+	}
+}

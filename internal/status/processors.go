@@ -12,6 +12,7 @@ type ProcessorStats struct {
 	nanos   atomic.Int64
 	records atomic.Int64
 	errors  atomic.Int64
+	dropped atomic.Int64
 	calls   atomic.Int64
 }
 
@@ -25,10 +26,13 @@ func (p *ProcessorStats) Add(d time.Duration, n int) {
 // Failed counts one record the processor marked as failed.
 func (p *ProcessorStats) Failed() { p.errors.Add(1) }
 
+// Dropped counts n records the processor dropped on purpose (a filter).
+func (p *ProcessorStats) Dropped(n int) { p.dropped.Add(int64(n)) }
+
 // Read returns the totals so far.
 func (p *ProcessorStats) Read() ProcessorTotals {
 	return ProcessorTotals{Name: p.Name, Seconds: time.Duration(p.nanos.Load()).Seconds(),
-		Records: p.records.Load(), Errors: p.errors.Load(), Calls: p.calls.Load()}
+		Records: p.records.Load(), Errors: p.errors.Load(), Dropped: p.dropped.Load(), Calls: p.calls.Load()}
 }
 
 // ProcessorTotals are a processor's totals since its chain generation was
@@ -38,5 +42,6 @@ type ProcessorTotals struct {
 	Seconds float64 `json:"seconds"`
 	Records int64   `json:"records"`
 	Errors  int64   `json:"errors"`
+	Dropped int64   `json:"dropped"`
 	Calls   int64   `json:"calls"`
 }

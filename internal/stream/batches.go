@@ -11,7 +11,7 @@ import (
 // to it from several workers, recordBatch reads and resets it once the
 // batch is committed.
 type batchTally struct {
-	in, out, errs atomic.Int64
+	in, out, errs, filtered atomic.Int64
 }
 
 // failure is the last consumer failure, for the status page's verdict.
@@ -25,20 +25,27 @@ type failure struct {
 // (status.Ring), with the lag of every assigned partition as the offset
 // watcher last saw it (progress.go), so partitions absent from the batch
 // count too.
-func (s *Stream) recordBatch(start time.Time, delay time.Duration) {
-	parts := s.Status().Partitions
+func (s *Stream) recordBatch(start time.Time, delay time.Duration, read []polledPartition) {
+	parts := s.state().Partitions
 	lag := make([]status.PartitionLag, 0, len(parts))
 	for _, p := range parts {
 		lag = append(lag, status.PartitionLag{Topic: p.Topic, Partition: p.Partition, Lag: p.Lag})
+	}
+	bp := make([]status.BatchPartition, 0, len(read))
+	for _, p := range read {
+		bp = append(bp, status.BatchPartition{Topic: p.Topic, Partition: p.Partition, Records: len(p.Records),
+			FirstOffset: p.Records[0].Offset, NextOffset: p.Records[len(p.Records)-1].Offset + 1})
 	}
 	s.batches.Add(status.Batch{
 		End:               time.Now(),
 		In:                s.tally.in.Swap(0),
 		Out:               s.tally.out.Swap(0),
 		Errors:            s.tally.errs.Swap(0),
+		Filtered:          s.tally.filtered.Swap(0),
 		SchedulingDelayMs: float64(delay.Microseconds()) / 1000,
 		ProcessingMs:      float64(time.Since(start).Microseconds()) / 1000,
 		Lag:               lag,
+		Partitions:        bp,
 		Generation:        s.Generation(),
 	})
 }

@@ -34,6 +34,7 @@ type stage struct {
 	proc    component.Processor
 	in, out prometheus.Counter
 	errs    prometheus.Counter
+	dropped prometheus.Counter
 	panics  prometheus.Counter
 	seconds prometheus.Observer
 	log     *slog.Logger
@@ -60,6 +61,7 @@ func BuildChain(ctx context.Context, streamName string, gen int64, procs []dataf
 	in := m.CounterVec("processor_records_in_total", "Records passed to a processor.", metrics.ComponentLabels...)
 	out := m.CounterVec("processor_records_out_total", "Records a processor passed on without errors.", metrics.ComponentLabels...)
 	errs := m.CounterVec("processor_records_errors_total", "Records a processor marked as failed.", metrics.ComponentLabels...)
+	dropped := m.CounterVec("processor_records_dropped_total", "Records a processor removed from the batch without marking them failed: dropped on purpose (a filter).", metrics.ComponentLabels...)
 	panics := m.CounterVec("processor_records_panics_total", "Records on which a processor panicked: each became a runtime_error error record.", metrics.ComponentLabels...)
 	secs := m.HistogramVec("processor_batch_seconds", "Time a processor takes for one partition batch.", prometheus.ExponentialBuckets(0.0001, 4, 10), metrics.ComponentLabels...)
 	for _, pc := range procs {
@@ -79,7 +81,7 @@ func BuildChain(ctx context.Context, streamName string, gen int64, procs []dataf
 		l := env.MetricLabels()
 		c.stages = append(c.stages, stage{
 			name: p.Name, proc: proc,
-			in: in.WithLabelValues(l...), out: out.WithLabelValues(l...), errs: errs.WithLabelValues(l...),
+			in: in.WithLabelValues(l...), out: out.WithLabelValues(l...), errs: errs.WithLabelValues(l...), dropped: dropped.WithLabelValues(l...),
 			panics: panics.WithLabelValues(l...), seconds: secs.WithLabelValues(l...), log: env.Logger,
 			totals: &status.ProcessorStats{Name: p.Name},
 		})
@@ -92,6 +94,14 @@ func BuildChain(ctx context.Context, streamName string, gen int64, procs []dataf
 // processor and their source, and returned for the error topics. A returned
 // error means ctx was cancelled: the batch must not be committed.
 func (c *Chain) Run(ctx context.Context, b *component.Batch) (failed []*record.Record, err error) {
+	failed, _, err = c.run(ctx, b)
+	return failed, err
+}
+
+// run is Run, and also returns how many records the processors dropped on
+// purpose: records a processor took out of the batch without marking them
+// failed (a filter). A processor that adds records (a split) drops none.
+func (c *Chain) run(ctx context.Context, b *component.Batch) (failed []*record.Record, dropped int, err error) {
 	for i := range c.stages {
 		if len(b.Records) == 0 {
 			break
@@ -107,13 +117,18 @@ func (c *Chain) Run(ctx context.Context, b *component.Batch) (failed []*record.R
 		st.totals.Add(took, n)
 		if perr != nil {
 			if ctx.Err() != nil {
-				return nil, fmt.Errorf("processor %q: %w", st.name, ctx.Err())
+				return nil, 0, fmt.Errorf("processor %q: %w", st.name, ctx.Err())
 			}
 			// The whole batch failed: every record becomes an error record,
 			// so nothing is lost and the stream goes on.
 			for _, r := range b.Records {
 				r.AddError(record.ErrProcessing, perr.Error())
 			}
+		}
+		if gone := n - len(b.Records); gone > 0 {
+			dropped += gone
+			st.dropped.Add(float64(gone))
+			st.totals.Dropped(gone)
 		}
 		keep := b.Records[:0]
 		for _, r := range b.Records {
@@ -130,7 +145,7 @@ func (c *Chain) Run(ctx context.Context, b *component.Batch) (failed []*record.R
 		b.Records = keep
 		st.out.Add(float64(len(keep)))
 	}
-	return failed, nil
+	return failed, dropped, nil
 }
 
 // process calls the processor on the batch. If it panics, the batch is in

@@ -2,6 +2,7 @@ package stream_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -64,13 +65,22 @@ func committed(t *testing.T, b *streamtest.Broker, group string) int64 {
 	return n
 }
 
+// TestOffsetsWaitForProcessorCompletionsAndRefusalsBecomeErrorRecords
+// runs without a rate limit and under maxRatePerPartition, whose batches
+// (microbatch.go) wait for the sinks the same way.
 func TestOffsetsWaitForProcessorCompletionsAndRefusalsBecomeErrorRecords(t *testing.T) {
+	for _, rate := range []int64{0, 500} {
+		t.Run(fmt.Sprintf("maxRatePerPartition=%d", rate), func(t *testing.T) { offsetsWaitForCompletions(t, rate) })
+	}
+}
+
+func offsetsWaitForCompletions(t *testing.T, rate int64) {
 	gate := make(chan struct{})
 	reg := all.NewRegistry()
 	reg.Register(component.Spec{Name: "test.GatedSink", Kind: component.KindProcessor,
 		NewProcessor: func(component.Config, component.Env) (component.Processor, error) { return gatedSink{gate: gate}, nil }})
 	e := engine.New(engine.Options{
-		Settings: engine.Settings{AppName: "gated", Workers: 2, BatchInterval: 10 * time.Millisecond},
+		Settings: engine.Settings{AppName: "gated", Workers: 2, BatchInterval: 10 * time.Millisecond, MaxRate: rate},
 		Registry: reg, Logger: slog.New(slog.DiscardHandler), Metrics: metrics.New(prometheus.NewRegistry()),
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

@@ -126,6 +126,12 @@ func fetchOpts(c Config) []kgo.Opt {
 
 func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 	s.prog.newClient()
+	revoked, lost := s.prog.revoked("revoked"), s.prog.revoked("lost")
+	var bt *batcher
+	if s.eng.MaxRate > 0 {
+		bt = newBatcher(s)
+		revoked, lost = bt.forgetting(revoked), bt.forgetting(lost)
+	}
 	cm, err := s.newCommitter(append([]kgo.Opt{
 		kgo.SeedBrokers(s.seeds...),
 		kgo.ClientID("weir-" + s.conf.Name),
@@ -150,7 +156,7 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		kgo.OnPartitionsAssigned(func(ctx context.Context, cl *kgo.Client, m map[string][]int32) {
 			s.prog.assigned(ctx, cl, m)
 		}),
-	}, slices.Concat(fetchOpts(s.conf), s.partOpts, s.secOpts)...), s.prog.revoked("revoked"), s.prog.revoked("lost"))
+	}, slices.Concat(fetchOpts(s.conf), s.partOpts, s.secOpts)...), revoked, lost)
 	if err != nil {
 		return fmt.Errorf("kafka client: %w", err)
 	}
@@ -166,14 +172,19 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		cm.close()
 	}()
 	s.prog.setState(StateRunning, "")
+	if bt != nil {
+		bt.cl = cl
+		return s.consumeBatches(loopCtx, workCtx, cm, bt)
+	}
 
-	// due is when the next batch's records count as available: the end of
-	// its interval. Scheduling delay (Spark's definition) runs from then, or
-	// from the first record's arrival if later, to the start of
-	// processing; time spent waiting for records is never counted. While a
-	// backlog is drained the intervals keep ticking (due advances by one
-	// interval per batch), so a stream whose batches take longer than the
-	// interval shows a growing delay.
+	// Without a rate limit a batch is one poll, sized by bytes
+	// (nextPollRecords). due is when the next batch's records count as
+	// available: the end of its interval. Scheduling delay (Spark's
+	// definition) runs from then, or from the first record's arrival if
+	// later, to the start of processing; time spent waiting for records is
+	// never counted. While a backlog is drained the intervals keep ticking
+	// (due advances by one interval per batch), so a stream whose batches
+	// take longer than the interval shows a growing delay.
 	due := time.Now()
 	behind := false
 	pollRecords := minPollRecords
@@ -185,20 +196,12 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 				return nil
 			}
 		}
-		// Byte-sized polls (nextPollRecords), within what a transaction
-		// may hold under maxRatePerPartition (pollLimit, txn.go).
-		fetches := cl.PollRecords(loopCtx, min(pollRecords, s.pollLimit()))
+		fetches := cl.PollRecords(loopCtx, pollRecords)
 		if loopCtx.Err() != nil || fetches.IsClientClosed() {
 			return nil
 		}
 		polledAt := time.Now()
-		for _, fe := range fetches.Errors() {
-			if errors.Is(fe.Err, context.Canceled) {
-				continue
-			}
-			s.prog.noteError(fmt.Errorf("fetch %s/%d: %w", fe.Topic, fe.Partition, fe.Err))
-			s.log.Warn("fetch error", "topic", fe.Topic, "partition", fe.Partition, "error", fe.Err)
-		}
+		s.noteFetchErrors(fetches)
 		parts, more := s.partitions(fetches)
 		if len(parts) == 0 {
 			behind = false
@@ -214,47 +217,86 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		}
 		start := time.Now()
 		delay := max(start.Sub(available), 0)
-		if err := cm.begin(); err != nil {
+		committed, outBytes, err := s.runBatch(workCtx, cm, cl, parts, start, delay)
+		if err != nil {
 			return err
 		}
-		done, outBytes, err := s.processPoll(loopCtx, workCtx, cl, parts)
 		pollRecords = nextPollRecords(parts, outBytes)
-		if err != nil && !errors.Is(err, errStopping) {
-			return cm.abort(err)
-		}
-		// Make the batch durable with the stream's guarantee (txn.go). A
-		// batch not committed (an aborted transaction) is polled again.
-		committed, cerr := cm.commit(workCtx, done, err == nil)
-		if cerr != nil {
-			return cerr
-		}
-		if !committed {
-			if err != nil {
-				return nil // stopping
-			}
-			cl.AllowRebalance()
-			continue
-		}
-		end := time.Now()
-		processing := end.Sub(start)
-		s.prog.committedRecords(done, status.BatchSummary{End: end.UTC(), Records: countRecords(parts),
-			SchedulingDelayMs: ms(delay), ProcessingMs: ms(processing), TotalDelayMs: ms(delay + processing)})
-		if err != nil {
-			return nil // stopping
-		}
-		s.m.delay.Observe(delay.Seconds())
-		s.m.batch.Observe(processing.Seconds())
-		s.m.total.Observe((delay + processing).Seconds())
-		s.recordBatch(start, delay)
-		if more {
+		switch {
+		case !committed:
+			// An aborted transaction: its records are polled again.
+		case more:
 			// A backlog: take the next batch at once; its records were
 			// available when its interval ended.
 			due, behind = due.Add(s.eng.BatchInterval), true
-		} else {
+		default:
 			due, behind = start.Add(s.eng.BatchInterval), false
 		}
 		cl.AllowRebalance()
 	}
+}
+
+// consumeBatches is the consume loop under maxRatePerPartition: one batch
+// per interval, each partition contributing at most its share
+// (microbatch.go). A batch is taken when its interval ends, or, when no
+// record waited then, as soon as one arrives; the next interval ends one
+// batch interval after that. A batch that takes longer than the interval
+// delays the next, whose scheduling delay shows it, as in Spark; the
+// average rate stays within the limit since every interval brings at most
+// one share per partition.
+func (s *Stream) consumeBatches(loopCtx, workCtx context.Context, cm committer, bt *batcher) error {
+	cl := cm.client()
+	due := time.Now()
+	for {
+		if wait := time.Until(due); wait > 0 {
+			select {
+			case <-time.After(wait):
+			case <-loopCtx.Done():
+				return nil
+			}
+		}
+		began := time.Now()
+		parts, arrived, ok := bt.take(loopCtx)
+		if !ok {
+			return nil
+		}
+		s.prog.polled(parts)
+		// Taking the batch (its fetches) is part of its processing, as
+		// reading its offset ranges is in Spark.
+		start := maxTime(began, arrived)
+		available := maxTime(due, arrived)
+		if _, _, err := s.runBatch(workCtx, cm, cl, parts, start, max(start.Sub(available), 0)); err != nil {
+			return err
+		}
+		due = available.Add(s.eng.BatchInterval)
+		cl.AllowRebalance()
+	}
+}
+
+// runBatch processes the partitions of one batch, makes the batch durable
+// with the stream's guarantee (txn.go) and records it. committed is false
+// with no error when the batch was abandoned (an aborted transaction); its
+// records are polled again. An error fails the consumer.
+func (s *Stream) runBatch(workCtx context.Context, cm committer, cl *kgo.Client, parts []polledPartition, start time.Time, delay time.Duration) (committed bool, outBytes int64, err error) {
+	if err := cm.begin(); err != nil {
+		return false, 0, err
+	}
+	done, outBytes, err := s.processPoll(workCtx, cl, parts)
+	if err != nil {
+		return false, 0, cm.abort(err)
+	}
+	if committed, err = cm.commit(workCtx, done); err != nil || !committed {
+		return false, outBytes, err
+	}
+	end := time.Now()
+	processing := end.Sub(start)
+	s.prog.committedRecords(done, status.BatchSummary{End: end.UTC(), Records: countRecords(parts),
+		SchedulingDelayMs: ms(delay), ProcessingMs: ms(processing), TotalDelayMs: ms(delay + processing)})
+	s.m.delay.Observe(delay.Seconds())
+	s.m.batch.Observe(processing.Seconds())
+	s.m.total.Observe((delay + processing).Seconds())
+	s.recordBatch(start, delay, parts)
+	return true, outBytes, nil
 }
 
 func maxTime(a, b time.Time) time.Time {
@@ -315,16 +357,12 @@ func (s *Stream) partitions(fetches kgo.Fetches) (parts []polledPartition, more 
 	return parts, more
 }
 
-// errStopping ends a poll early when the stream is asked to stop while a
-// rate limit holds records back.
-var errStopping = errors.New("stream stopping")
-
 // processPoll runs the partitions of one poll through one chain
 // generation, on up to Workers goroutines, and returns once every output,
 // error record and completion is acknowledged. It returns the last
 // processed record of each partition, to commit, and the bytes serialized
 // (nextPollRecords).
-func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, parts []polledPartition) (done []*kgo.Record, outBytes int64, err error) {
+func (s *Stream) processPoll(ctx context.Context, cl *kgo.Client, parts []polledPartition) (done []*kgo.Record, outBytes int64, err error) {
 	chain := s.acquire()
 	defer chain.inflight.Done()
 
@@ -352,10 +390,13 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				own := recs[from[i] : from[i]+len(parts[i].Records)]
-				if err := s.processPartition(stopping, ctx, chain, pr, parts[i], own, &last[i]); err != nil {
+				p := parts[i]
+				own := recs[from[i] : from[i]+len(p.Records)]
+				if err := s.processChunk(ctx, chain, pr, p.Topic, p.TopicID, p.Partition, p.Records, own); err != nil {
 					errc <- err
+					continue
 				}
+				last[i] = p.Records[len(p.Records)-1]
 			}
 		}()
 	}
@@ -366,7 +407,7 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 	wg.Wait()
 	close(errc)
 	for e := range errc {
-		if err == nil || errors.Is(err, errStopping) {
+		if err == nil {
 			err = e
 		}
 	}
@@ -384,55 +425,17 @@ func (s *Stream) processPoll(stopping, ctx context.Context, cl *kgo.Client, part
 		s.m.produceErrors.WithLabelValues(s.conf.Name, produceReason(perr)).Inc()
 		return nil, 0, perr
 	}
-	if err != nil && !errors.Is(err, errStopping) {
+	if err != nil {
 		return nil, 0, err
 	}
 	// Every record of the poll is serialized and acknowledged (refused
 	// ones written again by resolve), and every processor call and
 	// completion has returned: the record batch serves the next poll
-	// (record.BatchPool's contract). After a failure it is left to the
-	// garbage collector: a sink may still hold records of an unfinished
-	// chunk.
-	if err == nil {
-		s.records.Put(recs, perRecord)
-	}
-	for _, r := range last {
-		if r != nil {
-			done = append(done, r)
-		}
-	}
-	return done, pr.outBytes.Load(), err
-}
-
-// processPartition processes the records of one partition in offset
-// order. Under maxRatePerPartition they go in chunks of one batch
-// interval's worth, each waiting for its share of time, so a partition never
-// bursts past its rate however much a poll returned.
-//
-// *last is set to the last record of every chunk whose records were all
-// handed to the producer and whose completions were acknowledged; the
-// caller commits it once the producer has acknowledged too.
-//
-// recs holds one record, not yet Init, for each of p's records.
-func (s *Stream) processPartition(stopping, ctx context.Context, chain *Chain, pr *producer, p polledPartition, recs []record.Record, last **kgo.Record) error {
-	chunk := len(p.Records)
-	if s.eng.MaxRate > 0 {
-		chunk = int(max(s.eng.MaxRate*s.eng.BatchInterval.Milliseconds()/1000, 1))
-	}
-	for start := 0; start < len(p.Records); start += chunk {
-		end := min(start+chunk, len(p.Records))
-		rs := p.Records[start:end]
-		if s.eng.MaxRate > 0 {
-			if err := s.limiter.wait(stopping, tp{p.Topic, p.Partition}, len(rs), s.eng.MaxRate); err != nil {
-				return errStopping
-			}
-		}
-		if err := s.processChunk(ctx, chain, pr, p.Topic, p.TopicID, p.Partition, rs, recs[start:end]); err != nil {
-			return err
-		}
-		*last = rs[len(rs)-1]
-	}
-	return nil
+	// (record.BatchPool's contract). After a failure (returned above) it
+	// is left to the garbage collector: a sink may still hold records of
+	// an unfinished chunk.
+	s.records.Put(recs, perRecord)
+	return last, pr.outBytes.Load(), nil
 }
 
 // processChunk processes records, whose Weir records are made in recs
@@ -456,10 +459,12 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 	s.m.in.Add(float64(len(records)))
 	s.tally.in.Add(int64(len(records)))
 
-	chainFailed, err := chain.Run(ctx, &b)
+	chainFailed, filtered, err := chain.run(ctx, &b)
 	if err != nil {
 		return err
 	}
+	s.m.filtered.Add(float64(filtered))
+	s.tally.filtered.Add(int64(filtered))
 	failed = append(failed, chainFailed...)
 	s.noteFields(b.Records)
 

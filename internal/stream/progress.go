@@ -218,6 +218,51 @@ func (p *progress) polled(parts []polledPartition) {
 	p.publishLocked(time.Now())
 }
 
+// lags returns the lag of every assigned partition, and whether the end
+// offset of one of them is not known yet.
+func (p *progress) lags() (lags map[tp]int64, unknown bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	lags = make(map[tp]int64, len(p.parts))
+	for k, ps := range p.parts {
+		lags[k] = ps.lag()
+		unknown = unknown || ps.hwm < 0
+	}
+	return lags, unknown
+}
+
+// nextOffsets returns, for every assigned partition whose position is
+// known, the next offset to process: the offset after the last record
+// processed, else the committed offset, else the log start offset.
+func (p *progress) nextOffsets() map[tp]int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make(map[tp]int64, len(p.parts))
+	for k, ps := range p.parts {
+		switch {
+		case ps.processed >= 0:
+			out[k] = ps.processed
+		case ps.committed >= 0:
+			out[k] = ps.committed
+		case ps.start >= 0:
+			out[k] = ps.start
+		}
+	}
+	return out
+}
+
+// highWatermarks returns the end offset of every assigned partition as last
+// seen (-1: not known yet).
+func (p *progress) highWatermarks() map[tp]int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make(map[tp]int64, len(p.parts))
+	for k, ps := range p.parts {
+		out[k] = ps.hwm
+	}
+	return out
+}
+
 // committedRecords notes a successful commit of done, the last record of
 // each partition of a batch.
 func (p *progress) committedRecords(done []*kgo.Record, b status.BatchSummary) {
@@ -362,6 +407,13 @@ func (p *progress) unjoin() {
 
 // Status describes the stream for /api/status.
 func (s *Stream) Status() status.Stream {
+	st := s.state()
+	st.Totals, st.Processors = s.totals(), s.processorCounts()
+	return st
+}
+
+// state is Status without the counters.
+func (s *Stream) state() status.Stream {
 	gen := s.Generation()
 	p := s.prog
 	p.mu.Lock()
@@ -372,6 +424,7 @@ func (s *Stream) Status() status.Stream {
 		Name: s.conf.Name, State: p.state, Reason: p.reason, Generation: gen,
 		InputTopics: append([]string{}, s.conf.Inputs...), BatchIntervalMs: s.eng.BatchInterval.Milliseconds(),
 		LastBatch: p.lastBatch, Stalled: stalled, Partitions: []status.Partition{}, LastErrors: append([]status.Error{}, p.errs...),
+		Processors: []status.ProcessorCounts{},
 	}
 	for k, ps := range p.parts {
 		lag := ps.lag()

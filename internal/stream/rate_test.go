@@ -23,7 +23,8 @@ func TestMaxRatePerPartitionHoldsBackABacklog(t *testing.T) {
 	b.WaitCount(t, "pipeline_events", 1, 30*time.Second)
 	time.Sleep(time.Until(start.Add(time.Second)))
 	// In one second 2 partitions at 500/s allow 1,000 records, plus one
-	// chunk each of head start; allow ample slack but far below 20,000.
+	// batch's share each of head start; allow ample slack but far below
+	// 20,000.
 	if got := b.Count(t, "pipeline_events"); got > 3000 {
 		t.Fatalf("%d records written within about a second at 2 x 500 records/s", got)
 	}

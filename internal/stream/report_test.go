@@ -133,8 +133,9 @@ func TestLagOnEveryPartitionFallsToZero(t *testing.T) {
 }
 
 // checkStatusSchema serves e's status and validates /api/status against
-// docs/status.schema.json; it wants the stream to list parts partitions.
-func checkStatusSchema(t *testing.T, e *engine.Engine, parts int) {
+// docs/status.schema.json; it wants the stream to list parts partitions,
+// and returns the document.
+func checkStatusSchema(t *testing.T, e *engine.Engine, parts int) status.API {
 	t.Helper()
 	srv, err := status.Start("127.0.0.1:0", prometheus.NewRegistry(), e)
 	if err != nil {
@@ -173,6 +174,7 @@ func checkStatusSchema(t *testing.T, e *engine.Engine, parts int) {
 	if api.Settings.TimeoutMs != -1 || api.Settings.BatchDurationMs <= 0 {
 		t.Errorf("settings %+v: want timeoutMs -1 and the batch duration in ms", api.Settings)
 	}
+	return api
 }
 
 // TestIdleTimeIsNotSchedulingDelay: a stream left idle for 10 s, then sent
@@ -265,5 +267,33 @@ func TestIDsDifferAcrossTopicIncarnations(t *testing.T) {
 	}
 	if len(again) != len(lines) {
 		t.Fatalf("%d records from the new topic, want %d", len(again), len(lines))
+	}
+}
+
+// TestStatusTotalsAfterTheRealLog: after the 10,000 real access-log lines
+// went through, /api/status says so: 10,000 records in and out, none to
+// the error topics, and the parser's own counters, the same as /metrics.
+func TestStatusTotalsAfterTheRealLog(t *testing.T) {
+	b := streamtest.StartBroker(t)
+	b.CreateTopic(t, "pipeline_raw", 4)
+	lines := streamtest.AccessLogLines(t)
+	b.ProduceLines(t, "pipeline_raw", lines)
+	e := streamtest.StartEngine(t, engine.Settings{}, parsingDataflow(b.Addr, false))
+	b.WaitGroupCommitted(t, "weir-test", "pipeline_raw", int64(len(lines)), 120*time.Second)
+	api := checkStatusSchema(t, e.Engine, 4)
+	st := api.Streams[0]
+	n := int64(len(lines))
+	if want := (status.StreamTotals{RecordsIn: n, RecordsOut: n}); st.Totals != want {
+		t.Errorf("/api/status totals %+v, want %+v", st.Totals, want)
+	}
+	if len(st.Processors) != 1 {
+		t.Fatalf("/api/status processors %+v, want the parser", st.Processors)
+	}
+	p := st.Processors[0]
+	if p.Name != "apache_parser" || p.RecordsIn != n || p.RecordsOut != n || p.RecordsErrors != 0 || p.RecordsDropped != 0 || p.Batches == 0 || p.BatchSeconds <= 0 {
+		t.Errorf("/api/status parser counters %+v, want %d records in and out over some batches", p, n)
+	}
+	if got := counterValue(t, e, "weir_processor_records_in_total", "apache_parser"); got != float64(p.RecordsIn) {
+		t.Errorf("/metrics says %v records into the parser, /api/status %d", got, p.RecordsIn)
 	}
 }

@@ -8,7 +8,7 @@
 // (lifecycle: New, Start, Swap, Stop), poll.go (the consume loop and a
 // batch's way through the chain), chain.go (a processor chain generation),
 // producer.go (asynchronous produce and the slab pool), compression.go,
-// limiter.go (maxRatePerPartition), progress.go (state, assigned
+// microbatch.go (the batches under maxRatePerPartition), progress.go (state, assigned
 // partitions, offsets and lag, readiness), txn.go (the delivery guarantee:
 // offset commits or one transaction per batch) and metrics.go.
 package stream
@@ -87,7 +87,6 @@ type Stream struct {
 	chain        *Chain
 	lastModified time.Time
 
-	limiter limiter
 	slabs   blockPool[byte]
 	sents   blockPool[sent]  // produced messages (producer.go)
 	records record.BatchPool // record batches, from one poll to the next
@@ -145,7 +144,6 @@ func New(ctx context.Context, p Params, deps ChainDeps) (*Stream, error) {
 	s.m.generation.Set(1)
 	s.prog = newProgress(p.Config.Name, p.Engine.BatchInterval, &s.m)
 	s.batches = status.NewRing()
-	s.limiter.next = map[tp]time.Time{}
 	// One full poll of records: the batches of one poll come back
 	// before the next takes them.
 	s.records.MaxRecords = maxPollRecords

@@ -108,18 +108,6 @@ func (s *Stream) transactionalID() string {
 	return fmt.Sprintf("weir-%s-%s-%s-%d", s.eng.AppName, s.conf.Name, host, os.Getpid())
 }
 
-// pollLimit bounds the records of one poll. With exactly_once and
-// maxRatePerPartition, a partition's records of one poll must be processed
-// within a quarter of the transaction timeout, so that the rate limiter
-// never holds a transaction open until the broker aborts it.
-func (s *Stream) pollLimit() int {
-	g := s.conf.Guarantee
-	if !g.ExactlyOnce || s.eng.MaxRate <= 0 {
-		return maxPollRecords
-	}
-	return int(min(max(s.eng.MaxRate*int64(g.TxnTimeout/4)/int64(time.Second), 1), maxPollRecords))
-}
-
 // txnMetrics count the transactions of exactly_once streams.
 type txnMetrics struct {
 	committed, aborted prometheus.Counter
@@ -145,11 +133,10 @@ type committer interface {
 	client() *kgo.Client
 	begin() error
 	// commit makes the batch durable: done holds the last processed
-	// record of each partition; complete is false when a stop
-	// interrupted the poll part way. It reports whether the batch was
+	// record of each partition. It reports whether the batch was
 	// committed; false with no error means it was abandoned and its
 	// records will be polled again.
-	commit(ctx context.Context, done []*kgo.Record, complete bool) (bool, error)
+	commit(ctx context.Context, done []*kgo.Record) (bool, error)
 	// abort abandons the batch after cause, and returns the error that
 	// fails the consumer.
 	abort(cause error) error
@@ -204,10 +191,8 @@ func (c offsetCommitter) abort(cause error) error {
 	return cause
 }
 
-// commit commits exactly what was processed and acknowledged: the whole
-// poll, or, when a stop interrupted a rate-limited poll, the chunks
-// finished before it.
-func (c offsetCommitter) commit(ctx context.Context, done []*kgo.Record, _ bool) (bool, error) {
+// commit commits what was processed and acknowledged: the whole batch.
+func (c offsetCommitter) commit(ctx context.Context, done []*kgo.Record) (bool, error) {
 	if len(done) > 0 {
 		if err := c.cl.CommitRecords(ctx, done...); err != nil {
 			return false, fmt.Errorf("commit offsets: %w", err)
@@ -220,7 +205,7 @@ func (c offsetCommitter) commit(ctx context.Context, done []*kgo.Record, _ bool)
 // pending rebalance would wait for a poll that never comes.
 func (c offsetCommitter) close() { c.cl.CloseAllowingRebalance() }
 
-// txnCommitter is exactly_once: one transaction per poll.
+// txnCommitter is exactly_once: one transaction per batch.
 type txnCommitter struct {
 	s    *Stream
 	sess *kgo.GroupTransactSession
@@ -249,17 +234,10 @@ func (t *txnCommitter) endCtx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), t.s.conf.Guarantee.TxnTimeout)
 }
 
-func (t *txnCommitter) commit(_ context.Context, _ []*kgo.Record, complete bool) (bool, error) {
-	if !complete {
-		// The session commits every polled offset; a stop that cut a
-		// rate-limited poll short must not commit the part not
-		// processed. The whole poll is processed again by the next run.
-		if err := t.end(kgo.TryAbort); err != nil {
-			return false, fmt.Errorf("abort transaction of a poll cut short by the stop: %w", err)
-		}
-		t.s.log.Info("stream stopped part way through a rate-limited poll: its transaction was aborted and the poll will be processed again")
-		return false, nil
-	}
+// commit ends the batch's transaction, which commits the offsets of every
+// record polled since the last: the batch's, as the consume loops poll no
+// record beyond it (microbatch.go).
+func (t *txnCommitter) commit(_ context.Context, _ []*kgo.Record) (bool, error) {
 	start := time.Now()
 	ctx, cancel := t.endCtx()
 	defer cancel()
