@@ -162,6 +162,9 @@ func brandOfModel(model string) (brand, rest string) {
 	if sonyModel(model) || sonyCarrierModel(model) {
 		return "Sony", model
 	}
+	if b := modelCodeBrand(model); b != "" {
+		return b, model
+	}
 	return "", model
 }
 

@@ -590,6 +590,11 @@ func (s *state) androidDevice() {
 		}
 		return
 	}
+	if c := modelClass(model); c != "" {
+		// The model's own words and shape outrank the Mobile and Tablet
+		// tokens (tables/model_classes.tsv).
+		s.devClass.set(c, confGeneric+1)
+	}
 	brand, rest := brandOfModel(model)
 	if brand == "" && strings.HasPrefix(build, "10.") && len(build) > 5 && build[3] >= '0' && build[3] <= '3' && build[4] == '.' {
 		// BlackBerry 10's Android runtime reports the BlackBerry 10

@@ -313,6 +313,8 @@ func buildModel() {
 	// brands.go
 	brandSpellings = buildBrandSpellings()
 	prefixesByInitial = buildPrefixesByInitial()
+	modelCodes = buildModelCodes()
+	modelClassRules = buildModelClassRules()
 
 	// device.go
 	brandsByInitial = buildBrandsByInitial()
