@@ -106,3 +106,19 @@ func TestIndexUnderscoreHash(t *testing.T) {
 		}
 	}
 }
+
+func TestRestoreParens(t *testing.T) {
+	cases := map[string]string{
+		"Mozilla/5.0 Linux; Android 8.1.0; NB76 AppleWebKit/537.36 KHTML, like Gecko Chrome/71.0.3578.99 Mobile Safari/537.36": "Mozilla/5.0 (Linux; Android 8.1.0; NB76) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/71.0.3578.99 Mobile Safari/537.36",
+		"Dalvik/2.1.0 Linux; U; Android 5.1.1; SM-G530T Build/LMY47X":                                                          "Dalvik/2.1.0 (Linux; U; Android 5.1.1; SM-G530T Build/LMY47X)",
+		// Left as they are: parentheses present, no comment, another product.
+		"Mozilla/5.0 (Linux; Android 10) AppleWebKit/537.36": "Mozilla/5.0 (Linux; Android 10) AppleWebKit/537.36",
+		"Mozilla/5.0 Chrome/71.0; foo":                       "Mozilla/5.0 Chrome/71.0; foo",
+		"curl/8.4.0; a; b":                                   "curl/8.4.0; a; b",
+	}
+	for in, want := range cases {
+		if got := restoreParens(in); got != want {
+			t.Errorf("restoreParens(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -205,6 +205,11 @@ var ddBrand = map[string][]string{
 	"Tecno Mobile":  {"Tecno"},
 	"Sony Ericsson": {"SonyEricsson"},
 	"RIM":           {"BlackBerry", "RIM"},
+	// Yauaa, and Weir with it, names Honor's phones Huawei's and POCO's
+	// and Redmi's Xiaomi's: the maker, not the sub-brand.
+	"Honor": {"Honor", "Huawei"},
+	"POCO":  {"POCO", "Xiaomi"},
+	"Redmi": {"Redmi", "Xiaomi"},
 }
 
 func ddAccept(m map[string][]string, v string) []string {
