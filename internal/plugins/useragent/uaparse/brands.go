@@ -136,6 +136,13 @@ func brandOfModel(model string) (brand, rest string) {
 				// alone ("(508)", a build) is no model.
 				continue
 			}
+			if bp.digits {
+				// A whole model-code shape (Sharp's "509SH") says
+				// more than a few leading digits.
+				if b := modelCodeBrand(model); b != "" {
+					return b, model
+				}
+			}
 			brand = bp.brand
 			// Remove the brand itself from the model, not a model prefix
 			// such as "SM-" or "Nexus".

@@ -208,8 +208,10 @@ var ddBrand = map[string][]string{
 	// Yauaa, and Weir with it, names Honor's phones Huawei's and POCO's
 	// and Redmi's Xiaomi's: the maker, not the sub-brand.
 	"Honor": {"Honor", "Huawei"},
-	"POCO":  {"POCO", "Xiaomi"},
-	"Redmi": {"Redmi", "Xiaomi"},
+	// Yauaa spells Ulefone "Ulephone".
+	"Ulefone": {"Ulefone", "Ulephone"},
+	"POCO":    {"POCO", "Xiaomi"},
+	"Redmi":   {"Redmi", "Xiaomi"},
 }
 
 func ddAccept(m map[string][]string, v string) []string {
@@ -266,6 +268,19 @@ func ddExpected(c ddCase) map[string][]string {
 			exp["AgentName"] = ddAccept(ddAgentName, n)
 			if v := c.Client["version"]; v != "" {
 				exp["AgentVersionMajor"] = []string{ddMajor(v)}
+			}
+			if strings.HasPrefix(c.UA, "Dalvik/") && !strings.Contains(c.UA, "AppleWebKit") {
+				// Device-detector takes a bare Dalvik runtime for the
+				// Android browser; Yauaa names no agent there.
+				exp["AgentName"] = append(exp["AgentName"], Unknown)
+				delete(exp, "AgentVersionMajor")
+			}
+			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && strings.Contains(c.UA, "; wv)") {
+				// Device-detector names the app inside an Android web
+				// view; Yauaa names the web view (and the app in
+				// WebviewAppName).
+				exp["AgentName"] = append(exp["AgentName"], "Chrome Webview")
+				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" Chrome/"):]))
 			}
 		}
 		if e := c.Client["engine"]; e != "" {

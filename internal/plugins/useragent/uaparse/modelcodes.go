@@ -21,7 +21,9 @@ import (
 //	%  a capital letter or a digit
 //	x  any other character: itself, without regard to case
 //
-// The whole model must match. A row whose shape holds "%" may require the
+// The whole model must match. A shape may start with "^", which means
+// nothing: a table line that starts with "#" is a comment, so a shape that
+// starts with a digit is written "^#...". A row whose shape holds "%" may require the
 // "%" characters to mix letters and digits (column "mixed"), so that
 // "G%{4}" takes Google's "GB7N6" but not a number like "G1000".
 
@@ -63,6 +65,7 @@ func buildModelCodes() (t [256][]*modelCode) {
 
 func compileModelCode(shape, brand, flags string) (*modelCode, error) {
 	mc := &modelCode{shape: shape, brand: brand}
+	shape = strings.TrimPrefix(shape, "^")
 	switch flags {
 	case "mixed":
 		mc.mixed = true

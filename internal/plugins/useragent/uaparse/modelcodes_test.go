@@ -70,3 +70,20 @@ func TestModelClassExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestModelTablesNoLostRows guards against a row lost as a comment: a
+// shape starting with "#" begins a comment line, so a comment line of these
+// tables must hold no tab.
+func TestModelTablesNoLostRows(t *testing.T) {
+	for _, name := range []string{"model_codes.tsv", "model_classes.tsv"} {
+		data, err := tableFiles.ReadFile("tables/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "#") && strings.Contains(line, "\t") {
+				t.Errorf("%s line %d: a row that starts with # is read as a comment; write the shape as ^#...", name, i+1)
+			}
+		}
+	}
+}
