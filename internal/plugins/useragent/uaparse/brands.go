@@ -189,13 +189,9 @@ func sonyModel(m string) bool {
 	return true
 }
 
-// sonyCarrierModel reports the models Japanese carriers sell Sony phones
-// under: three digits and "SO" ("401SO", "601SO"), and Sony's Xperia
-// "LT28h" / "MT11i" / "ST25i" series codes.
+// sonyCarrierModel reports Sony's Xperia "LT28h" / "MT11i" / "ST25i"
+// series codes (the carriers' "601SO" codes are in tables/model_codes.tsv).
 func sonyCarrierModel(m string) bool {
-	if len(m) == 5 && strings.HasSuffix(m, "SO") && isDigits(m[:3]) {
-		return true
-	}
 	if len(m) >= 4 && len(m) <= 5 && (strings.HasPrefix(m, "LT") || strings.HasPrefix(m, "MT") || strings.HasPrefix(m, "ST")) &&
 		isDigits(m[2:4]) && (len(m) == 4 || m[4] >= 'a' && m[4] <= 'z') {
 		return true

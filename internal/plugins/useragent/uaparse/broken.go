@@ -13,16 +13,11 @@ import "strings"
 var (
 	kwCPUAndroid          needleID
 	kwScreenSize          needleID
-	kwWebLight            needleID
-	kwWirelessTranscoder  needleID
 	kwFirefoxSlash        needleID
 	kwSamsungBrowserSlash needleID
 	kwReducedWindows      needleID
 	kwHuaweiFastApp       needleID
 	kwDDGiOS              needleID
-	// The privacy tools' signatures in a user agent that lost its spaces.
-	kwAnonymizedByTight      needleID
-	kwAnonymisiertDurchTight needleID
 )
 
 // repairBroken fills or corrects the attributes of a broken user agent.
