@@ -163,7 +163,7 @@ func analyzeReporting(ua string, tied func(finding string)) Result {
 		}
 	}
 	s.cloudApp()
-	s.whatsAppDevice()
+	s.appPlatformDevice()
 	s.facebookDevice()
 	s.osmetaDevice()
 	s.officeDevice()

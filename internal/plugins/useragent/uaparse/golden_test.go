@@ -17,7 +17,7 @@ import (
 // same commit, saying so.
 var goldenSets = map[string]string{
 	"dev":          "85b0462b0608b44302981dcbb518238c33149fe4e4bb8af0da89c49a501fb59c",
-	"dev-variants": "e3a2af0874f88eb89fa9d30d6eae60040f75c02665eafb73c1d34879fe880b89",
+	"dev-variants": "b503998d55f574fee2b36a3d3d7db74acffc7a8aa1d642ea638499f5a593aea4",
 	"access-log":   "9b30fdb852537814a67981fbff8d31d03f2b90e460bb25007badd8dd445f7c90",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }

@@ -309,6 +309,7 @@ func buildModel() {
 	modelCodes = buildModelCodes()
 	modelClassRules = buildModelClassRules()
 	anonymizers = buildAnonymizers()
+	appPlatforms = buildAppPlatforms()
 
 	// device.go
 	brandsByInitial = buildBrandsByInitial()
