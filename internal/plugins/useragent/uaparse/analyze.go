@@ -170,6 +170,7 @@ func analyzeReporting(ua string, tied func(finding string)) Result {
 	s.activeSyncDeviceName()
 	s.androidInAppName()
 	s.repairBroken()
+	s.compactFields()
 	s.extras()
 	if p.has(kwFBBracket) {
 		s.fb, _ = readFacebook(p.ua)

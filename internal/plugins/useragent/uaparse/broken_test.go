@@ -122,3 +122,15 @@ func TestRestoreParens(t *testing.T) {
 		}
 	}
 }
+
+func TestCompactFields(t *testing.T) {
+	r := New(Options{}).Analyze("dv(iPh12,1);pr(UCBrowser/11.3.5.1203);ov(15_2_1);ss(375x812);bt(GJ);pm(0);bv(0);nm(0);im(0);nt(2);")
+	for attr, want := range map[string]string{
+		"AgentName": "UCBrowser", "AgentVersionMajor": "11", "AgentClass": "Browser", "DeviceClass": "Phone",
+		"DeviceBrand": "Apple", "DeviceName": "Apple iPhone", "OperatingSystemName": "iOS", "OperatingSystemVersion": "15.2.1",
+	} {
+		if got := r.Get(attr); got != want {
+			t.Errorf("%s = %q, want %q", attr, got, want)
+		}
+	}
+}

@@ -191,6 +191,13 @@ var ddOSName = map[string][]string{
 	"Symbian OS":    {"Symbian", "SymbianOS"},
 	"Symbian^3":     {"Symbian", "SymbianOS"},
 	"Java ME":       {"Java ME", "JVM"},
+	// Systems built on Android that Yauaa names Android.
+	"Android TV":   {"Android TV", "Android"},
+	"Wear OS":      {"Wear OS", "Android"},
+	"CyanogenMod":  {"CyanogenMod", "Android"},
+	"Lineage OS":   {"Lineage OS", "Android"},
+	"MocorDroid":   {"MocorDroid", "Android"},
+	"Smartisan OS": {"Smartisan OS", "Android"},
 }
 
 // ddEngineName maps layout engine names: device-detector's WebKit is
@@ -269,12 +276,6 @@ func ddExpected(c ddCase) map[string][]string {
 			if v := c.Client["version"]; v != "" {
 				exp["AgentVersionMajor"] = []string{ddMajor(v)}
 			}
-			if strings.HasPrefix(c.UA, "Dalvik/") && !strings.Contains(c.UA, "AppleWebKit") {
-				// Device-detector takes a bare Dalvik runtime for the
-				// Android browser; Yauaa names no agent there.
-				exp["AgentName"] = append(exp["AgentName"], Unknown)
-				delete(exp, "AgentVersionMajor")
-			}
 			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && strings.Contains(c.UA, "; wv)") {
 				// Device-detector names the app inside an Android web
 				// view; Yauaa names the web view (and the app in
@@ -288,6 +289,17 @@ func ddExpected(c ddCase) map[string][]string {
 			if v := c.Client["engine_version"]; v != "" {
 				exp["LayoutEngineVersionMajor"] = []string{ddMajor(v)}
 			}
+		}
+		if strings.HasPrefix(c.UA, "Dalvik/") && !strings.Contains(c.UA, "AppleWebKit") {
+			// Device-detector takes a bare Dalvik runtime for the Android
+			// browser on WebKit; Yauaa names no agent and no engine there.
+			for _, n := range []string{"AgentName", "LayoutEngineName"} {
+				if exp[n] != nil {
+					exp[n] = append(exp[n], Unknown)
+				}
+			}
+			delete(exp, "AgentVersionMajor")
+			delete(exp, "LayoutEngineVersionMajor")
 		}
 	}
 	return exp
