@@ -46,16 +46,15 @@ func modelClass(model string) string {
 	if model == "" || len(model) > 64 {
 		return ""
 	}
-	lm := strings.ToLower(model)
 	for i := range modelClassRules {
 		r := &modelClassRules[i]
 		switch r.kind {
 		case "contains":
-			if strings.Contains(lm, r.pattern) {
+			if containsLowerASCII(model, r.pattern) {
 				return r.class
 			}
 		case "word":
-			if modelHasWord(lm, r.pattern) {
+			if modelHasWord(model, r.pattern) {
 				return r.class
 			}
 		case "shape":
@@ -71,23 +70,37 @@ func modelClass(model string) string {
 	return ""
 }
 
-// modelHasWord reports whether a word of the lower case model (split at
-// spaces, dashes and underscores) ends with w, optionally followed by
-// digits: "pad" is in "matepad" and "pad2"; a pattern shorter than three
-// letters must be the whole word ("tv", "tv2").
-func modelHasWord(lm, w string) bool {
-	for lm != "" {
-		k := strings.IndexAny(lm, " -_")
-		word := lm
+// modelHasWord reports whether a word of the model (split at spaces,
+// dashes and underscores, compared without case) ends with w, a lower case
+// pattern, optionally followed by digits: "pad" is in "MatePad" and "PAD2";
+// a pattern shorter than three letters must be the whole word ("tv",
+// "TV2"). It works on the model as it is, without a lower case copy: it
+// runs for most Android user agents.
+func modelHasWord(m, w string) bool {
+	for m != "" {
+		k := strings.IndexAny(m, " -_")
+		word := m
 		if k >= 0 {
-			word, lm = lm[:k], lm[k+1:]
+			word, m = m[:k], m[k+1:]
 		} else {
-			lm = ""
+			m = ""
 		}
 		word = strings.TrimRight(word, "0123456789")
-		// A short pattern ("tv") must be the whole word: as the end of
-		// one it is too often part of a model code ("BTV-W09").
-		if word == w || len(w) >= 3 && strings.HasSuffix(word, w) {
+		if len(word) < len(w) || len(w) < 3 && len(word) != len(w) {
+			continue
+		}
+		if asciiHasPrefixLower(word[len(word)-len(w):], w) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsLowerASCII reports whether s contains sub, a lower case ASCII
+// pattern, without regard to the case of s.
+func containsLowerASCII(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if asciiHasPrefixLower(s[i:], sub) {
 			return true
 		}
 	}
