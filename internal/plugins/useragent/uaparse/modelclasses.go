@@ -1,6 +1,7 @@
 package uaparse
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 )
@@ -15,6 +16,7 @@ import (
 // modelClassRule is a row of tables/model_classes.tsv.
 type modelClassRule struct {
 	kind, pattern, class string
+	bpattern             []byte     // the lower case pattern, for kinds "word" and "contains"
 	shape                *modelCode // for kind "shape"
 }
 
@@ -25,6 +27,7 @@ func buildModelClassRules() []modelClassRule {
 	out := make([]modelClassRule, 0, len(rows))
 	for _, r := range rows {
 		mr := modelClassRule{kind: r[0], pattern: strings.ToLower(r[1]), class: r[2]}
+		mr.bpattern = []byte(mr.pattern)
 		switch r[0] {
 		case "word", "contains":
 		case "shape":
@@ -41,21 +44,56 @@ func buildModelClassRules() []modelClassRule {
 	return out
 }
 
-// modelClass returns the device class the model name says, or "".
+// modelClass returns the device class the model name says, or "". It runs
+// for most Android user agents, so the model is lower-cased once into a
+// buffer on the stack and split into words once, and every rule is tried on
+// those.
 func modelClass(model string) string {
 	if model == "" || len(model) > 64 {
 		return ""
+	}
+	var buf [64]byte
+	lm := buf[:len(model)]
+	for i := 0; i < len(model); i++ {
+		lm[i] = lowerASCII(model[i])
+	}
+	// The words (split at spaces, dashes and underscores), each without
+	// its trailing digits ("tv2" is "tv").
+	var words [12][2]uint8
+	nw := 0
+	for start := 0; start < len(lm) && nw < len(words); {
+		end := start
+		for end < len(lm) && lm[end] != ' ' && lm[end] != '-' && lm[end] != '_' {
+			end++
+		}
+		e := end
+		for e > start && lm[e-1] >= '0' && lm[e-1] <= '9' {
+			e--
+		}
+		if e > start {
+			words[nw] = [2]uint8{uint8(start), uint8(e)}
+			nw++
+		}
+		start = end + 1
 	}
 	for i := range modelClassRules {
 		r := &modelClassRules[i]
 		switch r.kind {
 		case "contains":
-			if containsLowerASCII(model, r.pattern) {
+			if bytes.Contains(lm, r.bpattern) {
 				return r.class
 			}
 		case "word":
-			if modelHasWord(model, r.pattern) {
-				return r.class
+			// A pattern shorter than three letters must be the whole
+			// word: as the end of one it is too often part of a model
+			// code ("BTV-W09").
+			for _, w := range words[:nw] {
+				word := lm[w[0]:w[1]]
+				if len(word) == len(r.bpattern) || len(r.bpattern) >= 3 {
+					if bytes.HasSuffix(word, r.bpattern) {
+						return r.class
+					}
+				}
 			}
 		case "shape":
 			last := model
@@ -68,41 +106,4 @@ func modelClass(model string) string {
 		}
 	}
 	return ""
-}
-
-// modelHasWord reports whether a word of the model (split at spaces,
-// dashes and underscores, compared without case) ends with w, a lower case
-// pattern, optionally followed by digits: "pad" is in "MatePad" and "PAD2";
-// a pattern shorter than three letters must be the whole word ("tv",
-// "TV2"). It works on the model as it is, without a lower case copy: it
-// runs for most Android user agents.
-func modelHasWord(m, w string) bool {
-	for m != "" {
-		k := strings.IndexAny(m, " -_")
-		word := m
-		if k >= 0 {
-			word, m = m[:k], m[k+1:]
-		} else {
-			m = ""
-		}
-		word = strings.TrimRight(word, "0123456789")
-		if len(word) < len(w) || len(w) < 3 && len(word) != len(w) {
-			continue
-		}
-		if asciiHasPrefixLower(word[len(word)-len(w):], w) {
-			return true
-		}
-	}
-	return false
-}
-
-// containsLowerASCII reports whether s contains sub, a lower case ASCII
-// pattern, without regard to the case of s.
-func containsLowerASCII(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if asciiHasPrefixLower(s[i:], sub) {
-			return true
-		}
-	}
-	return false
 }
