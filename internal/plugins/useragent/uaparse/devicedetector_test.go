@@ -335,9 +335,9 @@ func ddSquash(s string) string {
 	}, s)
 }
 
-// scoreDD scores one part of device-detector's fixtures. UAPARSE_DD_FAILURES
-// =<attribute> (or "all") prints the tuning part's mismatches; the check
-// part's are never printed.
+// scoreDD scores one part of device-detector's fixtures.
+// UAPARSE_DD_FAILURES=<attribute> (or "all") with -run TestFrozenCheckParts
+// prints the tuning part's mismatches; the check part's are never printed.
 func scoreDD(t *testing.T, part int) devScore {
 	a := New(Options{})
 	d := devScore{per: map[string]score{}}
@@ -369,10 +369,6 @@ func logScore(t *testing.T, title string, d devScore, attrs []string) {
 	t.Log("\n" + sb.String())
 }
 
-// TestDDTuning reports the accuracy on device-detector's tuning part.
-func TestDDTuning(t *testing.T) {
-	logScore(t, "device-detector tuning part", scoreDD(t, partTuning), ddAttributes)
-}
 
 // scoreYauaaPart scores one part of the fresh split of Yauaa's DEV cases
 // (UA-only cases, core attributes). UAPARSE_YAUAA_FAILURES=<attribute> (or
@@ -404,8 +400,56 @@ func scoreYauaaPart(t *testing.T, part int) devScore {
 	return d
 }
 
-// TestYauaaTuning reports the accuracy on the tuning part of the fresh
-// split of Yauaa's DEV cases.
-func TestYauaaTuning(t *testing.T) {
-	logScore(t, "yauaa-dev tuning part", scoreYauaaPart(t, partTuning), coreAttributes)
+
+// checkFloors are the lowest accuracies (per cent) the frozen check parts
+// may fall to: core accuracy and each attribute, set a little under the
+// figures measured when the check parts were scored after a round of work.
+// They are a guard against regressions, not a target to tune against: the
+// check parts' failures are never printed.
+var checkFloors = map[string]map[string]float64{
+	"device-detector": {
+		"core": 89.0, "DeviceClass": 85.8, "DeviceBrand": 54.4, "DeviceName": 78.6,
+		"OperatingSystemName": 96.3, "OperatingSystemVersion": 96.0, "LayoutEngineName": 97.2,
+		"LayoutEngineVersionMajor": 97.7, "AgentClass": 86.1, "AgentName": 95.3, "AgentVersionMajor": 97.2,
+	},
+	"yauaa-dev": {
+		"core": 98.2, "DeviceClass": 98.5, "DeviceBrand": 98.2, "DeviceName": 96.8,
+		"OperatingSystemClass": 99.0, "OperatingSystemName": 99.0, "OperatingSystemVersion": 98.6,
+		"LayoutEngineClass": 99.2, "LayoutEngineName": 98.6, "LayoutEngineVersionMajor": 98.8,
+		"AgentClass": 98.0, "AgentName": 96.6, "AgentVersionMajor": 97.3,
+	},
+}
+
+// TestFrozenCheckParts scores both frozen check parts and fails below
+// checkFloors. It also logs the tuning parts beside them, and the gap.
+func TestFrozenCheckParts(t *testing.T) {
+	parts := map[string][2]devScore{
+		"device-detector": {scoreDD(t, partTuning), scoreDD(t, partCheck)},
+		"yauaa-dev":       {scoreYauaaPart(t, partTuning), scoreYauaaPart(t, partCheck)},
+	}
+	for _, name := range []string{"device-detector", "yauaa-dev"} {
+		d := parts[name]
+		attrs := ddAttributes
+		if name == "yauaa-dev" {
+			attrs = coreAttributes
+		}
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "%s: %-26s %8s %8s\n", name, "attribute", "tuning", "check")
+		for _, a := range attrs {
+			fmt.Fprintf(&sb, "  %-34s %7.2f%% %7.2f%%  (%d / %d values)\n", a, d[partTuning].per[a].pct(), d[partCheck].per[a].pct(),
+				d[partTuning].per[a].total, d[partCheck].per[a].total)
+		}
+		fmt.Fprintf(&sb, "  %-34s %7.2f%% %7.2f%%  (%d / %d cases), gap %.2f points\n", "core", d[partTuning].core.pct(),
+			d[partCheck].core.pct(), d[partTuning].cases, d[partCheck].cases, d[partTuning].core.pct()-d[partCheck].core.pct())
+		t.Log("\n" + sb.String())
+		for a, floor := range checkFloors[name] {
+			got := d[partCheck].core.pct()
+			if a != "core" {
+				got = d[partCheck].per[a].pct()
+			}
+			if got < floor {
+				t.Errorf("%s check part: %s accuracy %.2f%% is below the floor %.2f%%", name, a, got, floor)
+			}
+		}
+	}
 }
