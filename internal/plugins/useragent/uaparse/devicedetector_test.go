@@ -369,7 +369,6 @@ func logScore(t *testing.T, title string, d devScore, attrs []string) {
 	t.Log("\n" + sb.String())
 }
 
-
 // scoreYauaaPart scores one part of the fresh split of Yauaa's DEV cases
 // (UA-only cases, core attributes). UAPARSE_YAUAA_FAILURES=<attribute> (or
 // "core") prints the tuning part's mismatches; the check part's are never
@@ -399,7 +398,6 @@ func scoreYauaaPart(t *testing.T, part int) devScore {
 	}
 	return d
 }
-
 
 // checkFloors are the lowest accuracies (per cent) the frozen check parts
 // may fall to: core accuracy and each attribute, set a little under the
