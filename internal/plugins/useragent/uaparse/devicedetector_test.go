@@ -68,8 +68,6 @@ const (
 	partCheck  = 1
 )
 
-var partNames = [2]string{"tuning", "check"}
-
 // splitPart returns the part of a set a user agent belongs to: the first
 // byte of sha256(salt NUL ua) below 128 is the check part.
 func splitPart(salt, ua string) int {
@@ -358,15 +356,6 @@ func scoreDD(t *testing.T, part int) devScore {
 		}
 	}
 	return d
-}
-
-func logScore(t *testing.T, title string, d devScore, attrs []string) {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s: %d cases, core %.2f%% (%d/%d)\n", title, d.cases, d.core.pct(), d.core.ok, d.core.total)
-	for _, n := range attrs {
-		fmt.Fprintf(&sb, "  %-28s %6.2f%% %6d\n", n, d.per[n].pct(), d.per[n].total)
-	}
-	t.Log("\n" + sb.String())
 }
 
 // scoreYauaaPart scores one part of the fresh split of Yauaa's DEV cases
