@@ -22,6 +22,11 @@ type modelClassRule struct {
 
 var modelClassRules []modelClassRule
 
+// containsByFirst lists, by their first byte, the indexes in
+// modelClassRules of the "contains" rules, so that one pass over the
+// model finds them all.
+var containsByFirst [256][]uint8
+
 func buildModelClassRules() []modelClassRule {
 	rows := loadTable("model_classes.tsv", tableColumns["model_classes.tsv"])
 	out := make([]modelClassRule, 0, len(rows))
@@ -40,6 +45,18 @@ func buildModelClassRules() []modelClassRule {
 			panic(fmt.Sprintf("model_classes.tsv: kind %q of %q, want word, contains or shape", r[0], r[1]))
 		}
 		out = append(out, mr)
+	}
+	if len(out) > 64 {
+		// modelClass marks the matching rules in a 64-bit set.
+		panic(fmt.Sprintf("model_classes.tsv: %d rows, at most 64", len(out)))
+	}
+	for i := range containsByFirst {
+		containsByFirst[i] = nil
+	}
+	for i, r := range out {
+		if r.kind == "contains" {
+			containsByFirst[r.bpattern[0]] = append(containsByFirst[r.bpattern[0]], uint8(i))
+		}
 	}
 	return out
 }
@@ -76,11 +93,20 @@ func modelClass(model string) string {
 		}
 		start = end + 1
 	}
+	// One pass marks every "contains" rule the model matches.
+	var contains uint64
+	for i := range lm {
+		for _, ri := range containsByFirst[lm[i]] {
+			if bytes.HasPrefix(lm[i:], modelClassRules[ri].bpattern) {
+				contains |= 1 << ri
+			}
+		}
+	}
 	for i := range modelClassRules {
 		r := &modelClassRules[i]
 		switch r.kind {
 		case "contains":
-			if bytes.Contains(lm, r.bpattern) {
+			if contains&(1<<i) != 0 {
 				return r.class
 			}
 		case "word":
