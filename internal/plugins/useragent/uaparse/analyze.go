@@ -125,7 +125,7 @@ func analyzeReporting(ua string, tied func(finding string)) Result {
 		fillHacker(&v, hackerInfo{vector: Unknown, toolkit: Unknown})
 		return pack(&v)
 	}
-	p := parsePooled(collapseSpaces(urlDecode(ua)))
+	p := parsePooled(collapseSpaces(restoreParens(urlDecode(ua))))
 	if h, ok := detectHacker(p); ok {
 		fillHacker(&v, h)
 		hackerUUID(&v, p.ua)
@@ -163,13 +163,14 @@ func analyzeReporting(ua string, tied func(finding string)) Result {
 		}
 	}
 	s.cloudApp()
-	s.whatsAppDevice()
+	s.appPlatformDevice()
 	s.facebookDevice()
 	s.osmetaDevice()
 	s.officeDevice()
 	s.activeSyncDeviceName()
 	s.androidInAppName()
 	s.repairBroken()
+	s.compactFields()
 	s.extras()
 	if p.has(kwFBBracket) {
 		s.fb, _ = readFacebook(p.ua)

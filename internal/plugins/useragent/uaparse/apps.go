@@ -14,7 +14,7 @@ import (
 // report the engine the application embeds.
 func (s *state) knownApp() bool {
 	return s.electronApp() || s.officeApp() || s.sogouExplorer() || s.ieShell() || s.tvBrowser() || s.platformBuildApp() ||
-		s.tikTok() || s.whatsApp() || s.facebookApp() ||
+		s.tikTok() || s.appWithPlatform() || s.facebookApp() ||
 		s.salesforceApp() || s.googleWebViewApp() || s.yahooJapanApp()
 }
 
@@ -157,44 +157,44 @@ func (s *state) facebookDevice() {
 	s.setDevice(confFamily+1, "Mobile", brand, brand+" "+model)
 }
 
-// whatsAppPlatform reads the letter WhatsApp puts after its version to
-// name the system it runs on ("WhatsApp/2.2305.7 N" on Nokia's KaiOS
-// phones, "W" on Windows Phone).
-func (s *state) whatsAppPlatform() byte {
+// appPlatformOf reads the letter some apps put after their version to name
+// the system they run on ("WhatsApp/2.2305.7 N" on Nokia's KaiOS phones),
+// from tables/app_platforms.tsv.
+func (s *state) appPlatformOf() (appPlatform, bool) {
 	p := s.p
-	if len(p.products) != 2 || p.products[0].lname != "whatsapp" || len(p.products[1].name) != 1 || p.products[1].version != "" {
-		return 0
+	if len(p.products) != 2 || len(p.products[1].name) != 1 || p.products[1].version != "" {
+		return appPlatform{}, false
 	}
-	return p.products[1].name[0]
+	ap, ok := appPlatforms[p.products[0].lname+" "+p.products[1].name]
+	return ap, ok
 }
 
-// whatsApp names the WhatsApp client that announces only its release and
-// platform letter.
-func (s *state) whatsApp() bool {
-	pl := s.whatsAppPlatform()
-	switch pl {
-	case 'N':
-		s.os = osInfo{name: "KaiOS", version: Unknown, class: "Mobile"}
-	case 'W':
-		s.os = osInfo{name: "Windows Mobile", version: "10", class: "Mobile"}
-	default:
+// appWithPlatform names an app that announces only its release and its
+// platform letter, and the system the letter names.
+func (s *state) appWithPlatform() bool {
+	ap, ok := s.appPlatformOf()
+	if !ok {
 		return false
 	}
-	s.setAgent(confFamily, "Mobile App", "WhatsApp", cleanVersion(s.p.products[0].version))
+	s.os = osInfo{name: ap.osName, version: ap.osVersion, class: ap.osClass, cpu: s.os.cpu}
+	s.setAgent(confFamily, "Mobile App", s.p.products[0].name, cleanVersion(s.p.products[0].version))
 	s.engClass.set("Mobile App", confFamily)
 	return true
 }
 
-// whatsAppDevice names the device of a WhatsApp client known by its
-// platform letter: KaiOS phones are Nokia's, Windows Phone ones are not
-// named.
-func (s *state) whatsAppDevice() {
-	switch s.whatsAppPlatform() {
-	case 'N':
-		s.setDevice(confFamily, "Mobile", "Nokia", "Nokia Kaios")
-	case 'W':
-		s.setDevice(confFamily, "Mobile", Unknown, "Generic Windows Phone")
+// appPlatformDevice names the device of an app known by its platform
+// letter.
+func (s *state) appPlatformDevice() { s.appPlatformDeviceFound() }
+
+// appPlatformDeviceFound is appPlatformDevice that reports whether the
+// app and its letter were found; it also sets the system the letter names.
+func (s *state) appPlatformDeviceFound() bool {
+	ap, ok := s.appPlatformOf()
+	if ok {
+		s.os = osInfo{name: ap.osName, version: ap.osVersion, class: ap.osClass, cpu: s.os.cpu}
+		s.setDevice(confFamily, ap.devClass, ap.brand, ap.devName)
 	}
+	return ok
 }
 
 // tikTokNames are the internal names ByteDance's video app sends in its

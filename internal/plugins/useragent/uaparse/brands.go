@@ -86,13 +86,6 @@ func xiaomiModel(m string) bool {
 	return digitsThenLetters(m, 7)
 }
 
-// acerModel reports Acer's tablet names: a series letter, a digit, a dash,
-// "A" and two digits ("B3-A40", "A3-A20").
-func acerModel(m string) bool {
-	return len(m) == 6 && m[0] >= 'A' && m[0] <= 'Z' && m[1] >= '0' && m[1] <= '9' && m[2] == '-' && m[3] == 'A' &&
-		m[4] >= '0' && m[4] <= '9' && m[5] >= '0' && m[5] <= '9'
-}
-
 // brandOfModel finds the brand of a device model and the model with the
 // brand prefix removed.
 func brandOfModel(model string) (brand, rest string) {
@@ -136,6 +129,13 @@ func brandOfModel(model string) (brand, rest string) {
 				// alone ("(508)", a build) is no model.
 				continue
 			}
+			if bp.digits {
+				// A whole model-code shape (Sharp's "509SH") says
+				// more than a few leading digits.
+				if b := modelCodeBrand(model); b != "" {
+					return b, model
+				}
+			}
 			brand = bp.brand
 			// Remove the brand itself from the model, not a model prefix
 			// such as "SM-" or "Nexus".
@@ -152,40 +152,21 @@ func brandOfModel(model string) (brand, rest string) {
 		return "Huawei", model
 	case xiaomiModel(model):
 		return "Xiaomi", redmiName(model)
-	case acerModel(model):
-		return "Acer", model
 	case alcatelModel(model):
 		return "Alcatel", model
-	case catModel(model):
-		return "CAT", model
 	}
-	if sonyModel(model) || sonyCarrierModel(model) {
+	if sonyCarrierModel(model) {
 		return "Sony", model
+	}
+	if b := modelCodeBrand(model); b != "" {
+		return b, model
 	}
 	return "", model
 }
 
-// sonyModel reports Sony Xperia's "D5803", "H8266" style model numbers: one
-// capital from C to J followed by exactly four digits.
-func sonyModel(m string) bool {
-	if len(m) != 5 || m[0] < 'C' || m[0] > 'J' {
-		return false
-	}
-	for i := 1; i < 5; i++ {
-		if m[i] < '0' || m[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// sonyCarrierModel reports the models Japanese carriers sell Sony phones
-// under: three digits and "SO" ("401SO", "601SO"), and Sony's Xperia
-// "LT28h" / "MT11i" / "ST25i" series codes.
+// sonyCarrierModel reports Sony's Xperia "LT28h" / "MT11i" / "ST25i"
+// series codes (the carriers' "601SO" codes are in tables/model_codes.tsv).
 func sonyCarrierModel(m string) bool {
-	if len(m) == 5 && strings.HasSuffix(m, "SO") && isDigits(m[:3]) {
-		return true
-	}
 	if len(m) >= 4 && len(m) <= 5 && (strings.HasPrefix(m, "LT") || strings.HasPrefix(m, "MT") || strings.HasPrefix(m, "ST")) &&
 		isDigits(m[2:4]) && (len(m) == 4 || m[4] >= 'a' && m[4] <= 'z') {
 		return true
@@ -288,15 +269,6 @@ func allAlnum(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-// catModel reports the rugged phones Bullitt makes under the Caterpillar
-// (CAT) brand, named "S" and two digits ("S41", "S60", "S48c").
-func catModel(m string) bool {
-	if len(m) < 3 || len(m) > 4 || m[0] != 'S' || m[1] < '3' || m[1] > '7' || m[2] < '0' || m[2] > '9' {
-		return false
-	}
-	return len(m) == 3 || m[3] == 'c'
 }
 
 // redmiName gives the first Redmi phones, sold under numbers of their year

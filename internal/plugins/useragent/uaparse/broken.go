@@ -13,16 +13,11 @@ import "strings"
 var (
 	kwCPUAndroid          needleID
 	kwScreenSize          needleID
-	kwWebLight            needleID
-	kwWirelessTranscoder  needleID
 	kwFirefoxSlash        needleID
 	kwSamsungBrowserSlash needleID
 	kwReducedWindows      needleID
 	kwHuaweiFastApp       needleID
 	kwDDGiOS              needleID
-	// The privacy tools' signatures in a user agent that lost its spaces.
-	kwAnonymizedByTight      needleID
-	kwAnonymisiertDurchTight needleID
 )
 
 // repairBroken fills or corrects the attributes of a broken user agent.
@@ -505,4 +500,44 @@ func hasThreeSpaces(ua string) bool {
 		}
 	}
 	return false
+}
+
+// restoreParens puts back the parentheses some proxies and log pipelines
+// strip from a user agent ("Mozilla/5.0 Linux; Android 8.1.0; NB76
+// AppleWebKit/537.36 KHTML, like Gecko Chrome/71.0.3578.99 Mobile
+// Safari/537.36", "Dalvik/2.1.0 Linux; U; Android 5.1.1; SM-G530T
+// Build/LMY47X"). Without them the comment's words read as products. It
+// applies only to a string with no parenthesis at all that starts with the
+// Mozilla or Dalvik product followed by a comment (a word list with "; "):
+// the comment runs to the layout engine's product, or to the end.
+func restoreParens(ua string) string {
+	if strings.IndexByte(ua, '(') >= 0 || strings.IndexByte(ua, ')') >= 0 {
+		return ua
+	}
+	if !strings.HasPrefix(ua, "Mozilla/") && !strings.HasPrefix(ua, "Dalvik/") {
+		return ua
+	}
+	sp := strings.IndexByte(ua, ' ')
+	if sp < 0 {
+		return ua
+	}
+	rest := ua[sp+1:]
+	semi := strings.Index(rest, "; ")
+	if semi < 0 || strings.IndexByte(rest[:semi], '/') >= 0 {
+		return ua
+	}
+	end := len(rest)
+	for _, eng := range [...]string{" AppleWebKit/", " Gecko/", " Presto/"} {
+		if k := strings.Index(rest, eng); k >= 0 && k < end {
+			end = k
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(ua) + 4)
+	b.WriteString(ua[:sp+1])
+	b.WriteByte('(')
+	b.WriteString(rest[:end])
+	b.WriteByte(')')
+	b.WriteString(strings.Replace(rest[end:], " KHTML, like Gecko ", " (KHTML, like Gecko) ", 1))
+	return b.String()
 }

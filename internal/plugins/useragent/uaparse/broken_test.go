@@ -106,3 +106,31 @@ func TestIndexUnderscoreHash(t *testing.T) {
 		}
 	}
 }
+
+func TestRestoreParens(t *testing.T) {
+	cases := map[string]string{
+		"Mozilla/5.0 Linux; Android 8.1.0; NB76 AppleWebKit/537.36 KHTML, like Gecko Chrome/71.0.3578.99 Mobile Safari/537.36": "Mozilla/5.0 (Linux; Android 8.1.0; NB76) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/71.0.3578.99 Mobile Safari/537.36",
+		"Dalvik/2.1.0 Linux; U; Android 5.1.1; SM-G530T Build/LMY47X":                                                          "Dalvik/2.1.0 (Linux; U; Android 5.1.1; SM-G530T Build/LMY47X)",
+		// Left as they are: parentheses present, no comment, another product.
+		"Mozilla/5.0 (Linux; Android 10) AppleWebKit/537.36": "Mozilla/5.0 (Linux; Android 10) AppleWebKit/537.36",
+		"Mozilla/5.0 Chrome/71.0; foo":                       "Mozilla/5.0 Chrome/71.0; foo",
+		"curl/8.4.0; a; b":                                   "curl/8.4.0; a; b",
+	}
+	for in, want := range cases {
+		if got := restoreParens(in); got != want {
+			t.Errorf("restoreParens(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCompactFields(t *testing.T) {
+	r := New(Options{}).Analyze("dv(iPh12,1);pr(UCBrowser/11.3.5.1203);ov(15_2_1);ss(375x812);bt(GJ);pm(0);bv(0);nm(0);im(0);nt(2);")
+	for attr, want := range map[string]string{
+		"AgentName": "UCBrowser", "AgentVersionMajor": "11", "AgentClass": "Browser", "DeviceClass": "Phone",
+		"DeviceBrand": "Apple", "DeviceName": "Apple iPhone", "OperatingSystemName": "iOS", "OperatingSystemVersion": "15.2.1",
+	} {
+		if got := r.Get(attr); got != want {
+			t.Errorf("%s = %q, want %q", attr, got, want)
+		}
+	}
+}

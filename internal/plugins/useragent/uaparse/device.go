@@ -590,6 +590,11 @@ func (s *state) androidDevice() {
 		}
 		return
 	}
+	if c := modelClass(model); c != "" {
+		// The model's own words and shape outrank the Mobile and Tablet
+		// tokens (tables/model_classes.tsv).
+		s.devClass.set(c, confGeneric+1)
+	}
 	brand, rest := brandOfModel(model)
 	if brand == "" && strings.HasPrefix(build, "10.") && len(build) > 5 && build[3] >= '0' && build[3] <= '3' && build[4] == '.' {
 		// BlackBerry 10's Android runtime reports the BlackBerry 10
@@ -717,21 +722,15 @@ func (s *state) modelElsewhere() string {
 // device.
 func (s *state) anonymized() {
 	p := s.p
-	if p.has(kwAnonymizedBy) || p.has(kwAnonymisedBy) || p.has(kwAnonymisiertDurch) || p.has(kwAnonymizedByTight) ||
-		p.has(kwAnonymisiertDurchTight) {
-		s.devClass.set("Anonymized", confFamily+1)
-		return
-	}
-	if p.has(kwWebLight) {
-		// Google Web Light fetches and slims pages for slow connections
-		// on the user's behalf; the device it announces is a fixed one.
-		s.setDevice(confFamily+1, "Anonymized", "Google", "Google Weblight")
-		return
-	}
-	if p.has(kwWirelessTranscoder) {
-		// Its predecessor for mobile phones, the Google Wireless
-		// Transcoder, does not name the device at all.
-		s.setDevice(confFamily+1, "Anonymized", "Google", "Google Wireless Transcoder")
+	for _, a := range anonymizers {
+		if !p.has(a.marker) {
+			continue
+		}
+		if a.brand == "" {
+			s.devClass.set("Anonymized", confFamily+1)
+		} else {
+			s.setDevice(confFamily+1, "Anonymized", a.brand, a.name)
+		}
 		return
 	}
 	if zeroedComment(p) {

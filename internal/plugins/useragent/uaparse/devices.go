@@ -259,18 +259,9 @@ func (s *state) homeDevice() {
 				s.devName.set(b+" "+normalizeName(rest), confFamily)
 			}
 			return
-		case first.name == "WhatsApp" && len(p.products) == 2 && len(p.products[1].name) == 1:
-			// "WhatsApp/2.2305.7 N": WhatsApp's own clients end with a
-			// letter for the platform: N for Nokia's KaiOS phones, W for
-			// Windows phones.
-			switch p.products[1].name {
-			case "N":
-				s.os = osInfo{name: "KaiOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
-				s.setDevice(confFamily, "Mobile", "Nokia", "Nokia Kaios")
-			case "W":
-				s.os = osInfo{name: "Windows Mobile", version: "10", class: "Mobile", cpu: s.os.cpu}
-				s.setDevice(confFamily, "Mobile", Unknown, "Generic Windows Phone")
-			}
+		case len(p.products) == 2 && len(p.products[1].name) == 1 && s.appPlatformDeviceFound():
+			// "WhatsApp/2.2305.7 N": the app's letter names the platform
+			// (tables/app_platforms.tsv).
 			return
 		case first.name == "MSFT-WP" && isVersionLike(first.version):
 			// The system HTTP client of Windows Phone ("MSFT-WP/7.10.8860").

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "dde0706e2c3eda0b621cdfd46aef989cb84d30e289fb003fd792c1e596d25c8e",
-	"dev-variants": "a5ee26080289adfd0167d80811a1b743d4187ae763d043b47af4ac6dfce3c635",
+	"dev":          "85b0462b0608b44302981dcbb518238c33149fe4e4bb8af0da89c49a501fb59c",
+	"dev-variants": "b503998d55f574fee2b36a3d3d7db74acffc7a8aa1d642ea638499f5a593aea4",
 	"access-log":   "9b30fdb852537814a67981fbff8d31d03f2b90e460bb25007badd8dd445f7c90",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }

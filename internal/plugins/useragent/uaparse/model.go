@@ -89,15 +89,11 @@ func buildModel() {
 	// broken.go
 	kwCPUAndroid = uaNeedles.add("cpu android")
 	kwScreenSize = uaNeedles.add("screen size")
-	kwWebLight = uaNeedles.add("googleweblight")
-	kwWirelessTranscoder = uaNeedles.add("google wireless transcoder")
 	kwFirefoxSlash = uaNeedles.add("firefox/")
 	kwSamsungBrowserSlash = uaNeedles.add("samsungbrowser/")
 	kwReducedWindows = uaNeedles.add("(windows nt 10.0; win64; x64)")
 	kwHuaweiFastApp = uaNeedles.add("com.huawei.fastapp/")
 	kwDDGiOS = uaNeedles.add("ddg-ios-")
-	kwAnonymizedByTight = uaNeedles.add("anonymizedby")
-	kwAnonymisiertDurchTight = uaNeedles.add("anonymisiertdurch")
 	kwAtIntigriti = uaNeedles.add("@intigriti.me")
 	kwAtHackerOne = uaNeedles.add("@wearehackerone.com")
 	kwAtBugcrowd = uaNeedles.add("@bugcrowdninja.com")
@@ -142,9 +138,6 @@ func buildModel() {
 	kwAppEngineGoogle = uaNeedles.add("appengine-google")
 	kwAndroid = uaNeedles.add("android")
 	kwAndroidTV = uaNeedles.add("android tv")
-	kwAnonymisedBy = uaNeedles.add("anonymised by")
-	kwAnonymisiertDurch = uaNeedles.add("anonymisiert durch")
-	kwAnonymizedBy = uaNeedles.add("anonymized by")
 	kwBingbotHTM = uaNeedles.add("; +http://www.bing.com/bingbot.htm")
 	kwBravia = uaNeedles.add("bravia")
 	kwCrKey = uaNeedles.add("crkey")
@@ -313,6 +306,10 @@ func buildModel() {
 	// brands.go
 	brandSpellings = buildBrandSpellings()
 	prefixesByInitial = buildPrefixesByInitial()
+	modelCodes = buildModelCodes()
+	modelClassRules = buildModelClassRules()
+	anonymizers = buildAnonymizers()
+	appPlatforms = buildAppPlatforms()
 
 	// device.go
 	brandsByInitial = buildBrandsByInitial()

@@ -305,9 +305,6 @@ var (
 	kwAppEngineGoogle      needleID
 	kwAndroid              needleID
 	kwAndroidTV            needleID
-	kwAnonymisedBy         needleID
-	kwAnonymisiertDurch    needleID
-	kwAnonymizedBy         needleID
 	kwBingbotHTM           needleID
 	kwBravia               needleID
 	kwCrKey                needleID

@@ -91,7 +91,7 @@ func buildTableColumns() map[string]int {
 		"hacker_toolkits.tsv": 3, "webview_apps.tsv": 3, "attack_signatures.tsv": 3, "app_spellings.tsv": 3,
 		"robot_device_names.tsv": 3, "set_top_box_makers.tsv": 3, "domain_brands.tsv": 3,
 		"system_releases.tsv": 4, "fediverse_servers.tsv": 3, "robot_engine_names.tsv": 3, "unix_desktops.tsv": 4,
-		"browsers.tsv": 4, "robot_words.tsv": 3, "named_robots.tsv": 5, "amazon_devices.tsv": 5, "named_apps.tsv": 4, "edge_versions.tsv": 3, "browser_tags.tsv": 3, "cpu_words.tsv": 3, "languages.tsv": 4, "apple_devices.tsv": 5,
+		"browsers.tsv": 4, "robot_words.tsv": 3, "named_robots.tsv": 5, "amazon_devices.tsv": 5, "named_apps.tsv": 4, "edge_versions.tsv": 3, "browser_tags.tsv": 3, "cpu_words.tsv": 3, "languages.tsv": 4, "apple_devices.tsv": 5, "model_codes.tsv": 5, "model_classes.tsv": 5, "anonymizers.tsv": 5, "app_platforms.tsv": 9,
 	}
 }
 
@@ -367,3 +367,52 @@ func buildAmazonDevices() map[string]struct{ class, brand, name string } {
 // edgeVersions maps the version of legacy Edge's "Edge/<EdgeHTML
 // version>" product to the Edge release (tables/edge_versions.tsv).
 var edgeVersions map[string]string
+
+// anonymizer is a row of tables/anonymizers.tsv: a marker of a tool or
+// proxy that rewrites the user agent, and the fixed device it announces
+// (brand "" when it names none).
+type anonymizer struct {
+	marker      needleID
+	brand, name string
+}
+
+// anonymizers are the rows of tables/anonymizers.tsv, in file order.
+var anonymizers []anonymizer
+
+func buildAnonymizers() []anonymizer {
+	rows := loadTable("anonymizers.tsv", tableColumns["anonymizers.tsv"])
+	out := make([]anonymizer, len(rows))
+	for i, r := range rows {
+		out[i].marker = uaNeedles.add(r[0])
+		if r[1] != "-" {
+			out[i].brand, out[i].name = r[1], r[2]
+		}
+	}
+	return out
+}
+
+// appPlatform is a row of tables/app_platforms.tsv: what an app's platform
+// letter says about the system and the device.
+type appPlatform struct {
+	osName, osVersion, osClass string
+	devClass, brand, devName   string
+}
+
+// appPlatforms are the rows of tables/app_platforms.tsv by the lower case
+// app name, a space and the letter.
+var appPlatforms map[string]appPlatform
+
+func buildAppPlatforms() map[string]appPlatform {
+	m := map[string]appPlatform{}
+	for _, r := range loadTable("app_platforms.tsv", tableColumns["app_platforms.tsv"]) {
+		ap := appPlatform{osName: r[2], osVersion: r[3], osClass: r[4], devClass: r[5], brand: r[6], devName: r[7]}
+		if ap.osVersion == "-" {
+			ap.osVersion = Unknown
+		}
+		if ap.brand == "-" {
+			ap.brand = Unknown
+		}
+		m[r[0]+" "+r[1]] = ap
+	}
+	return m
+}

@@ -1,0 +1,135 @@
+package uaparse
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// An Android device's class comes first from the "Mobile" and "Tablet"
+// tokens, which televisions and boxes leave out and many tablets get wrong.
+// The model name often says better: "BBK shell V500DJ6", "MatePad 11",
+// "32H520T". tables/model_classes.tsv lists the words and shapes that name
+// a class, each with examples that TestModelClassExamples checks; this
+// file is the small matcher.
+
+// modelClassRule is a row of tables/model_classes.tsv.
+type modelClassRule struct {
+	kind, pattern, class string
+	bpattern             []byte     // the lower case pattern, for kinds "word" and "contains"
+	shape                *modelCode // for kind "shape"
+}
+
+var modelClassRules []modelClassRule
+
+// containsByFirst lists, by their first byte, the indexes in
+// modelClassRules of the "contains" rules, so that one pass over the
+// model finds them all.
+var containsByFirst [256][]uint8
+
+func buildModelClassRules() []modelClassRule {
+	rows := loadTable("model_classes.tsv", tableColumns["model_classes.tsv"])
+	out := make([]modelClassRule, 0, len(rows))
+	for _, r := range rows {
+		mr := modelClassRule{kind: r[0], pattern: strings.ToLower(r[1]), class: r[2]}
+		mr.bpattern = []byte(mr.pattern)
+		switch r[0] {
+		case "word", "contains":
+		case "shape":
+			mc, err := compileModelCode(r[1], r[2], "-")
+			if err != nil {
+				panic(err)
+			}
+			mr.shape = mc
+		default:
+			panic(fmt.Sprintf("model_classes.tsv: kind %q of %q, want word, contains or shape", r[0], r[1]))
+		}
+		out = append(out, mr)
+	}
+	if len(out) > 64 {
+		// modelClass marks the matching rules in a 64-bit set.
+		panic(fmt.Sprintf("model_classes.tsv: %d rows, at most 64", len(out)))
+	}
+	for i := range containsByFirst {
+		containsByFirst[i] = nil
+	}
+	for i, r := range out {
+		if r.kind == "contains" {
+			containsByFirst[r.bpattern[0]] = append(containsByFirst[r.bpattern[0]], uint8(i))
+		}
+	}
+	return out
+}
+
+// modelClass returns the device class the model name says, or "". It runs
+// for most Android user agents, so the model is lower-cased once into a
+// buffer on the stack and split into words once, and every rule is tried on
+// those.
+func modelClass(model string) string {
+	if model == "" || len(model) > 64 {
+		return ""
+	}
+	var buf [64]byte
+	lm := buf[:len(model)]
+	for i := 0; i < len(model); i++ {
+		lm[i] = lowerASCII(model[i])
+	}
+	// The words (split at spaces, dashes and underscores), each without
+	// its trailing digits ("tv2" is "tv").
+	var words [12][2]uint8
+	nw := 0
+	for start := 0; start < len(lm) && nw < len(words); {
+		end := start
+		for end < len(lm) && lm[end] != ' ' && lm[end] != '-' && lm[end] != '_' {
+			end++
+		}
+		e := end
+		for e > start && lm[e-1] >= '0' && lm[e-1] <= '9' {
+			e--
+		}
+		if e > start {
+			words[nw] = [2]uint8{uint8(start), uint8(e)}
+			nw++
+		}
+		start = end + 1
+	}
+	// One pass marks every "contains" rule the model matches.
+	var contains uint64
+	for i := range lm {
+		for _, ri := range containsByFirst[lm[i]] {
+			if bytes.HasPrefix(lm[i:], modelClassRules[ri].bpattern) {
+				contains |= 1 << ri
+			}
+		}
+	}
+	for i := range modelClassRules {
+		r := &modelClassRules[i]
+		switch r.kind {
+		case "contains":
+			if contains&(1<<i) != 0 {
+				return r.class
+			}
+		case "word":
+			// A pattern shorter than three letters must be the whole
+			// word: as the end of one it is too often part of a model
+			// code ("BTV-W09").
+			for _, w := range words[:nw] {
+				word := lm[w[0]:w[1]]
+				if len(word) == len(r.bpattern) || len(r.bpattern) >= 3 {
+					if bytes.HasSuffix(word, r.bpattern) {
+						return r.class
+					}
+				}
+			}
+		case "shape":
+			last := model
+			if k := strings.LastIndexByte(model, ' '); k >= 0 {
+				last = model[k+1:]
+			}
+			if r.shape.match(model) || r.shape.match(last) {
+				return r.class
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,179 @@
+package uaparse
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Many phones send a bare model code without the maker's name ("V2303A",
+// "CPH2219", "22101316UCP"). Makers give their codes a fixed shape, so the
+// shape names the maker: tables/model_codes.tsv lists the shapes, and
+// modelCodeBrand matches a model against them. The shapes are data, each
+// with examples that TestModelCodeExamples checks; this file is the small
+// matcher.
+//
+// A shape is a sequence of elements, each optionally followed by a count
+// {n} or {n,m}:
+//
+//	#  a digit
+//	@  a capital letter
+//	%  a capital letter or a digit
+//	x  any other character: itself, without regard to case
+//
+// The whole model must match. A shape may start with "^", which means
+// nothing: a table line that starts with "#" is a comment, so a shape that
+// starts with a digit is written "^#...". A row whose shape holds "%" may require the
+// "%" characters to mix letters and digits (column "mixed"), so that
+// "G%{4}" takes Google's "GB7N6" but not a number like "G1000".
+
+// codeElem is one element of a compiled shape.
+type codeElem struct {
+	class    byte // '#', '@', '%', or 0 for a literal
+	lit      byte // the literal, in lower case
+	min, max int
+}
+
+// modelCode is a row of tables/model_codes.tsv, compiled.
+type modelCode struct {
+	shape string
+	elems []codeElem
+	brand string
+	mixed bool
+}
+
+// modelCodes are the shapes by the lower case first byte of the models they
+// can match (a shape starting with a class is listed under every byte of
+// the class).
+var modelCodes [256][]*modelCode
+
+func buildModelCodes() (t [256][]*modelCode) {
+	for _, r := range loadTable("model_codes.tsv", tableColumns["model_codes.tsv"]) {
+		mc, err := compileModelCode(r[0], r[1], r[2])
+		if err != nil {
+			panic(err)
+		}
+		first := mc.elems[0]
+		for c := 0; c < 256; c++ {
+			if first.min == 0 || codeElemMatches(first, byte(c)) {
+				t[c] = append(t[c], mc)
+			}
+		}
+	}
+	return t
+}
+
+func compileModelCode(shape, brand, flags string) (*modelCode, error) {
+	mc := &modelCode{shape: shape, brand: brand}
+	shape = strings.TrimPrefix(shape, "^")
+	switch flags {
+	case "mixed":
+		mc.mixed = true
+	case "-":
+	default:
+		return nil, fmt.Errorf("model code %q: flags %q, want mixed or -", shape, flags)
+	}
+	for i := 0; i < len(shape); {
+		e := codeElem{min: 1, max: 1}
+		switch c := shape[i]; c {
+		case '#', '@', '%':
+			e.class = c
+		default:
+			e.lit = lowerASCII(c)
+		}
+		i++
+		if i < len(shape) && shape[i] == '{' {
+			end := strings.IndexByte(shape[i:], '}')
+			if end < 0 {
+				return nil, fmt.Errorf("model code %q: unclosed count", shape)
+			}
+			lo, hi, two := strings.Cut(shape[i+1:i+end], ",")
+			var err1, err2 error
+			e.min, err1 = strconv.Atoi(lo)
+			e.max = e.min
+			if two {
+				e.max, err2 = strconv.Atoi(hi)
+			}
+			if err1 != nil || err2 != nil || e.max < e.min || e.max == 0 {
+				return nil, fmt.Errorf("model code %q: bad count %q", shape, shape[i:i+end+1])
+			}
+			i += end + 1
+		}
+		mc.elems = append(mc.elems, e)
+	}
+	if len(mc.elems) == 0 || mc.elems[0].min == 0 {
+		return nil, fmt.Errorf("model code %q: must start with an element that is always there", shape)
+	}
+	return mc, nil
+}
+
+func codeElemMatches(e codeElem, c byte) bool {
+	switch e.class {
+	case '#':
+		return c >= '0' && c <= '9'
+	case '@':
+		return c >= 'A' && c <= 'Z'
+	case '%':
+		return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z'
+	}
+	return lowerASCII(c) == e.lit
+}
+
+// match reports whether the whole of m has the shape.
+func (mc *modelCode) match(m string) bool {
+	if !matchCodeElems(mc.elems, m) {
+		return false
+	}
+	if mc.mixed {
+		// The first character does not count: the rest must mix.
+		var letter, digit bool
+		for i := 1; i < len(m); i++ {
+			letter = letter || m[i] >= 'A' && m[i] <= 'Z'
+			digit = digit || m[i] >= '0' && m[i] <= '9'
+		}
+		return letter && digit
+	}
+	return true
+}
+
+// matchCodeElems matches greedily and backtracks over counts; shapes are a
+// handful of elements and models a few bytes, so the search is short.
+func matchCodeElems(elems []codeElem, m string) bool {
+	if len(elems) == 0 {
+		return m == ""
+	}
+	e := elems[0]
+	n := 0
+	for n < e.max && n < len(m) && codeElemMatches(e, m[n]) {
+		n++
+	}
+	for ; n >= e.min; n-- {
+		if matchCodeElems(elems[1:], m[n:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// modelCodeBrand returns the brand whose model-code shape the whole model
+// has, or "".
+func modelCodeBrand(model string) string {
+	if model == "" || len(model) > 24 {
+		return ""
+	}
+	for _, mc := range modelCodes[lowerASCII(model[0])] {
+		if mc.match(model) {
+			return mc.brand
+		}
+	}
+	// The table is indexed by the lower case first byte; a capital first
+	// byte that a class matches ("@", "%") is indexed as itself.
+	if c := model[0]; c >= 'A' && c <= 'Z' {
+		for _, mc := range modelCodes[c] {
+			if mc.elems[0].class != 0 && mc.match(model) {
+				return mc.brand
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,89 @@
+package uaparse
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestModelCodeExamples checks every example of tables/model_codes.tsv:
+// the model alone gets the row's brand, through brandOfModel as the rules
+// call it.
+func TestModelCodeExamples(t *testing.T) {
+	ensureModel()
+	rows := loadTable("model_codes.tsv", tableColumns["model_codes.tsv"])
+	for _, r := range rows {
+		for _, ex := range strings.Split(r[3], ",") {
+			if b, _ := brandOfModel(ex); b != r[1] {
+				t.Errorf("model code %q (%s): example %q gets brand %q", r[0], r[1], ex, b)
+			}
+		}
+	}
+}
+
+// TestModelCodeShapes checks the matcher on shapes and models that must
+// not match: a count, a class, the mixed flag and the whole-model rule.
+func TestModelCodeShapes(t *testing.T) {
+	cases := []struct {
+		shape, flags, model string
+		want                bool
+	}{
+		{"V#{4}@{0,2}", "-", "V2303A", true},
+		{"V#{4}@{0,2}", "-", "V230", false},
+		{"V#{4}@{0,2}", "-", "V2303ABC", false},
+		{"V#{4}@{0,2}", "-", "v2303a", false},
+		{"G%{4}", "mixed", "GB7N6", true},
+		{"G%{4}", "mixed", "G1000", false},
+		{"G%{4}", "mixed", "GABCD", false},
+		{"#{3}SH", "-", "704sh", true},
+		{"2#{7}@{1,3}", "-", "2210131", false},
+	}
+	for _, c := range cases {
+		mc, err := compileModelCode(c.shape, "X", c.flags)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mc.match(c.model); got != c.want {
+			t.Errorf("shape %q on %q: %v, want %v", c.shape, c.model, got, c.want)
+		}
+	}
+	for _, bad := range []string{"", "#{0}", "#{2", "@{3,1}"} {
+		if _, err := compileModelCode(bad, "X", "-"); err == nil {
+			t.Errorf("shape %q compiled", bad)
+		}
+	}
+}
+
+// TestModelClassExamples checks every example of tables/model_classes.tsv,
+// and that ordinary phone models get no class from it.
+func TestModelClassExamples(t *testing.T) {
+	ensureModel()
+	for _, r := range loadTable("model_classes.tsv", tableColumns["model_classes.tsv"]) {
+		for _, ex := range strings.Split(r[3], ",") {
+			if got := modelClass(ex); got != r[2] {
+				t.Errorf("model class %s %q (%s): example %q gets %q", r[0], r[1], r[2], ex, got)
+			}
+		}
+	}
+	for _, m := range []string{"SM-G960F", "Pixel 7", "Redmi Note 8", "V2303A", "moto e13", "CPH2219", "22101316UCP", "Nokia 3.4"} {
+		if got := modelClass(m); got != "" {
+			t.Errorf("phone model %q gets class %q", m, got)
+		}
+	}
+}
+
+// TestModelTablesNoLostRows guards against a row lost as a comment: a
+// shape starting with "#" begins a comment line, so a comment line of these
+// tables must hold no tab.
+func TestModelTablesNoLostRows(t *testing.T) {
+	for _, name := range []string{"model_codes.tsv", "model_classes.tsv"} {
+		data, err := tableFiles.ReadFile("tables/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "#") && strings.Contains(line, "\t") {
+				t.Errorf("%s line %d: a row that starts with # is read as a comment; write the shape as ^#...", name, i+1)
+			}
+		}
+	}
+}
