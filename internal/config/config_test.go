@@ -128,7 +128,7 @@ var expectedErrors = []struct {
 
 	{"unset_var.bad.yml", []string{`line 19: streamConfigurations[s].configuration.broker.metadata.broker.list: environment variable WEIR_TEST_UNSET_BROKERS is not set and ${WEIR_TEST_UNSET_BROKERS} has no default (write ${WEIR_TEST_UNSET_BROKERS:-value} to give one)`}},
 	{"unclosed_var.bad.yml", []string{`line 19: streamConfigurations[s].configuration.broker.metadata.broker.list: unclosed variable reference "${BROKER_LIST:-localhost:9092"`}},
-	{"invalid_var_name.bad.yml", []string{`line 19: streamConfigurations[s].configuration.broker.metadata.broker.list: invalid variable name "BROKER_LIST-localhost:9092" in ${BROKER_LIST-localhost:9092}`}},
+	{"invalid_var_name.bad.yml", []string{`line 19: streamConfigurations[s].configuration.broker.metadata.broker.list: invalid variable name "BROKER_LIST-localhost:9092" in ${BROKER_LIST-localhost:9092} (a default is written ${BROKER_LIST:-value})`}},
 
 	{"splittext_groups_fields.bad.yml", []string{
 		`line 13: streamConfigurations[s].processorConfigurations[p].configuration: property "value.regex" has 2 capture groups but "value.fields" names 1 fields`,
