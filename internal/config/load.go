@@ -36,6 +36,10 @@ type Job struct {
 	// for (Spark's executors, YARN...: internal/logisland), accepted and
 	// dropped; whoever runs the job logs them once.
 	Ignored []string
+	// Renamed are the streams and processors that share a name with an
+	// earlier one (LogIsland accepts that), each with the name it runs
+	// under (dataflow.Disambiguate); whoever runs the job logs them once.
+	Renamed []string
 }
 
 // DefaultMaxJobBytes is the largest job file LoadFile reads: far above any
@@ -342,6 +346,7 @@ func (p *parser) job(root *yaml.Node, lastModified time.Time) *Job {
 	for i := range job.DataFlow.Streams {
 		job.DataFlow.Streams[i].Pipeline.LastModified = lastModified
 	}
+	job.Renamed = dataflow.Disambiguate(job.DataFlow)
 	if name, ok := job.Engine.Value(settings.KeyAppName); ok {
 		job.DataFlow.Name = name
 	}

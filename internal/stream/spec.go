@@ -10,6 +10,22 @@ import (
 // Name is the stream's component identifier.
 const Name = "pkg.stream.engine.BrokerRecordStreamParallelProcessing"
 
+// NoTopic in the output or error topics means no topic, as in LogIsland's
+// job files (kafka.output.topics: none): Weir neither creates nor writes a
+// topic of that name.
+const NoTopic = "none"
+
+// withoutNone returns topics without NoTopic.
+func withoutNone(topics []string) []string {
+	out := topics[:0:0]
+	for _, t := range topics {
+		if t != NoTopic {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // Embedded is the broker list value that selects the in-process broker.
 const Embedded = "embedded"
 
@@ -98,8 +114,8 @@ func Spec() component.Spec {
 			"the error topics, and commits offsets only after every written record is acknowledged.",
 		Properties: append([]component.Property{
 			{Key: KeyInputTopics, Description: "Comma-separated topics to consume.", Required: true, Example: "weir_in", Validator: topicList},
-			{Key: KeyOutputTopics, Description: "Comma-separated topics that receive every record without errors. Empty: records are not written (for streams that end in a sink such as BulkPut).", Validator: topicList},
-			{Key: KeyErrorTopics, Description: "Comma-separated topics that receive every record with errors.", Required: true, Example: "weir_errors", Validator: topicList},
+			{Key: KeyOutputTopics, Description: "Comma-separated topics that receive every record without errors. Empty or " + NoTopic + ": records are not written (for streams that end in a sink such as BulkPut).", Validator: topicList},
+			{Key: KeyErrorTopics, Description: "Comma-separated topics that receive every record with errors. " + NoTopic + ": error records are counted and not written.", Required: true, Example: "weir_errors", Validator: topicList},
 			{Key: KeyInputSerializer, Description: "How input messages become records: none (raw value in record_value) or " + serialize.JSONName + ".", Default: serialize.RawName, Validator: serializers},
 			{Key: KeyOutputSerializer, Description: "How records are written to the output topics.", Default: serialize.JSONName, Validator: serializers},
 			{Key: KeyErrorSerializer, Description: "How error records are written to the error topics.", Default: serialize.JSONName, Validator: serializers},
@@ -149,7 +165,7 @@ type Config struct {
 func Decode(name string, conf component.Config) (Config, error) {
 	c := Config{
 		Name: name, BrokerList: conf.String(KeyBrokerList),
-		Inputs: conf.List(KeyInputTopics), Outputs: conf.List(KeyOutputTopics), Errors: conf.List(KeyErrorTopics),
+		Inputs: conf.List(KeyInputTopics), Outputs: withoutNone(conf.List(KeyOutputTopics)), Errors: withoutNone(conf.List(KeyErrorTopics)),
 		InSer: conf.String(KeyInputSerializer), OutSer: conf.String(KeyOutputSerializer), ErrSer: conf.String(KeyErrorSerializer),
 		Compression: conf.String(KeyCompression), Partitioner: conf.String(KeyPartitioner),
 		Security: decodeSecurity(conf),
