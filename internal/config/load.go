@@ -40,6 +40,10 @@ type Job struct {
 	// earlier one (LogIsland accepts that), each with the name it runs
 	// under (dataflow.Disambiguate); whoever runs the job logs them once.
 	Renamed []string
+	// Warnings are LogIsland values taken in Weir's meaning that may not
+	// do what the file meant (internal/logisland); whoever runs the job
+	// logs each once, at warning level.
+	Warnings []string
 }
 
 // DefaultMaxJobBytes is the largest job file LoadFile reads: far above any
@@ -346,6 +350,7 @@ func (p *parser) job(root *yaml.Node, lastModified time.Time) *Job {
 	for i := range job.DataFlow.Streams {
 		job.DataFlow.Streams[i].Pipeline.LastModified = lastModified
 	}
+	p.structured(job)
 	job.Renamed = dataflow.Disambiguate(job.DataFlow)
 	if name, ok := job.Engine.Value(settings.KeyAppName); ok {
 		job.DataFlow.Name = name

@@ -33,7 +33,26 @@ func (p *parser) logIsland(job *Job, c *dataflow.Component, cpath string) {
 		p.probs = append(p.probs, component.Problem{Path: cpath, Key: m.Given.Key, Line: m.Given.Line, Msg: m.Message()})
 		p.sup.unknownKey(cpath, m.Given.Key)
 	}
+	for _, w := range res.Warnings {
+		job.Warnings = append(job.Warnings, cpath+": "+w)
+	}
 	for _, prop := range res.Ignored {
 		job.Ignored = append(job.Ignored, cpath+"."+prop.Key)
+	}
+}
+
+// structured turns LogIsland's structured streams with Kafka and console
+// providers into Weir's streams (logisland.RewriteStructured), once every
+// stream and service is read, and maps the keys they take from their
+// providers as any LogIsland stream's.
+func (p *parser) structured(job *Job) {
+	res := logisland.RewriteStructured(job.DataFlow)
+	for _, pr := range res.Problems {
+		p.probs = append(p.probs, component.Problem{Path: pr.Path, Line: pr.Line, Msg: pr.Msg})
+	}
+	job.Ignored = append(job.Ignored, res.Ignored...)
+	for _, i := range res.Streams {
+		s := &job.DataFlow.Streams[i]
+		p.logIsland(job, &s.Component, s.Path+".configuration")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/engine"
 	"github.com/weir-streams/weir/internal/plugins/cache"
+	"github.com/weir-streams/weir/internal/plugins/console"
 	"github.com/weir-streams/weir/internal/plugins/dns"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
 	"github.com/weir-streams/weir/internal/plugins/fields"
@@ -49,6 +50,7 @@ func Register(reg *component.Registry) {
 	reg.Register(fields.MaskFieldsSpec())
 	reg.Register(fields.RouteRecordsSpec())
 	reg.Register(geoip.IpToGeoSpec())
+	reg.Register(console.Spec())
 
 	// Controller services.
 	reg.Register(docdb.ServiceSpec())
