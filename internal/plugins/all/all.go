@@ -27,6 +27,10 @@ func Register(reg *component.Registry) {
 	// Serializers.
 	reg.Register(serialize.RawSpec())
 	reg.Register(serialize.JSONSpec())
+	reg.Register(serialize.BytesSpec())
+	reg.Register(serialize.StringSpec())
+	reg.Register(serialize.ExtendedJSONSpec())
+	reg.Register(serialize.AvroSpec())
 
 	// Processors.
 	reg.Register(text.SplitTextSpec())
