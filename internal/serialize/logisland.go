@@ -190,7 +190,7 @@ func AvroSpec() component.Spec {
 			"LogIsland); values are converted to the schema's types. Reading, the schema's fields become fields, and record_id and " +
 			"record_type, when the schema has them, the record's id and type.",
 		Properties: []component.Property{
-			{Key: KeySchema, Description: "The Avro schema (JSON); a stream sets it from avro.input.schema or avro.output.schema.", Required: true, Validator: AvroSchema},
+			{Key: KeySchema, Description: "The Avro schema (JSON); a stream sets it from avro.input.schema or avro.output.schema.", Required: true, Example: `{"type":"record","name":"event","fields":[{"name":"record_id","type":"string"},{"name":"record_type","type":"string"},{"name":"record_value","type":["null","string"]}]}`, Validator: AvroSchema},
 		},
 		NewSerializer: func(conf component.Config) (component.Serializer, error) {
 			s, err := avro.Parse(conf.String(KeySchema))

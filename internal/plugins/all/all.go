@@ -5,6 +5,7 @@ package all
 import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/logisland"
 	"github.com/weir-streams/weir/internal/plugins/cache"
 	"github.com/weir-streams/weir/internal/plugins/console"
 	"github.com/weir-streams/weir/internal/plugins/dns"
@@ -61,6 +62,9 @@ func Register(reg *component.Registry) {
 	reg.Register(cache.LRUSpec())
 	reg.Register(searchindex.ServiceSpec())
 	reg.Register(geoip.ServiceSpec())
+
+	// LogIsland's components Weir does not offer: refused with why.
+	logisland.RefuseUnsupported(reg)
 }
 
 // NewRegistry returns a registry with every built-in component.
