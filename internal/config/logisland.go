@@ -53,6 +53,16 @@ func (p *parser) structured(job *Job) {
 	job.Ignored = append(job.Ignored, res.Ignored...)
 	for _, i := range res.Streams {
 		s := &job.DataFlow.Streams[i]
+		if _, ok := s.Value("kafka.metadata.broker.list"); !ok {
+			// LogIsland's providers default to its KAFKA_BROKERS
+			// (DefaultConfigValues, sandbox:9092 when unset): Weir takes
+			// the variable when it is set, and refuses the stream
+			// otherwise, as any stream without brokers.
+			if v, set := p.getenv("KAFKA_BROKERS"); set && v != "" {
+				s.Config = append(s.Config, dataflow.Property{Key: "kafka.metadata.broker.list", Value: v, Line: s.Line})
+				job.Warnings = append(job.Warnings, s.Path+": no provider names kafka.metadata.broker.list; the brokers are KAFKA_BROKERS's, as LogIsland's default")
+			}
+		}
 		p.logIsland(job, &s.Component, s.Path+".configuration")
 	}
 }

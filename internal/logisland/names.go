@@ -103,6 +103,12 @@ var keys = map[string]map[string]string{
 		"kafka.topic.default.partitions":        "broker.topic.default.partitions",
 		"kafka.topic.default.replicationFactor": "broker.topic.default.replicationFactor",
 		"kafka.security.protocol":               "broker.security.protocol",
+		// KafkaStreamsPipelineStream's (PlainJavaEngine's stream).
+		"read.topics":             "broker.input.topics",
+		"write.topics":            "broker.output.topics",
+		"read.topics.serializer":  "broker.input.topics.serializer",
+		"write.topics.serializer": "broker.output.topics.serializer",
+		"bootstrap.servers":       "broker.metadata.broker.list",
 	},
 	SearchIndexProcessor: {
 		"elasticsearch.client.service": "search.client.service",
@@ -131,6 +137,7 @@ var keys = map[string]map[string]string{
 // suggestion.
 var ignored = map[string]map[string]bool{
 	Engine: set(
+		"jvm.heap.min", "jvm.heap.max", // PlainJavaEngine's: the JVM's heap
 		"spark.driver.cores", "spark.executor.memory", "spark.executor.cores", "spark.executor.instances",
 		"spark.serializer", "spark.streaming.blockInterval", "spark.streaming.backpressure.enabled",
 		"spark.streaming.unpersist", "spark.streaming.kafka.maxRetries", "spark.streaming.ui.retainedBatches",
@@ -142,7 +149,9 @@ var ignored = map[string]map[string]bool{
 		"spark.properties.file.path", "spark.monitoring.driver.port", "spark.conf.properties.policy",
 		"java.library.path", "spark.cores.max", "spark.total.executor.cores", "spark.supervise",
 	),
-	Stream: set("kafka.batch.size", "kafka.linger.ms", "kafka.acks"),
+	// application.id is Kafka Streams' consumer group: Weir's is
+	// engine.app.name.
+	Stream: set("kafka.batch.size", "kafka.linger.ms", "kafka.acks", "application.id"),
 	// The transport client's cluster discovery and sniffing, Shield's
 	// jar, the SSL context service (https:// in hosts says TLS) and the
 	// keys only MultiGet's and geolocation's callers read.
@@ -311,9 +320,19 @@ func Canonicalize(c *dataflow.Component) Result {
 		at[p.Key] = len(out)
 		out = append(out, p)
 	}
+	if given == pipelineStream {
+		if _, ok := at["broker.error.topics"]; !ok {
+			// LogIsland's Kafka Streams pipeline writes no error topic.
+			c.Config = append(out, dataflow.Property{Key: "broker.error.topics", Value: "none", Line: c.Line})
+			return res
+		}
+	}
 	c.Config = out
 	return res
 }
+
+// pipelineStream is PlainJavaEngine's stream.
+const pipelineStream = "pkg.engine.vanilla.stream.kafka.KafkaStreamsPipelineStream"
 
 // Suggest returns the LogIsland key of id (Weir's identifier of a
 // component), mapped or ignored, that key is most likely a misspelling of

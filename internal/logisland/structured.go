@@ -134,17 +134,6 @@ func RewriteStructured(d *dataflow.DataFlow) StructuredResult {
 			p.Key = key
 			out = append(out, p)
 		}
-		for _, p := range s.Config {
-			switch {
-			case p.Key == "read.stream.service.provider" || p.Key == "write.stream.service.provider":
-			case structuredIgnored[p.Key]:
-				res.Ignored = append(res.Ignored, cpath+"."+p.Key)
-			case structuredOwnKeys[p.Key] != "":
-				add("the stream", p, structuredOwnKeys[p.Key])
-			default:
-				add("the stream", p, p.Key)
-			}
-		}
 		takeProvider := func(c *dataflow.Component, side map[string]string, other map[string]string) {
 			from := fmt.Sprintf("provider %q", c.Name)
 			for _, p := range c.Config {
@@ -186,8 +175,31 @@ func RewriteStructured(d *dataflow.DataFlow) StructuredResult {
 			add(fmt.Sprintf("provider %q", wp.Name), dataflow.Property{Key: "kafka.output.topics", Value: "none", Line: wp.Line}, "kafka.output.topics")
 			proc := dataflow.Component{Name: wp.Name, Component: ConsoleProcessor, Line: wp.Line,
 				Path: fmt.Sprintf("%s.processorConfigurations[%s]", s.Path, wp.Name)}
-			proc.Config = append(proc.Config, wp.Config...)
+			for _, p := range wp.Config {
+				if structuredIgnored[p.Key] {
+					res.Ignored = append(res.Ignored, wp.Path+".configuration."+p.Key)
+					continue
+				}
+				proc.Config = append(proc.Config, p)
+			}
 			s.Pipeline.Processors = append(s.Pipeline.Processors, proc)
+		}
+		// The stream's own topics and serializers (LogIsland's older
+		// structured streams): the provider's win, as in LogIsland 1.4,
+		// whose StructuredStream reads only its providers.
+		for _, p := range s.Config {
+			key := p.Key
+			if k := structuredOwnKeys[p.Key]; k != "" {
+				key = k
+			}
+			_, given := seen[key]
+			switch {
+			case p.Key == "read.stream.service.provider" || p.Key == "write.stream.service.provider":
+			case structuredIgnored[p.Key] || given:
+				res.Ignored = append(res.Ignored, cpath+"."+p.Key)
+			default:
+				add("the stream", p, key)
+			}
 		}
 		if _, ok := seen["kafka.error.topics"]; !ok {
 			// A structured stream writes no error records to Kafka.

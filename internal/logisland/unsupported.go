@@ -100,7 +100,15 @@ var unsupported = map[string]string{
 	"pkg.stream.spark.structured.provider.LocalFileStructuredStreamProviderService":         whyStream,
 	"pkg.stream.spark.structured.provider.ElasticSearchStructuredStreamSinkProviderService": whyStream + "; BulkAddSearchIndex indexes records",
 	"pkg.stream.spark.structured.provider.KafkaStructuredStreamProviderServiceReader":       whyStream,
+	// Taken only as a whole (RewriteStructured): these are refused when
+	// the rewrite could not take them.
+	StructuredStream: whyStructured,
+	KafkaProvider:    whyStructured,
+	ConsoleProvider:  whyStructured,
 }
+
+// whyStructured is why a structured stream or provider was left.
+const whyStructured = "a StructuredStream is Weir's stream when it reads from a KafkaStructuredStreamProviderService and writes to one or to a ConsoleStructuredStreamProviderService; this one's other provider is not one of them"
 
 // Unsupported returns, sorted by identifier, LogIsland's components that
 // Weir refuses, each with its reason: for documentation and tests.
