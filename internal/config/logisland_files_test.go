@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/config"
 	"github.com/weir-streams/weir/internal/logisland"
 	"github.com/weir-streams/weir/internal/plugins/all"
@@ -166,5 +167,32 @@ func TestLogIslandShippedJobsValidate(t *testing.T) {
 	}
 	if len(pendingComponents) == 0 && valid < want {
 		t.Errorf("%d files valid, want at least %d", valid, want)
+	}
+}
+
+// TestLogIslandRefusalsDocumented keeps docs/operations.md's table of
+// LogIsland's components true: every component Weir refuses has its row
+// with its reason, and every refusal names the component and the section.
+func TestLogIslandRefusalsDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(streamtest.Root(), "docs", "operations.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := all.NewRegistry()
+	for _, u := range logisland.Unsupported() {
+		id, why := u[0], u[1]
+		if _, err := reg.LookupKind(id, component.KindProcessor); err == nil {
+			continue // offered after all
+		}
+		if !strings.Contains(string(doc), "`"+id+"`") {
+			t.Errorf("docs/operations.md does not list %s", id)
+		}
+		if id != logisland.StructuredStream && id != logisland.KafkaProvider && id != logisland.ConsoleProvider && !strings.Contains(string(doc), "| `"+id+"` | refused: "+why+" |") {
+			t.Errorf("docs/operations.md does not give %s's reason %q", id, why)
+		}
+		_, err := reg.LookupKind(id, component.KindService)
+		if err == nil || !strings.Contains(err.Error(), id) || !strings.Contains(err.Error(), logisland.DocPointer) || !strings.Contains(err.Error(), why) {
+			t.Errorf("the refusal of %s: %v", id, err)
+		}
 	}
 }
