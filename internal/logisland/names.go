@@ -320,6 +320,13 @@ func Canonicalize(c *dataflow.Component) Result {
 		at[p.Key] = len(out)
 		out = append(out, p)
 	}
+	if given == mongoService {
+		if _, ok := at["docdb.bulk.mode"]; !ok {
+			// LogIsland's MongoDB service inserts unless told to upsert;
+			// Weir's service upserts by default.
+			out = append(out, dataflow.Property{Key: "docdb.bulk.mode", Value: "insert", Line: c.Line, Written: "mongo.bulk.mode"})
+		}
+	}
 	if given == pipelineStream {
 		if _, ok := at["broker.error.topics"]; !ok {
 			// LogIsland's Kafka Streams pipeline writes no error topic.
@@ -331,8 +338,12 @@ func Canonicalize(c *dataflow.Component) Result {
 	return res
 }
 
-// pipelineStream is PlainJavaEngine's stream.
-const pipelineStream = "pkg.engine.vanilla.stream.kafka.KafkaStreamsPipelineStream"
+// pipelineStream is PlainJavaEngine's stream; mongoService LogIsland's
+// MongoDB service.
+const (
+	pipelineStream = "pkg.engine.vanilla.stream.kafka.KafkaStreamsPipelineStream"
+	mongoService   = "pkg.service.mongodb.MongoDBControllerService"
+)
 
 // Suggest returns the LogIsland key of id (Weir's identifier of a
 // component), mapped or ignored, that key is most likely a misspelling of
