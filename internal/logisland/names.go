@@ -9,9 +9,13 @@
 //
 // The names come from LogIsland's own sources (Hurence/logisland,
 // logisland-engine-spark_2_common: KafkaStreamProcessingEngine.scala and
-// AbstractKafkaRecordStream.scala) and from the job files of its
-// logisland-resources/src/main/resources/conf. Processor keys need no
-// mapping: Weir's processors already use LogIsland's.
+// AbstractKafkaRecordStream.scala; the Elasticsearch, MongoDB and vanilla
+// engine modules) and from the job files of its
+// logisland-resources/src/main/resources/conf. Most processor keys need no
+// mapping: Weir's processors already use LogIsland's. Besides the renames,
+// values.go converts values LogIsland's components mean otherwise,
+// structured.go turns structured streams into Weir's stream, and
+// unsupported.go lists the components Weir refuses, with why.
 //
 // This package imports only dataflow and component, because internal/remote (imported by
 // the engine's settings) uses it: the canonical keys are written out here,
