@@ -2,7 +2,6 @@ package searchindex_test
 
 import (
 	"net"
-	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
@@ -35,12 +34,10 @@ func TestLogIslandESJobIntoZinc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	director := proxy.Director
-	proxy.Director = func(r *http.Request) {
-		director(r)
-		r.SetBasicAuth(zinc.User, zinc.Password)
-	}
+	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.SetURL(target)
+		r.Out.SetBasicAuth(zinc.User, zinc.Password)
+	}}
 	gw := httptest.NewServer(proxy)
 	t.Cleanup(gw.Close)
 	gwAddr := gw.Listener.Addr().(*net.TCPAddr).String()
