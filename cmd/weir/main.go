@@ -266,6 +266,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if ig := checked.Job.Ignored; len(ig) > 0 {
 			fmt.Fprintf(stdout, "%s: LogIsland keys with no Weir equivalent, ignored: %s\n", *conf, strings.Join(ig, ", "))
 		}
+		for _, w := range checked.Job.Warnings {
+			fmt.Fprintf(stdout, "%s: warning: %s\n", *conf, w)
+		}
+		if rn := checked.Job.Renamed; len(rn) > 0 {
+			fmt.Fprintf(stdout, "%s: names used twice, the later run under their position: %s\n", *conf, strings.Join(rn, "; "))
+		}
 		return 0
 	case "test":
 		return runTests(ctx, fs.Args(), *junit, *maxJobBytes, stdout, stderr, reg, logger)

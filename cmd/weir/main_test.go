@@ -520,3 +520,39 @@ func TestGrokCommand(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+// TestValidateLogIslandJob runs `weir validate` on LogIsland's own
+// index-apache-logs-es.yml with the prefix changed and ES_HOSTS naming the
+// transport port: valid, with the warning and the ignored keys said, and
+// on a file with two processors named alike, which validate names.
+func TestValidateLogIslandJob(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/logisland/conf/index-apache-logs-es.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.ReplaceAll(string(data), "com.hurence.logisland", "pkg")
+	s = strings.ReplaceAll(s, "pkg.serializer.KryoSerializer", "pkg.serializer.JsonSerializer")
+	path := filepath.Join(t.TempDir(), "es.yml")
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ES_HOSTS", "sandbox:9300")
+	t.Setenv("KAFKA_BROKERS", "127.0.0.1:9092")
+	t.Setenv("ZK_QUORUM", "")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"validate", "--conf", path}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit code %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{"valid (1 services, 1 streams)", "warning: engine.controllerServiceConfigurations[datastore_service].configuration: hosts \"http://sandbox:9300\"", "port 9300", "ignored: engine.configuration.spark.driver.cores, engine.configuration.spark.executor.memory"} {
+		if !strings.Contains(stdout.String(), want) && !strings.Contains(stdout.String(), strings.Replace(want, "http://", "", 1)) {
+			t.Errorf("validate output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	stdout.Reset()
+	if code := run([]string{"validate", "--conf", "../../internal/config/testdata/duplicate_processor.good.yml"}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit code %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), `runs as processor "p#`) {
+		t.Errorf("validate does not say which processor was renamed:\n%s", stdout.String())
+	}
+}

@@ -65,6 +65,12 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 	if len(job.Ignored) > 0 {
 		o.Logger.Info("LogIsland keys with no Weir equivalent are ignored", "keys", job.Ignored)
 	}
+	for _, w := range job.Warnings {
+		o.Logger.Warn("LogIsland value taken as Weir reads it", "warning", w)
+	}
+	if len(job.Renamed) > 0 {
+		o.Logger.Info("streams or processors named as an earlier one run under their name and position", "renamed", job.Renamed)
+	}
 	if set.MemoryLimit > 0 {
 		debug.SetMemoryLimit(set.MemoryLimit)
 	}

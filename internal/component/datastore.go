@@ -24,3 +24,26 @@ type Datastore interface {
 	// ends first.
 	Put(ctx context.Context, recs []*record.Record) (Completion, error)
 }
+
+// DatastoreTarget is where BulkPut's LogIsland keys send a batch's
+// documents: the collection (an index of a search-index service), a day
+// suffix, and a record field that overrides the collection.
+type DatastoreTarget struct {
+	// Collection is default.collection; empty means the service's own.
+	Collection string
+	// TimeBased is timebased.collection: no, today or yesterday.
+	TimeBased string
+	// Field is collection.field: a record field whose value, when
+	// present, is the collection instead.
+	Field string
+}
+
+// CollectionDatastore is a Datastore that can write into the collection
+// BulkPut names (the search-index service: one index per collection). A
+// Datastore without it writes into its own collection, as LogIsland's
+// MongoDB service does whatever collection BulkPut names.
+type CollectionDatastore interface {
+	Datastore
+	// PutTo is Put into target.
+	PutTo(ctx context.Context, recs []*record.Record, target DatastoreTarget) (Completion, error)
+}

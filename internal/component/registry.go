@@ -64,10 +64,20 @@ func (s *Spec) Property(key string) (*Property, bool) {
 // component in one file and a test can build a small registry.
 type Registry struct {
 	specs map[string]*Spec
+	// refused are identifiers of components Weir knows of and does not
+	// offer (LogIsland's), with the message that refuses them.
+	refused map[string]string
 }
 
 // NewRegistry returns an empty registry.
-func NewRegistry() *Registry { return &Registry{specs: make(map[string]*Spec)} }
+func NewRegistry() *Registry {
+	return &Registry{specs: make(map[string]*Spec), refused: make(map[string]string)}
+}
+
+// Refuse makes a lookup of name, when no spec has it, fail with msg
+// instead of calling the component unknown: for components that are known
+// and deliberately not offered.
+func (r *Registry) Refuse(name, msg string) { r.refused[name] = msg }
 
 // Register adds a spec. It panics on a programming error (a duplicate
 // identifier, a missing constructor): registration runs at start-up, and a
@@ -117,6 +127,9 @@ func (r *Registry) Lookup(name string) (*Spec, bool) {
 func (r *Registry) LookupKind(name string, kind Kind) (*Spec, error) {
 	s, ok := r.specs[name]
 	if !ok {
+		if msg, refused := r.refused[name]; refused {
+			return nil, fmt.Errorf("%s component %q: %s", kind, name, msg)
+		}
 		msg := fmt.Sprintf("unknown %s component %q", kind, name)
 		if sug := Suggest(name, r.Names(kind)); sug != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", sug)

@@ -11,6 +11,7 @@ func TestExpand(t *testing.T) {
 		"EMPTY": "",
 		"_U1":   "underscore",
 		"HOST":  "kafka:9092",
+		"lower": "set",
 	}
 	getenv := func(k string) (string, bool) {
 		v, ok := env[k]
@@ -36,17 +37,28 @@ func TestExpand(t *testing.T) {
 		{name: "escape then reference", in: "$${SET}=${SET}", want: "${SET}=value"},
 		{name: "reference then escape", in: "${SET}$${SET}", want: "value${SET}"},
 		{name: "escape of an unset name", in: "$${UNSET}", want: "${UNSET}"},
+		{name: "set lower-case name", in: "${lower}", want: "set"},
 		{name: "lone dollar", in: "cost $5 ${SET}", want: "cost $5 value"},
 
 		{name: "unset", in: "x ${UNSET} y", errWant: "environment variable UNSET is not set and ${UNSET} has no default (write ${UNSET:-value} to give one)"},
 		{name: "unset after a set one", in: "${SET}${NOPE}", errWant: "environment variable NOPE is not set"},
-		{name: "empty name", in: "${}", errWant: `invalid variable name "" in ${}`},
-		{name: "name with a digit first", in: "${1A}", errWant: `invalid variable name "1A" in ${1A}`},
-		{name: "name with a space", in: "${A B}", errWant: `invalid variable name "A B" in ${A B}`},
-		{name: "default with a single colon", in: "${A:b}", errWant: `invalid variable name "A:b" in ${A:b}`},
+		{name: "default with a single colon", in: "${A:b}", errWant: `invalid variable name "A:b" in ${A:b} (a default is written ${A:-value})`},
 		{name: "default with a dash only", in: "${A-b}", errWant: `invalid variable name "A-b" in ${A-b}`},
 		{name: "unclosed", in: "host ${HOST", errWant: `unclosed variable reference "${HOST"`},
 		{name: "unclosed with default", in: "${HOST:-a:1", errWant: `unclosed variable reference "${HOST:-a:1"`},
+
+		// LogIsland's expression language: text for the component.
+		{name: "empty name", in: "${}", want: "${}"},
+		{name: "name with a digit first", in: "${1A}", want: "${1A}"},
+		{name: "name with a space", in: "${A B}", want: "${A B}"},
+		{name: "java expression", in: "${new String(bytes_payload)}", want: "${new String(bytes_payload)}"},
+		{name: "mvel with return", in: "${ return age > 18 }", want: "${ return age > 18 }"},
+		{name: "mvel string concatenation", in: "${'workit_'+Company}", want: "${'workit_'+Company}"},
+		{name: "dotted name", in: "${kafka.zookeeper.quorum}", want: "${kafka.zookeeper.quorum}"},
+		{name: "unset field name", in: "${location}", want: "${location}"},
+		{name: "unset mixed-case name", in: "${codeProduct_rev}", want: "${codeProduct_rev}"},
+		{name: "expression then reference", in: "${a + b}-${SET}", want: "${a + b}-value"},
+		{name: "unclosed expression", in: "${ return x", want: "${ return x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -36,6 +36,14 @@ type Job struct {
 	// for (Spark's executors, YARN...: internal/logisland), accepted and
 	// dropped; whoever runs the job logs them once.
 	Ignored []string
+	// Renamed are the streams and processors that share a name with an
+	// earlier one (LogIsland accepts that), each with the name it runs
+	// under (dataflow.Disambiguate); whoever runs the job logs them once.
+	Renamed []string
+	// Warnings are LogIsland values taken in Weir's meaning that may not
+	// do what the file meant (internal/logisland); whoever runs the job
+	// logs each once, at warning level.
+	Warnings []string
 }
 
 // DefaultMaxJobBytes is the largest job file weir reads: far above any
@@ -326,6 +334,8 @@ func (p *parser) job(root *yaml.Node, lastModified time.Time) *Job {
 	for i := range job.DataFlow.Streams {
 		job.DataFlow.Streams[i].Pipeline.LastModified = lastModified
 	}
+	p.structured(job)
+	job.Renamed = dataflow.Disambiguate(job.DataFlow)
 	if name, ok := job.Engine.Value(settings.KeyAppName); ok {
 		job.DataFlow.Name = name
 	}

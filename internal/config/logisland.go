@@ -33,7 +33,36 @@ func (p *parser) logIsland(job *Job, c *dataflow.Component, cpath string) {
 		p.probs = append(p.probs, component.Problem{Path: cpath, Key: m.Given.Key, Line: m.Given.Line, Msg: m.Message()})
 		p.sup.unknownKey(cpath, m.Given.Key)
 	}
+	for _, w := range res.Warnings {
+		job.Warnings = append(job.Warnings, cpath+": "+w)
+	}
 	for _, prop := range res.Ignored {
 		job.Ignored = append(job.Ignored, cpath+"."+prop.Key)
+	}
+}
+
+// structured turns LogIsland's structured streams with Kafka and console
+// providers into Weir's streams (logisland.RewriteStructured), once every
+// stream and service is read, and maps the keys they take from their
+// providers as any LogIsland stream's.
+func (p *parser) structured(job *Job) {
+	res := logisland.RewriteStructured(job.DataFlow)
+	for _, pr := range res.Problems {
+		p.probs = append(p.probs, component.Problem{Path: pr.Path, Line: pr.Line, Msg: pr.Msg})
+	}
+	job.Ignored = append(job.Ignored, res.Ignored...)
+	for _, i := range res.Streams {
+		s := &job.DataFlow.Streams[i]
+		if _, ok := s.Value("kafka.metadata.broker.list"); !ok {
+			// LogIsland's providers default to its KAFKA_BROKERS
+			// (DefaultConfigValues, sandbox:9092 when unset): Weir takes
+			// the variable when it is set, and refuses the stream
+			// otherwise, as any stream without brokers.
+			if v, set := p.getenv("KAFKA_BROKERS"); set && v != "" {
+				s.Config = append(s.Config, dataflow.Property{Key: "kafka.metadata.broker.list", Value: v, Line: s.Line})
+				job.Warnings = append(job.Warnings, s.Path+": no provider names kafka.metadata.broker.list; the brokers are KAFKA_BROKERS's, as LogIsland's default")
+			}
+		}
+		p.logIsland(job, &s.Component, s.Path+".configuration")
 	}
 }

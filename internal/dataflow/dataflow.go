@@ -160,3 +160,45 @@ func cloneComponents(cs []Component) []Component {
 	}
 	return out
 }
+
+// Disambiguate gives a name of its own to each stream whose name an
+// earlier stream of d has, and to each processor whose name an earlier
+// processor of its stream has: LogIsland accepts such job files, and its
+// own (logisland-resources/src/main/resources/conf) have them, while
+// Weir's metrics, status page and REST API tell components apart by name.
+// The later one is named after its position, stream or processor number N
+// (from 1) as name#N, so that the name still says what the file called it
+// and where it sits. It returns one line per component renamed, for the
+// log; the components' Path keeps the name as written, so problems still
+// point at the file's text.
+func Disambiguate(d *DataFlow) []string {
+	var renamed []string
+	unique := func(taken map[string]bool, name string, pos int) string {
+		n := fmt.Sprintf("%s#%d", name, pos)
+		for i := 2; taken[n]; i++ {
+			n = fmt.Sprintf("%s#%d.%d", name, pos, i)
+		}
+		return n
+	}
+	streams := map[string]bool{}
+	for i := range d.Streams {
+		s := &d.Streams[i]
+		if s.Name != "" && streams[s.Name] {
+			n := unique(streams, s.Name, i+1)
+			renamed = append(renamed, fmt.Sprintf("%s (line %d) runs as stream %q", s.Path, s.Line, n))
+			s.Name = n
+		}
+		streams[s.Name] = true
+		procs := map[string]bool{}
+		for j := range s.Pipeline.Processors {
+			c := &s.Pipeline.Processors[j]
+			if c.Name != "" && procs[c.Name] {
+				n := unique(procs, c.Name, j+1)
+				renamed = append(renamed, fmt.Sprintf("%s (line %d) runs as processor %q", c.Path, c.Line, n))
+				c.Name = n
+			}
+			procs[c.Name] = true
+		}
+	}
+	return renamed
+}

@@ -93,7 +93,7 @@ func New(ctx context.Context, checked *config.Checked, streamName, from, to stri
 	for _, p := range procs {
 		h.procs = append(h.procs, p.Name())
 	}
-	if h.inSer, err = newSerializer(opts.Registry, conf.InSer); err != nil {
+	if h.inSer, err = newSerializer(opts.Registry, conf.InSer, conf.InSchema); err != nil {
 		return nil, fmt.Errorf("stream %q: %s: %w", sp.Name(), stream.KeyInputSerializer, err)
 	}
 	if err := checkCanned(checked.Plan, procs, opts); err != nil {
@@ -172,16 +172,8 @@ func processorRange(all []dataflow.Configured, from, to string) ([]dataflow.Conf
 	return all[i : j+1], nil
 }
 
-func newSerializer(reg *component.Registry, name string) (component.Serializer, error) {
-	spec, err := reg.LookupKind(name, component.KindSerializer)
-	if err != nil {
-		return nil, err
-	}
-	conf, probs := component.NewConfig(spec, nil)
-	if len(probs) > 0 {
-		return nil, probs
-	}
-	return spec.NewSerializer(conf)
+func newSerializer(reg *component.Registry, name, schema string) (component.Serializer, error) {
+	return stream.NewSerializer(reg, name, schema)
 }
 
 // checkCanned refuses canned answers that name no service, or answers of

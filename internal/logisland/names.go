@@ -9,9 +9,13 @@
 //
 // The names come from LogIsland's own sources (Hurence/logisland,
 // logisland-engine-spark_2_common: KafkaStreamProcessingEngine.scala and
-// AbstractKafkaRecordStream.scala) and from the job files of its
-// logisland-resources/src/main/resources/conf. Processor keys need no
-// mapping: Weir's processors already use LogIsland's.
+// AbstractKafkaRecordStream.scala; the Elasticsearch, MongoDB and vanilla
+// engine modules) and from the job files of its
+// logisland-resources/src/main/resources/conf. Most processor keys need no
+// mapping: Weir's processors already use LogIsland's. Besides the renames,
+// values.go converts values LogIsland's components mean otherwise,
+// structured.go turns structured streams into Weir's stream, and
+// unsupported.go lists the components Weir refuses, with why.
 //
 // This package imports only dataflow and component, because internal/remote (imported by
 // the engine's settings) uses it: the canonical keys are written out here,
@@ -34,16 +38,52 @@ const (
 	Stream = "pkg.stream.engine.BrokerRecordStreamParallelProcessing"
 )
 
+// Weir's identifiers of the search-index service and processor and of the
+// document-database service (searchindex.ServiceName,
+// searchindex.ProcessorName, docdb.ServiceName).
+const (
+	SearchIndexService   = "pkg.service.searchindex.SearchIndexClientService"
+	SearchIndexProcessor = "pkg.processor.searchindex.BulkAddSearchIndex"
+	DocDBService         = "pkg.service.docdb.DocDBControllerService"
+)
+
+// LogIsland's Elasticsearch client services, one per client library
+// version. Weir speaks Elasticsearch's HTTP API, which every version
+// serves, so all four are the search-index service.
+var elasticsearchServices = []string{
+	"pkg.service.elasticsearch.Elasticsearch_2_4_0_ClientService",
+	"pkg.service.elasticsearch.Elasticsearch_5_4_0_ClientService",
+	"pkg.service.elasticsearch.Elasticsearch_6_6_2_ClientService",
+	"pkg.service.elasticsearch.Elasticsearch_7_x_ClientService",
+}
+
 // components maps LogIsland's engine and stream identifiers, prefix
 // changed, to Weir's. RemoteApiStreamProcessingEngine is the same engine
 // with the REST API keys (remote.api.*), which Weir's engine has. The other
 // LogIsland streams (KafkaRecordStreamDebugger, HDFSBurner, SQLAggregator,
-// the structured streams) and engines (PlainJavaEngine) behave differently
-// and have no alias: they are refused as unknown components.
+// the structured streams, which structured.go turns into Weir's stream)
+// behave differently and have no alias.
+//
+// PlainJavaEngine and its KafkaStreamsPipelineStream run the same
+// Kafka-to-Kafka processor chain without Spark: they are Weir's engine and
+// stream too. BulkAddElasticsearch is BulkAddSearchIndex, the Elasticsearch
+// client services the search-index service, MongoDBControllerService the
+// document-database service (MongoDB's wire protocol).
 var components = map[string]string{
-	"pkg.engine.spark.KafkaStreamProcessingEngine":         Engine,
-	"pkg.engine.spark.RemoteApiStreamProcessingEngine":     Engine,
-	"pkg.stream.spark.KafkaRecordStreamParallelProcessing": Stream,
+	"pkg.engine.spark.KafkaStreamProcessingEngine":                Engine,
+	"pkg.engine.spark.RemoteApiStreamProcessingEngine":            Engine,
+	"pkg.stream.spark.KafkaRecordStreamParallelProcessing":        Stream,
+	"pkg.engine.vanilla.PlainJavaEngine":                          Engine,
+	"pkg.engine.vanilla.stream.kafka.KafkaStreamsPipelineStream":  Stream,
+	"pkg.processor.elasticsearch.BulkAddElasticsearch":            SearchIndexProcessor,
+	"pkg.service.mongodb.MongoDBControllerService":                DocDBService,
+	"pkg.service.elasticsearch.Elasticsearch_2_4_0_ClientService": SearchIndexService,
+	"pkg.service.elasticsearch.Elasticsearch_5_4_0_ClientService": SearchIndexService,
+	"pkg.service.elasticsearch.Elasticsearch_6_6_2_ClientService": SearchIndexService,
+	"pkg.service.elasticsearch.Elasticsearch_7_x_ClientService":   SearchIndexService,
+	// LogIsland's files spell the URL decoder's package both ways; the
+	// class is webAnalytics.URLDecoder (fields.URLDecoderName).
+	"pkg.processor.webanalytics.URLDecoder": "pkg.processor.webAnalytics.URLDecoder",
 }
 
 // keys maps, per Weir component, LogIsland's key to Weir's.
@@ -70,7 +110,28 @@ var keys = map[string]map[string]string{
 		"kafka.topic.default.partitions":        "broker.topic.default.partitions",
 		"kafka.topic.default.replicationFactor": "broker.topic.default.replicationFactor",
 		"kafka.security.protocol":               "broker.security.protocol",
+		// KafkaStreamsPipelineStream's (PlainJavaEngine's stream).
+		"read.topics":             "broker.input.topics",
+		"write.topics":            "broker.output.topics",
+		"read.topics.serializer":  "broker.input.topics.serializer",
+		"write.topics.serializer": "broker.output.topics.serializer",
+		"bootstrap.servers":       "broker.metadata.broker.list",
 	},
+	SearchIndexProcessor: {
+		"elasticsearch.client.service": "search.client.service",
+		"es.index.field":               "index.field",
+	},
+	DocDBService: {
+		"mongo.uri":             "docdb.uri",
+		"mongo.db.name":         "docdb.db.name",
+		"mongo.collection.name": "docdb.collection.name",
+		"mongo.write.concern":   "docdb.write.concern",
+		"mongo.bulk.mode":       "docdb.bulk.mode",
+	},
+	// The search-index service's keys are LogIsland's own (hosts,
+	// batch.size, num.retry...); values.go converts the ones whose values
+	// differ.
+	SearchIndexService: {},
 }
 
 // ignored are LogIsland's keys that tune what Weir does not have (Spark's
@@ -83,6 +144,7 @@ var keys = map[string]map[string]string{
 // suggestion.
 var ignored = map[string]map[string]bool{
 	Engine: set(
+		"jvm.heap.min", "jvm.heap.max", // PlainJavaEngine's: the JVM's heap
 		"spark.driver.cores", "spark.executor.memory", "spark.executor.cores", "spark.executor.instances",
 		"spark.serializer", "spark.streaming.blockInterval", "spark.streaming.backpressure.enabled",
 		"spark.streaming.unpersist", "spark.streaming.kafka.maxRetries", "spark.streaming.ui.retainedBatches",
@@ -94,7 +156,16 @@ var ignored = map[string]map[string]bool{
 		"spark.properties.file.path", "spark.monitoring.driver.port", "spark.conf.properties.policy",
 		"java.library.path", "spark.cores.max", "spark.total.executor.cores", "spark.supervise",
 	),
-	Stream: set("kafka.batch.size", "kafka.linger.ms", "kafka.acks"),
+	// application.id is Kafka Streams' consumer group: Weir's is
+	// engine.app.name.
+	Stream: set("kafka.batch.size", "kafka.linger.ms", "kafka.acks", "application.id"),
+	// The transport client's cluster discovery and sniffing, Shield's
+	// jar, the SSL context service (https:// in hosts says TLS) and the
+	// keys only MultiGet's and geolocation's callers read.
+	SearchIndexService: set("cluster.name", "ping.timeout", "sampler.interval", "charset", "shield.location",
+		"enable.ssl", "ssl.context.service", "geolocation.output.field.name", "multiqueryget.maxqueries"),
+	// Document types: Elasticsearch 7 and later and OpenSearch have none.
+	SearchIndexProcessor: set("default.type", "es.type.field"),
 }
 
 // ignoredPrefixes are families of ignored keys: LogIsland passes
@@ -202,6 +273,11 @@ type Result struct {
 	// Misspelling.Message, which names the key meant, where validation
 	// would only call the key unknown.
 	Misspelt []Misspelling
+	// Warnings are what the caller logs once at start: values converted
+	// from LogIsland's meaning that may not do what the file meant (the
+	// transport port 9300 of Elasticsearch's Java client, which Weir's
+	// HTTP client cannot speak).
+	Warnings []string
 }
 
 // Misspelling is a key that looks like a misspelt LogIsland key.
@@ -224,11 +300,13 @@ func (m Misspelling) Message() string {
 // validation, which refuses unknown keys. Components other than the
 // engine and the stream are left alone.
 func Canonicalize(c *dataflow.Component) Result {
+	given := c.Component
 	c.Component = ComponentName(c.Component)
 	if keys[c.Component] == nil {
 		return Result{}
 	}
 	var res Result
+	convertValues(given, c, &res)
 	at := map[string]int{} // canonical key -> index in out, for the keys renamed or meeting a renamed one
 	out := c.Config[:0:0]
 	for _, p := range c.Config {
@@ -249,9 +327,30 @@ func Canonicalize(c *dataflow.Component) Result {
 		at[p.Key] = len(out)
 		out = append(out, p)
 	}
+	if given == mongoService {
+		if _, ok := at["docdb.bulk.mode"]; !ok {
+			// LogIsland's MongoDB service inserts unless told to upsert;
+			// Weir's service upserts by default.
+			out = append(out, dataflow.Property{Key: "docdb.bulk.mode", Value: "insert", Line: c.Line, Written: "mongo.bulk.mode"})
+		}
+	}
+	if given == pipelineStream {
+		if _, ok := at["broker.error.topics"]; !ok {
+			// LogIsland's Kafka Streams pipeline writes no error topic.
+			c.Config = append(out, dataflow.Property{Key: "broker.error.topics", Value: "none", Line: c.Line})
+			return res
+		}
+	}
 	c.Config = out
 	return res
 }
+
+// pipelineStream is PlainJavaEngine's stream; mongoService LogIsland's
+// MongoDB service.
+const (
+	pipelineStream = "pkg.engine.vanilla.stream.kafka.KafkaStreamsPipelineStream"
+	mongoService   = "pkg.service.mongodb.MongoDBControllerService"
+)
 
 // Suggest returns the LogIsland key of id (Weir's identifier of a
 // component), mapped or ignored, that key is most likely a misspelling of

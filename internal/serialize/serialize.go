@@ -1,6 +1,8 @@
 // Package serialize holds the serializers that turn records into broker
-// messages and back: JsonSerializer (pkg.serializer.JsonSerializer) and the
-// raw serializer that the spec calls "none".
+// messages and back: JsonSerializer (pkg.serializer.JsonSerializer), the
+// raw serializer that the spec calls "none", and LogIsland's
+// BytesArraySerializer, StringSerializer, ExtendedJsonSerializer and
+// AvroSerializer (logisland.go). KryoSerializer is refused.
 package serialize
 
 import (

@@ -1,7 +1,9 @@
 package stream
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/serialize"
@@ -9,6 +11,22 @@ import (
 
 // Name is the stream's component identifier.
 const Name = "pkg.stream.engine.BrokerRecordStreamParallelProcessing"
+
+// NoTopic in the output or error topics means no topic, as in LogIsland's
+// job files (kafka.output.topics: none): Weir neither creates nor writes a
+// topic of that name.
+const NoTopic = "none"
+
+// withoutNone returns topics without NoTopic.
+func withoutNone(topics []string) []string {
+	out := topics[:0:0]
+	for _, t := range topics {
+		if t != NoTopic {
+			out = append(out, t)
+		}
+	}
+	return out
+}
 
 // Embedded is the broker list value that selects the in-process broker.
 const Embedded = "embedded"
@@ -31,6 +49,8 @@ const (
 	KeyMaxMessageBytes   = "broker.output.max.message.bytes"
 	KeyFetchMaxBytes     = "broker.input.fetch.max.bytes"
 	KeyFetchMaxPartBytes = "broker.input.fetch.max.partition.bytes"
+	KeyAvroInputSchema   = "avro.input.schema"
+	KeyAvroOutputSchema  = "avro.output.schema"
 
 	// Delivery guarantee keys (txn.go, docs/delivery.md).
 	KeyGuarantee          = "processing.guarantee"
@@ -64,7 +84,17 @@ const (
 // write buffer (100 MiB by default) must hold one batch.
 const maxMaxMessageBytes = 64 << 20
 
-var serializers = component.Enum(serialize.RawName, serialize.JSONName)
+// serializerNames are the serializers a stream takes.
+var serializerNames = []string{serialize.RawName, serialize.JSONName, serialize.BytesName, serialize.StringName, serialize.ExtendedJSONName, serialize.AvroName}
+
+// serializers accepts serializerNames, and refuses LogIsland's
+// KryoSerializer with its replacements rather than as a value unknown.
+var serializers = component.NewValidator("one of "+strings.Join(serializerNames, ", "), func(v string) error {
+	if v == serialize.KryoName {
+		return errors.New(serialize.KryoRefusal)
+	}
+	return component.Enum(serializerNames...).Validate(v)
+})
 
 var brokerList = component.NewValidator("\"embedded\" or a comma-separated host:port list", func(s string) error {
 	if s == Embedded {
@@ -98,9 +128,11 @@ func Spec() component.Spec {
 			"the error topics, and commits offsets only after every written record is acknowledged.",
 		Properties: append([]component.Property{
 			{Key: KeyInputTopics, Description: "Comma-separated topics to consume.", Required: true, Example: "weir_in", Validator: topicList},
-			{Key: KeyOutputTopics, Description: "Comma-separated topics that receive every record without errors. Empty: records are not written (for streams that end in a sink such as BulkPut).", Validator: topicList},
-			{Key: KeyErrorTopics, Description: "Comma-separated topics that receive every record with errors.", Required: true, Example: "weir_errors", Validator: topicList},
-			{Key: KeyInputSerializer, Description: "How input messages become records: none (raw value in record_value) or " + serialize.JSONName + ".", Default: serialize.RawName, Validator: serializers},
+			{Key: KeyOutputTopics, Description: "Comma-separated topics that receive every record without errors. Empty or " + NoTopic + ": records are not written (for streams that end in a sink such as BulkPut).", Validator: topicList},
+			{Key: KeyErrorTopics, Description: "Comma-separated topics that receive every record with errors. " + NoTopic + ": error records are counted and not written.", Required: true, Example: "weir_errors", Validator: topicList},
+			{Key: KeyInputSerializer, Description: "How input messages become records: none (raw value in record_value), " + serialize.JSONName + ", or LogIsland's " + serialize.BytesName + ", " + serialize.StringName + ", " + serialize.ExtendedJSONName + ", " + serialize.AvroName + " (with avro.input.schema). " + serialize.KryoName + " is refused (Java object serialization).", Default: serialize.RawName, Validator: serializers},
+			{Key: KeyAvroInputSchema, Description: "Avro record schema (JSON) of the input topics, for " + serialize.AvroName + ".", Validator: serialize.AvroSchema},
+			{Key: KeyAvroOutputSchema, Description: "Avro record schema (JSON) of the output and error topics, for " + serialize.AvroName + ".", Validator: serialize.AvroSchema},
 			{Key: KeyOutputSerializer, Description: "How records are written to the output topics.", Default: serialize.JSONName, Validator: serializers},
 			{Key: KeyErrorSerializer, Description: "How error records are written to the error topics.", Default: serialize.JSONName, Validator: serializers},
 			{Key: KeyBrokerList, Description: "Kafka bootstrap brokers, host:port list, or \"embedded\" for the in-process broker.", Required: true, Example: Embedded, Validator: brokerList},
@@ -114,6 +146,7 @@ func Spec() component.Spec {
 			{Key: KeyFetchMaxPartBytes, Description: "Most bytes one fetch takes from one partition (Kafka's max.partition.fetch.bytes); see broker.input.fetch.max.bytes.", Default: fmt.Sprint(DefaultFetchMaxPartBytes), Validator: component.IntRange(16<<10, maxMaxMessageBytes)},
 			{Key: KeyReplication, Description: "Replication factor of topics this stream creates.", Default: "1", Validator: component.IntRange(1, 32767)},
 		}, append(guaranteeProperties(), securityProperties()...)...),
+		Check: checkAvro,
 	}
 }
 
@@ -127,6 +160,8 @@ type Config struct {
 	Inputs, Outputs, Errors []string
 	// Serializer identifiers of the input, output and error topics.
 	InSer, OutSer, ErrSer string
+	// InSchema and OutSchema are avro.input.schema and avro.output.schema.
+	InSchema, OutSchema string
 
 	Compression string // broker.output.compression
 	Partitioner string // broker.output.partitioner
@@ -149,8 +184,9 @@ type Config struct {
 func Decode(name string, conf component.Config) (Config, error) {
 	c := Config{
 		Name: name, BrokerList: conf.String(KeyBrokerList),
-		Inputs: conf.List(KeyInputTopics), Outputs: conf.List(KeyOutputTopics), Errors: conf.List(KeyErrorTopics),
+		Inputs: conf.List(KeyInputTopics), Outputs: withoutNone(conf.List(KeyOutputTopics)), Errors: withoutNone(conf.List(KeyErrorTopics)),
 		InSer: conf.String(KeyInputSerializer), OutSer: conf.String(KeyOutputSerializer), ErrSer: conf.String(KeyErrorSerializer),
+		InSchema: conf.String(KeyAvroInputSchema), OutSchema: conf.String(KeyAvroOutputSchema),
 		Compression: conf.String(KeyCompression), Partitioner: conf.String(KeyPartitioner),
 		Security: decodeSecurity(conf),
 	}
@@ -171,4 +207,36 @@ func Decode(name string, conf component.Config) (Config, error) {
 		return Config{}, err
 	}
 	return c, nil
+}
+
+// checkAvro refuses AvroSerializer without the schema of its side.
+func checkAvro(conf component.Config) error {
+	var errs []error
+	if conf.String(KeyInputSerializer) == serialize.AvroName && conf.String(KeyAvroInputSchema) == "" {
+		errs = append(errs, fmt.Errorf("%s reads with %s: set %s", KeyInputSerializer, serialize.AvroName, KeyAvroInputSchema))
+	}
+	for _, k := range []string{KeyOutputSerializer, KeyErrorSerializer} {
+		if conf.String(k) == serialize.AvroName && conf.String(KeyAvroOutputSchema) == "" {
+			errs = append(errs, fmt.Errorf("%s writes with %s: set %s", k, serialize.AvroName, KeyAvroOutputSchema))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// NewSerializer builds the serializer name of one side of a stream;
+// schema is that side's Avro schema, for AvroSerializer.
+func NewSerializer(reg *component.Registry, name, schema string) (component.Serializer, error) {
+	spec, err := reg.LookupKind(name, component.KindSerializer)
+	if err != nil {
+		return nil, err
+	}
+	var props map[string]string
+	if _, ok := spec.Property(serialize.KeySchema); ok {
+		props = map[string]string{serialize.KeySchema: schema}
+	}
+	conf, probs := component.NewConfig(spec, props)
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	return spec.NewSerializer(conf)
 }

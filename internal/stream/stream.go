@@ -114,18 +114,11 @@ func New(ctx context.Context, p Params, deps ChainDeps) (*Stream, error) {
 	s := &Stream{eng: p.Engine, conf: p.Config, seeds: p.Seeds, workers: max(p.Engine.Workers, 1),
 		compOpt: compressionOpt(p.Config.Compression), partOpts: partitionerOpts(p.Config.Partitioner), deps: deps, log: deps.Logger, lastModified: p.Pipeline.LastModified}
 	for _, x := range []struct {
-		key, name string
-		dst       *component.Serializer
-	}{{KeyInputSerializer, p.Config.InSer, &s.inSer}, {KeyOutputSerializer, p.Config.OutSer, &s.outSer}, {KeyErrorSerializer, p.Config.ErrSer, &s.errSer}} {
-		spec, err := deps.Registry.LookupKind(x.name, component.KindSerializer)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", x.key, err)
-		}
-		conf, probs := component.NewConfig(spec, nil)
-		if len(probs) > 0 {
-			return nil, fmt.Errorf("%s: %w", x.key, probs)
-		}
-		if *x.dst, err = spec.NewSerializer(conf); err != nil {
+		key, name, schema string
+		dst               *component.Serializer
+	}{{KeyInputSerializer, p.Config.InSer, p.Config.InSchema, &s.inSer}, {KeyOutputSerializer, p.Config.OutSer, p.Config.OutSchema, &s.outSer}, {KeyErrorSerializer, p.Config.ErrSer, p.Config.OutSchema, &s.errSer}} {
+		var err error
+		if *x.dst, err = NewSerializer(deps.Registry, x.name, x.schema); err != nil {
 			return nil, fmt.Errorf("%s: %w", x.key, err)
 		}
 	}

@@ -5,9 +5,11 @@ package all
 import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/engine"
+	"github.com/weir-streams/weir/internal/logisland"
 	"github.com/weir-streams/weir/internal/plugins/alerting"
 	"github.com/weir-streams/weir/internal/plugins/bro"
 	"github.com/weir-streams/weir/internal/plugins/cache"
+	"github.com/weir-streams/weir/internal/plugins/console"
 	"github.com/weir-streams/weir/internal/plugins/dns"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
 	"github.com/weir-streams/weir/internal/plugins/fields"
@@ -31,6 +33,10 @@ func Register(reg *component.Registry) {
 	// Serializers.
 	reg.Register(serialize.RawSpec())
 	reg.Register(serialize.JSONSpec())
+	reg.Register(serialize.BytesSpec())
+	reg.Register(serialize.StringSpec())
+	reg.Register(serialize.ExtendedJSONSpec())
+	reg.Register(serialize.AvroSpec())
 
 	// Processors.
 	reg.Register(text.SplitTextSpec())
@@ -67,6 +73,7 @@ func Register(reg *component.Registry) {
 	reg.Register(alerting.CheckAlertsSpec())
 	reg.Register(bro.ParseBroEventSpec())
 	reg.Register(timeseries.SampleRecordsSpec())
+	reg.Register(console.Spec())
 
 	// Controller services.
 	reg.Register(docdb.ServiceSpec())
@@ -75,6 +82,9 @@ func Register(reg *component.Registry) {
 	reg.Register(geoip.ServiceSpec())
 	reg.Register(redis.ServiceSpec())
 	reg.Register(cache.CSVSpec())
+
+	// LogIsland's components Weir does not offer: refused with why.
+	logisland.RefuseUnsupported(reg)
 }
 
 // NewRegistry returns a registry with every built-in component.

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/weir-streams/weir/internal/component"
@@ -55,7 +56,7 @@ func ModifyIdSpec() component.Spec {
 			{Key: "fields.to.hash", Description: "Comma-separated fields used by hashFields, fromFields and typetimehash.", Default: record.FieldValue, Validator: component.List(component.NonEmpty)},
 			{Key: "hash.algorithm", Description: "Digest of hashFields and typetimehash: MD5, SHA-1, SHA-224, SHA-256, SHA-384, SHA-512.", Default: "SHA-256",
 				Validator: component.Enum("MD5", "SHA-1", "SHA-224", "SHA-256", "SHA-384", "SHA-512")},
-			{Key: "hash.charset", Description: "Charset of the hashed text; Weir hashes UTF-8 only (accepted for LogIsland jobs).", Default: "UTF-8", Validator: component.Enum("UTF-8", "utf-8", "UTF8")},
+			{Key: "hash.charset", Description: "Charset the text is encoded in before it is hashed: UTF-8, or US-ASCII, where each character outside ASCII is hashed as '?', as Java's String.getBytes does for LogIsland.", Default: "UTF-8", Validator: component.Enum("UTF-8", "utf-8", "UTF8", "US-ASCII", "us-ascii", "ASCII")},
 			{Key: "java.formatter.string", Description: "Format of fromFields, in Java Formatter syntax limited to %s, %d and %N$s / %N$d (the N-th field of fields.to.hash) and %%."},
 			{Key: "language.tag", Description: "Locale of fromFields in LogIsland; accepted and ignored (numbers are formatted without grouping).", Default: "en"},
 		},
@@ -79,6 +80,7 @@ type ModifyId struct {
 	fields   []string
 	digest   func(dst, data []byte) []byte
 	sha256   bool // hash.algorithm is SHA-256: see processSHA256
+	ascii    bool // hash.charset is US-ASCII: see toASCII
 	scratch  sync.Pool
 	format   []formatPart
 	fmtSrc   string
@@ -90,6 +92,7 @@ func newModifyId(conf component.Config, _ component.Env) (component.Processor, e
 		fields:   conf.List("fields.to.hash"),
 		digest:   hashAlgorithms[conf.String("hash.algorithm")],
 		sha256:   conf.String("hash.algorithm") == "SHA-256",
+		ascii:    strings.Contains(strings.ToUpper(conf.String("hash.charset")), "ASCII"),
 	}
 	p.scratch.New = func() any { return new(modifyIdScratch) }
 	if p.strategy == "fromFields" {
@@ -145,10 +148,14 @@ func (p *ModifyId) processSHA256(recs []*record.Record) {
 	sc.data, sc.ends = sc.data[:0], sc.ends[:0]
 	var hints fieldHints
 	for _, r := range recs {
+		from := len(sc.data)
 		for i, f := range p.fields {
 			if v, ok := hints.get(r, i, f); ok {
 				sc.data = appendText(sc.data, v)
 			}
+		}
+		if p.ascii {
+			sc.data = toASCII(sc.data, from)
 		}
 		sc.ends = append(sc.ends, len(sc.data))
 	}
@@ -303,12 +310,37 @@ type modifyIdScratch struct {
 // appendFields appends the text of fields.to.hash, concatenated: what
 // hashFields and typetimehash hash.
 func (p *ModifyId) appendFields(dst []byte, r *record.Record) []byte {
+	from := len(dst)
 	for _, f := range p.fields {
 		if v, ok := r.Get(f); ok {
 			dst = appendText(dst, v)
 		}
 	}
+	if p.ascii {
+		dst = toASCII(dst, from)
+	}
 	return dst
+}
+
+// toASCII rewrites the UTF-8 text of b[from:] in place as US-ASCII: each
+// character outside ASCII (and each byte that is not UTF-8) becomes one
+// '?', as Java's String.getBytes(US_ASCII) encodes it, so hashFields
+// with hash.charset US-ASCII gives LogIsland's ids. The text only shrinks.
+func toASCII(b []byte, from int) []byte {
+	w := from
+	for i := from; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			b[w] = c
+			i++
+		} else {
+			_, n := utf8.DecodeRune(b[i:])
+			b[w] = '?'
+			i += n
+		}
+		w++
+	}
+	return b[:w]
 }
 
 // idPrefix appends what comes before the digest in an id: nothing for

@@ -7,6 +7,7 @@ import (
 	"crypto/sha512"
 	"encoding/hex"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/google/uuid"
@@ -164,5 +165,33 @@ func TestModifyIdSHA256RealLog(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestModifyIdUSASCII: with hash.charset US-ASCII (LogIsland's
+// timeseries-parsing.yml sets it) each character outside ASCII is hashed
+// as one '?', as Java's String.getBytes(US_ASCII) encodes it: a two-byte
+// letter, a four-byte emoji and a byte that is not UTF-8 alike. Both the
+// batched SHA-256 path and the one-by-one path of the other digests.
+func TestModifyIdUSASCII(t *testing.T) {
+	const text = "h\u00e9llo \U0001F600 x\xff"
+	const java = "h?llo ? x?"
+	for _, alg := range []string{"SHA-256", "MD5"} {
+		p, _ := build(t, fields.ModifyIdSpec(), map[string]string{"id.generation.strategy": "hashFields", "hash.charset": "US-ASCII", "hash.algorithm": alg, "fields.to.hash": "f1,f2"})
+		out := process(t, p, rec("f1", text, "f2", "\u00fc"), rec("f1", "plain"))
+		var want0, want1 string
+		if alg == "MD5" {
+			s0, s1 := md5.Sum([]byte(java+"?")), md5.Sum([]byte("plain"))
+			want0, want1 = hex.EncodeToString(s0[:]), hex.EncodeToString(s1[:])
+		} else {
+			s0, s1 := sha256.Sum256([]byte(java+"?")), sha256.Sum256([]byte("plain"))
+			want0, want1 = hex.EncodeToString(s0[:]), hex.EncodeToString(s1[:])
+		}
+		if out[0].ID != want0 || out[1].ID != want1 {
+			t.Errorf("%s: ids %s %s, want %s %s", alg, out[0].ID, out[1].ID, want0, want1)
+		}
+	}
+	if msg := buildErr(t, fields.ModifyIdSpec(), map[string]string{"hash.charset": "EBCDIC"}); !strings.Contains(msg, "US-ASCII") {
+		t.Errorf("an unknown charset: %s", msg)
 	}
 }

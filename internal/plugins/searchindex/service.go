@@ -325,6 +325,21 @@ func (s *Service) Put(ctx context.Context, recs []*record.Record) (component.Com
 	return s.w.put(ctx, recs, Target{Index: s.defaultIndex, TimeBased: TimeBasedNo})
 }
 
+// PutTo implements component.CollectionDatastore, for BulkPut's
+// default.collection, timebased.collection and collection.field: the
+// collection is the index.
+func (s *Service) PutTo(ctx context.Context, recs []*record.Record, t component.DatastoreTarget) (component.Completion, error) {
+	index := t.Collection
+	if index == "" {
+		index = s.defaultIndex
+	}
+	tb := t.TimeBased
+	if tb == "" {
+		tb = TimeBasedNo
+	}
+	return s.w.put(ctx, recs, Target{Index: index, TimeBased: tb, Field: t.Field})
+}
+
 // Stats returns the service's counters since it started.
 func (s *Service) Stats() Stats { return s.w.snapshot() }
 
