@@ -47,7 +47,12 @@ func WriteReference(w io.Writer, reg *Registry) error {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", key, req, escapeCell(def), escapeCell(acc), escapeCell(desc))
 		}
 		if s.DynamicProperties {
-			b.WriteString("\nOther keys are accepted and passed to the component.\n")
+			what := s.DynamicKeys
+			if what == "" {
+				what = "a key passed to the component"
+			}
+			fmt.Fprintf(&b, "\nFree-form keys: any other key is %s. A key within one or two edits of a declared key "+
+				"(`timezon` for `timezone`) is refused as a likely typo.\n", what)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

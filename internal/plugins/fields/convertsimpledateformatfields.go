@@ -27,6 +27,7 @@ func ConvertSimpleDateFormatFieldsSpec() component.Spec {
 			"pattern as LogIsland users write them (dd/MMM/yyyy:HH:mm:ss Z, yyyy-MM-dd'T'HH:mm:ss.SSSXXX, ...). A date that does not parse leaves " +
 			"the record unchanged and is counted in convert_date_total{outcome=\"failed\"}, as LogIsland does.",
 		DynamicProperties: true,
+		DynamicKeys:       "a field to set, its value the date text (usually ${source_field})",
 		DynamicExamples:   map[string]string{"event_time": "${date_raw}"},
 		Properties: []component.Property{
 			{Key: "input.date.format", Description: "Java SimpleDateFormat pattern of the input dates. Supported letters: y M d H h k K m s S a E z Z X and 'quoted text'.",
