@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"syscall"
@@ -26,6 +25,7 @@ import (
 	"github.com/weir-streams/weir/internal/plugins/text"
 	"github.com/weir-streams/weir/internal/plugins/useragent/uaparse"
 	"github.com/weir-streams/weir/internal/quickstart"
+	"github.com/weir-streams/weir/internal/status"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -232,7 +232,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := app.Options{Logger: logger, Registry: reg, Embedded: broker.Options{Port: *port, DataDir: *dataDir}, Version: version, RemoteDir: *remoteDir}
+	opts := app.Options{Logger: logger, Registry: reg, Embedded: broker.Options{Port: *port, DataDir: *dataDir}, Version: version, Commit: commit, RemoteDir: *remoteDir}
 
 	switch cmd {
 	case "version":
@@ -327,19 +327,6 @@ func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 	return nil, fmt.Errorf("--log-format %q: want text or json", format)
 }
 
-func versionString() string {
-	if commit != "" {
-		return versionOnly() + " (commit " + commit + ")"
-	}
-	return versionOnly()
-}
-
-func versionOnly() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
+// versionString is the version `weir version` prints, the one the status
+// page and /api/status show (status.ReadBuild).
+func versionString() string { return status.ReadBuild(version, commit).String() }

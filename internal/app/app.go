@@ -41,9 +41,10 @@ type Options struct {
 	// plus 5 seconds (docs/operations.md). When it passes, the batches in
 	// flight are abandoned uncommitted (they are processed again).
 	StopTimeout time.Duration
-	// Version is the binary's version for /api/status and
-	// weir_build_info; "" reads it from the build information.
-	Version string
+	// Version and Commit are the binary's version and source revision
+	// for the status page, /api/status and weir_build_info; "" reads them
+	// from the build information (status.ReadBuild).
+	Version, Commit string
 	// RemoteDir is where the last dataflow applied from the REST API is
 	// kept, for a start while the API is down; empty keeps nothing.
 	RemoteDir string
@@ -71,7 +72,7 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 	}
 	promReg := prometheus.NewRegistry()
 	promReg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	build := status.ReadBuild(o.Version)
+	build := status.ReadBuild(o.Version, o.Commit)
 	if err := status.RegisterBuildInfo(promReg, build); err != nil {
 		return fmt.Errorf("metrics: %w", err)
 	}
