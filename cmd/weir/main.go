@@ -41,7 +41,7 @@ const usage = `weir: stream processing of records between Kafka topics, changed 
 Usage:
   weir help [COMMAND]              this text, or one command's
   weir --conf FILE                 run a job (same as weir run --conf FILE)
-  weir run --conf FILE             run a job until interrupted or its timeout
+  weir run --conf FILE [--watch]   run a job until interrupted or its timeout; --watch applies edits of FILE
   weir validate FILE...            report every problem of job files (or --conf FILE), exit 1 if any
   weir test [FILE|DIR...]          run a job's test files: messages in, expectations out, no broker
   weir run --dry-run --conf FILE [--input FILE|-] [--stream NAME]
@@ -73,7 +73,7 @@ func main() {
 
 // commandHelp is what `weir help CMD` and `weir CMD --help` print.
 var commandHelp = map[string]string{
-	"run": `Usage: weir run --conf FILE [--log-format text|json] [--log-level LEVEL] [--data-dir DIR]
+	"run": `Usage: weir run --conf FILE [--watch] [--log-format text|json] [--log-level LEVEL] [--data-dir DIR]
                 [--embedded-port N] [--remote-dir DIR] [--max-job-bytes N] [--cpuprofile FILE]
        weir --conf FILE ...
        weir run --dry-run --conf FILE [--input FILE|-] [--stream NAME]
@@ -82,6 +82,13 @@ Runs the job of FILE until SIGINT/SIGTERM or engine.streaming.timeout. A stop wa
 batch in flight at most the batch interval plus 5 s (docs/metrics.md). Exit 1 when the file
 is refused or the job fails.
 
+  --watch                 read FILE again each time it changes and apply what changed, as the REST
+                          API's changes are applied: a stream whose processors changed has its chain
+                          swapped without stopping, a change of services or stream keys restarts
+                          the dataflow, a file that is not valid changes nothing (the reason is
+                          logged). SIGHUP does the same once, with or without --watch. Engine keys
+                          are read at start only. Not with remote.api.baseUrl (the API owns the
+                          dataflow).
   --log-format text|json  --log-level debug|info|warn|error   the log on stderr
   --data-dir DIR          where the embedded broker keeps topics and offsets (default data/kafka)
   --embedded-port N       port of the embedded broker on 127.0.0.1 (default 9092; 0 = free port)
@@ -202,6 +209,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	maxJobBytes := fs.Int64("max-job-bytes", config.DefaultMaxJobBytes, "largest job file accepted, in bytes")
 	remoteDir := fs.String("remote-dir", "data/remote", "where the last dataflow applied from the REST API is kept")
 	dryRunFlag := fs.Bool("dry-run", false, "run: run lines through the chain with no broker")
+	watch := fs.Bool("watch", false, "run: apply the job file again each time it changes")
 	input := fs.String("input", "", "run --dry-run: input file, - for stdin")
 	streamName := fs.String("stream", "", "run --dry-run: the stream to run")
 	junit := fs.String("junit", "", "test: also write the results as JUnit XML to this file")
@@ -219,6 +227,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if msg := jobFlagsMisused(cmd, *dryRunFlag, *input, *streamName, *junit); msg != "" {
 		fmt.Fprintf(stderr, "weir %s: %s (see weir help %s)\n", cmd, msg, cmd)
+		return 2
+	}
+	if *watch && (cmd != "run" || *dryRunFlag) {
+		fmt.Fprintf(stderr, "weir %s: --watch is used by weir run only, without --dry-run (see weir help run)\n", cmd)
 		return 2
 	}
 	if *conf != "" && !takesConf[cmd] {
@@ -309,6 +321,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			})
 			return dryRun(ctx, checked, *input, *streamName, stdin, stdout, stderr, reg, dryLog)
 		}
+		opts.JobPath, opts.Watch, opts.MaxJobBytes = *conf, *watch, *maxJobBytes
 		if err := app.RunChecked(ctx, checked, opts); err != nil {
 			logger.Error("job failed", "error", err)
 			return 1

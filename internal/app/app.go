@@ -48,6 +48,14 @@ type Options struct {
 	// RemoteDir is where the last dataflow applied from the REST API is
 	// kept, for a start while the API is down; empty keeps nothing.
 	RemoteDir string
+	// JobPath is the job file the job was read from; set, SIGHUP reads it
+	// again and applies what changed (watch.go), and Watch does so each
+	// time the file changes. MaxJobBytes bounds the file read again (0:
+	// config.DefaultMaxJobBytes). A job that follows the REST API does
+	// neither: the API owns its dataflow.
+	JobPath     string
+	Watch       bool
+	MaxJobBytes int64
 }
 
 // Run validates the job, then runs it as RunChecked does.
@@ -162,6 +170,19 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 			defer wg.Done()
 			rc.Run(ctx)
 		}()
+	}
+	if o.JobPath != "" && rc == nil {
+		w := newJobWatcher(o.JobPath, o, checked, e)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.run(ctx, o.Watch)
+		}()
+		if o.Watch {
+			o.Logger.Info("watching the job file", "path", o.JobPath)
+		}
+	} else if o.Watch {
+		o.Logger.Warn("--watch is not used: the dataflow comes from the REST API", "path", o.JobPath)
 	}
 	if o.OnStarted != nil {
 		wg.Add(1)
