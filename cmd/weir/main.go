@@ -51,6 +51,8 @@ Usage:
   weir components [NAME]           every component's keys, defaults and docs (Markdown), or one's
   weir useragent [fields=A,B...]   analyse user agents from stdin, one per line, one JSON object per line out
   weir grok PATTERN [KEY=VALUE...] parse lines from stdin with a grok pattern, one JSON object of fields per line out
+  weir tap [--stream S] [--errors] [--n N] [--url URL]
+                                   samples of the records a running job writes (engine.ui.tap)
   weir version                     print the version
   weir -i G:A:V | -l | -r G:A      install, list, remove plugins (see below)
 
@@ -142,6 +144,7 @@ regular expression) and the given keys would set, one JSON object per line (docs
 
 Prints the version.
 `,
+	"tap": tapHelp,
 	"help": `Usage: weir help [COMMAND]
 
 Prints the usage of weir, or of one command.
@@ -195,6 +198,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if _, ok := commandHelp[cmd]; !ok {
 		fmt.Fprintf(stderr, "weir: unknown command %q\n\n%s", cmd, usage)
 		return 2
+	}
+	if cmd == "tap" {
+		return tapCmd(args, stdout, stderr)
 	}
 	fs := flag.NewFlagSet("weir "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -86,6 +86,11 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 	}
 	embedded := broker.New(o.Embedded, o.Logger)
 	metrics := status.NewMetrics(promReg)
+	var tap *status.Tap
+	if set.UI.Tap && set.UIPort >= 0 {
+		tap = status.NewTap()
+		metrics.SetTap(tap)
+	}
 	e := engine.New(engine.Options{Settings: set, Registry: o.Registry, Logger: o.Logger, Metrics: metrics, Broker: embedded, Build: build})
 	// The REST API client, when remote.api.baseUrl is set.
 	rset := set.Remote
@@ -116,7 +121,7 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 
 	if set.UIPort >= 0 {
 		srv, err := status.StartWith(net.JoinHostPort(set.UI.BindAddress, strconv.Itoa(set.UIPort)), promReg, src, status.Options{
-			Profiling: set.UI.Profiling, Username: set.UI.Username, Password: set.UI.Password,
+			Profiling: set.UI.Profiling, Tap: tap, Username: set.UI.Username, Password: set.UI.Password,
 			CertFile: set.UI.CertFile, KeyFile: set.UI.KeyFile,
 		})
 		if err != nil {

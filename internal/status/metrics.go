@@ -26,6 +26,20 @@ type Metrics struct {
 	// taken by another kind, or refused by the registry. Err reports it,
 	// and app refuses to start with it.
 	clash error
+	// tap receives samples of the records the streams write; nil when
+	// engine.ui.tap is off.
+	tap *Tap
+}
+
+// SetTap makes the streams that use m offer samples to t (tap.go).
+func (m *Metrics) SetTap(t *Tap) { m.tap = t }
+
+// Tap returns the tap the streams offer samples to, nil when off.
+func (m *Metrics) Tap() *Tap {
+	if m == nil {
+		return nil
+	}
+	return m.tap
 }
 
 // Err returns the first metric name clash, nil if none: a job whose metrics
