@@ -29,7 +29,7 @@ func TestWeirTestCommand(t *testing.T) {
 		t.Fatalf("JUnit report: %v\n%s", err, xml)
 	}
 	code, out, _ = weir(t, "", "test", "../../internal/jobtest/testdata/fail.test.yml")
-	if code != 1 || !strings.Contains(out, "FAIL: 4 tests, 0 passed, 3 failed, 1 errors") {
+	if code != 1 || !strings.Contains(out, "FAIL: 5 tests, 0 passed, 4 failed, 1 errors") {
 		t.Fatalf("failing suite: exit %d\n%s", code, out)
 	}
 	code, out, _ = weir(t, "", "test", "--help")
