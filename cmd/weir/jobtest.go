@@ -94,12 +94,12 @@ func dryRun(ctx context.Context, checked *config.Checked, input, streamName stri
 	return 0
 }
 
-// parseFlags parses the command's flags. For `weir test` flags may also
-// follow the files (weir test conf/ --junit report.xml), as users of test
-// runners expect; other commands stop at their first argument, as flag
+// parseFlags parses the command's flags. For `weir test` and `weir
+// validate` flags may also follow the files (weir test conf/ --junit
+// report.xml), as users of test runners expect; other commands stop at their first argument, as flag
 // does, so that a grok pattern is never read as a flag.
 func parseFlags(fs *flag.FlagSet, cmd string, args []string) error {
-	if cmd != "test" {
+	if cmd != "test" && cmd != "validate" {
 		return fs.Parse(args)
 	}
 	var files []string

@@ -29,7 +29,7 @@ func TestWeirTestCommand(t *testing.T) {
 		t.Fatalf("JUnit report: %v\n%s", err, xml)
 	}
 	code, out, _ = weir(t, "", "test", "../../internal/jobtest/testdata/fail.test.yml")
-	if code != 1 || !strings.Contains(out, "FAIL: 4 tests, 0 passed, 3 failed, 1 errors") {
+	if code != 1 || !strings.Contains(out, "FAIL: 5 tests, 0 passed, 4 failed, 1 errors") {
 		t.Fatalf("failing suite: exit %d\n%s", code, out)
 	}
 	code, out, _ = weir(t, "", "test", "--help")
@@ -83,6 +83,33 @@ func TestRunDryRun(t *testing.T) {
 		errs := strings.Split(strings.TrimSpace(errOut), "\n")
 		if len(errs) != 1 || !strings.Contains(errs[0], `"record_value":"not a log line"`) || !strings.Contains(errs[0], "regex_matching_error") {
 			t.Fatalf("--input %s: stderr %q, want the one error record", in.flag, errOut)
+		}
+	}
+}
+
+// TestDryRunKeepsLogsOffTheRecords: without a log flag, stderr of a dry run
+// holds the error records only, each a JSON object, even where the run
+// would log (the end-of-run summary at info level).
+func TestDryRunKeepsLogsOffTheRecords(t *testing.T) {
+	t.Setenv("WEIR_HOME", t.TempDir())
+	in := "not a log line\n" + `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET / HTTP/1.1" 200 12 "-" "curl/7.0"` + "\nnor this one\n"
+	code, out, errOut := weir(t, in, "run", "--dry-run", "--conf", "../../conf/index-apache-logs.yml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if n := strings.Count(out, "\n"); n != 1 {
+		t.Errorf("%d output records, want 1: %s", n, out)
+	}
+	errs := strings.Split(strings.TrimSpace(errOut), "\n")
+	if len(errs) != 2 {
+		t.Fatalf("stderr has %d lines, want the 2 error records:\n%s", len(errs), errOut)
+	}
+	for _, l := range errs {
+		var rec struct {
+			Fields map[string]any `json:"fields"`
+		}
+		if err := json.Unmarshal([]byte(l), &rec); err != nil || rec.Fields["record_errors"] == nil {
+			t.Errorf("a stderr line is not an error record: %v: %s", err, l)
 		}
 	}
 }

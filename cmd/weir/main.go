@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"syscall"
@@ -24,8 +23,10 @@ import (
 	"github.com/weir-streams/weir/internal/installer"
 	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/plugins/text"
+	useragentproc "github.com/weir-streams/weir/internal/plugins/useragent"
 	"github.com/weir-streams/weir/internal/plugins/useragent/uaparse"
 	"github.com/weir-streams/weir/internal/quickstart"
+	"github.com/weir-streams/weir/internal/status"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -40,16 +41,18 @@ const usage = `weir: stream processing of records between Kafka topics, changed 
 Usage:
   weir help [COMMAND]              this text, or one command's
   weir --conf FILE                 run a job (same as weir run --conf FILE)
-  weir run --conf FILE             run a job until interrupted or its timeout
-  weir validate --conf FILE        report every problem of a job file, exit 1 if any
+  weir run --conf FILE [--watch]   run a job until interrupted or its timeout; --watch applies edits of FILE
+  weir validate FILE...            report every problem of job files (or --conf FILE), exit 1 if any
   weir test [FILE|DIR...]          run a job's test files: messages in, expectations out, no broker
   weir run --dry-run --conf FILE [--input FILE|-] [--stream NAME]
                                    run lines through a stream's chain: outputs as JSON on stdout,
                                    error records on stderr, no broker
   weir quickstart                  run the sample job on the embedded broker, fed the bundled access log
-  weir components                  list every component with its keys, defaults and docs (Markdown)
-  weir useragent                   analyse user agents from stdin, one per line, one JSON object per line out
+  weir components [NAME]           every component's keys, defaults and docs (Markdown), or one's
+  weir useragent [fields=A,B...]   analyse user agents from stdin, one per line, one JSON object per line out
   weir grok PATTERN [KEY=VALUE...] parse lines from stdin with a grok pattern, one JSON object of fields per line out
+  weir tap [--stream S] [--errors] [--n N] [--url URL]
+                                   samples of the records a running job writes (engine.ui.tap)
   weir version                     print the version
   weir -i G:A:V | -l | -r G:A      install, list, remove plugins (see below)
 
@@ -72,8 +75,8 @@ func main() {
 
 // commandHelp is what `weir help CMD` and `weir CMD --help` print.
 var commandHelp = map[string]string{
-	"run": `Usage: weir run --conf FILE [--log-format text|json] [--log-level LEVEL] [--data-dir DIR]
-                [--embedded-port N] [--cpuprofile FILE]
+	"run": `Usage: weir run --conf FILE [--watch] [--log-format text|json] [--log-level LEVEL] [--data-dir DIR]
+                [--embedded-port N] [--remote-dir DIR] [--max-job-bytes N] [--cpuprofile FILE]
        weir --conf FILE ...
        weir run --dry-run --conf FILE [--input FILE|-] [--stream NAME]
 
@@ -81,17 +84,36 @@ Runs the job of FILE until SIGINT/SIGTERM or engine.streaming.timeout. A stop wa
 batch in flight at most the batch interval plus 5 s (docs/metrics.md). Exit 1 when the file
 is refused or the job fails.
 
+  --watch                 read FILE again each time it changes and apply what changed, as the REST
+                          API's changes are applied: a stream whose processors changed has its chain
+                          swapped without stopping, a change of services or stream keys restarts
+                          the dataflow, a file that is not valid changes nothing (the reason is
+                          logged). SIGHUP does the same once, with or without --watch. Engine keys
+                          are read at start only. Not with remote.api.baseUrl (the API owns the
+                          dataflow).
+  --log-format text|json  --log-level debug|info|warn|error   the log on stderr
+  --data-dir DIR          where the embedded broker keeps topics and offsets (default data/kafka)
+  --embedded-port N       port of the embedded broker on 127.0.0.1 (default 9092; 0 = free port)
+  --remote-dir DIR        where the last dataflow applied from the REST API is kept, for a start
+                          while the API is down (default data/remote)
+  --max-job-bytes N       largest job file accepted (default 10485760, 10 MiB)
+  --cpuprofile FILE       write a CPU profile of the run (for go tool pprof)
+
 --dry-run reads messages from --input (a file, or - or nothing for stdin), one per line: a raw
 line for a stream whose input serializer is none, a JSON record for the JSON serializer. It
 runs them through the chain of the stream (--stream NAME when the job has several), with no
 broker, and prints each output record as one line of JSON on stdout and each error record on
 stderr. Database and search-index services are replaced by stand-ins that accept every record,
-so nothing is written anywhere (docs/testing-jobs.md).
+so nothing is written anywhere (docs/testing-jobs.md). A dry run writes no log, so that stderr
+holds only error records, unless --log-level or --log-format is given (to see DebugStream's
+records, say): the log then shares stderr. A failure to run is one last line,
+"weir run --dry-run: ...", and exit 1.
 `,
-	"validate": `Usage: weir validate --conf FILE
+	"validate": `Usage: weir validate FILE... [--max-job-bytes N]
+       weir validate --conf FILE
 
-Reports every problem of a job file at once, each with its line and key path. Exit 0 when
-valid, 1 otherwise.
+Reports every problem of each job file at once, each with its line and key path. Exit 0 when
+every file is valid, 1 otherwise.
 `,
 	"test": testHelp,
 	"quickstart": `Usage: weir quickstart [--show N] [--log-format text|json] [--log-level LEVEL]
@@ -100,13 +122,18 @@ valid, 1 otherwise.
 Runs the sample job on the embedded broker, feeds it the bundled access log and prints N
 parsed records (default 5).
 `,
-	"components": `Usage: weir components
+	"components": `Usage: weir components [NAME]
 
-Prints every component with its keys, defaults and documentation (Markdown).
+Prints every component with its keys, defaults and documentation (Markdown, as
+docs/components.md), or only the component NAME: its identifier (pkg.processor.SplitText) or
+its last part (SplitText), in any case. The installer's subcommands (install, list, remove,
+keygen, sign, publish) are listed at the end of weir help.
 `,
-	"useragent": `Usage: weir useragent
+	"useragent": `Usage: weir useragent [fields=A,B,...] [cache.size=N]
 
-Reads user agents from stdin, one per line, and writes one JSON object per line.
+Reads user agents from stdin, one per line, and writes one JSON object per line: every
+attribute, or those of fields in that order (the keys of pkg.processor.useragent.ParseUserAgent;
+weir components ParseUserAgent lists the attribute names).
 `,
 	"grok": `Usage: weir grok PATTERN [KEY=VALUE...]
 
@@ -117,6 +144,7 @@ regular expression) and the given keys would set, one JSON object per line (docs
 
 Prints the version.
 `,
+	"tap": tapHelp,
 	"help": `Usage: weir help [COMMAND]
 
 Prints the usage of weir, or of one command.
@@ -124,7 +152,7 @@ Prints the usage of weir, or of one command.
 }
 
 // takesArgs lists the commands that read positional arguments.
-var takesArgs = map[string]bool{"grok": true, "test": true}
+var takesArgs = map[string]bool{"grok": true, "test": true, "validate": true, "components": true, "useragent": true}
 
 // takesConf lists the commands that read --conf.
 var takesConf = map[string]bool{"run": true, "validate": true}
@@ -171,6 +199,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "weir: unknown command %q\n\n%s", cmd, usage)
 		return 2
 	}
+	if cmd == "tap" {
+		return tapCmd(args, stdout, stderr)
+	}
 	fs := flag.NewFlagSet("weir "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {} // --help is answered below, on stdout; errors say what is wrong
@@ -184,6 +215,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	maxJobBytes := fs.Int64("max-job-bytes", config.DefaultMaxJobBytes, "largest job file accepted, in bytes")
 	remoteDir := fs.String("remote-dir", "data/remote", "where the last dataflow applied from the REST API is kept")
 	dryRunFlag := fs.Bool("dry-run", false, "run: run lines through the chain with no broker")
+	watch := fs.Bool("watch", false, "run: apply the job file again each time it changes")
 	input := fs.String("input", "", "run --dry-run: input file, - for stdin")
 	streamName := fs.String("stream", "", "run --dry-run: the stream to run")
 	junit := fs.String("junit", "", "test: also write the results as JUnit XML to this file")
@@ -201,6 +233,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if msg := jobFlagsMisused(cmd, *dryRunFlag, *input, *streamName, *junit); msg != "" {
 		fmt.Fprintf(stderr, "weir %s: %s (see weir help %s)\n", cmd, msg, cmd)
+		return 2
+	}
+	if *watch && (cmd != "run" || *dryRunFlag) {
+		fmt.Fprintf(stderr, "weir %s: --watch is used by weir run only, without --dry-run (see weir help run)\n", cmd)
 		return 2
 	}
 	if *conf != "" && !takesConf[cmd] {
@@ -232,24 +268,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := app.Options{Logger: logger, Registry: reg, Embedded: broker.Options{Port: *port, DataDir: *dataDir}, Version: version, RemoteDir: *remoteDir}
+	opts := app.Options{Logger: logger, Registry: reg, Embedded: broker.Options{Port: *port, DataDir: *dataDir}, Version: version, Commit: commit, RemoteDir: *remoteDir}
 
 	switch cmd {
 	case "version":
 		fmt.Fprintln(stdout, "weir", versionString())
 		return 0
 	case "components":
-		if err := component.WriteReference(stdout, reg); err != nil {
-			fmt.Fprintln(stderr, "weir:", err)
-			return 1
-		}
-		return 0
+		return components(fs.Args(), reg, stdout, stderr)
 	case "useragent":
-		if err := uaparse.RunLines(stdin, stdout, uaparse.New(uaparse.Options{CacheSize: 10000})); err != nil {
-			fmt.Fprintln(stderr, "weir useragent:", err)
-			return 1
-		}
-		return 0
+		return useragent(fs.Args(), stdin, stdout, stderr)
 	case "grok":
 		if err := text.RunGrok(fs.Args(), stdin, stdout); err != nil {
 			fmt.Fprintln(stderr, "weir grok:", err)
@@ -257,22 +285,34 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	case "validate":
-		checked, err := load(*conf, *maxJobBytes, reg)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", confLabel(cmd, *conf), err)
-			return 1
+		files := fs.Args()
+		if *conf != "" {
+			files = append([]string{*conf}, files...)
 		}
-		fmt.Fprintf(stdout, "%s: valid (%d services, %d streams)\n", *conf, len(checked.Plan.Services), len(checked.Plan.Streams))
-		if ig := checked.Job.Ignored; len(ig) > 0 {
-			fmt.Fprintf(stdout, "%s: LogIsland keys with no Weir equivalent, ignored: %s\n", *conf, strings.Join(ig, ", "))
+		if len(files) == 0 {
+			fmt.Fprintln(stderr, "weir validate: no job file: give FILE... or --conf FILE (see weir help validate)")
+			return 2
 		}
-		for _, w := range checked.Job.Warnings {
-			fmt.Fprintf(stdout, "%s: warning: %s\n", *conf, w)
+		code := 0
+		for _, f := range files {
+			checked, err := load(f, *maxJobBytes, reg)
+			if err != nil {
+				fmt.Fprintf(stderr, "%s: %v\n", f, err)
+				code = 1
+				continue
+			}
+			fmt.Fprintf(stdout, "%s: valid (%d services, %d streams)\n", f, len(checked.Plan.Services), len(checked.Plan.Streams))
+			if ig := checked.Job.Ignored; len(ig) > 0 {
+				fmt.Fprintf(stdout, "%s: LogIsland keys with no Weir equivalent, ignored: %s\n", f, strings.Join(ig, ", "))
+			}
+			for _, w := range checked.Job.Warnings {
+				fmt.Fprintf(stdout, "%s: warning: %s\n", f, w)
+			}
+			if rn := checked.Job.Renamed; len(rn) > 0 {
+				fmt.Fprintf(stdout, "%s: names used twice, the later run under their position: %s\n", f, strings.Join(rn, "; "))
+			}
 		}
-		if rn := checked.Job.Renamed; len(rn) > 0 {
-			fmt.Fprintf(stdout, "%s: names used twice, the later run under their position: %s\n", *conf, strings.Join(rn, "; "))
-		}
-		return 0
+		return code
 	case "test":
 		return runTests(ctx, fs.Args(), *junit, *maxJobBytes, stdout, stderr, reg, logger)
 	case "run":
@@ -282,8 +322,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 		if *dryRunFlag {
-			return dryRun(ctx, checked, *input, *streamName, stdin, stdout, stderr, reg, logger)
+			// stderr holds the error records as JSON lines: no log is
+			// written between them unless a log flag asks for it (to see
+			// DebugStream's records, say).
+			dryLog := slog.New(slog.DiscardHandler)
+			fs.Visit(func(f *flag.Flag) {
+				if f.Name == "log-level" || f.Name == "log-format" {
+					dryLog = logger
+				}
+			})
+			return dryRun(ctx, checked, *input, *streamName, stdin, stdout, stderr, reg, dryLog)
 		}
+		opts.JobPath, opts.Watch, opts.MaxJobBytes = *conf, *watch, *maxJobBytes
 		if err := app.RunChecked(ctx, checked, opts); err != nil {
 			logger.Error("job failed", "error", err)
 			return 1
@@ -333,19 +383,81 @@ func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 	return nil, fmt.Errorf("--log-format %q: want text or json", format)
 }
 
-func versionString() string {
-	if commit != "" {
-		return versionOnly() + " (commit " + commit + ")"
+// versionString is the version `weir version` prints, the one the status
+// page and /api/status show (status.ReadBuild).
+func versionString() string { return status.ReadBuild(version, commit).String() }
+
+// components prints the reference of every component, or of the one
+// named: its identifier, or the identifier's last part, in any case.
+func components(args []string, reg *component.Registry, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		if err := component.WriteReference(stdout, reg); err != nil {
+			fmt.Fprintln(stderr, "weir components:", err)
+			return 1
+		}
+		return 0
 	}
-	return versionOnly()
+	if len(args) > 1 {
+		fmt.Fprintf(stderr, "weir components: one component at a time, got %q (see weir help components)\n", args)
+		return 2
+	}
+	name := args[0]
+	var names []string
+	for _, s := range reg.Specs() {
+		short := s.Name[strings.LastIndexByte(s.Name, '.')+1:]
+		if strings.EqualFold(s.Name, name) || strings.EqualFold(short, name) {
+			if err := component.WriteSpecReference(stdout, s); err != nil {
+				fmt.Fprintln(stderr, "weir components:", err)
+				return 1
+			}
+			return 0
+		}
+		names = append(names, s.Name, short)
+	}
+	msg := fmt.Sprintf("weir components: no component %q", name)
+	if sug := component.Suggest(name, names); sug != "" {
+		msg += fmt.Sprintf("; did you mean %q?", sug)
+	}
+	fmt.Fprintln(stderr, msg+" (weir components lists them all)")
+	return 1
 }
 
-func versionOnly() string {
-	if version != "" {
-		return version
+// useragent analyses user agents from stdin with the keys of
+// ParseUserAgent that make sense on the command line: fields and
+// cache.size, validated as in a job file.
+func useragent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	values := map[string]string{useragentproc.KeyField: "stdin", useragentproc.KeyCacheSize: "10000"}
+	for _, kv := range args {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			fmt.Fprintf(stderr, "weir useragent: argument %q: want KEY=VALUE (see weir help useragent)\n", kv)
+			return 2
+		}
+		if k != useragentproc.KeyFields && k != useragentproc.KeyCacheSize {
+			msg := fmt.Sprintf("weir useragent: key %q is not used here: give fields or cache.size", k)
+			if sug := component.Suggest(k, []string{useragentproc.KeyFields, useragentproc.KeyCacheSize}); sug != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", sug)
+			}
+			fmt.Fprintln(stderr, msg)
+			return 2
+		}
+		values[k] = v
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	spec := useragentproc.ParseUserAgentSpec()
+	conf, probs := component.NewConfig(&spec, values)
+	if err := probs.Err(); err != nil {
+		fmt.Fprintln(stderr, "weir useragent:", err)
+		return 2
 	}
-	return "dev"
+	size, err := conf.Int(useragentproc.KeyCacheSize)
+	if err != nil {
+		fmt.Fprintln(stderr, "weir useragent:", err)
+		return 2
+	}
+	a := uaparse.New(uaparse.Options{CacheSize: int(size)})
+	if err := uaparse.RunLinesFields(stdin, stdout, a, conf.List(useragentproc.KeyFields)); err != nil {
+		fmt.Fprintln(stderr, "weir useragent:", err)
+		return 1
+	}
+	return 0
 }

@@ -106,7 +106,7 @@ func TestExampleServerDrivesWeirLive(t *testing.T) {
 		}
 		return string(raw)
 	}
-	df := strings.NewReplacer(`"embedded"`, `"`+b.Addr+`"`, "pipeline_raw", "raw", "pipeline_events", "events", "pipeline_errors", "errors").Replace(sample("dataflow.json"))
+	df := strings.NewReplacer(`"embedded"`, `"`+b.Addr+`"`, "live_raw", "raw", "live_events", "events", "live_errors", "errors").Replace(sample("dataflow.json"))
 	pipeline := sample("pipelines/parsing.json")
 	write := func(name, content string, mtime time.Time) {
 		t.Helper()

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -54,5 +57,27 @@ func TestStatusServerOfTheProcess(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("/api/status lacks %s:\n%s", want, body)
 		}
+	}
+	// One version everywhere: weir version, /api/status and the page.
+	out, err := exec.Command(weirBin, "version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	printed := strings.TrimPrefix(strings.TrimSpace(string(out)), "weir ")
+	var st struct {
+		Build struct{ Version, Commit string }
+	}
+	if err := json.Unmarshal([]byte(body), &st); err != nil {
+		t.Fatal(err)
+	}
+	apiVersion := st.Build.Version
+	if st.Build.Commit != "" {
+		apiVersion += " (commit " + st.Build.Commit + ")"
+	}
+	if apiVersion != printed {
+		t.Errorf("/api/status says version %q, weir version %q", apiVersion, printed)
+	}
+	if _, page := get("/"); !strings.Contains(page, `data-field="version">`+html.EscapeString(printed)+`<`) {
+		t.Errorf("the status page does not show version %q", printed)
 	}
 }

@@ -40,12 +40,21 @@ type Options struct {
 	// plus 5 seconds (docs/operations.md). When it passes, the batches in
 	// flight are abandoned uncommitted (they are processed again).
 	StopTimeout time.Duration
-	// Version is the binary's version for /api/status and
-	// weir_build_info; "" reads it from the build information.
-	Version string
+	// Version and Commit are the binary's version and source revision
+	// for the status page, /api/status and weir_build_info; "" reads them
+	// from the build information (status.ReadBuild).
+	Version, Commit string
 	// RemoteDir is where the last dataflow applied from the REST API is
 	// kept, for a start while the API is down; empty keeps nothing.
 	RemoteDir string
+	// JobPath is the job file the job was read from; set, SIGHUP reads it
+	// again and applies what changed (watch.go), and Watch does so each
+	// time the file changes. MaxJobBytes bounds the file read again (0:
+	// config.DefaultMaxJobBytes). A job that follows the REST API does
+	// neither: the API owns its dataflow.
+	JobPath     string
+	Watch       bool
+	MaxJobBytes int64
 }
 
 // Run validates the job, then runs it as RunChecked does.
@@ -76,13 +85,17 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 	}
 	promReg := prometheus.NewRegistry()
 	promReg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	build := status.ReadBuild(o.Version)
+	build := status.ReadBuild(o.Version, o.Commit)
 	if err := status.RegisterBuildInfo(promReg, build); err != nil {
 		return fmt.Errorf("metrics: %w", err)
 	}
 	embedded := broker.New(o.Embedded, o.Logger)
 	met := metrics.New(promReg)
-	e := engine.New(engine.Options{Settings: set, Registry: o.Registry, Logger: o.Logger, Metrics: met, Broker: embedded, Build: build})
+	var tap *status.Tap
+	if set.UI.Tap && set.UIPort >= 0 {
+		tap = status.NewTap()
+	}
+	e := engine.New(engine.Options{Settings: set, Registry: o.Registry, Logger: o.Logger, Metrics: met, Tap: tap, Broker: embedded, Build: build})
 	// The REST API client, when remote.api.baseUrl is set.
 	rset := set.Remote
 	var rc *remote.Client
@@ -112,7 +125,7 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 
 	if set.UIPort >= 0 {
 		srv, err := status.StartWith(net.JoinHostPort(set.UI.BindAddress, strconv.Itoa(set.UIPort)), promReg, src, status.Options{
-			Profiling: set.UI.Profiling, Username: set.UI.Username, Password: set.UI.Password,
+			Profiling: set.UI.Profiling, Tap: tap, Username: set.UI.Username, Password: set.UI.Password,
 			CertFile: set.UI.CertFile, KeyFile: set.UI.KeyFile,
 		})
 		if err != nil {
@@ -158,6 +171,19 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 			defer wg.Done()
 			rc.Run(ctx)
 		}()
+	}
+	if o.JobPath != "" && rc == nil {
+		w := newJobWatcher(o.JobPath, o, checked, e)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.run(ctx, o.Watch)
+		}()
+		if o.Watch {
+			o.Logger.Info("watching the job file", "path", o.JobPath)
+		}
+	} else if o.Watch {
+		o.Logger.Warn("--watch is not used: the dataflow comes from the REST API", "path", o.JobPath)
 	}
 	if o.OnStarted != nil {
 		wg.Add(1)

@@ -35,6 +35,10 @@ func NewConfig(spec *Spec, raw map[string]string) (Config, Problems) {
 		p, ok := spec.Property(k)
 		if !ok {
 			if spec.DynamicProperties {
+				if near := nearKey(k, spec.keys()); near != "" {
+					probs = append(probs, Problem{Key: k, Msg: fmt.Sprintf("%q is taken as a free-form key but is close to the declared key %q (did you mean %q?)", k, near, near)})
+					continue
+				}
 				c.dynamic[k] = v
 				continue
 			}
@@ -75,6 +79,36 @@ func NewConfig(spec *Spec, raw map[string]string) (Config, Problems) {
 		}
 	}
 	return c, probs
+}
+
+// nearKey returns the declared key that k, a key the spec does not declare,
+// most likely misspells, or "". A component with free-form keys takes any
+// undeclared key as a field name or condition, so a typo in an optional key
+// would otherwise pass validation and silently change the results. The bar
+// is tighter than Suggest's, so that free-form names merely resembling a
+// key are kept: two edits for a declared key of ten bytes or more, one for
+// six to nine, and only a difference of case for shorter ones (a condition
+// named login stays apart from logic).
+func nearKey(k string, declared []string) string {
+	lk := strings.ToLower(k)
+	best, bestD := "", -1
+	for _, d := range declared {
+		limit := 0
+		switch {
+		case len(d) >= 10:
+			limit = 2
+		case len(d) >= 6:
+			limit = 1
+		}
+		dist := EditDistance(lk, strings.ToLower(d))
+		if dist > limit {
+			continue
+		}
+		if bestD < 0 || dist < bestD {
+			best, bestD = d, dist
+		}
+	}
+	return best
 }
 
 func (s *Spec) keys() []string {

@@ -2,6 +2,7 @@ package component_test
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -234,5 +235,32 @@ func TestBatchAwait(t *testing.T) {
 	env := component.Env{Name: "p", Stream: "s"}
 	if got := env.MetricLabels(); !slices.Equal(got, []string{"s", "p"}) {
 		t.Errorf("MetricLabels() = %q, want stream then component", got)
+	}
+}
+
+func TestNewConfigDynamicKeyNearDeclared(t *testing.T) {
+	spec := &component.Spec{Name: "t", DynamicProperties: true, Properties: []component.Property{
+		{Key: "timezone"}, {Key: "keep.errors"}, {Key: "logic"},
+	}}
+	for _, tt := range []struct {
+		key, near string
+	}{
+		{"timezon", "timezone"},
+		{"keep.eror", "keep.errors"},
+		{"Logic", "logic"},
+		{"login", ""},
+		{"time_zone_name", ""},
+		{"keep.admins", ""},
+	} {
+		conf, probs := component.NewConfig(spec, map[string]string{tt.key: "x"})
+		if tt.near == "" {
+			if len(probs) != 0 || conf.Dynamic()[tt.key] != "x" {
+				t.Errorf("%q: problems %v, want it kept as a free-form key", tt.key, probs)
+			}
+			continue
+		}
+		if len(probs) != 1 || !strings.Contains(probs[0].Msg, fmt.Sprintf("did you mean %q?", tt.near)) {
+			t.Errorf("%q: problems %v, want a suggestion of %q", tt.key, probs, tt.near)
+		}
 	}
 }

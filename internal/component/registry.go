@@ -20,6 +20,10 @@ type Spec struct {
 	// DynamicProperties lets a component accept keys it does not declare;
 	// they reach it through Config.Dynamic.
 	DynamicProperties bool
+	// DynamicKeys says, in a noun phrase, what a free-form key of a
+	// component with DynamicProperties is (for example "a field to set");
+	// the reference prints it so that a reader knows which keys are free.
+	DynamicKeys string
 	// DynamicExamples are valid sample dynamic keys and values of a
 	// component with DynamicProperties, like Property.Example for declared
 	// keys: the lifecycle test of plugins/all builds the component with

@@ -210,7 +210,7 @@ func TestReferenceEscapesCells(t *testing.T) {
 	if want := "| `sep` |  | `\\|` | one of \\|, , | a\\|b |"; !strings.Contains(ref, want) {
 		t.Errorf("reference lacks the escaped row %q:\n%s", want, ref)
 	}
-	if !strings.Contains(ref, "Other keys are accepted and passed to the component.") {
+	if !strings.Contains(ref, "Free-form keys: any other key is a key passed to the component.") {
 		t.Errorf("reference does not say dynamic keys are accepted:\n%s", ref)
 	}
 }

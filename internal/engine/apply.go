@@ -100,7 +100,7 @@ func (e *Engine) build(ctx context.Context, plan *dataflow.Plan) (*running, erro
 // buildStreams builds the streams of r.plan. On failure the streams built
 // are closed (stopped without having started).
 func (e *Engine) buildStreams(ctx context.Context, r *running) error {
-	deps := stream.ChainDeps{Registry: e.opts.Registry, Services: r.services, Logger: e.opts.Logger, Metrics: e.opts.Metrics}
+	deps := stream.ChainDeps{Registry: e.opts.Registry, Services: r.services, Logger: e.opts.Logger, Metrics: e.opts.Metrics, Tap: e.opts.Tap}
 	for _, sp := range r.plan.Streams {
 		p, err := e.streamParams(sp)
 		var s *stream.Stream

@@ -46,6 +46,9 @@ type Options struct {
 	Registry *component.Registry
 	Logger   *slog.Logger
 	Metrics  component.Metrics
+	// Tap receives samples of the records the streams write (weir tap);
+	// nil when engine.ui.tap is off.
+	Tap *status.Tap
 	// Broker is the embedded broker that a stream's broker list "embedded"
 	// resolves to; nil refuses such streams. Its owner (app) closes it
 	// after Stop.

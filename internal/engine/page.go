@@ -24,7 +24,7 @@ func (e *Engine) Page() status.Page {
 	df := e.snapshot
 	e.stateMu.Unlock()
 	p := status.Page{
-		App: e.opts.Settings.AppName, BatchInterval: e.opts.Settings.BatchInterval, Streams: streams,
+		App: e.opts.Settings.AppName, Build: e.opts.Build, BatchInterval: e.opts.Settings.BatchInterval, Streams: streams,
 		LastApply: status.Change{Time: last.Time, Kind: last.Kind, Err: last.Err, Detail: last.Detail},
 		Applies:   n,
 	}

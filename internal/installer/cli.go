@@ -39,7 +39,8 @@ func IsCommand(args []string) bool {
 // CommandUsage is the help text of the installer commands.
 const CommandUsage = `Component installer:
   weir -i GROUP:ARTIFACT[:VERSION]    install a plugin (same as weir components install)
-  weir -l                             list installed and bundled components (weir components list)
+  weir -l                             list installed plugins and the LogIsland artifacts built in, with
+                                      their components (weir components list; weir components: every key)
   weir -r GROUP:ARTIFACT              remove a plugin (weir components remove)
   weir components keygen PREFIX       make a signing key pair: PREFIX.key (secret) and PREFIX.pub
   weir components sign --key K GROUP:ARTIFACT:VERSION ARCHIVE

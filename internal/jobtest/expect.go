@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/record"
 	"github.com/weir-streams/weir/internal/serialize"
 )
@@ -21,7 +22,26 @@ type Failure struct {
 // order they are written.
 func check(e Expect, res Result) []Failure {
 	var out []Failure
+	unknown := map[string]bool{}
 	for _, dest := range sortedKeys(e.Counts) {
+		if msg := unknownDest(dest, res); msg != "" {
+			unknown[dest] = true
+			out = append(out, Failure{Line: e.lineOf("count." + dest), Msg: "count of " + msg})
+		}
+	}
+	for _, re := range e.Records {
+		if unknown[re.Dest] {
+			continue
+		}
+		if msg := unknownDest(re.Dest, res); msg != "" {
+			unknown[re.Dest] = true
+			out = append(out, Failure{Line: re.Line, Msg: "records of " + msg})
+		}
+	}
+	for _, dest := range sortedKeys(e.Counts) {
+		if unknown[dest] {
+			continue
+		}
 		want := e.Counts[dest]
 		if got := len(written(res, dest)); got != want {
 			out = append(out, Failure{Line: e.lineOf("count." + dest), Msg: fmt.Sprintf("count of %s: want %d records, got %d%s", dest, want, got, summary(res))})
@@ -39,6 +59,9 @@ func check(e Expect, res Result) []Failure {
 	}
 	seen := map[string]int{}
 	for _, re := range e.Records {
+		if unknown[re.Dest] {
+			continue
+		}
 		n := seen[re.Dest]
 		seen[re.Dest]++
 		recs := written(res, re.Dest)
@@ -62,10 +85,44 @@ func check(e Expect, res Result) []Failure {
 	return out
 }
 
+// unknownDest says why dest is not a destination of the stream, or "": a
+// count on a misspelt topic would otherwise pass as zero records.
+// Destinations are output, error, dropped, the stream's output and error
+// topics, and any topic a record was routed to.
+func unknownDest(dest string, res Result) string {
+	if dest == DestOutput || dest == DestError || dest == DestDropped || slices.Contains(res.Topics, dest) {
+		return ""
+	}
+	names := []string{DestOutput, DestError, DestDropped}
+	topics := slices.Clone(res.Topics)
+	for _, o := range res.Outputs {
+		for _, t := range o.Topics {
+			if t == dest {
+				return ""
+			}
+			if !slices.Contains(topics, t) {
+				topics = append(topics, t)
+			}
+		}
+	}
+	sort.Strings(topics)
+	msg := fmt.Sprintf("%s: the stream writes no topic %q; it writes the topics %q (and output, error and dropped name all its output records, error records and records dropped on purpose)", dest, dest, topics)
+	if sug := component.Suggest(dest, append(names, topics...)); sug != "" {
+		msg += fmt.Sprintf("; did you mean %q?", sug)
+	}
+	return msg
+}
+
 // written returns the records written to dest: DestOutput, DestError, or
-// a topic name.
+// a topic name; or those dropped on purpose (DestDropped).
 func written(res Result, dest string) []Output {
 	var out []Output
+	if dest == DestDropped {
+		for _, r := range res.Dropped {
+			out = append(out, Output{Dest: DestDropped, Record: r})
+		}
+		return out
+	}
 	for _, o := range res.Outputs {
 		if o.Dest == dest || slices.Contains(o.Topics, dest) {
 			out = append(out, o)
@@ -86,7 +143,7 @@ func summary(res Result) string {
 		}
 		reasons = append(reasons, o.Record.Errors()...)
 	}
-	s := fmt.Sprintf(" (written: %d output, %d error", nOut, len(res.Outputs)-nOut)
+	s := fmt.Sprintf(" (written: %d output, %d error; %d dropped", nOut, len(res.Outputs)-nOut, len(res.Dropped))
 	if len(reasons) > 0 {
 		if len(reasons) > 3 {
 			reasons = append(reasons[:3:3], "...")

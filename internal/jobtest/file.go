@@ -86,7 +86,7 @@ type Message struct {
 // Expect holds the expectations of a case.
 type Expect struct {
 	// Counts are the expected numbers of records per destination: "output",
-	// "error", or a topic name.
+	// "error", "dropped", or a topic name.
 	Counts map[string]int
 	// Stored are the expected numbers of records a canned datastore
 	// accepted, by service name.
@@ -401,6 +401,10 @@ func parseMessage(errs *fileErrors, n *yaml.Node) Message {
 const (
 	DestOutput = "output"
 	DestError  = "error"
+	// DestDropped names the records the chain dropped on purpose (a
+	// FilterRecords whose criteria they did not meet): written nowhere,
+	// their offsets committed.
+	DestDropped = "dropped"
 )
 
 func parseExpect(errs *fileErrors, n *yaml.Node) Expect {

@@ -65,6 +65,13 @@ type Output struct {
 // Result is what a run of messages gives.
 type Result struct {
 	Outputs []Output
+	// Dropped are the records the chain dropped on purpose, in input
+	// order: neither written nor failed.
+	Dropped []*record.Record
+	// Topics are the topics the stream may write whatever the records: its
+	// output and error topics and the routed topics known in advance. A
+	// topic routed by an expression appears in Outputs when written.
+	Topics []string
 	// Stored counts the records each canned datastore accepted.
 	Stored map[string]int64
 }
@@ -306,12 +313,15 @@ func (h *Harness) Run(ctx context.Context, msgs []Message) (Result, error) {
 		}
 		b.Records = append(b.Records, r)
 	}
+	in := slices.Clone(b.Records)
 	chainFailed, err := h.chain.Run(ctx, &b)
 	if err != nil {
 		return Result{}, err
 	}
 	failed = append(failed, chainFailed...)
 	var res Result
+	res.Topics = append(append(slices.Clone(h.conf.Outputs), h.conf.Errors...), h.chain.RoutedTopics()...)
+	res.Dropped = dropped(in, b.Records, chainFailed)
 	for _, r := range b.Records {
 		// A test run has no broker to ask whether a routed topic exists:
 		// the topic is reported as the stream would try it.
@@ -337,6 +347,25 @@ func (h *Harness) Run(ctx context.Context, msgs []Message) (Result, error) {
 		res.Stored[name] = st.stored.Load()
 	}
 	return res, nil
+}
+
+// dropped returns the records of in that the chain neither kept nor
+// failed: those a processor dropped on purpose.
+func dropped(in, kept, failed []*record.Record) []*record.Record {
+	left := make(map[*record.Record]bool, len(kept)+len(failed))
+	for _, r := range kept {
+		left[r] = true
+	}
+	for _, r := range failed {
+		left[r] = true
+	}
+	var out []*record.Record
+	for _, r := range in {
+		if !left[r] {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // Close closes the chain, then the services.

@@ -51,8 +51,8 @@ func TestFailingSuite(t *testing.T) {
 	out := text(t, s)
 	t.Log("\n" + out)
 	total, failed, errored := s.Counts()
-	if total != 4 || failed != 3 || errored != 1 || s.OK() {
-		t.Fatalf("%d tests, %d failed, %d errors; want 4, 3, 1", total, failed, errored)
+	if total != 5 || failed != 4 || errored != 1 || s.OK() {
+		t.Fatalf("%d tests, %d failed, %d errors; want 5, 4, 1", total, failed, errored)
 	}
 	// Each difference at its line, with what was wanted and what was got.
 	for _, want := range []string{
@@ -64,13 +64,15 @@ func TestFailingSuite(t *testing.T) {
 		`fail.test.yml:26: record 1 of events: field "bytes_out": want type float, got 203023 (int)`,
 		// The record is printed once, after its last difference.
 		`        record: {"id":`,
-		`fail.test.yml:32: count of error: want 0 records, got 1 (written: 0 output, 1 error; errors: ["regex_matching_error: line does not match value.regex"])`,
+		`fail.test.yml:32: count of error: want 0 records, got 1 (written: 0 output, 1 error; 0 dropped; errors: ["regex_matching_error: line does not match value.regex"])`,
 		`fail.test.yml:32: count of output: want 1 records, got 0`,
 		`fail.test.yml:33: stored in store: want 1 records, got 0`,
 		`fail.test.yml:40: record 1 of events: none; 0 records were written there`,
 		`ERROR a stream the job does not have (testdata/fail.test.yml:43)`,
 		`the job has no stream "parsin" (it has [parsing json_in]); did you mean "parsing"?`,
-		`FAIL: 4 tests, 0 passed, 3 failed, 1 errors`,
+		`fail.test.yml:53: count of evnets: the stream writes no topic "evnets"; it writes the topics ["errors" "events"]`,
+		`did you mean "events"?`,
+		`FAIL: 5 tests, 0 passed, 4 failed, 1 errors`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q", want)
@@ -235,11 +237,11 @@ func TestJUnitReport(t *testing.T) {
 	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
 		t.Fatalf("the report is not XML: %v\n%s", err, b.String())
 	}
-	if doc.Tests != 10 || doc.Failures != 3 || doc.Errors != 2 || len(doc.Suites) != 3 {
-		t.Fatalf("tests=%d failures=%d errors=%d suites=%d, want 10, 3, 2, 3:\n%s", doc.Tests, doc.Failures, doc.Errors, len(doc.Suites), b.String())
+	if doc.Tests != 11 || doc.Failures != 4 || doc.Errors != 2 || len(doc.Suites) != 3 {
+		t.Fatalf("tests=%d failures=%d errors=%d suites=%d, want 11, 4, 2, 3:\n%s", doc.Tests, doc.Failures, doc.Errors, len(doc.Suites), b.String())
 	}
 	fail := doc.Suites[1]
-	if fail.Name != "testdata/fail.test.yml" || fail.Tests != 4 || fail.Failures != 3 || fail.Errors != 1 {
+	if fail.Name != "testdata/fail.test.yml" || fail.Tests != 5 || fail.Failures != 4 || fail.Errors != 1 {
 		t.Errorf("suite %+v", fail)
 	}
 	c := fail.Cases[0]

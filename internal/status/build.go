@@ -8,16 +8,17 @@ import (
 
 // ReadBuild describes the running binary: version as given (set at build
 // time with -ldflags in cmd/weir), else the module version, else "dev";
-// commit is the VCS revision Go stamped into the binary, "" when unknown
-// (go run, go test).
-func ReadBuild(version string) Build {
-	b := Build{Version: version}
+// commit as given, else the VCS revision Go stamped into the binary, ""
+// when unknown (go run, go test). `weir version`, the status page,
+// /api/status and weir_build_info all show what it returns.
+func ReadBuild(version, commit string) Build {
+	b := Build{Version: version, Commit: commit}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if b.Version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 			b.Version = bi.Main.Version
 		}
 		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
+			if s.Key == "vcs.revision" && b.Commit == "" {
 				b.Commit = s.Value
 			}
 		}
@@ -26,6 +27,15 @@ func ReadBuild(version string) Build {
 		b.Version = "dev"
 	}
 	return b
+}
+
+// String is the version followed by the commit when known, as `weir
+// version` prints it and the status page shows it.
+func (b Build) String() string {
+	if b.Commit == "" {
+		return b.Version
+	}
+	return b.Version + " (commit " + b.Commit + ")"
 }
 
 // RegisterBuildInfo adds weir_build_info{version,commit} 1 to reg.

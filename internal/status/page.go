@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
-	"runtime/debug"
 	"time"
 )
 
@@ -159,7 +158,10 @@ type processorView struct {
 }
 
 func buildView(p Page) view {
-	v := view{Page: p, Version: version(), Uptime: ago(time.Since(started)), Now: time.Now()}
+	if p.Build.Version == "" {
+		p.Build = ReadBuild("", "")
+	}
+	v := view{Page: p, Version: p.Build.String(), Uptime: ago(time.Since(started)), Now: time.Now()}
 	for _, s := range p.Streams {
 		sv := streamView{StreamPage: s, Verdict: Judge(s.Batches, s.StoppedBy), Lag: CurrentLag(s.Batches)}
 		sv.Totals = totals(s.Batches, sv.Lag)
@@ -221,35 +223,4 @@ func buildView(p Page) view {
 		v.Streams = append(v.Streams, sv)
 	}
 	return v
-}
-
-// version is the module version of the binary, or its VCS revision when it
-// was built from a work tree.
-func version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	rev, dirty := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if rev == "" {
-		return "devel"
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if dirty {
-		rev += "+dirty"
-	}
-	return "devel " + rev
 }

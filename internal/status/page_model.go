@@ -11,6 +11,8 @@ type PageSource interface {
 // Page is the engine's state as the status page shows it.
 type Page struct {
 	App string
+	// Build is the running binary's version and commit.
+	Build Build
 	// DataflowModified is the running dataflow's lastModified (zero before
 	// the first start).
 	DataflowModified time.Time

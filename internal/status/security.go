@@ -19,6 +19,9 @@ type Options struct {
 	// Profiling serves /debug/pprof/ to requests from the loopback
 	// interface only: a profile shows the program's memory.
 	Profiling bool
+	// Tap, when set, serves samples of the records the streams write at
+	// /api/tap to the loopback interface (tap.go).
+	Tap *Tap
 	// Username and Password turn on HTTP basic authentication for every
 	// path but /healthz and /readyz, which orchestrators probe without
 	// credentials and which tell nothing.

@@ -101,6 +101,7 @@ func StartWith(addr string, reg *prometheus.Registry, src Source, opts Options) 
 	// Profiles, for operators chasing CPU or memory in production, when
 	// asked for.
 	registerProfiling(mux, opts, lim.Profile)
+	registerTap(mux, opts.Tap)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("status server: listen on %s: %w", addr, err)

@@ -48,6 +48,9 @@ type ChainDeps struct {
 	Services component.ServiceLookup
 	Logger   *slog.Logger
 	Metrics  component.Metrics
+	// Tap receives samples of the records the stream writes, for weir
+	// tap; nil when engine.ui.tap is off.
+	Tap *status.Tap
 }
 
 // BuildChain builds the processors of a validated pipeline, in order, with

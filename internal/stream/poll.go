@@ -13,6 +13,7 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/record"
+	"github.com/weir-streams/weir/internal/serialize"
 	"github.com/weir-streams/weir/internal/status"
 )
 
@@ -510,6 +511,15 @@ func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, t
 	}
 	s.m.errs.Add(float64(len(failed) + unwritable))
 	s.tally.errs.Add(int64(len(failed) + unwritable))
+	if tap := s.deps.Tap; tap.Sample() {
+		// One record of each kind, in the JSON form of the written ones.
+		if len(b.Records) > 0 {
+			tap.Offer(s.conf.Name, false, serialize.AppendRecordJSON(nil, b.Records[0]))
+		}
+		if len(failed) > 0 {
+			tap.Offer(s.conf.Name, true, serialize.AppendRecordJSON(nil, failed[0]))
+		}
+	}
 	return nil
 }
 

@@ -26,6 +26,10 @@ type topicRouter interface {
 	RoutedTopics() []string
 }
 
+// RoutedTopics returns the topics the chain's routers know in advance
+// (`weir test` accepts expectations on them).
+func (c *Chain) RoutedTopics() []string { return c.routedTopics() }
+
 // routedTopics returns the topics the chain's routers know in advance.
 func (c *Chain) routedTopics() []string {
 	var out []string

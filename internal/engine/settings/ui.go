@@ -13,6 +13,7 @@ import (
 const (
 	KeyUIBindAddress = "engine.ui.bindAddress"
 	KeyUIProfiling   = "engine.ui.profiling"
+	KeyUITap         = "engine.ui.tap"
 	KeyUIUsername    = "engine.ui.auth.username"
 	KeyUIPassword    = "engine.ui.auth.password"
 	KeyUICert        = "engine.ui.ssl.certificate.location"
@@ -23,6 +24,7 @@ const (
 type UI struct {
 	BindAddress string // engine.ui.bindAddress, "" = every interface
 	Profiling   bool   // engine.ui.profiling: /debug/pprof/, to 127.0.0.1 only
+	Tap         bool   // engine.ui.tap: /api/tap, samples of written records, to 127.0.0.1 only
 	Username    string // engine.ui.auth.username, "" = no authentication
 	// Password is engine.ui.auth.password. It is left out of JSON, as
 	// the settings are shown on /api/status.
@@ -42,6 +44,7 @@ func uiProperties() []component.Property {
 	return []component.Property{
 		{Key: KeyUIBindAddress, Description: "Address the status server listens on, e.g. 127.0.0.1 to serve this host only. Unset: every interface.", Example: "127.0.0.1", Validator: bindAddress},
 		{Key: KeyUIProfiling, Description: "Serve Go's profiles at /debug/pprof/, to requests from 127.0.0.1 (and ::1) only. Off by default: a profile shows the program's memory.", Default: "false", Validator: component.Bool},
+		{Key: KeyUITap, Description: "Keep samples of the records the streams write (one record of each kind in 8 chunks, the latest 64 per stream and kind, fields named like password, token, secret, cookie redacted) and serve them at /api/tap to 127.0.0.1 (and ::1) only, for weir tap. Off by default: samples are the records themselves.", Default: "false", Validator: component.Bool},
 		{Key: KeyUIUsername, Description: "User name of HTTP basic authentication on every path but /healthz and /readyz (which orchestrators probe); with " + KeyUIPassword + ". Unset: no authentication."},
 		{Key: KeyUIPassword, Description: "Password of HTTP basic authentication. Write ${file:/run/secrets/name} to read it from a file. Use it with TLS: basic authentication sends it in clear otherwise.", Sensitive: true},
 		{Key: KeyUICert, Description: "PEM file of the status server's TLS certificate (chain); with " + KeyUIKey + ". Unset: plain HTTP."},
@@ -60,6 +63,9 @@ func decodeUI(conf component.Config) (UI, component.Problems) {
 	var err error
 	if u.Profiling, err = conf.Bool(KeyUIProfiling); err != nil {
 		probs = append(probs, problem(KeyUIProfiling, err.Error()))
+	}
+	if u.Tap, err = conf.Bool(KeyUITap); err != nil {
+		probs = append(probs, problem(KeyUITap, err.Error()))
 	}
 	if (u.Username == "") != (u.Password == "") {
 		probs = append(probs, problem(KeyUIUsername, fmt.Sprintf("%s and %s go together", KeyUIUsername, KeyUIPassword)))

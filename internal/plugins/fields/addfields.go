@@ -30,6 +30,7 @@ func AddFieldsSpec() component.Spec {
 			"KEY.field.name gives the field's name instead of KEY, itself a constant or ${expression}. " +
 			"A value that does not convert to its type, or an expression that fails, makes the record an error record (expression_error).",
 		DynamicProperties: true,
+		DynamicKeys:       "a field to add (or KEY.field.type, KEY.field.name), its value a constant or ${expression}",
 		DynamicExamples:   map[string]string{"site": "www", "ua_length": "${len(http_user_agent)}"},
 		Properties: []component.Property{
 			{Key: "conflict.resolution.policy", Description: "What to do when the field already exists: overwrite_existing, or keep_only_old_field (the field is left as it was).",

@@ -32,6 +32,7 @@ func ConvertFieldsTypeSpec() component.Spec {
 			"A value that does not convert is kept as it was and counted in convert_fields_type_total{outcome=\"failed\"}, " +
 			"as LogIsland does, or makes the record an error record when conversion.failure is error. A missing field is left alone.",
 		DynamicProperties: true,
+		DynamicKeys:       "a field to convert, its value the type",
 		DynamicExamples:   map[string]string{"src_ip": "string", "record_time": "long"},
 		Properties: []component.Property{
 			{Key: "conversion.failure", Description: "What a value that does not convert does: keep (the value stays as it was) or error (the record becomes an error record, conversion_error).",

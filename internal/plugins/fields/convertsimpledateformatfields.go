@@ -27,6 +27,7 @@ func ConvertSimpleDateFormatFieldsSpec() component.Spec {
 			"pattern as LogIsland users write them (dd/MMM/yyyy:HH:mm:ss Z, yyyy-MM-dd'T'HH:mm:ss.SSSXXX, ...). A date that does not parse leaves " +
 			"the record unchanged and is counted in convert_date_total{outcome=\"failed\"}, as LogIsland does.",
 		DynamicProperties: true,
+		DynamicKeys:       "a field to set, its value the date text (usually ${source_field})",
 		DynamicExamples:   map[string]string{"event_time": "${date_raw}"},
 		Properties: []component.Property{
 			{Key: "input.date.format", Description: "Java SimpleDateFormat pattern of the input dates. Supported letters: y M d H h k K m s S a E z Z X and 'quoted text'.",
@@ -34,8 +35,9 @@ func ConvertSimpleDateFormatFieldsSpec() component.Spec {
 					_, err := JavaDateLayout(s)
 					return err
 				})},
-			{Key: "timezone", Description: "Time zone (IANA name, or a fixed offset such as +02:00) of dates without an offset of their own. LogIsland's default, CET.",
-				Default: "CET", Validator: component.NewValidator("IANA time zone", func(s string) error {
+			{Key: "timezone", Description: "Time zone (IANA name, or a fixed offset such as +02:00) of dates without an offset of their own. " +
+				"UTC by default, as in every processor that reads dates; LogIsland's default is CET, so a job from LogIsland that relied on it sets timezone: CET.",
+				Default: "UTC", Validator: component.NewValidator("IANA time zone", func(s string) error {
 					_, err := loadZone(s)
 					return err
 				})},
@@ -69,6 +71,7 @@ type dateRule struct {
 // ConvertSimpleDateFormatFields is the processor.
 type ConvertSimpleDateFormatFields struct {
 	rules      []dateRule
+	pattern    string // input.date.format, as written, for the log
 	layout     string
 	plan       *datePlan // nil: every date goes to time.ParseInLocation
 	loc        *time.Location
@@ -86,7 +89,7 @@ func newConvertSimpleDateFormatFields(conf component.Config, env component.Env) 
 	if err != nil {
 		return nil, fmt.Errorf("property \"timezone\": %w", err)
 	}
-	p := &ConvertSimpleDateFormatFields{layout: layout, plan: newDatePlan(conf.String("input.date.format")), loc: loc, overwrite: conf.String("conflict.resolution.policy") == policyOverwrite, log: env.Logger}
+	p := &ConvertSimpleDateFormatFields{pattern: conf.String("input.date.format"), layout: layout, plan: newDatePlan(conf.String("input.date.format")), loc: loc, overwrite: conf.String("conflict.resolution.policy") == policyOverwrite, log: env.Logger}
 	if p.log == nil {
 		p.log = slog.New(slog.DiscardHandler)
 	}
@@ -127,7 +130,7 @@ func (p *ConvertSimpleDateFormatFields) Process(_ context.Context, b *component.
 				t, err := time.ParseInLocation(p.layout, s, p.loc)
 				if err != nil {
 					failed++
-					p.log.Debug("cannot parse date", "field", rule.field, "value", s, "error", err)
+					p.log.Debug("cannot parse date", "field", rule.field, "value", s, "expected", p.pattern, "error", err)
 					continue
 				}
 				ms = t.UnixMilli()

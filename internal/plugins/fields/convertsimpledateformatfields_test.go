@@ -20,7 +20,8 @@ func TestConvertSimpleDateFormatFields(t *testing.T) {
 		want             int64
 	}{
 		{"dd/MMM/yyyy:HH:mm:ss Z", "", "17/May/2015:10:05:03 +0000", ms("2015-05-17T10:05:03Z")},
-		{"yyyy-MM-dd HH:mm:ss", "", "2015-05-17 12:05:03", ms("2015-05-17T10:05:03Z")}, // CET, summer time
+		{"yyyy-MM-dd HH:mm:ss", "", "2015-05-17 12:05:03", ms("2015-05-17T12:05:03Z")},    // UTC by default
+		{"yyyy-MM-dd HH:mm:ss", "CET", "2015-05-17 12:05:03", ms("2015-05-17T10:05:03Z")}, // LogIsland's default, summer time
 		{"yyyy-MM-dd HH:mm:ss", "UTC", "2015-05-17 12:05:03", ms("2015-05-17T12:05:03Z")},
 		{"yyyy-MM-dd'T'HH:mm:ss.SSSXXX", "", "2015-05-17T10:05:03.250+02:00", ms("2015-05-17T08:05:03.25Z")},
 		{"EEE, d MMM yyyy hh:mm:ss a", "America/New_York", "Sun, 17 May 2015 01:05:03 PM", ms("2015-05-17T17:05:03Z")},

@@ -34,6 +34,7 @@ func EvaluateJsonPathSpec() component.Spec {
 			"set as its JSON text. A path that selects several nodes gives an array (scalar) or a JSON array (json). A field that is not " +
 			"JSON makes the record an error record (invalid_json_field).",
 		DynamicProperties: true,
+		DynamicKeys:       "a field to set, its value a JSONPath",
 		DynamicExamples:   map[string]string{"req_path": "$.path"},
 		Properties: []component.Property{
 			{Key: "return.type", Description: "scalar or json.", Default: "scalar", Validator: component.Enum("scalar", "json")},

@@ -27,6 +27,7 @@ func FilterRecordsSpec() component.Spec {
 			"logic combines them (OR: one suffices, AND: all must hold). A dropped record is counted in " +
 			"filter_records_total{outcome=\"dropped\"}; its offset still commits (a dropped record is handled, not lost).",
 		DynamicProperties: true,
+		DynamicKeys:       "a condition (its name only labels it), its value an expression",
 		DynamicExamples:   map[string]string{"not_health": `http_query != "/health"`},
 		Properties: []component.Property{
 			{Key: "field.name", Description: "Field to compare with field.value.", Default: record.FieldType},

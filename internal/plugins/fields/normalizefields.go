@@ -19,6 +19,7 @@ func NormalizeFieldsSpec() component.Spec {
 		Summary: "Renames fields. Each dynamic key is the new name; its value is a comma-separated list of the old names " +
 			"it replaces (e.g. src_ip: ip,client_ip). conflict.resolution.policy says what happens when the new name is already taken.",
 		DynamicProperties: true,
+		DynamicKeys:       "the new name of a field, its value the old names it replaces",
 		DynamicExamples:   map[string]string{"client_ip": "src_ip"},
 		Properties: []component.Property{
 			{Key: "conflict.resolution.policy", Description: "When the new field already exists: do_nothing (both fields stay as they are), " +

@@ -28,6 +28,7 @@ func SplitFieldSpec() component.Spec {
 			"(/|%2[Ff], \\r\\n|\\n, (?i)and|or) is found by a byte scan, any other by Weir's own " +
 			"matcher, and only one that looks behind its position (^, \\b) by regexp itself, which costs several times more per record.",
 		DynamicProperties: true,
+		DynamicKeys:       "a field to split, its value TARGET:REGEX",
 		DynamicExamples:   map[string]string{"src_ip": `ip_parts:\.`},
 		Properties: []component.Property{
 			{Key: "split.limit", Description: "Maximum number of parts; the last part holds the rest of the text (Java's String.split with a positive limit).",

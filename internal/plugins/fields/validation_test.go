@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/config"
 	"github.com/weir-streams/weir/internal/plugins/all"
 	"github.com/weir-streams/weir/internal/streamtest"
@@ -38,5 +39,38 @@ func TestBadExpressionInJobFile(t *testing.T) {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error lacks %q:\n%s", want, msg)
 		}
+	}
+}
+
+// TestTypoedKeyOfFreeFormProcessor checks that a misspelt optional key of a
+// processor taking free-form keys is refused with the declared key it
+// resembles, not taken as a field name or a condition.
+func TestTypoedKeyOfFreeFormProcessor(t *testing.T) {
+	reg := all.NewRegistry()
+	for _, tt := range []struct {
+		processor string
+		conf      map[string]string
+		key, want string
+	}{
+		{"pkg.processor.ConvertSimpleDateFormatFields", map[string]string{"input.date.format": "yyyy/MM/dd HH:mm:ss", "timezon": "UTC", "event_time": "${date}"}, "timezon", `did you mean "timezone"?`},
+		{"pkg.processor.FilterRecords", map[string]string{"keep.eror": "false", "not_health": `http_query != "/health"`}, "keep.eror", `did you mean "keep.errors"?`},
+		{"pkg.processor.ConvertFieldsType", map[string]string{"conversion.failur": "error", "bytes_out": "int"}, "conversion.failur", `did you mean "conversion.failure"?`},
+	} {
+		spec, ok := reg.Lookup(tt.processor)
+		if !ok {
+			t.Fatalf("%s is not registered", tt.processor)
+		}
+		conf, probs := component.NewConfig(spec, tt.conf)
+		if len(probs) != 1 || probs[0].Key != tt.key || !strings.Contains(probs[0].Msg, tt.want) {
+			t.Errorf("%s: problems %v, want one on %q saying %s", tt.processor, probs, tt.key, tt.want)
+		}
+		if _, ok := conf.Dynamic()[tt.key]; ok {
+			t.Errorf("%s: %q kept as a free-form key", tt.processor, tt.key)
+		}
+	}
+	// Free-form keys that merely resemble a declared one are kept.
+	spec, _ := reg.Lookup("pkg.processor.FilterRecords")
+	if _, probs := component.NewConfig(spec, map[string]string{"login": `user != "-"`, "keep.admins": `user == "root"`}); len(probs) != 0 {
+		t.Errorf("free-form conditions refused: %v", probs)
 	}
 }

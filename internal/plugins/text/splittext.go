@@ -44,7 +44,8 @@ func SplitTextSpec() component.Spec {
 			"With a plain regular expression, capture group i becomes field i of value.fields; with grok syntax " +
 			"(%{PATTERN:field:type}, (?<field>...)) the named captures give the fields (see docs/grok.md). " +
 			"A value that does not match becomes an error record (regex_matching_error) that keeps the raw line. " +
-			"record_time is converted to epoch milliseconds.",
+			"record_time is converted to epoch milliseconds; it may be written in any of these forms: " + DescribeTimeFormats() +
+			". A record_time in none of them makes the record an error record (date_parsing_error) that lists them.",
 		Properties: []component.Property{
 			{Key: KeyRecordType, Description: "Record type of the parsed records.", Default: "generic", Validator: component.NonEmpty},
 			{Key: KeyValueRegex, Description: "Regular expression (RE2 syntax) or grok expression applied to record_value, anchored at the start; " +
@@ -54,7 +55,7 @@ func SplitTextSpec() component.Spec {
 			{Key: KeyKeyRegex, Description: "Regular expression or grok expression applied to the message key (record_key), anchored at the start. A key that does not match sets no field.", Validator: regexOrGrok},
 			{Key: KeyKeyFields, Description: "Comma-separated field names, one per capture group of key.regex (optional with grok syntax)."},
 			{Key: KeyKeepRaw, Description: "Keep the raw line in record_value.", Default: "true", Validator: component.Bool},
-			{Key: KeyTimeZone, Description: "Time zone (IANA name) of record_time values that carry no offset of their own.", Default: "UTC", Validator: timeZone},
+			{Key: KeyTimeZone, Description: "Time zone (IANA name) of record_time values that carry no offset of their own (nginx error logs, syslog RFC 3164, ISO 8601 without a zone). UTC by default, as in every processor that reads dates.", Default: "UTC", Validator: timeZone},
 			{Key: KeyGrokPatternsDir, Description: "Comma-separated pattern files or directories (every file in them) with grok definitions, " +
 				"one per line: NAME expression (Logstash's patterns_dir). They override library patterns of the same name."},
 			{Key: KeyGrokDefinitions, Description: "Inline grok definitions, one per line: NAME expression (Logstash's pattern_definitions). " +
@@ -297,44 +298,6 @@ func (st *SplitText) convert(t target, text string) (record.Value, *fieldError) 
 // typeConversionError is the error type of a capture that %{PATTERN:field:int}
 // (or float, bool) cannot convert, such as an int beyond 64 bits.
 const typeConversionError = "type_conversion_error"
-
-// timeLayouts are the record_time formats understood, tried in order after
-// the fast path for Apache's. Layouts without a zone use the configured one.
-var timeLayouts = []string{
-	"02/Jan/2006:15:04:05 -0700",
-	"02/Jan/2006:15:04:05",
-	time.RFC3339Nano,
-	"2006-01-02T15:04:05.999999999",
-	"2006-01-02 15:04:05.999999999 -0700",
-	"2006-01-02 15:04:05.999999999",
-	"2006-01-02 15:04:05,999",
-	time.RFC1123Z,
-	time.RFC1123,
-	"Jan _2 15:04:05",
-	"Jan _2 2006 15:04:05",
-}
-
-// ParseTime converts a timestamp to epoch milliseconds. It understands the
-// Apache access-log form (17/May/2015:10:05:03 +0000) on a fast path,
-// ISO 8601 and a few common log forms, and plain epoch milliseconds. A
-// timestamp without an offset is read in loc.
-func ParseTime(s string, loc *time.Location) (int64, error) {
-	if ms, ok := parseApacheTime(s); ok {
-		return ms, nil
-	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return n, nil
-	}
-	for _, l := range timeLayouts {
-		if t, err := time.ParseInLocation(l, s, loc); err == nil {
-			if t.Year() == 0 { // syslog forms carry no year
-				t = t.AddDate(time.Now().In(loc).Year(), 0, 0)
-			}
-			return t.UnixMilli(), nil
-		}
-	}
-	return 0, fmt.Errorf("cannot parse record_time %q", s)
-}
 
 // month returns the month of its English three-letter abbreviation
 // (Jan ... Dec, as Apache writes them), or 0. A switch on the three bytes

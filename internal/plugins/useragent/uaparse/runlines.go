@@ -14,6 +14,12 @@ import (
 // An empty line is the empty user agent. Lines may be of any length; a
 // trailing "\r" is removed so that files with Windows line ends work.
 func RunLines(r io.Reader, w io.Writer, a *Analyzer) error {
+	return RunLinesFields(r, w, a, nil)
+}
+
+// RunLinesFields is RunLines writing only the attributes named in fields,
+// in that order (every attribute when fields is empty).
+func RunLinesFields(r io.Reader, w io.Writer, a *Analyzer, fields []string) error {
 	if a == nil {
 		a = New(Options{})
 	}
@@ -30,7 +36,11 @@ func RunLines(r io.Reader, w io.Writer, a *Analyzer) error {
 		}
 		line = strings.TrimSuffix(line, "\n")
 		line = strings.TrimSuffix(line, "\r")
-		buf = appendJSON(buf[:0], a.Analyze(line))
+		if len(fields) == 0 {
+			buf = appendJSON(buf[:0], a.Analyze(line))
+		} else {
+			buf = appendFieldsJSON(buf[:0], a.Analyze(line), fields)
+		}
 		buf = append(buf, '\n')
 		if _, werr := bw.Write(buf); werr != nil {
 			return fmt.Errorf("write result: %w", werr)
@@ -47,6 +57,19 @@ func RunLines(r io.Reader, w io.Writer, a *Analyzer) error {
 
 // appendJSON writes the result as a JSON object with the attributes in
 // specification order (encoding/json would sort map keys).
+func appendFieldsJSON(b []byte, r Result, fields []string) []byte {
+	b = append(b, '{')
+	for i, name := range fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, name)
+		b = append(b, ':')
+		b = appendJSONString(b, r.Get(name))
+	}
+	return append(b, '}')
+}
+
 func appendJSON(b []byte, r Result) []byte {
 	b = append(b, '{')
 	first := true
