@@ -145,44 +145,63 @@ func TestDocDBReplayAfterKill9WritesEachDocumentOnce(t *testing.T) {
 	const app = "replay-docdb"
 	job := docdbJobFile(t, app, 100)
 	env := []string{"BROKER_LIST=" + b.Addr, "DOCDB_URI=" + db.URI()}
-	first := startWeir(t, env, "run", "--conf", job)
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		c, err := coll.CountDocuments(ctx, bson.D{})
-		if err == nil && c >= int64(n/4) {
-			break
+	// A batch is committed as soon as its documents are acknowledged, so a
+	// kill lands between a batch's writes and its commit only some of the
+	// time: a process is started and killed again, on the same group, until
+	// one kill leaves written documents past the committed offsets (each
+	// such kill is itself a replay the final check covers).
+	var (
+		committed     map[int32]int64
+		committedSum  int64
+		written       map[string]int
+		uncommitted   int
+		before        int64
+		killsRequired = 6
+	)
+	for attempt := 1; uncommitted == 0; attempt++ {
+		if attempt > killsRequired {
+			t.Fatalf("no kill of %d left a document written past the committed offsets (%d documents, offsets %v): no replay to show", killsRequired, len(written), committed)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("fewer than %d documents after 2 minutes (last count %d, error %v)", n/4, c, err)
+		proc := startWeir(t, env, "run", "--conf", job)
+		target := before + int64(n/16)
+		deadline := time.Now().Add(2 * time.Minute)
+		for {
+			c, err := coll.CountDocuments(ctx, bson.D{})
+			if err == nil && c >= target {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("fewer than %d documents after 2 minutes (last count %d, error %v)", target, c, err)
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	first.kill9(t)
+		proc.kill9(t)
 
-	// The dead process can commit nothing more: the documents whose input
-	// offset is at or past its partition's committed offset were written
-	// and not committed, and the next process must process them again.
-	committed := groupCommitted(t, b, app, "raw")
-	var committedSum int64
-	for _, o := range committed {
-		committedSum += o
-	}
-	written := ferretdb.IDCounts(ctx, t, coll)
-	uncommitted := 0
-	for id := range written {
-		pos, ok := want[id]
-		if !ok {
-			t.Fatalf("document %s is no parsed input's record", id)
+		// The dead process can commit nothing more: the documents whose
+		// input offset is at or past its partition's committed offset were
+		// written and not committed, and the next process must process
+		// them again.
+		committed = groupCommitted(t, b, app, "raw")
+		committedSum = 0
+		for _, o := range committed {
+			committedSum += o
 		}
-		if pos.offset >= committed[pos.partition] {
-			uncommitted++
+		if committedSum >= int64(n) {
+			t.Fatalf("every input was committed before the kill: the test proves nothing")
 		}
-	}
-	if committedSum >= int64(n) {
-		t.Fatalf("every input was committed before the kill: the test proves nothing")
-	}
-	if uncommitted == 0 {
-		t.Fatalf("no document was written past the committed offsets at the kill (%d documents, offsets %v): no replay to show", len(written), committed)
+		written = ferretdb.IDCounts(ctx, t, coll)
+		before = int64(len(written))
+		uncommitted = 0
+		for id := range written {
+			pos, ok := want[id]
+			if !ok {
+				t.Fatalf("document %s is no parsed input's record", id)
+			}
+			if pos.offset >= committed[pos.partition] {
+				uncommitted++
+			}
+		}
+		t.Logf("kill %d: %d documents written, %d inputs committed, %d documents past the committed offsets", attempt, len(written), committedSum, uncommitted)
 	}
 
 	startWeir(t, env, "run", "--conf", job)
