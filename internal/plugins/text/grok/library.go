@@ -198,3 +198,46 @@ func ParseMapping(items []string) (map[string]string, error) {
 	}
 	return out, nil
 }
+
+// Compat is Logstash's ecs_compatibility: which field names the library's
+// patterns write.
+type Compat uint8
+
+// Compatibility modes.
+const (
+	ECSv1    Compat = iota // v1 and v8: ECS names
+	Disabled               // legacy names
+)
+
+// ParseCompat reads disabled, v1 or v8 (the empty string is v1).
+func ParseCompat(s string) (Compat, error) {
+	switch s {
+	case "", "v1", "v8":
+		return ECSv1, nil
+	case "disabled":
+		return Disabled, nil
+	}
+	return ECSv1, fmt.Errorf("%q is not disabled, v1 or v8", s)
+}
+
+// NewLibraryFor returns the built-in library of a mode. ECS modes get
+// NewLibrary's. The legacy mode gets only its definitions that capture
+// nothing, the building blocks (WORD, IP, HTTPDATE, ...) whose text does
+// not depend on the mode: a log-format pattern there would write ECS
+// names where a legacy pipeline expects clientip or verb, so those come
+// from Logstash's patterns/legacy through grok.patterns.dir.
+func NewLibraryFor(c Compat) *Library {
+	l := NewLibrary()
+	if c == Disabled {
+		for name, def := range l.defs {
+			if capturing.MatchString(def) {
+				delete(l.defs, name)
+			}
+		}
+	}
+	return l
+}
+
+// capturing finds a named capture in a definition: %{NAME:field} or
+// (?<field>...).
+var capturing = regexp.MustCompile(`%\{\w+:|\(\?P?<[^=!]`)
