@@ -154,7 +154,11 @@ func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", where(i), err)
 			}
-			regex, p.named, p.search = exp.Regex, true, true
+			// Logstash compiles grok expressions with Ruby's MULTILINE:
+			// . matches a line end, and ^ and $ match at every line, as
+			// Ruby's always do; a multi-line message (a Java stack trace)
+			// is one record.
+			regex, p.named, p.search = "(?sm:"+exp.Regex+")", true, true
 			if exp.Backtrack {
 				if p.bt, p.btGroups, err = compileBacktrack(exp, timeout); err != nil {
 					return nil, fmt.Errorf("%s: %w", where(i), err)
@@ -226,7 +230,7 @@ func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options
 // ExplicitCapture makes only the named groups capture, as in Oniguruma
 // when an expression has named groups.
 func compileBacktrack(exp grok.Expansion, timeout time.Duration) (*regexp2.Regexp, []int, error) {
-	re, err := regexp2.Compile(exp.Regex, regexp2.ExplicitCapture)
+	re, err := regexp2.Compile(exp.Regex, regexp2.ExplicitCapture|regexp2.Singleline|regexp2.Multiline)
 	if err != nil {
 		return nil, nil, fmt.Errorf("expanded expression: %w", err)
 	}

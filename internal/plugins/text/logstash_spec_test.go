@@ -249,6 +249,23 @@ func check(event map[string]any, failed bool, a specAssert) string {
 		if a.Op == "ne" && same {
 			return fmt.Sprintf("%s = %s, want another value", where, a.Value)
 		}
+	case "include", "not_include":
+		// RSpec's include: a key of a hash, an element of an array, a
+		// part of a string.
+		var want string
+		_ = json.Unmarshal(a.Value, &want)
+		has := false
+		switch x := v.(type) {
+		case map[string]any:
+			_, has = x[want]
+		case []any:
+			has = slices.Contains(x, any(want))
+		case string:
+			has = strings.Contains(x, want)
+		}
+		if has != (a.Op == "include") {
+			return fmt.Sprintf("%s = %s, want it to %s %q", where, show(v), strings.ReplaceAll(a.Op, "_", " "), want)
+		}
 	case "start_with", "not_end_with":
 		var want string
 		_ = json.Unmarshal(a.Value, &want)

@@ -272,6 +272,18 @@ func (x *expander) expand(s string, stack []string) (string, error) {
 			class, end := translateClass(s, i)
 			b.WriteString(class)
 			i = end
+		case c == '?' && i+1 < len(s) && (s[i+1] == '*' || s[i+1] == '+') && i > 0 && s[i-1] != '(' && s[i-1] != '?' && s[i-1] != '*' && s[i-1] != '+':
+			// Oniguruma reads X?* as (?:X?)*, which matches what X*
+			// matches, in the same order; RE2 and .NET refuse a
+			// repetition of a repetition. (X?+, possessive, is
+			// (?>X?).) Logstash's SHOREWALL writes .?* .
+			if s[i+1] == '*' {
+				b.WriteByte('*')
+				i += 2
+				continue
+			}
+			b.WriteByte(c)
+			i++
 		case len(stack) > 0 && strings.HasPrefix(s[i:], "(?m)"):
 			// In a definition (Oniguruma syntax), (?m) lets . match a
 			// line end: RE2's and .NET's (?s).
@@ -318,7 +330,10 @@ func (x *expander) expand(s string, stack []string) (string, error) {
 // refSyntax is the form of a reference: a pattern name, then an optional
 // field name (dots, brackets and dashes allowed, as ECS and Logstash write
 // them), then an optional type.
-var refSyntax = regexp.MustCompile(`^(\w+)(?::([^:{}]+)(?::(\w+))?)?$`)
+//
+// As in Logstash, text after white space that follows these is ignored:
+// logstash-patterns-core's own tests write %{NAGIOSLOGLINE - HOST ALERT}.
+var refSyntax = regexp.MustCompile(`^(\w+)(?::([^:{}\s]+)(?::(\w+))?)?(?:\s[^}]*)?$`)
 
 // reference expands the inside of %{...}.
 func (x *expander) reference(ref string, stack []string, col int) (string, error) {

@@ -123,7 +123,9 @@ def record(actual, m, negate)
       elsif a.is_a?(String) && actual.path == ['tags']
         actual.kase['asserts'] << { 'op' => negate ? 'match' : 'nomatch' }
       elsif a.is_a?(String)
-        Proxy.new(actual.kase, actual.path + [a]).add('op' => negate ? 'absent' : 'present')
+        # a key of a hash, an element of an array or a part of a string,
+        # as the value turns out to be
+        actual.add('op' => negate ? 'not_include' : 'include', 'value' => a)
       else
         raise "include #{a.inspect}"
       end
