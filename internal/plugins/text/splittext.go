@@ -378,9 +378,17 @@ func (st *SplitText) setFields(r *record.Record, p *pattern, s string, m []int) 
 				arr = append(arr, old)
 			}
 			r.SetNamed(t.name, record.ArrayValue(append(arr, v)))
-			had[i] = false // a later capture of the same field in this match replaces
 		default:
 			r.SetNamed(t.name, v)
+			if had != nil {
+				// A later capture of the same field in this match adds
+				// to it, as Logstash's does (BIND9's query twice).
+				for j := i + 1; j < len(p.targets); j++ {
+					if p.targets[j].field == t.field {
+						had[j] = true
+					}
+				}
+			}
 		}
 	}
 	return nil
@@ -403,13 +411,16 @@ func (st *SplitText) convert(t target, text string) (record.Value, *fieldError) 
 	case convInt:
 		n, err := parseInt(text)
 		if err != nil {
-			return record.Value{}, &fieldError{typeConversionError, fmt.Sprintf("field %s: %q is not an int", t.field, text)}
+			var ok bool
+			if n, ok = rubyInt(text); !ok {
+				return record.Value{}, &fieldError{typeConversionError, fmt.Sprintf("field %s: %q is not an int", t.field, text)}
+			}
 		}
 		return record.IntValue(n), nil
 	case convFloat:
 		f, err := strconv.ParseFloat(text, 64)
 		if err != nil {
-			return record.Value{}, &fieldError{typeConversionError, fmt.Sprintf("field %s: %q is not a float", t.field, text)}
+			f = rubyFloat(text)
 		}
 		return record.FloatValue(f), nil
 	case convBool:
@@ -420,6 +431,36 @@ func (st *SplitText) convert(t target, text string) (record.Value, *fieldError) 
 		return record.BoolValue(b), nil
 	}
 	return record.StringValue(text), nil
+}
+
+// rubyNumber finds the number at the start of a capture as Ruby's String#to_i
+// and #to_f read it, which Logstash's :int and :float use: leading white
+// space, a sign, digits (and for a float a fraction and an exponent); the
+// rest is ignored and no number at all is 0. A greedy capture such as
+// Logstash's %{GREEDYDATA:time_taken:float} in CLOUDFRONT_ACCESS_LOG
+// relies on it.
+var (
+	rubyIntPrefix   = regexp.MustCompile(`^\s*[+-]?\d+`)
+	rubyFloatPrefix = regexp.MustCompile(`^\s*[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?`)
+)
+
+// rubyInt is String#to_i; ok is false for a number beyond 64 bits.
+func rubyInt(text string) (int64, bool) {
+	m := strings.TrimSpace(rubyIntPrefix.FindString(text))
+	if m == "" {
+		return 0, true
+	}
+	n, err := strconv.ParseInt(strings.TrimPrefix(m, "+"), 10, 64)
+	return n, err == nil
+}
+
+// rubyFloat is String#to_f.
+func rubyFloat(text string) float64 {
+	f, err := strconv.ParseFloat(strings.TrimSpace(rubyFloatPrefix.FindString(text)), 64)
+	if err != nil {
+		return 0
+	}
+	return f
 }
 
 // typeConversionError is the error type of a capture that %{PATTERN:field:int}

@@ -331,9 +331,12 @@ func (x *expander) expand(s string, stack []string) (string, error) {
 // field name (dots, brackets and dashes allowed, as ECS and Logstash write
 // them), then an optional type.
 //
-// As in Logstash, text after white space that follows these is ignored:
-// logstash-patterns-core's own tests write %{NAGIOSLOGLINE - HOST ALERT}.
-var refSyntax = regexp.MustCompile(`^(\w+)(?::([^:{}\s]+)(?::(\w+))?)?(?:\s[^}]*)?$`)
+// Field names are Logstash's: letters, digits, _, @, ., - and the
+// brackets of [nested][names]. As in Logstash, other text after these is
+// ignored: logstash-patterns-core's own tests write
+// %{NAGIOSLOGLINE - HOST ALERT}, and its HTTPD24_ERRORLOG
+// %{POSINT:[apache][error][proxy][error][code]?}.
+var refSyntax = regexp.MustCompile(`^(\w+)(?::([@\[\]\w.-]+)(?::(\w+))?)?(?:[^:}][^}]*)?$`)
 
 // reference expands the inside of %{...}.
 func (x *expander) reference(ref string, stack []string, col int) (string, error) {
