@@ -154,11 +154,10 @@ func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", where(i), err)
 			}
-			// Logstash compiles grok expressions with Ruby's MULTILINE:
-			// . matches a line end, and ^ and $ match at every line, as
-			// Ruby's always do; a multi-line message (a Java stack trace)
-			// is one record.
-			regex, p.named, p.search = "(?sm:"+exp.Regex+")", true, true
+			// The expansion carries Logstash's flags (grok.rubyFlags): .
+			// matches a line end, ^ and $ match at every line, so a
+			// multi-line message (a Java stack trace) is one value.
+			regex, p.named, p.search = exp.Regex, true, true
 			if exp.Backtrack {
 				if p.bt, p.btGroups, err = compileBacktrack(exp, timeout); err != nil {
 					return nil, fmt.Errorf("%s: %w", where(i), err)
@@ -226,11 +225,11 @@ func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options
 // compileBacktrack compiles an expansion that needs the backtracking
 // engine. github.com/dlclark/regexp2 is a port of .NET's engine, whose
 // syntax covers what Logstash's Oniguruma patterns use: lookahead and
-// lookbehind, atomic groups, back references, (?<name>...).
-// ExplicitCapture makes only the named groups capture, as in Oniguruma
-// when an expression has named groups.
+// lookbehind, atomic groups, possessive quantifiers, back references,
+// (?<name>...); grok.BacktrackOptions says how it is set to read them as
+// Logstash does.
 func compileBacktrack(exp grok.Expansion, timeout time.Duration) (*regexp2.Regexp, []int, error) {
-	re, err := regexp2.Compile(exp.Regex, regexp2.ExplicitCapture|regexp2.Singleline|regexp2.Multiline)
+	re, err := regexp2.Compile(exp.Regex, grok.BacktrackOptions)
 	if err != nil {
 		return nil, nil, fmt.Errorf("expanded expression: %w", err)
 	}

@@ -152,9 +152,9 @@ func (l *Library) Expand(expr string, opts Options) (Expansion, error) {
 	// no field non-capturing: the library's definitions use plain groups
 	// for structure (BASE10NUM, IPV6, ...), and each capture costs the
 	// matcher two saves.
-	re, rerr := syntax.Parse(out, syntax.Perl)
+	re, rerr := syntax.Parse(out, rubyFlags)
 	if rerr != nil {
-		if _, err := regexp2.Compile(out, regexp2.ExplicitCapture); err != nil {
+		if _, err := regexp2.Compile(out, BacktrackOptions); err != nil {
 			return Expansion{}, x.blame(expr, err)
 		}
 		return Expansion{Regex: out, Captures: x.caps, Backtrack: true}, nil
@@ -184,6 +184,20 @@ func (l *Library) Expand(expr string, opts Options) (Expansion, error) {
 	return Expansion{Regex: src, Captures: caps}, nil
 }
 
+// rubyFlags parse an expansion as Logstash's grok runs it: Ruby's
+// MULTILINE option (. matches a line end) and Ruby's ^ and $, which match
+// at every line. The printed result carries the flags, so whoever compiles
+// it gets the same meaning.
+const rubyFlags = syntax.Perl&^syntax.OneLine | syntax.DotNL
+
+// BacktrackOptions are the regexp2 options of an expansion marked
+// Backtrack: only the named groups capture, as in Oniguruma when an
+// expression has named groups; . matches a line end and ^ $ match at
+// every line, as rubyFlags; and RE2 makes \d, \s, \w and \b ASCII, as
+// Ruby's are, accepts possessive quantifiers and reads an unknown escape
+// such as \_ as the character, as Oniguruma does.
+const BacktrackOptions = regexp2.ExplicitCapture | regexp2.Singleline | regexp2.Multiline | regexp2.RE2
+
 // blame finds, for an expression that no engine accepts, the pattern whose
 // own definition is at fault: the first reference of expr (at any depth)
 // whose expansion is refused while every reference inside it is accepted.
@@ -194,10 +208,10 @@ func (x *expander) blame(expr string, whole error) error {
 		if err != nil {
 			continue
 		}
-		if _, err := syntax.Parse(text, syntax.Perl); err == nil {
+		if _, err := syntax.Parse(text, rubyFlags); err == nil {
 			continue
 		}
-		if _, err := regexp2.Compile(text, regexp2.ExplicitCapture); err == nil {
+		if _, err := regexp2.Compile(text, BacktrackOptions); err == nil {
 			continue
 		}
 		def, _ := x.lib.Lookup(r.name)
@@ -205,7 +219,7 @@ func (x *expander) blame(expr string, whole error) error {
 		for _, s := range x.refs {
 			if s.parent == r.name && s.name != r.name {
 				if t, err := (&expander{lib: x.lib, opts: x.opts}).expand("%{"+s.name+"}", nil); err == nil {
-					if _, err := regexp2.Compile(t, regexp2.ExplicitCapture); err != nil {
+					if _, err := regexp2.Compile(t, BacktrackOptions); err != nil {
 						inner = true
 						break
 					}
@@ -336,7 +350,7 @@ func (x *expander) expand(s string, stack []string) (string, error) {
 // ignored: logstash-patterns-core's own tests write
 // %{NAGIOSLOGLINE - HOST ALERT}, and its HTTPD24_ERRORLOG
 // %{POSINT:[apache][error][proxy][error][code]?}.
-var refSyntax = regexp.MustCompile(`^(\w+)(?::([@\[\]\w.-]+)(?::(\w+))?)?(?:[^:}][^}]*)?$`)
+var refSyntax = regexp.MustCompile(`^(\w+)(?::([@\[\]\w.-]+)(?::(\w+))?)?(?:[^\w:}][^}]*)?$`)
 
 // reference expands the inside of %{...}.
 func (x *expander) reference(ref string, stack []string, col int) (string, error) {
@@ -351,6 +365,10 @@ func (x *expander) reference(ref string, stack []string, col int) (string, error
 	}
 	def, ok := x.lib.Lookup(name)
 	if !ok {
+		if x.lib.legacy {
+			return "", fmt.Errorf("unknown pattern %q in %%{%s} (with ecs_compatibility disabled the built-in library holds only the patterns that capture nothing: "+
+				"load the legacy log formats, Logstash's patterns/legacy, with grok.patterns.dir)", name, ref)
+		}
 		return "", fmt.Errorf("unknown pattern %q in %%{%s}", name, ref)
 	}
 	for _, s := range stack {

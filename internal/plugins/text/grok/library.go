@@ -47,6 +47,9 @@ var Sets = []struct {
 // built.
 type Library struct {
 	defs map[string]string
+	// legacy is set for the library of grok.ecs.compatibility disabled,
+	// whose log-format patterns come from the user's files.
+	legacy bool
 }
 
 // Reordered are the definitions Weir changes, with the one go-grok v0.3.1
@@ -228,15 +231,34 @@ func ParseCompat(s string) (Compat, error) {
 // from Logstash's patterns/legacy through grok.patterns.dir.
 func NewLibraryFor(c Compat) *Library {
 	l := NewLibrary()
-	if c == Disabled {
+	if c != Disabled {
+		return l
+	}
+	l.legacy = true
+	for name, def := range l.defs {
+		if capturing.MatchString(def) {
+			delete(l.defs, name)
+		}
+	}
+	// Then whatever refers to a removed pattern (COMBINEDAPACHELOG, an
+	// alias of HTTPD_COMBINEDLOG), until nothing changes.
+	for changed := true; changed; {
+		changed = false
 		for name, def := range l.defs {
-			if capturing.MatchString(def) {
-				delete(l.defs, name)
+			for _, m := range reference.FindAllStringSubmatch(def, -1) {
+				if _, ok := l.defs[m[1]]; !ok {
+					delete(l.defs, name)
+					changed = true
+					break
+				}
 			}
 		}
 	}
 	return l
 }
+
+// reference finds the pattern names a definition refers to.
+var reference = regexp.MustCompile(`%\{(\w+)`)
 
 // capturing finds a named capture in a definition: %{NAME:field} or
 // (?<field>...).
