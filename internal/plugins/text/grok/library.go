@@ -128,33 +128,50 @@ func (l *Library) AddDefinitions(text, where string) error {
 // of a directory (in name order, not recursively), as Logstash's
 // patterns_dir does.
 func (l *Library) AddPath(path string) error {
-	st, err := os.Stat(path)
+	files, err := readPatternFiles(path)
 	if err != nil {
 		return fmt.Errorf("pattern files: %w", err)
 	}
-	files := []string{path}
-	if st.IsDir() {
-		entries, err := os.ReadDir(path)
-		if err != nil {
-			return fmt.Errorf("pattern files: %w", err)
-		}
-		files = files[:0]
-		for _, e := range entries {
-			if e.Type().IsRegular() {
-				files = append(files, filepath.Join(path, e.Name()))
-			}
-		}
-	}
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return fmt.Errorf("pattern files: %w", err)
-		}
-		if err := l.AddDefinitions(string(b), f); err != nil {
+		if err := l.AddDefinitions(f.text, f.name); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// patternFile is one pattern file as read.
+type patternFile struct{ name, text string }
+
+// readPatternFiles is the one place that reads pattern files from disk: the
+// file path, or every regular file of the directory path, in name order.
+func readPatternFiles(path string) ([]patternFile, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	names := []string{path}
+	if st.IsDir() {
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			return nil, err
+		}
+		names = names[:0]
+		for _, e := range entries {
+			if e.Type().IsRegular() {
+				names = append(names, filepath.Join(path, e.Name()))
+			}
+		}
+	}
+	out := make([]patternFile, 0, len(names))
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, patternFile{name: n, text: string(b)})
+	}
+	return out, nil
 }
 
 // SpecMapping renames the ECS fields of the library's httpd patterns
