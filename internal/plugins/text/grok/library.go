@@ -66,12 +66,62 @@ var Reordered = map[string]struct{ Original, Weir string }{
 	"IP": {Original: `(?:%{IPV6}|%{IPV4})`, Weir: `(?:%{IPV4}|%{IPV6})`},
 }
 
+// Fixed are the definitions where go-grok v0.3.1 captures or matches
+// something else than Logstash's ECS library, with go-grok's text (a fix
+// applies only while go-grok still has it, so that a new version is looked
+// at again) and Weir's.
+var Fixed = map[string]struct{ Original, Weir, Why string }{
+	"SYSLOGPROG": {`%{PROG}(?:\[\d+\])?`, `%{PROG:process.name}(?:\[%{POSINT:process.pid:int}\])?`,
+		"go-grok captures neither the program nor its pid, so %{SYSLOGLINE} gives no process.name"},
+	"URIPATH": {`(/[A-Za-z0-9$.+!*'(){},~:;=@#%&_\-]+)+`, `(?:/[A-Za-z0-9$.+!*'(){},~:;=@#%&_\-]*)+`,
+		"go-grok refuses a bare / and a path ending in /"},
+	"CISCOFW733100": {`\\s*%{DATA:[cisco.asa.burst.object}\s*\] drop %{DATA:cisco.asa.burst.id} exceeded. Current burst rate is %{INT:cisco.asa.burst.current_rate:int} per second, max configured rate is %{INT:cisco.asa.burst.configured_rate:int}; Current average rate is %{INT:cisco.asa.burst.avg_rate:int} per second, max configured rate is %{INT:cisco.asa.burst.configured_avg_rate:int}; Cumulative total count is %{INT:cisco.asa.burst.cumulative_count:int}`,
+		`\[\s*%{DATA:cisco.asa.burst.object}\s*\] drop %{DATA:cisco.asa.burst.id} exceeded. Current burst rate is %{INT:cisco.asa.burst.current_rate:int} per second, max configured rate is %{INT:cisco.asa.burst.configured_rate:int}; Current average rate is %{INT:cisco.asa.burst.avg_rate:int} per second, max configured rate is %{INT:cisco.asa.burst.configured_avg_rate:int}; Cumulative total count is %{INT:cisco.asa.burst.cumulative_count:int}`,
+		"go-grok's text starts with a literal backslash and a broken field name, so it never matches a message"},
+}
+
+// renames are the field names go-grok writes otherwise than Logstash's ECS
+// library, applied to every definition: an IP address is [source][ip],
+// not source.address (HAProxy's excepted, where Logstash writes address
+// too), a syslog host is [host][hostname], a body size is bytes.
+var renames = []struct {
+	re   *regexp.Regexp
+	to   string
+	skip string // the set it does not apply to
+}{
+	{regexp.MustCompile(`(%\{IP(?:V4|V6)?:(?:source|destination|client|server)(?:\.nat)?)\.address\}`), "${1}.ip}", "haproxy"},
+	{regexp.MustCompile(`%\{SYSLOGHOST:host\.name\}`), "%{SYSLOGHOST:host.hostname}", ""},
+	{regexp.MustCompile(`:http\.response\.body\.size([:}])`), ":http.response.body.bytes$1", ""},
+}
+
 // NewLibrary returns a library holding every pattern set of go-grok, with
-// the definitions of Reordered.
+// the renames, and the definitions of Fixed and Reordered.
 func NewLibrary() *Library {
+	l := newGoGrok(true)
+	for name, f := range Fixed {
+		if s, ok := findSet(name); ok && s == f.Original {
+			l.defs[name] = f.Weir
+		}
+	}
+	return l
+}
+
+// NewGoGrokLibrary returns go-grok's definitions as go-grok has them,
+// but for Reordered (which changes no match): what tests compare Weir's
+// expansion with go-grok on.
+func NewGoGrokLibrary() *Library { return newGoGrok(false) }
+
+func newGoGrok(rename bool) *Library {
 	l := &Library{defs: map[string]string{}}
 	for _, s := range Sets {
-		maps.Copy(l.defs, s.Patterns)
+		for name, def := range s.Patterns {
+			for _, r := range renames {
+				if rename && r.skip != s.Name {
+					def = r.re.ReplaceAllString(def, r.to)
+				}
+			}
+			l.defs[name] = def
+		}
 	}
 	for name, r := range Reordered {
 		if l.defs[name] == r.Original {
@@ -79,6 +129,16 @@ func NewLibrary() *Library {
 		}
 	}
 	return l
+}
+
+// findSet returns go-grok's own text of a pattern.
+func findSet(name string) (string, bool) {
+	for _, s := range Sets {
+		if d, ok := s.Patterns[name]; ok {
+			return d, true
+		}
+	}
+	return "", false
 }
 
 // Lookup returns the definition of a pattern.
@@ -187,7 +247,8 @@ var SpecMapping = map[string]string{
 	"url.original":                "http_query",
 	"http.version":                "http_version",
 	"http.response.status_code":   "http_status",
-	"http.response.body.size":     "bytes_out",
+	"http.response.body.bytes":    "bytes_out",
+	"http.response.body.size":     "bytes_out", // go-grok's name, for expressions that write it
 	"http.request.referrer":       "http_referer",
 	"user_agent.original":         "http_user_agent",
 }
