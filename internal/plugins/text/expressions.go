@@ -41,9 +41,9 @@ type target struct {
 
 // pattern is one compiled expression of value.regex or key.regex.
 type pattern struct {
-	src     string // as written, for grok.match.field
-	re      *regexp.Regexp
-	fast    *fastre.Matcher // nil if re is outside fastre's subset; always anchored
+	src  string // as written, for grok.match.field
+	re   *regexp.Regexp
+	fast *fastre.Matcher // nil if re is outside fastre's subset; always anchored
 	// search is set for grok expressions, which match anywhere in the
 	// line as in Logstash; re is then not anchored. Plain regular
 	// expressions are anchored at the start.
