@@ -52,18 +52,18 @@ func SplitTextSpec() component.Spec {
 	return component.Spec{
 		Name: SplitTextName,
 		Kind: component.KindProcessor,
-		Summary: "Parses the raw value (record_value) with a regular expression or a grok expression anchored at its start. " +
+		Summary: "Parses the raw value (record_value) with a regular expression anchored at its start, or a grok expression searched for anywhere in it, as Logstash does. " +
 			"With a plain regular expression, capture group i becomes field i of value.fields; with grok syntax " +
 			"(%{PATTERN:field:type}, (?<field>...)) the named captures give the fields (see docs/grok.md). " +
 			"A value that does not match becomes an error record (regex_matching_error) that keeps the raw line. " +
 			"record_time is converted to epoch milliseconds.",
 		Properties: []component.Property{
 			{Key: KeyRecordType, Description: "Record type of the parsed records.", Default: "generic", Validator: component.NonEmpty},
-			{Key: KeyValueRegex, Description: "Regular expression (RE2 syntax) or grok expression applied to record_value, anchored at the start; " +
-				"trailing text is allowed. Several expressions, one per line, are tried in order and the first that matches wins.", Required: true, Example: `(\S+) \S+ (\S+)`, Validator: regexOrGrok},
+			{Key: KeyValueRegex, Description: "Regular expression (RE2 syntax) applied to record_value, anchored at the start (trailing text is allowed), " +
+				"or grok expression (Logstash's syntax), which matches anywhere in it. Several expressions, one per line, are tried in order and the first that matches wins.", Required: true, Example: `(\S+) \S+ (\S+)`, Validator: regexOrGrok},
 			{Key: KeyValueFields, Description: "Comma-separated field names, one per capture group of value.regex, in order. " +
 				"Optional with grok syntax, whose named captures give the fields; if given, it must name the same fields.", Example: "src_ip,user"},
-			{Key: KeyKeyRegex, Description: "Regular expression or grok expression applied to the message key (record_key), anchored at the start. A key that does not match sets no field.", Validator: regexOrGrok},
+			{Key: KeyKeyRegex, Description: "Regular expression (anchored at the start) or grok expression (matching anywhere) applied to the message key (record_key). A key that does not match sets no field.", Validator: regexOrGrok},
 			{Key: KeyKeyFields, Description: "Comma-separated field names, one per capture group of key.regex (optional with grok syntax)."},
 			{Key: KeyKeepRaw, Description: "Keep the raw line in record_value.", Default: "true", Validator: component.Bool},
 			{Key: KeyTimeZone, Description: "Time zone (IANA name) of record_time values that carry no offset of their own.", Default: "UTC", Validator: timeZone},
