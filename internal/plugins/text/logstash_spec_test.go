@@ -33,7 +33,6 @@ type specCase struct {
 	Message  string         `json:"message"`
 	Options  map[string]any `json:"options"`
 	Asserts  []specAssert   `json:"asserts"`
-	failures []string
 }
 
 type specAssert struct {
