@@ -25,14 +25,14 @@ import (
 // "message", the filter captures into it, a match adds no tag.
 
 type specCase struct {
-	File     string         `json:"file"`
-	Example  string         `json:"example"`
-	Mode     string         `json:"mode"`
-	Pending  bool           `json:"pending"`
-	Pattern  string         `json:"pattern"`
-	Message  string         `json:"message"`
-	Options  map[string]any `json:"options"`
-	Asserts  []specAssert   `json:"asserts"`
+	File    string         `json:"file"`
+	Example string         `json:"example"`
+	Mode    string         `json:"mode"`
+	Pending bool           `json:"pending"`
+	Pattern string         `json:"pattern"`
+	Message string         `json:"message"`
+	Options map[string]any `json:"options"`
+	Asserts []specAssert   `json:"asserts"`
 }
 
 type specAssert struct {
