@@ -10,7 +10,7 @@ import (
 func TestFixedOriginals(t *testing.T) {
 	for name, f := range grok.Fixed {
 		var got string
-		for _, s := range []map[string]string{patterns.Default, patterns.Syslog, patterns.Firewalls} {
+		for _, s := range []map[string]string{patterns.Default, patterns.Syslog, patterns.Firewalls, patterns.Httpd} {
 			if d, ok := s[name]; ok {
 				got = d
 			}

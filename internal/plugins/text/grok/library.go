@@ -78,12 +78,15 @@ var Fixed = map[string]struct{ Original, Weir, Why string }{
 	"CISCOFW733100": {`\\s*%{DATA:[cisco.asa.burst.object}\s*\] drop %{DATA:cisco.asa.burst.id} exceeded. Current burst rate is %{INT:cisco.asa.burst.current_rate:int} per second, max configured rate is %{INT:cisco.asa.burst.configured_rate:int}; Current average rate is %{INT:cisco.asa.burst.avg_rate:int} per second, max configured rate is %{INT:cisco.asa.burst.configured_avg_rate:int}; Cumulative total count is %{INT:cisco.asa.burst.cumulative_count:int}`,
 		`\[\s*%{DATA:cisco.asa.burst.object}\s*\] drop %{DATA:cisco.asa.burst.id} exceeded. Current burst rate is %{INT:cisco.asa.burst.current_rate:int} per second, max configured rate is %{INT:cisco.asa.burst.configured_rate:int}; Current average rate is %{INT:cisco.asa.burst.avg_rate:int} per second, max configured rate is %{INT:cisco.asa.burst.configured_avg_rate:int}; Cumulative total count is %{INT:cisco.asa.burst.cumulative_count:int}`,
 		"go-grok's text starts with a literal backslash and a broken field name, so it never matches a message"},
+	"EMAILLOCALPART": {`[a-zA-Z][a-zA-Z0-9_.+-=:]+`, "[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*",
+		"go-grok's refuses a local part that starts with a digit or holds { } and takes a:b and a..b; Weir's is RFC 5322's dot-atom, as Logstash's ECS one"},
 }
 
 // renames are the field names go-grok writes otherwise than Logstash's ECS
 // library, applied to every definition: an IP address is [source][ip],
 // not source.address (HAProxy's excepted, where Logstash writes address
-// too), a syslog host is [host][hostname], a body size is bytes.
+// too), a syslog host is [host][hostname], a body size is bytes, and what
+// Logstash keeps out of the event is under [@metadata], not metadata.
 var renames = []struct {
 	re   *regexp.Regexp
 	to   string
@@ -92,6 +95,7 @@ var renames = []struct {
 	{regexp.MustCompile(`(%\{IP(?:V4|V6)?:(?:source|destination|client|server)(?:\.nat)?)\.address\}`), "${1}.ip}", "haproxy"},
 	{regexp.MustCompile(`%\{SYSLOGHOST:host\.name\}`), "%{SYSLOGHOST:host.hostname}", ""},
 	{regexp.MustCompile(`:http\.response\.body\.size([:}])`), ":http.response.body.bytes$1", ""},
+	{regexp.MustCompile(`:metadata\.`), ":@metadata.", ""},
 }
 
 // NewLibrary returns a library holding every pattern set of go-grok, with
