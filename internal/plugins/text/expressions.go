@@ -18,8 +18,9 @@ import (
 )
 
 // This file compiles value.regex and key.regex, plain regular expressions
-// or grok expressions, into patterns: a regexp, its fastre matcher and the
-// field each capture group fills.
+// or grok expressions, into patterns: a regexp and its fastre matcher, or a
+// regexp2 for an expression RE2 cannot run, and the field each capture
+// group fills.
 
 // conv says how a captured text becomes a field value.
 type conv uint8

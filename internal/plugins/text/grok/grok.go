@@ -1,15 +1,16 @@
 // Package grok expands grok expressions (%{PATTERN:field:type} and
-// (?<field>...)) into one RE2 regular expression and the list of fields its
-// capture groups fill. The standard pattern library comes from
-// github.com/elastic/go-grok (its pattern sets, with ECS field names); users
-// add their own definitions, as Logstash's patterns_dir and
-// pattern_definitions do.
+// (?<field>...)), written in Logstash's syntax, into one regular expression
+// and the list of fields its capture groups fill. The standard pattern
+// library comes from github.com/elastic/go-grok (its pattern sets, with ECS
+// field names) with Weir's fixes; users add their own definitions, as
+// Logstash's patterns_dir and pattern_definitions do.
 //
 // The expansion is done once, when a processor is built; matching is the
-// caller's business (SplitText runs the result on fastre, falling back to
-// regexp). Only the groups that name a field capture: every other group of
-// the library's definitions is made non-capturing, so the matcher saves as
-// few positions as a hand-written expression would.
+// caller's business (SplitText runs an expansion RE2 can parse on fastre,
+// falling back to regexp, and one that needs lookaround, atomic groups or
+// back references on regexp2). Only the groups that name a field capture:
+// every other group of the library's definitions is made non-capturing,
+// so the matcher saves as few positions as a hand-written expression would.
 package grok
 
 import (
