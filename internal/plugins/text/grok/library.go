@@ -107,9 +107,23 @@ var renames = []struct {
 	{regexp.MustCompile(`:metadata\.`), ":@metadata.", ""},
 }
 
-// NewLibrary returns a library holding every pattern set of go-grok, with
-// the renames, and the definitions of Fixed and Reordered.
+// NewLibrary returns the library of the ECS modes: NewBaseLibrary's, with
+// Logstash's ECS field names where a definition has the structure of
+// Logstash's (ecsFields).
 func NewLibrary() *Library {
+	l := NewBaseLibrary()
+	for name, fields := range ecsFields {
+		if def, ok := withFields(l.defs[name], fields); ok {
+			l.defs[name] = def
+		}
+	}
+	return l
+}
+
+// NewBaseLibrary returns a library holding every pattern set of go-grok,
+// with the renames, and the definitions of Fixed and Reordered: what the
+// field tables (fields.go, written by tools/grokfields) are aligned with.
+func NewBaseLibrary() *Library {
 	l := newGoGrok(true)
 	for name, f := range Fixed {
 		if s, ok := findSet(name); ok && s == f.Original {
@@ -321,12 +335,18 @@ func ParseCompat(s string) (Compat, error) {
 // names where a legacy pipeline expects clientip or verb, so those come
 // from Logstash's patterns/legacy through grok.patterns.dir.
 func NewLibraryFor(c Compat) *Library {
-	l := NewLibrary()
 	if c != Disabled {
-		return l
+		return NewLibrary()
 	}
+	l := NewBaseLibrary()
 	l.legacy = true
 	for name, def := range l.defs {
+		if fields, ok := legacyFields[name]; ok {
+			if def, ok := withFields(def, fields); ok {
+				l.defs[name] = def
+				continue
+			}
+		}
 		if capturing.MatchString(def) {
 			delete(l.defs, name)
 		}
