@@ -117,7 +117,16 @@ func NewLibrary() *Library {
 			l.defs[name] = def
 		}
 	}
+	addFamilies(l, false)
 	return l
+}
+
+// addFamilies adds the families of patterns that are Weir's own, in the
+// ECS or the legacy names.
+func addFamilies(l *Library, legacy bool) {
+	for _, family := range []func(bool) map[string]string{nagiosDefinitions} {
+		maps.Copy(l.defs, family(legacy))
+	}
 }
 
 // NewBaseLibrary returns a library holding every pattern set of go-grok,
@@ -351,6 +360,7 @@ func NewLibraryFor(c Compat) *Library {
 			delete(l.defs, name)
 		}
 	}
+	addFamilies(l, true)
 	// Then whatever refers to a removed pattern (COMBINEDAPACHELOG, an
 	// alias of HTTPD_COMBINEDLOG), until nothing changes.
 	for changed := true; changed; {
