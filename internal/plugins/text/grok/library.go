@@ -124,7 +124,7 @@ func NewLibrary() *Library {
 // addFamilies adds the families of patterns that are Weir's own, in the
 // ECS or the legacy names.
 func addFamilies(l *Library, legacy bool) {
-	for _, family := range []func(bool) map[string]string{nagiosDefinitions} {
+	for _, family := range []func(bool) map[string]string{nagiosDefinitions, baculaDefinitions} {
 		maps.Copy(l.defs, family(legacy))
 	}
 }
