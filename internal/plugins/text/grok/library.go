@@ -350,7 +350,11 @@ func NewLibraryFor(c Compat) *Library {
 	l := NewBaseLibrary()
 	l.legacy = true
 	for name, def := range l.defs {
-		if fields, ok := legacyFields[name]; ok {
+		fields, ok := legacyFields[name]
+		if !ok {
+			fields, ok = legacyOwn[name]
+		}
+		if ok {
 			if def, ok := withFields(def, fields); ok {
 				l.defs[name] = def
 				continue
