@@ -364,6 +364,7 @@ func NewLibraryFor(c Compat) *Library {
 			delete(l.defs, name)
 		}
 	}
+	maps.Copy(l.defs, legacyTexts)
 	addFamilies(l, true)
 	// Then whatever refers to a removed pattern (COMBINEDAPACHELOG, an
 	// alias of HTTPD_COMBINEDLOG), until nothing changes.

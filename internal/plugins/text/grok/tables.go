@@ -55,10 +55,22 @@ func withFields(def string, fields []string) (string, bool) {
 		return def, false
 	}
 	i := 0
+	var dashes, quoted []string
 	out := fieldSite.ReplaceAllStringFunc(def, func(s string) string {
 		m := fieldSite.FindStringSubmatch(s)
-		f := dotted(fields[i])
+		f := fields[i]
 		i++
+		if rest, ok := strings.CutPrefix(f, `"`); ok && m[1] != "" {
+			f = dotted(rest)
+			quoted = append(quoted, m[1], f)
+			return "%{" + m[1] + ":" + f + "}"
+		}
+		if rest, ok := strings.CutPrefix(f, "="); ok && m[1] != "" {
+			f = dotted(rest)
+			dashes = append(dashes, m[1], f)
+			return "%{" + m[1] + ":" + f + "}"
+		}
+		f = dotted(f)
 		switch {
 		case m[1] == "":
 			if f == "" {
@@ -71,6 +83,27 @@ func withFields(def string, fields []string) (string, bool) {
 			return "%{" + m[1] + ":" + f + "}"
 		}
 	})
+	// A field written =name takes the placeholder the definition skips,
+	// (?:-|%{P:name}) or (?:-1|%{P:name}), as its value: Logstash's legacy
+	// texts capture - into most fields of Zeek's logs, -1 into HAProxy's
+	// timers.
+	for j := 0; j < len(dashes); j += 2 {
+		p, f := dashes[j], dashes[j+1]
+		if name, _, typed := strings.Cut(f, ":"); typed && (p == "NUMBER" || p == "INT") {
+			// A named group has no type: a number matches -1 itself.
+			out = strings.ReplaceAll(out, "(?:-1|%{"+p+":"+f+"})", "%{"+p+":"+f+"}")
+			f = name
+		}
+		skipped := regexp.MustCompile(`\(\?:([^()|%]+)\|` + regexp.QuoteMeta("%{"+p+":"+f+"}") + `\)`)
+		out = skipped.ReplaceAllString(out, "(?<"+strings.ReplaceAll(f, "$", "$$")+">${1}|%{"+p+"})")
+	}
+	// A field written "name is the quoted string whole, quotes included,
+	// where the definition takes what is inside them: Logstash's legacy
+	// texts capture %{QS:referrer}.
+	for j := 0; j < len(quoted); j += 2 {
+		p, f := quoted[j], quoted[j+1]
+		out = strings.ReplaceAll(out, `"(?:-|%{`+p+":"+f+`})"`, "%{QS:"+f+"}")
+	}
 	return out, true
 }
 
