@@ -38,6 +38,7 @@ var legacyFields = map[string][]string{
 	"SYSLOGBASE":          {"timestamp", "", "logsource", ""},
 	"SYSLOGFACILITY":      {"facility", "priority"},
 	"SYSLOGLINE":          {"", "message"},
+	"SYSLOGPAMSESSION":    {"", "message", "pam_module", "pam_caller", "pam_session_state", "username", "pam_by"},
 	"SYSLOGPROG":          {"program", "pid"},
 	"URIHOST":             {"", "port"},
 }
@@ -78,6 +79,7 @@ var ecsFields = map[string][]string{
 	"CISCOFW419001":                      {"[cisco][asa][outcome]", "[cisco][asa][network][transport]", "[observer][ingress][interface][name]", "[source][ip]", "[source][port]:int", "[observer][egress][interface][name]", "[destination][ip]", "[destination][port]:int", "[event][reason]"},
 	"CISCOFW419002":                      {"[event][reason]", "[observer][ingress][interface][name]", "[source][ip]", "[source][port]:int", "[observer][egress][interface][name]", "[destination][ip]", "[destination][port]:int"},
 	"CISCOFW500004":                      {"[event][reason]", "[cisco][asa][network][transport]", "[source][ip]", "[source][port]:int", "[destination][ip]", "[destination][port]:int"},
+	"CISCOFW602303_602304":               {"[cisco][asa][network][type]", "[cisco][asa][network][direction]", "[cisco][asa][ipsec][tunnel_type]", "[cisco][asa][ipsec][spi]", "[source][ip]", "[destination][ip]", "[source][user][name]", "[cisco][asa][outcome]"},
 	"CISCOFW710001_710002_710003_710005_710006": {"[cisco][asa][network][transport]", "[cisco][asa][outcome]", "[source][ip]", "[source][port]:int", "[observer][egress][interface][name]", "[destination][ip]", "[destination][port]:int"},
 	"CISCOFW713172":            {"[cisco][asa][source][group]", "[source][ip]", "[@metadata][cisco][asa][remote_nat]", "[@metadata][cisco][asa][local_nat]"},
 	"CISCOFW733100":            {"[cisco][asa][burst][object]", "[cisco][asa][burst][id]", "[cisco][asa][burst][current_rate]:int", "[cisco][asa][burst][configured_rate]:int", "[cisco][asa][burst][avg_rate]:int", "[cisco][asa][burst][configured_avg_rate]:int", "[cisco][asa][burst][cumulative_count]:int"},
@@ -107,6 +109,7 @@ var ecsFields = map[string][]string{
 	"HTTPD20_ERRORLOG":         {"timestamp", "[log][level]", "[source][address]", "message"},
 	"HTTPD_COMBINEDLOG":        {"", "[http][request][referrer]", "[user_agent][original]"},
 	"HTTPD_COMMONLOG":          {"[source][address]", "[apache][access][user][identity]", "[user][name]", "timestamp", "[http][request][method]", "[url][original]", "[http][version]", "", "[http][response][status_code]:int", "[http][response][body][bytes]:int"},
+	"IPTABLES":                 {"[observer][ingress][interface][name]", "[observer][egress][interface][name]", "[destination][mac]", "[source][mac]", "", "", "[network][transport]", "[source][port]:int", "[destination][port]:int", ""},
 	"IPTABLES4_PART":           {"[source][ip]", "[destination][ip]", "[iptables][length]:int", "[iptables][tos]", "[iptables][precedence_bits]", "[iptables][ttl]:int", "[iptables][id]", "[iptables][fragment_flags]", "[iptables][fragment_offset]:int"},
 	"IPTABLES6_PART":           {"[source][ip]", "[destination][ip]", "[iptables][length]:int", "[iptables][tos]", "[iptables][ttl]:int", "[iptables][flow_label]"},
 	"IPTABLES_TCP_PART":        {"[iptables][tcp][seq]:int", "[iptables][tcp][ack]:int", "[iptables][tcp][window]:int", "[iptables][tcp_reserved_bits]", "[iptables][tcp][flags]"},
@@ -141,6 +144,7 @@ var ecsFields = map[string][]string{
 	"SYSLOGBASE2":              {"timestamp", "timestamp", "", "[host][hostname]", ""},
 	"SYSLOGFACILITY":           {"[log][syslog][facility][code]:int", "[log][syslog][priority]:int"},
 	"SYSLOGLINE":               {"", "message"},
+	"SYSLOGPAMSESSION":         {"", "message", "[system][auth][pam][module]", "[system][auth][pam][origin]", "[system][auth][pam][session_state]", "[user][name]", ""},
 	"SYSLOGPROG":               {"[process][name]", "[process][pid]:int"},
 	"TOMCATLEGACY_LOG":         {"timestamp", "[log][level]", "[java][log][origin][class][name]", "message"},
 }

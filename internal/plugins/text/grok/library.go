@@ -87,6 +87,15 @@ var Fixed = map[string]struct{ Original, Weir, Why string }{
 		"go-grok's refuses a root C:\\, a doubled separator and a path starting with \\"},
 	"URN": {`urn:[0-9A-Za-z][0-9A-Za-z-]{0,31}:[0-9A-Za-z()+,.:=@;$_!*'/?#-]+`, `urn:[0-9A-Za-z][0-9A-Za-z-]{0,31}:(?:%[0-9a-fA-F]{2}|[0-9A-Za-z()+,.:=@;$_!*'/?#-])+`,
 		"go-grok's refuses percent-escapes (%2F), which RFC 8141 allows"},
+	"IPTABLES": {`IN=(?:%{NOTSPACE:observer.ingress.interface.name})?\s+OUT=(?:%{NOTSPACE:observer.egress.interface.name})?\s+(?:MAC=(?:%{COMMONMAC:destination.mac})?(?::%{COMMONMAC:source.mac})?(?::A-Fa-f0-9{2}:A-Fa-f0-9{2})?\s+)?(:?%{IPTABLES4_PART}|%{IPTABLES6_PART}).*?PROTO=(?:%{WORD:network.transport})?\s+SPT=(?:%{INT:source.port:int})?\s+DPT=(?:%{INT:destination.port:int})?\s+(?:%{IPTABLES_TCP_PART})?`,
+		`IN=(?:%{NOTSPACE:observer.ingress.interface.name})?\s+OUT=(?:%{NOTSPACE:observer.egress.interface.name})?\s+(?:MAC=(?:%{COMMONMAC:destination.mac})?(?::%{COMMONMAC:source.mac})?(?::[A-Fa-f0-9]{2}:[A-Fa-f0-9]{2})?\s+)?(:?%{IPTABLES4_PART}|%{IPTABLES6_PART}).*?PROTO=(?:%{WORD:network.transport})?\s+SPT=(?:%{INT:source.port:int})?\s+DPT=(?:%{INT:destination.port:int})?\s+(?:%{IPTABLES_TCP_PART})?`,
+		"go-grok's text lost the brackets of [A-Fa-f0-9]{2} after the MAC addresses, so no line with a MAC= of 14 bytes matches (SFW2, SHOREWALL)"},
+	"SYSLOGPAMSESSION": {`%{SYSLOGBASE} (%{GREEDYDATA:message})%{WORD:system.auth.pam.module}\(%{DATA:system.auth.pam.origin}\): session %{WORD:system.auth.pam.session_state} for user %{USERNAME:user.name}(?: by %{GREEDYDATA})?`,
+		`%{SYSLOGBASE} (?=%{GREEDYDATA:message})%{WORD:system.auth.pam.module}\(%{DATA:system.auth.pam.origin}\): session %{WORD:system.auth.pam.session_state} for user %{USERNAME:user.name}(?: by %{GREEDYDATA})?`,
+		"go-grok's consumes the message before the PAM module; Logstash's looks ahead, so that message also holds the text the rest parses (the one pattern of the library that runs on regexp2)"},
+	"CISCOFW602303_602304": {`%{WORD:cisco.asa.network.type}: An %{CISCO_DIRECTION:cisco.asa.network.direction} %{DATA:cisco.asa.ipsec.tunnel_type} SA \(SPI=%{DATA:cisco.asa.ipsec.spi}\) between %{IP:source.address} and %{IP:destination.address} \(user=%{DATA:source.user.name}\) has been %{CISCO_ACTION:cisco.asa.outcome}`,
+		`%{WORD:cisco.asa.network.type}: An %{CISCO_DIRECTION:cisco.asa.network.direction} %{DATA:cisco.asa.ipsec.tunnel_type} SA \(SPI=\s?%{DATA:cisco.asa.ipsec.spi}\) between %{IP:source.ip} and %{IP:destination.ip} \(user=\s?%{DATA:source.user.name}\) has been %{CISCO_ACTION:cisco.asa.outcome}`,
+		"go-grok's keeps the space ASA writes after SPI= and user= in the values"},
 	"EMAILLOCALPART": {`[a-zA-Z][a-zA-Z0-9_.+-=:]+`, "[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*",
 		"go-grok's refuses a local part that starts with a digit or holds { } and takes a:b and a..b; Weir's is RFC 5322's dot-atom, as Logstash's ECS one"},
 }
@@ -117,8 +126,18 @@ func NewLibrary() *Library {
 			l.defs[name] = def
 		}
 	}
+	maps.Copy(l.defs, ecsTexts)
 	addFamilies(l, false)
 	return l
+}
+
+// ecsTexts are Weir's ECS definitions where go-grok's names fields
+// otherwise than Logstash's ECS library and its structure differs too, so
+// that no field table can rename them. They apply to the ECS modes only:
+// the legacy names are given to go-grok's own texts.
+var ecsTexts = map[string]string{
+	"CISCOFW106023":   `%{CISCO_ACTION:cisco.asa.outcome}(?: protocol)? %{WORD:cisco.asa.network.transport} src %{CISCO_SRC_HOST_PORT_USER} dst %{CISCO_DST_HOST_PORT_USER}(?: \(type %{INT:cisco.asa.icmp_type:int}, code %{INT:cisco.asa.icmp_code:int}\))? by access-group "?%{DATA:cisco.asa.rule_name}"? \[%{DATA:@metadata.cisco.asa.hashcode1}, %{DATA:@metadata.cisco.asa.hashcode2}\]`,
+	"MONGO_SLOWQUERY": `%{WORD:mongodb.profile.op} %{MONGO_WORDDASH:mongodb.database}\.%{MONGO_WORDDASH:mongodb.collection} %{WORD}: (?<mongodb.query.original>\{ %{MONGO_QUERY_CONTENT} \}) ntoreturn:%{NONNEGINT:mongodb.profile.ntoreturn:int} ntoskip:%{NONNEGINT:mongodb.profile.ntoskip:int} nscanned:%{NONNEGINT:mongodb.profile.nscanned:int}.*? nreturned:%{NONNEGINT:mongodb.profile.nreturned:int}.*? %{INT:mongodb.profile.duration:int}ms`,
 }
 
 // addFamilies adds the families of patterns that are Weir's own, in the
