@@ -100,6 +100,7 @@ var ecsFields = map[string][]string{
 	"EXIM_MSG_SIZE":            {"[exim][log][message][size]:int"},
 	"EXIM_PID":                 {"[process][pid]:int"},
 	"EXIM_PROTOCOL":            {"[network][protocol]"},
+	"EXIM_REMOTE_HOST":         {"[source][address]", "[exim][log][remote_address]", "[source][ip]", "[source][port]:int"},
 	"EXIM_SUBJECT":             {"[exim][log][message][subject]"},
 	"HAPROXYHTTP":              {"timestamp", "timestamp", "[host][hostname]", "", ""},
 	"HAPROXYHTTPBASE":          {"[source][address]", "[source][port]:int", "[haproxy][request_date]", "[haproxy][frontend_name]", "[haproxy][backend_name]", "[haproxy][server_name]", "[haproxy][http][request][time_wait_ms]:int", "[haproxy][total_waiting_time_ms]:int", "[haproxy][connection_wait_time_ms]:int", "[haproxy][http][request][time_wait_without_data_ms]:int", "[haproxy][total_time_ms]", "[http][response][status_code]:int", "[source][bytes]:int", "[haproxy][http][request][captured_cookie]", "[haproxy][http][response][captured_cookie]", "[haproxy][termination_state]", "[haproxy][connections][active]:int", "[haproxy][connections][frontend]:int", "[haproxy][connections][backend]:int", "[haproxy][connections][server]:int", "[haproxy][connections][retries]:int", "[haproxy][server_queue]:int", "[haproxy][backend_queue]:int", "", "", ""},
