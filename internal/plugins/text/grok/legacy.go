@@ -11,7 +11,7 @@ var legacyOwn = map[string][]string{
 	"REDISMONLOG":     {"timestamp", "database", "client", "port", "command", "params"},
 	"HTTPD_COMMONLOG": {"clientip", "=ident", "=auth", "timestamp", "verb", "request", "httpversion", "rawrequest", "response", "bytes"},
 	"SQUID3":          {"timestamp", "duration", "client_address", "cache_result", "", "bytes", "request_method", "url", "=user", "hierarchy_code", "server", "=content_type"},
-	"SQUID3_STATUS":   {"status_code"},
+	"SQUID3_STATUS":   {"status_code", ""},
 	"HAPROXYHTTP":     {"syslog_timestamp", "timestamp8601", "syslog_server", "", ""},
 	"HAPROXYHTTPBASE": {"client_ip", "client_port", "accept_date", "frontend_name", "backend_name", "=server_name", "=time_request", "=time_queue",
 		"=time_backend_connect", "=time_backend_response", "time_duration", "http_status_code", "bytes_read", "=captured_request_cookie",
@@ -49,17 +49,18 @@ var legacyOwn = map[string][]string{
 	"EXIM_MSG_SIZE":        {"exim_msg_size"},
 	"EXIM_HEADER_ID":       {"exim_header_id"},
 	"EXIM_PID":             {"pid"},
+	"EXIM_DATE":            {"exim_year", "exim_month", "exim_day", "exim_time"},
 	// Juniper SRX flows.
 	"RT_FLOW1": {"event", "close-reason", "src-ip", "src-port", "dst-ip", "dst-port", "service", "nat-src-ip", "nat-src-port", "nat-dst-ip", "nat-dst-port",
-		"src-nat-rule-name", "dst-nat-rule-name", "protocol-id", "policy-name", "from-zone", "to-zone", "session-id", "sent", "received", "elapsed-time"},
+		"=src-nat-rule-name", "=dst-nat-rule-name", "protocol-id", "policy-name", "from-zone", "to-zone", "session-id", "sent", "received", "elapsed-time"},
 	"RT_FLOW2": {"event", "src-ip", "src-port", "dst-ip", "dst-port", "service", "nat-src-ip", "nat-src-port", "nat-dst-ip", "nat-dst-port",
-		"src-nat-rule-name", "dst-nat-rule-name", "protocol-id", "policy-name", "from-zone", "to-zone", "session-id"},
+		"=src-nat-rule-name", "=dst-nat-rule-name", "protocol-id", "policy-name", "from-zone", "to-zone", "session-id"},
 	"RT_FLOW3": {"event", "src-ip", "src-port", "dst-ip", "dst-port", "service", "protocol-id", "policy-name", "from-zone", "to-zone"},
 	"BRO_CONN": {"ts", "uid", "orig_h", "orig_p", "resp_h", "resp_p", "proto", "=service", "duration", "orig_bytes", "resp_bytes", "=conn_state",
 		"=local_orig", "", "missed_bytes", "=history", "orig_pkts", "orig_ip_bytes", "resp_pkts", "resp_ip_bytes", "=tunnel_parents"},
 	// Netfilter (iptables) lines, as SFW2 and SHOREWALL read them.
 	"IPTABLES":          {"nf_in_interface", "nf_out_interface", "nf_dst_mac", "nf_src_mac", "", "", "nf_protocol", "nf_src_port", "nf_dst_port", ""},
-	"IPTABLES4_PART":    {"nf_src_ip", "nf_dst_ip", "nf_len", "nf_tos", "nf_prec", "nf_ttl", "nf_id", "", ""},
+	"IPTABLES4_PART":    {"nf_src_ip", "nf_dst_ip", "nf_len", "nf_tos", "", "nf_prec", "", "nf_ttl", "nf_id", "", ""},
 	"IPTABLES6_PART":    {"nf_src_ip", "nf_dst_ip", "", "", "", ""},
 	"IPTABLES_TCP_PART": {"", "", "", "", ""},
 	"SFW2":              {"timestamp", "timestamp", "", "", ""},
@@ -69,7 +70,7 @@ var legacyOwn = map[string][]string{
 		"=referrer", "agent", "=cs_uri_query", "=cookies", "x_edge_result_type", "x_edge_request_id", "x_host_header", "cs_protocol", "cs_bytes:int",
 		"time_taken:float", "=x_forwarded_for", "=ssl_protocol", "=ssl_cipher", "x_edge_response_result_type", "", "", "", "", "", "", "", "", "", ""},
 	"REDISLOG":                       {"pid", "timestamp"},
-	"MONGO3_LOG":                     {"timestamp", "severity", "component", "", "context", "message"},
+	"MONGO3_LOG":                     {"timestamp", "severity", "=component", "", "context", "message"},
 	"SYSLOGBASE2":                    {"timestamp", "timestamp8601", "", "logsource", ""},
 	"SYSLOG5424PRI":                  {"syslog5424_pri"},
 	"SYSLOG5424BASE":                 {"", "syslog5424_ver", "syslog5424_ts", "syslog5424_host", "syslog5424_app", "syslog5424_proc", "syslog5424_msgid", "syslog5424_sd"},
@@ -101,4 +102,16 @@ var legacyTexts = map[string]string{
 	"EXIM_SUBJECT": `(T=%{QS:exim_subject})`,
 	"ELB_URIHOST":  `(?<urihost>%{IPORHOST}(?::%{POSINT:port})?)`,
 	"HAPROXYURI":   `(?:%{URIPROTO:http_proto}://)?(?:%{USER:http_user}(?::[^@]*)?@)?(?<http_host>%{IPORHOST}(?::%{POSINT})?)?(?<http_request>%{URIPATH}(?:\?%{URIQUERY})?)?`,
+}
+
+// legacyEdits change go-grok's text before legacyOwn names its fields,
+// where Logstash's legacy text captures text the ECS one leaves out:
+// TOS=0x00 is "0x00", not "00".
+var legacyEdits = map[string][][2]string{
+	// Squid's 000 (no response) is a status code too.
+	"SQUID3_STATUS": {{`(?:%{POSINT:http.response.status_code:int}|0|000)`, `(?<http.response.status_code>%{POSINT}|0|000)`}},
+	"IPTABLES4_PART": {
+		{`(?:0|0x%{BASE16NUM:iptables.tos})?`, `(?<iptables.tos>0|0x%{BASE16NUM})?`},
+		{`(?:0x%{BASE16NUM:iptables.precedence_bits})?`, `(?<iptables.precedence_bits>0x%{BASE16NUM})?`},
+	},
 }

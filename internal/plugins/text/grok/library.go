@@ -375,6 +375,9 @@ func NewLibraryFor(c Compat) *Library {
 	l := NewBaseLibrary()
 	l.legacy = true
 	for name, def := range l.defs {
+		for _, e := range legacyEdits[name] {
+			def = strings.Replace(def, e[0], e[1], 1)
+		}
 		fields, ok := legacyFields[name]
 		if !ok {
 			fields, ok = legacyOwn[name]

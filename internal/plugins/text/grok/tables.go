@@ -94,8 +94,14 @@ func withFields(def string, fields []string) (string, bool) {
 			out = strings.ReplaceAll(out, "(?:-1|%{"+p+":"+f+"})", "%{"+p+":"+f+"}")
 			f = name
 		}
-		skipped := regexp.MustCompile(`\(\?:([^()|%]+)\|` + regexp.QuoteMeta("%{"+p+":"+f+"}") + `\)`)
-		out = skipped.ReplaceAllString(out, "(?<"+strings.ReplaceAll(f, "$", "$$")+">${1}|%{"+p+"})")
+		ref := regexp.QuoteMeta("%{" + p + ":" + f + "}")
+		group := "(?<" + strings.ReplaceAll(f, "$", "$$") + ">${1}|%{" + p + "})"
+		for _, skipped := range []*regexp.Regexp{
+			regexp.MustCompile(`\(\?:((?:\\.|[^()|%\\])+)\|` + ref + `\)`), // (?:-|%{P:f})
+			regexp.MustCompile(`\(\?:\(\?:(\w+)\)\|\(\?:` + ref + `\)\)`),  // (?:(?:None)|(?:%{P:f}))
+		} {
+			out = skipped.ReplaceAllString(out, group)
+		}
 	}
 	// A field written "name is the quoted string whole, quotes included,
 	// where the definition takes what is inside them: Logstash's legacy
