@@ -26,6 +26,11 @@ import (
 // fails when the list is no longer true, in either direction.
 var outsideFastre = []string{}
 
+// lookahead are the library patterns that need the backtracking engine
+// (regexp2): SYSLOGPAMSESSION looks ahead, as Logstash's, so that message
+// holds the text the rest of the expression parses.
+var lookahead = []string{"SYSLOGPAMSESSION"}
+
 // TestEveryLibraryPatternExpands expands every pattern of go-grok, alone
 // and with every sub-pattern capturing, checks that regexp compiles the
 // result and that fastre compiles it anchored, except for the patterns of
@@ -45,6 +50,12 @@ func TestEveryLibraryPatternExpands(t *testing.T) {
 				continue
 			}
 			re, err := regexp.Compile(exp.Regex)
+			if slices.Contains(lookahead, name) {
+				if err == nil {
+					t.Errorf("%s: regexp accepts the expansion; remove it from lookahead", name)
+				}
+				continue
+			}
 			if err != nil {
 				t.Errorf("%s: regexp refuses the expansion: %v", name, err)
 				continue
