@@ -119,15 +119,26 @@ func TestGrokECSCompatibility(t *testing.T) {
 	line := combinedLine
 	r := parseOne(t, map[string]string{"value.regex": `%{COMBINEDAPACHELOG}`, "grok.ecs.compatibility": "v8"}, line, nil)
 	wantFields(t, r, map[string]record.Value{"http.request.method": record.StringValue("GET")})
-	p := map[string]string{"value.regex": `%{COMBINEDAPACHELOG}`, "grok.ecs.compatibility": "disabled"}
+	// disabled: the built-in library's legacy names, as Logstash's
+	// patterns/legacy writes them (the referrer with its quotes, the
+	// status as text).
+	r = parseOne(t, map[string]string{"value.regex": `%{COMBINEDAPACHELOG}`, "grok.ecs.compatibility": "disabled"}, line, nil)
+	wantFields(t, r, map[string]record.Value{
+		"clientip": record.StringValue("83.149.9.216"), "ident": record.StringValue("-"), "verb": record.StringValue("GET"),
+		"httpversion": record.StringValue("1.1"), "response": record.StringValue("200"), "bytes": record.StringValue("203023"),
+		"referrer": record.StringValue(`"http://semicomplete.com/presentations/logstash-monitorama-2013/"`),
+	}, "http.request.method")
+	// A legacy log format the built-in library lacks is refused with the
+	// hint to load Logstash's files.
+	p := map[string]string{"value.regex": `%{NETSCREENSESSIONLOG}`, "grok.ecs.compatibility": "disabled"}
 	spec := text.SplitTextSpec()
 	conf, probs := component.NewConfig(&spec, p)
 	if err := probs.Err(); err != nil {
 		t.Fatal(err)
 	}
 	err := spec.Check(conf)
-	if err == nil || !strings.Contains(err.Error(), `unknown pattern "COMBINEDAPACHELOG"`) {
-		t.Errorf("disabled without pattern files: %v, want the log-format pattern unknown", err)
+	if err == nil || !strings.Contains(err.Error(), `unknown pattern "NETSCREENSESSIONLOG"`) || !strings.Contains(err.Error(), "grok.patterns.dir") {
+		t.Errorf("disabled, a legacy format the library lacks: %v, want it unknown with the hint", err)
 	}
 	// The building blocks are there in every mode.
 	r = parseOne(t, map[string]string{"value.regex": `%{IPORHOST:clientip} %{USER:ident}`, "grok.ecs.compatibility": "disabled"}, "10.0.0.1 bob", nil)

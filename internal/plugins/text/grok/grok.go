@@ -367,8 +367,8 @@ func (x *expander) reference(ref string, stack []string, col int) (string, error
 	def, ok := x.lib.Lookup(name)
 	if !ok {
 		if x.lib.legacy {
-			return "", fmt.Errorf("unknown pattern %q in %%{%s} (with ecs_compatibility disabled the built-in library holds only the patterns that capture nothing: "+
-				"load the legacy log formats, Logstash's patterns/legacy, with grok.patterns.dir)", name, ref)
+			return "", fmt.Errorf("unknown pattern %q in %%{%s} (with ecs_compatibility disabled the built-in library lacks a few of Logstash's legacy log formats: "+
+				"load Logstash's patterns/legacy with grok.patterns.dir)", name, ref)
 		}
 		return "", fmt.Errorf("unknown pattern %q in %%{%s}", name, ref)
 	}

@@ -363,11 +363,14 @@ func ParseCompat(s string) (Compat, error) {
 }
 
 // NewLibraryFor returns the built-in library of a mode. ECS modes get
-// NewLibrary's. The legacy mode gets only its definitions that capture
-// nothing, the building blocks (WORD, IP, HTTPDATE, ...) whose text does
-// not depend on the mode: a log-format pattern there would write ECS
-// names where a legacy pipeline expects clientip or verb, so those come
-// from Logstash's patterns/legacy through grok.patterns.dir.
+// NewLibrary's. The legacy mode gets NewBaseLibrary's building blocks (the
+// definitions that capture nothing, whose text does not depend on the
+// mode) and its log formats under Logstash's legacy field names: those
+// that tools/grokfields aligned with Logstash's legacy texts
+// (legacyFields), those Weir names itself (legacyEdits, legacyOwn,
+// legacyTexts) and Weir's own families. A log format without legacy names
+// is left out, so that a legacy pipeline never receives ECS names; Logstash's
+// patterns/legacy, loaded with grok.patterns.dir, gives the rest.
 func NewLibraryFor(c Compat) *Library {
 	if c != Disabled {
 		return NewLibrary()
