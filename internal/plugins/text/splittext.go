@@ -78,7 +78,7 @@ func SplitTextSpec() component.Spec {
 				Default: "true", Validator: component.Bool},
 			{Key: KeyGrokMatchField, Description: "Field that receives the expression of value.regex that matched, as written (useful with several)."},
 			{Key: KeyGrokECS, Description: "Logstash's ecs_compatibility: v1 and v8 use the built-in library with ECS field names; disabled uses the legacy names " +
-				"(the built-in library then holds only the building blocks that capture nothing: load Logstash's patterns/legacy with grok.patterns.dir).",
+				"(a few legacy log formats are not built in: load Logstash's patterns/legacy with grok.patterns.dir).",
 				Default: "v1", Validator: component.Enum("disabled", "v1", "v8")},
 			{Key: KeyGrokTimeout, Description: "Time limit in milliseconds of one grok expression on one record when it runs on the backtracking engine " +
 				"(expressions with lookaround, atomic groups or back references); a record that exceeds it becomes an error record grok_timeout. 0: no limit (Logstash's timeout_millis).",

@@ -2,8 +2,10 @@
 // (?<field>...)), written in Logstash's syntax, into one regular expression
 // and the list of fields its capture groups fill. The standard pattern
 // library comes from github.com/elastic/go-grok (its pattern sets, with ECS
-// field names) with Weir's fixes; users add their own definitions, as
-// Logstash's patterns_dir and pattern_definitions do.
+// field names) with Weir's fixes, field tables that give its definitions
+// Logstash's names in each ecs_compatibility mode (fields.go, legacy.go),
+// and Weir's own Nagios and Bacula families; users add their own
+// definitions, as Logstash's patterns_dir and pattern_definitions do.
 //
 // The expansion is done once, when a processor is built; matching is the
 // caller's business (SplitText runs an expansion RE2 can parse on fastre,
