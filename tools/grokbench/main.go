@@ -45,6 +45,8 @@ type variant struct {
 func main() {
 	rounds := flag.Int("rounds", 30, "interleaved rounds over the 10,000 lines")
 	logFile := flag.String("log", "testdata/access-logs/apache_combined_10k.log", "access log")
+	lsDir := flag.String("logstash-patterns", "", "Logstash's patterns/legacy directory: adds %{COMBINEDAPACHELOG} from it (it needs the backtracking engine)")
+	only := flag.String("only", "", "run only the variants whose name contains this")
 	flag.Parse()
 	lines, err := readLines(*logFile)
 	if err != nil {
@@ -55,6 +57,22 @@ func main() {
 		{name: "hand-written regex (spec, 11 groups)", conf: map[string]string{"value.regex": handRegex, "value.fields": handFields}},
 		{name: "grok mirroring the regex", conf: map[string]string{"value.regex": grokMirror}},
 		{name: "grok %{COMBINEDAPACHELOG}, mapping spec", conf: map[string]string{"value.regex": "%{COMBINEDAPACHELOG}", "grok.field.mapping": "spec"}},
+		// A lookbehind puts the same expression on the backtracking
+		// engine (regexp2): what an expression that needs it costs.
+		{name: "backtracking (?<!\\S)%{COMBINEDAPACHELOG}", conf: map[string]string{"value.regex": `(?<!\S)%{COMBINEDAPACHELOG}`, "grok.field.mapping": "spec"}},
+	}
+	if *lsDir != "" {
+		vs = append(vs, &variant{name: "Logstash legacy %{COMBINEDAPACHELOG}", conf: map[string]string{"value.regex": "%{COMBINEDAPACHELOG}",
+			"grok.patterns.dir": *lsDir, "grok.ecs.compatibility": "disabled"}})
+	}
+	if *only != "" {
+		kept := vs[:1] // the regex stays: the others are compared with it
+		for _, v := range vs[1:] {
+			if strings.Contains(v.name, *only) {
+				kept = append(kept, v)
+			}
+		}
+		vs = kept
 	}
 	for _, v := range vs {
 		v.conf["record.type"] = "apache_log"
@@ -77,10 +95,10 @@ func main() {
 		}
 	}
 	base := vs[0].best
-	fmt.Printf("%-42s %12s %14s %10s\n", "variant", "ns/line", "records/s", "vs regex")
+	fmt.Printf("%-44s %12s %14s %10s\n", "variant", "ns/line", "records/s", "vs regex")
 	for _, v := range vs {
 		ns := float64(v.best.Nanoseconds()) / float64(len(lines))
-		fmt.Printf("%-42s %12.0f %14.0f %+9.1f%%\n", v.name, ns, 1e9/ns, 100*(float64(v.best)/float64(base)-1))
+		fmt.Printf("%-44s %12.0f %14.0f %+9.1f%%\n", v.name, ns, 1e9/ns, 100*(float64(v.best)/float64(base)-1))
 	}
 }
 

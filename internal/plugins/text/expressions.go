@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/dlclark/regexp2/v2"
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/plugins/text/fastre"
@@ -15,8 +18,9 @@ import (
 )
 
 // This file compiles value.regex and key.regex, plain regular expressions
-// or grok expressions, into patterns: a regexp, its fastre matcher and the
-// field each capture group fills.
+// or grok expressions, into patterns: a regexp and its fastre matcher, or a
+// regexp2 for an expression RE2 cannot run, and the field each capture
+// group fills.
 
 // conv says how a captured text becomes a field value.
 type conv uint8
@@ -38,10 +42,19 @@ type target struct {
 
 // pattern is one compiled expression of value.regex or key.regex.
 type pattern struct {
-	src     string // as written, for grok.match.field
-	re      *regexp.Regexp
-	fast    *fastre.Matcher // nil if re is outside fastre's subset
-	targets []target        // one per capture group of re
+	src  string // as written, for grok.match.field
+	re   *regexp.Regexp
+	fast *fastre.Matcher // nil if re is outside fastre's subset; always anchored
+	// search is set for grok expressions, which match anywhere in the
+	// line as in Logstash; re is then not anchored. Plain regular
+	// expressions are anchored at the start.
+	search bool
+	// bt runs an expression that RE2 cannot (lookaround, atomic groups,
+	// back references); re and fast are then nil. btGroups are the
+	// regexp2 group numbers of the targets, in order.
+	bt       *regexp2.Regexp
+	btGroups []int
+	targets  []target // one per capture group of re
 	// named is set for grok expressions: only named captures fill fields,
 	// and an empty capture sets none, as in Logstash; a later capture of
 	// the same field overrides an earlier one.
@@ -83,8 +96,12 @@ func splitLines(s string) []string {
 // grokSetup builds the pattern library (go-grok's sets, then the pattern
 // files, then the inline definitions) and the expansion options.
 func grokSetup(conf component.Config) (*grok.Library, grok.Options, error) {
-	lib := grok.NewLibrary()
 	var opts grok.Options
+	mode, err := grok.ParseCompat(conf.String(KeyGrokECS))
+	if err != nil {
+		return nil, opts, fmt.Errorf("property %q: %w", KeyGrokECS, err)
+	}
+	lib := grok.NewLibraryFor(mode)
 	for _, p := range conf.List(KeyGrokPatternsDir) {
 		if err := lib.AddPath(p); err != nil {
 			return nil, opts, fmt.Errorf("property \"grok.patterns.dir\": %w", err)
@@ -95,7 +112,6 @@ func grokSetup(conf component.Config) (*grok.Library, grok.Options, error) {
 			return nil, opts, fmt.Errorf("property \"grok.pattern.definitions\": %w", err)
 		}
 	}
-	var err error
 	if opts.Rename, err = grok.ParseMapping(conf.List(KeyGrokFieldMapping)); err != nil {
 		return nil, opts, fmt.Errorf("property \"grok.field.mapping\": %w", err)
 	}
@@ -112,7 +128,7 @@ func grokSetup(conf component.Config) (*grok.Library, grok.Options, error) {
 // against fieldsKey: a plain regex needs one field per capture group; grok
 // expressions name their fields, and fieldsKey, if given, must name the
 // same ones.
-func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options, regexKey, fieldsKey string, multi bool) ([]*pattern, error) {
+func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options, regexKey, fieldsKey string, multi bool, timeout time.Duration) ([]*pattern, error) {
 	src := conf.String(regexKey)
 	fields := conf.List(fieldsKey)
 	if src == "" {
@@ -139,7 +155,15 @@ func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", where(i), err)
 			}
-			regex, p.named = exp.Regex, true
+			// The expansion carries Logstash's flags (grok.rubyFlags): .
+			// matches a line end, ^ and $ match at every line, so a
+			// multi-line message (a Java stack trace) is one value.
+			regex, p.named, p.search = exp.Regex, true, true
+			if exp.Backtrack {
+				if p.bt, p.btGroups, err = compileBacktrack(exp, timeout); err != nil {
+					return nil, fmt.Errorf("%s: %w", where(i), err)
+				}
+			}
 			for _, c := range exp.Captures {
 				p.targets = append(p.targets, target{field: c.Field, name: record.MakeName(c.Field), conv: convOf(c)})
 				if !seen[c.Field] {
@@ -148,7 +172,13 @@ func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options
 				}
 			}
 		}
-		re, err := regexp.Compile(`^(?:` + regex + `)`)
+		if p.bt != nil {
+			p.bits = distinctBits(p.targets)
+			ps = append(ps, p)
+			continue
+		}
+		anchored := `^(?:` + regex + `)`
+		re, err := regexp.Compile(anchored)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", where(i), err)
 		}
@@ -172,6 +202,11 @@ func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options
 			}
 		}
 		p.re, p.fast = re, compileFast(re)
+		if p.search {
+			if p.re, err = regexp.Compile(regex); err != nil {
+				return nil, fmt.Errorf("%s: %w", where(i), err)
+			}
+		}
 		p.bits = distinctBits(p.targets)
 		ps = append(ps, p)
 	}
@@ -186,6 +221,29 @@ func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options
 		}
 	}
 	return ps, nil
+}
+
+// compileBacktrack compiles an expansion that needs the backtracking
+// engine. github.com/dlclark/regexp2 is a port of .NET's engine, whose
+// syntax covers what Logstash's Oniguruma patterns use: lookahead and
+// lookbehind, atomic groups, possessive quantifiers, back references,
+// (?<name>...); grok.BacktrackOptions says how it is set to read them as
+// Logstash does.
+func compileBacktrack(exp grok.Expansion, timeout time.Duration) (*regexp2.Regexp, []int, error) {
+	re, err := regexp2.Compile(exp.Regex, grok.BacktrackOptions)
+	if err != nil {
+		return nil, nil, fmt.Errorf("expanded expression: %w", err)
+	}
+	if timeout > 0 {
+		re.MatchTimeout = timeout
+	}
+	groups := make([]int, len(exp.Captures))
+	for i := range exp.Captures {
+		if groups[i] = re.GroupNumberFromName(fmt.Sprintf("g%d", i)); groups[i] < 0 {
+			return nil, nil, fmt.Errorf("expanded expression: capture %d has no group", i)
+		}
+	}
+	return re, groups, nil
 }
 
 // convOf gives the conversion of a grok capture; record_time is always a

@@ -17,7 +17,13 @@ const GrokUsage = `weir grok PATTERN [KEY=VALUE ...]
   Parses each line of stdin with PATTERN (grok or regular expression, as
   SplitText's value.regex) and writes one JSON object per line: the fields,
   or record_errors when the line does not match. KEY=VALUE pairs set other
-  SplitText keys, e.g. grok.field.mapping=spec or grok.patterns.dir=DIR.`
+  SplitText keys, e.g. grok.field.mapping=spec or grok.patterns.dir=DIR.
+  input.records=nul reads records separated by NUL bytes instead of lines,
+  so that a multi-line message (a stack trace) is one record, as a Kafka
+  message is in a job.`
+
+// KeyInputRecords is weir grok's own key: how stdin is cut into records.
+const KeyInputRecords = "input.records"
 
 // RunGrok is the logic of weir grok: it builds the SplitText a job with
 // value.regex PATTERN and the given keys would run, so that what a user
@@ -29,10 +35,21 @@ func RunGrok(args []string, r io.Reader, w io.Writer) error {
 		return fmt.Errorf("missing PATTERN; usage: %s", GrokUsage)
 	}
 	values := map[string]string{KeyValueRegex: args[0]}
+	sep := byte('\n')
 	for _, kv := range args[1:] {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
 			return fmt.Errorf("argument %q: want KEY=VALUE", kv)
+		}
+		if k == KeyInputRecords {
+			switch v {
+			case "lines":
+			case "nul":
+				sep = 0
+			default:
+				return fmt.Errorf("argument %q: want %s=lines or %s=nul", kv, KeyInputRecords, KeyInputRecords)
+			}
+			continue
 		}
 		values[k] = v
 	}
@@ -52,14 +69,20 @@ func RunGrok(args []string, r io.Reader, w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64*1024)
 	var buf []byte
 	for n := int64(0); ; n++ {
-		line, rerr := br.ReadString('\n')
+		line, rerr := br.ReadString(sep)
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
 			return fmt.Errorf("read lines: %w", rerr)
 		}
 		if line == "" && errors.Is(rerr, io.EOF) {
 			break
 		}
-		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		if sep == 0 {
+			// A record ends at NUL; its line ends are part of it. A
+			// trailing line end (printf '...\n\0') is not.
+			line = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(line, "\x00"), "\n"), "\r")
+		} else {
+			line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		}
 		rec := record.New(record.DeriveID("stdin", 0, n, 0), "", 0)
 		rec.SetString(record.FieldValue, line)
 		if err := p.Process(context.Background(), &component.Batch{Records: []*record.Record{rec}}); err != nil {

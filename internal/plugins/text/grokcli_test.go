@@ -31,6 +31,20 @@ func TestRunGrok(t *testing.T) {
 	}
 }
 
+// TestRunGrokMultiLine: with input.records=nul a multi-line message is one
+// record, and the grok expression sees its line ends.
+func TestRunGrokMultiLine(t *testing.T) {
+	in := "SEVERE: boom\n\tat a.b(C.java:1)\n\x00INFO: fine\n\x00"
+	var out bytes.Buffer
+	if err := text.RunGrok([]string{"%{WORD:level}: %{GREEDYDATA:msg}", "input.records=nul"}, strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"level":"SEVERE","msg":"boom\n\tat a.b(C.java:1)"}` + "\n" + `{"level":"INFO","msg":"fine"}` + "\n"
+	if out.String() != want {
+		t.Errorf("got\n%swant\n%s", out.String(), want)
+	}
+}
+
 func TestRunGrokRefusesABadConfiguration(t *testing.T) {
 	for args, want := range map[string]string{
 		"":                       "missing PATTERN",

@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/weir-streams/weir/internal/civil"
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/plugins/text/fastre"
+	"github.com/weir-streams/weir/internal/plugins/text/grok"
 	"github.com/weir-streams/weir/internal/record"
 )
 
@@ -33,14 +35,24 @@ const (
 	KeyGrokFieldMapping = "grok.field.mapping"
 	KeyGrokNamedOnly    = "grok.named.captures.only"
 	KeyGrokMatchField   = "grok.match.field"
+	KeyGrokECS          = "grok.ecs.compatibility"
+	KeyGrokTimeout      = "grok.timeout.millis"
+	KeyGrokBreakOnMatch = "grok.break.on.match"
+	KeyGrokKeepEmpty    = "grok.keep.empty.captures"
+	KeyGrokTagOnFailure = "grok.tag.on.failure"
+	KeyGrokOverwrite    = "grok.overwrite"
 )
+
+// ErrGrokTimeout is the error type of a record whose grok expression ran
+// longer than grok.timeout.millis on the backtracking engine.
+const ErrGrokTimeout = "grok_timeout"
 
 // SplitTextSpec declares SplitText.
 func SplitTextSpec() component.Spec {
 	return component.Spec{
 		Name: SplitTextName,
 		Kind: component.KindProcessor,
-		Summary: "Parses the raw value (record_value) with a regular expression or a grok expression anchored at its start. " +
+		Summary: "Parses the raw value (record_value) with a regular expression anchored at its start, or a grok expression searched for anywhere in it, as Logstash does. " +
 			"With a plain regular expression, capture group i becomes field i of value.fields; with grok syntax " +
 			"(%{PATTERN:field:type}, (?<field>...)) the named captures give the fields (see docs/grok.md). " +
 			"A value that does not match becomes an error record (regex_matching_error) that keeps the raw line. " +
@@ -48,11 +60,11 @@ func SplitTextSpec() component.Spec {
 			". A record_time in none of them makes the record an error record (date_parsing_error) that lists them.",
 		Properties: []component.Property{
 			{Key: KeyRecordType, Description: "Record type of the parsed records.", Default: "generic", Validator: component.NonEmpty},
-			{Key: KeyValueRegex, Description: "Regular expression (RE2 syntax) or grok expression applied to record_value, anchored at the start; " +
-				"trailing text is allowed. Several expressions, one per line, are tried in order and the first that matches wins.", Required: true, Example: `(\S+) \S+ (\S+)`, Validator: regexOrGrok},
+			{Key: KeyValueRegex, Description: "Regular expression (RE2 syntax) applied to record_value, anchored at the start (trailing text is allowed), " +
+				"or grok expression (Logstash's syntax), which matches anywhere in it. Several expressions, one per line, are tried in order and the first that matches wins.", Required: true, Example: `(\S+) \S+ (\S+)`, Validator: regexOrGrok},
 			{Key: KeyValueFields, Description: "Comma-separated field names, one per capture group of value.regex, in order. " +
 				"Optional with grok syntax, whose named captures give the fields; if given, it must name the same fields.", Example: "src_ip,user"},
-			{Key: KeyKeyRegex, Description: "Regular expression or grok expression applied to the message key (record_key), anchored at the start. A key that does not match sets no field.", Validator: regexOrGrok},
+			{Key: KeyKeyRegex, Description: "Regular expression (anchored at the start) or grok expression (matching anywhere) applied to the message key (record_key). A key that does not match sets no field.", Validator: regexOrGrok},
 			{Key: KeyKeyFields, Description: "Comma-separated field names, one per capture group of key.regex (optional with grok syntax)."},
 			{Key: KeyKeepRaw, Description: "Keep the raw line in record_value.", Default: "true", Validator: component.Bool},
 			{Key: KeyTimeZone, Description: "Time zone (IANA name) of record_time values that carry no offset of their own (nginx error logs, syslog RFC 3164, ISO 8601 without a zone). UTC by default, as in every processor that reads dates.", Default: "UTC", Validator: timeZone},
@@ -66,6 +78,21 @@ func SplitTextSpec() component.Spec {
 			{Key: KeyGrokNamedOnly, Description: "Only %{PATTERN:field} and (?<field>...) capture; false makes every %{PATTERN} capture into a field named PATTERN (Logstash's named_captures_only).",
 				Default: "true", Validator: component.Bool},
 			{Key: KeyGrokMatchField, Description: "Field that receives the expression of value.regex that matched, as written (useful with several)."},
+			{Key: KeyGrokECS, Description: "Logstash's ecs_compatibility: v1 and v8 use the built-in library with ECS field names; disabled uses the legacy names " +
+				"(a few legacy log formats are not built in: load Logstash's patterns/legacy with grok.patterns.dir).",
+				Default: "v1", Validator: component.Enum("disabled", "v1", "v8")},
+			{Key: KeyGrokTimeout, Description: "Time limit in milliseconds of one grok expression on one record when it runs on the backtracking engine " +
+				"(expressions with lookaround, atomic groups or back references); a record that exceeds it becomes an error record grok_timeout. 0: no limit (Logstash's timeout_millis).",
+				Default: "30000", Validator: component.IntRange(0, 1<<31-1)},
+			{Key: KeyGrokBreakOnMatch, Description: "With several expressions, stop at the first that matches (Logstash's break_on_match); false applies every expression that matches, in order.",
+				Default: "true", Validator: component.Bool},
+			{Key: KeyGrokKeepEmpty, Description: "Set a field for a named capture that matched the empty string (Logstash's keep_empty_captures).",
+				Default: "false", Validator: component.Bool},
+			{Key: KeyGrokTagOnFailure, Description: "Error type of a record that no grok expression matches (Logstash's tag_on_failure).",
+				Default: record.ErrRegexMatching, Validator: component.NonEmpty},
+			{Key: KeyGrokOverwrite, Description: "Comma-separated fields that a capture replaces when the record already holds them (Logstash's overwrite); " +
+				"a capture into any other field the record already holds makes it an array of the old and the captured values, as Logstash does.",
+				Validator: component.List(component.NonEmpty)},
 		},
 		Check:        checkSplitText,
 		NewProcessor: newSplitText,
@@ -89,6 +116,11 @@ type SplitText struct {
 	keepRaw    bool
 	loc        *time.Location
 	matchField string
+	timeout    time.Duration
+	breakFirst bool   // break_on_match
+	keepEmpty  bool   // keep_empty_captures
+	failure    string // error type when nothing matches
+	overwrite  map[string]bool
 }
 
 // checkSplitText refuses, at validation, what a single key cannot show: a
@@ -110,17 +142,36 @@ func newSplitText(conf component.Config, env component.Env) (component.Processor
 
 // build compiles the configuration, reporting every problem found.
 func build(conf component.Config) (*SplitText, error) {
-	st := &SplitText{typ: conf.String(KeyRecordType), matchField: conf.String(KeyGrokMatchField)}
+	st := &SplitText{typ: conf.String(KeyRecordType), matchField: conf.String(KeyGrokMatchField),
+		failure: conf.String(KeyGrokTagOnFailure)}
 	var errs []error
 	lib, opts, err := grokSetup(conf)
 	if err != nil {
 		return nil, err
 	}
-	if st.value, err = compilePatterns(conf, lib, opts, KeyValueRegex, KeyValueFields, true); err != nil {
+	if st.timeout, err = conf.Millis(KeyGrokTimeout); err != nil {
+		return nil, fmt.Errorf("property %q: %w", KeyGrokTimeout, err)
+	}
+	if st.breakFirst, err = conf.Bool(KeyGrokBreakOnMatch); err != nil {
+		return nil, fmt.Errorf("property %q: %w", KeyGrokBreakOnMatch, err)
+	}
+	if st.keepEmpty, err = conf.Bool(KeyGrokKeepEmpty); err != nil {
+		return nil, fmt.Errorf("property %q: %w", KeyGrokKeepEmpty, err)
+	}
+	if st.failure == "" {
+		st.failure = record.ErrRegexMatching
+	}
+	for _, f := range conf.List(KeyGrokOverwrite) {
+		if st.overwrite == nil {
+			st.overwrite = map[string]bool{}
+		}
+		st.overwrite[grok.FieldName(f)] = true
+	}
+	if st.value, err = compilePatterns(conf, lib, opts, KeyValueRegex, KeyValueFields, true, st.timeout); err != nil {
 		errs = append(errs, err)
 	}
 	if conf.IsSet(KeyKeyRegex) || conf.IsSet(KeyKeyFields) {
-		ps, err := compilePatterns(conf, lib, opts, KeyKeyRegex, KeyKeyFields, false)
+		ps, err := compilePatterns(conf, lib, opts, KeyKeyRegex, KeyKeyFields, false, st.timeout)
 		if err != nil {
 			errs = append(errs, err)
 		} else {
@@ -158,18 +209,58 @@ func compileFast(re *regexp.Regexp) *fastre.Matcher {
 	return m
 }
 
-// match returns p.re.FindStringSubmatchIndex(s), asking fastre first when
-// it can; idx is scratch space that the result may use, sc fastre's.
-func (p *pattern) match(s string, idx []int, sc *fastre.Scratch) []int {
+// match returns the capture positions of the first match of p in s, as
+// regexp's FindStringSubmatchIndex gives them, or nil. A plain regular
+// expression is anchored at the start; a grok expression is searched for
+// anywhere, as Logstash does. fastre, which only anchors, answers first:
+// the leftmost match of a search that matches at the start is the anchored
+// match, so only a line that does not match there costs a search by
+// regexp. An expression that needs the backtracking engine runs there,
+// bounded by the timeout; err is then errTimeout. idx is scratch space
+// that the result may use, sc fastre's.
+func (p *pattern) match(s string, idx []int, sc *fastre.Scratch) ([]int, error) {
+	if p.bt != nil {
+		return p.matchBacktrack(s, idx)
+	}
 	if p.fast != nil {
 		if m, ok, gaveUp := p.fast.MatchIndexScratch(s, idx, sc); !gaveUp {
-			if !ok {
-				return nil
+			if ok {
+				return m, nil
 			}
-			return m
+			if !p.search {
+				return nil, nil
+			}
 		}
 	}
-	return p.re.FindStringSubmatchIndex(s)
+	return p.re.FindStringSubmatchIndex(s), nil
+}
+
+// errTimeout is a backtracking match that ran out of time.
+var errTimeout = errors.New("timeout")
+
+// matchBacktrack runs p.bt and returns byte positions in the layout of
+// FindStringSubmatchIndex (-1 for a group that took no part).
+func (p *pattern) matchBacktrack(s string, idx []int) ([]int, error) {
+	m, err := p.bt.FindStringMatch(s)
+	if err != nil {
+		return nil, errTimeout
+	}
+	if m == nil {
+		return nil, nil
+	}
+	idx = idx[:0]
+	start, n := m.ByteRange()
+	idx = append(idx, start, start+n)
+	for _, g := range p.btGroups {
+		grp := m.GroupByNumber(g)
+		if grp == nil || len(grp.Captures) == 0 {
+			idx = append(idx, -1, -1)
+			continue
+		}
+		start, n := grp.ByteRange()
+		idx = append(idx, start, start+n)
+	}
+	return idx, nil
 }
 
 // Process parses every record of the batch in place.
@@ -195,31 +286,44 @@ func (st *SplitText) parse(r *record.Record, idx []int, sc *fastre.Scratch) {
 		r.AddError(record.ErrRegexMatching, "empty line")
 		return
 	}
-	var p *pattern
-	var m []int
-	for _, p = range st.value {
-		if m = p.match(line, idx, sc); m != nil {
+	matched := false
+	for i, p := range st.value {
+		m, err := p.match(line, idx, sc)
+		if err != nil {
+			r.AddError(ErrGrokTimeout, fmt.Sprintf("expression %d of value.regex ran longer than %s (grok.timeout.millis)", i+1, st.timeout))
+			return
+		}
+		if m == nil {
+			continue
+		}
+		matched = true
+		if err := st.setFields(r, p, line, m); err != nil {
+			r.AddError(err.kind, err.msg)
+			return
+		}
+		if st.matchField != "" {
+			r.SetString(st.matchField, p.src)
+		}
+		if st.breakFirst {
 			break
 		}
 	}
-	if m == nil {
+	if !matched {
 		if len(st.value) == 1 {
-			r.AddError(record.ErrRegexMatching, "line does not match value.regex")
+			r.AddError(st.failure, "line does not match value.regex")
 		} else {
-			r.AddError(record.ErrRegexMatching, fmt.Sprintf("line matches none of the %d expressions of value.regex", len(st.value)))
+			r.AddError(st.failure, fmt.Sprintf("line matches none of the %d expressions of value.regex", len(st.value)))
 		}
 		return
 	}
-	if err := st.setFields(r, p, line, m); err != nil {
-		r.AddError(err.kind, err.msg)
-		return
-	}
-	if st.matchField != "" {
-		r.SetString(st.matchField, p.src)
-	}
 	if st.key != nil {
 		if key, ok := r.GetString(record.FieldKey); ok {
-			if km := st.key.match(key, idx, sc); km != nil {
+			km, err := st.key.match(key, idx, sc)
+			if err != nil {
+				r.AddError(ErrGrokTimeout, fmt.Sprintf("key.regex ran longer than %s (grok.timeout.millis)", st.timeout))
+				return
+			}
+			if km != nil {
 				if err := st.setFields(r, st.key, key, km); err != nil {
 					r.AddError(err.kind, err.msg)
 					return
@@ -241,9 +345,16 @@ type fieldError struct{ kind, msg string }
 // appended without SetNamed's call and tests (AddAbsent): the same record.
 func (st *SplitText) setFields(r *record.Record, p *pattern, s string, m []int) *fieldError {
 	fresh := p.bits != 0 && r.Absent(p.bits) && r.Room() >= len(p.targets)
+	var had []bool // which targets the record held before this match
+	if !fresh && p.named {
+		had = make([]bool, len(p.targets))
+		for i, t := range p.targets {
+			_, had[i] = r.Get(t.field)
+		}
+	}
 	for i, t := range p.targets {
 		start, end := m[2*i+2], m[2*i+3]
-		if start < 0 || p.named && start == end {
+		if start < 0 || p.named && start == end && !st.keepEmpty {
 			continue // an optional group that did not take part sets no field
 		}
 		text := s[start:end]
@@ -254,14 +365,39 @@ func (st *SplitText) setFields(r *record.Record, p *pattern, s string, m []int) 
 				return fe
 			}
 		}
-		if fresh {
+		switch {
+		case fresh:
 			r.AddAbsent(t.name, v)
-		} else {
+		case had != nil && had[i] && !st.overwrite[t.field] && !technical(t.field):
+			// Logstash's grok adds a capture to a field the event already
+			// holds, unless overwrite names it: [old, captured].
+			old, _ := r.Get(t.field)
+			var arr []record.Value
+			if a, ok := old.AsArray(); ok {
+				arr = append(arr, a...)
+			} else {
+				arr = append(arr, old)
+			}
+			r.SetNamed(t.name, record.ArrayValue(append(arr, v)))
+		default:
 			r.SetNamed(t.name, v)
+			if had != nil {
+				// A later capture of the same field in this match adds
+				// to it, as Logstash's does (BIND9's query twice).
+				for j := i + 1; j < len(p.targets); j++ {
+					if p.targets[j].field == t.field {
+						had[j] = true
+					}
+				}
+			}
 		}
 	}
 	return nil
 }
+
+// technical reports the fields Weir itself sets on every record (record_id,
+// record_time, ...): a capture replaces them, as it always did.
+func technical(field string) bool { return strings.HasPrefix(field, "record_") }
 
 // convert is the value of a capture of a target that is not a plain
 // string.
@@ -276,13 +412,16 @@ func (st *SplitText) convert(t target, text string) (record.Value, *fieldError) 
 	case convInt:
 		n, err := parseInt(text)
 		if err != nil {
-			return record.Value{}, &fieldError{typeConversionError, fmt.Sprintf("field %s: %q is not an int", t.field, text)}
+			var ok bool
+			if n, ok = rubyInt(text); !ok {
+				return record.Value{}, &fieldError{typeConversionError, fmt.Sprintf("field %s: %q is not an int", t.field, text)}
+			}
 		}
 		return record.IntValue(n), nil
 	case convFloat:
 		f, err := strconv.ParseFloat(text, 64)
 		if err != nil {
-			return record.Value{}, &fieldError{typeConversionError, fmt.Sprintf("field %s: %q is not a float", t.field, text)}
+			f = rubyFloat(text)
 		}
 		return record.FloatValue(f), nil
 	case convBool:
@@ -293,6 +432,36 @@ func (st *SplitText) convert(t target, text string) (record.Value, *fieldError) 
 		return record.BoolValue(b), nil
 	}
 	return record.StringValue(text), nil
+}
+
+// rubyNumber finds the number at the start of a capture as Ruby's String#to_i
+// and #to_f read it, which Logstash's :int and :float use: leading white
+// space, a sign, digits (and for a float a fraction and an exponent); the
+// rest is ignored and no number at all is 0. A greedy capture such as
+// Logstash's %{GREEDYDATA:time_taken:float} in CLOUDFRONT_ACCESS_LOG
+// relies on it.
+var (
+	rubyIntPrefix   = regexp.MustCompile(`^\s*[+-]?\d+`)
+	rubyFloatPrefix = regexp.MustCompile(`^\s*[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?`)
+)
+
+// rubyInt is String#to_i; ok is false for a number beyond 64 bits.
+func rubyInt(text string) (int64, bool) {
+	m := strings.TrimSpace(rubyIntPrefix.FindString(text))
+	if m == "" {
+		return 0, true
+	}
+	n, err := strconv.ParseInt(strings.TrimPrefix(m, "+"), 10, 64)
+	return n, err == nil
+}
+
+// rubyFloat is String#to_f.
+func rubyFloat(text string) float64 {
+	f, err := strconv.ParseFloat(strings.TrimSpace(rubyFloatPrefix.FindString(text)), 64)
+	if err != nil {
+		return 0
+	}
+	return f
 }
 
 // typeConversionError is the error type of a capture that %{PATTERN:field:int}

@@ -340,7 +340,8 @@ func TestRandomDifferential(t *testing.T) {
 	t.Logf("%d patterns compiled of %d, %d with spans, %d give-ups", compiled, patterns, spans, gaveUp)
 }
 
-// spanPatterns have capture-free ASCII parts followed by something that
+// spanPatterns have capture-free ASCII parts (and literal runes beyond
+// ASCII) followed by something that
 // cannot start with their bytes, which run as one DFA instruction (spans):
 // grok's shapes (IPv4, a date with month names and \b, numbers, optional
 // and counted groups) and small ones.
@@ -354,6 +355,9 @@ var spanPatterns = []string{
 	`(?:[+-]?(?:[0-9]+(?:\.[0-9]+)?)|\.[0-9]+)"`,
 	`(?:ab?){2,3}?(\s)`,
 	`(?:ab|b)(?:1|22)(?:ab|b) (x)`,
+	// Literal runes beyond ASCII, as in German month names (März, Mär).
+	`\[(\d+/\b(?:Jan|[Mm](?:a|ä)?r(?:ch|z)?|Ma(?:y|i)|O(?:c|k)?t)\b/\d+)\]`,
+	`(?:é|[äöü]b)+ (.)`,
 }
 
 var spanInputs = []string{
@@ -363,6 +367,8 @@ var spanInputs = []string{
 	`xab"`, `abbcbc"z`, `ab`, `a"`, `aa"`, `"`, "word rest", "_ x", "a1 b", " x", "ab ",
 	"aa b1 x", "ab1 x", "aab1a x", "AbCd!", "abab\xff", `12.5"`, `.5"`, `-1"`, `+"`, `1."`,
 	"aba x", "abab", "a1b2a ", "a1b2a", "b2a1b x", "\xffab",
+	"[4/Mär/2015]", "[4/März/2015]", "[4/Mai/2015]", "[4/Okt/2015]", "[4/Mr/2015]", "[4/M\xc3r/2015]",
+	"[4/M\xe4r/2015]", "[4/Mär", "éé x", "äbüb x", "é\xc3 x", "\xc3\xa9 x", "öbé x",
 }
 
 // TestSpans checks that the span patterns run spans and that they give
@@ -416,7 +422,7 @@ func TestSpanTooLarge(t *testing.T) {
 // bytes so that they run as spans.
 func TestSpanRandomDifferential(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
-	atoms := []string{`a`, `b`, `ab`, `1`, `\d`, `[a-c]`, `[+\-]`, `\w`, `(?i:a)`, `\b`, `\B`, `:`, `(?:)`}
+	atoms := []string{`a`, `b`, `ab`, `1`, `\d`, `[a-c]`, `[+\-]`, `\w`, `(?i:a)`, `\b`, `\B`, `:`, `(?:)`, `ä`, `[aé]`, `[äöü]`}
 	quants := []string{``, ``, `*`, `+`, `?`, `*?`, `??`, `{2}`, `{1,3}`, `{0,2}?`}
 	var part func(depth int) string
 	part = func(depth int) string {
@@ -432,7 +438,7 @@ func TestSpanRandomDifferential(t *testing.T) {
 	}
 	before := []string{``, `(a)?`, `(\w*?)`, `(1)`}
 	after := []string{` (.*)`, `"`, `(\S*)`, `$`, ``, `( )?`, `(?:"|a)`}
-	pieces := []string{"a", "b", "A", "1", "2", "+", "-", ":", "_", " ", "\"", "\xff", "é"}
+	pieces := []string{"a", "b", "A", "1", "2", "+", "-", ":", "_", " ", "\"", "\xff", "é", "ä", "ü", "\xc3", "\xa4"}
 	spans, matched := 0, 0
 	for i := 0; i < 2000; i++ {
 		p := anchor(before[r.Intn(len(before))] + "(?:" + part(2) + ")" + after[r.Intn(len(after))])

@@ -10,8 +10,9 @@ import (
 )
 
 // A span is a part of a pattern that holds no capture group and matches
-// only ASCII text, such as grok's %{IPV4}, %{HTTPDATE} or the month names of
-// %{MONTH}: a deterministic automaton (DFA) over bytes recognises it in one
+// ASCII text and literal runes beyond it, such as grok's %{IPV4},
+// %{HTTPDATE} or the month names of %{MONTH} (German ones, März, among
+// them): a deterministic automaton (DFA) over bytes recognises it in one
 // instruction, where the backtracker would run one instruction per
 // alternative, optional part and counted copy (about twenty for an IPv4
 // address, forty for a date).
@@ -88,20 +89,20 @@ func (d *dfa) run(s string, pos int) (int, bool) {
 }
 
 // spannable reports whether re holds no capture and matches only ASCII
-// bytes, with no anchor but \b and \B, so that a DFA can stand for it.
+// bytes and literal runes beyond ASCII (runeBytes), with no anchor but \b and \B, so that a DFA can stand for it.
 func spannable(re *syntax.Regexp) bool {
 	switch re.Op {
 	case syntax.OpEmptyMatch, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
 		return true
 	case syntax.OpLiteral:
 		for _, r := range re.Rune {
-			if asciiSet(r, re.Flags&syntax.FoldCase != 0) == nil {
+			if runeBytes(r, re.Flags&syntax.FoldCase != 0) == nil {
 				return false
 			}
 		}
 		return true
 	case syntax.OpCharClass:
-		return len(re.Rune) > 0 && re.Rune[len(re.Rune)-1] < utf8.RuneSelf
+		return len(re.Rune) > 0 && highRunes(re.Rune) != nil
 	case syntax.OpConcat, syntax.OpAlternate, syntax.OpQuest, syntax.OpStar, syntax.OpPlus, syntax.OpRepeat:
 		for _, sub := range re.Sub {
 			if !spannable(sub) {
@@ -111,6 +112,53 @@ func spannable(re *syntax.Regexp) bool {
 		return true
 	}
 	return false
+}
+
+// runeBytes returns the sets of bytes that the UTF-8 encoding of r
+// matches, one per byte, or nil if r cannot be part of a span. An ASCII
+// rune is one byte (its fold orbit when fold is set). A rune beyond ASCII,
+// such as the ä of a German month name, is the bytes of its encoding: in
+// any text those bytes in a row are that rune, so the DFA over bytes and
+// regexp over runes agree. A folded rune beyond ASCII, and U+FFFD (which
+// regexp matches on any invalid byte), are not spanned.
+func runeBytes(r rune, fold bool) []*[256]bool {
+	if r < utf8.RuneSelf {
+		if set := asciiSet(r, fold); set != nil {
+			return []*[256]bool{set}
+		}
+		return nil
+	}
+	if fold || r == utf8.RuneError || !utf8.ValidRune(r) {
+		return nil
+	}
+	var buf [utf8.UTFMax]byte
+	n := utf8.EncodeRune(buf[:], r)
+	sets := make([]*[256]bool, n)
+	for i, b := range buf[:n] {
+		sets[i] = new([256]bool)
+		sets[i][b] = true
+	}
+	return sets
+}
+
+// maxSpanHighRunes bounds the runes beyond ASCII of a class in a span:
+// each is a path of its own in the automaton.
+const maxSpanHighRunes = 16
+
+// highRunes returns the runes beyond ASCII of a class given as lo, hi
+// pairs (an empty, non-nil slice when there are none), or nil when they
+// are too many or one cannot be spanned (runeBytes).
+func highRunes(ranges []rune) []rune {
+	out := []rune{}
+	for i := 0; i+1 < len(ranges); i += 2 {
+		for r := max(ranges[i], utf8.RuneSelf); r <= ranges[i+1]; r++ {
+			if len(out) == maxSpanHighRunes || runeBytes(r, false) == nil {
+				return nil
+			}
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // asciiSet returns the bytes r matches (its fold orbit when fold is set),
@@ -173,17 +221,35 @@ func (b *nfaBuilder) build(re *syntax.Regexp, next int) int {
 		return next
 	case syntax.OpLiteral:
 		for i := len(re.Rune) - 1; i >= 0; i-- {
-			next = b.add(nstate{kind: nByte, set: asciiSet(re.Rune[i], re.Flags&syntax.FoldCase != 0), out: next})
+			sets := runeBytes(re.Rune[i], re.Flags&syntax.FoldCase != 0)
+			for j := len(sets) - 1; j >= 0; j-- {
+				next = b.add(nstate{kind: nByte, set: sets[j], out: next})
+			}
 		}
 		return next
 	case syntax.OpCharClass:
 		var set [256]bool
 		for i := 0; i+1 < len(re.Rune); i += 2 {
-			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+			for r := re.Rune[i]; r <= min(re.Rune[i+1], utf8.RuneSelf-1); r++ {
 				set[r] = true
 			}
 		}
-		return b.add(nstate{kind: nByte, set: &set, out: next})
+		ascii := b.add(nstate{kind: nByte, set: &set, out: next})
+		high := highRunes(re.Rune)
+		if len(high) == 0 {
+			return ascii
+		}
+		// [aä]: the ASCII bytes, or the bytes of one of the other runes.
+		outs := []int{ascii}
+		for _, r := range high {
+			start := next
+			sets := runeBytes(r, false)
+			for j := len(sets) - 1; j >= 0; j-- {
+				start = b.add(nstate{kind: nByte, set: sets[j], out: start})
+			}
+			outs = append(outs, start)
+		}
+		return b.add(nstate{kind: nEps, outs: outs})
 	case syntax.OpWordBoundary:
 		b.asserts = true
 		return b.add(nstate{kind: nAssert, arg: assertWordBoundary, out: next})
@@ -420,18 +486,28 @@ func disjointAlphabet(re *syntax.Regexp, f *[256]bool) bool {
 	switch re.Op {
 	case syntax.OpLiteral:
 		for _, r := range re.Rune {
-			set := asciiSet(r, re.Flags&syntax.FoldCase != 0)
-			for b, in := range set {
-				if in && f[b] {
-					return false
+			for _, set := range runeBytes(r, re.Flags&syntax.FoldCase != 0) {
+				for b, in := range set {
+					if in && f[b] {
+						return false
+					}
 				}
 			}
 		}
 	case syntax.OpCharClass:
 		for i := 0; i+1 < len(re.Rune); i += 2 {
-			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+			for r := re.Rune[i]; r <= min(re.Rune[i+1], utf8.RuneSelf-1); r++ {
 				if f[r] {
 					return false
+				}
+			}
+		}
+		for _, r := range highRunes(re.Rune) {
+			for _, set := range runeBytes(r, false) {
+				for b, in := range set {
+					if in && f[b] {
+						return false
+					}
 				}
 			}
 		}

@@ -49,6 +49,9 @@ var Sets = []struct {
 // built.
 type Library struct {
 	defs map[string]string
+	// legacy is set for the library of grok.ecs.compatibility disabled,
+	// whose log-format patterns come from the user's files.
+	legacy bool
 }
 
 // Reordered are the definitions Weir changes, with the one go-grok v0.3.1
@@ -65,12 +68,123 @@ var Reordered = map[string]struct{ Original, Weir string }{
 	"IP": {Original: `(?:%{IPV6}|%{IPV4})`, Weir: `(?:%{IPV4}|%{IPV6})`},
 }
 
-// NewLibrary returns a library holding every pattern set of go-grok, with
-// the definitions of Reordered.
+// Fixed are the definitions where go-grok v0.3.1 captures or matches
+// something else than Logstash's ECS library, with go-grok's text (a fix
+// applies only while go-grok still has it, so that a new version is looked
+// at again) and Weir's.
+var Fixed = map[string]struct{ Original, Weir, Why string }{
+	"SYSLOGPROG": {`%{PROG}(?:\[\d+\])?`, `%{PROG:process.name}(?:\[%{POSINT:process.pid:int}\])?`,
+		"go-grok captures neither the program nor its pid, so %{SYSLOGLINE} gives no process.name"},
+	"URIPATH": {`(/[A-Za-z0-9$.+!*'(){},~:;=@#%&_\-]+)+`, `(?:/[A-Za-z0-9$.+!*'(){},~:;=@#%&_\-]*)+`,
+		"go-grok refuses a bare / and a path ending in /"},
+	"CISCOFW733100": {`\\s*%{DATA:[cisco.asa.burst.object}\s*\] drop %{DATA:cisco.asa.burst.id} exceeded. Current burst rate is %{INT:cisco.asa.burst.current_rate:int} per second, max configured rate is %{INT:cisco.asa.burst.configured_rate:int}; Current average rate is %{INT:cisco.asa.burst.avg_rate:int} per second, max configured rate is %{INT:cisco.asa.burst.configured_avg_rate:int}; Cumulative total count is %{INT:cisco.asa.burst.cumulative_count:int}`,
+		`\[\s*%{DATA:cisco.asa.burst.object}\s*\] drop %{DATA:cisco.asa.burst.id} exceeded. Current burst rate is %{INT:cisco.asa.burst.current_rate:int} per second, max configured rate is %{INT:cisco.asa.burst.configured_rate:int}; Current average rate is %{INT:cisco.asa.burst.avg_rate:int} per second, max configured rate is %{INT:cisco.asa.burst.configured_avg_rate:int}; Cumulative total count is %{INT:cisco.asa.burst.cumulative_count:int}`,
+		"go-grok's text starts with a literal backslash and a broken field name, so it never matches a message"},
+	"MONTH": {`\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|Jun(?:e)?|Jul(?:y)?|Aug(?:ust)?|Sep(?:tember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b`,
+		`\b(?:[Jj]an(?:uary|uar)?|[Ff]eb(?:ruary|ruar)?|[Mm](?:a|ä)?r(?:ch|z)?|[Aa]pr(?:il)?|[Mm]a(?:y|i)?|[Jj]un(?:e|i)?|[Jj]ul(?:y|i)?|[Aa]ug(?:ust)?|[Ss]ep(?:tember)?|[Oo](?:c|k)?t(?:ober)?|[Nn]ov(?:ember)?|[Dd]e(?:c|z)(?:ember)?)\b`,
+		"go-grok's knows neither German month names (Mai, Mär, März, Okt, Dez) nor lower-case ones, which Logstash's takes; fastre runs it as one span still (its ä is two literal bytes)"},
+	"UNIXPATH": {`(/[\w_%!$@:.,+~-]+)+`, `(?:/[\p{L}\p{M}\p{Nd}_%!$@:.,+~-]*)+`,
+		"go-grok's refuses / alone, // and a path ending in /, and stops at a letter beyond ASCII (Logstash's [[:alnum:]] is Unicode's)"},
+	"WINPATH": {`[A-Za-z]+:(\\[^\\?*]+)+`, `(?:[A-Za-z]+:|\\)(?:\\[^\\?*]*)+`,
+		"go-grok's refuses a root C:\\, a doubled separator and a path starting with \\"},
+	"URN": {`urn:[0-9A-Za-z][0-9A-Za-z-]{0,31}:[0-9A-Za-z()+,.:=@;$_!*'/?#-]+`, `urn:[0-9A-Za-z][0-9A-Za-z-]{0,31}:(?:%[0-9a-fA-F]{2}|[0-9A-Za-z()+,.:=@;$_!*'/?#-])+`,
+		"go-grok's refuses percent-escapes (%2F), which RFC 8141 allows"},
+	"IPTABLES": {`IN=(?:%{NOTSPACE:observer.ingress.interface.name})?\s+OUT=(?:%{NOTSPACE:observer.egress.interface.name})?\s+(?:MAC=(?:%{COMMONMAC:destination.mac})?(?::%{COMMONMAC:source.mac})?(?::A-Fa-f0-9{2}:A-Fa-f0-9{2})?\s+)?(:?%{IPTABLES4_PART}|%{IPTABLES6_PART}).*?PROTO=(?:%{WORD:network.transport})?\s+SPT=(?:%{INT:source.port:int})?\s+DPT=(?:%{INT:destination.port:int})?\s+(?:%{IPTABLES_TCP_PART})?`,
+		`IN=(?:%{NOTSPACE:observer.ingress.interface.name})?\s+OUT=(?:%{NOTSPACE:observer.egress.interface.name})?\s+(?:MAC=(?:%{COMMONMAC:destination.mac})?(?::%{COMMONMAC:source.mac})?(?::[A-Fa-f0-9]{2}:[A-Fa-f0-9]{2})?\s+)?(:?%{IPTABLES4_PART}|%{IPTABLES6_PART}).*?PROTO=(?:%{WORD:network.transport})?\s+SPT=(?:%{INT:source.port:int})?\s+DPT=(?:%{INT:destination.port:int})?\s+(?:%{IPTABLES_TCP_PART})?`,
+		"go-grok's text lost the brackets of [A-Fa-f0-9]{2} after the MAC addresses, so no line with a MAC= of 14 bytes matches (SFW2, SHOREWALL)"},
+	"SYSLOGPAMSESSION": {`%{SYSLOGBASE} (%{GREEDYDATA:message})%{WORD:system.auth.pam.module}\(%{DATA:system.auth.pam.origin}\): session %{WORD:system.auth.pam.session_state} for user %{USERNAME:user.name}(?: by %{GREEDYDATA})?`,
+		`%{SYSLOGBASE} (?=%{GREEDYDATA:message})%{WORD:system.auth.pam.module}\(%{DATA:system.auth.pam.origin}\): session %{WORD:system.auth.pam.session_state} for user %{USERNAME:user.name}(?: by %{GREEDYDATA})?`,
+		"go-grok's consumes the message before the PAM module; Logstash's looks ahead, so that message also holds the text the rest parses (the one pattern of the library that runs on regexp2)"},
+	"CISCOFW602303_602304": {`%{WORD:cisco.asa.network.type}: An %{CISCO_DIRECTION:cisco.asa.network.direction} %{DATA:cisco.asa.ipsec.tunnel_type} SA \(SPI=%{DATA:cisco.asa.ipsec.spi}\) between %{IP:source.address} and %{IP:destination.address} \(user=%{DATA:source.user.name}\) has been %{CISCO_ACTION:cisco.asa.outcome}`,
+		`%{WORD:cisco.asa.network.type}: An %{CISCO_DIRECTION:cisco.asa.network.direction} %{DATA:cisco.asa.ipsec.tunnel_type} SA \(SPI=\s?%{DATA:cisco.asa.ipsec.spi}\) between %{IP:source.ip} and %{IP:destination.ip} \(user=\s?%{DATA:source.user.name}\) has been %{CISCO_ACTION:cisco.asa.outcome}`,
+		"go-grok's keeps the space ASA writes after SPI= and user= in the values"},
+	"EXIM_REMOTE_HOST": {`(H=(\(%{NOTSPACE:source.host.name}\) )?(\(%{NOTSPACE:exim.log.remote_address}\) )?\[%{IP:source.address}\](?::%{POSINT:source.port:int})?)`,
+		`(H=(%{NOTSPACE:source.address} )?(\(%{NOTSPACE:exim.log.remote_address}\) )?\[%{IP:source.address}\](?::%{POSINT:source.port:int})?)`,
+		"go-grok's wants the host name in parentheses, so H=mailer.example [192.0.2.1] is not read and the fields after it are lost"},
+	"CLOUDFRONT_ACCESS_LOG": {`(?<timestamp>%{YEAR}[-]%{MONTHNUM}[-]%{MONTHDAY}\t%{TIME})\t%{WORD:aws.cloudfront.x_edge_location}\t(?:-|%{INT:destination.bytes:long})\t%{IPORHOST:source.address}\t%{WORD:http.request.method}\t%{HOSTNAME:url.domain}\t%{NOTSPACE:url.path}\t(?:(?:000)|%{INT:http.response.status_code:int})\t(?:-|%{DATA:http.request.referrer})\t%{DATA:user_agent.original}\t(?:-|%{DATA:url.query})\t(?:-|%{DATA:aws.cloudfront.http.request.cookie})\t%{WORD:aws.cloudfront.x_edge_result_type}\t%{NOTSPACE:aws.cloudfront.x_edge_request_id}\t%{HOSTNAME:aws.cloudfront.http.request.host}\t%{URIPROTO:network.protocol.name}\t(?:-|%{INT:source.bytes:long})\t%{NUMBER:aws.cloudfront.time_taken:float}\t(?:-|%{IP:network.forwarded_ip})\t(?:-|%{DATA:aws.cloudfront.ssl_protocol})\t(?:-|%{NOTSPACE:tls.cipher})\t%{WORD:aws.cloudfront.x_edge_response_result_type}(?:\t(?:-|HTTP/%{NUMBER:http.version})\t(?:-|%{DATA:aws.cloudfront.fle_status})\t(?:-|%{DATA:aws.cloudfront.fle_encrypted_fields})\t%{INT:source.port:int}\t%{NUMBER:aws.cloudfront.time_to_first_byte:float}\t(?:-|%{DATA:aws.cloudfront.x_edge_detailed_result_type})\t(?:-|%{NOTSPACE:http.request.mime_type})\t(?:-|%{INT:aws.cloudfront.http.request.size:long})\t(?:-|%{INT:aws.cloudfront.http.request.range.start:long})\t(?:-|%{INT:aws.cloudfront.http.request.range.end:long}))?`,
+		`(?<timestamp>%{YEAR}[-]%{MONTHNUM}[-]%{MONTHDAY}\t%{TIME})\t%{WORD:aws.cloudfront.x_edge_location}\t(?:-|%{INT:destination.bytes:long})\t%{IPORHOST:source.ip}\t%{WORD:http.request.method}\t%{HOSTNAME:url.domain}\t%{NOTSPACE:url.path}\t(?:(?:000)|%{INT:http.response.status_code:int})\t(?:-|%{DATA:http.request.referrer})\t%{DATA:user_agent.original}\t(?:-|%{DATA:url.query})\t(?:-|%{DATA:aws.cloudfront.http.request.cookie})\t%{WORD:aws.cloudfront.x_edge_result_type}\t%{NOTSPACE:aws.cloudfront.x_edge_request_id}\t%{HOSTNAME:aws.cloudfront.http.request.host}\t%{URIPROTO:network.protocol}\t(?:-|%{INT:source.bytes:long})\t%{NUMBER:aws.cloudfront.time_taken:float}\t(?:-|%{IP:network.forwarded_ip})\t(?:-|%{DATA:aws.cloudfront.ssl_protocol})\t(?:-|%{NOTSPACE:tls.cipher})\t%{WORD:aws.cloudfront.x_edge_response_result_type}(?:\t(?:-|HTTP/%{NUMBER:http.version})\t(?:-|%{DATA:aws.cloudfront.fle_status})\t(?:-|%{DATA:aws.cloudfront.fle_encrypted_fields})\t%{INT:source.port:int}\t%{NUMBER:aws.cloudfront.time_to_first_byte:float}\t(?:-|%{DATA:aws.cloudfront.x_edge_detailed_result_type})\t(?:-|%{NOTSPACE:http.request.mime_type})\t(?:-|%{INT:aws.cloudfront.http.request.size:long})\t(?:-|%{INT:aws.cloudfront.http.request.range.start:long})\t(?:-|%{INT:aws.cloudfront.http.request.range.end:long}))?`,
+		"Logstash's ECS library names the client source.ip and the protocol network.protocol"},
+	"EMAILLOCALPART": {`[a-zA-Z][a-zA-Z0-9_.+-=:]+`, "[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*",
+		"go-grok's refuses a local part that starts with a digit or holds { } and takes a:b and a..b; Weir's is RFC 5322's dot-atom, as Logstash's ECS one"},
+}
+
+// renames are the field names go-grok writes otherwise than Logstash's ECS
+// library, applied to every definition: an IP address is [source][ip],
+// not source.address (HAProxy's excepted, where Logstash writes address
+// too), a syslog host is [host][hostname], a body size is bytes, and what
+// Logstash keeps out of the event is under [@metadata], not metadata.
+var renames = []struct {
+	re   *regexp.Regexp
+	to   string
+	skip string // the set it does not apply to
+}{
+	{regexp.MustCompile(`(%\{IP(?:V4|V6)?:(?:source|destination|client|server)(?:\.nat)?)\.address\}`), "${1}.ip}", "haproxy"},
+	{regexp.MustCompile(`%\{SYSLOGHOST:host\.name\}`), "%{SYSLOGHOST:host.hostname}", ""},
+	{regexp.MustCompile(`:http\.response\.body\.size([:}])`), ":http.response.body.bytes$1", ""},
+	{regexp.MustCompile(`:metadata\.`), ":@metadata.", ""},
+}
+
+// NewLibrary returns the library of the ECS modes: NewBaseLibrary's, with
+// Logstash's ECS field names where a definition has the structure of
+// Logstash's (ecsFields).
 func NewLibrary() *Library {
+	l := NewBaseLibrary()
+	for name, fields := range ecsFields {
+		if def, ok := withFields(l.defs[name], fields); ok {
+			l.defs[name] = def
+		}
+	}
+	maps.Copy(l.defs, ecsTexts)
+	addFamilies(l, false)
+	return l
+}
+
+// ecsTexts are Weir's ECS definitions where go-grok's names fields
+// otherwise than Logstash's ECS library and its structure differs too, so
+// that no field table can rename them. They apply to the ECS modes only:
+// the legacy names are given to go-grok's own texts.
+var ecsTexts = map[string]string{
+	"CISCOFW106023":   `%{CISCO_ACTION:cisco.asa.outcome}(?: protocol)? %{WORD:cisco.asa.network.transport} src %{CISCO_SRC_HOST_PORT_USER} dst %{CISCO_DST_HOST_PORT_USER}(?: \(type %{INT:cisco.asa.icmp_type:int}, code %{INT:cisco.asa.icmp_code:int}\))? by access-group "?%{DATA:cisco.asa.rule_name}"? \[%{DATA:@metadata.cisco.asa.hashcode1}, %{DATA:@metadata.cisco.asa.hashcode2}\]`,
+	"MONGO_SLOWQUERY": `%{WORD:mongodb.profile.op} %{MONGO_WORDDASH:mongodb.database}\.%{MONGO_WORDDASH:mongodb.collection} %{WORD}: (?<mongodb.query.original>\{ %{MONGO_QUERY_CONTENT} \}) ntoreturn:%{NONNEGINT:mongodb.profile.ntoreturn:int} ntoskip:%{NONNEGINT:mongodb.profile.ntoskip:int} nscanned:%{NONNEGINT:mongodb.profile.nscanned:int}.*? nreturned:%{NONNEGINT:mongodb.profile.nreturned:int}.*? %{INT:mongodb.profile.duration:int}ms`,
+}
+
+// addFamilies adds the families of patterns that are Weir's own, in the
+// ECS or the legacy names.
+func addFamilies(l *Library, legacy bool) {
+	for _, family := range []func(bool) map[string]string{nagiosDefinitions, baculaDefinitions} {
+		maps.Copy(l.defs, family(legacy))
+	}
+}
+
+// NewBaseLibrary returns a library holding every pattern set of go-grok,
+// with the renames, and the definitions of Fixed and Reordered: what the
+// field tables (fields.go, written by tools/grokfields) are aligned with.
+func NewBaseLibrary() *Library {
+	l := newGoGrok(true)
+	for name, f := range Fixed {
+		if s, ok := findSet(name); ok && s == f.Original {
+			l.defs[name] = f.Weir
+		}
+	}
+	return l
+}
+
+// NewGoGrokLibrary returns go-grok's definitions as go-grok has them,
+// but for Reordered (which changes no match): what tests compare Weir's
+// expansion with go-grok on.
+func NewGoGrokLibrary() *Library { return newGoGrok(false) }
+
+func newGoGrok(rename bool) *Library {
 	l := &Library{defs: map[string]string{}}
 	for _, s := range Sets {
-		maps.Copy(l.defs, s.Patterns)
+		for name, def := range s.Patterns {
+			for _, r := range renames {
+				if rename && r.skip != s.Name {
+					def = r.re.ReplaceAllString(def, r.to)
+				}
+			}
+			l.defs[name] = def
+		}
 	}
 	for name, r := range Reordered {
 		if l.defs[name] == r.Original {
@@ -78,6 +192,16 @@ func NewLibrary() *Library {
 		}
 	}
 	return l
+}
+
+// findSet returns go-grok's own text of a pattern.
+func findSet(name string) (string, bool) {
+	for _, s := range Sets {
+		if d, ok := s.Patterns[name]; ok {
+			return d, true
+		}
+	}
+	return "", false
 }
 
 // Lookup returns the definition of a pattern.
@@ -127,39 +251,58 @@ func (l *Library) AddDefinitions(text, where string) error {
 // of a directory (in name order, not recursively), as Logstash's
 // patterns_dir does.
 func (l *Library) AddPath(path string) error {
-	st, err := os.Stat(path)
+	files, err := readPatternFiles(path)
 	if err != nil {
 		return fmt.Errorf("pattern files: %w", err)
 	}
-	files := []string{path}
-	if st.IsDir() {
-		entries, err := os.ReadDir(path)
-		if err != nil {
-			return fmt.Errorf("pattern files: %w", err)
-		}
-		files = files[:0]
-		for _, e := range entries {
-			if e.Type().IsRegular() {
-				files = append(files, filepath.Join(path, e.Name()))
-			}
-		}
-	}
 	for _, f := range files {
-		b, err := localfile.Read(f, localfile.Patterns)
-		if err != nil {
-			return fmt.Errorf("pattern files: %w", err)
-		}
 		// One line at a time, and an error that names the file and the
 		// line but never quotes it: the path may name a file that holds
 		// something other than patterns (a password, a key), and the error
 		// reaches logs, /api/status and the snapshots sent to the REST API.
-		for n, line := range strings.Split(string(b), "\n") {
-			if err := l.AddDefinitions(line, f); err != nil {
-				return fmt.Errorf("pattern file %s line %d: not a grok definition (NAME of letters, digits and _, white space, then the expression)", f, n+1)
+		for n, line := range strings.Split(f.text, "\n") {
+			if err := l.AddDefinitions(line, f.name); err != nil {
+				return fmt.Errorf("pattern file %s line %d: not a grok definition (NAME of letters, digits and _, white space, then the expression)", f.name, n+1)
 			}
 		}
 	}
 	return nil
+}
+
+// patternFile is one pattern file as read.
+type patternFile struct{ name, text string }
+
+// readPatternFiles is the one place that reads pattern files from disk: the
+// file path, or every regular file of the directory path, in name order.
+func readPatternFiles(path string) ([]patternFile, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	names := []string{path}
+	if st.IsDir() {
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			return nil, err
+		}
+		names = names[:0]
+		for _, e := range entries {
+			if e.Type().IsRegular() {
+				names = append(names, filepath.Join(path, e.Name()))
+			}
+		}
+	}
+	out := make([]patternFile, 0, len(names))
+	for _, n := range names {
+		// A regular file under the pattern files' size limit: a path of
+		// /dev/zero or a FIFO is refused at once (docs/security.md).
+		b, err := localfile.Read(n, localfile.Patterns)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, patternFile{name: n, text: string(b)})
+	}
+	return out, nil
 }
 
 // SpecMapping renames the ECS fields of the library's httpd patterns
@@ -175,7 +318,8 @@ var SpecMapping = map[string]string{
 	"url.original":                "http_query",
 	"http.version":                "http_version",
 	"http.response.status_code":   "http_status",
-	"http.response.body.size":     "bytes_out",
+	"http.response.body.bytes":    "bytes_out",
+	"http.response.body.size":     "bytes_out", // go-grok's name, for expressions that write it
 	"http.request.referrer":       "http_referer",
 	"user_agent.original":         "http_user_agent",
 }
@@ -206,3 +350,83 @@ func ParseMapping(items []string) (map[string]string, error) {
 	}
 	return out, nil
 }
+
+// Compat is Logstash's ecs_compatibility: which field names the library's
+// patterns write.
+type Compat uint8
+
+// Compatibility modes.
+const (
+	ECSv1    Compat = iota // v1 and v8: ECS names
+	Disabled               // legacy names
+)
+
+// ParseCompat reads disabled, v1 or v8 (the empty string is v1).
+func ParseCompat(s string) (Compat, error) {
+	switch s {
+	case "", "v1", "v8":
+		return ECSv1, nil
+	case "disabled":
+		return Disabled, nil
+	}
+	return ECSv1, fmt.Errorf("%q is not disabled, v1 or v8", s)
+}
+
+// NewLibraryFor returns the built-in library of a mode. ECS modes get
+// NewLibrary's. The legacy mode gets NewBaseLibrary's building blocks (the
+// definitions that capture nothing, whose text does not depend on the
+// mode) and its log formats under Logstash's legacy field names: those
+// that tools/grokfields aligned with Logstash's legacy texts
+// (legacyFields), those Weir names itself (legacyEdits, legacyOwn,
+// legacyTexts) and Weir's own families. A log format without legacy names
+// is left out, so that a legacy pipeline never receives ECS names; Logstash's
+// patterns/legacy, loaded with grok.patterns.dir, gives the rest.
+func NewLibraryFor(c Compat) *Library {
+	if c != Disabled {
+		return NewLibrary()
+	}
+	l := NewBaseLibrary()
+	l.legacy = true
+	for name, def := range l.defs {
+		for _, e := range legacyEdits[name] {
+			def = strings.Replace(def, e[0], e[1], 1)
+		}
+		fields, ok := legacyFields[name]
+		if !ok {
+			fields, ok = legacyOwn[name]
+		}
+		if ok {
+			if def, ok := withFields(def, fields); ok {
+				l.defs[name] = def
+				continue
+			}
+		}
+		if capturing.MatchString(def) {
+			delete(l.defs, name)
+		}
+	}
+	maps.Copy(l.defs, legacyTexts)
+	addFamilies(l, true)
+	// Then whatever refers to a removed pattern (COMBINEDAPACHELOG, an
+	// alias of HTTPD_COMBINEDLOG), until nothing changes.
+	for changed := true; changed; {
+		changed = false
+		for name, def := range l.defs {
+			for _, m := range reference.FindAllStringSubmatch(def, -1) {
+				if _, ok := l.defs[m[1]]; !ok {
+					delete(l.defs, name)
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	return l
+}
+
+// reference finds the pattern names a definition refers to.
+var reference = regexp.MustCompile(`%\{(\w+)`)
+
+// capturing finds a named capture in a definition: %{NAME:field} or
+// (?<field>...).
+var capturing = regexp.MustCompile(`%\{\w+:|\(\?P?<[^=!]`)

@@ -26,6 +26,11 @@ import (
 // fails when the list is no longer true, in either direction.
 var outsideFastre = []string{}
 
+// lookahead are the library patterns that need the backtracking engine
+// (regexp2): SYSLOGPAMSESSION looks ahead, as Logstash's, so that message
+// holds the text the rest of the expression parses.
+var lookahead = []string{"SYSLOGPAMSESSION"}
+
 // TestEveryLibraryPatternExpands expands every pattern of go-grok, alone
 // and with every sub-pattern capturing, checks that regexp compiles the
 // result and that fastre compiles it anchored, except for the patterns of
@@ -45,6 +50,12 @@ func TestEveryLibraryPatternExpands(t *testing.T) {
 				continue
 			}
 			re, err := regexp.Compile(exp.Regex)
+			if slices.Contains(lookahead, name) {
+				if err == nil {
+					t.Errorf("%s: regexp accepts the expansion; remove it from lookahead", name)
+				}
+				continue
+			}
 			if err != nil {
 				t.Errorf("%s: regexp refuses the expansion: %v", name, err)
 				continue
@@ -184,7 +195,7 @@ func TestLibraryTestLines(t *testing.T) {
 	if len(cases) < 150 {
 		t.Fatalf("found %d test lines in go-grok's pattern tests, want the ~170 of v0.3.1", len(cases))
 	}
-	lib := grok.NewLibrary()
+	lib := grok.NewGoGrokLibrary()
 	checked := 0
 	for _, c := range cases {
 		t.Run(c.file+"/"+c.name, func(t *testing.T) {
