@@ -51,6 +51,9 @@ func (p *parser) structured(job *Job) {
 		p.probs = append(p.probs, component.Problem{Path: pr.Path, Line: pr.Line, Msg: pr.Msg})
 	}
 	job.Ignored = append(job.Ignored, res.Ignored...)
+	for _, path := range res.Unused {
+		job.Warnings = append(job.Warnings, path+": no structured stream reads or writes through this provider; it is dropped")
+	}
 	for _, i := range res.Streams {
 		s := &job.DataFlow.Streams[i]
 		if _, ok := s.Value("kafka.metadata.broker.list"); !ok {

@@ -220,6 +220,43 @@ func TestLogIslandStructuredStreams(t *testing.T) {
 	}
 }
 
+// TestLogIslandTopicPattern: the two "rewind" jobs of
+// kafka-to-multikafka-topics subscribe by kafka.input.topics.pattern. In
+// one, the provider reads my_topics.* and writes by the topic field, and
+// the other provider, named by no stream, is dropped with a warning. In the
+// other, the stream reads from both providers: the first's pattern
+// ignoring my_topics_2, the second's my_topics_2, which makes one pattern
+// that ignores nothing.
+func TestLogIslandTopicPattern(t *testing.T) {
+	const dir = "tests/kafka-to-multikafka-topics-spark-2.4-kafka0.10-streaming-pipeline/"
+	c := checkShipped(t, dir+"conf-to-multisink-rewind-only-one-topic.yaml", nil)
+	sc := streamConf(t, c, "sessionalization")
+	if sc.InputPattern != "my_topics.*" || len(sc.Inputs) != 0 || len(sc.IgnoredInputs) != 0 || sc.InSer != "pkg.serializer.ExtendedJsonSerializer" {
+		t.Errorf("stream %+v, want the pattern my_topics.*", sc)
+	}
+	if len(c.Plan.Services) != 0 {
+		t.Errorf("services %v, want none", c.Plan.Services[0].Component.Name)
+	}
+	if !slices.ContainsFunc(c.Job.Warnings, func(w string) bool {
+		return strings.HasPrefix(w, "engine.controllerServiceConfigurations[rewind_topics]: no structured stream reads or writes")
+	}) {
+		t.Errorf("warnings %q, want one on the unused provider rewind_topics", c.Job.Warnings)
+	}
+	procs := c.Plan.Streams[0].Pipeline.Processors
+	if last := procs[len(procs)-1]; last.Spec.Name != "pkg.processor.RouteRecords" {
+		t.Errorf("last processor %s, want RouteRecords", last.Spec.Name)
+	}
+
+	c = checkShipped(t, dir+"conf-to-multisink-rewind-only-one-topic-version-rewind.yaml", nil)
+	sc = streamConf(t, c, "sessionalization")
+	if sc.InputPattern != "(?:my_topics.*)|my_topics_2" || len(sc.Inputs) != 0 || len(sc.IgnoredInputs) != 0 {
+		t.Errorf("stream %+v, want one pattern of both providers and nothing ignored", sc)
+	}
+	if len(c.Plan.Services) != 0 || len(c.Job.Warnings) != 1 {
+		t.Errorf("%d services, warnings %q, want none and the brokers' one", len(c.Plan.Services), c.Job.Warnings)
+	}
+}
+
 // TestLogIslandModifyIdUSASCII builds timeseries-parsing.yml's ModifyId
 // (hash.charset US-ASCII) and checks its ids against Java's encoding.
 func TestLogIslandModifyIdUSASCII(t *testing.T) {

@@ -99,6 +99,8 @@ var keys = map[string]map[string]string{
 	},
 	Stream: {
 		"kafka.input.topics":                    "broker.input.topics",
+		"kafka.input.topics.pattern":            "broker.input.topics.pattern",
+		"kafka.input.topics.ignored":            "broker.input.topics.ignored",
 		"kafka.output.topics":                   "broker.output.topics",
 		"kafka.error.topics":                    "broker.error.topics",
 		"kafka.input.topics.serializer":         "broker.input.topics.serializer",

@@ -51,11 +51,14 @@ type Apply struct {
 
 // Stream is one stream's state.
 type Stream struct {
-	Name            string        `json:"name"`
-	State           string        `json:"state"`
-	Reason          string        `json:"reason"`
-	Generation      int64         `json:"generation"`
-	InputTopics     []string      `json:"inputTopics"`
+	Name        string   `json:"name"`
+	State       string   `json:"state"`
+	Reason      string   `json:"reason"`
+	Generation  int64    `json:"generation"`
+	InputTopics []string `json:"inputTopics"`
+	// InputPattern is the pattern of the topics consumed, for a stream
+	// that subscribes by pattern (InputTopics is then empty).
+	InputPattern    string        `json:"inputPattern,omitempty"`
 	BatchIntervalMs int64         `json:"batchIntervalMs"`
 	LastBatch       *BatchSummary `json:"lastBatch"`
 	Stalled         bool          `json:"stalled"`

@@ -137,7 +137,6 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		kgo.SeedBrokers(s.seeds...),
 		kgo.ClientID("weir-" + s.conf.Name),
 		kgo.ConsumerGroup(s.eng.AppName),
-		kgo.ConsumeTopics(s.conf.Inputs...),
 		kgo.DisableAutoCommit(),
 		kgo.BlockRebalanceOnPoll(),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
@@ -157,7 +156,7 @@ func (s *Stream) consume(loopCtx, workCtx context.Context) (err error) {
 		kgo.OnPartitionsAssigned(func(ctx context.Context, cl *kgo.Client, m map[string][]int32) {
 			s.prog.assigned(ctx, cl, m)
 		}),
-	}, slices.Concat(fetchOpts(s.conf), s.partOpts, s.secOpts)...), revoked, lost)
+	}, slices.Concat(s.conf.ConsumerOpts(), fetchOpts(s.conf), s.partOpts, s.secOpts)...), revoked, lost)
 	if err != nil {
 		return fmt.Errorf("kafka client: %w", err)
 	}

@@ -422,7 +422,7 @@ func (s *Stream) state() status.Stream {
 	stalled, _ := p.stalledLocked(now)
 	st := status.Stream{
 		Name: s.conf.Name, State: p.state, Reason: p.reason, Generation: gen,
-		InputTopics: append([]string{}, s.conf.Inputs...), BatchIntervalMs: s.eng.BatchInterval.Milliseconds(),
+		InputTopics: append([]string{}, s.conf.Inputs...), InputPattern: s.conf.InputPattern, BatchIntervalMs: s.eng.BatchInterval.Milliseconds(),
 		LastBatch: p.lastBatch, Stalled: stalled, Partitions: []status.Partition{}, LastErrors: append([]status.Error{}, p.errs...),
 		Processors: []status.ProcessorCounts{},
 	}

@@ -3,7 +3,11 @@ package stream
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/serialize"
@@ -34,6 +38,8 @@ const Embedded = "embedded"
 // The stream's keys.
 const (
 	KeyInputTopics       = "broker.input.topics"
+	KeyInputPattern      = "broker.input.topics.pattern"
+	KeyInputIgnored      = "broker.input.topics.ignored"
 	KeyOutputTopics      = "broker.output.topics"
 	KeyErrorTopics       = "broker.error.topics"
 	KeyInputSerializer   = "broker.input.topics.serializer"
@@ -127,7 +133,9 @@ func Spec() component.Spec {
 			"the processor chain per partition in offset order, writes records to the output topics and error records to " +
 			"the error topics, and commits offsets only after every written record is acknowledged.",
 		Properties: append([]component.Property{
-			{Key: KeyInputTopics, Description: "Comma-separated topics to consume.", Required: true, Example: "weir_in", Validator: topicList},
+			{Key: KeyInputTopics, Description: "Comma-separated topics to consume. Exactly one of it and " + KeyInputPattern + " is required.", Example: "weir_in", Validator: topicList},
+			{Key: KeyInputPattern, Description: "Regular expression (RE2 syntax) of the topics to consume, instead of " + KeyInputTopics + ": every topic whose whole name matches, internal topics excepted, as Kafka's subscription by pattern. Topics created later are subscribed at the client's next metadata refresh (within 5 minutes). It must not match the stream's own output or error topics.", Validator: inputPattern},
+			{Key: KeyInputIgnored, Description: "Comma-separated topics not to consume although " + KeyInputTopics + " names them or " + KeyInputPattern + " matches them.", Validator: topicList},
 			{Key: KeyOutputTopics, Description: "Comma-separated topics that receive every record without errors. Empty or " + NoTopic + ": records are not written (for streams that end in a sink such as BulkPut).", Validator: topicList},
 			{Key: KeyErrorTopics, Description: "Comma-separated topics that receive every record with errors. " + NoTopic + ": error records are counted and not written.", Required: true, Example: "weir_errors", Validator: topicList},
 			{Key: KeyInputSerializer, Description: "How input messages become records: none (raw value in record_value), " + serialize.JSONName + ", or LogIsland's " + serialize.BytesName + ", " + serialize.StringName + ", " + serialize.ExtendedJSONName + ", " + serialize.AvroName + " (with avro.input.schema). " + serialize.KryoName + " is refused (Java object serialization).", Default: serialize.RawName, Validator: serializers},
@@ -146,8 +154,86 @@ func Spec() component.Spec {
 			{Key: KeyFetchMaxPartBytes, Description: "Most bytes one fetch takes from one partition (Kafka's max.partition.fetch.bytes); see broker.input.fetch.max.bytes.", Default: fmt.Sprint(DefaultFetchMaxPartBytes), Validator: component.IntRange(16<<10, maxMaxMessageBytes)},
 			{Key: KeyReplication, Description: "Replication factor of topics this stream creates.", Default: "1", Validator: component.IntRange(1, 32767)},
 		}, append(guaranteeProperties(), securityProperties()...)...),
-		Check: checkAvro,
+		Check: func(conf component.Config) error { return errors.Join(checkInputs(conf), checkAvro(conf)) },
 	}
+}
+
+// inputPattern accepts a regular expression that Go compiles once
+// anchored at both ends, as ConsumerOpts anchors it.
+var inputPattern = component.NewValidator("regular expression (RE2 syntax)", func(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return errors.New("must not be empty")
+	}
+	if _, err := regexp.Compile(anchored(s)); err != nil {
+		return fmt.Errorf("invalid regular expression: %w", err)
+	}
+	return nil
+})
+
+// anchored makes pattern match whole topic names: Kafka's Java consumer
+// matches a subscription pattern against the whole name (LogIsland's
+// kafka.input.topics.pattern is one), Go's regexp anywhere in it.
+func anchored(pattern string) string { return "^(?:" + pattern + ")$" }
+
+// checkInputs requires exactly one of the topic list and the pattern, and
+// refuses a pattern that matches one of the stream's own output or error
+// topics: the stream would read back what it writes, without end.
+func checkInputs(conf component.Config) error {
+	list, pattern := conf.IsSet(KeyInputTopics), conf.IsSet(KeyInputPattern)
+	switch {
+	case list && pattern:
+		return fmt.Errorf("%s and %s are both set; a stream consumes either named topics or a pattern, set one", KeyInputTopics, KeyInputPattern)
+	case !list && !pattern:
+		return fmt.Errorf("neither %s nor %s is set; set one: the topics to consume, or a pattern of their names", KeyInputTopics, KeyInputPattern)
+	case list && len(withoutIgnored(conf.List(KeyInputTopics), conf.List(KeyInputIgnored))) == 0:
+		return fmt.Errorf("%s ignores every topic of %s: the stream would consume nothing", KeyInputIgnored, KeyInputTopics)
+	case !pattern:
+		return nil
+	}
+	re, err := regexp.Compile(anchored(conf.String(KeyInputPattern)))
+	if err != nil {
+		return nil // the property's validator reports it
+	}
+	ignored := conf.List(KeyInputIgnored)
+	var errs []error
+	for _, k := range []string{KeyOutputTopics, KeyErrorTopics} {
+		for _, t := range withoutNone(conf.List(k)) {
+			if re.MatchString(t) && !slices.Contains(ignored, t) {
+				errs = append(errs, fmt.Errorf("%s %q matches %s topic %q: the stream would consume what it writes; narrow the pattern or add the topic to %s", KeyInputPattern, conf.String(KeyInputPattern), k, t, KeyInputIgnored))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// withoutIgnored returns topics without those in ignored.
+func withoutIgnored(topics, ignored []string) []string {
+	out := topics[:0:0]
+	for _, t := range topics {
+		if !slices.Contains(ignored, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// ConsumerOpts are the client options that subscribe to the stream's
+// input: its topics, or every topic whose whole name matches its pattern
+// (franz-go's regex consumption, which leaves internal topics out), less
+// the ignored ones.
+func (c Config) ConsumerOpts() []kgo.Opt {
+	if c.InputPattern == "" {
+		return []kgo.Opt{kgo.ConsumeTopics(c.Inputs...)}
+	}
+	opts := []kgo.Opt{kgo.ConsumeTopics(anchored(c.InputPattern)), kgo.ConsumeRegex()}
+	if len(c.IgnoredInputs) > 0 {
+		ex := make([]string, len(c.IgnoredInputs))
+		for i, t := range c.IgnoredInputs {
+			ex[i] = "^" + regexp.QuoteMeta(t) + "$"
+		}
+		opts = append(opts, kgo.ConsumeExcludeTopics(ex...))
+	}
+	return opts
 }
 
 // Config is a stream's own configuration, typed. The broker list stays as
@@ -157,7 +243,13 @@ type Config struct {
 	Name       string // the stream's name in the dataflow
 	BrokerList string // broker.metadata.broker.list
 
+	// Inputs are the topics to consume, less IgnoredInputs; empty when
+	// InputPattern is set.
 	Inputs, Outputs, Errors []string
+	// InputPattern is broker.input.topics.pattern as written (ConsumerOpts
+	// anchors it), and IgnoredInputs broker.input.topics.ignored.
+	InputPattern  string
+	IgnoredInputs []string
 	// Serializer identifiers of the input, output and error topics.
 	InSer, OutSer, ErrSer string
 	// InSchema and OutSchema are avro.input.schema and avro.output.schema.
@@ -184,7 +276,8 @@ type Config struct {
 func Decode(name string, conf component.Config) (Config, error) {
 	c := Config{
 		Name: name, BrokerList: conf.String(KeyBrokerList),
-		Inputs: conf.List(KeyInputTopics), Outputs: withoutNone(conf.List(KeyOutputTopics)), Errors: withoutNone(conf.List(KeyErrorTopics)),
+		Inputs: withoutIgnored(conf.List(KeyInputTopics), conf.List(KeyInputIgnored)), InputPattern: conf.String(KeyInputPattern),
+		IgnoredInputs: conf.List(KeyInputIgnored), Outputs: withoutNone(conf.List(KeyOutputTopics)), Errors: withoutNone(conf.List(KeyErrorTopics)),
 		InSer: conf.String(KeyInputSerializer), OutSer: conf.String(KeyOutputSerializer), ErrSer: conf.String(KeyErrorSerializer),
 		InSchema: conf.String(KeyAvroInputSchema), OutSchema: conf.String(KeyAvroOutputSchema),
 		Compression: conf.String(KeyCompression), Partitioner: conf.String(KeyPartitioner),
