@@ -42,12 +42,23 @@ func gateway(t *testing.T, srv *zinc.Server) string {
 // JsonSerializer, ES_HOSTS the gateway to srv and KAFKA_BROKERS broker.
 func startShipped(t *testing.T, name string, srv *zinc.Server, broker *streamtest.Broker) {
 	t.Helper()
+	startShippedEdited(t, name, srv, broker, nil)
+}
+
+// startShippedEdited is startShipped with edit, when not nil, applied to
+// the file's text after the prefix change, for the one key a test must add
+// to reach a server of its own.
+func startShippedEdited(t *testing.T, name string, srv *zinc.Server, broker *streamtest.Broker, edit func(string) string) {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join(streamtest.Root(), "testdata", "logisland", "conf", name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := strings.ReplaceAll(string(data), "com.hurence.logisland", "pkg")
 	s = strings.ReplaceAll(s, "pkg.serializer.KryoSerializer", "pkg.serializer.JsonSerializer")
+	if edit != nil {
+		s = edit(s)
+	}
 	vars := map[string]string{"ES_HOSTS": gateway(t, srv), "ES_CLUSTER_NAME": "es", "KAFKA_BROKERS": broker.Addr, "ZK_QUORUM": ""}
 	job, err := config.Parse([]byte(s), time.Now(), func(k string) (string, bool) { v, ok := vars[k]; return v, ok })
 	if err != nil {
