@@ -74,7 +74,15 @@ func startFaultRun(t *testing.T, app string, streamKeys ...string) *faultRun {
 	n := faultInputs()
 	b.ProduceLines(t, "raw", repeatLog(t, n))
 
-	path := parsingJob{App: app, MaxRate: faultRate, StreamKeys: streamKeys}.write(t, "job.yml")
+	p, base := startWithStatus(t, parsingJob{App: app, MaxRate: faultRate, StreamKeys: streamKeys}, "BROKER_LIST="+proxy.Addr())
+	return &faultRun{b: b, proxy: proxy, p: p, base: base, n: n, app: app}
+}
+
+// startWithStatus starts weir on job with its status server on a free
+// port, and returns the process and the status server's URL.
+func startWithStatus(t *testing.T, job parsingJob, env ...string) (*proc, string) {
+	t.Helper()
+	path := job.write(t, "job.yml")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -83,8 +91,7 @@ func startFaultRun(t *testing.T, app string, streamKeys ...string) *faultRun {
 	if err := os.WriteFile(path, []byte(strings.Replace(string(data), "engine.ui.port: -1", fmt.Sprintf("engine.ui.port: %d", port), 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := startWeir(t, []string{"BROKER_LIST=" + proxy.Addr()}, "run", "--conf", path)
-	return &faultRun{b: b, proxy: proxy, p: p, base: fmt.Sprintf("http://127.0.0.1:%d", port), n: n, app: app}
+	return startWeir(t, env, "run", "--conf", path), fmt.Sprintf("http://127.0.0.1:%d", port)
 }
 
 // midRun waits until a part of the inputs has its records, so that the
@@ -98,10 +105,10 @@ func (r *faultRun) midRun(t *testing.T) {
 	}
 }
 
-// readyz returns the status of /readyz and its body.
-func (r *faultRun) readyz() (int, string) {
+// readyz returns the status of /readyz at base and its body.
+func readyz(base string) (int, string) {
 	c := http.Client{Timeout: 5 * time.Second}
-	resp, err := c.Get(r.base + "/readyz")
+	resp, err := c.Get(base + "/readyz")
 	if err != nil {
 		return 0, err.Error()
 	}
@@ -110,12 +117,12 @@ func (r *faultRun) readyz() (int, string) {
 	return resp.StatusCode, string(body)
 }
 
-// waitReady waits until /readyz answers 200.
-func (r *faultRun) waitReady(t *testing.T, timeout time.Duration) {
+// waitReady waits until /readyz at base answers 200.
+func waitReady(t *testing.T, base string, timeout time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
-		code, body := r.readyz()
+		code, body := readyz(base)
 		if code == http.StatusOK {
 			return
 		}
@@ -139,7 +146,7 @@ func (r *faultRun) finish(t *testing.T, maxDup int) {
 	}
 	msgs := waitDistinct(t, r.b, r.n, timeout)
 	r.b.WaitGroupCommitted(t, r.app, "raw", int64(r.n), timeout)
-	r.waitReady(t, 60*time.Second)
+	waitReady(t, r.base, 60*time.Second)
 	if errs := r.b.Count(t, "errors"); errs != 0 {
 		t.Errorf("%d error records for real access-log lines", errs)
 	}
@@ -235,5 +242,5 @@ func TestFaultKafkaExactlyOnceResetAndPartition(t *testing.T) {
 		t.Errorf("events read_committed: %d messages, %d distinct ids; want %d of each (%d lost, %d duplicated)",
 			got.Total, len(got.ByKey), r.n, r.n-len(got.ByKey), got.Duplicates())
 	}
-	r.waitReady(t, 60*time.Second)
+	waitReady(t, r.base, 60*time.Second)
 }
