@@ -11,6 +11,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kfake"
 
+	"github.com/weir-streams/weir/internal/stream"
 	"github.com/weir-streams/weir/internal/streamtest"
 	"github.com/weir-streams/weir/internal/testserver/toxi"
 )
@@ -42,6 +43,21 @@ func faultHold() time.Duration {
 		return 60 * time.Second
 	}
 	return 4 * time.Second
+}
+
+// expectNotReady checks, when the fault has lasted longer than the
+// stream's stall bound (the long variants), that /readyz says the stream
+// is stalled while the link is down; the default faults are shorter than
+// the bound, and /readyz rightly stays ready through them.
+func expectNotReady(t *testing.T, base string) {
+	t.Helper()
+	// The sample job's batches are 50 ms: the bound is its 10 s floor.
+	if faultHold() <= stream.StallBound(50*time.Millisecond)+2*time.Second {
+		return
+	}
+	if code, body := readyz(base); code != http.StatusServiceUnavailable || !strings.Contains(body, "no batch completed") {
+		t.Errorf("/readyz = %d %q during a fault of %v, want 503 naming the stalled stream", code, body, faultHold())
+	}
 }
 
 // faultRate is the job's maxRatePerPartition: 4 partitions at 2,000
@@ -205,6 +221,7 @@ func TestFaultKafkaBlackhole(t *testing.T) {
 	r.midRun(t)
 	f := r.proxy.Blackhole(t)
 	time.Sleep(faultHold())
+	expectNotReady(t, r.base)
 	f.Remove(t)
 	r.finish(t, faultMaxDup())
 }
@@ -216,6 +233,7 @@ func TestFaultKafkaPartition(t *testing.T) {
 	r.midRun(t)
 	r.proxy.Disable(t)
 	time.Sleep(faultHold())
+	expectNotReady(t, r.base)
 	r.proxy.Enable(t)
 	r.finish(t, faultMaxDup())
 }
