@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -261,4 +262,41 @@ func TestFaultKafkaExactlyOnceResetAndPartition(t *testing.T) {
 			got.Total, len(got.ByKey), r.n, r.n-len(got.ByKey), got.Duplicates())
 	}
 	waitReady(t, r.base, 60*time.Second)
+}
+
+// TestFaultKafkaBlackholeSIGTERM: SIGTERM while the broker's connections
+// carry nothing ends the process within a liveness bound (no wait on the
+// Kafka link is unbounded), and a process started after the fault ends
+// gives every input its record.
+func TestFaultKafkaBlackholeSIGTERM(t *testing.T) {
+	r := startFaultRun(t, "fault-blackhole-term")
+	r.midRun(t)
+	f := r.proxy.Blackhole(t)
+	// Let the client's requests hang in the blackhole before the signal.
+	time.Sleep(time.Second)
+	if err := r.p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	signalled := time.Now()
+	exited := make(chan error, 1)
+	go func() { exited <- r.p.cmd.Wait() }()
+	select {
+	case <-exited:
+	case <-time.After(60 * time.Second): // liveness bound, not a timing
+		// SIGQUIT makes the Go runtime print every goroutine's stack:
+		// where the stop waits.
+		_ = r.p.cmd.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			_ = r.p.cmd.Process.Kill()
+			<-exited
+		}
+		t.Fatalf("weir still ran 60 s after SIGTERM with the broker blackholed:\n%s", r.p.output())
+	}
+	t.Logf("weir exited %s after SIGTERM", time.Since(signalled).Round(100*time.Millisecond))
+	f.Remove(t)
+
+	r.p, r.base = startWithStatus(t, parsingJob{App: r.app, MaxRate: faultRate}, "BROKER_LIST="+r.proxy.Addr())
+	r.finish(t, faultMaxDup())
 }
