@@ -189,6 +189,15 @@ func (b *batcher) take(ctx context.Context) (parts []polledPartition, arrived ti
 		if n == 0 && len(parts) > 0 {
 			arrived = time.Now()
 		}
+		if len(parts) == 0 {
+			// Nothing is held yet, so a rebalance may run. Under
+			// BlockRebalanceOnPoll a poll that returned only errors (a
+			// lost group session while the broker is unreachable) keeps
+			// rebalances blocked until AllowRebalance: without this the
+			// loop polled on, the rejoin never ran and the stream stayed
+			// without partitions after the broker came back.
+			b.cl.AllowRebalance()
+		}
 		if fill != nil && fill.Err() != nil {
 			// A partition whose records did not come in time is waited
 			// for again by the next batch.
