@@ -170,12 +170,7 @@ func (c *client) send(ctx context.Context, host string, payload []byte) (*bulkRe
 	if c.gzip {
 		req.Header.Set("Content-Encoding", "gzip")
 	}
-	switch {
-	case c.apiKey != "":
-		req.Header.Set("Authorization", "ApiKey "+c.apiKey)
-	case c.username != "":
-		req.SetBasicAuth(c.username, c.password)
-	}
+	c.authorize(req)
 	resp, err := c.http.Do(req)
 	if err != nil {
 		// The client's error holds the URL, never the credentials, which
@@ -211,4 +206,16 @@ func retryAfter(v string) time.Duration {
 		d = time.Until(t)
 	}
 	return min(max(d, 0), maxRetryAfter)
+}
+
+// authorize sets the request's credentials: the API key when there is one,
+// else the user and password. They travel in a header, never in the URL,
+// so the client's errors (which quote the URL) never hold them.
+func (c *client) authorize(req *http.Request) {
+	switch {
+	case c.apiKey != "":
+		req.Header.Set("Authorization", "ApiKey "+c.apiKey)
+	case c.username != "":
+		req.SetBasicAuth(c.username, c.password)
+	}
 }

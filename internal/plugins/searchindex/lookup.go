@@ -93,12 +93,7 @@ func (s *Service) search(ctx context.Context, c *client, host, index string, bod
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
-	switch {
-	case c.apiKey != "":
-		req.Header.Set("Authorization", "ApiKey "+c.apiKey)
-	case c.username != "":
-		req.SetBasicAuth(c.username, c.password)
-	}
+	c.authorize(req)
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, &requestError{host: host, err: err}
