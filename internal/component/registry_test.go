@@ -182,7 +182,7 @@ func TestReferenceListsEveryComponent(t *testing.T) {
 	}
 	for _, want := range []string{
 		"| `engine.master` |  | `local[*]` | local, local[N] or local[*] |",
-		"| `broker.input.topics` | yes |  |",
+		"| `value.regex` | yes |  |",
 		"name of a service providing `cache`",
 		"Sensitive: never logged, redacted in snapshots.",
 		"Provides: `cache`.",
