@@ -58,6 +58,57 @@ func waitIDs(t *testing.T, srv *zinc.Server, index string, want int) map[string]
 	}
 }
 
+// yesterdayIndexIDs waits until LogIsland's time-based index of yesterday
+// (logisland.YYYY.MM.DD, timebased.index: yesterday), named by the date
+// before when the lines were fed, holds want distinct ids. If the UTC day
+// turned while they were indexed, the documents are split between that index
+// and the next day's: the ids of both are counted together, each document
+// once, so the test holds at midnight too. It returns the count of each id
+// and the index that holds it.
+func yesterdayIndexIDs(t *testing.T, srv *zinc.Server, before string, want int) (map[string]int, map[string]string) {
+	t.Helper()
+	first := "logisland." + before
+	after := "logisland." + time.Now().UTC().AddDate(0, 0, -1).Format("2006.01.02")
+	where := map[string]string{}
+	if after == first {
+		ids := waitIDs(t, srv, first, want)
+		for id := range ids {
+			where[id] = first
+		}
+		return ids, where
+	}
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		ids := map[string]int{}
+		for _, index := range []string{first, after} {
+			got, err := srv.IDs(index)
+			if err != nil {
+				continue // not created (yet): no document went there
+			}
+			for id, n := range got {
+				ids[id] += n
+				where[id] = index
+			}
+		}
+		if len(ids) >= want {
+			docs := 0
+			for _, index := range []string{first, after} {
+				if n, err := srv.Count(index); err == nil {
+					docs += n
+				}
+			}
+			if docs != len(ids) {
+				t.Fatalf("indexes %s and %s hold %d documents for %d distinct ids", first, after, docs, len(ids))
+			}
+			return ids, where
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("indexes %s and %s hold %d ids, want %d", first, after, len(ids), want)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
 // waitFirstIDs waits until the index holds some documents, while indexing
 // goes on (so without waitIDs' documents-per-id check, which a count taken
 // after the ids would fail).
