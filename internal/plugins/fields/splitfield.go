@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/weir-streams/weir/internal/component"
-	"github.com/weir-streams/weir/internal/plugins/text/fastre"
+	"github.com/weir-streams/weir/internal/fastre"
 	"github.com/weir-streams/weir/internal/record"
 )
 

@@ -5,7 +5,7 @@ import (
 	"regexp/syntax"
 	"unicode/utf8"
 
-	"github.com/weir-streams/weir/internal/plugins/text/fastre"
+	"github.com/weir-streams/weir/internal/fastre"
 	"github.com/weir-streams/weir/internal/record"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/weir-streams/weir/internal/plugins/text/fastre"
+	"github.com/weir-streams/weir/internal/fastre"
 	"github.com/weir-streams/weir/internal/record"
 )
 

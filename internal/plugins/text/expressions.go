@@ -12,7 +12,7 @@ import (
 	"github.com/dlclark/regexp2/v2"
 
 	"github.com/weir-streams/weir/internal/component"
-	"github.com/weir-streams/weir/internal/plugins/text/fastre"
+	"github.com/weir-streams/weir/internal/fastre"
 	"github.com/weir-streams/weir/internal/plugins/text/grok"
 	"github.com/weir-streams/weir/internal/record"
 )

@@ -13,7 +13,7 @@ import (
 
 	"github.com/weir-streams/weir/internal/civil"
 	"github.com/weir-streams/weir/internal/component"
-	"github.com/weir-streams/weir/internal/plugins/text/fastre"
+	"github.com/weir-streams/weir/internal/fastre"
 	"github.com/weir-streams/weir/internal/plugins/text/grok"
 	"github.com/weir-streams/weir/internal/record"
 )

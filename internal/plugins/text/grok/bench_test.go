@@ -7,7 +7,7 @@ import (
 	gogrok "github.com/elastic/go-grok"
 	"github.com/elastic/go-grok/patterns"
 
-	"github.com/weir-streams/weir/internal/plugins/text/fastre"
+	"github.com/weir-streams/weir/internal/fastre"
 	"github.com/weir-streams/weir/internal/plugins/text/grok"
 	"github.com/weir-streams/weir/internal/streamtest"
 )

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/weir-streams/weir/internal/plugins/text/fastre"
+	"github.com/weir-streams/weir/internal/fastre"
 )
 
 // TestFieldTablesApply checks that every field table entry, edit and own

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/weir-streams/weir/internal/plugins/text/fastre"
+	"github.com/weir-streams/weir/internal/fastre"
 )
 
 // The sample patterns of internal/streamtest (ApacheRegex and
@@ -471,7 +471,7 @@ func TestSpanRandomDifferential(t *testing.T) {
 // give the same answer on every input, unless fastre gives up. Run it for a
 // bounded time, e.g.:
 //
-//	go test -run '^$' -fuzz FuzzMatchesRegexp -fuzztime 60s ./internal/plugins/text/fastre/
+//	go test -run '^$' -fuzz FuzzMatchesRegexp -fuzztime 60s ./internal/fastre/
 func FuzzMatchesRegexp(f *testing.F) {
 	for i, p := range tablePatterns {
 		f.Add(p, tableInputs[i%len(tableInputs)])
