@@ -16,6 +16,8 @@ type Config struct {
 	spec    *Spec
 	values  map[string]string
 	dynamic map[string]string
+	// typed is the *C of the spec's ConfigType, decoded once by NewConfig.
+	typed any
 }
 
 // NewConfig validates raw key/values against the spec and returns the
@@ -78,7 +80,31 @@ func NewConfig(spec *Spec, raw map[string]string) (Config, Problems) {
 			probs = append(probs, Problem{Key: p.Key, Msg: fmt.Sprintf("missing required property %q", p.Key)})
 		}
 	}
+	if len(probs) > 0 {
+		return c, probs
+	}
+	// What single keys cannot show is checked once every key is valid:
+	// the typed configuration's Validate, or a plugin's own check.
+	if spec.Config != nil {
+		c.typed, probs = spec.Config.decode(c)
+	}
+	if len(probs) == 0 && spec.Check != nil {
+		if err := spec.Check(c); err != nil {
+			probs = problemsOf(err)
+		}
+	}
 	return c, probs
+}
+
+// value returns the value of key, or its default.
+func (c Config) value(key string) string {
+	if v, ok := c.values[key]; ok {
+		return v
+	}
+	if p, ok := c.spec.Property(key); ok {
+		return p.Default
+	}
+	return ""
 }
 
 // nearKey returns the declared key that k, a key the spec does not declare,

@@ -34,12 +34,18 @@ type Spec struct {
 	// which properties with a ServiceRef ask for.
 	Provides string
 
-	// Check, when set, validates what single-property validators cannot:
-	// keys that must agree with each other (a regex and its field list).
-	// It runs at validation, so `weir validate` and a refused remote
-	// configuration report it before anything is built. Its error is
-	// reported at the component's configuration path; an errors.Join of
-	// several errors is reported as several problems.
+	// Config is the component's typed configuration (see ConfigType):
+	// validation decodes the keys into it once and runs its Validate, and
+	// the constructor receives it. ProcessorSpec, ServiceSpec and
+	// SerializerSpec set it with the constructor; engine and stream specs
+	// set it with ConfigOf. Every component of Weir's own has one.
+	Config *ConfigType
+
+	// Check is for components whose configuration Weir does not decode
+	// itself: a plugin installed with `weir -i` is configured in its own
+	// process, and Check asks that process whether a configuration is
+	// valid. It runs at validation after the keys are checked; its error
+	// is reported like Validate's.
 	Check func(conf Config) error
 
 	NewProcessor  func(conf Config, env Env) (Processor, error)
@@ -105,6 +111,11 @@ func (r *Registry) Register(s Spec) {
 	case KindSerializer:
 		if s.NewSerializer == nil {
 			panic("component: serializer " + s.Name + " has no NewSerializer")
+		}
+	}
+	if s.Config != nil {
+		if err := s.Config.checkAgainst(&s); err != nil {
+			panic("component: " + s.Name + ": " + err.Error())
 		}
 	}
 	keys := map[string]bool{}

@@ -2,15 +2,15 @@ package component
 
 import "fmt"
 
-// ServiceFor returns the running service that the processor's property key
-// names, as the capability T the processor needs; what names T in the error
+// ServiceFor returns the running service name, which the processor's
+// property key names, as the capability T the processor needs; what names T
+// in the error
 // ("a datastore", "a key/value cache"). Validation has checked names given in
 // ServiceRef properties, so an error here means the service stopped or a
 // registry is inconsistent; the error names the property, the service and
 // what it is instead.
-func ServiceFor[T any](env Env, conf Config, key, what string) (T, error) {
+func ServiceFor[T any](env Env, key, name, what string) (T, error) {
 	var zero T
-	name := conf.String(key)
 	if env.Services == nil {
 		return zero, fmt.Errorf("property %q: no services available to find %q", key, name)
 	}

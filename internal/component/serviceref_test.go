@@ -29,12 +29,6 @@ type greetingService struct{ plainService }
 func (greetingService) Greet() string { return "hello" }
 
 func TestServiceFor(t *testing.T) {
-	spec := &component.Spec{Name: "pkg.processor.Test", Kind: component.KindProcessor,
-		Properties: []component.Property{{Key: "svc.service", Required: true}}, NewProcessor: noProcessor}
-	conf, probs := component.NewConfig(spec, map[string]string{"svc.service": "greetings"})
-	if len(probs) != 0 {
-		t.Fatal(probs)
-	}
 	for _, c := range []struct {
 		name     string
 		services component.ServiceLookup
@@ -46,7 +40,7 @@ func TestServiceFor(t *testing.T) {
 		{"found", lookup{"greetings": greetingService{}}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			g, err := component.ServiceFor[greeter](component.Env{Services: c.services}, conf, "svc.service", "a greeter")
+			g, err := component.ServiceFor[greeter](component.Env{Services: c.services}, "svc.service", "greetings", "a greeter")
 			if c.want == "" {
 				if err != nil || g.Greet() != "hello" {
 					t.Fatalf("ServiceFor = %v, %v; want the greeting service", g, err)

@@ -87,18 +87,6 @@ func validateComponent(c *Component, kind component.Kind, reg *component.Registr
 	}
 	conf, cp := component.NewConfig(spec, c.Values())
 	probs = append(probs, c.AsWritten(cp.At(cpath, c.LineOf))...)
-	if spec.Check != nil && len(cp) == 0 {
-		if err := spec.Check(conf); err != nil {
-			// A joined error is several problems: report each.
-			errs := []error{err}
-			if j, ok := err.(interface{ Unwrap() []error }); ok {
-				errs = j.Unwrap()
-			}
-			for _, e := range errs {
-				probs = append(probs, component.Problem{Path: cpath, Line: c.Line, Msg: e.Error()})
-			}
-		}
-	}
 	for _, prop := range spec.Properties {
 		if prop.ServiceRef == "" || !conf.IsSet(prop.Key) {
 			continue

@@ -55,7 +55,7 @@ type base struct {
 }
 
 func newBase(conf component.Config, env component.Env) (base, error) {
-	st, err := component.ServiceFor[Store](env, conf, KeyDatastore, "a datastore of records (RedisKeyValueCacheService)")
+	st, err := component.ServiceFor[Store](env, KeyDatastore, conf.String(KeyDatastore), "a datastore of records (RedisKeyValueCacheService)")
 	if err != nil {
 		return base{}, err
 	}

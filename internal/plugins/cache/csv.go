@@ -26,9 +26,8 @@ var csvDelimiters = map[string]rune{"default": ',', "excel": ',', "excel_fr": ';
 
 // CSVSpec declares CSVKeyValueCacheService.
 func CSVSpec() component.Spec {
-	return component.Spec{
+	return component.ServiceSpec(component.Spec{
 		Name: CSVServiceName,
-		Kind: component.KindService,
 		Summary: "A key/value store of records loaded from a CSV file when the service is built: each row becomes a record of string " +
 			"fields named by the header, stored under the value of its row.key column in an LRU of cache.size rows. Processors read it " +
 			"as a datastore (the alerting processors' cache(\"key\")), and BulkPut writes records into it under their row.key field. " +
@@ -49,16 +48,28 @@ func CSVSpec() component.Spec {
 			{Key: "encoding.charset", Description: "Charset of the file: UTF-8, ISO-8859-1 or US-ASCII.", Default: "UTF-8", Example: "ISO-8859-1",
 				Validator: component.Enum("UTF-8", "utf-8", "ISO-8859-1", "iso-8859-1", "US-ASCII", "us-ascii")},
 		},
-		Check: func(conf component.Config) error {
-			if !conf.IsSet("csv.header") {
-				if first, _ := conf.Bool("first.line.header"); !first {
-					return errors.New(`give the columns with "csv.header", or set "first.line.header" to true`)
-				}
-			}
-			return nil
-		},
-		NewService: newCSVService,
+	}, newCSVService)
+}
+
+// CSVConfig is CSVKeyValueCacheService's configuration.
+type CSVConfig struct {
+	Format          string   `key:"csv.format"`
+	Header          []string `key:"csv.header"`
+	FirstLineHeader bool     `key:"first.line.header"`
+	Path            string   `key:"csv.file.path"`
+	// The URI is refused by its validator whenever it is given.
+	_       struct{} `key:"csv.file.uri,ignored"`
+	RowKey  string   `key:"row.key"`
+	Size    int      `key:"cache.size"`
+	Charset string   `key:"encoding.charset"`
+}
+
+// Validate asks for the columns' names from one place or the other.
+func (c *CSVConfig) Validate() error {
+	if len(c.Header) == 0 && !c.FirstLineHeader {
+		return errors.New(`give the columns with "csv.header", or set "first.line.header" to true`)
 	}
+	return nil
 }
 
 // CSVService is the running CSVKeyValueCacheService; safe for concurrent use.
@@ -67,31 +78,27 @@ type CSVService struct {
 	rowKey string
 }
 
-func newCSVService(_ context.Context, conf component.Config, env component.Env) (component.Service, error) {
-	size, err := conf.Int(KeySize)
-	if err != nil {
-		return nil, err
-	}
-	s := &CSVService{LRUService: NewLRUService(env, int(size), nil), rowKey: conf.String("row.key")}
-	f, err := os.Open(conf.String("csv.file.path"))
+func newCSVService(_ context.Context, conf *CSVConfig, env component.Env) (component.Service, error) {
+	s := &CSVService{LRUService: NewLRUService(env, conf.Size, nil), rowKey: conf.RowKey}
+	f, err := os.Open(conf.Path)
 	if err != nil {
 		return nil, fmt.Errorf("property %q: %w", "csv.file.path", err)
 	}
 	defer f.Close()
 	n, err := s.load(f, conf)
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", conf.String("csv.file.path"), err)
+		return nil, fmt.Errorf("load %s: %w", conf.Path, err)
 	}
 	if env.Logger != nil {
-		env.Logger.Info("CSV rows loaded", "file", conf.String("csv.file.path"), "rows", n)
+		env.Logger.Info("CSV rows loaded", "file", conf.Path, "rows", n)
 	}
 	return s, nil
 }
 
-func (s *CSVService) load(r io.Reader, conf component.Config) (int, error) {
-	format := conf.String("csv.format")
+func (s *CSVService) load(r io.Reader, conf *CSVConfig) (int, error) {
+	format := conf.Format
 	var in io.Reader = bufio.NewReader(r)
-	switch strings.ToUpper(conf.String("encoding.charset")) {
+	switch strings.ToUpper(conf.Charset) {
 	case "ISO-8859-1":
 		in = latin1Reader{in.(*bufio.Reader)}
 	case "US-ASCII":
@@ -104,7 +111,7 @@ func (s *CSVService) load(r io.Reader, conf component.Config) (int, error) {
 	if format == "tdf" {
 		cr.TrimLeadingSpace = true
 	}
-	header := conf.List("csv.header")
+	header := conf.Header
 	if len(header) == 0 {
 		h, err := cr.Read()
 		if err != nil {

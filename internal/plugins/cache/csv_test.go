@@ -19,9 +19,6 @@ func newCSV(t *testing.T, props map[string]string) (*cache.CSVService, error) {
 	if len(probs) > 0 {
 		return nil, probs
 	}
-	if err := spec.Check(conf); err != nil {
-		return nil, err
-	}
 	svc, err := spec.NewService(context.Background(), conf, component.Env{Name: "lookup_service"})
 	if err != nil {
 		return nil, err

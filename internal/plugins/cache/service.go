@@ -56,9 +56,8 @@ const (
 
 // LRUSpec declares LRUKeyValueCacheService.
 func LRUSpec() component.Spec {
-	return component.Spec{
+	return component.ServiceSpec(component.Spec{
 		Name: LRUServiceName,
-		Kind: component.KindService,
 		Summary: "A bounded least-recently-used key/value cache, shared by every processor (in any stream) that names it. " +
 			"Entries may carry a life of their own. Hits, misses, expirations and evictions are exported as metrics.",
 		Provides: Capability,
@@ -66,16 +65,16 @@ func LRUSpec() component.Spec {
 			{Key: KeySize, Description: "Maximum number of entries; when full, the least recently used entry is evicted.",
 				Default: fmt.Sprint(DefaultSize), Validator: component.IntRange(1, MaxSize)},
 		},
-		NewService: newLRUService,
-	}
+	}, newLRUService)
 }
 
-func newLRUService(_ context.Context, conf component.Config, env component.Env) (component.Service, error) {
-	size, err := conf.Int(KeySize)
-	if err != nil {
-		return nil, err
-	}
-	return NewLRUService(env, int(size), nil), nil
+// LRUConfig is LRUKeyValueCacheService's configuration.
+type LRUConfig struct {
+	Size int `key:"cache.size"`
+}
+
+func newLRUService(_ context.Context, conf *LRUConfig, env component.Env) (component.Service, error) {
+	return NewLRUService(env, conf.Size, nil), nil
 }
 
 // LRUService is the running LRUKeyValueCacheService. It implements KeyValue

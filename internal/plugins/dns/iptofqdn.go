@@ -157,7 +157,7 @@ type call struct {
 }
 
 func newIpToFqdn(conf component.Config, env component.Env) (component.Processor, error) {
-	kv, err := component.ServiceFor[cache.KeyValue](env, conf, KeyCacheService, "a key/value cache")
+	kv, err := component.ServiceFor[cache.KeyValue](env, KeyCacheService, conf.String(KeyCacheService), "a key/value cache")
 	if err != nil {
 		return nil, err
 	}

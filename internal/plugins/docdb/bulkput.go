@@ -57,7 +57,7 @@ type BulkPut struct {
 }
 
 func newBulkPut(conf component.Config, env component.Env) (component.Processor, error) {
-	store, err := component.ServiceFor[Datastore](env, conf, KeyService, "a datastore")
+	store, err := component.ServiceFor[Datastore](env, KeyService, conf.String(KeyService), "a datastore")
 	if err != nil {
 		return nil, err
 	}

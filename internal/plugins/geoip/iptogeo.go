@@ -122,11 +122,11 @@ type IpToGeo struct {
 }
 
 func newIpToGeo(conf component.Config, env component.Env) (component.Processor, error) {
-	loc, err := component.ServiceFor[Locator](env, conf, "iptogeo.service", "an ip to geo service")
+	loc, err := component.ServiceFor[Locator](env, "iptogeo.service", conf.String("iptogeo.service"), "an ip to geo service")
 	if err != nil {
 		return nil, err
 	}
-	kv, err := component.ServiceFor[cache.KeyValue](env, conf, "cache.service", "a key/value cache")
+	kv, err := component.ServiceFor[cache.KeyValue](env, "cache.service", conf.String("cache.service"), "a key/value cache")
 	if err != nil {
 		return nil, err
 	}

@@ -100,7 +100,7 @@ type Enrich struct {
 }
 
 func newEnrich(conf component.Config, env component.Env) (component.Processor, error) {
-	svc, err := component.ServiceFor[Getter](env, conf, KeyESService, "a "+ServiceName)
+	svc, err := component.ServiceFor[Getter](env, KeyESService, conf.String(KeyESService), "a "+ServiceName)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func newEnrich(conf component.Config, env component.Env) (component.Processor, e
 		p.log = slog.Default()
 	}
 	if conf.String("cache.service") != "" {
-		if p.cache, err = component.ServiceFor[cache.KeyValue](env, conf, "cache.service", "a cache"); err != nil {
+		if p.cache, err = component.ServiceFor[cache.KeyValue](env, "cache.service", conf.String("cache.service"), "a cache"); err != nil {
 			return nil, err
 		}
 	}
@@ -420,7 +420,7 @@ type MultiGet struct {
 }
 
 func newMultiGet(conf component.Config, env component.Env) (component.Processor, error) {
-	svc, err := component.ServiceFor[Getter](env, conf, KeyESService, "a "+ServiceName)
+	svc, err := component.ServiceFor[Getter](env, KeyESService, conf.String(KeyESService), "a "+ServiceName)
 	if err != nil {
 		return nil, err
 	}

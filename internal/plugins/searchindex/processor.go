@@ -56,7 +56,7 @@ type Indexer interface {
 }
 
 func newProcessor(conf component.Config, env component.Env) (component.Processor, error) {
-	s, err := component.ServiceFor[Indexer](env, conf, KeyService, "a "+ServiceName)
+	s, err := component.ServiceFor[Indexer](env, KeyService, conf.String(KeyService), "a "+ServiceName)
 	if err != nil {
 		return nil, err
 	}
