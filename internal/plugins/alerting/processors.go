@@ -75,13 +75,9 @@ type SandboxConfig struct {
 }
 
 // Validate compiles the formulas once, for the processor to evaluate.
-func (c *SandboxConfig) Validate() error {
-	forms, err := formulas(c.Formulas)
-	if err != nil {
-		return err
-	}
-	c.forms = forms
-	return nil
+func (c *SandboxConfig) Validate() (err error) {
+	c.forms, err = formulas(c.Formulas)
+	return err
 }
 
 func newBase(c *SandboxConfig, env component.Env) (base, error) {

@@ -70,13 +70,9 @@ type ParseUserAgentConfig struct {
 }
 
 // Validate resolves the attribute names once, for the processor to set.
-func (c *ParseUserAgentConfig) Validate() error {
-	attrs, err := attributesOf(c.Fields)
-	if err != nil {
-		return err
-	}
-	c.attrs = attrs
-	return nil
+func (c *ParseUserAgentConfig) Validate() (err error) {
+	c.attrs, err = attributesOf(c.Fields)
+	return err
 }
 
 // attributeList accepts a comma-separated list of attribute names. An
