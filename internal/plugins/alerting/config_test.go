@@ -64,8 +64,8 @@ func TestCheckThresholdsConfig(t *testing.T) {
 }
 
 // TestCheckAlertsConfig decodes CheckAlerts' configurations from testdata:
-// the activation condition is compiled at validation as the alerts are,
-// and reported first.
+// the activation condition is compiled at validation as the alerts are; a
+// bad one is reported alone, before the alerts are compiled.
 func TestCheckAlertsConfig(t *testing.T) {
 	alert := map[string]string{"alert1": `cache("threshold1").duration > 50.0`}
 	for _, tt := range []struct {
@@ -81,6 +81,9 @@ func TestCheckAlertsConfig(t *testing.T) {
 		{id: "alerts_no_datastore", wantErr: `missing required property "datastore.client.service"`},
 	} {
 		got, err := configtest.Decode[CheckAlertsConfig](CheckAlertsSpec(), "testdata/config.yaml", tt.id)
+		if err != nil && strings.Contains(err.Error(), "alert1") {
+			t.Errorf("%s: the alerts were compiled after a bad activation condition: %v", tt.id, err)
+		}
 		if got != nil {
 			if got.activation == nil || got.activation.text != tt.activation || len(got.forms) != 1 {
 				t.Errorf("%s: activation %+v, %d formulas", tt.id, got.activation, len(got.forms))
