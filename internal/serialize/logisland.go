@@ -38,14 +38,15 @@ const KryoRefusal = KryoName + " (Java's Kryo object serialization) is not suppo
 
 // BytesSpec is LogIsland's BytesArraySerializer.
 func BytesSpec() component.Spec {
-	return component.Spec{
+	return component.SerializerSpec(component.Spec{
 		Name: BytesName,
-		Kind: component.KindSerializer,
 		Summary: "Reading, the message value becomes record_value as bytes, never text. Writing, the message is record_value's bytes " +
 			"(a string's UTF-8); a record without record_value is written as an empty message, as LogIsland does.",
-		NewSerializer: func(component.Config) (component.Serializer, error) { return Bytes{}, nil },
-	}
+	}, func(*BytesConfig) (component.Serializer, error) { return Bytes{}, nil })
 }
+
+// BytesConfig is BytesArraySerializer's configuration: it has no keys.
+type BytesConfig struct{}
 
 // Bytes is BytesArraySerializer.
 type Bytes struct{}
@@ -70,14 +71,15 @@ func (Bytes) Deserialize(r *record.Record, _, value []byte) error {
 
 // StringSpec is LogIsland's StringSerializer.
 func StringSpec() component.Spec {
-	return component.Spec{
+	return component.SerializerSpec(component.Spec{
 		Name: StringName,
-		Kind: component.KindSerializer,
 		Summary: "Reading, the message value becomes record_value as text. Writing, the record in JsonSerializer's form: LogIsland " +
 			"writes Java's toString of the record, a debugging form nothing reads back.",
-		NewSerializer: func(component.Config) (component.Serializer, error) { return String{}, nil },
-	}
+	}, func(*StringConfig) (component.Serializer, error) { return String{}, nil })
 }
+
+// StringConfig is StringSerializer's configuration: it has no keys.
+type StringConfig struct{}
 
 // String is StringSerializer.
 type String struct{}
@@ -95,15 +97,16 @@ func (String) Deserialize(r *record.Record, _, value []byte) error {
 
 // ExtendedJSONSpec is LogIsland's ExtendedJsonSerializer.
 func ExtendedJSONSpec() component.Spec {
-	return component.Spec{
+	return component.SerializerSpec(component.Spec{
 		Name: ExtendedJSONName,
-		Kind: component.KindSerializer,
 		Summary: `Writes one flat JSON object per record, as LogIsland's ExtendedJsonSerializer: the fields by name, then "id", ` +
 			`"creationDate" (record_time, epoch milliseconds) and "type". Reads any JSON object back, its keys becoming fields; ` +
 			`"id", "type" and "creationDate" give the record's id, type and creation date.`,
-		NewSerializer: func(component.Config) (component.Serializer, error) { return ExtendedJSON{}, nil },
-	}
+	}, func(*ExtendedJSONConfig) (component.Serializer, error) { return ExtendedJSON{}, nil })
 }
+
+// ExtendedJSONConfig is ExtendedJsonSerializer's configuration: it has no keys.
+type ExtendedJSONConfig struct{}
 
 // ExtendedJSON is ExtendedJsonSerializer.
 type ExtendedJSON struct{}
@@ -181,9 +184,8 @@ func (ExtendedJSON) Deserialize(r *record.Record, _, value []byte) error {
 
 // AvroSpec is LogIsland's AvroSerializer.
 func AvroSpec() component.Spec {
-	return component.Spec{
+	return component.SerializerSpec(component.Spec{
 		Name: AvroName,
-		Kind: component.KindSerializer,
 		Summary: "Avro binary encoding of one record per message, without a container or schema-registry header, as LogIsland's " +
 			"AvroSerializer: the stream's avro.input.schema reads the input topics, avro.output.schema writes the output and error topics. " +
 			"Writing, each field of the record must be a field of the schema (a field it lacks makes the record an error record, as in " +
@@ -192,31 +194,46 @@ func AvroSpec() component.Spec {
 		Properties: []component.Property{
 			{Key: KeySchema, Description: "The Avro schema (JSON); a stream sets it from avro.input.schema or avro.output.schema.", Required: true, Example: `{"type":"record","name":"event","fields":[{"name":"record_id","type":"string"},{"name":"record_type","type":"string"},{"name":"record_value","type":["null","string"]}]}`, Validator: AvroSchema},
 		},
-		NewSerializer: func(conf component.Config) (component.Serializer, error) {
-			s, err := avro.Parse(conf.String(KeySchema))
-			if err != nil {
-				return nil, fmt.Errorf("avro schema: %w", err)
-			}
-			rs, ok := s.(*avro.RecordSchema)
-			if !ok {
-				return nil, fmt.Errorf("avro schema: a record schema is needed, not %s", s.Type())
-			}
-			return &Avro{schema: rs}, nil
-		},
+	}, func(c *AvroConfig) (component.Serializer, error) { return &Avro{schema: c.schema}, nil })
+}
+
+// AvroConfig is AvroSerializer's configuration.
+type AvroConfig struct {
+	Schema string `key:"avro.schema"`
+	// schema is Schema parsed, once, by Validate.
+	schema *avro.RecordSchema
+}
+
+// Validate parses the schema that the key's validator accepted and keeps
+// it: a validator checks one value and keeps nothing, and the serializer
+// is built from the parsed schema.
+func (c *AvroConfig) Validate() error {
+	s, err := parseRecordSchema(c.Schema)
+	if err != nil {
+		return fmt.Errorf("property %q: %w", KeySchema, err)
 	}
+	c.schema = s
+	return nil
 }
 
 // AvroSchema validates an Avro record schema.
 var AvroSchema = component.NewValidator("Avro record schema (JSON)", func(v string) error {
+	_, err := parseRecordSchema(v)
+	return err
+})
+
+// parseRecordSchema parses an Avro schema that must be a record's.
+func parseRecordSchema(v string) (*avro.RecordSchema, error) {
 	s, err := avro.Parse(v)
 	if err != nil {
-		return fmt.Errorf("not an Avro schema: %w", err)
+		return nil, fmt.Errorf("not an Avro schema: %w", err)
 	}
-	if _, ok := s.(*avro.RecordSchema); !ok {
-		return fmt.Errorf("the Avro schema is a %s, not a record", s.Type())
+	rs, ok := s.(*avro.RecordSchema)
+	if !ok {
+		return nil, fmt.Errorf("the Avro schema is a %s, not a record", s.Type())
 	}
-	return nil
-})
+	return rs, nil
+}
 
 // Avro is AvroSerializer. It is safe for concurrent use.
 type Avro struct {

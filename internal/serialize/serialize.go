@@ -24,25 +24,27 @@ const (
 
 // JSONSpec is the JsonSerializer component.
 func JSONSpec() component.Spec {
-	return component.Spec{
+	return component.SerializerSpec(component.Spec{
 		Name: JSONName,
-		Kind: component.KindSerializer,
 		Summary: `Writes one compact JSON object per message: {"id":..,"type":..,"creationDate":..,"fields":{..}}; a bytes value is written as {"$base64":"..."} and read back as the same bytes. ` +
 			`Reads the same shape back; any other JSON object becomes a record whose fields are the object's keys.`,
-		NewSerializer: func(component.Config) (component.Serializer, error) { return JSON{}, nil },
-	}
+	}, func(*JSONConfig) (component.Serializer, error) { return JSON{}, nil })
 }
+
+// JSONConfig is JsonSerializer's configuration: it has no keys.
+type JSONConfig struct{}
 
 // RawSpec is the "none" serializer: raw bytes in record_value.
 func RawSpec() component.Spec {
-	return component.Spec{
+	return component.SerializerSpec(component.Spec{
 		Name: RawName,
-		Kind: component.KindSerializer,
 		Summary: "No serialization. Reading, the message value becomes the field record_value and the key record_key: strings when they are valid UTF-8, bytes otherwise, never changed. " +
 			"Writing, the message value is record_value as text (records without it are written as JSON).",
-		NewSerializer: func(component.Config) (component.Serializer, error) { return Raw{}, nil },
-	}
+	}, func(*RawConfig) (component.Serializer, error) { return Raw{}, nil })
 }
+
+// RawConfig is the "none" serializer's configuration: it has no keys.
+type RawConfig struct{}
 
 // JSON is the JsonSerializer. It is stateless and safe for concurrent use.
 type JSON struct{}

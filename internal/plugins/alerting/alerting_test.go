@@ -47,9 +47,6 @@ func build(t *testing.T, spec component.Spec, st Store, props map[string]string,
 	if len(probs) > 0 {
 		t.Fatal(probs)
 	}
-	if err := spec.Check(conf); err != nil {
-		t.Fatal(err)
-	}
 	p, err := spec.NewProcessor(conf, component.Env{Name: "p", Services: services{"datastore_service": st}})
 	if err != nil {
 		t.Fatal(err)

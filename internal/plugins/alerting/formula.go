@@ -152,16 +152,16 @@ func timeOf(r *record.Record) int64 {
 }
 
 // formulas compiles the dynamic keys, in name order.
-func formulas(conf component.Config) ([]*formula, error) {
+func formulas(dynamic map[string]string) ([]*formula, error) {
 	var out []*formula
 	var errs []string
-	keys := make([]string, 0, len(conf.Dynamic()))
-	for k := range conf.Dynamic() {
+	keys := make([]string, 0, len(dynamic))
+	for k := range dynamic {
 		keys = append(keys, k)
 	}
 	sortStrings(keys)
 	for _, k := range keys {
-		f, err := compileFormula(k, conf.Dynamic()[k])
+		f, err := compileFormula(k, dynamic[k])
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("property %q: %v", k, err))
 			continue

@@ -54,12 +54,34 @@ type base struct {
 	procName string
 }
 
-func newBase(conf component.Config, env component.Env) (base, error) {
-	st, err := component.ServiceFor[Store](env, KeyDatastore, conf.String(KeyDatastore), "a datastore of records (RedisKeyValueCacheService)")
-	if err != nil {
-		return base{}, err
-	}
-	forms, err := formulas(conf)
+// SandboxConfig holds the keys every alerting processor shares (LogIsland's
+// AbstractNashornSandboxProcessor's) and its formulas, the dynamic keys.
+type SandboxConfig struct {
+	Datastore  string `key:"datastore.client.service"`
+	OutputType string `key:"output.record.type"`
+	// Redis has no collections, and Weir's formulas are compiled
+	// expressions, not sandboxed JavaScript: these keys are accepted for
+	// LogIsland's job files and mean nothing.
+	_ struct{} `key:"datastore.cache.collection,ignored"`
+	_ struct{} `key:"max.cpu.time,ignored"`
+	_ struct{} `key:"max.memory,ignored"`
+	_ struct{} `key:"allow.no.brace,ignored"`
+	_ struct{} `key:"max.prepared.statements,ignored"`
+	_ struct{} `key:"js.cache.service,ignored"`
+	// Formulas maps each dynamic key to its formula's text.
+	Formulas map[string]string `key:",dynamic"`
+	// forms are the Formulas compiled by Validate, in key order.
+	forms []*formula
+}
+
+// Validate compiles the formulas once, for the processor to evaluate.
+func (c *SandboxConfig) Validate() (err error) {
+	c.forms, err = formulas(c.Formulas)
+	return err
+}
+
+func newBase(c *SandboxConfig, env component.Env) (base, error) {
+	st, err := component.ServiceFor[Store](env, KeyDatastore, c.Datastore, "a datastore of records (RedisKeyValueCacheService)")
 	if err != nil {
 		return base{}, err
 	}
@@ -67,7 +89,7 @@ func newBase(conf component.Config, env component.Env) (base, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	return base{store: st, forms: forms, outType: conf.String("output.record.type"), log: log, now: time.Now, procName: env.Name}, nil
+	return base{store: st, forms: c.forms, outType: c.OutputType, log: log, now: time.Now, procName: env.Name}, nil
 }
 
 // failed is the error record of a formula that could not be evaluated:
@@ -80,16 +102,10 @@ func (b *base) failed(f *formula, now time.Time, err error) *record.Record {
 	return r
 }
 
-func checkFormulas(conf component.Config) error {
-	_, err := formulas(conf)
-	return err
-}
-
 // ComputeTagsSpec declares ComputeTags.
 func ComputeTagsSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: ComputeTagsName,
-		Kind: component.KindProcessor,
 		Summary: "Adds, for each dynamic key, a record whose id is the key and whose record_value (a number) is the key's formula, " +
 			"e.g. computed1: cache(\"204.138.95.105\").value * 10.2, which reads record_value of the record stored under that id. " +
 			"A formula over a record the datastore lacks gives no number (NaN) and adds no record; one that fails adds an error record " +
@@ -97,15 +113,20 @@ func ComputeTagsSpec() component.Spec {
 		DynamicProperties: true,
 		DynamicExamples:   map[string]string{"computed1": `return cache("204.138.95.105").value * 10.2;`},
 		Properties:        commonProperties(),
-		Check:             checkFormulas,
-		NewProcessor: func(conf component.Config, env component.Env) (component.Processor, error) {
-			b, err := newBase(conf, env)
-			if err != nil {
-				return nil, err
-			}
-			return &ComputeTags{b}, nil
-		},
+	}, newComputeTags)
+}
+
+// ComputeTagsConfig is ComputeTags' configuration.
+type ComputeTagsConfig struct {
+	SandboxConfig
+}
+
+func newComputeTags(c *ComputeTagsConfig, env component.Env) (component.Processor, error) {
+	b, err := newBase(&c.SandboxConfig, env)
+	if err != nil {
+		return nil, err
 	}
+	return &ComputeTags{b}, nil
 }
 
 // ComputeTags is the processor; safe for concurrent use.
@@ -147,9 +168,8 @@ func CheckThresholdsSpec() component.Spec {
 		component.Property{Key: "record.ttl", Description: "Milliseconds after its first crossing that a threshold record is removed from the datastore, so that the next crossing starts a new one.", Default: "30000", Validator: component.IntRange(0, 1<<31)},
 		component.Property{Key: "min.update.time.ms", Description: "Milliseconds at least between two updates of one threshold record.", Default: "200", Validator: component.IntRange(0, 1<<62)},
 	)
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: CheckThresholdsName,
-		Kind: component.KindProcessor,
 		Summary: "Checks, for each dynamic key, its condition, e.g. threshold1: cache(\"204.138.95.105\").value > 2000.0. When it holds, " +
 			"the threshold record stored under the key is created (record_count 1) or, if it was last updated more than min.update.time.ms " +
 			"ago, updated (record_count + 1, its first time kept), written to the datastore and added to the batch; record_value holds the " +
@@ -157,23 +177,24 @@ func CheckThresholdsSpec() component.Spec {
 		DynamicProperties: true,
 		DynamicExamples:   map[string]string{"threshold1": `cache("204.138.95.105").value > 2000.0`},
 		Properties:        props,
-		Check:             checkFormulas,
-		NewProcessor: func(conf component.Config, env component.Env) (component.Processor, error) {
-			b, err := newBase(conf, env)
-			if err != nil {
-				return nil, err
-			}
-			ttl, err := conf.Int("record.ttl")
-			if err != nil {
-				return nil, err
-			}
-			minUpdate, err := conf.Int("min.update.time.ms")
-			if err != nil {
-				return nil, err
-			}
-			return &CheckThresholds{base: b, ttl: ttl, minUpdate: minUpdate}, nil
-		},
+	}, newCheckThresholds)
+}
+
+// CheckThresholdsConfig is CheckThresholds' configuration.
+type CheckThresholdsConfig struct {
+	SandboxConfig
+	// TTLMillis and MinUpdateMillis are milliseconds, compared with
+	// records' epoch-millisecond times.
+	TTLMillis       int64 `key:"record.ttl"`
+	MinUpdateMillis int64 `key:"min.update.time.ms"`
+}
+
+func newCheckThresholds(c *CheckThresholdsConfig, env component.Env) (component.Processor, error) {
+	b, err := newBase(&c.SandboxConfig, env)
+	if err != nil {
+		return nil, err
 	}
+	return &CheckThresholds{base: b, ttl: c.TTLMillis, minUpdate: c.MinUpdateMillis}, nil
 }
 
 // CheckThresholds is the processor; safe for concurrent use (two batches
@@ -244,33 +265,43 @@ func CheckAlertsSpec() component.Spec {
 		component.Property{Key: "alert.criticity", Description: "Criticity of the alerts, from 0; LogIsland accepts it and writes it nowhere, and so does Weir.",
 			Default: "0", Validator: component.IntRange(-1<<31, 1<<31)},
 	)
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: CheckAlertsName,
-		Kind: component.KindProcessor,
 		Summary: "Adds, for each dynamic key whose condition holds while profile.activation.condition holds, an alert record whose id is " +
 			"the key and whose record_value is the condition's text, e.g. alert1: cache(\"threshold1\").duration > 50.0 (duration: " +
 			"milliseconds since the stored record's time; count: its record_count). A condition that fails adds an error record (" + ErrFormula + ").",
 		DynamicProperties: true,
 		DynamicExamples:   map[string]string{"alert1": `cache("threshold1").duration > 50.0`},
 		Properties:        props,
-		Check: func(conf component.Config) error {
-			if _, err := compileFormula("profile.activation.condition", conf.String("profile.activation.condition")); err != nil {
-				return fmt.Errorf("property %q: %w", "profile.activation.condition", err)
-			}
-			return checkFormulas(conf)
-		},
-		NewProcessor: func(conf component.Config, env component.Env) (component.Processor, error) {
-			b, err := newBase(conf, env)
-			if err != nil {
-				return nil, err
-			}
-			act, err := compileFormula("profile.activation.condition", conf.String("profile.activation.condition"))
-			if err != nil {
-				return nil, err
-			}
-			return &CheckAlerts{base: b, activation: act}, nil
-		},
+	}, newCheckAlerts)
+}
+
+// CheckAlertsConfig is CheckAlerts' configuration.
+type CheckAlertsConfig struct {
+	SandboxConfig
+	Activation string `key:"profile.activation.condition"`
+	// LogIsland writes the criticity nowhere either.
+	_ struct{} `key:"alert.criticity,ignored"`
+	// activation is Activation compiled by Validate.
+	activation *formula
+}
+
+// Validate compiles the activation condition, then the alerts' formulas.
+func (c *CheckAlertsConfig) Validate() error {
+	act, err := compileFormula("profile.activation.condition", c.Activation)
+	if err != nil {
+		return fmt.Errorf("property %q: %w", "profile.activation.condition", err)
 	}
+	c.activation = act
+	return c.SandboxConfig.Validate()
+}
+
+func newCheckAlerts(c *CheckAlertsConfig, env component.Env) (component.Processor, error) {
+	b, err := newBase(&c.SandboxConfig, env)
+	if err != nil {
+		return nil, err
+	}
+	return &CheckAlerts{base: b, activation: c.activation}, nil
 }
 
 // CheckAlerts is the processor; safe for concurrent use.

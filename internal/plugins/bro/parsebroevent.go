@@ -22,9 +22,8 @@ const ErrBroEvent = "bro_event_error"
 
 // ParseBroEventSpec declares ParseBroEvent.
 func ParseBroEventSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: ParseBroEventName,
-		Kind: component.KindProcessor,
 		Summary: "Turns a Bro (Zeek) JSON event in record_value, {\"<event type>\": {<fields>}}, into a record of type <event type> " +
 			"whose fields are the event's, with dots in names (at every depth) replaced by underscores: id.orig_h becomes id_orig_h. " +
 			"ts, in seconds, becomes epoch milliseconds; version becomes a string (as written); integers, decimals, booleans, arrays and " +
@@ -33,14 +32,16 @@ func ParseBroEventSpec() component.Spec {
 		Properties: []component.Property{
 			{Key: "debug", Description: "Keep the event in record_value, as a map with normalized names, and set record_key to bro_event_raw.", Default: "false", Validator: component.Bool},
 		},
-		NewProcessor: func(conf component.Config, _ component.Env) (component.Processor, error) {
-			debug, err := conf.Bool("debug")
-			if err != nil {
-				return nil, err
-			}
-			return &ParseBroEvent{debug: debug}, nil
-		},
-	}
+	}, newParseBroEvent)
+}
+
+// ParseBroEventConfig is ParseBroEvent's configuration.
+type ParseBroEventConfig struct {
+	Debug bool `key:"debug"`
+}
+
+func newParseBroEvent(c *ParseBroEventConfig, _ component.Env) (component.Processor, error) {
+	return &ParseBroEvent{debug: c.Debug}, nil
 }
 
 // ParseBroEvent is the processor; safe for concurrent use.

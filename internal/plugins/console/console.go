@@ -21,19 +21,27 @@ const Name = "pkg.processor.console.PrintRecords"
 
 // Spec declares PrintRecords.
 func Spec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: Name,
-		Kind: component.KindProcessor,
 		Summary: "Writes every record to standard output, one JSON object per line (JsonSerializer's form), and passes it on unchanged. " +
 			"LogIsland's ConsoleStructuredStreamProviderService as a write provider becomes this processor at the end of the chain.",
 		Properties: []component.Property{
 			{Key: "rows", Description: "LogIsland's rows shown per Spark trigger; accepted and ignored: every record is written."},
 			{Key: "truncate", Description: "LogIsland's truncation of long values in Spark's table; accepted and ignored: values are written whole."},
 		},
-		NewProcessor: func(component.Config, component.Env) (component.Processor, error) {
-			return &PrintRecords{w: stdout}, nil
-		},
-	}
+	}, newPrintRecords)
+}
+
+// PrintRecordsConfig is PrintRecords' configuration: LogIsland's console
+// keys, which shape Spark's table and mean nothing for one JSON line a
+// record, are accepted and left unused.
+type PrintRecordsConfig struct {
+	_ struct{} `key:"rows,ignored"`
+	_ struct{} `key:"truncate,ignored"`
+}
+
+func newPrintRecords(*PrintRecordsConfig, component.Env) (component.Processor, error) {
+	return &PrintRecords{w: stdout}, nil
 }
 
 // stdout is shared by every PrintRecords of the process, so that lines of

@@ -58,9 +58,8 @@ const (
 
 // IpToFqdnSpec declares IpToFqdn.
 func IpToFqdnSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: IpToFqdnName,
-		Kind: component.KindProcessor,
 		Summary: "Resolves the IP address (IPv4 or IPv6) of a field to its fully qualified domain name by reverse DNS, " +
 			"verified by a forward lookup (anti-spoofing): a name is used only if it resolves back to the same address. " +
 			"Answers and failures are cached in a cache service; the lookups of a batch run concurrently.",
@@ -83,8 +82,22 @@ func IpToFqdnSpec() component.Spec {
 			{Key: KeyServers, Description: "Comma-separated host:port list of the DNS servers to ask, in order. Default: the nameservers of " + ResolvConf + ".",
 				Example: "127.0.0.1:53", Validator: component.HostPortList},
 		},
-		NewProcessor: newIpToFqdn,
-	}
+	}, newIpToFqdn)
+}
+
+// IpToFqdnConfig is IpToFqdn's configuration.
+type IpToFqdnConfig struct {
+	IPField      string `key:"ip.address.field"`
+	FQDNField    string `key:"fqdn.field"`
+	Override     bool   `key:"override.fqdn.field"`
+	CacheService string `key:"cache.service"`
+	// CacheMaxSeconds and CacheFailureSeconds are seconds, as LogIsland's
+	// keys are.
+	CacheMaxSeconds     int64         `key:"cache.max.time"`
+	CacheFailureSeconds int64         `key:"cache.failure.time"`
+	Timeout             time.Duration `key:"resolution.timeout"`
+	Concurrency         int           `key:"resolution.concurrency"`
+	Servers             []string      `key:"dns.servers"`
 }
 
 // outcome is what resolving one address gave.
@@ -156,37 +169,21 @@ type call struct {
 	ok   bool // false: the resolving batch was cancelled; ask again
 }
 
-func newIpToFqdn(conf component.Config, env component.Env) (component.Processor, error) {
-	kv, err := component.ServiceFor[cache.KeyValue](env, KeyCacheService, conf.String(KeyCacheService), "a key/value cache")
+func newIpToFqdn(c *IpToFqdnConfig, env component.Env) (component.Processor, error) {
+	kv, err := component.ServiceFor[cache.KeyValue](env, KeyCacheService, c.CacheService, "a key/value cache")
 	if err != nil {
 		return nil, err
 	}
-	opts := Options{
-		IPField:   conf.String(KeyIPField),
-		FQDNField: conf.String(KeyFQDNField),
-		Servers:   conf.List(KeyServers),
-	}
-	if opts.Override, err = conf.Bool(KeyOverride); err != nil {
-		return nil, err
-	}
-	maxSec, err := conf.Int(KeyCacheMaxTime)
-	if err != nil {
-		return nil, err
-	}
-	failSec, err := conf.Int(KeyCacheFailureTime)
-	if err != nil {
-		return nil, err
-	}
-	opts.MaxTime, opts.FailureTime = time.Duration(maxSec)*time.Second, time.Duration(failSec)*time.Second
-	if opts.Timeout, err = conf.Millis(KeyTimeout); err != nil {
-		return nil, err
-	}
-	conc, err := conf.Int(KeyConcurrency)
-	if err != nil {
-		return nil, err
-	}
-	opts.Concurrency = int(conc)
-	return New(opts, kv, env)
+	return New(Options{
+		IPField:     c.IPField,
+		FQDNField:   c.FQDNField,
+		Override:    c.Override,
+		MaxTime:     time.Duration(c.CacheMaxSeconds) * time.Second,
+		FailureTime: time.Duration(c.CacheFailureSeconds) * time.Second,
+		Timeout:     c.Timeout,
+		Concurrency: c.Concurrency,
+		Servers:     c.Servers,
+	}, kv, env)
 }
 
 // Options configure an IpToFqdn built with New; they mirror the properties.

@@ -627,8 +627,8 @@ func TestValidation(t *testing.T) {
 	reg := component.NewRegistry()
 	reg.Register(IpToFqdnSpec())
 	reg.Register(cache.LRUSpec())
-	reg.Register(component.Spec{Name: "pkg.service.docdb.Fake", Kind: component.KindService, Provides: "datastore",
-		NewService: func(context.Context, component.Config, component.Env) (component.Service, error) { return nil, nil }})
+	reg.Register(component.ServiceSpec(component.Spec{Name: "pkg.service.docdb.Fake", Provides: "datastore"},
+		func(context.Context, *struct{}, component.Env) (component.Service, error) { return nil, nil }))
 	svcSpecs := map[string]*component.Spec{}
 	svcSpecs["lru_cache_service"], _ = reg.Lookup(cache.LRUServiceName)
 	svcSpecs["datastore_service"], _ = reg.Lookup("pkg.service.docdb.Fake")

@@ -228,8 +228,7 @@ func TestWatcherPicksUpNewFile(t *testing.T) {
 
 func TestServiceValidation(t *testing.T) {
 	spec := geoip.ServiceSpec()
-	conf, _ := component.NewConfig(&spec, map[string]string{})
-	if spec.Check(conf) == nil {
+	if _, probs := component.NewConfig(&spec, map[string]string{}); len(probs) == 0 {
 		t.Error("no database accepted")
 	}
 	path := filepath.Join(t.TempDir(), "bad.mmdb")

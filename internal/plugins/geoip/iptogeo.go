@@ -35,9 +35,8 @@ var GeoFields = []string{"continent", "continent_code", "country", "country_isoc
 
 // IpToGeoSpec declares IpToGeo.
 func IpToGeoSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: IpToGeoName,
-		Kind: component.KindProcessor,
 		Summary: "Adds the geo-location of the IP address of ip.address.field, from an IP-to-geo service (MaxmindIpToGeoService). " +
 			"By default the fields go under one map field X_geo (X being the address field); with geo.hierarchical false they are " +
 			"set flat as X_geo_<field>. Private, loopback, link-local, multicast and reserved addresses, and addresses the database " +
@@ -56,8 +55,34 @@ func IpToGeoSpec() component.Spec {
 				Default: "86400", Validator: component.IntRange(0, 10*365*86400)},
 			{Key: "debug", Description: "Accepted for LogIsland jobs and ignored (the cache's metrics say how lookups are answered).", Default: "false", Validator: component.Bool},
 		},
-		NewProcessor: newIpToGeo,
+	}, newIpToGeo)
+}
+
+// IpToGeoConfig is IpToGeo's configuration.
+type IpToGeoConfig struct {
+	IPField            string `key:"ip.address.field"`
+	GeoService         string `key:"iptogeo.service"`
+	CacheService       string `key:"cache.service"`
+	GeoFields          string `key:"geo.fields"`
+	Hierarchical       bool   `key:"geo.hierarchical"`
+	HierarchicalSuffix string `key:"geo.hierarchical.suffix"`
+	FlatSuffix         string `key:"geo.flat.suffix"`
+	// CacheMaxSeconds is in seconds, as LogIsland's key is.
+	CacheMaxSeconds int64    `key:"cache.max.time"`
+	_               struct{} `key:"debug,ignored"`
+	// fields is the set GeoFields names, nil for all, made by Validate.
+	fields map[string]bool
+}
+
+// Validate turns the geo.fields list, which its validator accepted, into
+// the set the processor keeps.
+func (c *IpToGeoConfig) Validate() error {
+	fields, err := parseGeoFields(c.GeoFields)
+	if err != nil {
+		return fmt.Errorf("property %q: %w", "geo.fields", err)
 	}
+	c.fields = fields
+	return nil
 }
 
 func parseGeoFields(s string) (map[string]bool, error) {
@@ -121,30 +146,17 @@ type IpToGeo struct {
 	records      [numRec]prometheus.Counter
 }
 
-func newIpToGeo(conf component.Config, env component.Env) (component.Processor, error) {
-	loc, err := component.ServiceFor[Locator](env, "iptogeo.service", conf.String("iptogeo.service"), "an ip to geo service")
+func newIpToGeo(c *IpToGeoConfig, env component.Env) (component.Processor, error) {
+	loc, err := component.ServiceFor[Locator](env, "iptogeo.service", c.GeoService, "an ip to geo service")
 	if err != nil {
 		return nil, err
 	}
-	kv, err := component.ServiceFor[cache.KeyValue](env, "cache.service", conf.String("cache.service"), "a key/value cache")
+	kv, err := component.ServiceFor[cache.KeyValue](env, "cache.service", c.CacheService, "a key/value cache")
 	if err != nil {
 		return nil, err
 	}
-	geoName := conf.String("iptogeo.service")
-	o := Options{IPField: conf.String("ip.address.field"), HierarchicalSuffix: conf.String("geo.hierarchical.suffix"),
-		FlatSuffix: conf.String("geo.flat.suffix"), Service: geoName}
-	if o.Fields, err = parseGeoFields(conf.String("geo.fields")); err != nil {
-		return nil, err
-	}
-	if o.Hierarchical, err = conf.Bool("geo.hierarchical"); err != nil {
-		return nil, err
-	}
-	sec, err := conf.Int("cache.max.time")
-	if err != nil {
-		return nil, err
-	}
-	o.TTL = time.Duration(sec) * time.Second
-	return New(o, loc, kv, env), nil
+	return New(Options{IPField: c.IPField, Fields: c.fields, Hierarchical: c.Hierarchical, HierarchicalSuffix: c.HierarchicalSuffix,
+		FlatSuffix: c.FlatSuffix, TTL: time.Duration(c.CacheMaxSeconds) * time.Second, Service: c.GeoService}, loc, kv, env), nil
 }
 
 // Options configure an IpToGeo built with New; they mirror the properties.

@@ -62,9 +62,8 @@ type Subdivision struct{ Name, ISOCode string }
 
 // ServiceSpec declares MaxmindIpToGeoService.
 func ServiceSpec() component.Spec {
-	return component.Spec{
+	return component.ServiceSpec(component.Spec{
 		Name: ServiceName,
-		Kind: component.KindService,
 		Summary: "Locates IP addresses with a MaxMind database file (GeoLite2 or GeoIP2, City or Country, .mmdb). The file is checked " +
 			"every database.check.interval ms: when it changes (a new download moved into place), the new database is loaded and used " +
 			"without a restart; a file that does not load leaves the current database in use, and the failure is logged.",
@@ -80,14 +79,37 @@ func ServiceSpec() component.Spec {
 			{Key: "database.check.interval", Description: "Milliseconds between checks of the file for a new database.",
 				Default: "60000", Validator: component.IntRange(100, 86400000)},
 		},
-		Check: func(conf component.Config) error {
-			if conf.IsSet("maxmind.database.path") == conf.IsSet("maxmind.database.uri") {
-				return errors.New(`give exactly one of "maxmind.database.path" and "maxmind.database.uri"`)
-			}
-			return nil
-		},
-		NewService: newService,
+	}, newService)
+}
+
+// MaxmindIpToGeoConfig is MaxmindIpToGeoService's configuration.
+type MaxmindIpToGeoConfig struct {
+	Path    string `key:"maxmind.database.path"`
+	PathSet bool   `key:"maxmind.database.path,set"`
+	URI     string `key:"maxmind.database.uri"`
+	URISet  bool   `key:"maxmind.database.uri,set"`
+	Locale  string `key:"locale"`
+	// Weir does not add LogIsland's lookup_micros field.
+	_             struct{}      `key:"lookup.time,ignored"`
+	CheckInterval time.Duration `key:"database.check.interval"`
+	// file is the database's path, from Path or URI, made by Validate.
+	file string
+}
+
+// Validate asks for the database in exactly one way, and finds its path.
+func (c *MaxmindIpToGeoConfig) Validate() error {
+	if c.PathSet == c.URISet {
+		return errors.New(`give exactly one of "maxmind.database.path" and "maxmind.database.uri"`)
 	}
+	c.file = c.Path
+	if c.URISet {
+		file, err := uriPath(c.URI)
+		if err != nil {
+			return fmt.Errorf("property %q: %w", "maxmind.database.uri", err)
+		}
+		c.file = file
+	}
+	return nil
 }
 
 func uriPath(s string) (string, error) {
@@ -131,22 +153,11 @@ type database struct {
 // service says so, at warn level, when it starts.
 const StandIn = "stand-in"
 
-func newService(_ context.Context, conf component.Config, env component.Env) (component.Service, error) {
-	path := conf.String("maxmind.database.path")
-	every, err := conf.Millis("database.check.interval")
-	if err != nil {
-		return nil, err
+func newService(_ context.Context, c *MaxmindIpToGeoConfig, env component.Env) (component.Service, error) {
+	if c.Path == StandIn {
+		return openStandIn(c.Locale, c.CheckInterval, env.Logger)
 	}
-	if path == StandIn {
-		return openStandIn(conf.String("locale"), every, env.Logger)
-	}
-	if conf.IsSet("maxmind.database.uri") {
-		var err error
-		if path, err = uriPath(conf.String("maxmind.database.uri")); err != nil {
-			return nil, err
-		}
-	}
-	return Open(path, conf.String("locale"), every, env.Logger)
+	return Open(c.file, c.Locale, c.CheckInterval, env.Logger)
 }
 
 // openStandIn writes the stand-in database to a temporary file, removed

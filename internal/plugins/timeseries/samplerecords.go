@@ -32,9 +32,8 @@ const (
 
 // SampleRecordsSpec declares SampleRecords.
 func SampleRecordsSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: SampleRecordsName,
-		Kind: component.KindProcessor,
 		Summary: "Replaces each batch (one partition's records of one micro-batch, in offset order) by a sample of its (time, value) " +
 			"points: records holding only the type, the time field, the value field and is_sampled = true. average: one point per " +
 			"bucket of sampling.parameter records, the first one's time and the buckets' mean value (rounded for integer fields); " +
@@ -49,25 +48,28 @@ func SampleRecordsSpec() component.Spec {
 			{Key: "sampling.parameter", Description: "Records per bucket (average, first_item; 0 or more than the batch: buckets of one), or points kept (lttb, at least 3).",
 				Required: true, Example: "10", Validator: component.IntRange(0, 1<<31)},
 		},
-		Check: func(conf component.Config) error {
-			n, err := conf.Int("sampling.parameter")
-			if err != nil {
-				return err
-			}
-			if conf.String("sampling.algorithm") == algoLTTB && n <= 2 {
-				return fmt.Errorf("property %q: lttb keeps at least 3 points, %d asks for fewer", "sampling.parameter", n)
-			}
-			return nil
-		},
-		NewProcessor: func(conf component.Config, _ component.Env) (component.Processor, error) {
-			n, err := conf.Int("sampling.parameter")
-			if err != nil {
-				return nil, err
-			}
-			return &SampleRecords{valueF: conf.String("record.value.field"), timeF: conf.String("record.time.field"),
-				algo: conf.String("sampling.algorithm"), param: int(n)}, nil
-		},
+	}, newSampleRecords)
+}
+
+// SampleRecordsConfig is SampleRecords' configuration.
+type SampleRecordsConfig struct {
+	ValueField string `key:"record.value.field"`
+	TimeField  string `key:"record.time.field"`
+	Algorithm  string `key:"sampling.algorithm"`
+	Parameter  int    `key:"sampling.parameter"`
+}
+
+// Validate refuses an LTTB sample of fewer than three points: the
+// algorithm always keeps the first and the last.
+func (c *SampleRecordsConfig) Validate() error {
+	if c.Algorithm == algoLTTB && c.Parameter <= 2 {
+		return fmt.Errorf("property %q: lttb keeps at least 3 points, %d asks for fewer", "sampling.parameter", c.Parameter)
 	}
+	return nil
+}
+
+func newSampleRecords(c *SampleRecordsConfig, _ component.Env) (component.Processor, error) {
+	return &SampleRecords{valueF: c.ValueField, timeF: c.TimeField, algo: c.Algorithm, param: c.Parameter}, nil
 }
 
 // SampleRecords is the processor; safe for concurrent use.

@@ -17,9 +17,6 @@ func build(props map[string]string) (component.Processor, error) {
 	if len(probs) > 0 {
 		return nil, probs
 	}
-	if err := spec.Check(conf); err != nil {
-		return nil, err
-	}
 	return spec.NewProcessor(conf, component.Env{})
 }
 

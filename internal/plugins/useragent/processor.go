@@ -39,9 +39,8 @@ const (
 
 // ParseUserAgentSpec declares ParseUserAgent.
 func ParseUserAgentSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: ParseUserAgentName,
-		Kind: component.KindProcessor,
 		Summary: "Analyses the user-agent string of a field into Yauaa's attributes (DeviceClass, DeviceName, " +
 			"OperatingSystemNameVersion, AgentName, ...) and sets each requested attribute as a string field named as the " +
 			"attribute; an attribute that cannot be determined is \"Unknown\". A record without the field passes unchanged; " +
@@ -56,8 +55,24 @@ func ParseUserAgentSpec() component.Spec {
 			{Key: KeyCacheSize, Description: "Number of analysed user agents kept in an LRU cache of this processor; 0 turns the cache off.",
 				Default: fmt.Sprint(DefaultCacheSize), Validator: component.IntRange(0, maxCacheSize)},
 		},
-		NewProcessor: newParseUserAgent,
-	}
+	}, newParseUserAgent)
+}
+
+// ParseUserAgentConfig is ParseUserAgent's configuration.
+type ParseUserAgentConfig struct {
+	Field     string   `key:"useragent.field"`
+	Fields    []string `key:"fields"`
+	Keep      bool     `key:"useragent.keep"`
+	CacheSize int      `key:"cache.size"`
+	// attrs are the attributes Fields names (every one when it is empty),
+	// each once, resolved by Validate.
+	attrs []uaparse.Attribute
+}
+
+// Validate resolves the attribute names once, for the processor to set.
+func (c *ParseUserAgentConfig) Validate() (err error) {
+	c.attrs, err = attributesOf(c.Fields)
+	return err
 }
 
 // attributeList accepts a comma-separated list of attribute names. An
@@ -105,21 +120,8 @@ type ParseUserAgent struct {
 	records  [numRecOutcomes]prometheus.Counter
 }
 
-func newParseUserAgent(conf component.Config, env component.Env) (component.Processor, error) {
-	keep, err := conf.Bool(KeyKeep)
-	if err != nil {
-		return nil, err
-	}
-	size, err := conf.Int(KeyCacheSize)
-	if err != nil {
-		return nil, err
-	}
-	return New(Options{
-		Field:     conf.String(KeyField),
-		Fields:    conf.List(KeyFields),
-		Keep:      keep,
-		CacheSize: int(size),
-	}, env)
+func newParseUserAgent(c *ParseUserAgentConfig, env component.Env) (component.Processor, error) {
+	return newProcessor(c.Field, c.Keep, c.attrs, c.CacheSize, env), nil
 }
 
 // Options configure a ParseUserAgent built with New; they mirror the
@@ -135,18 +137,27 @@ type Options struct {
 	CacheSize int
 }
 
-// New builds a ParseUserAgent. It is what the spec's constructor calls, and
-// what tests and benchmarks use. It fails on an empty field name or an
-// unknown attribute name.
+// New builds a ParseUserAgent from options, for tests and benchmarks (the
+// spec builds it from its validated configuration). It fails on an empty
+// field name or an unknown attribute name.
 func New(o Options, env component.Env) (*ParseUserAgent, error) {
 	if strings.TrimSpace(o.Field) == "" {
 		return nil, fmt.Errorf("property %q must not be empty", KeyField)
 	}
-	names := o.Fields
+	attrs, err := attributesOf(o.Fields)
+	if err != nil {
+		return nil, err
+	}
+	return newProcessor(o.Field, o.Keep, attrs, o.CacheSize, env), nil
+}
+
+// attributesOf returns the attributes that names name, each once, in the
+// order of their first mention; no names means every attribute.
+func attributesOf(names []string) ([]uaparse.Attribute, error) {
 	if len(names) == 0 {
 		names = uaparse.AttributeNames()
 	}
-	p := &ParseUserAgent{field: o.Field, keep: o.Keep, cached: o.CacheSize > 0, analyzer: uaparse.New(uaparse.Options{CacheSize: o.CacheSize})}
+	var attrs []uaparse.Attribute
 	seen := make(map[uaparse.Attribute]bool, len(names))
 	for _, n := range names {
 		a, ok := uaparse.AttributeOf(n)
@@ -155,12 +166,19 @@ func New(o Options, env component.Env) (*ParseUserAgent, error) {
 		}
 		if !seen[a] {
 			seen[a] = true
-			p.attrs = append(p.attrs, a)
-			p.names = append(p.names, record.MakeName(a.Name()))
+			attrs = append(attrs, a)
 		}
 	}
+	return attrs, nil
+}
+
+func newProcessor(field string, keep bool, attrs []uaparse.Attribute, cacheSize int, env component.Env) *ParseUserAgent {
+	p := &ParseUserAgent{field: field, keep: keep, attrs: attrs, cached: cacheSize > 0, analyzer: uaparse.New(uaparse.Options{CacheSize: cacheSize})}
+	for _, a := range attrs {
+		p.names = append(p.names, record.MakeName(a.Name()))
+	}
 	p.initMetrics(env)
-	return p, nil
+	return p
 }
 
 func (p *ParseUserAgent) initMetrics(env component.Env) {
