@@ -7,6 +7,9 @@ package configtest
 import (
 	"fmt"
 	"os"
+	"reflect"
+	"strings"
+	"testing"
 
 	"gopkg.in/yaml.v3"
 
@@ -45,4 +48,55 @@ func Decode[C any](spec component.Spec, file, id string) (*C, error) {
 		return nil, err
 	}
 	return component.Typed[C](conf)
+}
+
+// Case is one row of a configuration table test: the case id in the
+// YAML file, and either the decoded configuration wanted or a text the
+// error must contain.
+type Case[C any] struct {
+	ID      string
+	Want    *C
+	WantErr string
+}
+
+// Run decodes every case of file against spec (see Decode) and compares
+// the exported fields of each configuration with Want, or the error with
+// WantErr. Unexported fields hold what Validate derives (a compiled
+// expression) and are the component's own tests' business.
+func Run[C any](t *testing.T, spec component.Spec, file string, cases []Case[C]) {
+	t.Helper()
+	for _, tc := range cases {
+		got, err := Decode[C](spec, file, tc.ID)
+		switch {
+		case tc.WantErr != "":
+			if err == nil || !strings.Contains(err.Error(), tc.WantErr) {
+				t.Errorf("%s: error %v, want one containing %q", tc.ID, err, tc.WantErr)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", tc.ID, err)
+		case tc.Want == nil:
+			t.Errorf("%s: the case wants neither a configuration nor an error", tc.ID)
+		case !exportedEqual(reflect.ValueOf(got).Elem(), reflect.ValueOf(tc.Want).Elem()):
+			t.Errorf("%s: decoded\n%+v\nwant\n%+v", tc.ID, *got, *tc.Want)
+		}
+	}
+}
+
+// exportedEqual compares two structs of one type field by exported field,
+// descending into embedded structs.
+func exportedEqual(a, b reflect.Value) bool {
+	for i := 0; i < a.NumField(); i++ {
+		f := a.Type().Field(i)
+		switch {
+		case f.Anonymous && f.Type.Kind() == reflect.Struct:
+			if !exportedEqual(a.Field(i), b.Field(i)) {
+				return false
+			}
+		case f.IsExported():
+			if !reflect.DeepEqual(a.Field(i).Interface(), b.Field(i).Interface()) {
+				return false
+			}
+		}
+	}
+	return true
 }
