@@ -18,6 +18,7 @@ import (
 	"github.com/weir-streams/weir/internal/plugins/cache"
 	"github.com/weir-streams/weir/internal/plugins/dns"
 	"github.com/weir-streams/weir/internal/record"
+	"github.com/weir-streams/weir/internal/services"
 	"github.com/weir-streams/weir/internal/stream"
 )
 
@@ -45,7 +46,7 @@ type Options struct {
 type Harness struct {
 	conf   stream.Config
 	inSer  component.Serializer
-	svcs   *services
+	svcs   *services.Set
 	chain  *stream.Chain
 	log    *slog.Logger
 	offset int64
@@ -107,12 +108,13 @@ func New(ctx context.Context, checked *config.Checked, streamName, from, to stri
 		return nil, err
 	}
 	met := metrics.New(prometheus.NewRegistry())
-	if h.svcs, err = h.buildServices(ctx, checked.Plan.Services, referenced(procs), met, opts); err != nil {
+	h.svcs, err = services.Start(ctx, checked.Plan.Services, services.Options{Logger: log, Metrics: met, Substitute: h.substitute(referenced(procs), opts)})
+	if err != nil {
 		return nil, err
 	}
 	deps := stream.ChainDeps{Registry: opts.Registry, Services: h.svcs, Logger: log, Metrics: met}
 	if h.chain, err = stream.BuildChain(ctx, conf.Name, 1, procs, deps); err != nil {
-		h.svcs.close(ctx, h.log)
+		h.svcs.Close(ctx)
 		return nil, err
 	}
 	if err := h.chain.Start(ctx); err != nil {
@@ -228,48 +230,34 @@ func checkCanned(plan *dataflow.Plan, procs []dataflow.Configured, opts Options)
 	return errors.Join(errs...)
 }
 
-// buildServices builds every service of the job: canned answers where the
-// test file declares them, stand-ins for datastores in a dry run, the real
-// service otherwise (caches, geo databases: nothing that reaches the
-// network).
-func (h *Harness) buildServices(ctx context.Context, confs []dataflow.Configured, used map[string]bool, met component.Metrics, opts Options) (*services, error) {
-	set := &services{byName: map[string]component.Service{}}
-	for _, c := range confs {
+// substitute puts the test's stand-ins in place of the job's services:
+// canned answers where the test file declares them, stand-ins for
+// datastores in a dry run; the real service otherwise (caches, geo
+// databases: nothing that reaches the network). A datastore that no
+// processor of the range writes to gets an inert stand-in, so that a test
+// of part of a chain needs no answers for the rest.
+func (h *Harness) substitute(used map[string]bool, opts Options) func(dataflow.Configured, component.Env) (component.Service, error) {
+	return func(c dataflow.Configured, env component.Env) (component.Service, error) {
 		name := c.Name()
-		env := component.Env{Name: name, Logger: h.log.With("service", name), Metrics: met, Services: set}
 		canned := opts.Canned[name]
 		switch {
 		case canned != nil && canned.ReverseDNS != nil:
-			set.add(name, newCannedCache(canned, env))
+			return newCannedCache(canned, env), nil
 		case canned != nil && canned.Datastore != nil:
 			st := &cannedStore{rules: canned.Datastore.Refuse}
 			h.canned[name] = st
-			set.add(name, st)
+			return st, nil
 		case c.Spec.Provides == component.DatastoreCapability && opts.DryRun:
 			st := &cannedStore{}
 			h.canned[name] = st
-			set.add(name, st)
+			return st, nil
 		case c.Spec.Provides == component.DatastoreCapability && !used[name]:
-			// No processor of the range writes to it: it is not built.
+			return &cannedStore{}, nil
 		case c.Spec.Provides == component.DatastoreCapability:
-			set.close(ctx, h.log)
 			return nil, fmt.Errorf("service %q (%s) writes over the network: declare datastore answers for it under services.%s in the test file", name, c.Spec.Name, name)
-		default:
-			svc, err := c.Spec.NewService(ctx, c.Config, env)
-			if err != nil {
-				set.close(ctx, h.log)
-				return nil, fmt.Errorf("build service %q (%s): %w", name, c.Spec.Name, err)
-			}
-			set.add(name, svc)
-			if s, ok := svc.(component.Starter); ok {
-				if err := s.Start(ctx); err != nil {
-					set.close(ctx, h.log)
-					return nil, fmt.Errorf("start service %q: %w", name, err)
-				}
-			}
 		}
+		return nil, nil
 	}
-	return set, nil
 }
 
 // referenced returns the names of the services that the processors name
@@ -277,10 +265,8 @@ func (h *Harness) buildServices(ctx context.Context, confs []dataflow.Configured
 func referenced(procs []dataflow.Configured) map[string]bool {
 	out := map[string]bool{}
 	for _, p := range procs {
-		for _, prop := range p.Spec.Properties {
-			if prop.ServiceRef != "" && p.Config.IsSet(prop.Key) {
-				out[p.Config.String(prop.Key)] = true
-			}
+		for _, name := range p.ServiceRefs() {
+			out[name] = true
 		}
 	}
 	return out
@@ -371,5 +357,5 @@ func dropped(in, kept, failed []*record.Record) []*record.Record {
 // Close closes the chain, then the services.
 func (h *Harness) Close(ctx context.Context) {
 	h.chain.Close(ctx, h.log)
-	h.svcs.close(ctx, h.log)
+	h.svcs.Close(ctx)
 }
