@@ -274,16 +274,18 @@ func referenced(procs []dataflow.Configured) map[string]bool {
 
 // Run passes messages through the chain as one batch of one partition of
 // the stream's first input topic, and returns what the stream would write,
-// outputs first then errors, each in input order.
+// outputs first then errors, each in input order. The chunk takes the
+// stream's own steps (stream.RunChunk); only where its records go differs.
 func (h *Harness) Run(ctx context.Context, msgs []Message) (Result, error) {
 	topic := ""
 	if len(h.conf.Inputs) > 0 {
 		topic = h.conf.Inputs[0]
 	}
 	b := component.Batch{Topic: topic}
-	var failed []*record.Record
+	var in []*record.Record // the records the chain is given
 	now := time.Now().UnixMilli()
-	for _, m := range msgs {
+	decode := func(i int) (*record.Record, bool) {
+		m := msgs[i]
 		r := record.New("", "", now)
 		r.Origin = record.Origin{Topic: topic, Offset: h.offset}
 		h.offset++
@@ -294,45 +296,55 @@ func (h *Harness) Run(ctx context.Context, msgs []Message) (Result, error) {
 			r.SetID(id)
 			r.SetType(typ)
 		} else if !stream.DecodeInput(h.inSer, r, m.Key, m.Value) {
-			failed = append(failed, r)
-			continue
+			return r, false
 		}
-		b.Records = append(b.Records, r)
+		in = append(in, r)
+		return r, true
 	}
-	in := slices.Clone(b.Records)
-	chainFailed, err := h.chain.Run(ctx, &b)
+	w := &testWriter{conf: &h.conf}
+	res, err := stream.RunChunk(ctx, h.chain, &b, len(msgs), decode, w)
 	if err != nil {
 		return Result{}, err
 	}
-	failed = append(failed, chainFailed...)
-	var res Result
-	res.Topics = append(append(slices.Clone(h.conf.Outputs), h.conf.Errors...), h.chain.RoutedTopics()...)
-	res.Dropped = dropped(in, b.Records, chainFailed)
-	for _, r := range b.Records {
-		// A test run has no broker to ask whether a routed topic exists:
-		// the topic is reported as the stream would try it.
-		topics := h.conf.Outputs
-		if t, routed := stream.RoutedTopic(r); routed {
-			topics = []string{t}
-		}
-		if len(topics) == 0 {
-			continue // a stream without output topics writes nothing (it ends in a sink)
-		}
-		res.Outputs = append(res.Outputs, Output{Dest: DestOutput, Topics: topics, Record: r})
-	}
-	refused, err := stream.AwaitCompletions(ctx, &b)
-	if err != nil {
-		return Result{}, err
-	}
-	failed = append(failed, refused...)
-	for _, r := range failed {
-		res.Outputs = append(res.Outputs, Output{Dest: DestError, Topics: h.conf.Errors, Record: r})
-	}
-	res.Stored = map[string]int64{}
+	w.res.Topics = append(append(slices.Clone(h.conf.Outputs), h.conf.Errors...), h.chain.RoutedTopics()...)
+	w.res.Dropped = dropped(in, res.Kept, res.Failed)
+	w.res.Stored = map[string]int64{}
 	for name, st := range h.canned {
-		res.Stored[name] = st.stored.Load()
+		w.res.Stored[name] = st.stored.Load()
 	}
-	return res, nil
+	return w.res, nil
+}
+
+// testWriter is the stream.ChunkWriter of a test run: it lists the
+// records where the stream would write them.
+type testWriter struct {
+	conf *stream.Config
+	res  Result
+}
+
+// Processed implements stream.ChunkWriter.
+func (w *testWriter) Processed([]*record.Record, int) {}
+
+// Output implements stream.ChunkWriter. A test run has no broker to ask
+// whether a routed topic exists: the topic is reported as the stream would
+// try it.
+func (w *testWriter) Output(_ context.Context, r *record.Record) (string, bool, error) {
+	topics := w.conf.Outputs
+	if t, routed := stream.RoutedTopic(r); routed {
+		topics = []string{t}
+	}
+	if len(topics) > 0 { // a stream without output topics writes nothing (it ends in a sink)
+		w.res.Outputs = append(w.res.Outputs, Output{Dest: DestOutput, Topics: topics, Record: r})
+	}
+	return "", false, nil
+}
+
+// Failed implements stream.ChunkWriter.
+func (w *testWriter) Failed(_ context.Context, recs []*record.Record, _ bool) error {
+	for _, r := range recs {
+		w.res.Outputs = append(w.res.Outputs, Output{Dest: DestError, Topics: w.conf.Errors, Record: r})
+	}
+	return nil
 }
 
 // dropped returns the records of in that the chain neither kept nor
