@@ -64,23 +64,36 @@ func probeSpec(ev *events) *component.Spec {
 	}
 }
 
-func configured(t *testing.T, spec *component.Spec, name string, props map[string]string) dataflow.Configured {
-	t.Helper()
-	conf, probs := component.NewConfig(spec, props)
-	if len(probs) > 0 {
-		t.Fatalf("%s: %v", name, probs)
+// probes returns the events of a test and a function that configures a
+// probe service that records them.
+func probes(t *testing.T) (*events, func(name string, props map[string]string) dataflow.Configured) {
+	ev := &events{}
+	spec := probeSpec(ev)
+	return ev, func(name string, props map[string]string) dataflow.Configured {
+		t.Helper()
+		conf, probs := component.NewConfig(spec, props)
+		if len(probs) > 0 {
+			t.Fatalf("%s: %v", name, probs)
+		}
+		return dataflow.Configured{Component: &dataflow.Component{Name: name, Component: spec.Name}, Spec: spec, Config: conf}
 	}
-	return dataflow.Configured{Component: &dataflow.Component{Name: name, Component: spec.Name}, Spec: spec, Config: conf}
+}
+
+// wantEvents fails the test unless the services did want, in order.
+func wantEvents(t *testing.T, ev *events, want ...string) {
+	t.Helper()
+	if !slices.Equal(*ev, want) {
+		t.Fatalf("events\n%q\nwant\n%q", *ev, want)
+	}
 }
 
 func TestStartOrderDependenciesFirst(t *testing.T) {
 	ctx := context.Background()
-	var ev events
-	spec := probeSpec(&ev)
+	ev, configured := probes(t)
 	confs := []dataflow.Configured{
-		configured(t, spec, "enricher", map[string]string{"after": "cache"}),
-		configured(t, spec, "cache", nil),
-		configured(t, spec, "other", nil),
+		configured("enricher", map[string]string{"after": "cache"}),
+		configured("cache", nil),
+		configured("other", nil),
 	}
 	set, err := services.Start(ctx, confs, services.Options{})
 	if err != nil {
@@ -93,11 +106,8 @@ func TestStartOrderDependenciesFirst(t *testing.T) {
 	}
 	set.Close(ctx)
 	set.Close(ctx) // does nothing
-	want := []string{"build cache", "build enricher", "build other", "start cache", "start enricher", "start other",
-		"close other", "close enricher", "close cache"}
-	if !slices.Equal(ev, want) {
-		t.Fatalf("events\n%q\nwant\n%q", ev, want)
-	}
+	wantEvents(t, ev, "build cache", "build enricher", "build other", "start cache", "start enricher", "start other",
+		"close other", "close enricher", "close cache")
 	if _, ok := set.Service("cache"); ok {
 		t.Fatal("a closed set still finds its services")
 	}
@@ -105,34 +115,29 @@ func TestStartOrderDependenciesFirst(t *testing.T) {
 
 func TestStartFailureClosesWhatWasBuilt(t *testing.T) {
 	ctx := context.Background()
-	var ev events
-	spec := probeSpec(&ev)
+	ev, configured := probes(t)
 	confs := []dataflow.Configured{
-		configured(t, spec, "first", nil),
-		configured(t, spec, "broken", map[string]string{"fail": "true"}),
-		configured(t, spec, "last", nil),
+		configured("first", nil),
+		configured("broken", map[string]string{"fail": "true"}),
+		configured("last", nil),
 	}
 	_, err := services.Start(ctx, confs, services.Options{})
 	if err == nil || err.Error() != `start service "broken": refused` {
 		t.Fatalf("error %v", err)
 	}
-	want := []string{"build first", "build broken", "build last", "start first", "start broken",
-		"close last", "close broken", "close first"}
-	if !slices.Equal(ev, want) {
-		t.Fatalf("events\n%q\nwant\n%q", ev, want)
-	}
+	wantEvents(t, ev, "build first", "build broken", "build last", "start first", "start broken",
+		"close last", "close broken", "close first")
 }
 
 func TestSubstitute(t *testing.T) {
 	ctx := context.Background()
-	var ev events
-	spec := probeSpec(&ev)
+	ev, configured := probes(t)
 	confs := []dataflow.Configured{
-		configured(t, spec, "real", nil),
-		configured(t, spec, "canned", nil),
-		configured(t, spec, "user", map[string]string{"after": "canned"}),
+		configured("real", nil),
+		configured("canned", nil),
+		configured("user", map[string]string{"after": "canned"}),
 	}
-	stand := &probe{name: "stand-in", ev: &ev}
+	stand := &probe{name: "stand-in", ev: ev}
 	sub := func(c dataflow.Configured, env component.Env) (component.Service, error) {
 		if c.Name() == "canned" {
 			return stand, nil
@@ -147,13 +152,10 @@ func TestSubstitute(t *testing.T) {
 		t.Fatalf("service canned is %v, want the stand-in", svc)
 	}
 	set.Close(ctx)
-	want := []string{"build real", "build user", "start real", "start stand-in", "start user",
-		"close user", "close stand-in", "close real"}
-	if !slices.Equal(ev, want) {
-		t.Fatalf("events\n%q\nwant\n%q", ev, want)
-	}
+	wantEvents(t, ev, "build real", "build user", "start real", "start stand-in", "start user",
+		"close user", "close stand-in", "close real")
 
-	ev = nil
+	*ev = nil
 	refuse := func(c dataflow.Configured, env component.Env) (component.Service, error) {
 		if c.Name() == "user" {
 			return nil, errors.New("no answers for user")
@@ -163,23 +165,20 @@ func TestSubstitute(t *testing.T) {
 	if _, err := services.Start(ctx, confs, services.Options{Substitute: refuse}); err == nil || err.Error() != "no answers for user" {
 		t.Fatalf("error %v", err)
 	}
-	if want := []string{"build real", "build canned", "close canned", "close real"}; !slices.Equal(ev, want) {
-		t.Fatalf("events\n%q\nwant\n%q", ev, want)
-	}
+	wantEvents(t, ev, "build real", "build canned", "close canned", "close real")
 }
 
 func TestCircleRefused(t *testing.T) {
-	var ev events
-	spec := probeSpec(&ev)
+	ev, configured := probes(t)
 	confs := []dataflow.Configured{
-		configured(t, spec, "a", map[string]string{"after": "b"}),
-		configured(t, spec, "b", map[string]string{"after": "a"}),
+		configured("a", map[string]string{"after": "b"}),
+		configured("b", map[string]string{"after": "a"}),
 	}
 	_, err := services.Start(context.Background(), confs, services.Options{})
 	if err == nil || !strings.Contains(err.Error(), "name each other in a circle") {
 		t.Fatalf("error %v", err)
 	}
-	if len(ev) != 0 {
-		t.Fatalf("services built despite the circle: %q", ev)
+	if len(*ev) != 0 {
+		t.Fatalf("services built despite the circle: %q", *ev)
 	}
 }
