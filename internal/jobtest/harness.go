@@ -40,9 +40,9 @@ type Options struct {
 
 // Harness runs one stream's processor chain, or a range of it, in process:
 // messages in, the records the stream would write out, with no broker.
-// Records go through the same steps as in the stream (input serializer,
-// Chain.Run, routing, completions), so what a test sees is what the job
-// does.
+// Records go through the stream's own chunk driver (stream.RunChunk:
+// input serializer, chain, routing, completions), so what a test sees is
+// what the job does.
 type Harness struct {
 	conf   stream.Config
 	inSer  component.Serializer
