@@ -10,6 +10,7 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
+	"github.com/weir-streams/weir/internal/services"
 	"github.com/weir-streams/weir/internal/stream"
 )
 
@@ -70,7 +71,7 @@ func (e *Engine) apply(ctx context.Context, plan *dataflow.Plan) (kind, detail s
 			return ChangeStart, "", err
 		}
 		if err := e.startStreams(ctx, r); err != nil {
-			r.services.close(ctx, e.log)
+			r.services.Close(ctx)
 			return ChangeStart, "", err
 		}
 		e.cur = r
@@ -85,13 +86,13 @@ func (e *Engine) apply(ctx context.Context, plan *dataflow.Plan) (kind, detail s
 // without starting them: nothing is consumed or written yet, so build runs
 // beside a running dataflow. On failure everything it built is closed.
 func (e *Engine) build(ctx context.Context, plan *dataflow.Plan) (*running, error) {
-	services, err := e.buildServices(ctx, plan.Services)
+	svcs, err := services.Start(ctx, plan.Services, services.Options{Logger: e.opts.Logger, Metrics: e.opts.Metrics})
 	if err != nil {
 		return nil, err
 	}
-	r := &running{plan: plan, services: services, streams: map[string]*stream.Stream{}}
+	r := &running{plan: plan, services: svcs, streams: map[string]*stream.Stream{}}
 	if err := e.buildStreams(ctx, r); err != nil {
-		services.close(ctx, e.log)
+		svcs.Close(ctx)
 		return nil, err
 	}
 	return r, nil
@@ -184,7 +185,7 @@ func (e *Engine) restart(ctx context.Context, plan *dataflow.Plan) error {
 	// The new streams consume in the same group: the old ones stop first.
 	e.stopStreams(ctx, old)
 	if err := e.startStreams(ctx, r); err != nil {
-		r.services.close(ctx, e.log)
+		r.services.Close(ctx)
 		// Roll back: the old services are still open; build and start the
 		// old streams again from the old plan.
 		rerr := e.buildStreams(ctx, old)
@@ -197,7 +198,7 @@ func (e *Engine) restart(ctx context.Context, plan *dataflow.Plan) error {
 		}
 		return err
 	}
-	old.services.close(ctx, e.log)
+	old.services.Close(ctx)
 	e.cur = r
 	return nil
 }

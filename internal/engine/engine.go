@@ -22,6 +22,7 @@ import (
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine/settings"
+	"github.com/weir-streams/weir/internal/services"
 	"github.com/weir-streams/weir/internal/status"
 	"github.com/weir-streams/weir/internal/stream"
 )
@@ -90,7 +91,7 @@ type ApplyResult struct {
 // and its streams.
 type running struct {
 	plan     *dataflow.Plan
-	services *serviceSet
+	services *services.Set
 	streams  map[string]*stream.Stream
 }
 
@@ -184,7 +185,7 @@ func (e *Engine) Stop(ctx context.Context) error {
 	defer e.applyMu.Unlock()
 	if e.cur != nil {
 		e.stopStreams(ctx, e.cur)
-		e.cur.services.close(ctx, e.log)
+		e.cur.services.Close(ctx)
 		e.cur = nil
 	}
 	e.stateMu.Lock()

@@ -12,8 +12,6 @@ package jobtest
 
 import (
 	"context"
-	"log/slog"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -108,37 +106,3 @@ func (s *cannedStore) Close(context.Context) error { return nil }
 type done []*record.Record
 
 func (d done) Wait(context.Context) ([]*record.Record, error) { return d, nil }
-
-// services holds the services of one run by name: canned ones and real
-// ones that do not reach the network. It implements
-// component.ServiceLookup.
-type services struct {
-	mu     sync.Mutex
-	byName map[string]component.Service
-	order  []string
-}
-
-func (s *services) Service(name string) (component.Service, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	svc, ok := s.byName[name]
-	return svc, ok
-}
-
-func (s *services) add(name string, svc component.Service) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.byName[name] = svc
-	s.order = append(s.order, name)
-}
-
-// close closes the services in reverse order. A service that does not
-// close cleanly is logged: the test's result is already known.
-func (s *services) close(ctx context.Context, log *slog.Logger) {
-	for i := len(s.order) - 1; i >= 0; i-- {
-		if err := s.byName[s.order[i]].Close(ctx); err != nil {
-			log.Warn("closing service", "service", s.order[i], "error", err)
-		}
-	}
-	s.byName, s.order = map[string]component.Service{}, nil
-}

@@ -18,6 +18,7 @@ import (
 	"github.com/weir-streams/weir/internal/plugins/cache"
 	"github.com/weir-streams/weir/internal/plugins/dns"
 	"github.com/weir-streams/weir/internal/record"
+	"github.com/weir-streams/weir/internal/services"
 	"github.com/weir-streams/weir/internal/stream"
 )
 
@@ -39,13 +40,13 @@ type Options struct {
 
 // Harness runs one stream's processor chain, or a range of it, in process:
 // messages in, the records the stream would write out, with no broker.
-// Records go through the same steps as in the stream (input serializer,
-// Chain.Run, routing, completions), so what a test sees is what the job
-// does.
+// Records go through the stream's own chunk driver (stream.RunChunk:
+// input serializer, chain, routing, completions), so what a test sees is
+// what the job does.
 type Harness struct {
 	conf   stream.Config
 	inSer  component.Serializer
-	svcs   *services
+	svcs   *services.Set
 	chain  *stream.Chain
 	log    *slog.Logger
 	offset int64
@@ -107,12 +108,13 @@ func New(ctx context.Context, checked *config.Checked, streamName, from, to stri
 		return nil, err
 	}
 	met := metrics.New(prometheus.NewRegistry())
-	if h.svcs, err = h.buildServices(ctx, checked.Plan.Services, referenced(procs), met, opts); err != nil {
+	h.svcs, err = services.Start(ctx, checked.Plan.Services, services.Options{Logger: log, Metrics: met, Substitute: h.substitute(referenced(procs), opts)})
+	if err != nil {
 		return nil, err
 	}
 	deps := stream.ChainDeps{Registry: opts.Registry, Services: h.svcs, Logger: log, Metrics: met}
 	if h.chain, err = stream.BuildChain(ctx, conf.Name, 1, procs, deps); err != nil {
-		h.svcs.close(ctx, h.log)
+		h.svcs.Close(ctx)
 		return nil, err
 	}
 	if err := h.chain.Start(ctx); err != nil {
@@ -228,48 +230,34 @@ func checkCanned(plan *dataflow.Plan, procs []dataflow.Configured, opts Options)
 	return errors.Join(errs...)
 }
 
-// buildServices builds every service of the job: canned answers where the
-// test file declares them, stand-ins for datastores in a dry run, the real
-// service otherwise (caches, geo databases: nothing that reaches the
-// network).
-func (h *Harness) buildServices(ctx context.Context, confs []dataflow.Configured, used map[string]bool, met component.Metrics, opts Options) (*services, error) {
-	set := &services{byName: map[string]component.Service{}}
-	for _, c := range confs {
+// substitute puts the test's stand-ins in place of the job's services:
+// canned answers where the test file declares them, stand-ins for
+// datastores in a dry run; the real service otherwise (caches, geo
+// databases: nothing that reaches the network). A datastore that no
+// processor of the range writes to gets an inert stand-in, so that a test
+// of part of a chain needs no answers for the rest.
+func (h *Harness) substitute(used map[string]bool, opts Options) func(dataflow.Configured, component.Env) (component.Service, error) {
+	return func(c dataflow.Configured, env component.Env) (component.Service, error) {
 		name := c.Name()
-		env := component.Env{Name: name, Logger: h.log.With("service", name), Metrics: met, Services: set}
 		canned := opts.Canned[name]
 		switch {
 		case canned != nil && canned.ReverseDNS != nil:
-			set.add(name, newCannedCache(canned, env))
+			return newCannedCache(canned, env), nil
 		case canned != nil && canned.Datastore != nil:
 			st := &cannedStore{rules: canned.Datastore.Refuse}
 			h.canned[name] = st
-			set.add(name, st)
+			return st, nil
 		case c.Spec.Provides == component.DatastoreCapability && opts.DryRun:
 			st := &cannedStore{}
 			h.canned[name] = st
-			set.add(name, st)
+			return st, nil
 		case c.Spec.Provides == component.DatastoreCapability && !used[name]:
-			// No processor of the range writes to it: it is not built.
+			return &cannedStore{}, nil
 		case c.Spec.Provides == component.DatastoreCapability:
-			set.close(ctx, h.log)
 			return nil, fmt.Errorf("service %q (%s) writes over the network: declare datastore answers for it under services.%s in the test file", name, c.Spec.Name, name)
-		default:
-			svc, err := c.Spec.NewService(ctx, c.Config, env)
-			if err != nil {
-				set.close(ctx, h.log)
-				return nil, fmt.Errorf("build service %q (%s): %w", name, c.Spec.Name, err)
-			}
-			set.add(name, svc)
-			if s, ok := svc.(component.Starter); ok {
-				if err := s.Start(ctx); err != nil {
-					set.close(ctx, h.log)
-					return nil, fmt.Errorf("start service %q: %w", name, err)
-				}
-			}
 		}
+		return nil, nil
 	}
-	return set, nil
 }
 
 // referenced returns the names of the services that the processors name
@@ -277,10 +265,8 @@ func (h *Harness) buildServices(ctx context.Context, confs []dataflow.Configured
 func referenced(procs []dataflow.Configured) map[string]bool {
 	out := map[string]bool{}
 	for _, p := range procs {
-		for _, prop := range p.Spec.Properties {
-			if prop.ServiceRef != "" && p.Config.IsSet(prop.Key) {
-				out[p.Config.String(prop.Key)] = true
-			}
+		for _, name := range p.ServiceRefs() {
+			out[name] = true
 		}
 	}
 	return out
@@ -288,16 +274,18 @@ func referenced(procs []dataflow.Configured) map[string]bool {
 
 // Run passes messages through the chain as one batch of one partition of
 // the stream's first input topic, and returns what the stream would write,
-// outputs first then errors, each in input order.
+// outputs first then errors, each in input order. The chunk takes the
+// stream's own steps (stream.RunChunk); only where its records go differs.
 func (h *Harness) Run(ctx context.Context, msgs []Message) (Result, error) {
 	topic := ""
 	if len(h.conf.Inputs) > 0 {
 		topic = h.conf.Inputs[0]
 	}
 	b := component.Batch{Topic: topic}
-	var failed []*record.Record
+	var in []*record.Record // the records the chain is given
 	now := time.Now().UnixMilli()
-	for _, m := range msgs {
+	decode := func(i int) (*record.Record, bool) {
+		m := msgs[i]
 		r := record.New("", "", now)
 		r.Origin = record.Origin{Topic: topic, Offset: h.offset}
 		h.offset++
@@ -308,45 +296,55 @@ func (h *Harness) Run(ctx context.Context, msgs []Message) (Result, error) {
 			r.SetID(id)
 			r.SetType(typ)
 		} else if !stream.DecodeInput(h.inSer, r, m.Key, m.Value) {
-			failed = append(failed, r)
-			continue
+			return r, false
 		}
-		b.Records = append(b.Records, r)
+		in = append(in, r)
+		return r, true
 	}
-	in := slices.Clone(b.Records)
-	chainFailed, err := h.chain.Run(ctx, &b)
+	w := &testWriter{conf: &h.conf}
+	res, err := stream.RunChunk(ctx, h.chain, &b, len(msgs), decode, w)
 	if err != nil {
 		return Result{}, err
 	}
-	failed = append(failed, chainFailed...)
-	var res Result
-	res.Topics = append(append(slices.Clone(h.conf.Outputs), h.conf.Errors...), h.chain.RoutedTopics()...)
-	res.Dropped = dropped(in, b.Records, chainFailed)
-	for _, r := range b.Records {
-		// A test run has no broker to ask whether a routed topic exists:
-		// the topic is reported as the stream would try it.
-		topics := h.conf.Outputs
-		if t, routed := stream.RoutedTopic(r); routed {
-			topics = []string{t}
-		}
-		if len(topics) == 0 {
-			continue // a stream without output topics writes nothing (it ends in a sink)
-		}
-		res.Outputs = append(res.Outputs, Output{Dest: DestOutput, Topics: topics, Record: r})
-	}
-	refused, err := stream.AwaitCompletions(ctx, &b)
-	if err != nil {
-		return Result{}, err
-	}
-	failed = append(failed, refused...)
-	for _, r := range failed {
-		res.Outputs = append(res.Outputs, Output{Dest: DestError, Topics: h.conf.Errors, Record: r})
-	}
-	res.Stored = map[string]int64{}
+	w.res.Topics = append(append(slices.Clone(h.conf.Outputs), h.conf.Errors...), h.chain.RoutedTopics()...)
+	w.res.Dropped = dropped(in, res.Kept, res.Failed)
+	w.res.Stored = map[string]int64{}
 	for name, st := range h.canned {
-		res.Stored[name] = st.stored.Load()
+		w.res.Stored[name] = st.stored.Load()
 	}
-	return res, nil
+	return w.res, nil
+}
+
+// testWriter is the stream.ChunkWriter of a test run: it lists the
+// records where the stream would write them.
+type testWriter struct {
+	conf *stream.Config
+	res  Result
+}
+
+// Processed implements stream.ChunkWriter.
+func (w *testWriter) Processed([]*record.Record, int) {}
+
+// Output implements stream.ChunkWriter. A test run has no broker to ask
+// whether a routed topic exists: the topic is reported as the stream would
+// try it.
+func (w *testWriter) Output(_ context.Context, r *record.Record) (string, bool, error) {
+	topics := w.conf.Outputs
+	if t, routed := stream.RoutedTopic(r); routed {
+		topics = []string{t}
+	}
+	if len(topics) > 0 { // a stream without output topics writes nothing (it ends in a sink)
+		w.res.Outputs = append(w.res.Outputs, Output{Dest: DestOutput, Topics: topics, Record: r})
+	}
+	return "", false, nil
+}
+
+// Failed implements stream.ChunkWriter.
+func (w *testWriter) Failed(_ context.Context, recs []*record.Record, _ bool) error {
+	for _, r := range recs {
+		w.res.Outputs = append(w.res.Outputs, Output{Dest: DestError, Topics: w.conf.Errors, Record: r})
+	}
+	return nil
 }
 
 // dropped returns the records of in that the chain neither kept nor
@@ -371,5 +369,5 @@ func dropped(in, kept, failed []*record.Record) []*record.Record {
 // Close closes the chain, then the services.
 func (h *Harness) Close(ctx context.Context) {
 	h.chain.Close(ctx, h.log)
-	h.svcs.close(ctx, h.log)
+	h.svcs.Close(ctx)
 }

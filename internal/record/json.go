@@ -293,26 +293,12 @@ func shortSafe(s string) bool {
 	return false
 }
 
-// scanStep bounds the bytes one scanBlocks call tests.
-const scanStep = 64 << 10
-
 // nextUnsafe returns the index of the first byte of s at or after i that
-// jsonSafe calls unsafe, or len(s). On amd64, runs of 16 bytes or more go to
-// scanBlocks (SSE2, 16 bytes a step); the rest, and everything elsewhere,
-// is tested eight bytes at once (unsafeBytes); the last bytes of a string
-// of eight or more are tested by one load of its last eight bytes, shifted
-// so that only the untested ones remain.
+// jsonSafe calls unsafe, or len(s). It tests eight bytes at once
+// (unsafeBytes); the last bytes of a string of eight or more are tested by
+// one load of its last eight bytes, shifted so that only the untested ones
+// remain.
 func nextUnsafe(s string, i int) int {
-	for haveScanBlocks && len(s)-i >= 16 {
-		// At most scanStep bytes a call: the assembly cannot be
-		// preempted, and a string can be megabytes long.
-		n := min(len(s)-i, scanStep)
-		k := scanBlocks(unsafe.StringData(s[i:]), n)
-		i += k
-		if k < n&^15 {
-			return i
-		}
-	}
 	for i+8 <= len(s) {
 		if m := unsafeBytes(load64(s, i)); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3

@@ -67,7 +67,7 @@ func checkJSONString(t *testing.T, s string) {
 // TestAppendJSONStringMatchesReference compares the encoder with the
 // byte-at-a-time reference on every line of the real access log, cut at
 // every start offset up to 24 bytes (so that escapes fall at every position
-// of a 16-byte step), and on escapes, invalid UTF-8 and line separators
+// of an eight-byte step), and on escapes, invalid UTF-8 and line separators
 // at every position of a string.
 func TestAppendJSONStringMatchesReference(t *testing.T) {
 	data, err := os.ReadFile("../../testdata/access-logs/apache_combined_10k.log")
@@ -80,8 +80,7 @@ func TestAppendJSONStringMatchesReference(t *testing.T) {
 		}
 	}
 	specials := []string{`"`, `\`, "\n", "\r", "\t", "\x00", "\x1f", "\x7f", "\xff", "\xe2\x80", "\u2028", "\u2029", "é", "日"}
-	// 48 bytes: specials fall at every position of three 16-byte steps
-	// (scanBlocks on amd64) and of six eight-byte ones.
+	// 48 bytes: specials fall at every position of six eight-byte steps.
 	base := strings.Repeat("abcdefgh", 6)
 	for _, sp := range specials {
 		for i := 0; i <= len(base); i++ {
@@ -125,8 +124,7 @@ func checkEncodingJSON(t *testing.T, s string) {
 // at every position of a string longer than one eight-byte step, and on
 // every line of the real access log.
 func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
-	// 48 bytes: specials fall at every position of three 16-byte steps
-	// (scanBlocks on amd64) and of six eight-byte ones.
+	// 48 bytes: specials fall at every position of six eight-byte steps.
 	base := strings.Repeat("abcdefgh", 6)
 	var specials []string
 	for c := 0; c < 256; c++ {

@@ -439,84 +439,78 @@ func (s *Stream) processPoll(ctx context.Context, cl *kgo.Client, parts []polled
 }
 
 // processChunk processes records, whose Weir records are made in recs
-// (one each, from the poll's batch).
+// (one each, from the poll's batch), with RunChunk, writing through the
+// poll's producer.
 func (s *Stream) processChunk(ctx context.Context, chain *Chain, pr *producer, topic string, topicID [16]byte, partition int32, records []*kgo.Record, recs []record.Record) error {
-	var out chunkOut
-	defer pr.release(&out)
+	w := &streamWriter{s: s, pr: pr}
+	defer pr.release(&w.out)
 	b := component.Batch{Topic: topic, Partition: partition, Records: make([]*record.Record, 0, len(records))}
-	var failed []*record.Record
 	ids := record.NewIDs(len(records))
-	for i, kr := range records {
-		r := &recs[i]
+	decode := func(i int) (*record.Record, bool) {
+		kr, r := records[i], &recs[i]
 		r.Origin = record.Origin{Topic: kr.Topic, TopicID: topicID, Partition: kr.Partition, Offset: kr.Offset}
 		r.Init(ids.ID(r.Origin), "", kr.Timestamp.UnixMilli())
-		if !decodeFetched(s.inSer, r, kr.Key, kr.Value) {
-			failed = append(failed, r)
-			continue
-		}
-		b.Records = append(b.Records, r)
+		return r, decodeFetched(s.inSer, r, kr.Key, kr.Value)
 	}
 	s.m.in.Add(float64(len(records)))
 	s.tally.in.Add(int64(len(records)))
-
-	chainFailed, filtered, err := chain.run(ctx, &b)
+	res, err := RunChunk(ctx, chain, &b, len(records), decode, w)
 	if err != nil {
 		return err
 	}
-	s.m.filtered.Add(float64(filtered))
-	s.tally.filtered.Add(int64(filtered))
-	failed = append(failed, chainFailed...)
-	s.noteFields(b.Records)
-
-	sent, unwritable := 0, 0
-	out.stamp, out.hint = chunkStamp(), len(b.Records)
-	for _, r := range b.Records {
-		// A record routed to a topic that cannot be written becomes an
-		// error record naming it (route.go); the stream goes on.
-		topics, reason := s.outputTopics(ctx, pr.cl, r)
-		if reason != "" {
-			r.AddError(ErrRouting, reason)
-			r.MarkSource("")
-			failed = append(failed, r)
-			continue
-		}
-		diverted, err := pr.send(&out, r, topics, s.outSer, false)
-		if err != nil {
-			return err
-		}
-		if diverted {
-			unwritable++
-		} else {
-			sent++
-		}
-	}
-	s.m.out.Add(float64(sent))
-	s.tally.out.Add(int64(sent))
-	refused, err := AwaitCompletions(ctx, &b)
-	if err != nil {
-		return err
-	}
-	failed = append(failed, refused...)
-	if len(refused) > 0 {
-		// The sinks' acknowledgements can take seconds: the records
-		// they refused are stamped when they are written, not before.
-		out.stamp = chunkStamp()
-	}
-	out.hint = len(failed)
-	for _, r := range failed {
-		if _, err = pr.send(&out, r, s.conf.Errors, s.errSer, true); err != nil {
-			return err
-		}
-	}
-	s.m.errs.Add(float64(len(failed) + unwritable))
-	s.tally.errs.Add(int64(len(failed) + unwritable))
+	s.m.out.Add(float64(res.Written))
+	s.tally.out.Add(int64(res.Written))
+	s.m.errs.Add(float64(len(res.Failed) + res.Diverted))
+	s.tally.errs.Add(int64(len(res.Failed) + res.Diverted))
 	if tap := s.deps.Tap; tap.Sample() {
 		// One record of each kind, in the JSON form of the written ones.
-		if len(b.Records) > 0 {
-			tap.Offer(s.conf.Name, false, serialize.AppendRecordJSON(nil, b.Records[0]))
+		if len(res.Kept) > 0 {
+			tap.Offer(s.conf.Name, false, serialize.AppendRecordJSON(nil, res.Kept[0]))
 		}
-		if len(failed) > 0 {
-			tap.Offer(s.conf.Name, true, serialize.AppendRecordJSON(nil, failed[0]))
+		if len(res.Failed) > 0 {
+			tap.Offer(s.conf.Name, true, serialize.AppendRecordJSON(nil, res.Failed[0]))
+		}
+	}
+	return nil
+}
+
+// streamWriter is the ChunkWriter of a stream's chunk: it produces the
+// chunk's records with the poll's producer.
+type streamWriter struct {
+	s   *Stream
+	pr  *producer
+	out chunkOut
+}
+
+// Processed implements ChunkWriter.
+func (w *streamWriter) Processed(kept []*record.Record, dropped int) {
+	w.s.m.filtered.Add(float64(dropped))
+	w.s.tally.filtered.Add(int64(dropped))
+	w.s.noteFields(kept)
+	w.out.stamp, w.out.hint = chunkStamp(), len(kept)
+}
+
+// Output implements ChunkWriter.
+func (w *streamWriter) Output(ctx context.Context, r *record.Record) (string, bool, error) {
+	topics, reason := w.s.outputTopics(ctx, w.pr.cl, r)
+	if reason != "" {
+		return reason, false, nil
+	}
+	diverted, err := w.pr.send(&w.out, r, topics, w.s.outSer, false)
+	return "", diverted, err
+}
+
+// Failed implements ChunkWriter.
+func (w *streamWriter) Failed(_ context.Context, recs []*record.Record, refused bool) error {
+	if refused {
+		// The sinks' acknowledgements can take seconds: the records
+		// they refused are stamped when they are written, not before.
+		w.out.stamp = chunkStamp()
+	}
+	w.out.hint = len(recs)
+	for _, r := range recs {
+		if _, err := w.pr.send(&w.out, r, w.s.conf.Errors, w.s.errSer, true); err != nil {
+			return err
 		}
 	}
 	return nil
