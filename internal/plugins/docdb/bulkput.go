@@ -15,9 +15,8 @@ const KeyService = "datastore.client.service"
 
 // BulkPutSpec declares BulkPut.
 func BulkPutSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: BulkPutName,
-		Kind: component.KindProcessor,
 		Summary: "Writes every record of the batch, as a document whose _id is the record id, through a datastore " +
 			"service (" + ServiceName + "). The batch's offsets are committed only once the database acknowledged " +
 			"its documents; a document the database refuses for good becomes an error record with its reason. " +
@@ -31,8 +30,20 @@ func BulkPutSpec() component.Spec {
 			{Key: KeyType, Description: "LogIsland's document type (Elasticsearch 6 and older). Accepted and not sent: Elasticsearch 7 and later and OpenSearch have no types, and the datastores Weir writes to need none."},
 			{Key: KeyTypeField, Description: "Record field of the document type; accepted and not sent, as default.type."},
 		},
-		NewProcessor: newBulkPut,
-	}
+	}, newBulkPut)
+}
+
+// BulkPutConfig is BulkPut's configuration.
+type BulkPutConfig struct {
+	Service         string `key:"datastore.client.service"`
+	Collection      string `key:"default.collection"`
+	TimeBased       string `key:"timebased.collection"`
+	CollectionField string `key:"collection.field"`
+	// LogIsland's keys with no meaning here: the day format has one value,
+	// and the datastores Weir writes to have no document types.
+	_ struct{} `key:"date.format,ignored"`
+	_ struct{} `key:"default.type,ignored"`
+	_ struct{} `key:"type.field,ignored"`
 }
 
 // BulkPut's LogIsland keys (LogIsland's datastore BulkPut).
@@ -56,13 +67,13 @@ type BulkPut struct {
 	target component.DatastoreTarget
 }
 
-func newBulkPut(conf component.Config, env component.Env) (component.Processor, error) {
-	store, err := component.ServiceFor[Datastore](env, KeyService, conf.String(KeyService), "a datastore")
+func newBulkPut(conf *BulkPutConfig, env component.Env) (component.Processor, error) {
+	store, err := component.ServiceFor[Datastore](env, KeyService, conf.Service, "a datastore")
 	if err != nil {
 		return nil, err
 	}
 	p := &BulkPut{store: store, target: component.DatastoreTarget{
-		Collection: conf.String(KeyPutCollection), TimeBased: conf.String(KeyTimeBasedCollection), Field: conf.String(KeyCollectionField),
+		Collection: conf.Collection, TimeBased: conf.TimeBased, Field: conf.CollectionField,
 	}}
 	if cs, ok := store.(component.CollectionDatastore); ok && (p.target.Collection != "" || p.target.Field != "" || p.target.TimeBased != "no") {
 		p.to = cs

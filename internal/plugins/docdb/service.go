@@ -82,9 +82,8 @@ const MaxDocumentSize = 16 * 1024 * 1024
 
 // ServiceSpec declares the DocDBControllerService.
 func ServiceSpec() component.Spec {
-	return component.Spec{
+	return component.ServiceSpec(component.Spec{
 		Name: ServiceName,
-		Kind: component.KindService,
 		Summary: "MongoDB client service (official Go driver) with a bulk writer shared by every BulkPut processor: " +
 			"documents are written in bulks of batch.size or every flush.interval, retried with backoff while the " +
 			"database is unavailable, and acknowledged to the stream only once the database acknowledged them.",
@@ -99,8 +98,38 @@ func ServiceSpec() component.Spec {
 			{Key: KeyBulkMode, Description: "upsert: replace the document with the record's id or insert it, so replays rewrite the same documents; insert: insert, counting and skipping documents whose id exists.", Default: ModeUpsert, Validator: component.Enum(ModeUpsert, ModeInsert)},
 			{Key: KeyWriteTimeout, Description: "Milliseconds one bulk write attempt may take before it is abandoned and retried.", Default: "60000", Validator: component.IntRange(100, 3_600_000)},
 		},
-		NewService: newService,
+	}, newService)
+}
+
+// ServiceConfig is the DocDBControllerService's configuration.
+type ServiceConfig struct {
+	URI          string        `key:"docdb.uri"`
+	Database     string        `key:"docdb.db.name"`
+	Collection   string        `key:"docdb.collection.name"`
+	WriteConcern string        `key:"docdb.write.concern"`
+	Flush        time.Duration `key:"flush.interval"`
+	BatchSize    int           `key:"batch.size"`
+	BulkMode     string        `key:"docdb.bulk.mode"`
+	WriteTimeout time.Duration `key:"docdb.write.timeout"`
+
+	// wc is the driver's write concern, hosts the URI's, for the log.
+	wc    *writeconcern.WriteConcern
+	hosts []string
+}
+
+// Validate derives the driver's write concern and the URI's hosts, which
+// the property validators have checked.
+func (c *ServiceConfig) Validate() error {
+	var err error
+	if c.wc, err = WriteConcern(c.WriteConcern); err != nil {
+		return fmt.Errorf("property %q: %w", KeyWriteConcern, err)
 	}
+	cs, err := parseURI(c.URI)
+	if err != nil {
+		return fmt.Errorf("property %q: %w", KeyURI, err)
+	}
+	c.hosts = cs.Hosts
+	return nil
 }
 
 // sensitiveOptions are URI options whose values are secrets, redacted from
@@ -247,59 +276,10 @@ type Service struct {
 
 var _ Datastore = (*Service)(nil)
 
-// settings is the validated configuration of a service.
-type settings struct {
-	uri          string
-	db, coll     string
-	wcName       string
-	wc           *writeconcern.WriteConcern
-	flush        time.Duration
-	batchSize    int
-	mode         string
-	writeTimeout time.Duration
-}
-
-func readSettings(conf component.Config) (settings, error) {
-	s := settings{
-		uri:    conf.String(KeyURI),
-		db:     conf.String(KeyDatabase),
-		coll:   conf.String(KeyCollection),
-		wcName: conf.String(KeyWriteConcern),
-		mode:   conf.String(KeyBulkMode),
-	}
-	var err error
-	if s.wc, err = WriteConcern(s.wcName); err != nil {
-		return s, fmt.Errorf("property %q: %w", KeyWriteConcern, err)
-	}
-	if s.flush, err = conf.Millis(KeyFlush); err != nil {
-		return s, err
-	}
-	if s.writeTimeout, err = conf.Millis(KeyWriteTimeout); err != nil {
-		return s, err
-	}
-	n, err := conf.Int(KeyBatchSize)
-	if err != nil {
-		return s, err
-	}
-	s.batchSize = int(n)
-	if s.mode != ModeUpsert && s.mode != ModeInsert {
-		return s, fmt.Errorf("property %q: unknown bulk mode %q", KeyBulkMode, s.mode)
-	}
-	return s, nil
-}
-
 // newService connects the client and starts the writer. It does not wait
 // for the database: a database that is down at start is retried like one
 // that goes down later, so the dataflow starts and the streams wait.
-func newService(ctx context.Context, conf component.Config, env component.Env) (component.Service, error) {
-	st, err := readSettings(conf)
-	if err != nil {
-		return nil, err
-	}
-	cs, err := parseURI(st.uri)
-	if err != nil {
-		return nil, fmt.Errorf("property %q: %w", KeyURI, err)
-	}
+func newService(ctx context.Context, conf *ServiceConfig, env component.Env) (component.Service, error) {
 	log := env.Logger
 	if log == nil {
 		log = slog.Default()
@@ -310,7 +290,7 @@ func newService(ctx context.Context, conf component.Config, env component.Env) (
 		met = metrics.New(prometheus.NewRegistry())
 	}
 
-	opts := options.Client().ApplyURI(st.uri).SetAppName("weir")
+	opts := options.Client().ApplyURI(conf.URI).SetAppName("weir")
 	if opts.ServerSelectionTimeout == nil {
 		// The driver's default (30 s) made each write attempt against an
 		// unreachable server wait 30 s; the writer retries with its own
@@ -320,17 +300,17 @@ func newService(ctx context.Context, conf component.Config, env component.Env) (
 	}
 	client, err := mongo.Connect(opts)
 	if err != nil {
-		return nil, fmt.Errorf("connect to MongoDB %s: %s", strings.Join(cs.Hosts, ","), redact(err.Error(), st.uri))
+		return nil, fmt.Errorf("connect to MongoDB %s: %s", strings.Join(conf.hosts, ","), redact(err.Error(), conf.URI))
 	}
-	coll := client.Database(st.db).Collection(st.coll, options.Collection().SetWriteConcern(st.wc))
+	coll := client.Database(conf.Database).Collection(conf.Collection, options.Collection().SetWriteConcern(conf.wc))
 	s := &Service{name: env.Name, client: client, log: log}
 	s.w = newWriter(writerConfig{
 		coll:         coll,
-		mode:         st.mode,
-		batchSize:    st.batchSize,
-		flush:        st.flush,
-		writeTimeout: st.writeTimeout,
-		acknowledged: st.wc.Acknowledged(),
+		mode:         conf.BulkMode,
+		batchSize:    conf.BatchSize,
+		flush:        conf.Flush,
+		writeTimeout: conf.WriteTimeout,
+		acknowledged: conf.wc.Acknowledged(),
 		log:          log,
 		metrics:      newWriterMetrics(met, env.MetricLabels()),
 	})
@@ -341,10 +321,10 @@ func newService(ctx context.Context, conf component.Config, env component.Env) (
 	defer cancel()
 	if err := client.Ping(pctx, readpref.Primary()); err != nil {
 		log.Warn("MongoDB not reachable yet; writes wait and retry until it is",
-			"hosts", strings.Join(cs.Hosts, ","), "db", st.db, "collection", st.coll, "error", redact(err.Error(), st.uri))
+			"hosts", strings.Join(conf.hosts, ","), "db", conf.Database, "collection", conf.Collection, "error", redact(err.Error(), conf.URI))
 	} else {
-		log.Info("connected to MongoDB", "hosts", strings.Join(cs.Hosts, ","), "db", st.db, "collection", st.coll,
-			"write_concern", st.wcName, "bulk_mode", st.mode, "batch_size", st.batchSize, "flush_interval_ms", st.flush.Milliseconds())
+		log.Info("connected to MongoDB", "hosts", strings.Join(conf.hosts, ","), "db", conf.Database, "collection", conf.Collection,
+			"write_concern", conf.WriteConcern, "bulk_mode", conf.BulkMode, "batch_size", conf.BatchSize, "flush_interval_ms", conf.Flush.Milliseconds())
 	}
 	return s, nil
 }

@@ -71,20 +71,30 @@ type Matcher struct {
 	forward   bool
 }
 
-func readPolicies(conf component.Config) *Matcher {
-	m := &Matcher{numeric: map[string]bool{}, outType: conf.String("output.record.type"),
-		overwrite: conf.String("record.type.updatePolicy") == typeOverwrite,
-		all:       conf.String("policy.onmatch") == onMatchAll,
-		forward:   conf.String("policy.onmiss") == onMissFwd}
-	for _, f := range conf.List("numeric.fields") {
+// Policies is the configuration MatchQuery and MatchIP share: what a match
+// does to a record and what becomes of the others.
+type Policies struct {
+	NumericFields []string `key:"numeric.fields"`
+	OutputType    string   `key:"output.record.type"`
+	TypePolicy    string   `key:"record.type.updatePolicy"`
+	OnMatch       string   `key:"policy.onmatch"`
+	OnMiss        string   `key:"policy.onmiss"`
+}
+
+func (p *Policies) matcher() *Matcher {
+	m := &Matcher{numeric: map[string]bool{}, outType: p.OutputType,
+		overwrite: p.TypePolicy == typeOverwrite,
+		all:       p.OnMatch == onMatchAll,
+		forward:   p.OnMiss == onMissFwd}
+	for _, f := range p.NumericFields {
 		m.numeric[f] = true
 	}
 	return m
 }
 
-func sortedDynamic(conf component.Config) []string {
-	keys := make([]string, 0, len(conf.Dynamic()))
-	for k := range conf.Dynamic() {
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
@@ -93,9 +103,8 @@ func sortedDynamic(conf component.Config) []string {
 
 // MatchQuerySpec declares MatchQuery.
 func MatchQuerySpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: MatchQueryName,
-		Kind: component.KindProcessor,
 		Summary: "Tags records that match queries in Lucene's query syntax (docs/processors.md, \"Query matching\", lists the syntax " +
 			"understood). Each dynamic key is a query's name and its value the query, e.g. too_many_errors: status:[500 TO 599]. A matching " +
 			"record gets alert_match_name and alert_match_query, as policy.onmatch says, and output.record.type as its type unless " +
@@ -104,42 +113,44 @@ func MatchQuerySpec() component.Spec {
 		DynamicProperties: true,
 		DynamicExamples:   map[string]string{"has_line": "record_value:line OR record_value:one"},
 		Properties:        commonProperties(),
-		Check: func(conf component.Config) error {
-			_, err := queryRules(conf)
-			return err
-		},
-		NewProcessor: func(conf component.Config, _ component.Env) (component.Processor, error) {
-			rules, err := queryRules(conf)
-			if err != nil {
-				return nil, err
-			}
-			m := readPolicies(conf)
-			m.rules = rules
-			return m, nil
-		},
-	}
+	}, newMatchQuery)
 }
 
-func queryRules(conf component.Config) ([]rule, error) {
-	var rules []rule
+func newMatchQuery(c *MatchQueryConfig, _ component.Env) (component.Processor, error) {
+	m := c.matcher()
+	m.rules = c.rules
+	return m, nil
+}
+
+// MatchQueryConfig is MatchQuery's configuration: the policies, and the
+// queries by name (the dynamic keys), parsed once by Validate.
+type MatchQueryConfig struct {
+	Policies
+	Queries map[string]string `key:",dynamic"`
+
+	rules []rule
+}
+
+// Validate parses every query and reports each one that does not parse.
+func (c *MatchQueryConfig) Validate() error {
 	var errs []error
-	for _, k := range sortedDynamic(conf) {
-		v := conf.Dynamic()[k]
+	c.rules = nil
+	for _, k := range sortedKeys(c.Queries) {
+		v := c.Queries[k]
 		q, err := Parse(v)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("property %q: %w", k, err))
 			continue
 		}
-		rules = append(rules, rule{name: k, text: v, query: q})
+		c.rules = append(c.rules, rule{name: k, text: v, query: q})
 	}
-	return rules, errors.Join(errs...)
+	return errors.Join(errs...)
 }
 
 // MatchIPSpec declares MatchIP.
 func MatchIPSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: MatchIPName,
-		Kind: component.KindProcessor,
 		Summary: "Tags records whose IPv4 address field matches rules, as MatchQuery tags them. Each dynamic key is a rule's name and its " +
 			"value FIELD:ADDRESS, FIELD:ADDRESS/BITS (a CIDR block, its network and broadcast addresses excluded, as Apache Commons' " +
 			"SubnetUtils counts hosts) or FIELD:REGEX (any other value, RE2 syntax, matched at the start of the field's text). The field " +
@@ -148,20 +159,22 @@ func MatchIPSpec() component.Spec {
 		DynamicProperties: true,
 		DynamicExamples:   map[string]string{"loopback": "src_ip:127.0.0.0/8", "local": "src_ip:192\\.168\\."},
 		Properties:        commonProperties(),
-		Check: func(conf component.Config) error {
-			_, _, err := ipRules(conf)
-			return err
-		},
-		NewProcessor: func(conf component.Config, _ component.Env) (component.Processor, error) {
-			rules, reRules, err := ipRules(conf)
-			if err != nil {
-				return nil, err
-			}
-			m := readPolicies(conf)
-			m.rules, m.reRules = rules, reRules
-			return m, nil
-		},
-	}
+	}, newMatchIP)
+}
+
+func newMatchIP(c *MatchIPConfig, _ component.Env) (component.Processor, error) {
+	m := c.matcher()
+	m.rules, m.reRules = c.rules, c.reRules
+	return m, nil
+}
+
+// MatchIPConfig is MatchIP's configuration: the policies, and the rules by
+// name (the dynamic keys), read once by Validate.
+type MatchIPConfig struct {
+	Policies
+	Rules map[string]string `key:",dynamic"`
+
+	rules, reRules []rule
 }
 
 var (
@@ -180,10 +193,13 @@ func ipToLong(ip string) uint64 {
 	return n
 }
 
-func ipRules(conf component.Config) (rules, reRules []rule, err error) {
+// Validate reads every rule: an address, a CIDR block or a regular
+// expression, and reports each one that is none of them.
+func (c *MatchIPConfig) Validate() error {
 	var errs []error
-	for _, k := range sortedDynamic(conf) {
-		v := conf.Dynamic()[k]
+	c.rules, c.reRules = nil, nil
+	for _, k := range sortedKeys(c.Rules) {
+		v := c.Rules[k]
 		field, val, ok := strings.Cut(v, ":")
 		if !ok {
 			errs = append(errs, fmt.Errorf("property %q: %q is not FIELD:ADDRESS, FIELD:CIDR or FIELD:REGEX", k, v))
@@ -194,7 +210,7 @@ func ipRules(conf component.Config) (rules, reRules []rule, err error) {
 		case ipSyntax.MatchString(val):
 			r.ipLo = ipToLong(val)
 			r.ipHi = r.ipLo
-			rules = append(rules, r)
+			c.rules = append(c.rules, r)
 		case cidrSyntax.MatchString(val):
 			pfx, err := netip.ParsePrefix(val)
 			if err != nil {
@@ -202,7 +218,7 @@ func ipRules(conf component.Config) (rules, reRules []rule, err error) {
 				continue
 			}
 			r.ipLo, r.ipHi = hostRange(pfx)
-			rules = append(rules, r)
+			c.rules = append(c.rules, r)
 		default:
 			re, err := regexp.Compile(`^(?:` + val + `)`)
 			if err != nil {
@@ -210,10 +226,10 @@ func ipRules(conf component.Config) (rules, reRules []rule, err error) {
 				continue
 			}
 			r.ipRe = re
-			reRules = append(reRules, r)
+			c.reRules = append(c.reRules, r)
 		}
 	}
-	return rules, reRules, errors.Join(errs...)
+	return errors.Join(errs...)
 }
 
 // hostRange returns the first and last host addresses of a block as

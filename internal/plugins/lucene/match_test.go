@@ -24,9 +24,6 @@ func tryBuild(spec component.Spec, props map[string]string) (component.Processor
 	if len(probs) > 0 {
 		return nil, probs
 	}
-	if err := spec.Check(conf); err != nil {
-		return nil, err
-	}
 	return spec.NewProcessor(conf, component.Env{Name: "p", Stream: "s"})
 }
 

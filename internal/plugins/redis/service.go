@@ -88,9 +88,8 @@ var ignoredPool = "Accepted for LogIsland's job files and ignored: go-redis mana
 
 // ServiceSpec declares RedisKeyValueCacheService.
 func ServiceSpec() component.Spec {
-	return component.Spec{
+	return component.ServiceSpec(component.Spec{
 		Name: ServiceName,
-		Kind: component.KindService,
 		Summary: "Stores records in Redis as JsonSerializer objects under their id (SET id json): BulkPut writes through it " +
 			"(datastore.client.service), and ComputeTags, CheckThresholds and CheckAlerts read and update the records their formulas " +
 			"name. Standalone, sentinel and cluster Redis are supported.",
@@ -119,17 +118,59 @@ func ServiceSpec() component.Spec {
 			{Key: KeySerializer, Description: "How records are stored: JsonSerializer (pkg.serializer.JsonSerializer, or LogIsland's class name), the only one Weir offers here.",
 				Default: jsonSerializers[0], Validator: component.Enum(jsonSerializers...)},
 		},
-		Check: func(conf component.Config) error {
-			if conf.String(KeyMode) == ModeSentinel && conf.String(KeySentinel) == "" {
-				return fmt.Errorf("property %q is required with %s %q", KeySentinel, KeyMode, ModeSentinel)
-			}
-			if conf.String(KeyMode) == ModeStandalone && len(conf.List(KeyConnection)) > 1 {
-				return fmt.Errorf("property %q lists several servers: standalone mode takes one", KeyConnection)
-			}
-			return nil
-		},
-		NewService: newService,
+	}, newService)
+}
+
+// ServiceConfig is RedisKeyValueCacheService's configuration. The time
+// periods are text as LogIsland writes them ("10 seconds"); Validate reads
+// them once into durations.
+type ServiceConfig struct {
+	Connection   []string `key:"connection.string"`
+	Mode         string   `key:"redis.mode"`
+	Database     int      `key:"database.index"`
+	Timeout      string   `key:"communication.timeout"`
+	Redirects    int      `key:"cluster.max.redirects"`
+	Sentinel     string   `key:"sentinel.master"`
+	Password     string   `key:"password"`
+	PoolMaxTotal int      `key:"pool.max.total"`
+	PoolMaxIdle  int      `key:"pool.max.idle"`
+	PoolMinIdle  int      `key:"pool.min.idle"`
+	PoolMaxWait  string   `key:"pool.max.wait.time"`
+	PoolIdleTime string   `key:"pool.min.evictable.idle.time"`
+	// go-redis always waits for a free connection and manages its pool by
+	// itself, and JsonSerializer is the only way records are stored: these
+	// keys are accepted for LogIsland's job files and mean nothing here.
+	_ struct{} `key:"pool.block.when.exhausted,ignored"`
+	_ struct{} `key:"pool.time.between.eviction.runs,ignored"`
+	_ struct{} `key:"pool.num.tests.per.eviction.run,ignored"`
+	_ struct{} `key:"pool.test.on.create,ignored"`
+	_ struct{} `key:"pool.test.on.borrow,ignored"`
+	_ struct{} `key:"pool.test.on.return,ignored"`
+	_ struct{} `key:"pool.test.while.idle,ignored"`
+	_ struct{} `key:"record.recordSerializer,ignored"`
+
+	timeout, poolWait, poolIdle time.Duration
+}
+
+// Validate checks the keys that depend on the mode and reads the periods.
+func (c *ServiceConfig) Validate() error {
+	if c.Mode == ModeSentinel && c.Sentinel == "" {
+		return fmt.Errorf("property %q is required with %s %q", KeySentinel, KeyMode, ModeSentinel)
 	}
+	if c.Mode == ModeStandalone && len(c.Connection) > 1 {
+		return fmt.Errorf("property %q lists several servers: standalone mode takes one", KeyConnection)
+	}
+	for _, it := range []struct {
+		key, val string
+		dst      *time.Duration
+	}{{KeyTimeout, c.Timeout, &c.timeout}, {"pool.max.wait.time", c.PoolMaxWait, &c.poolWait}, {"pool.min.evictable.idle.time", c.PoolIdleTime, &c.poolIdle}} {
+		d, err := ParsePeriod(it.val)
+		if err != nil {
+			return fmt.Errorf("property %q: %w", it.key, err)
+		}
+		*it.dst = d
+	}
+	return nil
 }
 
 // Service is RedisKeyValueCacheService; safe for concurrent use.
@@ -140,48 +181,30 @@ type Service struct {
 
 var _ component.Datastore = (*Service)(nil)
 
-func newService(_ context.Context, conf component.Config, env component.Env) (component.Service, error) {
-	var d struct{ timeout, wait, idle time.Duration }
-	var err error
-	for _, it := range []struct {
-		key string
-		dst *time.Duration
-	}{{KeyTimeout, &d.timeout}, {"pool.max.wait.time", &d.wait}, {"pool.min.evictable.idle.time", &d.idle}} {
-		if *it.dst, err = ParsePeriod(conf.String(it.key)); err != nil {
-			return nil, fmt.Errorf("property %q: %w", it.key, err)
-		}
-	}
-	ints := map[string]int{}
-	for _, k := range []string{KeyDatabase, KeyRedirects, "pool.max.total", "pool.max.idle", "pool.min.idle"} {
-		n, err := conf.Int(k)
-		if err != nil {
-			return nil, err
-		}
-		ints[k] = int(n)
-	}
-	addrs := conf.List(KeyConnection)
+func newService(_ context.Context, conf *ServiceConfig, env component.Env) (component.Service, error) {
 	log := env.Logger
 	if log == nil {
 		log = slog.Default()
 	}
 	log = log.With("service", env.Name)
 	s := &Service{log: log}
+	addrs := conf.Connection
 	// Building connects to nothing: go-redis dials on the first command.
-	switch conf.String(KeyMode) {
+	switch conf.Mode {
 	case ModeCluster:
-		s.client = goredis.NewClusterClient(&goredis.ClusterOptions{Addrs: addrs, Password: conf.String(KeyPassword), MaxRedirects: ints[KeyRedirects],
-			DialTimeout: d.timeout, ReadTimeout: d.timeout, WriteTimeout: d.timeout, PoolSize: ints["pool.max.total"], MaxIdleConns: ints["pool.max.idle"],
-			MinIdleConns: ints["pool.min.idle"], PoolTimeout: d.wait, ConnMaxIdleTime: d.idle})
+		s.client = goredis.NewClusterClient(&goredis.ClusterOptions{Addrs: addrs, Password: conf.Password, MaxRedirects: conf.Redirects,
+			DialTimeout: conf.timeout, ReadTimeout: conf.timeout, WriteTimeout: conf.timeout, PoolSize: conf.PoolMaxTotal, MaxIdleConns: conf.PoolMaxIdle,
+			MinIdleConns: conf.PoolMinIdle, PoolTimeout: conf.poolWait, ConnMaxIdleTime: conf.poolIdle})
 	case ModeSentinel:
-		s.client = goredis.NewFailoverClient(&goredis.FailoverOptions{MasterName: conf.String(KeySentinel), SentinelAddrs: addrs, Password: conf.String(KeyPassword),
-			DB: ints[KeyDatabase], DialTimeout: d.timeout, ReadTimeout: d.timeout, WriteTimeout: d.timeout, PoolSize: ints["pool.max.total"],
-			MaxIdleConns: ints["pool.max.idle"], MinIdleConns: ints["pool.min.idle"], PoolTimeout: d.wait, ConnMaxIdleTime: d.idle})
+		s.client = goredis.NewFailoverClient(&goredis.FailoverOptions{MasterName: conf.Sentinel, SentinelAddrs: addrs, Password: conf.Password,
+			DB: conf.Database, DialTimeout: conf.timeout, ReadTimeout: conf.timeout, WriteTimeout: conf.timeout, PoolSize: conf.PoolMaxTotal,
+			MaxIdleConns: conf.PoolMaxIdle, MinIdleConns: conf.PoolMinIdle, PoolTimeout: conf.poolWait, ConnMaxIdleTime: conf.poolIdle})
 	default:
-		s.client = goredis.NewClient(&goredis.Options{Addr: addrs[0], Password: conf.String(KeyPassword), DB: ints[KeyDatabase],
-			DialTimeout: d.timeout, ReadTimeout: d.timeout, WriteTimeout: d.timeout, PoolSize: ints["pool.max.total"],
-			MaxIdleConns: ints["pool.max.idle"], MinIdleConns: ints["pool.min.idle"], PoolTimeout: d.wait, ConnMaxIdleTime: d.idle})
+		s.client = goredis.NewClient(&goredis.Options{Addr: addrs[0], Password: conf.Password, DB: conf.Database,
+			DialTimeout: conf.timeout, ReadTimeout: conf.timeout, WriteTimeout: conf.timeout, PoolSize: conf.PoolMaxTotal,
+			MaxIdleConns: conf.PoolMaxIdle, MinIdleConns: conf.PoolMinIdle, PoolTimeout: conf.poolWait, ConnMaxIdleTime: conf.poolIdle})
 	}
-	log.Info("redis client ready", "mode", conf.String(KeyMode), "addrs", strings.Join(addrs, ","), "db", ints[KeyDatabase])
+	log.Info("redis client ready", "mode", conf.Mode, "addrs", strings.Join(addrs, ","), "db", conf.Database)
 	return s, nil
 }
 

@@ -1,223 +1,143 @@
-package searchindex_test
+package searchindex
 
 import (
-	"bytes"
-	"context"
-	"log/slog"
-	"net/http"
-	"os"
-	"path/filepath"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/weir-streams/weir/internal/component"
-	"github.com/weir-streams/weir/internal/config"
-	"github.com/weir-streams/weir/internal/metrics"
-	"github.com/weir-streams/weir/internal/plugins/docdb"
-	"github.com/weir-streams/weir/internal/plugins/searchindex"
-	"github.com/weir-streams/weir/internal/streamtest"
-	"github.com/weir-streams/weir/internal/testserver/zinc"
+	"github.com/weir-streams/weir/internal/component/configtest"
+	"github.com/weir-streams/weir/internal/expr"
 )
 
-// TestValidationProblems: keys that are wrong alone or together are
-// refused at validation with the component's path, and no message shows
-// the password or the API key.
-func TestValidationProblems(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(streamtest.Root(), "conf", "index-apache-logs-searchindex.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	const svcPath = "engine.controllerServiceConfigurations[search_service].configuration"
-	for _, tc := range []struct {
-		name, from, to, want string
+// TestServiceConfig decodes the SearchIndexClientService's configurations
+// from testdata: the keys with their credentials and TLS groups, and the
+// hosts' base URLs Validate derives.
+func TestServiceConfig(t *testing.T) {
+	defaults := ServiceConfig{Hosts: []string{"http://127.0.0.1:9200"}, BatchSize: 1000, BulkSize: 5242880, Flush: time.Second, Concurrent: 2,
+		NumRetry: 8, BackoffPolicy: BackoffExponential, ThrottlingDelay: 100 * time.Millisecond, BackoffMax: 10 * time.Second,
+		RequestTimeout: 30 * time.Second, hosts: []string{"http://127.0.0.1:9200"}}
+	apiKey := defaults
+	apiKey.APIKey = "k3y-s3cret"
+	for _, tt := range []struct {
+		id      string
+		want    *ServiceConfig
+		wantErr []string
 	}{
-		{"bad host scheme", "hosts: ${SEARCH_HOSTS}", "hosts: ftp://es:9200", "hosts"},
-		{"password without user", "username: ${SEARCH_USER:-}", "username: \"\"", "is set without"},
-		{"api key and user", "num.retry: 8", "num.retry: 8\n        api.key: k3y-s3cret", "exclusive"},
-		{"cert without key", "num.retry: 8", "num.retry: 8\n        tls.cert.file: /etc/weir/client.pem", "go together"},
-		{"TLS on http hosts", "num.retry: 8", "num.retry: 8\n        tls.ca.file: /etc/weir/ca.pem", "no host"},
-		{"upper-case index", "default.index: apache_logs", "default.index: Apache", "default.index"},
-		{"unknown time-based mode", "timebased.index: no", "timebased.index: weekly", "timebased.index"},
-		{"bad backoff", "backoff.policy: exponential", "backoff.policy: linear", "backoff.policy"},
+		{id: "service_defaults", want: &defaults},
+		{id: "service_full", want: &ServiceConfig{Hosts: []string{"https://es1:9200/", "https://es2:9200/prefix"}, BatchSize: 500, BulkSize: 1 << 20,
+			Flush: 250 * time.Millisecond, Concurrent: 4, NumRetry: 3, BackoffPolicy: BackoffConstant, ThrottlingDelay: 50 * time.Millisecond,
+			BackoffMax: 2 * time.Second, RequestTimeout: 5 * time.Second,
+			Credentials: Credentials{Username: "weir", Password: "pa55-s3cret"},
+			TLS:         TLS{CAFile: "/etc/weir/ca.pem", CertFile: "/etc/weir/client.pem", KeyFile: "/etc/weir/client.key"},
+			Gzip:        true, DefaultIndex: "apache_logs", hosts: []string{"https://es1:9200", "https://es2:9200/prefix"}}},
+		{id: "service_api_key", want: &apiKey},
+		{id: "service_disagreeing", wantErr: []string{`property "password" is set without "username"`,
+			`properties "tls.cert.file" and "tls.key.file" go together`, `TLS files are set but no host of "hosts" uses https://`}},
+		{id: "service_api_key_and_user", wantErr: []string{`properties "api.key" and "username" are exclusive`}},
+		{id: "service_credentials_in_url", wantErr: []string{`property "hosts": put credentials in "username" and "password", not in the URL`}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if !strings.Contains(string(data), tc.from) {
-				t.Fatalf("the sample job has no %q", tc.from)
-			}
-			job, err := config.Parse([]byte(strings.Replace(string(data), tc.from, tc.to, 1)), time.Now(), func(k string) (string, bool) {
-				v, ok := map[string]string{"SEARCH_HOSTS": "http://127.0.0.1:9200", "SEARCH_USER": "weir", "SEARCH_PASSWORD": "pa55-s3cret"}[k]
-				return v, ok
-			})
-			if err != nil {
-				t.Fatalf("parse: %v", err)
-			}
-			_, err = config.Check(job, streamtest.Registry())
-			probs := config.AsProblems(err)
-			if len(probs) == 0 {
-				t.Fatalf("validation = %v, want a problem", err)
-			}
-			found := false
-			for _, p := range probs {
-				msg := p.String()
-				found = found || strings.Contains(msg, tc.want) && strings.Contains(msg, "configuration")
-				for _, secret := range []string{"pa55-s3cret", "k3y-s3cret"} {
-					if strings.Contains(msg, secret) {
-						t.Fatalf("problem %q shows a secret", msg)
-					}
-				}
-				t.Log(msg)
-			}
-			if !found {
-				t.Fatalf("problems %v do not say %q with the path", err, tc.want)
-			}
+		t.Run(tt.id, func(t *testing.T) {
+			got, err := configtest.Decode[ServiceConfig](ServiceSpec(), "testdata/config.yaml", tt.id)
+			check(t, got, err, tt.want, tt.wantErr...)
 		})
 	}
-	// The path of a service problem.
-	job, _ := config.Parse([]byte(strings.Replace(string(data), "hosts: ${SEARCH_HOSTS}", "hosts: ftp://es", 1)), time.Now(), func(string) (string, bool) { return "", false })
-	_, cerr := config.Check(job, streamtest.Registry())
-	if probs := config.AsProblems(cerr); len(probs) == 0 || probs[0].Path != svcPath {
-		t.Fatalf("problems %v, want one at %s", probs, svcPath)
-	}
 }
 
-// TestSecretsNotLogged: the password and API key never appear in the
-// service's logs, even when every request is refused for authentication.
-func TestSecretsNotLogged(t *testing.T) {
-	srv := newESServer(t, func(int, []action) (int, map[string]string, []int) { return http.StatusUnauthorized, nil, nil })
-	var logs bytes.Buffer
-	for _, kv := range []map[string]string{
-		{searchindex.KeyUsername: "weir", searchindex.KeyPassword: "pa55-s3cret"},
-		{searchindex.KeyAPIKey: "k3y-s3cret"},
+// TestProcessorConfig decodes BulkAddSearchIndex's configurations from
+// testdata.
+func TestProcessorConfig(t *testing.T) {
+	for _, tt := range []struct {
+		id      string
+		want    *ProcessorConfig
+		wantErr string
+	}{
+		{id: "processor_defaults", want: &ProcessorConfig{Service: "search_service", Index: "apache_logs", TimeBased: TimeBasedNo}},
+		{id: "processor_full", want: &ProcessorConfig{Service: "search_service", Index: "apache_logs", TimeBased: TimeBasedYesterday, IndexField: "search_index"}},
+		{id: "processor_bad_index", wantErr: `property "default.index"`},
 	} {
-		spec := searchindex.ServiceSpec()
-		raw := map[string]string{searchindex.KeyHosts: srv.URL, searchindex.KeyNumRetry: "1", searchindex.KeyThrottlingDelay: "5", searchindex.KeyFlush: "10"}
-		for k, v := range kv {
-			raw[k] = v
-		}
-		conf, probs := component.NewConfig(&spec, raw)
-		if err := probs.Err(); err != nil {
-			t.Fatal(err)
-		}
-		env := component.Env{Name: "search_service", Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-			Metrics: metrics.New(prometheus.NewRegistry())}
-		svc, err := spec.NewService(context.Background(), conf, env)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, werr := wait(t, process(t, newIndexer(t, svc), records(2)))
-		if werr == nil || !strings.Contains(werr.Error(), "HTTP 401") {
-			t.Fatalf("Wait = %v, want the 401", werr)
-		}
-		if err := svc.Close(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		if strings.Contains(werr.Error(), "s3cret") {
-			t.Fatalf("Wait error %q shows a secret", werr)
-		}
-	}
-	if !strings.Contains(logs.String(), "401") {
-		t.Fatalf("the logs do not show the refusal:\n%s", logs.String())
-	}
-	if strings.Contains(logs.String(), "s3cret") {
-		t.Fatalf("the logs show a secret:\n%s", logs.String())
+		t.Run(tt.id, func(t *testing.T) {
+			got, err := configtest.Decode[ProcessorConfig](ProcessorSpec(), "testdata/config.yaml", tt.id)
+			check(t, got, err, tt.want, tt.wantErr)
+		})
 	}
 }
 
-// TestBulkPutThroughSearchIndex: BulkPut named with the search-index
-// service (datastore.client.service) indexes into the service's
-// default.index in a real ZincSearch; without default.index, its records
-// become error records that say why.
-func TestBulkPutThroughSearchIndex(t *testing.T) {
-	srv := zinc.New(t)
-	svc := startService(t, nil, map[string]string{
-		searchindex.KeyHosts: srv.ESURL(), searchindex.KeyUsername: zinc.User, searchindex.KeyPassword: zinc.Password,
-		searchindex.KeyServiceIndex: "bulkput_logs",
-	})
-	bp := newBulkPut(t, svc)
-	recs := records(50)
-	if failed, err := wait(t, process(t, bp, recs)); err != nil || len(failed) != 0 {
-		t.Fatalf("Wait = %d failed, %v", len(failed), err)
-	}
-	ids := waitIDs(t, srv, "bulkput_logs", len(recs))
-	for _, r := range recs {
-		if ids[r.ID] != 1 {
-			t.Fatalf("id %s in the index %d times", r.ID, ids[r.ID])
-		}
-	}
-	doc, found, err := srv.Get("bulkput_logs", "r-7")
-	if err != nil || !found || doc["src_ip"] != "10.0.0.7" {
-		t.Fatalf("r-7 = %v, %v, %v", doc, found, err)
-	}
-
-	noIndex := startService(t, nil, map[string]string{searchindex.KeyHosts: srv.ESURL()})
-	failed, err := wait(t, process(t, newBulkPut(t, noIndex), records(2)))
-	if err != nil || len(failed) != 2 || !strings.Contains(errorsOf(failed[0]), "default.index") {
-		t.Fatalf("Wait without default.index = %v, %v; want two error records that name default.index", failed, err)
+// TestEnrichConfig decodes EnrichRecordsElasticsearch's configurations
+// from testdata, with the templates, exclusions and debug filter Validate
+// reads from them.
+func TestEnrichConfig(t *testing.T) {
+	for _, tt := range []struct {
+		id, parsed, wantErr string
+		want                *EnrichConfig
+	}{
+		{id: "enrich_defaults", want: &EnrichConfig{Lookup: Lookup{Service: "search_service"}, RecordKey: "${webshopId}", Index: "reference",
+			Includes: "*", Excludes: "N/A"},
+			parsed: "key=${webshopId} index=reference incl=* excludes=[] debug=:<nil>"},
+		{id: "enrich_full", want: &EnrichConfig{Lookup: Lookup{Service: "search_service"}, RecordKey: "${webshopId}", Index: "${shop_index}",
+			Includes: "name, shop_name:name, address*", Excludes: "secret*, internal", CacheService: "lru_cache", Optional: true,
+			DebugFilter: "webshopId:^debug-"},
+			parsed: "key=${webshopId} index=${shop_index} incl=name, shop_name:name, address* excludes=[secret* internal] debug=webshopId:^debug-"},
+		{id: "enrich_bad_filter", wantErr: `property "debug.filter"`},
+	} {
+		t.Run(tt.id, func(t *testing.T) {
+			got, err := configtest.Decode[EnrichConfig](EnrichSpec(), "testdata/config.yaml", tt.id)
+			if err == nil {
+				if parsed := fmt.Sprintf("key=%s index=%s incl=%s excludes=%v debug=%s:%v", template(got.key), template(got.index),
+					template(got.incl), got.excludes, got.debugField, got.debugRe); parsed != tt.parsed {
+					t.Errorf("parsed %s, want %s", parsed, tt.parsed)
+				}
+				got.key, got.index, got.incl, got.excludes, got.debugField, got.debugRe = expr.Template{}, expr.Template{}, expr.Template{}, nil, "", nil
+			}
+			check(t, got, err, tt.want, tt.wantErr)
+		})
 	}
 }
 
-// TestIndexerRefusesOtherDatastores: BulkAddSearchIndex named with a
-// datastore that is not the search-index service is refused at build with
-// a message that says so.
-func TestIndexerRefusesOtherDatastores(t *testing.T) {
-	spec := searchindex.ProcessorSpec()
-	conf, probs := component.NewConfig(&spec, map[string]string{searchindex.KeyService: "datastore_service", searchindex.KeyIndex: "x"})
-	if err := probs.Err(); err != nil {
-		t.Fatal(err)
+// template writes a parsed template as it was written.
+func template(t expr.Template) string {
+	if t.Prog == nil {
+		return t.Const
 	}
-	_, err := spec.NewProcessor(conf, testEnv(t, "es_indexer", prometheus.NewRegistry(), services{"datastore_service": &docdb.Service{}}))
-	if err == nil || !strings.Contains(err.Error(), "is not a "+searchindex.ServiceName) {
-		t.Fatalf("build = %v, want a refusal naming the expected service", err)
+	return "${" + t.Prog.Source() + "}"
+}
+
+// TestMultiGetConfig decodes MultiGetElasticsearch's configurations from
+// testdata.
+func TestMultiGetConfig(t *testing.T) {
+	for _, tt := range []struct {
+		id      string
+		want    *MultiGetConfig
+		wantErr string
+	}{
+		{id: "multiget", want: &MultiGetConfig{Lookup: Lookup{Service: "search_service"}, IndexField: "index", TypeField: "type", IDsField: "ids",
+			IncludesField: "includes", ExcludesField: "excludes"}},
+		{id: "multiget_missing_ids", wantErr: `missing required property "es.ids.field"`},
+	} {
+		t.Run(tt.id, func(t *testing.T) {
+			got, err := configtest.Decode[MultiGetConfig](MultiGetSpec(), "testdata/config.yaml", tt.id)
+			check(t, got, err, tt.want, tt.wantErr)
+		})
 	}
 }
 
-// newBulkPut builds docdb's BulkPut on svc through its spec.
-func newBulkPut(t testing.TB, svc component.Service) component.Processor {
+// check compares a decoded configuration with what the case wants, or the
+// error decoding gave with the parts it must contain (none: no error).
+func check[C any](t *testing.T, got *C, err error, want *C, wantErr ...string) {
 	t.Helper()
-	spec := docdb.BulkPutSpec()
-	conf, probs := component.NewConfig(&spec, map[string]string{docdb.KeyService: "search_service"})
-	if err := probs.Err(); err != nil {
-		t.Fatal(err)
-	}
-	p, err := spec.NewProcessor(conf, testEnv(t, "bulk_put", prometheus.NewRegistry(), services{"search_service": svc}))
-	if err != nil {
-		t.Fatalf("build BulkPut on the search-index service: %v", err)
-	}
-	return p
-}
-
-// TestBulkPutJobValidates: the sample job with BulkPut in place of
-// BulkAddSearchIndex, naming the search-index service, validates (the
-// service provides the datastore capability BulkPut asks for).
-func TestBulkPutJobValidates(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(streamtest.Root(), "conf", "index-apache-logs-searchindex.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(data)
-	for _, r := range [][2]string{
-		{"component: pkg.processor.searchindex.BulkAddSearchIndex", "component: pkg.processor.datastore.BulkPut"},
-		{"search.client.service: search_service", "datastore.client.service: search_service"},
-		{"            default.index: apache_logs\n", ""},
-		{"            timebased.index: no\n", ""},
-		{"num.retry: 8", "num.retry: 8\n        default.index: apache_logs"},
-	} {
-		if !strings.Contains(s, r[0]) {
-			t.Fatalf("the sample job has no %q", r[0])
+	if len(wantErr) > 0 && wantErr[0] != "" {
+		for _, w := range wantErr {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Fatalf("error %v, want one containing %q", err, w)
+			}
 		}
-		s = strings.Replace(s, r[0], r[1], 1)
+		return
 	}
-	job, err := config.Parse([]byte(s), time.Now(), func(k string) (string, bool) {
-		v, ok := map[string]string{"SEARCH_HOSTS": "http://127.0.0.1:9200"}[k]
-		return v, ok
-	})
 	if err != nil {
-		t.Fatalf("parse: %v", err)
+		t.Fatal(err)
 	}
-	if _, err := config.Check(job, streamtest.Registry()); err != nil {
-		t.Fatalf("validate BulkPut on the search-index service: %v", err)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("decoded\n%+v\nwant\n%+v", got, want)
 	}
 }

@@ -40,6 +40,12 @@ var templateValidator = component.NewValidator("constant, or ${expression} (docs
 	return err
 })
 
+// Lookup is the key the enrichment processors share: the service that
+// answers their lookups.
+type Lookup struct {
+	Service string `key:"elasticsearch.client.service"`
+}
+
 func serviceProperty() component.Property {
 	return component.Property{Key: KeyESService, Description: "Name of the search-index client service (" + ServiceName + ", or one of LogIsland's Elasticsearch client service names) that answers the lookups.",
 		Required: true, Example: "search_client", Validator: component.NonEmpty, ServiceRef: component.DatastoreCapability}
@@ -47,9 +53,8 @@ func serviceProperty() component.Property {
 
 // EnrichSpec declares EnrichRecordsElasticsearch.
 func EnrichSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: EnrichName,
-		Kind: component.KindProcessor,
 		Summary: "Enriches each record with fields of one document of the search index, fetched by id: record.key gives the id and " +
 			"es.index the index (constants or ${expression}, evaluated per record). The batch's documents are fetched together, " +
 			"with one request per index. Fields named by es.includes.field are set on the record as strings; NEW:FIELD sets the " +
@@ -70,8 +75,50 @@ func EnrichSpec() component.Spec {
 			{Key: "debug.filter", Description: "FIELD:REGEX: log the lookups of the records whose FIELD matches REGEX, at info level.",
 				Validator: component.NewValidator("FIELD:REGEX", func(s string) error { _, _, err := debugFilter(s); return err })},
 		},
-		NewProcessor: newEnrich,
+	}, newEnrich)
+}
+
+// EnrichConfig is EnrichRecordsElasticsearch's configuration. Validate
+// parses the templates, the excluded fields and the debug filter once.
+type EnrichConfig struct {
+	Lookup
+	RecordKey    string `key:"record.key"`
+	Index        string `key:"es.index"`
+	Includes     string `key:"es.includes.field"`
+	Excludes     string `key:"es.excludes.field"`
+	CacheService string `key:"cache.service"`
+	Optional     bool   `key:"enrich.optional"`
+	DebugFilter  string `key:"debug.filter"`
+	// The lookup ignores the document type (Elasticsearch before 7).
+	_ struct{} `key:"es.type,ignored"`
+
+	key, index, incl expr.Template
+	excludes         []string
+	debugField       string
+	debugRe          *regexp.Regexp
+}
+
+// Validate parses what the keys hold.
+func (c *EnrichConfig) Validate() error {
+	var err error
+	for _, t := range []struct {
+		key, val string
+		dst      *expr.Template
+	}{{"record.key", c.RecordKey, &c.key}, {"es.index", c.Index, &c.index}, {"es.includes.field", c.Includes, &c.incl}} {
+		if *t.dst, err = expr.ParseTemplate(t.val); err != nil {
+			return fmt.Errorf("property %q: %w", t.key, err)
+		}
 	}
+	c.excludes = nil
+	if c.Excludes != "N/A" {
+		c.excludes = component.SplitList(c.Excludes)
+	}
+	if c.DebugFilter != "" {
+		if c.debugField, c.debugRe, err = debugFilter(c.DebugFilter); err != nil {
+			return fmt.Errorf("property %q: %w", "debug.filter", err)
+		}
+	}
+	return nil
 }
 
 func debugFilter(s string) (string, *regexp.Regexp, error) {
@@ -99,37 +146,19 @@ type Enrich struct {
 	log              *slog.Logger
 }
 
-func newEnrich(conf component.Config, env component.Env) (component.Processor, error) {
-	svc, err := component.ServiceFor[Getter](env, KeyESService, conf.String(KeyESService), "a "+ServiceName)
+func newEnrich(conf *EnrichConfig, env component.Env) (component.Processor, error) {
+	svc, err := component.ServiceFor[Getter](env, KeyESService, conf.Service, "a "+ServiceName)
 	if err != nil {
 		return nil, err
 	}
-	p := &Enrich{svc: svc, log: env.Logger}
+	p := &Enrich{svc: svc, log: env.Logger, key: conf.key, index: conf.index, incl: conf.incl, excludes: conf.excludes,
+		optional: conf.Optional, debugField: conf.debugField, debugRe: conf.debugRe}
 	if p.log == nil {
 		p.log = slog.Default()
 	}
-	if conf.String("cache.service") != "" {
-		if p.cache, err = component.ServiceFor[cache.KeyValue](env, "cache.service", conf.String("cache.service"), "a cache"); err != nil {
+	if conf.CacheService != "" {
+		if p.cache, err = component.ServiceFor[cache.KeyValue](env, "cache.service", conf.CacheService, "a cache"); err != nil {
 			return nil, err
-		}
-	}
-	for _, t := range []struct {
-		key string
-		dst *expr.Template
-	}{{"record.key", &p.key}, {"es.index", &p.index}, {"es.includes.field", &p.incl}} {
-		if *t.dst, err = expr.ParseTemplate(conf.String(t.key)); err != nil {
-			return nil, fmt.Errorf("property %q: %w", t.key, err)
-		}
-	}
-	if ex := conf.String("es.excludes.field"); ex != "N/A" {
-		p.excludes = component.SplitList(ex)
-	}
-	if p.optional, err = conf.Bool("enrich.optional"); err != nil {
-		return nil, err
-	}
-	if f := conf.String("debug.filter"); f != "" {
-		if p.debugField, p.debugRe, err = debugFilter(f); err != nil {
-			return nil, fmt.Errorf("property %q: %w", "debug.filter", err)
 		}
 	}
 	return p, nil
@@ -391,9 +420,8 @@ func sourceText(v any) string {
 
 // MultiGetSpec declares MultiGetElasticsearch.
 func MultiGetSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: MultiGetName,
-		Kind: component.KindProcessor,
 		Summary: "Replaces each record, a query, by the documents it asks for: the record's es.index.field names the index and its " +
 			"es.ids.field the comma-separated ids; es.includes.field and es.excludes.field, when the record has them, list the document " +
 			"fields to keep and to drop (patterns with *). Each document found becomes a record with the index, type and id fields " +
@@ -407,8 +435,18 @@ func MultiGetSpec() component.Spec {
 			{Key: "es.includes.field", Description: "Record field that holds the comma-separated document fields to keep (* patterns); absent: all.", Required: true, Example: "includes", Validator: component.NonEmpty},
 			{Key: "es.excludes.field", Description: "Record field that holds the comma-separated document fields to drop (* patterns); absent: none.", Required: true, Example: "excludes", Validator: component.NonEmpty},
 		},
-		NewProcessor: newMultiGet,
-	}
+	}, newMultiGet)
+}
+
+// MultiGetConfig is MultiGetElasticsearch's configuration: the names of
+// the record fields that hold each query's parts.
+type MultiGetConfig struct {
+	Lookup
+	IndexField    string `key:"es.index.field"`
+	TypeField     string `key:"es.type.field"`
+	IDsField      string `key:"es.ids.field"`
+	IncludesField string `key:"es.includes.field"`
+	ExcludesField string `key:"es.excludes.field"`
 }
 
 // MultiGet is MultiGetElasticsearch; safe for concurrent use.
@@ -419,13 +457,13 @@ type MultiGet struct {
 	now                               func() time.Time
 }
 
-func newMultiGet(conf component.Config, env component.Env) (component.Processor, error) {
-	svc, err := component.ServiceFor[Getter](env, KeyESService, conf.String(KeyESService), "a "+ServiceName)
+func newMultiGet(conf *MultiGetConfig, env component.Env) (component.Processor, error) {
+	svc, err := component.ServiceFor[Getter](env, KeyESService, conf.Service, "a "+ServiceName)
 	if err != nil {
 		return nil, err
 	}
-	return &MultiGet{svc: svc, indexF: conf.String("es.index.field"), typeF: conf.String("es.type.field"), idsF: conf.String("es.ids.field"),
-		inclF: conf.String("es.includes.field"), exclF: conf.String("es.excludes.field"), log: env.Logger, now: time.Now}, nil
+	return &MultiGet{svc: svc, indexF: conf.IndexField, typeF: conf.TypeField, idsF: conf.IDsField,
+		inclF: conf.IncludesField, exclF: conf.ExcludesField, log: env.Logger, now: time.Now}, nil
 }
 
 type mgQuery struct {

@@ -21,9 +21,8 @@ const (
 
 // ProcessorSpec declares BulkAddSearchIndex.
 func ProcessorSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: ProcessorName,
-		Kind: component.KindProcessor,
 		Summary: "Indexes every record of the batch through a search-index client service (" + ServiceName + "), as a " +
 			"document whose _id is the record id and whose @timestamp is the record_time. The batch's offsets are " +
 			"committed only once every document has an outcome; a document the index refuses for good becomes an " +
@@ -34,8 +33,15 @@ func ProcessorSpec() component.Spec {
 			{Key: KeyTimeBased, Description: "Add the day of indexing (UTC) to the index name as .yyyy.MM.dd: no, today, or yesterday.", Default: TimeBasedNo, Validator: component.Enum(TimeBasedNo, TimeBasedToday, TimeBasedYesterday)},
 			{Key: KeyIndexField, Description: "Record field whose value, when present, is the index instead of default.index (the time-based suffix is still added); a value that is not a valid index name makes the record an error record."},
 		},
-		NewProcessor: newProcessor,
-	}
+	}, newProcessor)
+}
+
+// ProcessorConfig is BulkAddSearchIndex's configuration.
+type ProcessorConfig struct {
+	Service    string `key:"search.client.service"`
+	Index      string `key:"default.index"`
+	TimeBased  string `key:"timebased.index"`
+	IndexField string `key:"index.field"`
 }
 
 // BulkAddSearchIndex hands batches to a Service. It holds nothing but the
@@ -55,16 +61,12 @@ type Indexer interface {
 	Index(ctx context.Context, recs []*record.Record, target Target) (component.Completion, error)
 }
 
-func newProcessor(conf component.Config, env component.Env) (component.Processor, error) {
-	s, err := component.ServiceFor[Indexer](env, KeyService, conf.String(KeyService), "a "+ServiceName)
+func newProcessor(conf *ProcessorConfig, env component.Env) (component.Processor, error) {
+	s, err := component.ServiceFor[Indexer](env, KeyService, conf.Service, "a "+ServiceName)
 	if err != nil {
 		return nil, err
 	}
-	return &BulkAddSearchIndex{svc: s, target: Target{
-		Index:     conf.String(KeyIndex),
-		TimeBased: conf.String(KeyTimeBased),
-		Field:     conf.String(KeyIndexField),
-	}}, nil
+	return &BulkAddSearchIndex{svc: s, target: Target{Index: conf.Index, TimeBased: conf.TimeBased, Field: conf.IndexField}}, nil
 }
 
 // Process queues the batch's documents and registers the Completion that

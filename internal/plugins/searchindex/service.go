@@ -75,9 +75,8 @@ const (
 
 // ServiceSpec declares the SearchIndexClientService.
 func ServiceSpec() component.Spec {
-	return component.Spec{
+	return component.ServiceSpec(component.Spec{
 		Name: ServiceName,
-		Kind: component.KindService,
 		Summary: "Client of the _bulk API of Elasticsearch 7-9 and OpenSearch 1-3 (plain HTTP, NDJSON), shared by every " +
 			"BulkAddSearchIndex and BulkPut that names it: documents are sent in bulks of batch.size documents or " +
 			"bulk.size bytes or every flush.interval, items refused for load are retried with backoff, items refused " +
@@ -104,125 +103,102 @@ func ServiceSpec() component.Spec {
 			{Key: KeyGzip, Description: "Send request bodies gzip-compressed (Content-Encoding: gzip), which Elasticsearch and OpenSearch accept.", Default: "false", Validator: component.Bool},
 			{Key: KeyServiceIndex, Description: "Index of the documents written through BulkPut (datastore.client.service); BulkAddSearchIndex has its own. Without it, records given by BulkPut become error records.", Validator: IndexNameValidator},
 		},
-		Check:      checkService,
-		NewService: newService,
-	}
+	}, newService)
 }
 
-// checkService validates keys that must agree.
-func checkService(conf component.Config) error {
+// ServiceConfig is the SearchIndexClientService's configuration.
+type ServiceConfig struct {
+	Hosts           []string      `key:"hosts"`
+	BatchSize       int           `key:"batch.size"`
+	BulkSize        int           `key:"bulk.size"`
+	Flush           time.Duration `key:"flush.interval"`
+	Concurrent      int           `key:"concurrent.requests"`
+	NumRetry        int           `key:"num.retry"`
+	BackoffPolicy   string        `key:"backoff.policy"`
+	ThrottlingDelay time.Duration `key:"throttling.delay"`
+	BackoffMax      time.Duration `key:"backoff.max.delay"`
+	RequestTimeout  time.Duration `key:"request.timeout"`
+	Credentials
+	TLS
+	Gzip         bool   `key:"gzip"`
+	DefaultIndex string `key:"default.index"`
+
+	// hosts are the base URLs without a trailing slash.
+	hosts []string
+}
+
+// Credentials are the keys of HTTP authentication: a user and password,
+// or an API key.
+type Credentials struct {
+	Username string `key:"username"`
+	Password string `key:"password"`
+	APIKey   string `key:"api.key"`
+}
+
+// TLS are the keys of the client's TLS configuration.
+type TLS struct {
+	CAFile     string `key:"tls.ca.file"`
+	CertFile   string `key:"tls.cert.file"`
+	KeyFile    string `key:"tls.key.file"`
+	SkipVerify bool   `key:"tls.skip.verify"`
+}
+
+// Validate checks the keys that must agree and reads the hosts' base URLs.
+func (c *ServiceConfig) Validate() error {
 	var errs []error
-	user, pass, key := conf.String(KeyUsername), conf.String(KeyPassword), conf.String(KeyAPIKey)
-	if pass != "" && user == "" {
+	if c.Password != "" && c.Username == "" {
 		errs = append(errs, fmt.Errorf("property %q is set without %q", KeyPassword, KeyUsername))
 	}
-	if key != "" && user != "" {
+	if c.APIKey != "" && c.Username != "" {
 		errs = append(errs, fmt.Errorf("properties %q and %q are exclusive: use one way to authenticate", KeyAPIKey, KeyUsername))
 	}
-	if (conf.String(KeyTLSCert) == "") != (conf.String(KeyTLSKey) == "") {
+	if (c.CertFile == "") != (c.KeyFile == "") {
 		errs = append(errs, fmt.Errorf("properties %q and %q go together", KeyTLSCert, KeyTLSKey))
 	}
-	tlsSet := conf.String(KeyTLSCA) != "" || conf.String(KeyTLSCert) != ""
-	if tlsSet {
+	if c.CAFile != "" || c.CertFile != "" {
 		https := false
-		for _, h := range conf.List(KeyHosts) {
+		for _, h := range c.Hosts {
 			https = https || strings.HasPrefix(h, "https://")
 		}
 		if !https {
 			errs = append(errs, fmt.Errorf("TLS files are set but no host of %q uses https://", KeyHosts))
 		}
 	}
+	c.hosts = nil
+	for _, h := range c.Hosts {
+		u, err := url.Parse(h)
+		if err != nil || u.Host == "" {
+			errs = append(errs, fmt.Errorf("property %q: %q is not a URL", KeyHosts, h))
+			continue
+		}
+		if u.User != nil {
+			errs = append(errs, fmt.Errorf("property %q: put credentials in %q and %q, not in the URL", KeyHosts, KeyUsername, KeyPassword))
+			continue
+		}
+		c.hosts = append(c.hosts, strings.TrimRight(h, "/"))
+	}
+	if len(c.Hosts) == 0 {
+		errs = append(errs, fmt.Errorf("property %q: no host", KeyHosts))
+	}
 	return errors.Join(errs...)
 }
 
-// settings is the validated configuration of a service.
-type settings struct {
-	hosts          []string
-	batchSize      int
-	bulkSize       int
-	flush          time.Duration
-	concurrent     int
-	numRetry       int
-	backoff        delivery.Backoff
-	requestTimeout time.Duration
-	username       string
-	password       string
-	apiKey         string
-	gzip           bool
-	defaultIndex   string
-}
-
-func readSettings(conf component.Config) (settings, error) {
-	s := settings{
-		username:     conf.String(KeyUsername),
-		password:     conf.String(KeyPassword),
-		apiKey:       conf.String(KeyAPIKey),
-		defaultIndex: conf.String(KeyServiceIndex),
-	}
-	for _, h := range conf.List(KeyHosts) {
-		u, err := url.Parse(h)
-		if err != nil || u.Host == "" {
-			return s, fmt.Errorf("property %q: %q is not a URL", KeyHosts, h)
-		}
-		if u.User != nil {
-			return s, fmt.Errorf("property %q: put credentials in %q and %q, not in the URL", KeyHosts, KeyUsername, KeyPassword)
-		}
-		s.hosts = append(s.hosts, strings.TrimRight(h, "/"))
-	}
-	if len(s.hosts) == 0 {
-		return s, fmt.Errorf("property %q: no host", KeyHosts)
-	}
-	ints := []struct {
-		key string
-		dst *int
-	}{{KeyBatchSize, &s.batchSize}, {KeyBulkSize, &s.bulkSize}, {KeyConcurrent, &s.concurrent}, {KeyNumRetry, &s.numRetry}}
-	for _, it := range ints {
-		n, err := conf.Int(it.key)
-		if err != nil {
-			return s, err
-		}
-		*it.dst = int(n)
-	}
-	var err error
-	if s.flush, err = conf.Millis(KeyFlush); err != nil {
-		return s, err
-	}
-	if s.requestTimeout, err = conf.Millis(KeyRequestTimeout); err != nil {
-		return s, err
-	}
-	s.backoff.Policy = conf.String(KeyBackoffPolicy)
-	if s.backoff.Initial, err = conf.Millis(KeyThrottlingDelay); err != nil {
-		return s, err
-	}
-	if s.backoff.Max, err = conf.Millis(KeyBackoffMax); err != nil {
-		return s, err
-	}
-	if s.gzip, err = conf.Bool(KeyGzip); err != nil {
-		return s, err
-	}
-	return s, nil
-}
-
-// tlsConfig builds the client's TLS configuration from the TLS keys.
-func tlsConfig(conf component.Config) (*tls.Config, error) {
-	skip, err := conf.Bool(KeyTLSSkipVerify)
-	if err != nil {
-		return nil, err
-	}
-	tc := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: skip} //nolint:gosec // opt-in, documented as tests only
-	if ca := conf.String(KeyTLSCA); ca != "" {
-		pem, err := localfile.Read(ca, localfile.PEM)
+// config builds the client's TLS configuration, reading the files named.
+func (t *TLS) config() (*tls.Config, error) {
+	tc := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: t.SkipVerify} //nolint:gosec // opt-in, documented as tests only
+	if t.CAFile != "" {
+		pem, err := localfile.Read(t.CAFile, localfile.PEM)
 		if err != nil {
 			return nil, fmt.Errorf("property %q: %w", KeyTLSCA, err)
 		}
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("property %q: %s holds no PEM certificate", KeyTLSCA, ca)
+			return nil, fmt.Errorf("property %q: %s holds no PEM certificate", KeyTLSCA, t.CAFile)
 		}
 		tc.RootCAs = pool
 	}
-	if cert := conf.String(KeyTLSCert); cert != "" {
-		pair, err := localfile.KeyPair(cert, conf.String(KeyTLSKey))
+	if t.CertFile != "" {
+		pair, err := localfile.KeyPair(t.CertFile, t.KeyFile)
 		if err != nil {
 			return nil, fmt.Errorf("properties %q and %q: %w", KeyTLSCert, KeyTLSKey, err)
 		}
@@ -248,12 +224,8 @@ var _ component.Datastore = (*Service)(nil)
 // newService builds the client and starts the writer. It does not wait for
 // the cluster: one that is down at start is retried like one that goes
 // down later.
-func newService(_ context.Context, conf component.Config, env component.Env) (component.Service, error) {
-	st, err := readSettings(conf)
-	if err != nil {
-		return nil, err
-	}
-	tc, err := tlsConfig(conf)
+func newService(_ context.Context, conf *ServiceConfig, env component.Env) (component.Service, error) {
+	tc, err := conf.TLS.config()
 	if err != nil {
 		return nil, err
 	}
@@ -269,34 +241,34 @@ func newService(_ context.Context, conf component.Config, env component.Env) (co
 	transport := &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
 		TLSClientConfig:     tc,
-		MaxIdleConnsPerHost: st.concurrent + 1,
+		MaxIdleConnsPerHost: conf.Concurrent + 1,
 		IdleConnTimeout:     90 * time.Second,
 		ForceAttemptHTTP2:   true,
 	}
 	cl := &client{
-		hosts:    st.hosts,
+		hosts:    conf.hosts,
 		http:     &http.Client{Transport: transport},
-		username: st.username,
-		password: st.password,
-		apiKey:   st.apiKey,
-		gzip:     st.gzip,
+		username: conf.Username,
+		password: conf.Password,
+		apiKey:   conf.APIKey,
+		gzip:     conf.Gzip,
 	}
-	s := &Service{name: env.Name, defaultIndex: st.defaultIndex, log: log, lookupTimeout: st.requestTimeout}
+	s := &Service{name: env.Name, defaultIndex: conf.DefaultIndex, log: log, lookupTimeout: conf.RequestTimeout}
 	s.w = newWriter(writerConfig{
 		client:         cl,
-		batchSize:      st.batchSize,
-		bulkSize:       st.bulkSize,
-		flush:          st.flush,
-		concurrent:     st.concurrent,
-		numRetry:       st.numRetry,
-		backoff:        st.backoff,
-		requestTimeout: st.requestTimeout,
+		batchSize:      conf.BatchSize,
+		bulkSize:       conf.BulkSize,
+		flush:          conf.Flush,
+		concurrent:     conf.Concurrent,
+		numRetry:       conf.NumRetry,
+		backoff:        delivery.Backoff{Policy: conf.BackoffPolicy, Initial: conf.ThrottlingDelay, Max: conf.BackoffMax},
+		requestTimeout: conf.RequestTimeout,
 		log:            log,
 		metrics:        newWriterMetrics(met, env.MetricLabels()),
 	})
-	log.Info("search-index client ready", "hosts", strings.Join(st.hosts, ","), "batch_size", st.batchSize,
-		"bulk_size", st.bulkSize, "flush_interval_ms", st.flush.Milliseconds(), "concurrent_requests", st.concurrent,
-		"auth", cl.authKind(), "gzip", st.gzip)
+	log.Info("search-index client ready", "hosts", strings.Join(conf.hosts, ","), "batch_size", conf.BatchSize,
+		"bulk_size", conf.BulkSize, "flush_interval_ms", conf.Flush.Milliseconds(), "concurrent_requests", conf.Concurrent,
+		"auth", cl.authKind(), "gzip", conf.Gzip)
 	return s, nil
 }
 
