@@ -22,9 +22,8 @@ const (
 
 // AddFieldsSpec declares AddFields.
 func AddFieldsSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: AddFieldsName,
-		Kind: component.KindProcessor,
 		Summary: "Adds fields. Each dynamic key names a field; its value is a constant or ${expression} (docs/expressions.md). " +
 			"KEY.field.type gives the type of the value (STRING by default; INT, LONG, FLOAT, DOUBLE, BOOLEAN); " +
 			"KEY.field.name gives the field's name instead of KEY, itself a constant or ${expression}. " +
@@ -36,12 +35,21 @@ func AddFieldsSpec() component.Spec {
 			{Key: "conflict.resolution.policy", Description: "What to do when the field already exists: overwrite_existing, or keep_only_old_field (the field is left as it was).",
 				Default: policyKeepOld, Validator: component.Enum(policyOverwrite, policyKeepOld)},
 		},
-		Check: func(conf component.Config) error {
-			_, err := addFieldsRules(conf)
-			return err
-		},
-		NewProcessor: newAddFields,
-	}
+	}, newAddFields)
+}
+
+// AddFieldsConfig is AddFields' configuration.
+type AddFieldsConfig struct {
+	Policy string            `key:"conflict.resolution.policy"`
+	Fields map[string]string `key:",dynamic"`
+	rules  []addRule
+}
+
+// Validate parses the values, names and types of the fields to add.
+func (c *AddFieldsConfig) Validate() error {
+	var err error
+	c.rules, err = addFieldsRules(c.Fields)
+	return err
 }
 
 type addRule struct {
@@ -52,8 +60,7 @@ type addRule struct {
 	typed bool
 }
 
-func addFieldsRules(conf component.Config) ([]addRule, error) {
-	dyn := conf.Dynamic()
+func addFieldsRules(dyn map[string]string) ([]addRule, error) {
 	var rules []addRule
 	var errs []string
 	for _, k := range sortedKeys(dyn) {
@@ -94,12 +101,8 @@ type AddFields struct {
 	overwrite bool
 }
 
-func newAddFields(conf component.Config, _ component.Env) (component.Processor, error) {
-	rules, err := addFieldsRules(conf)
-	if err != nil {
-		return nil, err
-	}
-	return &AddFields{rules: rules, overwrite: conf.String("conflict.resolution.policy") == policyOverwrite}, nil
+func newAddFields(c *AddFieldsConfig, _ component.Env) (component.Processor, error) {
+	return &AddFields{rules: c.rules, overwrite: c.Policy == policyOverwrite}, nil
 }
 
 // Process adds the fields to every record.

@@ -17,9 +17,8 @@ const ApplyRegexpName = "pkg.processor.ApplyRegexp"
 // fields from the capture groups of a regular expression applied to another
 // field.
 func ApplyRegexpSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: ApplyRegexpName,
-		Kind: component.KindProcessor,
 		Summary: "Fills fields from the capture groups of a regular expression. Each dynamic key names a source field; its value is " +
 			"FIELD1,FIELD2,...:REGEX (RE2 syntax), e.g. referer: referer_hostname:https?://([^/]+). The expression must match at the " +
 			"start of the source's text (Java's lookingAt; it need not reach the end); group N fills the Nth field, as a string with " +
@@ -31,12 +30,21 @@ func ApplyRegexpSpec() component.Spec {
 			{Key: "conflict.resolution.policy", Description: "When a field to fill already holds a non-empty value: overwrite_existing, or keep_only_old_field (the value is kept).",
 				Default: policyKeepOld, Validator: component.Enum(policyOverwrite, policyKeepOld)},
 		},
-		Check: func(conf component.Config) error {
-			_, err := applyRegexpRules(conf)
-			return err
-		},
-		NewProcessor: newApplyRegexp,
-	}
+	}, newApplyRegexp)
+}
+
+// ApplyRegexpConfig is ApplyRegexp's configuration.
+type ApplyRegexpConfig struct {
+	Policy string            `key:"conflict.resolution.policy"`
+	Rules  map[string]string `key:",dynamic"`
+	rules  []regexpRule
+}
+
+// Validate compiles the rules.
+func (c *ApplyRegexpConfig) Validate() error {
+	var err error
+	c.rules, err = applyRegexpRules(c.Rules)
+	return err
 }
 
 type regexpRule struct {
@@ -48,10 +56,10 @@ type regexpRule struct {
 // applyRegexpRules reads the dynamic keys. LogIsland logs and skips a value
 // without a colon; Weir refuses it, since a rule that never runs is a
 // mistake in the job file.
-func applyRegexpRules(conf component.Config) ([]regexpRule, error) {
+func applyRegexpRules(dyn map[string]string) ([]regexpRule, error) {
 	var rules []regexpRule
-	for _, k := range sortedKeys(conf.Dynamic()) {
-		v := conf.Dynamic()[k]
+	for _, k := range sortedKeys(dyn) {
+		v := dyn[k]
 		fieldList, re, ok := strings.Cut(v, ":")
 		if !ok || strings.TrimSpace(fieldList) == "" {
 			return nil, fmt.Errorf("property %q: %q is not FIELD1,FIELD2,...:REGEX", k, v)
@@ -76,12 +84,8 @@ type ApplyRegexp struct {
 	overwrite bool
 }
 
-func newApplyRegexp(conf component.Config, _ component.Env) (component.Processor, error) {
-	rules, err := applyRegexpRules(conf)
-	if err != nil {
-		return nil, err
-	}
-	return &ApplyRegexp{rules: rules, overwrite: conf.String("conflict.resolution.policy") == policyOverwrite}, nil
+func newApplyRegexp(c *ApplyRegexpConfig, _ component.Env) (component.Processor, error) {
+	return &ApplyRegexp{rules: c.rules, overwrite: c.Policy == policyOverwrite}, nil
 }
 
 // Process applies every rule to every record.

@@ -24,9 +24,8 @@ var convertTypes = []string{"string", "int", "long", "float", "double", "boolean
 
 // ConvertFieldsTypeSpec declares ConvertFieldsType.
 func ConvertFieldsTypeSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: ConvertFieldsTypeName,
-		Kind: component.KindProcessor,
 		Summary: "Converts fields to another type. Each dynamic key is a field name, its value the type: int, long " +
 			"(both 64-bit integers), float, double (both 64-bit floats), boolean or string (case does not matter). " +
 			"A value that does not convert is kept as it was and counted in convert_fields_type_total{outcome=\"failed\"}, " +
@@ -38,14 +37,24 @@ func ConvertFieldsTypeSpec() component.Spec {
 			{Key: "conversion.failure", Description: "What a value that does not convert does: keep (the value stays as it was) or error (the record becomes an error record, conversion_error).",
 				Default: "keep", Validator: component.Enum("keep", "error")},
 		},
-		Check: func(conf component.Config) error {
-			return checkDynamic(conf, component.NewValidator("type", func(s string) error {
-				_, err := parseConvertType(s)
-				return err
-			}), nil)
-		},
-		NewProcessor: newConvertFieldsType,
-	}
+	}, newConvertFieldsType)
+}
+
+// ConvertFieldsTypeConfig is ConvertFieldsType's configuration.
+type ConvertFieldsTypeConfig struct {
+	Failure string            `key:"conversion.failure"`
+	Types   map[string]string `key:",dynamic"`
+	convs   []conversion
+}
+
+// Validate reads the type each field converts to.
+func (c *ConvertFieldsTypeConfig) Validate() error {
+	var err error
+	c.convs, err = parseDynamic(c.Types, func(k, v string) (conversion, error) {
+		t, err := parseConvertType(v)
+		return conversion{field: k, to: t}, err
+	})
+	return err
 }
 
 type convertType uint8
@@ -84,20 +93,13 @@ type ConvertFieldsType struct {
 	failed    prometheus.Counter
 }
 
-func newConvertFieldsType(conf component.Config, env component.Env) (component.Processor, error) {
-	p := &ConvertFieldsType{
-		failError: conf.String("conversion.failure") == "error",
+func newConvertFieldsType(c *ConvertFieldsTypeConfig, env component.Env) (component.Processor, error) {
+	return &ConvertFieldsType{
+		convs:     c.convs,
+		failError: c.Failure == "error",
 		converted: counter(env, "convert_fields_type_total", "Field values ConvertFieldsType saw, by outcome.", "converted"),
 		failed:    counter(env, "convert_fields_type_total", "Field values ConvertFieldsType saw, by outcome.", "failed"),
-	}
-	for _, k := range sortedKeys(conf.Dynamic()) {
-		t, err := parseConvertType(conf.Dynamic()[k])
-		if err != nil {
-			return nil, fmt.Errorf("property %q: %w", k, err)
-		}
-		p.convs = append(p.convs, conversion{field: k, to: t})
-	}
-	return p, nil
+	}, nil
 }
 
 // Process converts the fields of every record in place.

@@ -25,9 +25,8 @@ const (
 
 // EvaluateJsonPathSpec declares EvaluateJsonPath.
 func EvaluateJsonPathSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: EvaluateJsonPathName,
-		Kind: component.KindProcessor,
 		Summary: "Evaluates JSONPath expressions (RFC 9535, e.g. $.user.name or $.items[0].id) against a field holding JSON and sets each " +
 			"result as a field: each dynamic key names the field to set, its value is the path. With return.type scalar a result must be " +
 			"a string, number, boolean or null (an object or array makes the record an error record, json_path_error); with json it is " +
@@ -42,14 +41,30 @@ func EvaluateJsonPathSpec() component.Spec {
 				Default: "ignore", Validator: component.Enum("ignore", "warn")},
 			{Key: "json.input.field.name", Description: "Field holding the JSON document.", Default: record.FieldValue, Validator: component.NonEmpty},
 		},
-		Check: func(conf component.Config) error {
-			return checkDynamic(conf, component.NewValidator("JSONPath expression", func(s string) error {
-				_, err := jsonpath.Parse(s)
-				return err
-			}), nil)
-		},
-		NewProcessor: newEvaluateJsonPath,
-	}
+	}, newEvaluateJsonPath)
+}
+
+// EvaluateJsonPathConfig is EvaluateJsonPath's configuration.
+type EvaluateJsonPathConfig struct {
+	ReturnType string            `key:"return.type"`
+	NotFound   string            `key:"path.not.found.behavior"`
+	Input      string            `key:"json.input.field.name"`
+	Paths      map[string]string `key:",dynamic"`
+	rules      []pathRule
+}
+
+// Validate parses the paths.
+func (c *EvaluateJsonPathConfig) Validate() error {
+	var err error
+	c.rules, err = parseDynamic(c.Paths, func(k, v string) (pathRule, error) {
+		path, err := jsonpath.Parse(v)
+		rule := pathRule{field: k, path: path}
+		if m := memberPath.FindStringSubmatch(v); m != nil {
+			rule.member = m[1] + m[2] + m[3]
+		}
+		return rule, err
+	})
+	return err
 }
 
 type pathRule struct {
@@ -77,22 +92,13 @@ type EvaluateJsonPath struct {
 	allMembers bool
 }
 
-func newEvaluateJsonPath(conf component.Config, env component.Env) (component.Processor, error) {
-	p := &EvaluateJsonPath{asJSON: conf.String("return.type") == "json", warn: conf.String("path.not.found.behavior") == "warn",
-		input: conf.String("json.input.field.name"), log: env.Logger, allMembers: true}
+func newEvaluateJsonPath(c *EvaluateJsonPathConfig, env component.Env) (component.Processor, error) {
+	p := &EvaluateJsonPath{rules: c.rules, asJSON: c.ReturnType == "json", warn: c.NotFound == "warn",
+		input: c.Input, log: env.Logger, allMembers: true}
 	if p.log == nil {
 		p.log = slog.New(slog.DiscardHandler)
 	}
-	for _, k := range sortedKeys(conf.Dynamic()) {
-		path, err := jsonpath.Parse(conf.Dynamic()[k])
-		if err != nil {
-			return nil, fmt.Errorf("property %q: %w", k, err)
-		}
-		rule := pathRule{field: k, path: path}
-		if m := memberPath.FindStringSubmatch(conf.Dynamic()[k]); m != nil {
-			rule.member = m[1] + m[2] + m[3]
-		}
-		p.rules = append(p.rules, rule)
+	for _, rule := range p.rules {
 		p.allMembers = p.allMembers && rule.member != ""
 	}
 	return p, nil

@@ -64,25 +64,22 @@ var expressionValidator = component.NewValidator("expression (docs/expressions.m
 	return err
 })
 
-// templateValidator checks a value that is a constant or ${expression}.
-var templateValidator = component.NewValidator("constant, or ${expression} (docs/expressions.md)", func(s string) error {
-	_, err := expr.ParseTemplate(s)
-	return err
-})
-
-// checkDynamic validates the dynamic keys of a component with v; the error
-// names the key, and the caller's path gives the component.
-func checkDynamic(conf component.Config, v component.Validator, skip func(key string) bool) error {
+// parseDynamic turns every free-form key of a component, in key order,
+// into what parse makes of its value. Every value is tried, so that a job
+// file's mistakes are reported together; each error names its key, and
+// the caller's path gives the component.
+func parseDynamic[T any](dyn map[string]string, parse func(key, value string) (T, error)) ([]T, error) {
+	var out []T
 	var errs []error
-	for _, k := range sortedKeys(conf.Dynamic()) {
-		if skip != nil && skip(k) {
+	for _, k := range sortedKeys(dyn) {
+		t, err := parse(k, dyn[k])
+		if err != nil {
+			errs = append(errs, fmt.Errorf("property %q: %w", k, err))
 			continue
 		}
-		if err := v.Validate(conf.Dynamic()[k]); err != nil {
-			errs = append(errs, fmt.Errorf("property %q: %w", k, err))
-		}
+		out = append(out, t)
 	}
-	return errors.Join(errs...)
+	return out, errors.Join(errs...)
 }
 
 // compileExpression compiles a value that is always an expression, written

@@ -18,9 +18,8 @@ const SplitFieldName = "pkg.processor.SplitField"
 
 // SplitFieldSpec declares SplitField.
 func SplitFieldSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: SplitFieldName,
-		Kind: component.KindProcessor,
 		Summary: "Splits string fields into arrays. Each dynamic key names the field to split; its value is TARGET:REGEX, " +
 			"the field that receives the array of parts and the separator (a regular expression, RE2 syntax), e.g. " +
 			"description: textArray:\\s*,\\s*. An empty source field is left alone. The parts are always those of Go's regexp.Split; " +
@@ -38,12 +37,29 @@ func SplitFieldSpec() component.Spec {
 			{Key: "conflict.resolution.policy", Description: "When TARGET already holds a non-empty value: overwrite_existing, or keep_only_old_field.",
 				Default: policyKeepOld, Validator: component.Enum(policyOverwrite, policyKeepOld)},
 		},
-		Check: func(conf component.Config) error {
-			_, err := splitRules(conf)
-			return err
-		},
-		NewProcessor: newSplitField,
+	}, newSplitField)
+}
+
+// SplitFieldConfig is SplitField's configuration.
+type SplitFieldConfig struct {
+	Limit         int               `key:"split.limit"`
+	Counter       bool              `key:"split.counter.enable"`
+	CounterSuffix string            `key:"split.counter.suffix"`
+	Policy        string            `key:"conflict.resolution.policy"`
+	Splits        map[string]string `key:",dynamic"`
+	rules         []splitRule
+}
+
+// Validate compiles the separators and names the counter fields.
+func (c *SplitFieldConfig) Validate() error {
+	var err error
+	if c.rules, err = splitRules(c.Splits); err != nil {
+		return err
 	}
+	for i := range c.rules {
+		c.rules[i].counterName = c.rules[i].target + c.CounterSuffix
+	}
+	return nil
 }
 
 type splitRule struct {
@@ -60,10 +76,10 @@ type splitRule struct {
 	counterName string
 }
 
-func splitRules(conf component.Config) ([]splitRule, error) {
+func splitRules(dyn map[string]string) ([]splitRule, error) {
 	var rules []splitRule
-	for _, k := range sortedKeys(conf.Dynamic()) {
-		v := conf.Dynamic()[k]
+	for _, k := range sortedKeys(dyn) {
+		v := dyn[k]
 		target, re, ok := strings.Cut(v, ":")
 		if !ok || strings.TrimSpace(target) == "" || re == "" {
 			return nil, fmt.Errorf("property %q: %q is not TARGET:REGEX", k, v)
@@ -112,24 +128,9 @@ type splitMemo [256]struct {
 	parts []record.Value
 }
 
-func newSplitField(conf component.Config, _ component.Env) (component.Processor, error) {
-	rules, err := splitRules(conf)
-	if err != nil {
-		return nil, err
-	}
-	limit, err := conf.Int("split.limit")
-	if err != nil {
-		return nil, err
-	}
-	counter, err := conf.Bool("split.counter.enable")
-	if err != nil {
-		return nil, err
-	}
-	for i := range rules {
-		rules[i].counterName = rules[i].target + conf.String("split.counter.suffix")
-	}
-	p := &SplitField{rules: rules, limit: int(limit), counter: counter,
-		overwrite: conf.String("conflict.resolution.policy") == policyOverwrite, seed: maphash.MakeSeed()}
+func newSplitField(c *SplitFieldConfig, _ component.Env) (component.Processor, error) {
+	p := &SplitField{rules: c.rules, limit: c.Limit, counter: c.Counter,
+		overwrite: c.Policy == policyOverwrite, seed: maphash.MakeSeed()}
 	p.perRecord.Store(4)
 	return p, nil
 }
