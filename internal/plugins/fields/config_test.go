@@ -237,7 +237,9 @@ func TestRemoveFieldsConfig(t *testing.T) {
 }
 
 func TestRouteRecordsConfig(t *testing.T) {
-	derive := func(c *RouteRecordsConfig) string { return fmt.Sprintf("expression=%v known=%q", c.prog != nil, c.known) }
+	derive := func(c *RouteRecordsConfig) string {
+		return fmt.Sprintf("expression=%v known=%q", c.prog != nil, c.known)
+	}
 	const exactlyOne = `give exactly one of "output.topic.field" and "output.topic.expression"`
 	checkConfigs(t, RouteRecordsSpec(), derive, []configCase[RouteRecordsConfig]{
 		{id: "route_records_neither", wantErr: exactlyOne},
