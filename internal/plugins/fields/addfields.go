@@ -40,16 +40,9 @@ func AddFieldsSpec() component.Spec {
 
 // AddFieldsConfig is AddFields' configuration.
 type AddFieldsConfig struct {
-	Policy string            `key:"conflict.resolution.policy"`
+	ConflictPolicy
 	Fields map[string]string `key:",dynamic"`
 	rules  []addRule
-}
-
-// Validate parses the values, names and types of the fields to add.
-func (c *AddFieldsConfig) Validate() error {
-	var err error
-	c.rules, err = addFieldsRules(c.Fields)
-	return err
 }
 
 type addRule struct {
@@ -60,8 +53,10 @@ type addRule struct {
 	typed bool
 }
 
-func addFieldsRules(dyn map[string]string) ([]addRule, error) {
-	var rules []addRule
+// Validate parses the values, names and types of the fields to add.
+func (c *AddFieldsConfig) Validate() error {
+	dyn := c.Fields
+	c.rules = nil
 	var errs []string
 	for _, k := range sortedKeys(dyn) {
 		if strings.HasSuffix(k, suffixType) || strings.HasSuffix(k, suffixName) {
@@ -87,12 +82,12 @@ func addFieldsRules(dyn map[string]string) ([]addRule, error) {
 			}
 			r.typed = r.to != toString
 		}
-		rules = append(rules, r)
+		c.rules = append(c.rules, r)
 	}
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("%s", strings.Join(errs, "; "))
+		return fmt.Errorf("%s", strings.Join(errs, "; "))
 	}
-	return rules, nil
+	return nil
 }
 
 // AddFields is the processor.
@@ -102,7 +97,7 @@ type AddFields struct {
 }
 
 func newAddFields(c *AddFieldsConfig, _ component.Env) (component.Processor, error) {
-	return &AddFields{rules: c.rules, overwrite: c.Policy == policyOverwrite}, nil
+	return &AddFields{rules: c.rules, overwrite: c.overwrite()}, nil
 }
 
 // Process adds the fields to every record.

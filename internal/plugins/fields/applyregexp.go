@@ -35,47 +35,37 @@ func ApplyRegexpSpec() component.Spec {
 
 // ApplyRegexpConfig is ApplyRegexp's configuration.
 type ApplyRegexpConfig struct {
-	Policy string            `key:"conflict.resolution.policy"`
-	Rules  map[string]string `key:",dynamic"`
-	rules  []regexpRule
+	ConflictPolicy
+	Rules map[string]string `key:",dynamic"`
+	rules []regexpRule
 }
 
-// Validate compiles the rules.
+// Validate compiles the rules. LogIsland logs and skips a value without a
+// colon; Weir refuses it, since a rule that never runs is a mistake in the
+// job file.
 func (c *ApplyRegexpConfig) Validate() error {
-	var err error
-	c.rules, err = applyRegexpRules(c.Rules)
-	return err
-}
-
-type regexpRule struct {
-	source  string
-	targets []string
-	re      *regexp.Regexp // anchored at the start: Java's Matcher.lookingAt
-}
-
-// applyRegexpRules reads the dynamic keys. LogIsland logs and skips a value
-// without a colon; Weir refuses it, since a rule that never runs is a
-// mistake in the job file.
-func applyRegexpRules(dyn map[string]string) ([]regexpRule, error) {
-	var rules []regexpRule
-	for _, k := range sortedKeys(dyn) {
-		v := dyn[k]
+	return parseDynamic(&c.rules, c.Rules, func(k, v string) (regexpRule, error) {
 		fieldList, re, ok := strings.Cut(v, ":")
 		if !ok || strings.TrimSpace(fieldList) == "" {
-			return nil, fmt.Errorf("property %q: %q is not FIELD1,FIELD2,...:REGEX", k, v)
+			return regexpRule{}, fmt.Errorf("%q is not FIELD1,FIELD2,...:REGEX", v)
 		}
 		rx, err := regexp.Compile(`^(?:` + re + `)`)
 		if err != nil {
 			if _, plain := regexp.Compile(re); plain != nil {
 				err = plain // the error of the expression as written
 			}
-			return nil, fmt.Errorf("property %q: invalid regular expression: %w", k, err)
+			return regexpRule{}, fmt.Errorf("invalid regular expression: %w", err)
 		}
 		// Field names are taken as written, spaces included, as
 		// LogIsland's String.split(",") does.
-		rules = append(rules, regexpRule{source: k, targets: strings.Split(fieldList, ","), re: rx})
-	}
-	return rules, nil
+		return regexpRule{source: k, targets: strings.Split(fieldList, ","), re: rx}, nil
+	})
+}
+
+type regexpRule struct {
+	source  string
+	targets []string
+	re      *regexp.Regexp // anchored at the start: Java's Matcher.lookingAt
 }
 
 // ApplyRegexp is the processor.
@@ -85,7 +75,7 @@ type ApplyRegexp struct {
 }
 
 func newApplyRegexp(c *ApplyRegexpConfig, _ component.Env) (component.Processor, error) {
-	return &ApplyRegexp{rules: c.rules, overwrite: c.Policy == policyOverwrite}, nil
+	return &ApplyRegexp{rules: c.rules, overwrite: c.overwrite()}, nil
 }
 
 // Process applies every rule to every record.

@@ -65,17 +65,22 @@ func exported[C any](c *C) *C {
 
 var noKeys = map[string]string{}
 
+// describe prints the rules Validate made, one by one.
+func describe[T any](rules []T, f func(T) string) string {
+	var b []string
+	for _, r := range rules {
+		b = append(b, f(r))
+	}
+	return strings.Join(b, "; ")
+}
+
 func TestAddFieldsConfig(t *testing.T) {
 	derive := func(c *AddFieldsConfig) string {
-		var b []string
-		for _, r := range c.rules {
-			b = append(b, fmt.Sprintf("%s->%s typed=%v", r.key, r.name.Const, r.typed))
-		}
-		return strings.Join(b, "; ")
+		return describe(c.rules, func(r addRule) string { return fmt.Sprintf("%s->%s typed=%v", r.key, r.name.Const, r.typed) })
 	}
 	checkConfigs(t, AddFieldsSpec(), derive, []configCase[AddFieldsConfig]{
-		{id: "add_fields_default", want: &AddFieldsConfig{Policy: policyKeepOld, Fields: noKeys}},
-		{id: "add_fields_full", want: &AddFieldsConfig{Policy: policyOverwrite, Fields: map[string]string{
+		{id: "add_fields_default", want: &AddFieldsConfig{ConflictPolicy: ConflictPolicy{policyKeepOld}, Fields: noKeys}},
+		{id: "add_fields_full", want: &AddFieldsConfig{ConflictPolicy: ConflictPolicy{policyOverwrite}, Fields: map[string]string{
 			"site": "www", "site.field.name": "web_site", "ua_length": "${len(http_user_agent)}", "ua_length.field.type": "int"}},
 			derived: "site->web_site typed=false; ua_length->ua_length typed=true"},
 		{id: "add_fields_orphan", wantErr: `property "site.field.type" describes field "site", which no key adds`},
@@ -85,15 +90,11 @@ func TestAddFieldsConfig(t *testing.T) {
 
 func TestApplyRegexpConfig(t *testing.T) {
 	derive := func(c *ApplyRegexpConfig) string {
-		var b []string
-		for _, r := range c.rules {
-			b = append(b, fmt.Sprintf("%s %q %s", r.source, r.targets, r.re))
-		}
-		return strings.Join(b, "; ")
+		return describe(c.rules, func(r regexpRule) string { return fmt.Sprintf("%s %q %s", r.source, r.targets, r.re) })
 	}
 	checkConfigs(t, ApplyRegexpSpec(), derive, []configCase[ApplyRegexpConfig]{
-		{id: "apply_regexp_default", want: &ApplyRegexpConfig{Policy: policyKeepOld, Rules: noKeys}},
-		{id: "apply_regexp_full", want: &ApplyRegexpConfig{Policy: policyOverwrite, Rules: map[string]string{"referer": "referer_scheme,referer_hostname:(https?)://([^/]+)"}},
+		{id: "apply_regexp_default", want: &ApplyRegexpConfig{ConflictPolicy: ConflictPolicy{policyKeepOld}, Rules: noKeys}},
+		{id: "apply_regexp_full", want: &ApplyRegexpConfig{ConflictPolicy: ConflictPolicy{policyOverwrite}, Rules: map[string]string{"referer": "referer_scheme,referer_hostname:(https?)://([^/]+)"}},
 			derived: `referer ["referer_scheme" "referer_hostname"] ^(?:(https?)://([^/]+))`},
 		{id: "apply_regexp_no_colon", wantErr: `property "referer": "([^/]+)" is not FIELD1,FIELD2,...:REGEX`},
 		{id: "apply_regexp_bad_regex", wantErr: `property "referer": invalid regular expression`},
@@ -119,9 +120,9 @@ func TestConvertSimpleDateFormatFieldsConfig(t *testing.T) {
 	checkConfigs(t, ConvertSimpleDateFormatFieldsSpec(), derive, []configCase[ConvertSimpleDateFormatFieldsConfig]{
 		{id: "convert_date_missing", wantErr: `missing required property "input.date.format"`},
 		{id: "convert_date_minimal", want: &ConvertSimpleDateFormatFieldsConfig{DateFormat: "dd/MMM/yyyy:HH:mm:ss Z", Timezone: "UTC",
-			Policy: policyKeepOld, Dates: noKeys}, derived: "02/Jan/2006:15:04:05 -0700 UTC plan=true rules=0"},
+			ConflictPolicy: ConflictPolicy{policyKeepOld}, Dates: noKeys}, derived: "02/Jan/2006:15:04:05 -0700 UTC plan=true rules=0"},
 		{id: "convert_date_full", want: &ConvertSimpleDateFormatFieldsConfig{DateFormat: "yyyy-MM-dd HH:mm:ss", Timezone: "CET",
-			Policy: policyOverwrite, Dates: map[string]string{"event_time": "${date_raw}"}}, derived: "2006-01-02 15:04:05 CET plan=true rules=1"},
+			ConflictPolicy: ConflictPolicy{policyOverwrite}, Dates: map[string]string{"event_time": "${date_raw}"}}, derived: "2006-01-02 15:04:05 CET plan=true rules=1"},
 		{id: "convert_date_bad_template", wantErr: `property "event_time": `},
 		{id: "convert_date_bad_zone", wantErr: `property "timezone": unknown time zone "Mars/Olympus_Mons"`},
 	})
@@ -139,28 +140,24 @@ func TestDebugStreamConfig(t *testing.T) {
 
 func TestEvaluateJsonPathConfig(t *testing.T) {
 	derive := func(c *EvaluateJsonPathConfig) string {
-		var b []string
-		for _, r := range c.rules {
-			b = append(b, fmt.Sprintf("%s %s member=%q", r.field, r.path, r.member))
-		}
-		return strings.Join(b, "; ")
+		rules := describe(c.rules, func(r pathRule) string { return fmt.Sprintf("%s %s member=%q", r.field, r.path, r.member) })
+		return fmt.Sprintf("%s all members=%v", rules, c.allMembers)
 	}
 	checkConfigs(t, EvaluateJsonPathSpec(), derive, []configCase[EvaluateJsonPathConfig]{
-		{id: "evaluate_json_path_default", want: &EvaluateJsonPathConfig{ReturnType: "scalar", NotFound: "ignore", Input: "record_value", Paths: noKeys}},
+		{id: "evaluate_json_path_default", want: &EvaluateJsonPathConfig{ReturnType: "scalar", NotFound: "ignore", Input: "record_value", Paths: noKeys},
+			derived: " all members=true"},
+		{id: "evaluate_json_path_members", want: &EvaluateJsonPathConfig{ReturnType: "scalar", NotFound: "ignore", Input: "record_value",
+			Paths: map[string]string{"a": "$.a", "b": "$['b']"}}, derived: `a $["a"] member="a"; b $["b"] member="b" all members=true`},
 		{id: "evaluate_json_path_full", want: &EvaluateJsonPathConfig{ReturnType: "json", NotFound: "warn", Input: "doc",
 			Paths: map[string]string{"req_path": "$.path", "first_id": "$.items[0].id"}},
-			derived: `first_id $["items"][0]["id"] member=""; req_path $["path"] member="path"`},
+			derived: `first_id $["items"][0]["id"] member=""; req_path $["path"] member="path" all members=false`},
 		{id: "evaluate_json_path_bad_path", wantErr: `property "req_path": `},
 	})
 }
 
 func TestFilterRecordsConfig(t *testing.T) {
 	derive := func(c *FilterRecordsConfig) string {
-		var b []string
-		for _, k := range c.conds {
-			b = append(b, k.key)
-		}
-		return strings.Join(b, ",")
+		return describe(c.conds, func(k condition) string { return k.key })
 	}
 	checkConfigs(t, FilterRecordsSpec(), derive, []configCase[FilterRecordsConfig]{
 		{id: "filter_records_none", wantErr: `give "field.value" or at least one condition as a dynamic key`},
@@ -210,8 +207,8 @@ func TestModifyIdConfig(t *testing.T) {
 func TestNormalizeFieldsConfig(t *testing.T) {
 	derive := func(c *NormalizeFieldsConfig) string { return fmt.Sprint(c.renames) }
 	checkConfigs(t, NormalizeFieldsSpec(), derive, []configCase[NormalizeFieldsConfig]{
-		{id: "normalize_fields_default", want: &NormalizeFieldsConfig{Policy: policyNothing, Renames: noKeys}, derived: "[]"},
-		{id: "normalize_fields_full", want: &NormalizeFieldsConfig{Policy: policyKeepBoth, Renames: map[string]string{"client_ip": "src_ip, ip"}},
+		{id: "normalize_fields_default", want: &NormalizeFieldsConfig{ConflictPolicy: ConflictPolicy{policyNothing}, Renames: noKeys}, derived: "[]"},
+		{id: "normalize_fields_full", want: &NormalizeFieldsConfig{ConflictPolicy: ConflictPolicy{policyKeepBoth}, Renames: map[string]string{"client_ip": "src_ip, ip"}},
 			derived: "[{client_ip [src_ip ip]}]"},
 		{id: "normalize_fields_no_old_names", wantErr: `property "client_ip": must list at least one item`},
 	})
@@ -262,15 +259,13 @@ func TestSetJsonAsFieldsConfig(t *testing.T) {
 
 func TestSplitFieldConfig(t *testing.T) {
 	derive := func(c *SplitFieldConfig) string {
-		var b []string
-		for _, r := range c.rules {
-			b = append(b, fmt.Sprintf("%s->%s sep=%q pattern=%v counter=%s", r.source, r.target, r.sep, r.pattern != nil, r.counterName))
-		}
-		return strings.Join(b, "; ")
+		return describe(c.rules, func(r splitRule) string {
+			return fmt.Sprintf("%s->%s sep=%q pattern=%v counter=%s", r.source, r.target, r.sep, r.pattern != nil, r.counterName)
+		})
 	}
 	checkConfigs(t, SplitFieldSpec(), derive, []configCase[SplitFieldConfig]{
-		{id: "split_field_default", want: &SplitFieldConfig{Limit: 10, CounterSuffix: "Counter", Policy: policyKeepOld, Splits: noKeys}},
-		{id: "split_field_full", want: &SplitFieldConfig{Limit: 3, Counter: true, CounterSuffix: "_count", Policy: policyOverwrite,
+		{id: "split_field_default", want: &SplitFieldConfig{Limit: 10, CounterSuffix: "Counter", ConflictPolicy: ConflictPolicy{policyKeepOld}, Splits: noKeys}},
+		{id: "split_field_full", want: &SplitFieldConfig{Limit: 3, Counter: true, CounterSuffix: "_count", ConflictPolicy: ConflictPolicy{policyOverwrite},
 			Splits: map[string]string{"description": `textArray:\s*,\s*`, "src_ip": `ip_parts:\.`}},
 			derived: `description->textArray sep="" pattern=true counter=textArray_count; src_ip->ip_parts sep="" pattern=true counter=ip_parts_count`},
 		{id: "split_field_no_target", wantErr: `property "description": "\\s*,\\s*" is not TARGET:REGEX`},

@@ -49,12 +49,10 @@ type ConvertFieldsTypeConfig struct {
 
 // Validate reads the type each field converts to.
 func (c *ConvertFieldsTypeConfig) Validate() error {
-	var err error
-	c.convs, err = parseDynamic(c.Types, func(k, v string) (conversion, error) {
+	return parseDynamic(&c.convs, c.Types, func(k, v string) (conversion, error) {
 		t, err := parseConvertType(v)
 		return conversion{field: k, to: t}, err
 	})
-	return err
 }
 
 type convertType uint8
@@ -124,12 +122,8 @@ func (p *ConvertFieldsType) Process(_ context.Context, b *component.Batch) error
 			r.Set(c.field, out)
 		}
 	}
-	if ok > 0 {
-		p.converted.Add(float64(ok))
-	}
-	if bad > 0 {
-		p.failed.Add(float64(bad))
-	}
+	count(p.converted, ok)
+	count(p.failed, bad)
 	return nil
 }
 

@@ -49,14 +49,14 @@ func ConvertSimpleDateFormatFieldsSpec() component.Spec {
 // ConvertSimpleDateFormatFieldsConfig is ConvertSimpleDateFormatFields'
 // configuration.
 type ConvertSimpleDateFormatFieldsConfig struct {
-	DateFormat string            `key:"input.date.format"`
-	Timezone   string            `key:"timezone"`
-	Policy     string            `key:"conflict.resolution.policy"`
-	Dates      map[string]string `key:",dynamic"`
-	layout     string
-	plan       *datePlan
-	loc        *time.Location
-	rules      []dateRule
+	DateFormat string `key:"input.date.format"`
+	Timezone   string `key:"timezone"`
+	ConflictPolicy
+	Dates  map[string]string `key:",dynamic"`
+	layout string
+	plan   *datePlan
+	loc    *time.Location
+	rules  []dateRule
 }
 
 // Validate parses the date texts' templates, and keeps the Go layout, the
@@ -71,11 +71,10 @@ func (c *ConvertSimpleDateFormatFieldsConfig) Validate() error {
 	if c.loc, err = loadZone(c.Timezone); err != nil {
 		return fmt.Errorf("property \"timezone\": %w", err)
 	}
-	c.rules, err = parseDynamic(c.Dates, func(k, v string) (dateRule, error) {
+	return parseDynamic(&c.rules, c.Dates, func(k, v string) (dateRule, error) {
 		t, err := expr.ParseTemplate(v)
 		return dateRule{field: k, value: t}, err
 	})
-	return err
 }
 
 func loadZone(s string) (*time.Location, error) {
@@ -109,7 +108,7 @@ type ConvertSimpleDateFormatFields struct {
 
 func newConvertSimpleDateFormatFields(c *ConvertSimpleDateFormatFieldsConfig, env component.Env) (component.Processor, error) {
 	p := &ConvertSimpleDateFormatFields{rules: c.rules, pattern: c.DateFormat, layout: c.layout, plan: c.plan, loc: c.loc,
-		overwrite: c.Policy == policyOverwrite, log: env.Logger}
+		overwrite: c.overwrite(), log: env.Logger}
 	if p.log == nil {
 		p.log = slog.New(slog.DiscardHandler)
 	}
@@ -152,12 +151,8 @@ func (p *ConvertSimpleDateFormatFields) Process(_ context.Context, b *component.
 			hints.set(r, i, rule.field, record.IntValue(ms))
 		}
 	}
-	if ok > 0 {
-		p.ok.Add(float64(ok))
-	}
-	if failed > 0 {
-		p.failed.Add(float64(failed))
-	}
+	count(p.ok, ok)
+	count(p.failed, failed)
 	return nil
 }
 

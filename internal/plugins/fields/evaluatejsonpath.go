@@ -51,12 +51,13 @@ type EvaluateJsonPathConfig struct {
 	Input      string            `key:"json.input.field.name"`
 	Paths      map[string]string `key:",dynamic"`
 	rules      []pathRule
+	// allMembers: every path is $.NAME (see EvaluateJsonPath.allMembers).
+	allMembers bool
 }
 
 // Validate parses the paths.
 func (c *EvaluateJsonPathConfig) Validate() error {
-	var err error
-	c.rules, err = parseDynamic(c.Paths, func(k, v string) (pathRule, error) {
+	err := parseDynamic(&c.rules, c.Paths, func(k, v string) (pathRule, error) {
 		path, err := jsonpath.Parse(v)
 		rule := pathRule{field: k, path: path}
 		if m := memberPath.FindStringSubmatch(v); m != nil {
@@ -64,6 +65,10 @@ func (c *EvaluateJsonPathConfig) Validate() error {
 		}
 		return rule, err
 	})
+	c.allMembers = true
+	for _, rule := range c.rules {
+		c.allMembers = c.allMembers && rule.member != ""
+	}
 	return err
 }
 
@@ -94,12 +99,9 @@ type EvaluateJsonPath struct {
 
 func newEvaluateJsonPath(c *EvaluateJsonPathConfig, env component.Env) (component.Processor, error) {
 	p := &EvaluateJsonPath{rules: c.rules, asJSON: c.ReturnType == "json", warn: c.NotFound == "warn",
-		input: c.Input, log: env.Logger, allMembers: true}
+		input: c.Input, log: env.Logger, allMembers: c.allMembers}
 	if p.log == nil {
 		p.log = slog.New(slog.DiscardHandler)
-	}
-	for _, rule := range p.rules {
-		p.allMembers = p.allMembers && rule.member != ""
 	}
 	return p, nil
 }
@@ -109,16 +111,13 @@ func (p *EvaluateJsonPath) Process(_ context.Context, b *component.Batch) error 
 	var flat []record.Field
 	// Slot 0 is the input field's, slot 1+i rule i's.
 	var hints fieldHints
-	for _, r := range b.Records {
-		v, ok := hints.get(r, 0, p.input)
-		if !ok {
-			continue
-		}
+	hints.each(b.Records, p.input, func(r *record.Record, v record.Value) {
 		s := textOf(v)
 		if p.allMembers && !p.asJSON {
+			var ok bool
 			if flat, ok = decodeFlatObject(s, flat[:0]); ok {
 				p.members(r, flat, &hints)
-				continue
+				return
 			}
 		}
 		dec := json.NewDecoder(bytes.NewReader([]byte(s)))
@@ -126,15 +125,15 @@ func (p *EvaluateJsonPath) Process(_ context.Context, b *component.Batch) error 
 		var doc any
 		if err := dec.Decode(&doc); err != nil {
 			r.AddError(ErrInvalidJSONField, fmt.Sprintf("field %s: %v", p.input, err))
-			continue
+			return
 		}
 		for _, rule := range p.rules {
 			if err := p.apply(r, rule, doc); err != nil {
 				r.AddError(ErrJSONPath, err.Error())
-				break
+				return
 			}
 		}
-	}
+	})
 	return nil
 }
 

@@ -54,8 +54,7 @@ type FilterRecordsConfig struct {
 
 // Validate compiles the conditions and asks for at least one criterion.
 func (c *FilterRecordsConfig) Validate() error {
-	var err error
-	c.conds, err = parseDynamic(c.Conditions, func(k, v string) (condition, error) {
+	err := parseDynamic(&c.conds, c.Conditions, func(k, v string) (condition, error) {
 		prog, err := compileExpression(v)
 		return condition{key: k, prog: prog}, err
 	})
@@ -127,15 +126,9 @@ func (p *FilterRecords) Process(_ context.Context, b *component.Batch) error {
 	// batch's backing array.
 	clear(b.Records[len(out):])
 	b.Records = out
-	if kept > 0 {
-		p.kept.Add(float64(kept))
-	}
-	if dropped > 0 {
-		p.dropped.Add(float64(dropped))
-	}
-	if failed > 0 {
-		p.failed.Add(float64(failed))
-	}
+	count(p.kept, kept)
+	count(p.dropped, dropped)
+	count(p.failed, failed)
 	return nil
 }
 

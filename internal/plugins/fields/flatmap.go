@@ -46,12 +46,7 @@ type FlatMapConfig struct {
 
 // Validate makes the set of concat.fields.
 func (c *FlatMapConfig) Validate() error {
-	if len(c.ConcatFields) > 0 {
-		c.concat = make(map[string]bool, len(c.ConcatFields))
-		for _, f := range c.ConcatFields {
-			c.concat[f] = true
-		}
-	}
+	c.concat = setOf(c.ConcatFields)
 	return nil
 }
 

@@ -393,20 +393,10 @@ func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
 		p.hashJobs(sc)
 		p.scratch.Put(sc)
 	}
-	if hashed > 0 {
-		p.hashed.Add(float64(hashed))
-	}
-	if truncated > 0 {
-		p.truncated.Add(float64(truncated))
-	}
-	if notAddr > 0 {
-		p.notAddr.Add(float64(notAddr))
-	}
-	if h.hits > 0 {
-		p.cacheHit.Add(float64(h.hits))
-	}
-	if h.misses > 0 {
-		p.cacheMiss.Add(float64(h.misses))
-	}
+	count(p.hashed, hashed)
+	count(p.truncated, truncated)
+	count(p.notAddr, notAddr)
+	count(p.cacheHit, h.hits)
+	count(p.cacheMiss, h.misses)
 	return nil
 }

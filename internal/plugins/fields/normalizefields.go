@@ -30,7 +30,7 @@ func NormalizeFieldsSpec() component.Spec {
 
 // NormalizeFieldsConfig is NormalizeFields' configuration.
 type NormalizeFieldsConfig struct {
-	Policy  string            `key:"conflict.resolution.policy"`
+	ConflictPolicy
 	Renames map[string]string `key:",dynamic"`
 	renames []rename
 }
@@ -40,11 +40,9 @@ var oldNames = component.List(component.NonEmpty)
 
 // Validate reads the old names of each new one.
 func (c *NormalizeFieldsConfig) Validate() error {
-	var err error
-	c.renames, err = parseDynamic(c.Renames, func(k, v string) (rename, error) {
+	return parseDynamic(&c.renames, c.Renames, func(k, v string) (rename, error) {
 		return rename{to: k, from: component.SplitList(v)}, oldNames.Validate(v)
 	})
-	return err
 }
 
 type rename struct {

@@ -53,11 +53,7 @@ func newParseProperties(c *ParsePropertiesConfig, _ component.Env) (component.Pr
 func (p *ParseProperties) Process(_ context.Context, b *component.Batch) error {
 	// Slot 0 is the parsed field's, slot 1+n the n-th pair's.
 	var hints fieldHints
-	for _, r := range b.Records {
-		v, ok := hints.get(r, 0, p.field)
-		if !ok {
-			continue
-		}
+	hints.each(b.Records, p.field, func(r *record.Record, v record.Value) {
 		s := textOf(v)
 		for pos, n := 0, 0; ; n++ {
 			kb, ke, ve, end, found := nextPropertyPair(s, pos)
@@ -70,6 +66,6 @@ func (p *ParseProperties) Process(_ context.Context, b *component.Batch) error {
 		if !p.keep {
 			r.Remove(p.field)
 		}
-	}
+	})
 	return nil
 }

@@ -37,12 +37,7 @@ func (c *RemoveFieldsConfig) Validate() error {
 	if (len(c.Remove) > 0) == (len(c.Keep) > 0) {
 		return errors.New(`give exactly one of "fields.to.remove" and "fields.to.keep"`)
 	}
-	if len(c.Keep) > 0 {
-		c.keep = make(map[string]bool, len(c.Keep))
-		for _, f := range c.Keep {
-			c.keep[f] = true
-		}
-	}
+	c.keep = setOf(c.Keep)
 	return nil
 }
 

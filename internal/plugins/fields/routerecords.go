@@ -166,14 +166,8 @@ func (p *RouteRecords) Process(_ context.Context, b *component.Batch) error {
 		}
 		r.SetString(record.FieldOutputTopic, t)
 	}
-	if routed > 0 {
-		p.routed.Add(float64(routed))
-	}
-	if def > 0 {
-		p.defHits.Add(float64(def))
-	}
-	if bad > 0 {
-		p.bad.Add(float64(bad))
-	}
+	count(p.routed, routed)
+	count(p.defHits, def)
+	count(p.bad, bad)
 	return nil
 }

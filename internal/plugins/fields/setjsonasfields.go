@@ -62,16 +62,12 @@ func (p *SetJsonAsFields) Process(_ context.Context, b *component.Batch) error {
 	var flat []record.Field
 	// Slot 0 is the source field's, slot 1+j the j-th attribute's.
 	var hints fieldHints
-	for _, r := range b.Records {
-		v, ok := hints.get(r, 0, p.field)
-		if !ok {
-			continue
-		}
+	hints.each(b.Records, p.field, func(r *record.Record, v record.Value) {
 		var fs []record.Field
 		s, isString := v.AsString()
 		if isString {
-			flat, ok = decodeFlatObject(s, flat[:0])
-			if ok {
+			var ok bool
+			if flat, ok = decodeFlatObject(s, flat[:0]); ok {
 				fs = flat
 			}
 		}
@@ -83,12 +79,12 @@ func (p *SetJsonAsFields) Process(_ context.Context, b *component.Batch) error {
 				data = []byte(s)
 			} else {
 				r.AddError(ErrJSON, fmt.Sprintf("field %s is %s, not a JSON string", p.field, v.Kind()))
-				continue
+				return
 			}
 			var err error
 			if fs, err = record.DecodeFieldsJSON(data); err != nil {
 				r.AddError(ErrJSON, fmt.Sprintf("field %s: %v", p.field, err))
-				continue
+				return
 			}
 		}
 		if !p.keep {
@@ -106,6 +102,6 @@ func (p *SetJsonAsFields) Process(_ context.Context, b *component.Batch) error {
 			}
 			hints.set(r, 1+j, f.Name, f.Value)
 		}
-	}
+	})
 	return nil
 }

@@ -42,24 +42,37 @@ func SplitFieldSpec() component.Spec {
 
 // SplitFieldConfig is SplitField's configuration.
 type SplitFieldConfig struct {
-	Limit         int               `key:"split.limit"`
-	Counter       bool              `key:"split.counter.enable"`
-	CounterSuffix string            `key:"split.counter.suffix"`
-	Policy        string            `key:"conflict.resolution.policy"`
-	Splits        map[string]string `key:",dynamic"`
-	rules         []splitRule
+	Limit         int    `key:"split.limit"`
+	Counter       bool   `key:"split.counter.enable"`
+	CounterSuffix string `key:"split.counter.suffix"`
+	ConflictPolicy
+	Splits map[string]string `key:",dynamic"`
+	rules  []splitRule
 }
 
 // Validate compiles the separators and names the counter fields.
 func (c *SplitFieldConfig) Validate() error {
-	var err error
-	if c.rules, err = splitRules(c.Splits); err != nil {
-		return err
-	}
-	for i := range c.rules {
-		c.rules[i].counterName = c.rules[i].target + c.CounterSuffix
-	}
-	return nil
+	return parseDynamic(&c.rules, c.Splits, func(k, v string) (splitRule, error) {
+		target, re, ok := strings.Cut(v, ":")
+		if !ok || strings.TrimSpace(target) == "" || re == "" {
+			return splitRule{}, fmt.Errorf("%q is not TARGET:REGEX", v)
+		}
+		rx, err := regexp.Compile(re)
+		if err != nil {
+			return splitRule{}, fmt.Errorf("invalid regular expression: %w", err)
+		}
+		rule := splitRule{source: k, target: strings.TrimSpace(target), re: rx}
+		rule.counterName = rule.target + c.CounterSuffix
+		// A one-byte literal (/, a comma) is a class of one byte to the
+		// pattern splitter, whose byte scan beats strings.Index's call per
+		// part on short parts.
+		if lit, complete := rx.LiteralPrefix(); complete && len(lit) > 1 {
+			rule.sep = lit
+		} else {
+			rule.pattern = newPatternSplitter(rx)
+		}
+		return rule, nil
+	})
 }
 
 type splitRule struct {
@@ -74,32 +87,6 @@ type splitRule struct {
 	pattern *patternSplitter
 	// counterName is target+split.counter.suffix, made once.
 	counterName string
-}
-
-func splitRules(dyn map[string]string) ([]splitRule, error) {
-	var rules []splitRule
-	for _, k := range sortedKeys(dyn) {
-		v := dyn[k]
-		target, re, ok := strings.Cut(v, ":")
-		if !ok || strings.TrimSpace(target) == "" || re == "" {
-			return nil, fmt.Errorf("property %q: %q is not TARGET:REGEX", k, v)
-		}
-		rx, err := regexp.Compile(re)
-		if err != nil {
-			return nil, fmt.Errorf("property %q: invalid regular expression: %w", k, err)
-		}
-		rule := splitRule{source: k, target: strings.TrimSpace(target), re: rx}
-		// A one-byte literal (/, a comma) is a class of one byte to the
-		// pattern splitter, whose byte scan beats strings.Index's call per
-		// part on short parts.
-		if lit, complete := rx.LiteralPrefix(); complete && len(lit) > 1 {
-			rule.sep = lit
-		} else {
-			rule.pattern = newPatternSplitter(rx)
-		}
-		rules = append(rules, rule)
-	}
-	return rules, nil
 }
 
 // SplitField is the processor.
@@ -130,7 +117,7 @@ type splitMemo [256]struct {
 
 func newSplitField(c *SplitFieldConfig, _ component.Env) (component.Processor, error) {
 	p := &SplitField{rules: c.rules, limit: c.Limit, counter: c.Counter,
-		overwrite: c.Policy == policyOverwrite, seed: maphash.MakeSeed()}
+		overwrite: c.overwrite(), seed: maphash.MakeSeed()}
 	p.perRecord.Store(4)
 	return p, nil
 }
