@@ -142,20 +142,22 @@ func typeIndex(t convertType) int {
 // convert converts v to the type. Strings are trimmed first. A float
 // converts to an integer only when it is whole, so nothing is silently
 // lost; a string like "1.0" converts to an integer the same way.
+// convertKinds is the kind of value each type converts to: a value of
+// that kind already is converted.
+var convertKinds = [...]record.Kind{toString: record.String, toInt: record.Int, toFloat: record.Float, toBool: record.Bool}
+
 func convert(v record.Value, to convertType) (record.Value, bool) {
+	if v.Kind() == convertKinds[to] {
+		return v, true
+	}
 	switch to {
 	case toString:
-		if v.Kind() == record.String {
-			return v, true
-		}
 		if v.Kind() == record.Array || v.Kind() == record.Map {
 			return v, false
 		}
 		return record.StringValue(v.Text()), true
 	case toInt:
 		switch v.Kind() {
-		case record.Int:
-			return v, true
 		case record.Float:
 			f, _ := v.AsFloat()
 			return floatToInt(f)
@@ -186,8 +188,6 @@ func convert(v record.Value, to convertType) (record.Value, bool) {
 		}
 	case toFloat:
 		switch v.Kind() {
-		case record.Float:
-			return v, true
 		case record.Int:
 			f, _ := v.AsFloat()
 			return record.FloatValue(f), true
@@ -199,8 +199,6 @@ func convert(v record.Value, to convertType) (record.Value, bool) {
 		}
 	case toBool:
 		switch v.Kind() {
-		case record.Bool:
-			return v, true
 		case record.Int:
 			n, _ := v.AsInt()
 			if n == 0 || n == 1 {
