@@ -32,8 +32,7 @@ func AddFieldsSpec() component.Spec {
 		DynamicKeys:       "a field to add (or KEY.field.type, KEY.field.name), its value a constant or ${expression}",
 		DynamicExamples:   map[string]string{"site": "www", "ua_length": "${len(http_user_agent)}"},
 		Properties: []component.Property{
-			{Key: "conflict.resolution.policy", Description: "What to do when the field already exists: overwrite_existing, or keep_only_old_field (the field is left as it was).",
-				Default: policyKeepOld, Validator: component.Enum(policyOverwrite, policyKeepOld)},
+			overwritePolicy("What to do when the field already exists: overwrite_existing, or keep_only_old_field (the field is left as it was)."),
 		},
 	}, newAddFields)
 }

@@ -27,8 +27,7 @@ func ApplyRegexpSpec() component.Spec {
 		DynamicProperties: true,
 		DynamicExamples:   map[string]string{"record_value": "first_word,second_word:(\\S+)\\s+(\\S+)"},
 		Properties: []component.Property{
-			{Key: "conflict.resolution.policy", Description: "When a field to fill already holds a non-empty value: overwrite_existing, or keep_only_old_field (the value is kept).",
-				Default: policyKeepOld, Validator: component.Enum(policyOverwrite, policyKeepOld)},
+			overwritePolicy("When a field to fill already holds a non-empty value: overwrite_existing, or keep_only_old_field (the value is kept)."),
 		},
 	}, newApplyRegexp)
 }

@@ -40,8 +40,7 @@ func ConvertSimpleDateFormatFieldsSpec() component.Spec {
 					_, err := loadZone(s)
 					return err
 				})},
-			{Key: "conflict.resolution.policy", Description: "When the target field exists: overwrite_existing, or keep_only_old_field.",
-				Default: policyKeepOld, Validator: component.Enum(policyOverwrite, policyKeepOld)},
+			overwritePolicy("When the target field exists: overwrite_existing, or keep_only_old_field."),
 		},
 	}, newConvertSimpleDateFormatFields)
 }

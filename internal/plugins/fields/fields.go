@@ -38,6 +38,14 @@ type ConflictPolicy struct {
 	Policy string `key:"conflict.resolution.policy"`
 }
 
+// overwritePolicy declares conflict.resolution.policy for a processor that
+// either overwrites an existing field or keeps it (the default); desc says
+// what "existing" means for it.
+func overwritePolicy(desc string) component.Property {
+	return component.Property{Key: "conflict.resolution.policy", Description: desc,
+		Default: policyKeepOld, Validator: component.Enum(policyOverwrite, policyKeepOld)}
+}
+
 // overwrite reports whether a written field replaces an existing one.
 func (c ConflictPolicy) overwrite() bool { return c.Policy == policyOverwrite }
 

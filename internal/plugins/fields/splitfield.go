@@ -34,8 +34,7 @@ func SplitFieldSpec() component.Spec {
 				Default: "10", Validator: component.IntRange(1, 1<<20)},
 			{Key: "split.counter.enable", Description: "Also set TARGET+split.counter.suffix to the number of parts.", Default: "false", Validator: component.Bool},
 			{Key: "split.counter.suffix", Description: "Suffix of the counter field.", Default: "Counter", Validator: component.NonEmpty},
-			{Key: "conflict.resolution.policy", Description: "When TARGET already holds a non-empty value: overwrite_existing, or keep_only_old_field.",
-				Default: policyKeepOld, Validator: component.Enum(policyOverwrite, policyKeepOld)},
+			overwritePolicy("When TARGET already holds a non-empty value: overwrite_existing, or keep_only_old_field."),
 		},
 	}, newSplitField)
 }
