@@ -2,7 +2,6 @@ package fields
 
 import (
 	"math/rand"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -94,14 +93,7 @@ func TestSplitAltPrefersFirstBranch(t *testing.T) {
 // the real access log, and checks that the separators were found there
 // (a comparison of texts without separators would prove little).
 func TestSplitAltAccessLog(t *testing.T) {
-	data, err := os.ReadFile("../../../testdata/access-logs/apache_combined_10k.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	if len(lines) != 10000 {
-		t.Fatalf("read %d lines, want 10,000", len(lines))
-	}
+	lines := accessLogLines(t)
 	for _, c := range []struct {
 		sep      string
 		minParts int // over the whole log, unlimited
