@@ -38,6 +38,9 @@ type ConflictPolicy struct {
 	Policy string `key:"conflict.resolution.policy"`
 }
 
+// overwrite reports whether a written field replaces an existing one.
+func (c ConflictPolicy) overwrite() bool { return c.Policy == policyOverwrite }
+
 // overwritePolicy declares conflict.resolution.policy for a processor that
 // either overwrites an existing field or keeps it (the default); desc says
 // what "existing" means for it.
@@ -45,9 +48,6 @@ func overwritePolicy(desc string) component.Property {
 	return component.Property{Key: "conflict.resolution.policy", Description: desc,
 		Default: policyKeepOld, Validator: component.Enum(policyOverwrite, policyKeepOld)}
 }
-
-// overwrite reports whether a written field replaces an existing one.
-func (c ConflictPolicy) overwrite() bool { return c.Policy == policyOverwrite }
 
 // ErrExpression is the error type of a record whose expression failed.
 const ErrExpression = "expression_error"
