@@ -270,6 +270,8 @@ func TestSplitFieldConfig(t *testing.T) {
 			derived: `description->textArray sep="" pattern=true counter=textArray_count; src_ip->ip_parts sep="" pattern=true counter=ip_parts_count`},
 		{id: "split_field_no_target", wantErr: `property "description": "\\s*,\\s*" is not TARGET:REGEX`},
 		{id: "split_field_bad_regex", wantErr: `property "description": invalid regular expression`},
+		// Every bad rule is reported, as for the other free-form keys.
+		{id: "split_field_two_bad", wantErr: `property "description": "\\s*,\\s*" is not TARGET:REGEX` + "\n" + `  property "src_ip": invalid regular expression`},
 	})
 }
 
