@@ -22,9 +22,8 @@ const (
 
 // AddFieldsSpec declares AddFields.
 func AddFieldsSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: AddFieldsName,
-		Kind: component.KindProcessor,
 		Summary: "Adds fields. Each dynamic key names a field; its value is a constant or ${expression} (docs/expressions.md). " +
 			"KEY.field.type gives the type of the value (STRING by default; INT, LONG, FLOAT, DOUBLE, BOOLEAN); " +
 			"KEY.field.name gives the field's name instead of KEY, itself a constant or ${expression}. " +
@@ -33,15 +32,16 @@ func AddFieldsSpec() component.Spec {
 		DynamicKeys:       "a field to add (or KEY.field.type, KEY.field.name), its value a constant or ${expression}",
 		DynamicExamples:   map[string]string{"site": "www", "ua_length": "${len(http_user_agent)}"},
 		Properties: []component.Property{
-			{Key: "conflict.resolution.policy", Description: "What to do when the field already exists: overwrite_existing, or keep_only_old_field (the field is left as it was).",
-				Default: policyKeepOld, Validator: component.Enum(policyOverwrite, policyKeepOld)},
+			overwritePolicy("What to do when the field already exists: overwrite_existing, or keep_only_old_field (the field is left as it was)."),
 		},
-		Check: func(conf component.Config) error {
-			_, err := addFieldsRules(conf)
-			return err
-		},
-		NewProcessor: newAddFields,
-	}
+	}, newAddFields)
+}
+
+// AddFieldsConfig is AddFields' configuration.
+type AddFieldsConfig struct {
+	ConflictPolicy
+	Fields map[string]string `key:",dynamic"`
+	rules  []addRule
 }
 
 type addRule struct {
@@ -52,9 +52,10 @@ type addRule struct {
 	typed bool
 }
 
-func addFieldsRules(conf component.Config) ([]addRule, error) {
-	dyn := conf.Dynamic()
-	var rules []addRule
+// Validate parses the values, names and types of the fields to add.
+func (c *AddFieldsConfig) Validate() error {
+	dyn := c.Fields
+	c.rules = nil
 	var errs []string
 	for _, k := range sortedKeys(dyn) {
 		if strings.HasSuffix(k, suffixType) || strings.HasSuffix(k, suffixName) {
@@ -80,12 +81,12 @@ func addFieldsRules(conf component.Config) ([]addRule, error) {
 			}
 			r.typed = r.to != toString
 		}
-		rules = append(rules, r)
+		c.rules = append(c.rules, r)
 	}
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("%s", strings.Join(errs, "; "))
+		return fmt.Errorf("%s", strings.Join(errs, "; "))
 	}
-	return rules, nil
+	return nil
 }
 
 // AddFields is the processor.
@@ -94,12 +95,8 @@ type AddFields struct {
 	overwrite bool
 }
 
-func newAddFields(conf component.Config, _ component.Env) (component.Processor, error) {
-	rules, err := addFieldsRules(conf)
-	if err != nil {
-		return nil, err
-	}
-	return &AddFields{rules: rules, overwrite: conf.String("conflict.resolution.policy") == policyOverwrite}, nil
+func newAddFields(c *AddFieldsConfig, _ component.Env) (component.Processor, error) {
+	return &AddFields{rules: c.rules, overwrite: c.overwrite()}, nil
 }
 
 // Process adds the fields to every record.

@@ -17,9 +17,8 @@ const ApplyRegexpName = "pkg.processor.ApplyRegexp"
 // fields from the capture groups of a regular expression applied to another
 // field.
 func ApplyRegexpSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: ApplyRegexpName,
-		Kind: component.KindProcessor,
 		Summary: "Fills fields from the capture groups of a regular expression. Each dynamic key names a source field; its value is " +
 			"FIELD1,FIELD2,...:REGEX (RE2 syntax), e.g. referer: referer_hostname:https?://([^/]+). The expression must match at the " +
 			"start of the source's text (Java's lookingAt; it need not reach the end); group N fills the Nth field, as a string with " +
@@ -28,15 +27,38 @@ func ApplyRegexpSpec() component.Spec {
 		DynamicProperties: true,
 		DynamicExamples:   map[string]string{"record_value": "first_word,second_word:(\\S+)\\s+(\\S+)"},
 		Properties: []component.Property{
-			{Key: "conflict.resolution.policy", Description: "When a field to fill already holds a non-empty value: overwrite_existing, or keep_only_old_field (the value is kept).",
-				Default: policyKeepOld, Validator: component.Enum(policyOverwrite, policyKeepOld)},
+			overwritePolicy("When a field to fill already holds a non-empty value: overwrite_existing, or keep_only_old_field (the value is kept)."),
 		},
-		Check: func(conf component.Config) error {
-			_, err := applyRegexpRules(conf)
-			return err
-		},
-		NewProcessor: newApplyRegexp,
-	}
+	}, newApplyRegexp)
+}
+
+// ApplyRegexpConfig is ApplyRegexp's configuration.
+type ApplyRegexpConfig struct {
+	ConflictPolicy
+	Rules map[string]string `key:",dynamic"`
+	rules []regexpRule
+}
+
+// Validate compiles the rules. LogIsland logs and skips a value without a
+// colon; Weir refuses it, since a rule that never runs is a mistake in the
+// job file.
+func (c *ApplyRegexpConfig) Validate() error {
+	return parseDynamic(&c.rules, c.Rules, func(k, v string) (regexpRule, error) {
+		fieldList, re, ok := strings.Cut(v, ":")
+		if !ok || strings.TrimSpace(fieldList) == "" {
+			return regexpRule{}, fmt.Errorf("%q is not FIELD1,FIELD2,...:REGEX", v)
+		}
+		rx, err := regexp.Compile(`^(?:` + re + `)`)
+		if err != nil {
+			if _, plain := regexp.Compile(re); plain != nil {
+				err = plain // the error of the expression as written
+			}
+			return regexpRule{}, fmt.Errorf("invalid regular expression: %w", err)
+		}
+		// Field names are taken as written, spaces included, as
+		// LogIsland's String.split(",") does.
+		return regexpRule{source: k, targets: strings.Split(fieldList, ","), re: rx}, nil
+	})
 }
 
 type regexpRule struct {
@@ -45,43 +67,14 @@ type regexpRule struct {
 	re      *regexp.Regexp // anchored at the start: Java's Matcher.lookingAt
 }
 
-// applyRegexpRules reads the dynamic keys. LogIsland logs and skips a value
-// without a colon; Weir refuses it, since a rule that never runs is a
-// mistake in the job file.
-func applyRegexpRules(conf component.Config) ([]regexpRule, error) {
-	var rules []regexpRule
-	for _, k := range sortedKeys(conf.Dynamic()) {
-		v := conf.Dynamic()[k]
-		fieldList, re, ok := strings.Cut(v, ":")
-		if !ok || strings.TrimSpace(fieldList) == "" {
-			return nil, fmt.Errorf("property %q: %q is not FIELD1,FIELD2,...:REGEX", k, v)
-		}
-		rx, err := regexp.Compile(`^(?:` + re + `)`)
-		if err != nil {
-			if _, plain := regexp.Compile(re); plain != nil {
-				err = plain // the error of the expression as written
-			}
-			return nil, fmt.Errorf("property %q: invalid regular expression: %w", k, err)
-		}
-		// Field names are taken as written, spaces included, as
-		// LogIsland's String.split(",") does.
-		rules = append(rules, regexpRule{source: k, targets: strings.Split(fieldList, ","), re: rx})
-	}
-	return rules, nil
-}
-
 // ApplyRegexp is the processor.
 type ApplyRegexp struct {
 	rules     []regexpRule
 	overwrite bool
 }
 
-func newApplyRegexp(conf component.Config, _ component.Env) (component.Processor, error) {
-	rules, err := applyRegexpRules(conf)
-	if err != nil {
-		return nil, err
-	}
-	return &ApplyRegexp{rules: rules, overwrite: conf.String("conflict.resolution.policy") == policyOverwrite}, nil
+func newApplyRegexp(c *ApplyRegexpConfig, _ component.Env) (component.Processor, error) {
+	return &ApplyRegexp{rules: c.rules, overwrite: c.overwrite()}, nil
 }
 
 // Process applies every rule to every record.

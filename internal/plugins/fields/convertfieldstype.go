@@ -24,9 +24,8 @@ var convertTypes = []string{"string", "int", "long", "float", "double", "boolean
 
 // ConvertFieldsTypeSpec declares ConvertFieldsType.
 func ConvertFieldsTypeSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: ConvertFieldsTypeName,
-		Kind: component.KindProcessor,
 		Summary: "Converts fields to another type. Each dynamic key is a field name, its value the type: int, long " +
 			"(both 64-bit integers), float, double (both 64-bit floats), boolean or string (case does not matter). " +
 			"A value that does not convert is kept as it was and counted in convert_fields_type_total{outcome=\"failed\"}, " +
@@ -38,14 +37,22 @@ func ConvertFieldsTypeSpec() component.Spec {
 			{Key: "conversion.failure", Description: "What a value that does not convert does: keep (the value stays as it was) or error (the record becomes an error record, conversion_error).",
 				Default: "keep", Validator: component.Enum("keep", "error")},
 		},
-		Check: func(conf component.Config) error {
-			return checkDynamic(conf, component.NewValidator("type", func(s string) error {
-				_, err := parseConvertType(s)
-				return err
-			}), nil)
-		},
-		NewProcessor: newConvertFieldsType,
-	}
+	}, newConvertFieldsType)
+}
+
+// ConvertFieldsTypeConfig is ConvertFieldsType's configuration.
+type ConvertFieldsTypeConfig struct {
+	Failure string            `key:"conversion.failure"`
+	Types   map[string]string `key:",dynamic"`
+	convs   []conversion
+}
+
+// Validate reads the type each field converts to.
+func (c *ConvertFieldsTypeConfig) Validate() error {
+	return parseDynamic(&c.convs, c.Types, func(k, v string) (conversion, error) {
+		t, err := parseConvertType(v)
+		return conversion{field: k, to: t}, err
+	})
 }
 
 type convertType uint8
@@ -84,20 +91,13 @@ type ConvertFieldsType struct {
 	failed    prometheus.Counter
 }
 
-func newConvertFieldsType(conf component.Config, env component.Env) (component.Processor, error) {
-	p := &ConvertFieldsType{
-		failError: conf.String("conversion.failure") == "error",
+func newConvertFieldsType(c *ConvertFieldsTypeConfig, env component.Env) (component.Processor, error) {
+	return &ConvertFieldsType{
+		convs:     c.convs,
+		failError: c.Failure == "error",
 		converted: counter(env, "convert_fields_type_total", "Field values ConvertFieldsType saw, by outcome.", "converted"),
 		failed:    counter(env, "convert_fields_type_total", "Field values ConvertFieldsType saw, by outcome.", "failed"),
-	}
-	for _, k := range sortedKeys(conf.Dynamic()) {
-		t, err := parseConvertType(conf.Dynamic()[k])
-		if err != nil {
-			return nil, fmt.Errorf("property %q: %w", k, err)
-		}
-		p.convs = append(p.convs, conversion{field: k, to: t})
-	}
-	return p, nil
+	}, nil
 }
 
 // Process converts the fields of every record in place.
@@ -122,12 +122,8 @@ func (p *ConvertFieldsType) Process(_ context.Context, b *component.Batch) error
 			r.Set(c.field, out)
 		}
 	}
-	if ok > 0 {
-		p.converted.Add(float64(ok))
-	}
-	if bad > 0 {
-		p.failed.Add(float64(bad))
-	}
+	count(p.converted, ok)
+	count(p.failed, bad)
 	return nil
 }
 
@@ -146,20 +142,22 @@ func typeIndex(t convertType) int {
 // convert converts v to the type. Strings are trimmed first. A float
 // converts to an integer only when it is whole, so nothing is silently
 // lost; a string like "1.0" converts to an integer the same way.
+// convertKinds is the kind of value each type converts to: a value of
+// that kind already is converted.
+var convertKinds = [...]record.Kind{toString: record.String, toInt: record.Int, toFloat: record.Float, toBool: record.Bool}
+
 func convert(v record.Value, to convertType) (record.Value, bool) {
+	if v.Kind() == convertKinds[to] {
+		return v, true
+	}
 	switch to {
 	case toString:
-		if v.Kind() == record.String {
-			return v, true
-		}
 		if v.Kind() == record.Array || v.Kind() == record.Map {
 			return v, false
 		}
 		return record.StringValue(v.Text()), true
 	case toInt:
 		switch v.Kind() {
-		case record.Int:
-			return v, true
 		case record.Float:
 			f, _ := v.AsFloat()
 			return floatToInt(f)
@@ -190,8 +188,6 @@ func convert(v record.Value, to convertType) (record.Value, bool) {
 		}
 	case toFloat:
 		switch v.Kind() {
-		case record.Float:
-			return v, true
 		case record.Int:
 			f, _ := v.AsFloat()
 			return record.FloatValue(f), true
@@ -203,8 +199,6 @@ func convert(v record.Value, to convertType) (record.Value, bool) {
 		}
 	case toBool:
 		switch v.Kind() {
-		case record.Bool:
-			return v, true
 		case record.Int:
 			n, _ := v.AsInt()
 			if n == 0 || n == 1 {

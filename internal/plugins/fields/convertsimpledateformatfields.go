@@ -19,9 +19,8 @@ const ConvertSimpleDateFormatFieldsName = "pkg.processor.ConvertSimpleDateFormat
 
 // ConvertSimpleDateFormatFieldsSpec declares ConvertSimpleDateFormatFields.
 func ConvertSimpleDateFormatFieldsSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: ConvertSimpleDateFormatFieldsName,
-		Kind: component.KindProcessor,
 		Summary: "Converts dates to epoch milliseconds. Each dynamic key names the field to set; its value gives the date text, " +
 			"usually ${source_field} (a constant or ${expression}, docs/expressions.md). input.date.format is a Java SimpleDateFormat " +
 			"pattern as LogIsland users write them (dd/MMM/yyyy:HH:mm:ss Z, yyyy-MM-dd'T'HH:mm:ss.SSSXXX, ...). A date that does not parse leaves " +
@@ -41,14 +40,40 @@ func ConvertSimpleDateFormatFieldsSpec() component.Spec {
 					_, err := loadZone(s)
 					return err
 				})},
-			{Key: "conflict.resolution.policy", Description: "When the target field exists: overwrite_existing, or keep_only_old_field.",
-				Default: policyKeepOld, Validator: component.Enum(policyOverwrite, policyKeepOld)},
+			overwritePolicy("When the target field exists: overwrite_existing, or keep_only_old_field."),
 		},
-		Check: func(conf component.Config) error {
-			return checkDynamic(conf, templateValidator, nil)
-		},
-		NewProcessor: newConvertSimpleDateFormatFields,
+	}, newConvertSimpleDateFormatFields)
+}
+
+// ConvertSimpleDateFormatFieldsConfig is ConvertSimpleDateFormatFields'
+// configuration.
+type ConvertSimpleDateFormatFieldsConfig struct {
+	DateFormat string `key:"input.date.format"`
+	Timezone   string `key:"timezone"`
+	ConflictPolicy
+	Dates  map[string]string `key:",dynamic"`
+	layout string
+	plan   *datePlan
+	loc    *time.Location
+	rules  []dateRule
+}
+
+// Validate parses the date texts' templates, and keeps the Go layout, the
+// fixed-width plan and the location of the keys the single-key validators
+// accepted, so that the constructor derives nothing.
+func (c *ConvertSimpleDateFormatFieldsConfig) Validate() error {
+	var err error
+	if c.layout, err = JavaDateLayout(c.DateFormat); err != nil {
+		return fmt.Errorf("property \"input.date.format\": %w", err)
 	}
+	c.plan = newDatePlan(c.DateFormat)
+	if c.loc, err = loadZone(c.Timezone); err != nil {
+		return fmt.Errorf("property \"timezone\": %w", err)
+	}
+	return parseDynamic(&c.rules, c.Dates, func(k, v string) (dateRule, error) {
+		t, err := expr.ParseTemplate(v)
+		return dateRule{field: k, value: t}, err
+	})
 }
 
 func loadZone(s string) (*time.Location, error) {
@@ -80,25 +105,11 @@ type ConvertSimpleDateFormatFields struct {
 	ok, failed prometheus.Counter
 }
 
-func newConvertSimpleDateFormatFields(conf component.Config, env component.Env) (component.Processor, error) {
-	layout, err := JavaDateLayout(conf.String("input.date.format"))
-	if err != nil {
-		return nil, fmt.Errorf("property \"input.date.format\": %w", err)
-	}
-	loc, err := loadZone(conf.String("timezone"))
-	if err != nil {
-		return nil, fmt.Errorf("property \"timezone\": %w", err)
-	}
-	p := &ConvertSimpleDateFormatFields{pattern: conf.String("input.date.format"), layout: layout, plan: newDatePlan(conf.String("input.date.format")), loc: loc, overwrite: conf.String("conflict.resolution.policy") == policyOverwrite, log: env.Logger}
+func newConvertSimpleDateFormatFields(c *ConvertSimpleDateFormatFieldsConfig, env component.Env) (component.Processor, error) {
+	p := &ConvertSimpleDateFormatFields{rules: c.rules, pattern: c.DateFormat, layout: c.layout, plan: c.plan, loc: c.loc,
+		overwrite: c.overwrite(), log: env.Logger}
 	if p.log == nil {
 		p.log = slog.New(slog.DiscardHandler)
-	}
-	for _, k := range sortedKeys(conf.Dynamic()) {
-		t, err := expr.ParseTemplate(conf.Dynamic()[k])
-		if err != nil {
-			return nil, fmt.Errorf("property %q: %w", k, err)
-		}
-		p.rules = append(p.rules, dateRule{field: k, value: t})
 	}
 	const name, help = "convert_date_total", "Dates ConvertSimpleDateFormatFields saw, by outcome."
 	p.ok, p.failed = counter(env, name, help, "converted"), counter(env, name, help, "failed")
@@ -139,12 +150,8 @@ func (p *ConvertSimpleDateFormatFields) Process(_ context.Context, b *component.
 			hints.set(r, i, rule.field, record.IntValue(ms))
 		}
 	}
-	if ok > 0 {
-		p.ok.Add(float64(ok))
-	}
-	if failed > 0 {
-		p.failed.Add(float64(failed))
-	}
+	count(p.ok, ok)
+	count(p.failed, failed)
 	return nil
 }
 

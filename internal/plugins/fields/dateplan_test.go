@@ -2,7 +2,6 @@ package fields
 
 import (
 	"math/rand"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -77,13 +76,9 @@ func TestDatePlanIsTimeParse(t *testing.T) {
 	for _, s := range []string{"1900-02-29", "2000-02-29", "2100-02-29", "2016-02-29", "2015-02-29", "2015-04-31", "2015-00-10", "2015-13-10", "2015-01-00"} {
 		comparePlan(t, newDatePlan("yyyy-MM-dd"), "2006-01-02", utc, s)
 	}
-	data, err := os.ReadFile("../../../testdata/access-logs/apache_combined_10k.log")
-	if err != nil {
-		t.Fatal(err)
-	}
 	plan, layout := newDatePlan("dd/MMM/yyyy:HH:mm:ss Z"), "02/Jan/2006:15:04:05 -0700"
 	cet, _ := loadZone("CET")
-	for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+	for _, line := range accessLogLines(t) {
 		l, r := strings.IndexByte(line, '['), strings.IndexByte(line, ']')
 		if !comparePlan(t, plan, layout, cet, line[l+1:r]) {
 			t.Errorf("the plan did not take the log's date %q", line[l+1:r])

@@ -21,9 +21,8 @@ const DebugStreamName = "pkg.processor.DebugStream"
 
 // DebugStreamSpec declares DebugStream.
 func DebugStreamSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: DebugStreamName,
-		Kind: component.KindProcessor,
 		Summary: "Logs records and passes them on unchanged: one line per record, at info level, through the job's logger " +
 			"(--log-format, --log-level), with msg=record, the input's partition and offset, and the record's fields as the group record: " +
 			"in JSON a nested object, {\"msg\":\"record\",...,\"partition\":0,\"offset\":12,\"record\":{\"src_ip\":\"83.149.9.216\",\"record_time\":1431857103000,...}} " +
@@ -38,8 +37,33 @@ func DebugStreamSpec() component.Spec {
 			{Key: "event.serializer", Description: "LogIsland's serializer for the logged form; accepted for LogIsland jobs and ignored (the job's log format, text or JSON, decides the logged form)."},
 			{Key: "event.serializer.schema", Description: "Accepted for LogIsland jobs and ignored."},
 		},
-		NewProcessor: newDebugStream,
+	}, newDebugStream)
+}
+
+// DebugStreamConfig is DebugStream's configuration.
+type DebugStreamConfig struct {
+	Sample    int64    `key:"debug.sample"`
+	Filter    string   `key:"debug.filter"`
+	Selection []string `key:"debug.selection"`
+	// The logged form is the job's log format's, whatever LogIsland's
+	// serializer keys say.
+	_         struct{} `key:"event.serializer,ignored"`
+	_         struct{} `key:"event.serializer.schema,ignored"`
+	filterKey string
+	filter    *regexp.Regexp
+}
+
+// Validate keeps the filter's field and compiled expression. Its validator
+// refuses an empty value, so an empty Filter is an absent one.
+func (c *DebugStreamConfig) Validate() error {
+	if c.Filter == "" {
+		return nil
 	}
+	var err error
+	if c.filterKey, c.filter, err = parseDebugFilter(c.Filter); err != nil {
+		return fmt.Errorf("property \"debug.filter\": %w", err)
+	}
+	return nil
 }
 
 func parseDebugFilter(s string) (string, *regexp.Regexp, error) {
@@ -65,19 +89,10 @@ type DebugStream struct {
 	log       *slog.Logger
 }
 
-func newDebugStream(conf component.Config, env component.Env) (component.Processor, error) {
-	every, err := conf.Int("debug.sample")
-	if err != nil {
-		return nil, err
-	}
-	p := &DebugStream{every: every, selection: conf.List("debug.selection"), log: env.Logger}
+func newDebugStream(c *DebugStreamConfig, env component.Env) (component.Processor, error) {
+	p := &DebugStream{every: c.Sample, selection: c.Selection, filterKey: c.filterKey, filter: c.filter, log: env.Logger}
 	if p.log == nil {
 		p.log = slog.New(slog.DiscardHandler)
-	}
-	if conf.IsSet("debug.filter") {
-		if p.filterKey, p.filter, err = parseDebugFilter(conf.String("debug.filter")); err != nil {
-			return nil, fmt.Errorf("property \"debug.filter\": %w", err)
-		}
 	}
 	return p, nil
 }

@@ -25,9 +25,8 @@ const (
 
 // EvaluateJsonPathSpec declares EvaluateJsonPath.
 func EvaluateJsonPathSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: EvaluateJsonPathName,
-		Kind: component.KindProcessor,
 		Summary: "Evaluates JSONPath expressions (RFC 9535, e.g. $.user.name or $.items[0].id) against a field holding JSON and sets each " +
 			"result as a field: each dynamic key names the field to set, its value is the path. With return.type scalar a result must be " +
 			"a string, number, boolean or null (an object or array makes the record an error record, json_path_error); with json it is " +
@@ -42,14 +41,35 @@ func EvaluateJsonPathSpec() component.Spec {
 				Default: "ignore", Validator: component.Enum("ignore", "warn")},
 			{Key: "json.input.field.name", Description: "Field holding the JSON document.", Default: record.FieldValue, Validator: component.NonEmpty},
 		},
-		Check: func(conf component.Config) error {
-			return checkDynamic(conf, component.NewValidator("JSONPath expression", func(s string) error {
-				_, err := jsonpath.Parse(s)
-				return err
-			}), nil)
-		},
-		NewProcessor: newEvaluateJsonPath,
+	}, newEvaluateJsonPath)
+}
+
+// EvaluateJsonPathConfig is EvaluateJsonPath's configuration.
+type EvaluateJsonPathConfig struct {
+	ReturnType string            `key:"return.type"`
+	NotFound   string            `key:"path.not.found.behavior"`
+	Input      string            `key:"json.input.field.name"`
+	Paths      map[string]string `key:",dynamic"`
+	rules      []pathRule
+	// allMembers: every path is $.NAME (see EvaluateJsonPath.allMembers).
+	allMembers bool
+}
+
+// Validate parses the paths.
+func (c *EvaluateJsonPathConfig) Validate() error {
+	err := parseDynamic(&c.rules, c.Paths, func(k, v string) (pathRule, error) {
+		path, err := jsonpath.Parse(v)
+		rule := pathRule{field: k, path: path}
+		if m := memberPath.FindStringSubmatch(v); m != nil {
+			rule.member = m[1] + m[2] + m[3]
+		}
+		return rule, err
+	})
+	c.allMembers = true
+	for _, rule := range c.rules {
+		c.allMembers = c.allMembers && rule.member != ""
 	}
+	return err
 }
 
 type pathRule struct {
@@ -77,23 +97,11 @@ type EvaluateJsonPath struct {
 	allMembers bool
 }
 
-func newEvaluateJsonPath(conf component.Config, env component.Env) (component.Processor, error) {
-	p := &EvaluateJsonPath{asJSON: conf.String("return.type") == "json", warn: conf.String("path.not.found.behavior") == "warn",
-		input: conf.String("json.input.field.name"), log: env.Logger, allMembers: true}
+func newEvaluateJsonPath(c *EvaluateJsonPathConfig, env component.Env) (component.Processor, error) {
+	p := &EvaluateJsonPath{rules: c.rules, asJSON: c.ReturnType == "json", warn: c.NotFound == "warn",
+		input: c.Input, log: env.Logger, allMembers: c.allMembers}
 	if p.log == nil {
 		p.log = slog.New(slog.DiscardHandler)
-	}
-	for _, k := range sortedKeys(conf.Dynamic()) {
-		path, err := jsonpath.Parse(conf.Dynamic()[k])
-		if err != nil {
-			return nil, fmt.Errorf("property %q: %w", k, err)
-		}
-		rule := pathRule{field: k, path: path}
-		if m := memberPath.FindStringSubmatch(conf.Dynamic()[k]); m != nil {
-			rule.member = m[1] + m[2] + m[3]
-		}
-		p.rules = append(p.rules, rule)
-		p.allMembers = p.allMembers && rule.member != ""
 	}
 	return p, nil
 }
@@ -103,16 +111,13 @@ func (p *EvaluateJsonPath) Process(_ context.Context, b *component.Batch) error 
 	var flat []record.Field
 	// Slot 0 is the input field's, slot 1+i rule i's.
 	var hints fieldHints
-	for _, r := range b.Records {
-		v, ok := hints.get(r, 0, p.input)
-		if !ok {
-			continue
-		}
+	hints.each(b.Records, p.input, func(r *record.Record, v record.Value) {
 		s := textOf(v)
 		if p.allMembers && !p.asJSON {
+			var ok bool
 			if flat, ok = decodeFlatObject(s, flat[:0]); ok {
 				p.members(r, flat, &hints)
-				continue
+				return
 			}
 		}
 		dec := json.NewDecoder(bytes.NewReader([]byte(s)))
@@ -120,15 +125,15 @@ func (p *EvaluateJsonPath) Process(_ context.Context, b *component.Batch) error 
 		var doc any
 		if err := dec.Decode(&doc); err != nil {
 			r.AddError(ErrInvalidJSONField, fmt.Sprintf("field %s: %v", p.input, err))
-			continue
+			return
 		}
 		for _, rule := range p.rules {
 			if err := p.apply(r, rule, doc); err != nil {
 				r.AddError(ErrJSONPath, err.Error())
-				break
+				return
 			}
 		}
-	}
+	})
 	return nil
 }
 

@@ -31,6 +31,24 @@ const (
 	policyKeepBoth  = "keep_both_fields"
 )
 
+// ConflictPolicy is the key conflict.resolution.policy of the processors
+// that write fields, in their typed configurations. Each declares the key
+// itself, with the policies it takes and its default.
+type ConflictPolicy struct {
+	Policy string `key:"conflict.resolution.policy"`
+}
+
+// overwrite reports whether a written field replaces an existing one.
+func (c ConflictPolicy) overwrite() bool { return c.Policy == policyOverwrite }
+
+// overwritePolicy declares conflict.resolution.policy for a processor that
+// either overwrites an existing field or keeps it (the default); desc says
+// what "existing" means for it.
+func overwritePolicy(desc string) component.Property {
+	return component.Property{Key: "conflict.resolution.policy", Description: desc,
+		Default: policyKeepOld, Validator: component.Enum(policyOverwrite, policyKeepOld)}
+}
+
 // ErrExpression is the error type of a record whose expression failed.
 const ErrExpression = "expression_error"
 
@@ -42,6 +60,26 @@ func counter(env component.Env, name, help, outcome string) prometheus.Counter {
 	}
 	labels := append(append([]string(nil), metrics.ComponentLabels...), "outcome")
 	return m.CounterVec(name, help, labels...).WithLabelValues(append(env.MetricLabels(), outcome)...)
+}
+
+// count adds a batch's number of one outcome to its counter. A batch adds
+// each outcome once, and the outcomes it did not meet cost nothing.
+func count(c prometheus.Counter, n int) {
+	if n > 0 {
+		c.Add(float64(n))
+	}
+}
+
+// setOf returns the set of names, or nil when there are none.
+func setOf(names []string) map[string]bool {
+	if len(names) == 0 {
+		return nil
+	}
+	set := make(map[string]bool, len(names))
+	for _, n := range names {
+		set[n] = true
+	}
+	return set
 }
 
 // isTechnical reports whether a field is one that every record keeps
@@ -64,23 +102,20 @@ var expressionValidator = component.NewValidator("expression (docs/expressions.m
 	return err
 })
 
-// templateValidator checks a value that is a constant or ${expression}.
-var templateValidator = component.NewValidator("constant, or ${expression} (docs/expressions.md)", func(s string) error {
-	_, err := expr.ParseTemplate(s)
-	return err
-})
-
-// checkDynamic validates the dynamic keys of a component with v; the error
-// names the key, and the caller's path gives the component.
-func checkDynamic(conf component.Config, v component.Validator, skip func(key string) bool) error {
+// parseDynamic sets *dst to what parse makes of each free-form key of a
+// component, in key order. Every value is tried, so that a job file's
+// mistakes are reported together; each error names its key, and the
+// caller's path gives the component.
+func parseDynamic[T any](dst *[]T, dyn map[string]string, parse func(key, value string) (T, error)) error {
+	*dst = nil
 	var errs []error
-	for _, k := range sortedKeys(conf.Dynamic()) {
-		if skip != nil && skip(k) {
+	for _, k := range sortedKeys(dyn) {
+		t, err := parse(k, dyn[k])
+		if err != nil {
+			errs = append(errs, fmt.Errorf("property %q: %w", k, err))
 			continue
 		}
-		if err := v.Validate(conf.Dynamic()[k]); err != nil {
-			errs = append(errs, fmt.Errorf("property %q: %w", k, err))
-		}
+		*dst = append(*dst, t)
 	}
 	return errors.Join(errs...)
 }

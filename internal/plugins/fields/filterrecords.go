@@ -19,9 +19,8 @@ const FilterRecordsName = "pkg.processor.FilterRecords"
 
 // FilterRecordsSpec declares FilterRecords.
 func FilterRecordsSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: FilterRecordsName,
-		Kind: component.KindProcessor,
 		Summary: "Keeps the records that meet its criteria and drops the others. The criteria are field.name = field.value " +
 			"(the field's text equals the value) and every dynamic key, whose value is a condition (docs/expressions.md, with or without ${...}); " +
 			"logic combines them (OR: one suffices, AND: all must hold). A dropped record is counted in " +
@@ -37,15 +36,32 @@ func FilterRecordsSpec() component.Spec {
 				"Kept, it carries the error (expression_error) and goes to the error topics; otherwise it is dropped and counted as failed.",
 				Default: "true", Validator: component.Bool},
 		},
-		Check: func(conf component.Config) error {
-			err := checkDynamic(conf, expressionValidator, nil)
-			if !conf.IsSet("field.value") && len(conf.Dynamic()) == 0 {
-				err = errors.Join(err, errors.New(`give "field.value" or at least one condition as a dynamic key`))
-			}
-			return err
-		},
-		NewProcessor: newFilterRecords,
+	}, newFilterRecords)
+}
+
+// FilterRecordsConfig is FilterRecords' configuration.
+type FilterRecordsConfig struct {
+	Field string `key:"field.name"`
+	Value string `key:"field.value"`
+	// UseValue: field.value was given, so field.name is a criterion (an
+	// empty value included).
+	UseValue   bool              `key:"field.value,set"`
+	Logic      string            `key:"logic"`
+	KeepErrors bool              `key:"keep.errors"`
+	Conditions map[string]string `key:",dynamic"`
+	conds      []condition
+}
+
+// Validate compiles the conditions and asks for at least one criterion.
+func (c *FilterRecordsConfig) Validate() error {
+	err := parseDynamic(&c.conds, c.Conditions, func(k, v string) (condition, error) {
+		prog, err := compileExpression(v)
+		return condition{key: k, prog: prog}, err
+	})
+	if !c.UseValue && len(c.Conditions) == 0 {
+		err = errors.Join(err, errors.New(`give "field.value" or at least one condition as a dynamic key`))
 	}
+	return err
 }
 
 type condition struct {
@@ -65,28 +81,18 @@ type FilterRecords struct {
 	kept, dropped, failed prometheus.Counter
 }
 
-func newFilterRecords(conf component.Config, env component.Env) (component.Processor, error) {
+func newFilterRecords(c *FilterRecordsConfig, env component.Env) (component.Processor, error) {
 	p := &FilterRecords{
-		field:    conf.String("field.name"),
-		value:    conf.String("field.value"),
-		useField: conf.IsSet("field.value"),
-		and:      strings.EqualFold(conf.String("logic"), "AND"),
-		log:      env.Logger,
+		field:      c.Field,
+		value:      c.Value,
+		useField:   c.UseValue,
+		and:        strings.EqualFold(c.Logic, "AND"),
+		keepErrors: c.KeepErrors,
+		conds:      c.conds,
+		log:        env.Logger,
 	}
 	if p.log == nil {
 		p.log = slog.New(slog.DiscardHandler)
-	}
-	var err error
-	if p.keepErrors, err = conf.Bool("keep.errors"); err != nil {
-		return nil, err
-	}
-	for _, k := range sortedKeys(conf.Dynamic()) {
-		body, _ := expr.Unwrap(conf.Dynamic()[k])
-		prog, err := expr.Compile(body)
-		if err != nil {
-			return nil, fmt.Errorf("property %q: %w", k, err)
-		}
-		p.conds = append(p.conds, condition{key: k, prog: prog})
 	}
 	const name, help = "filter_records_total", "Records FilterRecords saw, by outcome: kept, dropped, failed (a condition failed to evaluate)."
 	p.kept = counter(env, name, help, "kept")
@@ -120,15 +126,9 @@ func (p *FilterRecords) Process(_ context.Context, b *component.Batch) error {
 	// batch's backing array.
 	clear(b.Records[len(out):])
 	b.Records = out
-	if kept > 0 {
-		p.kept.Add(float64(kept))
-	}
-	if dropped > 0 {
-		p.dropped.Add(float64(dropped))
-	}
-	if failed > 0 {
-		p.failed.Add(float64(failed))
-	}
+	count(p.kept, kept)
+	count(p.dropped, dropped)
+	count(p.failed, failed)
 	return nil
 }
 

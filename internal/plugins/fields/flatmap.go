@@ -13,9 +13,8 @@ const FlatMapName = "pkg.processor.FlatMap"
 
 // FlatMapSpec declares FlatMap.
 func FlatMapSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: FlatMapName,
-		Kind: component.KindProcessor,
 		Summary: "Turns every field of a record that holds a nested record (a map, as JsonSerializer reads a JSON object) into a record " +
 			"of its own, in field order. The leaf takes the map's entries as fields; with copy.root.record.fields it also takes every " +
 			"root field that is not itself a map. A leaf's id is the map's record_id if it has one, or the root's id, a slash and the " +
@@ -30,8 +29,25 @@ func FlatMapSpec() component.Spec {
 			{Key: "concat.separator", Description: "Separator of concat.fields.", Default: "/", Validator: component.NonEmpty},
 			{Key: "include.position", Description: "Accepted for LogIsland's job files: Weir's records carry no position, so there is none to copy.", Default: "true", Validator: component.Bool},
 		},
-		NewProcessor: newFlatMap,
-	}
+	}, newFlatMap)
+}
+
+// FlatMapConfig is FlatMap's configuration.
+type FlatMapConfig struct {
+	KeepRoot     bool     `key:"keep.root.record"`
+	CopyRoot     bool     `key:"copy.root.record.fields"`
+	LeafType     string   `key:"leaf.record.type"`
+	ConcatFields []string `key:"concat.fields"`
+	Separator    string   `key:"concat.separator"`
+	// Weir's records carry no position.
+	_      struct{} `key:"include.position,ignored"`
+	concat map[string]bool
+}
+
+// Validate makes the set of concat.fields.
+func (c *FlatMapConfig) Validate() error {
+	c.concat = setOf(c.ConcatFields)
+	return nil
 }
 
 // FlatMap is the processor.
@@ -42,23 +58,8 @@ type FlatMap struct {
 	sep                string
 }
 
-func newFlatMap(conf component.Config, _ component.Env) (component.Processor, error) {
-	keep, err := conf.Bool("keep.root.record")
-	if err != nil {
-		return nil, err
-	}
-	cp, err := conf.Bool("copy.root.record.fields")
-	if err != nil {
-		return nil, err
-	}
-	p := &FlatMap{keepRoot: keep, copyRoot: cp, leafType: conf.String("leaf.record.type"), sep: conf.String("concat.separator")}
-	if fs := conf.List("concat.fields"); len(fs) > 0 {
-		p.concat = map[string]bool{}
-		for _, f := range fs {
-			p.concat[f] = true
-		}
-	}
-	return p, nil
+func newFlatMap(c *FlatMapConfig, _ component.Env) (component.Processor, error) {
+	return &FlatMap{keepRoot: c.KeepRoot, copyRoot: c.CopyRoot, leafType: c.LeafType, concat: c.concat, sep: c.Separator}, nil
 }
 
 // Process replaces the batch with the roots (if kept) and their leaves.

@@ -16,6 +16,24 @@ import (
 	"github.com/weir-streams/weir/internal/streamtest"
 )
 
+// jobOverAccessLog starts a broker of the test's own whose topic (four
+// partitions) holds the 10,000 real log lines, points BROKER_LIST at it
+// and loads conf/file as weir run does. It returns the broker, the lines
+// and the job.
+func jobOverAccessLog(t *testing.T, topic, file string) (*streamtest.Broker, []string, *config.Job) {
+	t.Helper()
+	b := streamtest.StartBroker(t)
+	b.CreateTopic(t, topic, 4)
+	lines := streamtest.AccessLogLines(t)
+	b.ProduceLines(t, topic, lines)
+	t.Setenv("BROKER_LIST", b.Addr)
+	checked, err := config.LoadChecked(filepath.Join(streamtest.Root(), "conf", file), config.DefaultMaxJobBytes, all.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, lines, checked.Job
+}
+
 // TestFullSampleJob runs conf/index-apache-logs-full.yml as it is, on a
 // broker of the test's own and the stand-in geo database (GEOIP_DB unset),
 // over the 10,000 real log lines, and checks every count: lines the parser
@@ -25,17 +43,8 @@ import (
 // addresses the stand-in database knows, user-agent attributes, and the
 // client address masked.
 func TestFullSampleJob(t *testing.T) {
-	b := streamtest.StartBroker(t)
-	b.CreateTopic(t, "pipeline_raw", 4)
-	lines := streamtest.AccessLogLines(t)
-	b.ProduceLines(t, "pipeline_raw", lines)
-	t.Setenv("BROKER_LIST", b.Addr)
 	t.Setenv("GEOIP_DB", "")
-	checked, err := config.LoadChecked(filepath.Join(streamtest.Root(), "conf", "index-apache-logs-full.yml"), config.DefaultMaxJobBytes, all.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	job := checked.Job
+	b, lines, job := jobOverAccessLog(t, "pipeline_raw", "index-apache-logs-full.yml")
 
 	// What the job must do, worked out independently of its processors.
 	re := regexp.MustCompile(`^(?:` + streamtest.ApacheEnrichRegex + `)`)
@@ -123,16 +132,7 @@ func TestFullSampleJob(t *testing.T) {
 // processors are copied from LogIsland's threshold-alerting tutorial with
 // only the package prefix changed, over the real log.
 func TestLogIslandJobRunsAsIs(t *testing.T) {
-	b := streamtest.StartBroker(t)
-	b.CreateTopic(t, "logisland_raw", 4)
-	lines := streamtest.AccessLogLines(t)
-	b.ProduceLines(t, "logisland_raw", lines)
-	t.Setenv("BROKER_LIST", b.Addr)
-	checked, err := config.LoadChecked(filepath.Join(streamtest.Root(), "conf", "logisland-threshold-parsing.yml"), config.DefaultMaxJobBytes, all.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	job := checked.Job
+	b, lines, job := jobOverAccessLog(t, "logisland_raw", "logisland-threshold-parsing.yml")
 	re := regexp.MustCompile(`^(?:` + streamtest.ApacheRegex + `)`)
 	parsed := 0
 	for _, l := range lines {

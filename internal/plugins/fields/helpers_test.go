@@ -13,7 +13,8 @@ import (
 )
 
 // build validates props against spec, as the engine does (declared keys,
-// then Check), and builds the processor with a metrics registry of its own.
+// then the typed configuration's Validate), and builds the processor with
+// a metrics registry of its own.
 func build(t testing.TB, spec component.Spec, props map[string]string) (component.Processor, *prometheus.Registry) {
 	t.Helper()
 	p, reg, err := tryBuild(spec, props)
@@ -27,11 +28,6 @@ func tryBuild(spec component.Spec, props map[string]string) (component.Processor
 	conf, probs := component.NewConfig(&spec, props)
 	if len(probs) > 0 {
 		return nil, nil, probs
-	}
-	if spec.Check != nil {
-		if err := spec.Check(conf); err != nil {
-			return nil, nil, err
-		}
 	}
 	reg := prometheus.NewRegistry()
 	p, err := spec.NewProcessor(conf, component.Env{Name: "p", Stream: "s", Metrics: metrics.New(reg)})

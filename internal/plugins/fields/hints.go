@@ -22,6 +22,16 @@ func (h *fieldHints) get(r *record.Record, i int, name string) (record.Value, bo
 	return v, ok
 }
 
+// each calls fn with every record of recs that has the field name and
+// its value; slot 0 serves name, and fn may use the others.
+func (h *fieldHints) each(recs []*record.Record, name string, fn func(r *record.Record, v record.Value)) {
+	for _, r := range recs {
+		if v, ok := h.get(r, 0, name); ok {
+			fn(r, v)
+		}
+	}
+}
+
 // set sets name to v in r, looking first where slot i's field was in the
 // previous record.
 func (h *fieldHints) set(r *record.Record, i int, name string, v record.Value) {

@@ -22,9 +22,8 @@ const MaskFieldsName = "pkg.processor.MaskFields"
 
 // MaskFieldsSpec declares MaskFields.
 func MaskFieldsSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: MaskFieldsName,
-		Kind: component.KindProcessor,
 		Summary: "Masks personal data (GDPR): replaces the fields of hash.fields with the hex HMAC-SHA256 of their text under hash.key " +
 			"(the same input gives the same token, so records can still be joined and counted, but the value cannot be read back " +
 			"without the key), and truncates the IP addresses of truncate.ip.fields to their network (IPv4 /24, IPv6 /48 by default: " +
@@ -50,17 +49,28 @@ func MaskFieldsSpec() component.Spec {
 				"partitions. It holds those values in clear in memory, as their records did. 0 turns it off.",
 				Default: "4096", Validator: component.IntRange(0, 1<<20)},
 		},
-		Check:        checkMask,
-		NewProcessor: newMaskFields,
-	}
+	}, newMaskFields)
 }
 
-func checkMask(conf component.Config) error {
+// MaskFieldsConfig is MaskFields' configuration. The validators of the
+// lists refuse an empty one and hash.key's a short one, so an empty value
+// is an absent key.
+type MaskFieldsConfig struct {
+	HashFields []string `key:"hash.fields"`
+	HashKey    string   `key:"hash.key"`
+	IPFields   []string `key:"truncate.ip.fields"`
+	IPv4Prefix int      `key:"ipv4.prefix.length"`
+	IPv6Prefix int      `key:"ipv6.prefix.length"`
+	CacheSize  int      `key:"hash.cache.size"`
+}
+
+// Validate asks for something to mask, and a key to hash with.
+func (c *MaskFieldsConfig) Validate() error {
 	var errs []error
-	if !conf.IsSet("hash.fields") && !conf.IsSet("truncate.ip.fields") {
+	if len(c.HashFields) == 0 && len(c.IPFields) == 0 {
 		errs = append(errs, errors.New(`give "hash.fields", "truncate.ip.fields" or both`))
 	}
-	if conf.IsSet("hash.fields") && !conf.IsSet("hash.key") {
+	if len(c.HashFields) > 0 && c.HashKey == "" {
 		errs = append(errs, errors.New(`"hash.fields" needs "hash.key"`))
 	}
 	return errors.Join(errs...)
@@ -119,33 +129,18 @@ type maskRef struct {
 	at    int
 }
 
-func newMaskFields(conf component.Config, env component.Env) (component.Processor, error) {
-	if err := checkMask(conf); err != nil {
-		return nil, err
-	}
-	v4, err := conf.Int("ipv4.prefix.length")
-	if err != nil {
-		return nil, err
-	}
-	v6, err := conf.Int("ipv6.prefix.length")
-	if err != nil {
-		return nil, err
-	}
-	cacheSize, err := conf.Int("hash.cache.size")
-	if err != nil {
-		return nil, err
-	}
+func newMaskFields(c *MaskFieldsConfig, env component.Env) (component.Processor, error) {
 	const name, help = "mask_fields_total", "Field values MaskFields masked, by outcome: hashed, truncated, not_an_address."
 	const cacheName, cacheHelp = "mask_fields_cache_total", "Values MaskFields hashed, by outcome: hit (the token was in hash.cache.size's table) or miss."
 	p := &MaskFields{
-		hashFields: conf.List("hash.fields"), ipFields: conf.List("truncate.ip.fields"),
-		key: []byte(conf.String("hash.key")), v4: int(v4), v6: int(v6),
+		hashFields: c.HashFields, ipFields: c.IPFields,
+		key: []byte(c.HashKey), v4: c.IPv4Prefix, v6: c.IPv6Prefix,
 		hashed: counter(env, name, help, "hashed"), truncated: counter(env, name, help, "truncated"),
 		notAddr:  counter(env, name, help, "not_an_address"),
 		cacheHit: counter(env, cacheName, cacheHelp, "hit"), cacheMiss: counter(env, cacheName, cacheHelp, "miss"),
 	}
 	if len(p.key) > 0 {
-		p.cache = newMaskCache(int(cacheSize))
+		p.cache = newMaskCache(c.CacheSize)
 	}
 	p.mac = newHMACHex(p.key)
 	p.scratch.New = func() any { return new(maskScratch) }
@@ -398,20 +393,10 @@ func (p *MaskFields) Process(_ context.Context, b *component.Batch) error {
 		p.hashJobs(sc)
 		p.scratch.Put(sc)
 	}
-	if hashed > 0 {
-		p.hashed.Add(float64(hashed))
-	}
-	if truncated > 0 {
-		p.truncated.Add(float64(truncated))
-	}
-	if notAddr > 0 {
-		p.notAddr.Add(float64(notAddr))
-	}
-	if h.hits > 0 {
-		p.cacheHit.Add(float64(h.hits))
-	}
-	if h.misses > 0 {
-		p.cacheMiss.Add(float64(h.misses))
-	}
+	count(p.hashed, hashed)
+	count(p.truncated, truncated)
+	count(p.notAddr, notAddr)
+	count(p.cacheHit, h.hits)
+	count(p.cacheMiss, h.misses)
 	return nil
 }

@@ -15,13 +15,17 @@ import (
 	"github.com/weir-streams/weir/internal/streamtest"
 )
 
+// key is the HMAC key of the tests, and mac the token MaskFields must give
+// s under it, computed with the standard library as a reader would.
+const key = "0123456789abcdef-secret"
+
+func mac(s string) string {
+	m := hmac.New(sha256.New, []byte(key))
+	m.Write([]byte(s))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
 func TestMaskFields(t *testing.T) {
-	const key = "0123456789abcdef-secret"
-	mac := func(s string) string {
-		m := hmac.New(sha256.New, []byte(key))
-		m.Write([]byte(s))
-		return hex.EncodeToString(m.Sum(nil))
-	}
 	for _, tt := range []struct {
 		name  string
 		props map[string]string
@@ -58,12 +62,6 @@ func TestMaskFields(t *testing.T) {
 // mask), twice (the keyed hasher is reused): every record gets the mask
 // of its own value.
 func TestMaskFieldsRepeatedValues(t *testing.T) {
-	const key = "0123456789abcdef-secret"
-	mac := func(s string) string {
-		m := hmac.New(sha256.New, []byte(key))
-		m.Write([]byte(s))
-		return hex.EncodeToString(m.Sum(nil))
-	}
 	p, _ := build(t, fields.MaskFieldsSpec(), map[string]string{"truncate.ip.fields": "src_ip", "hash.fields": "user", "hash.key": key})
 	type in struct {
 		ip   string
@@ -96,12 +94,6 @@ func TestMaskFieldsRepeatedValues(t *testing.T) {
 // (partitions share the cache): every record must get the HMAC of its own
 // values, and the cache counters must add up to the values hashed.
 func TestMaskFieldsCache(t *testing.T) {
-	const key = "0123456789abcdef-secret"
-	mac := func(s string) string {
-		m := hmac.New(sha256.New, []byte(key))
-		m.Write([]byte(s))
-		return hex.EncodeToString(m.Sum(nil))
-	}
 	long := strings.Repeat("/very-long-path", 20) // 300 bytes: never cached
 	log := streamtest.AccessLogRecords(t)
 	for _, size := range []string{"", "1", "0"} {
@@ -188,12 +180,6 @@ func TestMaskFieldsCache(t *testing.T) {
 // change their field order from one to the next, so the position hints
 // are wrong half of the time, and two fields are hashed.
 func TestMaskFieldsTokenPaths(t *testing.T) {
-	const key = "0123456789abcdef-secret"
-	mac := func(s string) string {
-		m := hmac.New(sha256.New, []byte(key))
-		m.Write([]byte(s))
-		return hex.EncodeToString(m.Sum(nil))
-	}
 	long := func(i int) string {
 		return strings.Repeat("/long-path-segment", 16) + "?n=" + strings.Repeat("x", i%70)
 	} // 291 bytes or more

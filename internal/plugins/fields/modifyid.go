@@ -42,9 +42,8 @@ var hashAlgorithms = map[string]func(dst, data []byte) []byte{
 
 // ModifyIdSpec declares ModifyId.
 func ModifyIdSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: ModifyIdName,
-		Kind: component.KindProcessor,
 		Summary: "Replaces the record id (and record_id). Strategies: randomUuid; hashFields (hex digest of the text of fields.to.hash, concatenated); " +
 			"fromFields (java.formatter.string filled with fields.to.hash, e.g. %2$s-%1$s); typetimehash (record_type-record_time-hex digest). " +
 			"A record id derived from the input (the default) already makes replays idempotent: change it only to key records by their content. " +
@@ -60,18 +59,33 @@ func ModifyIdSpec() component.Spec {
 			{Key: "java.formatter.string", Description: "Format of fromFields, in Java Formatter syntax limited to %s, %d and %N$s / %N$d (the N-th field of fields.to.hash) and %%."},
 			{Key: "language.tag", Description: "Locale of fromFields in LogIsland; accepted and ignored (numbers are formatted without grouping).", Default: "en"},
 		},
-		Check: func(conf component.Config) error {
-			if conf.String("id.generation.strategy") == "fromFields" {
-				if !conf.IsSet("java.formatter.string") {
-					return fmt.Errorf(`"java.formatter.string" must be set when strategy is fromFields`)
-				}
-				_, err := parseJavaFormat(conf.String("java.formatter.string"), len(conf.List("fields.to.hash")))
-				return err
-			}
-			return nil
-		},
-		NewProcessor: newModifyId,
+	}, newModifyId)
+}
+
+// ModifyIdConfig is ModifyId's configuration.
+type ModifyIdConfig struct {
+	Strategy  string   `key:"id.generation.strategy"`
+	Fields    []string `key:"fields.to.hash"`
+	Algorithm string   `key:"hash.algorithm"`
+	Charset   string   `key:"hash.charset"`
+	Format    string   `key:"java.formatter.string"`
+	FormatSet bool     `key:"java.formatter.string,set"`
+	// Numbers are formatted without grouping, whatever the locale.
+	_      struct{} `key:"language.tag,ignored"`
+	format []formatPart
+}
+
+// Validate parses the format of fromFields.
+func (c *ModifyIdConfig) Validate() error {
+	if c.Strategy != "fromFields" {
+		return nil
 	}
+	if !c.FormatSet {
+		return fmt.Errorf(`"java.formatter.string" must be set when strategy is fromFields`)
+	}
+	var err error
+	c.format, err = parseJavaFormat(c.Format, len(c.Fields))
+	return err
 }
 
 // ModifyId is the processor.
@@ -86,21 +100,18 @@ type ModifyId struct {
 	fmtSrc   string
 }
 
-func newModifyId(conf component.Config, _ component.Env) (component.Processor, error) {
+func newModifyId(c *ModifyIdConfig, _ component.Env) (component.Processor, error) {
 	p := &ModifyId{
-		strategy: conf.String("id.generation.strategy"),
-		fields:   conf.List("fields.to.hash"),
-		digest:   hashAlgorithms[conf.String("hash.algorithm")],
-		sha256:   conf.String("hash.algorithm") == "SHA-256",
-		ascii:    strings.Contains(strings.ToUpper(conf.String("hash.charset")), "ASCII"),
+		strategy: c.Strategy,
+		fields:   c.Fields,
+		digest:   hashAlgorithms[c.Algorithm],
+		sha256:   c.Algorithm == "SHA-256",
+		ascii:    strings.Contains(strings.ToUpper(c.Charset), "ASCII"),
+		format:   c.format,
 	}
 	p.scratch.New = func() any { return new(modifyIdScratch) }
 	if p.strategy == "fromFields" {
-		p.fmtSrc = conf.String("java.formatter.string")
-		var err error
-		if p.format, err = parseJavaFormat(conf.String("java.formatter.string"), len(p.fields)); err != nil {
-			return nil, fmt.Errorf("property \"java.formatter.string\": %w", err)
-		}
+		p.fmtSrc = c.Format
 	}
 	return p, nil
 }

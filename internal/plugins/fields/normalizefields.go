@@ -2,7 +2,6 @@ package fields
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/record"
@@ -13,9 +12,8 @@ const NormalizeFieldsName = "pkg.processor.NormalizeFields"
 
 // NormalizeFieldsSpec declares NormalizeFields.
 func NormalizeFieldsSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: NormalizeFieldsName,
-		Kind: component.KindProcessor,
 		Summary: "Renames fields. Each dynamic key is the new name; its value is a comma-separated list of the old names " +
 			"it replaces (e.g. src_ip: ip,client_ip). conflict.resolution.policy says what happens when the new name is already taken.",
 		DynamicProperties: true,
@@ -27,11 +25,24 @@ func NormalizeFieldsSpec() component.Spec {
 				"keep_both_fields (the old field stays beside the existing new one).",
 				Default: policyNothing, Validator: component.Enum(policyNothing, policyOverwrite, policyKeepOld, policyKeepBoth)},
 		},
-		Check: func(conf component.Config) error {
-			return checkDynamic(conf, component.List(component.NonEmpty), nil)
-		},
-		NewProcessor: newNormalizeFields,
-	}
+	}, newNormalizeFields)
+}
+
+// NormalizeFieldsConfig is NormalizeFields' configuration.
+type NormalizeFieldsConfig struct {
+	ConflictPolicy
+	Renames map[string]string `key:",dynamic"`
+	renames []rename
+}
+
+// oldNames is the form of a rename's value: the old names, at least one.
+var oldNames = component.List(component.NonEmpty)
+
+// Validate reads the old names of each new one.
+func (c *NormalizeFieldsConfig) Validate() error {
+	return parseDynamic(&c.renames, c.Renames, func(k, v string) (rename, error) {
+		return rename{to: k, from: component.SplitList(v)}, oldNames.Validate(v)
+	})
 }
 
 type rename struct {
@@ -45,16 +56,8 @@ type NormalizeFields struct {
 	policy  string
 }
 
-func newNormalizeFields(conf component.Config, _ component.Env) (component.Processor, error) {
-	p := &NormalizeFields{policy: conf.String("conflict.resolution.policy")}
-	for _, k := range sortedKeys(conf.Dynamic()) {
-		from := component.SplitList(conf.Dynamic()[k])
-		if len(from) == 0 {
-			return nil, fmt.Errorf("property %q: give the old field names", k)
-		}
-		p.renames = append(p.renames, rename{to: k, from: from})
-	}
-	return p, nil
+func newNormalizeFields(c *NormalizeFieldsConfig, _ component.Env) (component.Processor, error) {
+	return &NormalizeFields{renames: c.renames, policy: c.Policy}, nil
 }
 
 // Process renames the fields of every record.

@@ -19,9 +19,8 @@ const ParsePropertiesName = "pkg.processor.ParseProperties"
 
 // ParsePropertiesSpec declares ParseProperties.
 func ParsePropertiesSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: ParsePropertiesName,
-		Kind: component.KindProcessor,
 		Summary: "Parses a field made of key=value pairs separated by spaces (\"a=1 b=2 c=3\" sets a, b and c to the strings 1, 2 and 3), " +
 			"as LogIsland does. Values are strings: convert them with ConvertFieldsType. A record without the field is left alone.",
 		Properties: []component.Property{
@@ -29,8 +28,13 @@ func ParsePropertiesSpec() component.Spec {
 			{Key: "keep.properties.field", Description: "Keep the parsed field. (LogIsland removes a field named properties whatever properties.field says; Weir removes the parsed field unless this is true.)",
 				Default: "false", Validator: component.Bool},
 		},
-		NewProcessor: newParseProperties,
-	}
+	}, newParseProperties)
+}
+
+// ParsePropertiesConfig is ParseProperties' configuration.
+type ParsePropertiesConfig struct {
+	Field string `key:"properties.field"`
+	Keep  bool   `key:"keep.properties.field"`
 }
 
 // ParseProperties is the processor.
@@ -39,12 +43,8 @@ type ParseProperties struct {
 	keep  bool
 }
 
-func newParseProperties(conf component.Config, _ component.Env) (component.Processor, error) {
-	keep, err := conf.Bool("keep.properties.field")
-	if err != nil {
-		return nil, err
-	}
-	return &ParseProperties{field: conf.String("properties.field"), keep: keep}, nil
+func newParseProperties(c *ParsePropertiesConfig, _ component.Env) (component.Processor, error) {
+	return &ParseProperties{field: c.Field, keep: c.Keep}, nil
 }
 
 // Process parses the field of every record. Each pair remembers where
@@ -53,11 +53,7 @@ func newParseProperties(conf component.Config, _ component.Env) (component.Proce
 func (p *ParseProperties) Process(_ context.Context, b *component.Batch) error {
 	// Slot 0 is the parsed field's, slot 1+n the n-th pair's.
 	var hints fieldHints
-	for _, r := range b.Records {
-		v, ok := hints.get(r, 0, p.field)
-		if !ok {
-			continue
-		}
+	hints.each(b.Records, p.field, func(r *record.Record, v record.Value) {
 		s := textOf(v)
 		for pos, n := 0, 0; ; n++ {
 			kb, ke, ve, end, found := nextPropertyPair(s, pos)
@@ -70,6 +66,6 @@ func (p *ParseProperties) Process(_ context.Context, b *component.Batch) error {
 		if !p.keep {
 			r.Remove(p.field)
 		}
-	}
+	})
 	return nil
 }

@@ -12,24 +12,32 @@ const RemoveFieldsName = "pkg.processor.RemoveFields"
 
 // RemoveFieldsSpec declares RemoveFields.
 func RemoveFieldsSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: RemoveFieldsName,
-		Kind: component.KindProcessor,
 		Summary: "Removes the fields listed in fields.to.remove, or keeps only those listed in fields.to.keep (one of the two). " +
 			"fields.to.keep never removes the technical fields record_id, record_type, record_time and record_errors.",
 		Properties: []component.Property{
 			{Key: "fields.to.remove", Description: "Comma-separated field names to remove (e.g. policyid,date_raw).", Example: "policyid,date_raw", Validator: component.List(component.NonEmpty)},
 			{Key: "fields.to.keep", Description: "Comma-separated field names to keep; every other field is removed, except the technical ones.", Validator: component.List(component.NonEmpty)},
 		},
-		Check:        checkRemoveFields,
-		NewProcessor: newRemoveFields,
-	}
+	}, newRemoveFields)
 }
 
-func checkRemoveFields(conf component.Config) error {
-	if conf.IsSet("fields.to.remove") == conf.IsSet("fields.to.keep") {
+// RemoveFieldsConfig is RemoveFields' configuration. The lists' validators
+// refuse an empty list, so an empty one is an absent key.
+type RemoveFieldsConfig struct {
+	Remove []string `key:"fields.to.remove"`
+	Keep   []string `key:"fields.to.keep"`
+	keep   map[string]bool
+}
+
+// Validate asks for one list of the two, and makes the set of the fields
+// to keep.
+func (c *RemoveFieldsConfig) Validate() error {
+	if (len(c.Remove) > 0) == (len(c.Keep) > 0) {
 		return errors.New(`give exactly one of "fields.to.remove" and "fields.to.keep"`)
 	}
+	c.keep = setOf(c.Keep)
 	return nil
 }
 
@@ -39,18 +47,8 @@ type RemoveFields struct {
 	keep   map[string]bool
 }
 
-func newRemoveFields(conf component.Config, _ component.Env) (component.Processor, error) {
-	if err := checkRemoveFields(conf); err != nil {
-		return nil, err
-	}
-	p := &RemoveFields{remove: conf.List("fields.to.remove")}
-	if conf.IsSet("fields.to.keep") {
-		p.keep = map[string]bool{}
-		for _, f := range conf.List("fields.to.keep") {
-			p.keep[f] = true
-		}
-	}
-	return p, nil
+func newRemoveFields(c *RemoveFieldsConfig, _ component.Env) (component.Processor, error) {
+	return &RemoveFields{remove: c.Remove, keep: c.keep}, nil
 }
 
 // Process removes fields from every record.

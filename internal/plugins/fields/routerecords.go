@@ -22,9 +22,8 @@ const ErrRoute = "routing_error"
 
 // RouteRecordsSpec declares RouteRecords.
 func RouteRecordsSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: RouteRecordsName,
-		Kind: component.KindProcessor,
 		Summary: "Chooses each record's output topic: the text of output.topic.field, or the value of output.topic.expression, " +
 			"or output.topic.default when those give nothing (a missing field, null, an empty string). The record then goes to that " +
 			"one topic instead of the stream's broker.output.topics (error records still go to the error topics). Topics named in " +
@@ -40,21 +39,48 @@ func RouteRecordsSpec() component.Spec {
 			{Key: "output.topics.known", Description: "Comma-separated topics the field or expression may give, created (or checked) at start.",
 				Validator: component.List(topicName)},
 		},
-		Check: func(conf component.Config) error {
-			if conf.IsSet("output.topic.field") == conf.IsSet("output.topic.expression") {
-				return errors.New(`give exactly one of "output.topic.field" and "output.topic.expression"`)
-			}
-			if p, err := compileExpression(conf.String("output.topic.expression")); err == nil && conf.IsSet("output.topic.expression") {
-				if c, ok := p.Constant(); ok {
-					if err := topicName.Validate(c.Text()); err != nil {
-						return fmt.Errorf("property \"output.topic.expression\": %w", err)
-					}
-				}
-			}
-			return nil
-		},
-		NewProcessor: newRouteRecords,
+	}, newRouteRecords)
+}
+
+// RouteRecordsConfig is RouteRecords' configuration.
+type RouteRecordsConfig struct {
+	Field         string   `key:"output.topic.field"`
+	FieldSet      bool     `key:"output.topic.field,set"`
+	Expression    string   `key:"output.topic.expression"`
+	ExpressionSet bool     `key:"output.topic.expression,set"`
+	Default       string   `key:"output.topic.default"`
+	Known         []string `key:"output.topics.known"`
+	prog          *expr.Program
+	// known is every topic named in advance: a constant expression's,
+	// the default and output.topics.known.
+	known []string
+}
+
+// Validate asks for the field or the expression, compiles the expression,
+// checks the topic of a constant one and gathers the topics known in
+// advance.
+func (c *RouteRecordsConfig) Validate() error {
+	if c.FieldSet == c.ExpressionSet {
+		return errors.New(`give exactly one of "output.topic.field" and "output.topic.expression"`)
 	}
+	c.known = nil
+	if c.ExpressionSet {
+		var err error
+		if c.prog, err = compileExpression(c.Expression); err != nil {
+			return fmt.Errorf("property \"output.topic.expression\": %w", err)
+		}
+		if k, ok := c.prog.Constant(); ok {
+			if err := topicName.Validate(k.Text()); err != nil {
+				return fmt.Errorf("property \"output.topic.expression\": %w", err)
+			}
+			c.known = append(c.known, k.Text())
+		}
+	}
+	if c.Default != "" {
+		c.known = append(c.known, c.Default)
+	}
+	c.known = append(c.known, c.Known...)
+	return nil
 }
 
 // topicName accepts a Kafka topic name.
@@ -84,21 +110,8 @@ type RouteRecords struct {
 	bad     prometheus.Counter
 }
 
-func newRouteRecords(conf component.Config, env component.Env) (component.Processor, error) {
-	p := &RouteRecords{field: conf.String("output.topic.field"), def: conf.String("output.topic.default")}
-	if conf.IsSet("output.topic.expression") {
-		var err error
-		if p.prog, err = compileExpression(conf.String("output.topic.expression")); err != nil {
-			return nil, fmt.Errorf("property \"output.topic.expression\": %w", err)
-		}
-		if c, ok := p.prog.Constant(); ok {
-			p.known = append(p.known, c.Text())
-		}
-	}
-	if p.def != "" {
-		p.known = append(p.known, p.def)
-	}
-	p.known = append(p.known, conf.List("output.topics.known")...)
+func newRouteRecords(c *RouteRecordsConfig, env component.Env) (component.Processor, error) {
+	p := &RouteRecords{field: c.Field, prog: c.prog, def: c.Default, known: c.known}
 	const name, help = "route_records_total", "Records RouteRecords saw, by outcome: routed (by field or expression), default, failed."
 	p.routed, p.defHits, p.bad = counter(env, name, help, "routed"), counter(env, name, help, "default"), counter(env, name, help, "failed")
 	return p, nil
@@ -153,14 +166,8 @@ func (p *RouteRecords) Process(_ context.Context, b *component.Batch) error {
 		}
 		r.SetString(record.FieldOutputTopic, t)
 	}
-	if routed > 0 {
-		p.routed.Add(float64(routed))
-	}
-	if def > 0 {
-		p.defHits.Add(float64(def))
-	}
-	if bad > 0 {
-		p.bad.Add(float64(bad))
-	}
+	count(p.routed, routed)
+	count(p.defHits, def)
+	count(p.bad, bad)
 	return nil
 }

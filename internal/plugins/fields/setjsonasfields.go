@@ -16,9 +16,8 @@ const ErrJSON = "json_parsing_error"
 
 // SetJsonAsFieldsSpec declares SetJsonAsFields.
 func SetJsonAsFieldsSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: SetJsonAsFieldsName,
-		Kind: component.KindProcessor,
 		Summary: "Reads a string field holding a JSON object and sets each of its attributes as a field: strings, numbers " +
 			"(integers stay integers), booleans, arrays and nested objects (as maps). A value that is not a JSON object makes the " +
 			"record an error record (json_parsing_error) that keeps the field.",
@@ -30,8 +29,17 @@ func SetJsonAsFieldsSpec() component.Spec {
 			{Key: "omit.empty.string.attributes", Description: "Skip attributes whose value is the empty string.", Default: "false", Validator: component.Bool},
 			{Key: "debug", Description: "Accepted for LogIsland jobs and ignored: use DebugStream to see records.", Default: "false", Validator: component.Bool},
 		},
-		NewProcessor: newSetJsonAsFields,
-	}
+	}, newSetJsonAsFields)
+}
+
+// SetJsonAsFieldsConfig is SetJsonAsFields' configuration.
+type SetJsonAsFieldsConfig struct {
+	Field     string   `key:"json.field"`
+	Keep      bool     `key:"keep.json.field"`
+	Overwrite bool     `key:"overwrite.existing.field"`
+	OmitNull  bool     `key:"omit.null.attributes"`
+	OmitEmpty bool     `key:"omit.empty.string.attributes"`
+	_         struct{} `key:"debug,ignored"`
 }
 
 // SetJsonAsFields is the processor.
@@ -40,17 +48,8 @@ type SetJsonAsFields struct {
 	keep, overwrite, omitNull, omitE bool
 }
 
-func newSetJsonAsFields(conf component.Config, _ component.Env) (component.Processor, error) {
-	p := &SetJsonAsFields{field: conf.String("json.field")}
-	for key, dst := range map[string]*bool{"keep.json.field": &p.keep, "overwrite.existing.field": &p.overwrite,
-		"omit.null.attributes": &p.omitNull, "omit.empty.string.attributes": &p.omitE} {
-		v, err := conf.Bool(key)
-		if err != nil {
-			return nil, err
-		}
-		*dst = v
-	}
-	return p, nil
+func newSetJsonAsFields(c *SetJsonAsFieldsConfig, _ component.Env) (component.Processor, error) {
+	return &SetJsonAsFields{field: c.Field, keep: c.Keep, overwrite: c.Overwrite, omitNull: c.OmitNull, omitE: c.OmitEmpty}, nil
 }
 
 // Process sets the JSON attributes of every record as fields. A flat
@@ -63,16 +62,12 @@ func (p *SetJsonAsFields) Process(_ context.Context, b *component.Batch) error {
 	var flat []record.Field
 	// Slot 0 is the source field's, slot 1+j the j-th attribute's.
 	var hints fieldHints
-	for _, r := range b.Records {
-		v, ok := hints.get(r, 0, p.field)
-		if !ok {
-			continue
-		}
+	hints.each(b.Records, p.field, func(r *record.Record, v record.Value) {
 		var fs []record.Field
 		s, isString := v.AsString()
 		if isString {
-			flat, ok = decodeFlatObject(s, flat[:0])
-			if ok {
+			var ok bool
+			if flat, ok = decodeFlatObject(s, flat[:0]); ok {
 				fs = flat
 			}
 		}
@@ -84,12 +79,12 @@ func (p *SetJsonAsFields) Process(_ context.Context, b *component.Batch) error {
 				data = []byte(s)
 			} else {
 				r.AddError(ErrJSON, fmt.Sprintf("field %s is %s, not a JSON string", p.field, v.Kind()))
-				continue
+				return
 			}
 			var err error
 			if fs, err = record.DecodeFieldsJSON(data); err != nil {
 				r.AddError(ErrJSON, fmt.Sprintf("field %s: %v", p.field, err))
-				continue
+				return
 			}
 		}
 		if !p.keep {
@@ -107,6 +102,6 @@ func (p *SetJsonAsFields) Process(_ context.Context, b *component.Batch) error {
 			}
 			hints.set(r, 1+j, f.Name, f.Value)
 		}
-	}
+	})
 	return nil
 }

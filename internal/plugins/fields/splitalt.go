@@ -258,17 +258,9 @@ func expandAlt(re *syntax.Regexp) ([][]byteSet, bool) {
 	case syntax.OpEmptyMatch:
 		return [][]byteSet{nil}, true
 	case syntax.OpLiteral:
-		out := [][]byteSet{nil}
-		for _, r := range re.Rune {
-			rb, ok := runeBranches(r, re.Flags&syntax.FoldCase != 0)
-			if !ok {
-				return nil, false
-			}
-			if out = concatBranches(out, rb); out == nil {
-				return nil, false
-			}
-		}
-		return out, true
+		return concatEach(len(re.Rune), func(i int) ([][]byteSet, bool) {
+			return runeBranches(re.Rune[i], re.Flags&syntax.FoldCase != 0)
+		})
 	case syntax.OpCharClass:
 		var set byteSet
 		for i := 0; i+1 < len(re.Rune); i += 2 {
@@ -284,17 +276,7 @@ func expandAlt(re *syntax.Regexp) ([][]byteSet, bool) {
 		}
 		return [][]byteSet{{set}}, true
 	case syntax.OpConcat:
-		out := [][]byteSet{nil}
-		for _, sub := range re.Sub {
-			sb, ok := expandAlt(sub)
-			if !ok {
-				return nil, false
-			}
-			if out = concatBranches(out, sb); out == nil {
-				return nil, false
-			}
-		}
-		return out, true
+		return concatEach(len(re.Sub), func(i int) ([][]byteSet, bool) { return expandAlt(re.Sub[i]) })
 	case syntax.OpAlternate:
 		var out [][]byteSet
 		for _, sub := range re.Sub {
@@ -316,6 +298,23 @@ func expandAlt(re *syntax.Regexp) ([][]byteSet, bool) {
 		return append(sb, nil), true
 	}
 	return nil, false
+}
+
+// concatEach returns the branches of n parts one after the other, part(i)
+// giving the i-th part's, or false when a part has none it can give or
+// there would be more than maxAltBranches.
+func concatEach(n int, part func(i int) ([][]byteSet, bool)) ([][]byteSet, bool) {
+	out := [][]byteSet{nil}
+	for i := 0; i < n; i++ {
+		b, ok := part(i)
+		if !ok {
+			return nil, false
+		}
+		if out = concatBranches(out, b); out == nil {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // concatBranches returns every branch of x followed by every branch of y,

@@ -2,7 +2,6 @@ package fields
 
 import (
 	"math/rand"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -94,14 +93,7 @@ func TestSplitAltPrefersFirstBranch(t *testing.T) {
 // the real access log, and checks that the separators were found there
 // (a comparison of texts without separators would prove little).
 func TestSplitAltAccessLog(t *testing.T) {
-	data, err := os.ReadFile("../../../testdata/access-logs/apache_combined_10k.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	if len(lines) != 10000 {
-		t.Fatalf("read %d lines, want 10,000", len(lines))
-	}
+	lines := accessLogLines(t)
 	for _, c := range []struct {
 		sep      string
 		minParts int // over the whole log, unlimited
@@ -152,17 +144,11 @@ func TestSplitAltRandom(t *testing.T) {
 			}
 			alts = append(alts, "(?:"+alt+")")
 		}
-		sep := strings.Join(alts, "|")
-		re, err := regexp.Compile(sep)
-		if err != nil {
-			continue
-		}
-		sc := compileAltScanner(sep)
-		if sc == nil {
+		re, split, ok := altTaken(strings.Join(alts, "|"))
+		if !ok {
 			continue
 		}
 		taken++
-		split := altSplit(sc)
 		for k := 0; k < 5; k++ {
 			s := ""
 			for n := rng.Intn(16); n > 0; n-- {
@@ -190,18 +176,28 @@ func FuzzSplitAltIsRegexpSplit(f *testing.F) {
 		if len(sep) > 60 || len(s) > 256 {
 			return
 		}
-		re, err := regexp.Compile(sep)
-		if err != nil {
-			return
-		}
-		sc := compileAltScanner(sep)
-		if sc == nil {
+		re, split, ok := altTaken(sep)
+		if !ok {
 			return
 		}
 		limit = 1 + (limit&0xffff)%20
-		compareSplit(t, "alt", re, altSplit(sc), s, limit)
-		compareSplit(t, "alt", re, altSplit(sc), s, 1<<20)
+		compareSplit(t, "alt", re, split, s, limit)
+		compareSplit(t, "alt", re, split, s, 1<<20)
 	})
+}
+
+// altTaken returns sep compiled by regexp and the alternation scan's
+// split, when regexp compiles sep and the scan takes it.
+func altTaken(sep string) (*regexp.Regexp, splitFunc, bool) {
+	re, err := regexp.Compile(sep)
+	if err != nil {
+		return nil, nil, false
+	}
+	sc := compileAltScanner(sep)
+	if sc == nil {
+		return nil, nil, false
+	}
+	return re, altSplit(sc), true
 }
 
 func altSplit(sc *altScanner) splitFunc {

@@ -1,10 +1,8 @@
 package fields
 
 import (
-	"os"
 	"regexp"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/weir-streams/weir/internal/fastre"
@@ -17,11 +15,7 @@ import (
 // parts; every array handed out must still hold its own parts at the end,
 // with no room to append into the next one's.
 func TestPartsArenaKeepsEveryArray(t *testing.T) {
-	data, err := os.ReadFile("../../../testdata/access-logs/apache_combined_10k.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	lines := accessLogLines(t)
 	re := regexp.MustCompile(`\s*[/?"]\s*`)
 	p := newPatternSplitter(re)
 	if p.class == nil {

@@ -18,9 +18,8 @@ const SplitFieldName = "pkg.processor.SplitField"
 
 // SplitFieldSpec declares SplitField.
 func SplitFieldSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: SplitFieldName,
-		Kind: component.KindProcessor,
 		Summary: "Splits string fields into arrays. Each dynamic key names the field to split; its value is TARGET:REGEX, " +
 			"the field that receives the array of parts and the separator (a regular expression, RE2 syntax), e.g. " +
 			"description: textArray:\\s*,\\s*. An empty source field is left alone. The parts are always those of Go's regexp.Split; " +
@@ -35,15 +34,44 @@ func SplitFieldSpec() component.Spec {
 				Default: "10", Validator: component.IntRange(1, 1<<20)},
 			{Key: "split.counter.enable", Description: "Also set TARGET+split.counter.suffix to the number of parts.", Default: "false", Validator: component.Bool},
 			{Key: "split.counter.suffix", Description: "Suffix of the counter field.", Default: "Counter", Validator: component.NonEmpty},
-			{Key: "conflict.resolution.policy", Description: "When TARGET already holds a non-empty value: overwrite_existing, or keep_only_old_field.",
-				Default: policyKeepOld, Validator: component.Enum(policyOverwrite, policyKeepOld)},
+			overwritePolicy("When TARGET already holds a non-empty value: overwrite_existing, or keep_only_old_field."),
 		},
-		Check: func(conf component.Config) error {
-			_, err := splitRules(conf)
-			return err
-		},
-		NewProcessor: newSplitField,
-	}
+	}, newSplitField)
+}
+
+// SplitFieldConfig is SplitField's configuration.
+type SplitFieldConfig struct {
+	Limit         int    `key:"split.limit"`
+	Counter       bool   `key:"split.counter.enable"`
+	CounterSuffix string `key:"split.counter.suffix"`
+	ConflictPolicy
+	Splits map[string]string `key:",dynamic"`
+	rules  []splitRule
+}
+
+// Validate compiles the separators and names the counter fields.
+func (c *SplitFieldConfig) Validate() error {
+	return parseDynamic(&c.rules, c.Splits, func(k, v string) (splitRule, error) {
+		target, re, ok := strings.Cut(v, ":")
+		if !ok || strings.TrimSpace(target) == "" || re == "" {
+			return splitRule{}, fmt.Errorf("%q is not TARGET:REGEX", v)
+		}
+		rx, err := regexp.Compile(re)
+		if err != nil {
+			return splitRule{}, fmt.Errorf("invalid regular expression: %w", err)
+		}
+		rule := splitRule{source: k, target: strings.TrimSpace(target), re: rx}
+		rule.counterName = rule.target + c.CounterSuffix
+		// A one-byte literal (/, a comma) is a class of one byte to the
+		// pattern splitter, whose byte scan beats strings.Index's call per
+		// part on short parts.
+		if lit, complete := rx.LiteralPrefix(); complete && len(lit) > 1 {
+			rule.sep = lit
+		} else {
+			rule.pattern = newPatternSplitter(rx)
+		}
+		return rule, nil
+	})
 }
 
 type splitRule struct {
@@ -58,32 +86,6 @@ type splitRule struct {
 	pattern *patternSplitter
 	// counterName is target+split.counter.suffix, made once.
 	counterName string
-}
-
-func splitRules(conf component.Config) ([]splitRule, error) {
-	var rules []splitRule
-	for _, k := range sortedKeys(conf.Dynamic()) {
-		v := conf.Dynamic()[k]
-		target, re, ok := strings.Cut(v, ":")
-		if !ok || strings.TrimSpace(target) == "" || re == "" {
-			return nil, fmt.Errorf("property %q: %q is not TARGET:REGEX", k, v)
-		}
-		rx, err := regexp.Compile(re)
-		if err != nil {
-			return nil, fmt.Errorf("property %q: invalid regular expression: %w", k, err)
-		}
-		rule := splitRule{source: k, target: strings.TrimSpace(target), re: rx}
-		// A one-byte literal (/, a comma) is a class of one byte to the
-		// pattern splitter, whose byte scan beats strings.Index's call per
-		// part on short parts.
-		if lit, complete := rx.LiteralPrefix(); complete && len(lit) > 1 {
-			rule.sep = lit
-		} else {
-			rule.pattern = newPatternSplitter(rx)
-		}
-		rules = append(rules, rule)
-	}
-	return rules, nil
 }
 
 // SplitField is the processor.
@@ -112,24 +114,9 @@ type splitMemo [256]struct {
 	parts []record.Value
 }
 
-func newSplitField(conf component.Config, _ component.Env) (component.Processor, error) {
-	rules, err := splitRules(conf)
-	if err != nil {
-		return nil, err
-	}
-	limit, err := conf.Int("split.limit")
-	if err != nil {
-		return nil, err
-	}
-	counter, err := conf.Bool("split.counter.enable")
-	if err != nil {
-		return nil, err
-	}
-	for i := range rules {
-		rules[i].counterName = rules[i].target + conf.String("split.counter.suffix")
-	}
-	p := &SplitField{rules: rules, limit: int(limit), counter: counter,
-		overwrite: conf.String("conflict.resolution.policy") == policyOverwrite, seed: maphash.MakeSeed()}
+func newSplitField(c *SplitFieldConfig, _ component.Env) (component.Processor, error) {
+	p := &SplitField{rules: c.rules, limit: c.Limit, counter: c.Counter,
+		overwrite: c.overwrite(), seed: maphash.MakeSeed()}
 	p.perRecord.Store(4)
 	return p, nil
 }

@@ -96,10 +96,11 @@ func TestSplitPatternIsRegexpSplit(t *testing.T) {
 	}
 }
 
-// TestSplitPatternAccessLog compares with regexp.Split on the lines of the
-// real access log (paths, quoted user agents, dates). The package cannot
-// import streamtest (which imports every plugin), so it reads the file.
-func TestSplitPatternAccessLog(t *testing.T) {
+// accessLogLines returns the 10,000 lines of the real access log. The
+// package cannot import streamtest (which imports every plugin), so it
+// reads the file.
+func accessLogLines(t *testing.T) []string {
+	t.Helper()
 	data, err := os.ReadFile("../../../testdata/access-logs/apache_combined_10k.log")
 	if err != nil {
 		t.Fatal(err)
@@ -108,6 +109,13 @@ func TestSplitPatternAccessLog(t *testing.T) {
 	if len(lines) != 10000 {
 		t.Fatalf("read %d lines, want 10,000", len(lines))
 	}
+	return lines
+}
+
+// TestSplitPatternAccessLog compares with regexp.Split on the lines of the
+// real access log (paths, quoted user agents, dates).
+func TestSplitPatternAccessLog(t *testing.T) {
+	lines := accessLogLines(t)
 	for _, sep := range []string{`[/?&=]+`, `\s*[;()]\s*`, `[0-9]+\.?`} {
 		re := regexp.MustCompile(sep)
 		m := compileSplitFast(sep)

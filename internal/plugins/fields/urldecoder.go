@@ -19,9 +19,8 @@ var urlCharsets = []string{"UTF-8", "ISO-8859-1", "US-ASCII"}
 
 // URLDecoderSpec declares URLDecoder.
 func URLDecoderSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: URLDecoderName,
-		Kind: component.KindProcessor,
 		Summary: "Decodes URL-encoded fields in place, as Java's URLDecoder: %XX sequences are bytes of the charset and + is a space. " +
 			"A % not followed by two hexadecimal digits is kept as a literal % (LogIsland's second try), and bytes that are not valid " +
 			"in the charset become U+FFFD. A field that decodes to itself is left untouched.",
@@ -35,8 +34,13 @@ func URLDecoderSpec() component.Spec {
 					return nil
 				})},
 		},
-		NewProcessor: newURLDecoder,
-	}
+	}, newURLDecoder)
+}
+
+// URLDecoderConfig is URLDecoder's configuration.
+type URLDecoderConfig struct {
+	Fields  []string `key:"decode.fields"`
+	Charset string   `key:"charset"`
 }
 
 func canonicalCharset(s string) string {
@@ -57,8 +61,8 @@ type URLDecoder struct {
 	charset string
 }
 
-func newURLDecoder(conf component.Config, _ component.Env) (component.Processor, error) {
-	return &URLDecoder{fields: conf.List("decode.fields"), charset: canonicalCharset(conf.String("charset"))}, nil
+func newURLDecoder(c *URLDecoderConfig, _ component.Env) (component.Processor, error) {
+	return &URLDecoder{fields: c.Fields, charset: canonicalCharset(c.Charset)}, nil
 }
 
 // Process decodes the fields of every record.
