@@ -29,7 +29,6 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/pluginrpc"
 	"github.com/weir-streams/weir/internal/record"
 )
@@ -43,10 +42,6 @@ type Value = record.Value
 
 // Field is a named value of a record.
 type Field = record.Field
-
-// Config is a processor's validated configuration, with typed accessors
-// (String, Int, Bool, Millis, List, IsSet, Dynamic). Defaults are applied.
-type Config = component.Config
 
 // Field names every component agrees on.
 const (

@@ -170,7 +170,7 @@ func newService(specs []ProcessorSpec) (*service, error) {
 			return nil, err
 		}
 		if sp.Check != nil {
-			cs.Check = func(c component.Config) error { return sp.Check(c) }
+			cs.Check = func(c component.Config) error { return sp.Check(configOf(c)) }
 		}
 		s.specs[sp.Name] = &declared{sdk: sp, spec: cs}
 		s.manifest.Components = append(s.manifest.Components, decl)
@@ -207,23 +207,20 @@ func (s *service) configure(name string, values map[string]string, env Env) (Pro
 	if !ok {
 		return nil, reply, fmt.Errorf("plugin has no processor %q", name)
 	}
+	// NewConfig runs the processor's Check too.
 	conf, probs := component.NewConfig(&d.spec, values)
 	if len(probs) > 0 {
 		return nil, reply, probs
 	}
-	if d.spec.Check != nil {
-		if err := d.spec.Check(conf); err != nil {
-			return nil, reply, err
-		}
-	}
-	p, err := d.sdk.New(conf, env)
+	pc := configOf(conf)
+	p, err := d.sdk.New(pc, env)
 	if err != nil {
 		return nil, reply, fmt.Errorf("build %s: %w", name, err)
 	}
 	if d.sdk.Reads == nil {
 		reply.AllFields = true
 	} else {
-		reply.Reads = d.sdk.Reads(conf)
+		reply.Reads = d.sdk.Reads(pc)
 	}
 	return p, reply, nil
 }
@@ -245,25 +242,12 @@ func (s *service) Check(req pluginrpc.ConfigureRequest) ([]string, error) {
 	if !ok {
 		return nil, fmt.Errorf("plugin has no processor %q", req.Component)
 	}
-	conf, probs := component.NewConfig(&d.spec, req.Values)
+	// NewConfig runs the processor's Check once the keys are valid, and
+	// reports each error of a joined one as a problem of its own.
+	_, probs := component.NewConfig(&d.spec, req.Values)
 	var out []string
 	for _, p := range probs {
 		out = append(out, p.String())
-	}
-	if len(probs) > 0 || d.spec.Check == nil {
-		return out, nil
-	}
-	err := d.spec.Check(conf)
-	if err == nil {
-		return nil, nil
-	}
-	// A joined error is several problems: each is reported on its own.
-	errs := []error{err}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
-	}
-	for _, e := range errs {
-		out = append(out, e.Error())
 	}
 	return out, nil
 }

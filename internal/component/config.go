@@ -213,5 +213,20 @@ func (c Config) Values() map[string]string {
 	return out
 }
 
+// Given returns every key that was given: the declared ones under their
+// canonical names and, for a component with DynamicProperties, the
+// free-form ones. It is what a component configured in another process (an
+// installed plugin) is sent, since Weir decodes no key of it.
+func (c Config) Given() map[string]string {
+	out := make(map[string]string, len(c.values)+len(c.dynamic))
+	for k, v := range c.values {
+		out[k] = v
+	}
+	for k, v := range c.dynamic {
+		out[k] = v
+	}
+	return out
+}
+
 // Redacted is the text that replaces sensitive values in logs and snapshots.
 const Redacted = "******"

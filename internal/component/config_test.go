@@ -156,6 +156,9 @@ func TestNewConfigDynamicKeys(t *testing.T) {
 	if _, ok := conf.Values()["custom.key"]; ok {
 		t.Error("Values() holds a dynamic key")
 	}
+	if want := map[string]string{"count": "2", "custom.key": "v", "other": ""}; !maps.Equal(conf.Given(), want) {
+		t.Errorf("Given() = %v, want %v", conf.Given(), want)
+	}
 	// Declared keys are still validated.
 	if _, probs := component.NewConfig(spec, map[string]string{"count": "x"}); len(probs) != 1 {
 		t.Errorf("problems %v, want the invalid count", probs)

@@ -208,8 +208,13 @@ func (ct *ConfigType) decode(c Config) (any, Problems) {
 }
 
 // problemsOf turns a Validate or Check error into problems: a joined error
-// is several.
+// is several, and Problems (which may name their keys, so that a job file's
+// report gives each its line) are kept as they are.
 func problemsOf(err error) Problems {
+	var ps Problems
+	if errors.As(err, &ps) {
+		return ps
+	}
 	errs := []error{err}
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		errs = j.Unwrap()

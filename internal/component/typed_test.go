@@ -159,3 +159,29 @@ func TestTypedRegisterRefusesMismatch(t *testing.T) {
 		}()
 	}
 }
+
+type keyedConfig struct {
+	User     string `key:"user"`
+	Password string `key:"password"`
+}
+
+// Validate names the key of each problem, as the engine's keys do so that
+// a job file's report gives the line.
+func (c *keyedConfig) Validate() error {
+	if (c.User == "") != (c.Password == "") {
+		return component.Problems{{Key: "user", Msg: "user and password go together"}, {Key: "password", Msg: "second"}}
+	}
+	return nil
+}
+
+// TestTypedValidateKeepsProblems: Problems returned by Validate reach the
+// caller as they are, each with its key.
+func TestTypedValidateKeepsProblems(t *testing.T) {
+	spec := component.Spec{Name: "e", Kind: component.KindEngine, Properties: []component.Property{{Key: "user"}, {Key: "password"}},
+		Config: component.ConfigOf[keyedConfig]()}
+	component.NewRegistry().Register(spec)
+	_, probs := component.NewConfig(&spec, map[string]string{"user": "u"})
+	if len(probs) != 2 || probs[0].Key != "user" || probs[0].Msg != "user and password go together" || probs[1].Key != "password" {
+		t.Errorf("problems %#v, want the two of Validate with their keys", probs)
+	}
+}

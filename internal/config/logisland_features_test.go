@@ -159,15 +159,15 @@ func TestLogIslandDuplicateNames(t *testing.T) {
 func TestLogIslandBulkPutAndSearchService(t *testing.T) {
 	c := checkShipped(t, "conf/index-apache-logs-es.yml", map[string]string{"ES_HOSTS": "es1:9300,es2:9200"})
 	svc := c.Plan.Services[0]
-	if svc.Spec.Name != "pkg.service.searchindex.SearchIndexClientService" || svc.Config.String("hosts") != "http://es1:9300,http://es2:9200" {
-		t.Errorf("service %s hosts %q", svc.Spec.Name, svc.Config.String("hosts"))
+	if svc.Spec.Name != "pkg.service.searchindex.SearchIndexClientService" || svc.Config.Values()["hosts"] != "http://es1:9300,http://es2:9200" {
+		t.Errorf("service %s hosts %q", svc.Spec.Name, svc.Config.Values()["hosts"])
 	}
 	if len(c.Job.Warnings) != 1 || !strings.Contains(c.Job.Warnings[0], "port 9300") {
 		t.Errorf("warnings %q, want one on port 9300", c.Job.Warnings)
 	}
 	bp := c.Plan.Streams[0].Pipeline.Processors[1]
-	if bp.Spec.Name != "pkg.processor.datastore.BulkPut" || bp.Config.String("default.collection") != "logisland" ||
-		bp.Config.String("timebased.collection") != "yesterday" || bp.Config.String("collection.field") != "search_index" {
+	if bp.Spec.Name != "pkg.processor.datastore.BulkPut" || bp.Config.Values()["default.collection"] != "logisland" ||
+		bp.Config.Values()["timebased.collection"] != "yesterday" || bp.Config.Values()["collection.field"] != "search_index" {
 		t.Errorf("BulkPut %s: %v", bp.Spec.Name, bp.Config)
 	}
 }
@@ -178,7 +178,7 @@ func TestLogIslandBulkPutAndSearchService(t *testing.T) {
 func TestLogIslandMongoAndPlainJava(t *testing.T) {
 	c := checkShipped(t, "conf/index-apache-logs-mongo.yml", nil)
 	svc := c.Plan.Services[0]
-	if svc.Spec.Name != "pkg.service.docdb.DocDBControllerService" || svc.Config.String("docdb.db.name") != "logisland" || svc.Config.String("docdb.collection.name") != "apache" {
+	if svc.Spec.Name != "pkg.service.docdb.DocDBControllerService" || svc.Config.Values()["docdb.db.name"] != "logisland" || svc.Config.Values()["docdb.collection.name"] != "apache" {
 		t.Errorf("service %s: %v", svc.Spec.Name, svc.Config)
 	}
 	c = checkShipped(t, "conf/index-apache-logs-plainjava.yml", nil)
@@ -202,7 +202,7 @@ func TestLogIslandStructuredStreams(t *testing.T) {
 		t.Errorf("stream %+v", sc)
 	}
 	procs := c.Plan.Streams[0].Pipeline.Processors
-	if last := procs[len(procs)-1]; last.Spec.Name != "pkg.processor.RouteRecords" || last.Config.String("output.topic.field") != "topic" {
+	if last := procs[len(procs)-1]; last.Spec.Name != "pkg.processor.RouteRecords" || last.Config.Values()["output.topic.field"] != "topic" {
 		t.Errorf("last processor %s %v, want RouteRecords on topic", last.Spec.Name, last.Config)
 	}
 	if !slices.Contains(c.Job.Ignored, "engine.controllerServiceConfigurations[all_topics].configuration.kafka.startingOffsets") {

@@ -87,11 +87,15 @@ func validateComponent(c *Component, kind component.Kind, reg *component.Registr
 	}
 	conf, cp := component.NewConfig(spec, c.Values())
 	probs = append(probs, c.AsWritten(cp.At(cpath, c.LineOf))...)
+	// Service references are checked from the values as given, under
+	// their declared names: the dataflow forwards them and reads no key of
+	// a component's own.
+	given := conf.Values()
 	for _, prop := range spec.Properties {
-		if prop.ServiceRef == "" || !conf.IsSet(prop.Key) {
+		name, set := given[prop.Key]
+		if prop.ServiceRef == "" || !set {
 			continue
 		}
-		name := conf.String(prop.Key)
 		svc, ok := services[name]
 		switch {
 		case !ok:

@@ -43,21 +43,20 @@ func newGate() *gate {
 // batches on.
 func (g *gate) registry() *component.Registry {
 	reg := all.NewRegistry()
-	reg.Register(component.Spec{
-		Name: gateName, Kind: component.KindProcessor, Summary: "Test processor.",
+	reg.Register(component.ProcessorSpec(component.Spec{
+		Name: gateName, Summary: "Test processor.",
 		Properties: []component.Property{{Key: "hold", Default: "false", Validator: component.Bool}},
-		NewProcessor: func(conf component.Config, _ component.Env) (component.Processor, error) {
-			hold, err := conf.Bool("hold")
-			if err != nil {
-				return nil, err
-			}
-			if !hold {
-				g.built <- struct{}{}
-			}
-			return &gateProc{g: g, hold: hold}, nil
-		},
-	})
+	}, func(c *gateConfig, _ component.Env) (component.Processor, error) {
+		if !c.Hold {
+			g.built <- struct{}{}
+		}
+		return &gateProc{g: g, hold: c.Hold}, nil
+	}))
 	return reg
+}
+
+type gateConfig struct {
+	Hold bool `key:"hold"`
 }
 
 type gateProc struct {

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/weir-streams/weir/internal/component"
@@ -85,11 +87,10 @@ func newPluginProcessor(bin, sum, name string, refused error, logger *slog.Logge
 		if refused != nil {
 			return nil, refused
 		}
-		timeout, err := conf.Millis(pluginrpc.TimeoutKey)
+		values, timeout, err := pluginValues(conf)
 		if err != nil {
 			return nil, err
 		}
-		values := pluginValues(conf)
 		lg := env.Logger
 		if lg == nil {
 			lg = logger
@@ -111,15 +112,22 @@ var timeoutProperty = component.Property{
 	Validator: component.IntRange(1, 24*3600*1000),
 }
 
-// pluginValues returns the values a plugin is given: the declared and
-// dynamic ones, without Weir's own key.
-func pluginValues(conf component.Config) map[string]string {
-	values := conf.Values()
-	for k, v := range conf.Dynamic() {
-		values[k] = v
+// pluginValues splits the values given to a plugin processor: Weir's own
+// key, the call timeout, and every other key, declared or free-form, which
+// the plugin decodes itself. Weir reads no key of the plugin's.
+func pluginValues(conf component.Config) (map[string]string, time.Duration, error) {
+	values := conf.Given()
+	ms, set := values[pluginrpc.TimeoutKey]
+	if !set {
+		ms = pluginrpc.DefaultTimeout
 	}
 	delete(values, pluginrpc.TimeoutKey)
-	return values
+	n, err := strconv.ParseInt(strings.TrimSpace(ms), 10, 64)
+	if err != nil {
+		// timeoutProperty's validator accepted it: a spec that disagrees.
+		return nil, 0, fmt.Errorf("property %q: %q is not an integer", pluginrpc.TimeoutKey, ms)
+	}
+	return values, time.Duration(n) * time.Millisecond, nil
 }
 
 // checkInPlugin returns the Check of a plugin processor that has its own:
@@ -139,7 +147,11 @@ func checkInPlugin(bin, sum, name string, logger *slog.Logger) func(component.Co
 		return r.rpc.Check(ctx, pluginrpc.ConfigureRequest{Component: name, Values: values})
 	})
 	return func(conf component.Config) error {
-		probs, err := memo.problems(pluginValues(conf))
+		values, _, err := pluginValues(conf)
+		if err != nil {
+			return err
+		}
+		probs, err := memo.problems(values)
 		if err != nil {
 			return fmt.Errorf("cannot run the plugin's own check: %w", err)
 		}

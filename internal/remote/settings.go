@@ -73,53 +73,62 @@ type Settings struct {
 // Enabled reports whether a base URL is set.
 func (s Settings) Enabled() bool { return s.BaseURL != "" }
 
-// DecodeSettings reads the client's keys from the engine's validated configuration
-// and checks the keys that must agree. It runs with the engine's other keys
-// (settings.Decode), so `weir validate` and a refused remote configuration
-// report these problems too. Its error is a component.Problems naming each
-// key.
-func DecodeSettings(conf component.Config) (Settings, error) {
-	s := Settings{
-		BaseURL:  strings.TrimRight(conf.String(KeyBaseURL), "/"),
-		Dataflow: conf.String("engine.app.name"),
-		User:     conf.String(KeyUser), Password: conf.String(KeyPassword), Token: conf.String(KeyToken),
-		CAFile: conf.String(KeyCAFile), CertFile: conf.String(KeyCertFile), KeyFile: conf.String(KeyKeyFile),
-		Policy: dataflow.RemotePolicy{AllowedPaths: conf.List(KeyAllowedPaths)},
-	}
+// ClientConfig is the key group of the remote.api.* keys, as written,
+// embedded in the engine's typed configuration (settings.EngineConfig),
+// whose validation runs its Validate.
+type ClientConfig struct {
+	BaseURL       string        `key:"remote.api.baseUrl"`
+	PollingRate   time.Duration `key:"remote.api.polling.rate"`
+	PushRate      time.Duration `key:"remote.api.push.rate"`
+	Connect       time.Duration `key:"remote.api.timeouts.connect"`
+	Socket        time.Duration `key:"remote.api.timeouts.socket"`
+	User          string        `key:"remote.api.auth.user"`
+	Password      string        `key:"remote.api.auth.password"`
+	Token         string        `key:"remote.api.auth.token"`
+	CAFile        string        `key:"remote.api.tls.ca.file"`
+	CertFile      string        `key:"remote.api.tls.cert.file"`
+	KeyFile       string        `key:"remote.api.tls.key.file"`
+	AllowedPaths  []string      `key:"remote.api.allowed.paths"`
+	AllowEmbedded bool          `key:"remote.api.allowed.embedded"`
+}
+
+// Validate checks the keys that must agree, so that `weir validate` and a
+// refused remote configuration report these problems with the engine's
+// other keys. Its error is a component.Problems naming each key.
+func (c *ClientConfig) Validate() error {
 	var probs component.Problems
 	bad := func(key, msg string) {
 		probs = append(probs, component.Problem{Key: key, Msg: fmt.Sprintf("property %q: %s", key, msg)})
 	}
-	for key, dst := range map[string]*time.Duration{KeyPollingRate: &s.PollingRate, KeyPushRate: &s.PushRate, KeyConnect: &s.Connect, KeySocket: &s.Socket} {
-		var err error
-		if *dst, err = conf.Millis(key); err != nil {
-			bad(key, err.Error())
-		}
-	}
-	if err := dataflow.CheckAllowedPaths(s.Policy.AllowedPaths); err != nil {
+	if err := dataflow.CheckAllowedPaths(c.AllowedPaths); err != nil {
 		bad(KeyAllowedPaths, err.Error())
 	}
-	var err error
-	if s.Policy.AllowEmbedded, err = conf.Bool(KeyAllowedEmbedded); err != nil {
-		bad(KeyAllowedEmbedded, err.Error())
-	}
-	if s.BaseURL != "" {
-		if u, err := url.Parse(s.BaseURL); err == nil && u.User != nil {
+	if c.BaseURL != "" {
+		if u, err := url.Parse(strings.TrimRight(c.BaseURL, "/")); err == nil && u.User != nil {
 			// The URL would carry the password into logs and errors.
 			bad(KeyBaseURL, "the base URL must not hold credentials; use remote.api.auth.user and remote.api.auth.password")
 		}
 	}
-	if (s.User == "") != (s.Password == "") {
+	if (c.User == "") != (c.Password == "") {
 		bad(KeyUser, "remote.api.auth.user and remote.api.auth.password go together")
 	}
-	if s.Token != "" && s.User != "" {
+	if c.Token != "" && c.User != "" {
 		bad(KeyToken, "give either a bearer token or a user and password, not both")
 	}
-	if (s.CertFile == "") != (s.KeyFile == "") {
+	if (c.CertFile == "") != (c.KeyFile == "") {
 		bad(KeyCertFile, "remote.api.tls.cert.file and remote.api.tls.key.file go together")
 	}
-	if len(probs) > 0 {
-		return Settings{}, probs
+	return probs.Err()
+}
+
+// Settings returns the client's settings for the dataflow named name
+// (engine.app.name).
+func (c *ClientConfig) Settings(name string) Settings {
+	return Settings{
+		BaseURL: strings.TrimRight(c.BaseURL, "/"), Dataflow: name,
+		PollingRate: c.PollingRate, PushRate: c.PushRate, Connect: c.Connect, Socket: c.Socket,
+		User: c.User, Password: c.Password, Token: c.Token,
+		CAFile: c.CAFile, CertFile: c.CertFile, KeyFile: c.KeyFile,
+		Policy: dataflow.RemotePolicy{AllowedPaths: c.AllowedPaths, AllowEmbedded: c.AllowEmbedded},
 	}
-	return s, nil
 }

@@ -65,22 +65,22 @@ func securityProperties() []component.Property {
 	}
 }
 
-// Security is a stream's Kafka security configuration, as written.
+// Security is a stream's Kafka security configuration, as written: the
+// key group of broker.security.protocol, broker.sasl.* and broker.ssl.*,
+// embedded in StreamConfig. Its keys are checked against each other when
+// the stream builds its clients (check), before anything reaches the
+// network.
 type Security struct {
-	Protocol, Mechanism                   string
-	Username, Password                    string
-	OAuthToken, OAuthTokenFile            string
-	CAFile, CertFile, KeyFile, EndpointID string
-}
-
-func decodeSecurity(conf component.Config) Security {
-	return Security{
-		Protocol: conf.String(KeySecurityProtocol), Mechanism: conf.String(KeySASLMechanism),
-		Username: conf.String(KeySASLUsername), Password: conf.String(KeySASLPassword),
-		OAuthToken: conf.String(KeyOAuthToken), OAuthTokenFile: conf.String(KeyOAuthTokenFile),
-		CAFile: conf.String(KeySSLCA), CertFile: conf.String(KeySSLCert), KeyFile: conf.String(KeySSLKey),
-		EndpointID: conf.String(KeySSLEndpointID),
-	}
+	Protocol       string `key:"broker.security.protocol"`
+	Mechanism      string `key:"broker.sasl.mechanism"`
+	Username       string `key:"broker.sasl.username"`
+	Password       string `key:"broker.sasl.password"`
+	OAuthToken     string `key:"broker.sasl.oauthbearer.token"`
+	OAuthTokenFile string `key:"broker.sasl.oauthbearer.token.location"`
+	CAFile         string `key:"broker.ssl.ca.location"`
+	CertFile       string `key:"broker.ssl.certificate.location"`
+	KeyFile        string `key:"broker.ssl.key.location"`
+	EndpointID     string `key:"broker.ssl.endpoint.identification.algorithm"`
 }
 
 // usesTLS and usesSASL say what the protocol asks for.

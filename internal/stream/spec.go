@@ -154,8 +154,53 @@ func Spec() component.Spec {
 			{Key: KeyFetchMaxPartBytes, Description: "Most bytes one fetch takes from one partition (Kafka's max.partition.fetch.bytes); see broker.input.fetch.max.bytes.", Default: fmt.Sprint(DefaultFetchMaxPartBytes), Validator: component.IntRange(16<<10, maxMaxMessageBytes)},
 			{Key: KeyReplication, Description: "Replication factor of topics this stream creates.", Default: "1", Validator: component.IntRange(1, 32767)},
 		}, append(guaranteeProperties(), securityProperties()...)...),
-		Check: func(conf component.Config) error { return errors.Join(checkInputs(conf), checkAvro(conf)) },
+		Config: component.ConfigOf[StreamConfig](),
 	}
+}
+
+// StreamConfig is the stream's configuration as validation decodes it: one
+// field per key. Decode turns it into Config, the form the stream runs
+// with.
+type StreamConfig struct {
+	InputTopics []string `key:"broker.input.topics"`
+	// InputTopicsSet and InputPatternSet say whether the keys were given:
+	// exactly one of them must be.
+	InputTopicsSet   bool     `key:"broker.input.topics,set"`
+	InputPattern     string   `key:"broker.input.topics.pattern"`
+	InputPatternSet  bool     `key:"broker.input.topics.pattern,set"`
+	IgnoredInputs    []string `key:"broker.input.topics.ignored"`
+	OutputTopics     []string `key:"broker.output.topics"`
+	ErrorTopics      []string `key:"broker.error.topics"`
+	InputSerializer  string   `key:"broker.input.topics.serializer"`
+	OutputSerializer string   `key:"broker.output.topics.serializer"`
+	ErrorSerializer  string   `key:"broker.error.topics.serializer"`
+	AvroInputSchema  string   `key:"avro.input.schema"`
+	AvroOutputSchema string   `key:"avro.output.schema"`
+	BrokerList       string   `key:"broker.metadata.broker.list"`
+	Compression      string   `key:"broker.output.compression"`
+	Partitioner      string   `key:"broker.output.partitioner"`
+	// broker.coordinator.quorum is accepted from older job files; topics
+	// are created with the Kafka admin API.
+	_                 struct{} `key:"broker.coordinator.quorum,ignored"`
+	AutoCreate        bool     `key:"broker.topic.autoCreate"`
+	Partitions        int      `key:"broker.topic.default.partitions"`
+	Replication       int      `key:"broker.topic.default.replicationFactor"`
+	MaxMessageBytes   int      `key:"broker.output.max.message.bytes"`
+	FetchMaxBytes     int      `key:"broker.input.fetch.max.bytes"`
+	FetchMaxPartBytes int      `key:"broker.input.fetch.max.partition.bytes"`
+
+	GuaranteeConfig
+	Security
+
+	// inputs is InputTopics less IgnoredInputs, found by Validate.
+	inputs []string
+}
+
+// Validate checks what single keys cannot: the stream's inputs and its
+// Avro schemas.
+func (c *StreamConfig) Validate() error {
+	c.inputs = withoutIgnored(c.InputTopics, c.IgnoredInputs)
+	return errors.Join(c.checkInputs(), c.checkAvro())
 }
 
 // inputPattern accepts a regular expression that Go compiles once
@@ -178,28 +223,30 @@ func anchored(pattern string) string { return "^(?:" + pattern + ")$" }
 // checkInputs requires exactly one of the topic list and the pattern, and
 // refuses a pattern that matches one of the stream's own output or error
 // topics: the stream would read back what it writes, without end.
-func checkInputs(conf component.Config) error {
-	list, pattern := conf.IsSet(KeyInputTopics), conf.IsSet(KeyInputPattern)
+func (c *StreamConfig) checkInputs() error {
+	list, pattern := c.InputTopicsSet, c.InputPatternSet
 	switch {
 	case list && pattern:
 		return fmt.Errorf("%s and %s are both set; a stream consumes either named topics or a pattern, set one", KeyInputTopics, KeyInputPattern)
 	case !list && !pattern:
 		return fmt.Errorf("neither %s nor %s is set; set one: the topics to consume, or a pattern of their names", KeyInputTopics, KeyInputPattern)
-	case list && len(withoutIgnored(conf.List(KeyInputTopics), conf.List(KeyInputIgnored))) == 0:
+	case list && len(c.inputs) == 0:
 		return fmt.Errorf("%s ignores every topic of %s: the stream would consume nothing", KeyInputIgnored, KeyInputTopics)
 	case !pattern:
 		return nil
 	}
-	re, err := regexp.Compile(anchored(conf.String(KeyInputPattern)))
+	re, err := regexp.Compile(anchored(c.InputPattern))
 	if err != nil {
 		return nil // the property's validator reports it
 	}
-	ignored := conf.List(KeyInputIgnored)
 	var errs []error
-	for _, k := range []string{KeyOutputTopics, KeyErrorTopics} {
-		for _, t := range withoutNone(conf.List(k)) {
-			if re.MatchString(t) && !slices.Contains(ignored, t) {
-				errs = append(errs, fmt.Errorf("%s %q matches %s topic %q: the stream would consume what it writes; narrow the pattern or add the topic to %s", KeyInputPattern, conf.String(KeyInputPattern), k, t, KeyInputIgnored))
+	for _, o := range []struct {
+		key    string
+		topics []string
+	}{{KeyOutputTopics, c.OutputTopics}, {KeyErrorTopics, c.ErrorTopics}} {
+		for _, t := range withoutNone(o.topics) {
+			if re.MatchString(t) && !slices.Contains(c.IgnoredInputs, t) {
+				errs = append(errs, fmt.Errorf("%s %q matches %s topic %q: the stream would consume what it writes; narrow the pattern or add the topic to %s", KeyInputPattern, c.InputPattern, o.key, t, KeyInputIgnored))
 			}
 		}
 	}
@@ -271,46 +318,37 @@ type Config struct {
 	Guarantee Guarantee // processing.guarantee and what goes with it (txn.go)
 }
 
-// Decode reads a validated stream configuration. Its errors only guard
-// against a validator and an accessor that disagree.
+// Decode returns the configuration a stream runs with from its validated
+// configuration. Its error only guards against a configuration that was not
+// validated against Spec.
 func Decode(name string, conf component.Config) (Config, error) {
-	c := Config{
-		Name: name, BrokerList: conf.String(KeyBrokerList),
-		Inputs: withoutIgnored(conf.List(KeyInputTopics), conf.List(KeyInputIgnored)), InputPattern: conf.String(KeyInputPattern),
-		IgnoredInputs: conf.List(KeyInputIgnored), Outputs: withoutNone(conf.List(KeyOutputTopics)), Errors: withoutNone(conf.List(KeyErrorTopics)),
-		InSer: conf.String(KeyInputSerializer), OutSer: conf.String(KeyOutputSerializer), ErrSer: conf.String(KeyErrorSerializer),
-		InSchema: conf.String(KeyAvroInputSchema), OutSchema: conf.String(KeyAvroOutputSchema),
-		Compression: conf.String(KeyCompression), Partitioner: conf.String(KeyPartitioner),
-		Security: decodeSecurity(conf),
-	}
-	var err error
-	if c.AutoCreate, err = conf.Bool(KeyAutoCreate); err != nil {
+	c, err := component.Typed[StreamConfig](conf)
+	if err != nil {
 		return Config{}, err
 	}
-	keys := [...]string{KeyPartitions, KeyReplication, KeyMaxMessageBytes, KeyFetchMaxBytes, KeyFetchMaxPartBytes}
-	var n [len(keys)]int64
-	for i, k := range keys {
-		if n[i], err = conf.Int(k); err != nil {
-			return Config{}, err
-		}
-	}
-	c.Partitions, c.Replication, c.MaxMessageBytes = int32(n[0]), int16(n[1]), int(n[2])
-	c.FetchMaxBytes, c.FetchMaxPartBytes = int(n[3]), int(n[4])
-	if c.Guarantee, err = decodeGuarantee(conf); err != nil {
-		return Config{}, err
-	}
-	return c, nil
+	return Config{
+		Name: name, BrokerList: c.BrokerList,
+		Inputs: c.inputs, InputPattern: c.InputPattern, IgnoredInputs: c.IgnoredInputs,
+		Outputs: withoutNone(c.OutputTopics), Errors: withoutNone(c.ErrorTopics),
+		InSer: c.InputSerializer, OutSer: c.OutputSerializer, ErrSer: c.ErrorSerializer,
+		InSchema: c.AvroInputSchema, OutSchema: c.AvroOutputSchema,
+		Compression: c.Compression, Partitioner: c.Partitioner,
+		AutoCreate: c.AutoCreate, Partitions: int32(c.Partitions), Replication: int16(c.Replication),
+		MaxMessageBytes: c.MaxMessageBytes, FetchMaxBytes: c.FetchMaxBytes, FetchMaxPartBytes: c.FetchMaxPartBytes,
+		Security:  c.Security,
+		Guarantee: c.guarantee(),
+	}, nil
 }
 
 // checkAvro refuses AvroSerializer without the schema of its side.
-func checkAvro(conf component.Config) error {
+func (c *StreamConfig) checkAvro() error {
 	var errs []error
-	if conf.String(KeyInputSerializer) == serialize.AvroName && conf.String(KeyAvroInputSchema) == "" {
+	if c.InputSerializer == serialize.AvroName && c.AvroInputSchema == "" {
 		errs = append(errs, fmt.Errorf("%s reads with %s: set %s", KeyInputSerializer, serialize.AvroName, KeyAvroInputSchema))
 	}
-	for _, k := range []string{KeyOutputSerializer, KeyErrorSerializer} {
-		if conf.String(k) == serialize.AvroName && conf.String(KeyAvroOutputSchema) == "" {
-			errs = append(errs, fmt.Errorf("%s writes with %s: set %s", k, serialize.AvroName, KeyAvroOutputSchema))
+	for _, o := range []struct{ key, ser string }{{KeyOutputSerializer, c.OutputSerializer}, {KeyErrorSerializer, c.ErrorSerializer}} {
+		if o.ser == serialize.AvroName && c.AvroOutputSchema == "" {
+			errs = append(errs, fmt.Errorf("%s writes with %s: set %s", o.key, serialize.AvroName, KeyAvroOutputSchema))
 		}
 	}
 	return errors.Join(errs...)

@@ -81,19 +81,26 @@ type Guarantee struct {
 	TxnTimeout    time.Duration // processing.transaction.timeout.ms
 }
 
-func decodeGuarantee(conf component.Config) (Guarantee, error) {
-	g := Guarantee{ExactlyOnce: conf.String(KeyGuarantee) == ExactlyOnce, TxnID: conf.String(KeyTransactionalID)}
-	switch conf.String(KeyIsolationLevel) {
+// GuaranteeConfig is the key group of the delivery guarantee, as written,
+// embedded in StreamConfig.
+type GuaranteeConfig struct {
+	Guarantee          string        `key:"processing.guarantee"`
+	IsolationLevel     string        `key:"broker.input.isolation.level"`
+	TransactionalID    string        `key:"processing.transactional.id"`
+	TransactionTimeout time.Duration `key:"processing.transaction.timeout.ms"`
+}
+
+// guarantee applies the isolation level's default, which depends on the
+// guarantee.
+func (c GuaranteeConfig) guarantee() Guarantee {
+	g := Guarantee{ExactlyOnce: c.Guarantee == ExactlyOnce, TxnID: c.TransactionalID, TxnTimeout: c.TransactionTimeout}
+	switch c.IsolationLevel {
 	case ReadCommitted:
 		g.ReadCommitted = true
 	case "":
 		g.ReadCommitted = g.ExactlyOnce
 	}
-	var err error
-	if g.TxnTimeout, err = conf.Millis(KeyTransactionTimeout); err != nil {
-		return Guarantee{}, err
-	}
-	return g, nil
+	return g
 }
 
 // transactionalID is the stream's transactional id in this process.

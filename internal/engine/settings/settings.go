@@ -75,51 +75,64 @@ func Spec() component.Spec {
 			{Key: KeyTimeout, Description: "Milliseconds after which the job stops by itself; -1 = run until stopped.", Default: "-1", Validator: component.IntRange(-1, 1<<50)},
 			{Key: KeyUIPort, Description: "Port of the status server (/healthz, /metrics, status page) on all interfaces; 0 = a free port (logged), -1 = no server.", Default: "4050", Validator: component.IntRange(-1, 65535)},
 		}, append(uiProperties(), remote.Properties()...)...),
+		Config: component.ConfigOf[EngineConfig](),
 	}
 }
 
-// Decode reads a validated engine configuration and checks the keys that
-// must agree with each other (the status server's, the REST client's). Its
-// error is a component.Problems naming each key, so a user sees every
-// problem of the engine at once, at its line.
-func Decode(conf component.Config) (Engine, error) {
-	s := Engine{AppName: conf.String(KeyAppName), Workers: Workers(conf.String(KeyMaster))}
+// EngineConfig is the engine's configuration as validation decodes it: one
+// field per key, the status server's and the REST client's keys as
+// embedded groups. Its Validate derives the Engine the process runs with.
+type EngineConfig struct {
+	AppName       string        `key:"engine.app.name"`
+	Master        string        `key:"engine.master"`
+	DriverMemory  string        `key:"engine.driver.memory"`
+	BatchDuration time.Duration `key:"engine.streaming.batchDuration"`
+	MaxRate       int64         `key:"engine.streaming.broker.maxRatePerPartition"`
+	Timeout       time.Duration `key:"engine.streaming.timeout"`
+	UIPort        int           `key:"engine.ui.port"`
+	UI
+	remote.ClientConfig
+
+	engine Engine
+}
+
+// Validate checks the keys that must agree with each other (the status
+// server's, the REST client's) and derives the Engine. Its error is a
+// component.Problems naming each key, so a user sees every problem of the
+// engine at once, at its line.
+func (c *EngineConfig) Validate() error {
+	e := Engine{AppName: c.AppName, Workers: Workers(c.Master), BatchInterval: c.BatchDuration, MaxRate: c.MaxRate,
+		Timeout: max(c.Timeout, 0), UIPort: c.UIPort, UI: c.UI, Remote: c.ClientConfig.Settings(c.AppName)}
 	var probs component.Problems
-	var err error
-	if s.BatchInterval, err = conf.Millis(KeyBatchDuration); err != nil {
-		probs = append(probs, problem(KeyBatchDuration, err.Error()))
-	}
-	if s.MaxRate, err = conf.Int(KeyMaxRate); err != nil {
-		probs = append(probs, problem(KeyMaxRate, err.Error()))
-	}
-	if s.Timeout, err = conf.Millis(KeyTimeout); err != nil {
-		probs = append(probs, problem(KeyTimeout, err.Error()))
-	}
-	s.Timeout = max(s.Timeout, 0)
-	if conf.IsSet(KeyDriverMemory) {
-		if s.MemoryLimit, err = ParseSize(conf.String(KeyDriverMemory)); err != nil {
+	if c.DriverMemory != "" {
+		var err error
+		if e.MemoryLimit, err = ParseSize(c.DriverMemory); err != nil {
 			probs = append(probs, problem(KeyDriverMemory, err.Error()))
 		}
 	}
-	port, err := conf.Int(KeyUIPort)
-	if err != nil {
-		probs = append(probs, problem(KeyUIPort, err.Error()))
-	}
-	s.UIPort = int(port)
-	var up component.Problems
-	s.UI, up = decodeUI(conf)
-	probs = append(probs, up...)
-	if s.Remote, err = remote.DecodeSettings(conf); err != nil {
+	probs = append(probs, c.UI.problems()...)
+	if err := c.ClientConfig.Validate(); err != nil {
 		var rp component.Problems
 		if !errors.As(err, &rp) {
-			return Engine{}, err
+			return err
 		}
 		probs = append(probs, rp...)
 	}
 	if len(probs) > 0 {
-		return Engine{}, probs
+		return probs
 	}
-	return s, nil
+	c.engine = e
+	return nil
+}
+
+// Decode returns the Engine of a configuration validated against Spec.
+// Its error only guards against one that was not.
+func Decode(conf component.Config) (Engine, error) {
+	c, err := component.Typed[EngineConfig](conf)
+	if err != nil {
+		return Engine{}, err
+	}
+	return c.engine, nil
 }
 
 func problem(key, msg string) component.Problem {

@@ -20,17 +20,20 @@ const (
 	KeyUIKey         = "engine.ui.ssl.key.location"
 )
 
-// UI is how the status server listens and whom it serves.
+// UI is how the status server listens and whom it serves: the key group
+// of engine.ui.*, embedded in EngineConfig, whose Validate checks it.
 type UI struct {
-	BindAddress string // engine.ui.bindAddress, "" = every interface
-	Profiling   bool   // engine.ui.profiling: /debug/pprof/, to 127.0.0.1 only
-	Tap         bool   // engine.ui.tap: /api/tap, samples of written records, to 127.0.0.1 only
-	Username    string // engine.ui.auth.username, "" = no authentication
+	BindAddress string `key:"engine.ui.bindAddress"` // "" = every interface
+	// Profiling serves /debug/pprof/, to 127.0.0.1 only.
+	Profiling bool `key:"engine.ui.profiling"`
+	// Tap serves /api/tap, samples of written records, to 127.0.0.1 only.
+	Tap      bool   `key:"engine.ui.tap"`
+	Username string `key:"engine.ui.auth.username"` // "" = no authentication
 	// Password is engine.ui.auth.password. It is left out of JSON, as
 	// the settings are shown on /api/status.
-	Password string `json:"-"`
-	CertFile string // engine.ui.ssl.certificate.location, "" = plain HTTP
-	KeyFile  string // engine.ui.ssl.key.location
+	Password string `key:"engine.ui.auth.password" json:"-"`
+	CertFile string `key:"engine.ui.ssl.certificate.location"` // "" = plain HTTP
+	KeyFile  string `key:"engine.ui.ssl.key.location"`
 }
 
 var bindAddress = component.NewValidator("IP address or host name", func(s string) error {
@@ -52,26 +55,14 @@ func uiProperties() []component.Property {
 	}
 }
 
-// decodeUI reads the status server's keys; its problems name each key.
-func decodeUI(conf component.Config) (UI, component.Problems) {
-	u := UI{
-		BindAddress: conf.String(KeyUIBindAddress),
-		Username:    conf.String(KeyUIUsername), Password: conf.String(KeyUIPassword),
-		CertFile: conf.String(KeyUICert), KeyFile: conf.String(KeyUIKey),
-	}
+// problems reports the status server's keys that must go together.
+func (u *UI) problems() component.Problems {
 	var probs component.Problems
-	var err error
-	if u.Profiling, err = conf.Bool(KeyUIProfiling); err != nil {
-		probs = append(probs, problem(KeyUIProfiling, err.Error()))
-	}
-	if u.Tap, err = conf.Bool(KeyUITap); err != nil {
-		probs = append(probs, problem(KeyUITap, err.Error()))
-	}
 	if (u.Username == "") != (u.Password == "") {
 		probs = append(probs, problem(KeyUIUsername, fmt.Sprintf("%s and %s go together", KeyUIUsername, KeyUIPassword)))
 	}
 	if (u.CertFile == "") != (u.KeyFile == "") {
 		probs = append(probs, problem(KeyUICert, fmt.Sprintf("%s and %s go together", KeyUICert, KeyUIKey)))
 	}
-	return u, probs
+	return probs
 }

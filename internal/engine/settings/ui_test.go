@@ -32,9 +32,8 @@ func TestUISettings(t *testing.T) {
 	if strings.Contains(string(b), "ui-Secret-99") {
 		t.Errorf("settings JSON shows the password: %s", b)
 	}
-	conf, _ = component.NewConfig(&spec, map[string]string{KeyUIUsername: "ops"})
-	if _, err := Decode(conf); err == nil || !strings.Contains(err.Error(), KeyUIPassword) {
-		t.Errorf("user without password: %v", err)
+	if _, probs := component.NewConfig(&spec, map[string]string{KeyUIUsername: "ops"}); len(probs) == 0 || !strings.Contains(probs.Error(), KeyUIPassword) {
+		t.Errorf("user without password: %v", probs)
 	}
 	if _, probs := component.NewConfig(&spec, map[string]string{KeyUIBindAddress: "0.0.0.0:80"}); len(probs) == 0 {
 		t.Error("a bind address with a port was accepted")

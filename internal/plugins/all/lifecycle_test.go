@@ -26,6 +26,7 @@ import (
 	"github.com/weir-streams/weir/internal/plugins/redis"
 	"github.com/weir-streams/weir/internal/plugins/searchindex"
 	"github.com/weir-streams/weir/internal/record"
+	"github.com/weir-streams/weir/internal/stream"
 	"github.com/weir-streams/weir/internal/streamtest"
 	"github.com/weir-streams/weir/internal/testserver/ferretdb"
 	redisserver "github.com/weir-streams/weir/internal/testserver/redis"
@@ -120,14 +121,10 @@ func (lc *lifecycle) config(spec *component.Spec) component.Config {
 			values[p.Key] = p.Example
 		}
 	}
+	// NewConfig runs the configuration's Validate too.
 	conf, probs := component.NewConfig(spec, values)
 	if len(probs) > 0 {
 		lc.t.Fatalf("defaults and examples of %s are not valid: %v (add Example values to its required properties)", spec.Name, probs)
-	}
-	if spec.Check != nil {
-		if err := spec.Check(conf); err != nil {
-			lc.t.Fatalf("defaults and examples of %s fail its Check: %v", spec.Name, err)
-		}
 	}
 	return conf
 }
@@ -184,7 +181,11 @@ func (lc *lifecycle) stream(spec *component.Spec) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := conf.List("broker.input.topics")[0]
+	sc, err := component.Typed[stream.StreamConfig](conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := sc.InputTopics[0]
 	if err := cl.ProduceSync(ctx, &kgo.Record{Topic: in, Value: []byte("one line")}).FirstErr(); err != nil {
 		t.Fatalf("produce: %v", err)
 	}
@@ -318,7 +319,12 @@ func (lc *lifecycle) services(ctx context.Context, spec *component.Spec, conf co
 		if provider == nil {
 			lc.t.Fatalf("no service of the registry provides %q", p.ServiceRef)
 		}
-		name := conf.String(p.Key)
+		// The service's name as the dataflow gives it: the property's
+		// value, or its default.
+		name, ok := conf.Values()[p.Key]
+		if !ok {
+			name = p.Default
+		}
 		svc, err := provider.NewService(ctx, lc.config(provider), lc.env(name, set))
 		if err != nil {
 			lc.t.Fatalf("build service %s: %v", provider.Name, err)
