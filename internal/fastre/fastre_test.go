@@ -28,7 +28,7 @@ const (
 // accessLogLines returns the lines of the bundled real access log.
 func accessLogLines(tb testing.TB) []string {
 	tb.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "testdata", "access-logs", "apache_combined_10k.log"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "access-logs", "apache_combined_10k.log"))
 	if err != nil {
 		tb.Fatalf("read access log: %v", err)
 	}
