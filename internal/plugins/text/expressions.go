@@ -67,7 +67,7 @@ type pattern struct {
 
 // regexOrGrok checks, on the key alone, each line that is a plain regular
 // expression; grok expressions need the pattern library and the other
-// keys, so checkSplitText checks them.
+// keys, so SplitTextConfig.Validate checks them.
 var regexOrGrok = component.NewValidator("regular expression (RE2 syntax) or grok expression, one or more lines", func(s string) error {
 	if strings.TrimSpace(s) == "" {
 		return errors.New("must not be empty")
@@ -95,42 +95,37 @@ func splitLines(s string) []string {
 
 // grokSetup builds the pattern library (go-grok's sets, then the pattern
 // files, then the inline definitions) and the expansion options.
-func grokSetup(conf component.Config) (*grok.Library, grok.Options, error) {
+func grokSetup(c *SplitTextConfig) (*grok.Library, grok.Options, error) {
 	var opts grok.Options
-	mode, err := grok.ParseCompat(conf.String(KeyGrokECS))
+	mode, err := grok.ParseCompat(c.ECS)
 	if err != nil {
 		return nil, opts, fmt.Errorf("property %q: %w", KeyGrokECS, err)
 	}
 	lib := grok.NewLibraryFor(mode)
-	for _, p := range conf.List(KeyGrokPatternsDir) {
+	for _, p := range c.PatternsDir {
 		if err := lib.AddPath(p); err != nil {
 			return nil, opts, fmt.Errorf("property \"grok.patterns.dir\": %w", err)
 		}
 	}
-	if defs := conf.String(KeyGrokDefinitions); defs != "" {
+	if defs := c.Definitions; defs != "" {
 		if err := lib.AddDefinitions(defs, "definition"); err != nil {
 			return nil, opts, fmt.Errorf("property \"grok.pattern.definitions\": %w", err)
 		}
 	}
-	if opts.Rename, err = grok.ParseMapping(conf.List(KeyGrokFieldMapping)); err != nil {
+	if opts.Rename, err = grok.ParseMapping(c.FieldMapping); err != nil {
 		return nil, opts, fmt.Errorf("property \"grok.field.mapping\": %w", err)
 	}
-	namedOnly, err := conf.Bool(KeyGrokNamedOnly)
-	if err != nil {
-		return nil, opts, fmt.Errorf("property \"grok.named.captures.only\": %w", err)
-	}
-	opts.AllCaptures = !namedOnly
+	opts.AllCaptures = !c.NamedOnly
 	return lib, opts, nil
 }
 
-// compilePatterns compiles the expressions of regexKey (one per line when
-// multi is set) anchored at the start of the input, and checks them
-// against fieldsKey: a plain regex needs one field per capture group; grok
-// expressions name their fields, and fieldsKey, if given, must name the
-// same ones.
-func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options, regexKey, fieldsKey string, multi bool, timeout time.Duration) ([]*pattern, error) {
-	src := conf.String(regexKey)
-	fields := conf.List(fieldsKey)
+// compilePatterns compiles src, the expressions of regexKey (one per line
+// when multi is set), and checks them against fields, the list of
+// fieldsKey: a plain regex needs one field per capture group; grok
+// expressions name their fields, and fields, if given, must name the same
+// ones.
+func compilePatterns(c *SplitTextConfig, lib *grok.Library, opts grok.Options, regexKey, src, fieldsKey string, fields []string, multi bool) ([]*pattern, error) {
+	timeout := c.Timeout
 	if src == "" {
 		return nil, fmt.Errorf("properties %q and %q must be given together", regexKey, fieldsKey)
 	}
@@ -210,7 +205,7 @@ func compilePatterns(conf component.Config, lib *grok.Library, opts grok.Options
 		p.bits = distinctBits(p.targets)
 		ps = append(ps, p)
 	}
-	if len(named) == 0 && len(fields) == 0 && conf.String(KeyGrokMatchField) == "" {
+	if len(named) == 0 && len(fields) == 0 && c.MatchField == "" {
 		// Every expression is grok and none captures: %{IP} alone, which
 		// in Logstash too sets nothing. Say how to name a field.
 		return nil, fmt.Errorf("property %q captures no field: name one, as in %%{IP:client} or (?<client>...)", regexKey)

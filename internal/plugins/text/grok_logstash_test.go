@@ -132,11 +132,8 @@ func TestGrokECSCompatibility(t *testing.T) {
 	// hint to load Logstash's files.
 	p := map[string]string{"value.regex": `%{NETSCREENSESSIONLOG}`, "grok.ecs.compatibility": "disabled"}
 	spec := text.SplitTextSpec()
-	conf, probs := component.NewConfig(&spec, p)
-	if err := probs.Err(); err != nil {
-		t.Fatal(err)
-	}
-	err := spec.Check(conf)
+	_, probs := component.NewConfig(&spec, p)
+	err := probs.Err()
 	if err == nil || !strings.Contains(err.Error(), `unknown pattern "NETSCREENSESSIONLOG"`) || !strings.Contains(err.Error(), "grok.patterns.dir") {
 		t.Errorf("disabled, a legacy format the library lacks: %v, want it unknown with the hint", err)
 	}
@@ -185,14 +182,11 @@ func TestGrokTimeout(t *testing.T) {
 // refused with the pattern at fault and where it is referenced.
 func TestGrokErrorsNameThePattern(t *testing.T) {
 	spec := text.SplitTextSpec()
-	conf, probs := component.NewConfig(&spec, map[string]string{
+	_, probs := component.NewConfig(&spec, map[string]string{
 		"value.regex":              `%{WORD:w} %{BROKEN:b}`,
 		"grok.pattern.definitions": "INNER (?<=a+)x(\nBROKEN %{INNER}",
 	})
-	if err := probs.Err(); err != nil {
-		t.Fatal(err)
-	}
-	err := spec.Check(conf)
+	err := probs.Err()
 	if err == nil || !strings.Contains(err.Error(), `pattern "INNER"`) {
 		t.Fatalf("error = %v, want it to name INNER", err)
 	}
@@ -200,8 +194,8 @@ func TestGrokErrorsNameThePattern(t *testing.T) {
 		t.Errorf("error = %v", err)
 	}
 	// A lookbehind alone is fine: it runs on the backtracking engine.
-	conf, _ = component.NewConfig(&spec, map[string]string{"value.regex": `(?<![0-9])%{INT:n}`})
-	if err := spec.Check(conf); err != nil {
+	if _, probs := component.NewConfig(&spec, map[string]string{"value.regex": `(?<![0-9])%{INT:n}`}); probs.Err() != nil {
+		err := probs.Err()
 		t.Errorf("lookbehind refused: %v", err)
 	}
 }

@@ -58,9 +58,6 @@ func RunGrok(args []string, r io.Reader, w io.Writer) error {
 	if err := probs.Err(); err != nil {
 		return err
 	}
-	if err := spec.Check(conf); err != nil {
-		return err
-	}
 	p, err := spec.NewProcessor(conf, component.Env{Name: "grok"})
 	if err != nil {
 		return err

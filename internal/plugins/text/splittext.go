@@ -49,9 +49,8 @@ const ErrGrokTimeout = "grok_timeout"
 
 // SplitTextSpec declares SplitText.
 func SplitTextSpec() component.Spec {
-	return component.Spec{
+	return component.ProcessorSpec(component.Spec{
 		Name: SplitTextName,
-		Kind: component.KindProcessor,
 		Summary: "Parses the raw value (record_value) with a regular expression anchored at its start, or a grok expression searched for anywhere in it, as Logstash does. " +
 			"With a plain regular expression, capture group i becomes field i of value.fields; with grok syntax " +
 			"(%{PATTERN:field:type}, (?<field>...)) the named captures give the fields (see docs/grok.md). " +
@@ -94,9 +93,45 @@ func SplitTextSpec() component.Spec {
 				"a capture into any other field the record already holds makes it an array of the old and the captured values, as Logstash does.",
 				Validator: component.List(component.NonEmpty)},
 		},
-		Check:        checkSplitText,
-		NewProcessor: newSplitText,
+	}, newSplitText)
+}
+
+// SplitTextConfig is SplitText's typed configuration.
+type SplitTextConfig struct {
+	RecordType   string        `key:"record.type"`
+	ValueRegex   string        `key:"value.regex"`
+	ValueFields  []string      `key:"value.fields"`
+	KeyRegex     string        `key:"key.regex"`
+	KeyFields    []string      `key:"key.fields"`
+	KeepRaw      bool          `key:"keep.raw.content"`
+	TimeZone     string        `key:"timezone.record.time"`
+	PatternsDir  []string      `key:"grok.patterns.dir"`
+	Definitions  string        `key:"grok.pattern.definitions"`
+	FieldMapping []string      `key:"grok.field.mapping"`
+	NamedOnly    bool          `key:"grok.named.captures.only"`
+	MatchField   string        `key:"grok.match.field"`
+	ECS          string        `key:"grok.ecs.compatibility"`
+	Timeout      time.Duration `key:"grok.timeout.millis"`
+	BreakOnMatch bool          `key:"grok.break.on.match"`
+	KeepEmpty    bool          `key:"grok.keep.empty.captures"`
+	TagOnFailure string        `key:"grok.tag.on.failure"`
+	Overwrite    []string      `key:"grok.overwrite"`
+
+	compiled *SplitText // what Validate compiled, shared read-only by every instance
+}
+
+// Validate compiles the expressions against the pattern library, and so
+// refuses what a single key cannot show: a grok reference that is
+// unknown, a regex whose capture groups do not match its field list, and a
+// key regex without key fields (or the reverse). Every problem found is
+// reported.
+func (c *SplitTextConfig) Validate() error {
+	st, err := build(c)
+	if err != nil {
+		return err
 	}
+	c.compiled = st
+	return nil
 }
 
 var timeZone = component.NewValidator("IANA time zone name, e.g. UTC or Europe/Paris", func(s string) error {
@@ -123,65 +158,42 @@ type SplitText struct {
 	overwrite  map[string]bool
 }
 
-// checkSplitText refuses, at validation, what a single key cannot show: a
-// grok reference that is unknown, a regex whose capture groups do not match
-// its field list, and a key regex without key fields (or the reverse).
-func checkSplitText(conf component.Config) error {
-	_, err := build(conf)
-	return err
-}
-
-func newSplitText(conf component.Config, env component.Env) (component.Processor, error) {
-	st, err := build(conf)
-	if err != nil {
-		return nil, err
-	}
+func newSplitText(c *SplitTextConfig, env component.Env) (component.Processor, error) {
+	st := *c.compiled
 	st.name = env.Name
-	return st, nil
+	return &st, nil
 }
 
 // build compiles the configuration, reporting every problem found.
-func build(conf component.Config) (*SplitText, error) {
-	st := &SplitText{typ: conf.String(KeyRecordType), matchField: conf.String(KeyGrokMatchField),
-		failure: conf.String(KeyGrokTagOnFailure)}
+func build(c *SplitTextConfig) (*SplitText, error) {
+	st := &SplitText{typ: c.RecordType, matchField: c.MatchField, failure: c.TagOnFailure,
+		timeout: c.Timeout, breakFirst: c.BreakOnMatch, keepEmpty: c.KeepEmpty, keepRaw: c.KeepRaw}
 	var errs []error
-	lib, opts, err := grokSetup(conf)
+	lib, opts, err := grokSetup(c)
 	if err != nil {
 		return nil, err
-	}
-	if st.timeout, err = conf.Millis(KeyGrokTimeout); err != nil {
-		return nil, fmt.Errorf("property %q: %w", KeyGrokTimeout, err)
-	}
-	if st.breakFirst, err = conf.Bool(KeyGrokBreakOnMatch); err != nil {
-		return nil, fmt.Errorf("property %q: %w", KeyGrokBreakOnMatch, err)
-	}
-	if st.keepEmpty, err = conf.Bool(KeyGrokKeepEmpty); err != nil {
-		return nil, fmt.Errorf("property %q: %w", KeyGrokKeepEmpty, err)
 	}
 	if st.failure == "" {
 		st.failure = record.ErrRegexMatching
 	}
-	for _, f := range conf.List(KeyGrokOverwrite) {
+	for _, f := range c.Overwrite {
 		if st.overwrite == nil {
 			st.overwrite = map[string]bool{}
 		}
 		st.overwrite[grok.FieldName(f)] = true
 	}
-	if st.value, err = compilePatterns(conf, lib, opts, KeyValueRegex, KeyValueFields, true, st.timeout); err != nil {
+	if st.value, err = compilePatterns(c, lib, opts, KeyValueRegex, c.ValueRegex, KeyValueFields, c.ValueFields, true); err != nil {
 		errs = append(errs, err)
 	}
-	if conf.IsSet(KeyKeyRegex) || conf.IsSet(KeyKeyFields) {
-		ps, err := compilePatterns(conf, lib, opts, KeyKeyRegex, KeyKeyFields, false, st.timeout)
+	if c.KeyRegex != "" || len(c.KeyFields) > 0 {
+		ps, err := compilePatterns(c, lib, opts, KeyKeyRegex, c.KeyRegex, KeyKeyFields, c.KeyFields, false)
 		if err != nil {
 			errs = append(errs, err)
 		} else {
 			st.key = ps[0]
 		}
 	}
-	if st.keepRaw, err = conf.Bool(KeyKeepRaw); err != nil {
-		errs = append(errs, err)
-	}
-	if st.loc, err = time.LoadLocation(conf.String(KeyTimeZone)); err != nil {
+	if st.loc, err = time.LoadLocation(c.TimeZone); err != nil {
 		errs = append(errs, fmt.Errorf("property \"timezone.record.time\": %w", err))
 	}
 	if err := errors.Join(errs...); err != nil {

@@ -132,11 +132,8 @@ func TestSplitText(t *testing.T) {
 
 func TestSplitTextRefusesAMismatchOfGroupsAndFields(t *testing.T) {
 	spec := text.SplitTextSpec()
-	conf, probs := component.NewConfig(&spec, map[string]string{"value.regex": `(a)(b)`, "value.fields": "only_one"})
-	if len(probs) > 0 {
-		t.Fatal(probs)
-	}
-	_, err := spec.NewProcessor(conf, component.Env{Name: "p"})
+	_, probs := component.NewConfig(&spec, map[string]string{"value.regex": `(a)(b)`, "value.fields": "only_one"})
+	err := probs.Err()
 	if err == nil || !strings.Contains(err.Error(), `has 2 capture groups but "value.fields" names 1 fields`) {
 		t.Fatalf("err = %v", err)
 	}
