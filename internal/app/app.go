@@ -115,11 +115,30 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 	stop := func() {
 		sctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 		defer cancel()
-		if err := e.Stop(sctx); err != nil {
-			o.Logger.Warn("stopping engine", "error", err)
-		}
-		if err := embedded.Close(sctx); err != nil {
-			o.Logger.Warn("closing the embedded broker", "error", err)
+		// The engine honours sctx for the batch in flight, but closing a
+		// Kafka client also waits for requests already on the wire, which
+		// a broker that accepts and never answers (a blackhole) holds for
+		// their own timeouts, and more under load. A stop that is still
+		// waiting CloseGrace after the deadline is abandoned: the process
+		// ends, and what was not committed is processed again, as after
+		// a kill. The stopping goroutine then ends with the process.
+		stopped := make(chan struct{})
+		go func() {
+			defer close(stopped)
+			if err := e.Stop(sctx); err != nil {
+				o.Logger.Warn("stopping engine", "error", err)
+			}
+			if err := embedded.Close(sctx); err != nil {
+				o.Logger.Warn("closing the embedded broker", "error", err)
+			}
+		}()
+		hard := time.NewTimer(stopTimeout + CloseGrace)
+		defer hard.Stop()
+		select {
+		case <-stopped:
+		case <-hard.C:
+			o.Logger.Error("the stop did not finish in time: exiting without it; batches that were not committed are processed again",
+				"bound", stopTimeout+CloseGrace)
 		}
 	}
 
@@ -210,3 +229,9 @@ func RunChecked(ctx context.Context, checked *config.Checked, o Options) error {
 func StopBound(batchInterval time.Duration) time.Duration {
 	return batchInterval + 5*time.Second
 }
+
+// CloseGrace is how long past its bound a stop may still wait for the
+// Kafka clients to close (the leave request, bounded at 2 s, and requests
+// in flight) before the process ends without it: whatever the network
+// does, a stop ends within StopBound plus CloseGrace.
+const CloseGrace = 10 * time.Second
