@@ -449,13 +449,13 @@ func useragent(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "weir useragent:", err)
 		return 2
 	}
-	size, err := conf.Int(useragentproc.KeyCacheSize)
+	c, err := component.Typed[useragentproc.ParseUserAgentConfig](conf)
 	if err != nil {
 		fmt.Fprintln(stderr, "weir useragent:", err)
 		return 2
 	}
-	a := uaparse.New(uaparse.Options{CacheSize: int(size)})
-	if err := uaparse.RunLinesFields(stdin, stdout, a, conf.List(useragentproc.KeyFields)); err != nil {
+	a := uaparse.New(uaparse.Options{CacheSize: c.CacheSize})
+	if err := uaparse.RunLinesFields(stdin, stdout, a, c.Fields); err != nil {
 		fmt.Fprintln(stderr, "weir useragent:", err)
 		return 1
 	}

@@ -3,15 +3,15 @@ package component
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
-	"time"
 )
 
 // Config is a component's configuration after validation: declared keys with
-// their defaults applied, aliases resolved, and dynamic keys kept apart.
-// Accessors convert values; since validation already ran, their errors only
-// guard against a spec whose validator and accessor disagree.
+// their defaults applied, aliases resolved, dynamic keys kept apart, and the
+// typed configuration they were decoded into. A built-in component reads
+// only its typed configuration (Typed); no key is read by name after
+// validation. Values and Given expose the keys as given, for what works on
+// keys as such: service references, redacted views, an installed plugin.
 type Config struct {
 	spec    *Spec
 	values  map[string]string
@@ -148,59 +148,6 @@ func (s *Spec) keys() []string {
 
 // Spec returns the spec the configuration was validated against.
 func (c Config) Spec() *Spec { return c.spec }
-
-// IsSet reports whether the key was given explicitly.
-func (c Config) IsSet(key string) bool {
-	_, ok := c.values[key]
-	return ok
-}
-
-// String returns the value of key, or its default.
-func (c Config) String(key string) string {
-	if v, ok := c.values[key]; ok {
-		return v
-	}
-	if p, ok := c.spec.Property(key); ok {
-		return p.Default
-	}
-	return ""
-}
-
-// Int returns the value of key as an integer.
-func (c Config) Int(key string) (int64, error) {
-	s := strings.TrimSpace(c.String(key))
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("property %q: %q is not an integer", key, s)
-	}
-	return n, nil
-}
-
-// Bool returns the value of key as a boolean.
-func (c Config) Bool(key string) (bool, error) {
-	b, err := parseBool(c.String(key))
-	if err != nil {
-		return false, fmt.Errorf("property %q: %w", key, err)
-	}
-	return b, nil
-}
-
-// Millis returns the value of key, an integer number of milliseconds, as a
-// duration.
-func (c Config) Millis(key string) (time.Duration, error) {
-	n, err := c.Int(key)
-	if err != nil {
-		return 0, err
-	}
-	return time.Duration(n) * time.Millisecond, nil
-}
-
-// List returns the value of key as a comma-separated list.
-func (c Config) List(key string) []string { return SplitList(c.String(key)) }
-
-// Dynamic returns the keys the spec does not declare, for components with
-// DynamicProperties.
-func (c Config) Dynamic() map[string]string { return c.dynamic }
 
 // Values returns every declared key that was set, resolved under its
 // canonical name, with sensitive values as they are. Use Redacted for

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -38,8 +39,20 @@ func problemTexts(ps component.Problems) []string {
 	return out
 }
 
+// testConfig is the typed configuration of testSpec's keys.
+type testConfig struct {
+	Count       int           `key:"count"`
+	Override    bool          `key:"override.field"`
+	Wait        time.Duration `key:"wait"`
+	Topics      []string      `key:"topics"`
+	Label       string        `key:"label"`
+	WaitGiven   bool          `key:"wait,set"`
+	FieldsGiven bool          `key:"override.field,set"`
+}
+
 func TestNewConfigValid(t *testing.T) {
 	spec := testSpec()
+	spec.Config = component.ConfigOf[testConfig]()
 	conf, probs := component.NewConfig(spec, map[string]string{"count": " 7 ", "overwrite.field": "TRUE"})
 	if len(probs) != 0 {
 		t.Fatalf("problems: %v", probs)
@@ -47,55 +60,27 @@ func TestNewConfigValid(t *testing.T) {
 	if conf.Spec() != spec {
 		t.Error("Spec() is not the spec validated against")
 	}
-	if n, err := conf.Int("count"); err != nil || n != 7 {
-		t.Errorf("Int(count) = %d, %v", n, err)
+	c, err := component.Typed[testConfig](conf)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// A value given under an alias is read under the key.
-	if !conf.IsSet("override.field") || conf.IsSet("overwrite.field") {
-		t.Error("the alias is not resolved to its key")
+	// A value given under an alias is read under the key; defaults apply
+	// to keys not given, which do not count as set.
+	want := testConfig{Count: 7, Override: true, Wait: 1500 * time.Millisecond, Topics: []string{"a", "b"}, FieldsGiven: true}
+	if !reflect.DeepEqual(*c, want) {
+		t.Errorf("decoded %+v, want %+v", *c, want)
 	}
-	if b, err := conf.Bool("override.field"); err != nil || !b {
-		t.Errorf("Bool(override.field) = %v, %v", b, err)
-	}
-	// Defaults apply to keys not given, which do not count as set.
-	if conf.IsSet("wait") {
-		t.Error("a default counts as set")
-	}
-	if d, err := conf.Millis("wait"); err != nil || d != 1500*time.Millisecond {
-		t.Errorf("Millis(wait) = %v, %v", d, err)
-	}
-	if got := conf.List("topics"); !slices.Equal(got, []string{"a", "b"}) {
-		t.Errorf("List(topics) = %q", got)
-	}
-	if got := conf.String("label"); got != "" {
-		t.Errorf("String of a key without default = %q", got)
-	}
-	if got := conf.String("not.declared"); got != "" {
-		t.Errorf("String of an undeclared key = %q", got)
-	}
-	want := map[string]string{"count": " 7 ", "override.field": "TRUE"}
+	wantVals := map[string]string{"count": " 7 ", "override.field": "TRUE"}
 	vals := conf.Values()
-	if !maps.Equal(vals, want) {
-		t.Errorf("Values() = %v, want %v", vals, want)
+	if !maps.Equal(vals, wantVals) {
+		t.Errorf("Values() = %v, want %v", vals, wantVals)
 	}
 	vals["count"] = "changed"
-	if conf.String("count") != " 7 " {
+	if conf.Values()["count"] != " 7 " {
 		t.Error("Values() shares its map with the configuration")
 	}
-	if len(conf.Dynamic()) != 0 {
-		t.Errorf("dynamic keys %v of a spec without them", conf.Dynamic())
-	}
-	// Accessors guard against a validator that accepts what they cannot
-	// read.
-	conf, _ = component.NewConfig(spec, map[string]string{"count": "1", "label": "x"})
-	if _, err := conf.Int("label"); err == nil || err.Error() != `property "label": "x" is not an integer` {
-		t.Errorf("Int(label) error %v", err)
-	}
-	if _, err := conf.Bool("label"); err == nil || !strings.Contains(err.Error(), `property "label": "x" is not true or false`) {
-		t.Errorf("Bool(label) error %v", err)
-	}
-	if _, err := conf.Millis("label"); err == nil {
-		t.Error("Millis(label) gives no error")
+	if g := conf.Given(); !maps.Equal(g, wantVals) {
+		t.Errorf("Given() = %v of a spec without dynamic keys, want %v", g, wantVals)
 	}
 }
 
@@ -146,12 +131,6 @@ func TestNewConfigDynamicKeys(t *testing.T) {
 	conf, probs := component.NewConfig(spec, map[string]string{"count": "2", "custom.key": "v", "other": ""})
 	if len(probs) != 0 {
 		t.Fatalf("problems: %v", probs)
-	}
-	if want := map[string]string{"custom.key": "v", "other": ""}; !maps.Equal(conf.Dynamic(), want) {
-		t.Errorf("Dynamic() = %v, want %v", conf.Dynamic(), want)
-	}
-	if conf.IsSet("custom.key") || conf.String("custom.key") != "" {
-		t.Error("a dynamic key is read as a declared one")
 	}
 	if _, ok := conf.Values()["custom.key"]; ok {
 		t.Error("Values() holds a dynamic key")
@@ -257,7 +236,7 @@ func TestNewConfigDynamicKeyNearDeclared(t *testing.T) {
 	} {
 		conf, probs := component.NewConfig(spec, map[string]string{tt.key: "x"})
 		if tt.near == "" {
-			if len(probs) != 0 || conf.Dynamic()[tt.key] != "x" {
+			if len(probs) != 0 || conf.Given()[tt.key] != "x" {
 				t.Errorf("%q: problems %v, want it kept as a free-form key", tt.key, probs)
 			}
 			continue

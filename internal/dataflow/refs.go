@@ -6,9 +6,10 @@ package dataflow
 // dataflow that provides what the property asks for.
 func (c Configured) ServiceRefs() []string {
 	var out []string
+	given := c.Config.Values()
 	for _, prop := range c.Spec.Properties {
-		if prop.ServiceRef != "" && c.Config.IsSet(prop.Key) {
-			out = append(out, c.Config.String(prop.Key))
+		if name, ok := given[prop.Key]; ok && prop.ServiceRef != "" {
+			out = append(out, name)
 		}
 	}
 	return out

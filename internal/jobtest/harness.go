@@ -221,7 +221,12 @@ func checkCanned(plan *dataflow.Plan, procs []dataflow.Configured, opts Options)
 			if p.Spec.Name != dns.IpToFqdnName {
 				continue
 			}
-			svc := p.Config.String(dns.KeyCacheService)
+			pc, err := component.Typed[dns.IpToFqdnConfig](p.Config)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			svc := pc.CacheService
 			if c := opts.Canned[svc]; c == nil || c.ReverseDNS == nil {
 				errs = append(errs, fmt.Errorf("processor %q resolves addresses with DNS: declare reverse_dns answers for its cache service under services.%s in the test file (a test never asks a real DNS server)", p.Name(), svc))
 			}

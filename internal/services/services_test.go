@@ -39,29 +39,31 @@ func (p *probe) Close(context.Context) error {
 	return nil
 }
 
+// probeConfig is the probe's typed configuration.
+type probeConfig struct {
+	After string `key:"after"`
+	Fail  bool   `key:"fail"`
+}
+
 // probeSpec is a service that may name another probe (after), which it
 // looks up while it is built, and may refuse to start.
 func probeSpec(ev *events) *component.Spec {
-	return &component.Spec{
-		Name: "test.Probe", Kind: component.KindService, Provides: "probe",
+	spec := component.ServiceSpec(component.Spec{
+		Name: "test.Probe", Provides: "probe",
 		Properties: []component.Property{
 			{Key: "after", Description: "a probe this one uses", ServiceRef: "probe"},
 			{Key: "fail", Description: "refuse to start", Default: "false", Validator: component.Bool},
 		},
-		NewService: func(_ context.Context, conf component.Config, env component.Env) (component.Service, error) {
-			if conf.IsSet("after") {
-				if _, ok := env.Services.Service(conf.String("after")); !ok {
-					return nil, fmt.Errorf("service %q is not built yet", conf.String("after"))
-				}
+	}, func(_ context.Context, c *probeConfig, env component.Env) (component.Service, error) {
+		if c.After != "" {
+			if _, ok := env.Services.Service(c.After); !ok {
+				return nil, fmt.Errorf("service %q is not built yet", c.After)
 			}
-			fail, err := conf.Bool("fail")
-			if err != nil {
-				return nil, err
-			}
-			ev.add("build %s", env.Name)
-			return &probe{name: env.Name, ev: ev, fail: fail}, nil
-		},
-	}
+		}
+		ev.add("build %s", env.Name)
+		return &probe{name: env.Name, ev: ev, fail: c.Fail}, nil
+	})
+	return &spec
 }
 
 // probes returns the events of a test and a function that configures a
