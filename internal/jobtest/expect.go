@@ -2,6 +2,7 @@ package jobtest
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 
@@ -23,7 +24,7 @@ type Failure struct {
 func check(e Expect, res Result) []Failure {
 	var out []Failure
 	unknown := map[string]bool{}
-	for _, dest := range sortedKeys(e.Counts) {
+	for _, dest := range slices.Sorted(maps.Keys(e.Counts)) {
 		if msg := unknownDest(dest, res); msg != "" {
 			unknown[dest] = true
 			out = append(out, Failure{Line: e.lineOf("count." + dest), Msg: "count of " + msg})
@@ -38,7 +39,7 @@ func check(e Expect, res Result) []Failure {
 			out = append(out, Failure{Line: re.Line, Msg: "records of " + msg})
 		}
 	}
-	for _, dest := range sortedKeys(e.Counts) {
+	for _, dest := range slices.Sorted(maps.Keys(e.Counts)) {
 		if unknown[dest] {
 			continue
 		}
@@ -47,7 +48,7 @@ func check(e Expect, res Result) []Failure {
 			out = append(out, Failure{Line: e.lineOf("count." + dest), Msg: fmt.Sprintf("count of %s: want %d records, got %d%s", dest, want, got, summary(res))})
 		}
 	}
-	for _, name := range sortedKeys(e.Stored) {
+	for _, name := range slices.Sorted(maps.Keys(e.Stored)) {
 		want := e.Stored[name]
 		got, ok := res.Stored[name]
 		switch {
@@ -194,13 +195,4 @@ func checkField(fe FieldExpect, r *record.Record) string {
 // (string) look alike otherwise.
 func describe(v record.Value) string {
 	return fmt.Sprintf("%s (%s)", v.String(), v.Kind())
-}
-
-func sortedKeys(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

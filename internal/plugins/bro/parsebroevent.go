@@ -7,6 +7,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/weir-streams/weir/internal/component"
@@ -98,7 +100,7 @@ func (p *ParseBroEvent) parse(r *record.Record) error {
 		r.Remove(record.FieldKey)
 		r.Remove(record.FieldValue)
 	}
-	for _, k := range sortedKeys(event) {
+	for _, k := range slices.Sorted(maps.Keys(event)) {
 		val, err := fieldValue(k, event[k])
 		if err != nil {
 			return fmt.Errorf("field %q: %w", k, err)
@@ -143,17 +145,4 @@ func fieldValue(key string, v any) (record.Value, error) {
 		return record.FloatValue(f), nil
 	}
 	return record.ValueFromJSON(v)
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-		}
-	}
-	return keys
 }

@@ -3,6 +3,8 @@ package fields
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/weir-streams/weir/internal/component"
@@ -57,7 +59,7 @@ func (c *AddFieldsConfig) Validate() error {
 	dyn := c.Fields
 	c.rules = nil
 	var errs []string
-	for _, k := range sortedKeys(dyn) {
+	for _, k := range slices.Sorted(maps.Keys(dyn)) {
 		if strings.HasSuffix(k, suffixType) || strings.HasSuffix(k, suffixName) {
 			base := strings.TrimSuffix(strings.TrimSuffix(k, suffixType), suffixName)
 			if _, ok := dyn[base]; !ok {

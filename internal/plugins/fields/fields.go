@@ -13,6 +13,8 @@ package fields
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -109,7 +111,7 @@ var expressionValidator = component.NewValidator("expression (docs/expressions.m
 func parseDynamic[T any](dst *[]T, dyn map[string]string, parse func(key, value string) (T, error)) error {
 	*dst = nil
 	var errs []error
-	for _, k := range sortedKeys(dyn) {
+	for _, k := range slices.Sorted(maps.Keys(dyn)) {
 		t, err := parse(k, dyn[k])
 		if err != nil {
 			errs = append(errs, fmt.Errorf("property %q: %w", k, err))

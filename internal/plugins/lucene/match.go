@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/netip"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -92,15 +93,6 @@ func (p *Policies) matcher() *Matcher {
 	return m
 }
 
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // MatchQuerySpec declares MatchQuery.
 func MatchQuerySpec() component.Spec {
 	return component.ProcessorSpec(component.Spec{
@@ -135,7 +127,7 @@ type MatchQueryConfig struct {
 func (c *MatchQueryConfig) Validate() error {
 	var errs []error
 	c.rules = nil
-	for _, k := range sortedKeys(c.Queries) {
+	for _, k := range slices.Sorted(maps.Keys(c.Queries)) {
 		v := c.Queries[k]
 		q, err := Parse(v)
 		if err != nil {
@@ -198,7 +190,7 @@ func ipToLong(ip string) uint64 {
 func (c *MatchIPConfig) Validate() error {
 	var errs []error
 	c.rules, c.reRules = nil, nil
-	for _, k := range sortedKeys(c.Rules) {
+	for _, k := range slices.Sorted(maps.Keys(c.Rules)) {
 		v := c.Rules[k]
 		field, val, ok := strings.Cut(v, ":")
 		if !ok {
