@@ -188,6 +188,15 @@ type Env struct {
 	Services ServiceLookup
 }
 
+// Log returns the component's logger: Logger, or slog.Default() for a
+// component built outside an engine (weir grok, a test).
+func (e Env) Log() *slog.Logger {
+	if e.Logger == nil {
+		return slog.Default()
+	}
+	return e.Logger
+}
+
 // Metrics creates the metric vectors a component reports to, once per name
 // and registry: components are rebuilt on every pipeline swap, and two
 // instances of a component ask for the same vectors. Names are prefixed

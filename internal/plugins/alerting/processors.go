@@ -85,11 +85,7 @@ func newBase(c *SandboxConfig, env component.Env) (base, error) {
 	if err != nil {
 		return base{}, err
 	}
-	log := env.Logger
-	if log == nil {
-		log = slog.Default()
-	}
-	return base{store: st, forms: c.forms, outType: c.OutputType, log: log, now: time.Now, procName: env.Name}, nil
+	return base{store: st, forms: c.forms, outType: c.OutputType, log: env.Log(), now: time.Now, procName: env.Name}, nil
 }
 
 // failed is the error record of a formula that could not be evaluated:

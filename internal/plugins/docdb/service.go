@@ -280,11 +280,7 @@ var _ Datastore = (*Service)(nil)
 // for the database: a database that is down at start is retried like one
 // that goes down later, so the dataflow starts and the streams wait.
 func newService(ctx context.Context, conf *ServiceConfig, env component.Env) (component.Service, error) {
-	log := env.Logger
-	if log == nil {
-		log = slog.Default()
-	}
-	log = log.With("service", env.Name)
+	log := env.Log().With("service", env.Name)
 	met := env.Metrics
 	if met == nil {
 		met = metrics.New(prometheus.NewRegistry())

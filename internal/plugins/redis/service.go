@@ -182,11 +182,7 @@ type Service struct {
 var _ component.Datastore = (*Service)(nil)
 
 func newService(_ context.Context, conf *ServiceConfig, env component.Env) (component.Service, error) {
-	log := env.Logger
-	if log == nil {
-		log = slog.Default()
-	}
-	log = log.With("service", env.Name)
+	log := env.Log().With("service", env.Name)
 	s := &Service{log: log}
 	addrs := conf.Connection
 	// Building connects to nothing: go-redis dials on the first command.

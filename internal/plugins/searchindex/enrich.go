@@ -151,11 +151,8 @@ func newEnrich(conf *EnrichConfig, env component.Env) (component.Processor, erro
 	if err != nil {
 		return nil, err
 	}
-	p := &Enrich{svc: svc, log: env.Logger, key: conf.key, index: conf.index, incl: conf.incl, excludes: conf.excludes,
+	p := &Enrich{svc: svc, log: env.Log(), key: conf.key, index: conf.index, incl: conf.incl, excludes: conf.excludes,
 		optional: conf.Optional, debugField: conf.debugField, debugRe: conf.debugRe}
-	if p.log == nil {
-		p.log = slog.Default()
-	}
 	if conf.CacheService != "" {
 		if p.cache, err = component.ServiceFor[cache.KeyValue](env, "cache.service", conf.CacheService, "a cache"); err != nil {
 			return nil, err

@@ -229,11 +229,7 @@ func newService(_ context.Context, conf *ServiceConfig, env component.Env) (comp
 	if err != nil {
 		return nil, err
 	}
-	log := env.Logger
-	if log == nil {
-		log = slog.Default()
-	}
-	log = log.With("service", env.Name)
+	log := env.Log().With("service", env.Name)
 	met := env.Metrics
 	if met == nil {
 		met = metrics.New(prometheus.NewRegistry())
