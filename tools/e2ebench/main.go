@@ -1,7 +1,9 @@
 // Command e2ebench measures Weir end to end: N real access-log lines in
-// pipeline_raw, the sample parsing job, all N records out on
-// pipeline_events. It reports records per second, CPU seconds per million
-// records and peak resident memory of the Weir process.
+// pipeline_raw, the job (by default the sample parsing job), all N records
+// out: the run ends when the job's output topic and error topic together
+// hold N records, so that lines the job does not parse count as done. It
+// reports records per second, CPU seconds per million records and peak
+// resident memory of the Weir process.
 //
 //	go run ./tools/e2ebench -n 1000000              # broker in this process: Weir's own CPU and memory
 //	go run ./tools/e2ebench -n 1000000 -embedded    # Weir runs its embedded broker, as the quickstart does
@@ -23,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -32,6 +35,10 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/weir-streams/weir/internal/component"
+	"github.com/weir-streams/weir/internal/config"
+	"github.com/weir-streams/weir/internal/stream"
 )
 
 func main() {
@@ -44,7 +51,9 @@ func main() {
 func run() error {
 	n := flag.Int("n", 1000000, "records to push through")
 	embedded := flag.Bool("embedded", false, "let Weir run its embedded broker (its CPU and memory count)")
-	conf := flag.String("conf", "conf/quickstart.yml", "job file (reads pipeline_raw, writes pipeline_events)")
+	conf := flag.String("conf", "conf/quickstart.yml", "job file; its stream reading pipeline_raw gives the output and error topics")
+	outFlag := flag.String("out", "", "comma-separated output topics to count, instead of the job's")
+	errFlag := flag.String("errors", "", "comma-separated error topics to count, instead of the job's")
 	logPath := flag.String("log", "testdata/access-logs/apache_combined_10k.log", "lines to repeat")
 	partitions := flag.Int("partitions", 4, "partitions of pipeline_raw")
 	profile := flag.String("cpuprofile", "", "have Weir write a CPU profile here")
@@ -54,6 +63,19 @@ func run() error {
 	lines, err := readLines(*logPath)
 	if err != nil {
 		return err
+	}
+	topics, err := jobTopics(*conf, inputTopic)
+	if err != nil {
+		return err
+	}
+	if *outFlag != "" {
+		topics.out = component.SplitList(*outFlag)
+	}
+	if *errFlag != "" {
+		topics.errs = component.SplitList(*errFlag)
+	}
+	if len(topics.out) == 0 {
+		return errors.New("no output topic to count: give -out")
 	}
 	dir, err := os.MkdirTemp("", "e2ebench")
 	if err != nil {
@@ -126,12 +148,12 @@ func run() error {
 	}
 	adm := kadm.NewClient(cl)
 	// With -embedded, Weir has created the topic already (autoCreate).
-	resp, err := adm.CreateTopic(ctx, int32(*partitions), 1, nil, "pipeline_raw")
+	resp, err := adm.CreateTopic(ctx, int32(*partitions), 1, nil, inputTopic)
 	if err == nil {
 		err = resp.Err
 	}
 	if err != nil && !errors.Is(err, kerr.TopicAlreadyExists) {
-		return fmt.Errorf("create pipeline_raw: %w", err)
+		return fmt.Errorf("create %s: %w", inputTopic, err)
 	}
 	fmt.Fprintf(os.Stderr, "producing %d lines...\n", *n)
 	produceStart := time.Now()
@@ -150,7 +172,7 @@ func run() error {
 		}
 	}
 	for {
-		got, err := count(ctx, adm, "pipeline_events")
+		got, err := topics.done(ctx, adm)
 		if err == nil && got >= int64(*n) {
 			break
 		}
@@ -191,7 +213,7 @@ func run() error {
 func produce(ctx context.Context, cl *kgo.Client, lines [][]byte, n int) error {
 	errc := make(chan error, 1)
 	for i := 0; i < n; i++ {
-		cl.Produce(ctx, &kgo.Record{Topic: "pipeline_raw", Key: []byte(strconv.Itoa(i)), Value: lines[i%len(lines)]}, func(_ *kgo.Record, err error) {
+		cl.Produce(ctx, &kgo.Record{Topic: inputTopic, Key: []byte(strconv.Itoa(i)), Value: lines[i%len(lines)]}, func(_ *kgo.Record, err error) {
 			if err != nil {
 				select {
 				case errc <- err:
@@ -211,18 +233,96 @@ func produce(ctx context.Context, cl *kgo.Client, lines [][]byte, n int) error {
 	}
 }
 
-func count(ctx context.Context, adm *kadm.Client, topic string) (int64, error) {
-	offs, err := adm.ListEndOffsets(ctx, topic)
+// inputTopic is the topic the benchmark fills.
+const inputTopic = "pipeline_raw"
+
+// countedTopics are the topics whose records tell how far the job is: every
+// record read ends in each output topic or, when the job fails it, in each
+// error topic.
+type countedTopics struct {
+	out, errs []string
+}
+
+// jobTopics reads the output and error topics of the job file's stream that
+// consumes input. Topics written "none" are no topics.
+func jobTopics(path, input string) (countedTopics, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return countedTopics{}, fmt.Errorf("read job file: %w", err)
+	}
+	// The broker list and the status port are the benchmark's to set; the
+	// job file's other variables are those of this process.
+	getenv := func(k string) (string, bool) {
+		switch k {
+		case "BROKER_LIST":
+			return "embedded", true
+		case "WEIR_UI_PORT":
+			return "-1", true
+		}
+		return os.LookupEnv(k)
+	}
+	job, err := config.Parse(data, time.Time{}, getenv)
+	if err != nil {
+		return countedTopics{}, fmt.Errorf("job file %s: %w", path, err)
+	}
+	var found []countedTopics
+	for i := range job.DataFlow.Streams {
+		c := &job.DataFlow.Streams[i].Component
+		in, _ := c.Value(stream.KeyInputTopics)
+		if !slices.Contains(component.SplitList(in), input) {
+			continue
+		}
+		out, _ := c.Value(stream.KeyOutputTopics)
+		errs, _ := c.Value(stream.KeyErrorTopics)
+		found = append(found, countedTopics{out: withoutNone(component.SplitList(out)), errs: withoutNone(component.SplitList(errs))})
+	}
+	switch len(found) {
+	case 0:
+		return countedTopics{}, fmt.Errorf("job file %s: no stream reads %s", path, input)
+	case 1:
+		return found[0], nil
+	default:
+		return countedTopics{}, fmt.Errorf("job file %s: %d streams read %s; give -out and -errors", path, len(found), input)
+	}
+}
+
+func withoutNone(topics []string) []string {
+	return slices.DeleteFunc(topics, func(t string) bool { return t == stream.NoTopic })
+}
+
+// done returns how many input records the job has finished with.
+func (t countedTopics) done(ctx context.Context, adm *kadm.Client) (int64, error) {
+	offs, err := adm.ListEndOffsets(ctx, append(slices.Clone(t.out), t.errs...)...)
 	if err != nil {
 		return 0, err
 	}
-	var n int64
+	counts := make(map[string]int64)
 	offs.Each(func(o kadm.ListedOffset) {
+		// A topic not created yet (an error topic no record has
+		// failed to) holds nothing.
 		if o.Err == nil {
-			n += o.Offset
+			counts[o.Topic] += o.Offset
 		}
 	})
-	return n, nil
+	return t.finished(counts), nil
+}
+
+// finished returns how many input records the job has finished with, given
+// the records each topic holds: every output topic receives each parsed
+// record and every error topic each failed one, so the least filled output
+// topic and the least filled error topic together are the records done.
+func (t countedTopics) finished(counts map[string]int64) int64 {
+	least := func(topics []string) int64 {
+		if len(topics) == 0 {
+			return 0
+		}
+		m := counts[topics[0]]
+		for _, tp := range topics[1:] {
+			m = min(m, counts[tp])
+		}
+		return m
+	}
+	return least(t.out) + least(t.errs)
 }
 
 func waitBroker(ctx context.Context, cl *kgo.Client) error {

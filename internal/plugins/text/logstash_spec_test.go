@@ -77,6 +77,7 @@ func loadSpecCases(t *testing.T) []*specCase {
 
 // logstashPatterns finds Logstash's pattern files: shared/testdata beside
 // the repository (CI's layout) or beside one of its parents (a work tree).
+// It returns "" when they are not there, which fails the test under CI.
 func logstashPatterns(t *testing.T) string {
 	t.Helper()
 	dir, err := filepath.Abs(".")
@@ -92,7 +93,6 @@ func logstashPatterns(t *testing.T) string {
 	if os.Getenv("CI") != "" {
 		t.Fatal("shared/testdata/logstash-patterns not found beside the repository")
 	}
-	t.Skip("shared/testdata/logstash-patterns not found beside the repository")
 	return ""
 }
 
@@ -387,7 +387,8 @@ func knownFailures(t *testing.T) map[string]bool {
 // grok.patterns.dir. Both must give at least 95 % of the cases of each mode
 // fully right; the cases that fail must be exactly those listed
 // in known-failures.txt (docs/grok.md gives the reasons), so that a
-// regression and a fix both show.
+// regression and a fix both show. Without Logstash's files beside the
+// repository (outside CI) the built-in library is still checked.
 func TestLogstashPatternSuite(t *testing.T) {
 	cases := loadSpecCases(t)
 	dir := logstashPatterns(t)
@@ -411,6 +412,16 @@ func TestLogstashPatternSuite(t *testing.T) {
 		}},
 	}
 	write := os.Getenv("WEIR_WRITE_KNOWN_FAILURES") != ""
+	if dir == "" {
+		// The built-in library needs no files and is checked all the
+		// same; the list of known failures covers both variants, so it is
+		// not written from one.
+		if write {
+			t.Fatal("WEIR_WRITE_KNOWN_FAILURES needs shared/testdata/logstash-patterns beside the repository")
+		}
+		t.Log("shared/testdata/logstash-patterns not found beside the repository: Logstash's files are not checked")
+		variants = variants[:1]
+	}
 	var listing []string
 	for _, v := range variants {
 		total, right := map[string]int{}, map[string]int{}
