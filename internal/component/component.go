@@ -43,6 +43,7 @@ import (
 	"log/slog"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/record"
 )
 
@@ -195,6 +196,16 @@ func (e Env) Log() *slog.Logger {
 		return slog.Default()
 	}
 	return e.Logger
+}
+
+// Meters returns the registry the component reports to: Metrics, or a
+// registry of its own for a component built outside an engine (weir grok,
+// a test), so that no constructor has to check.
+func (e Env) Meters() Metrics {
+	if e.Metrics == nil {
+		return metrics.New(prometheus.NewRegistry())
+	}
+	return e.Metrics
 }
 
 // Metrics creates the metric vectors a component reports to, once per name

@@ -94,10 +94,7 @@ type LRUService struct {
 // sleeping.
 func NewLRUService(env component.Env, size int, now func() time.Time) *LRUService {
 	s := &LRUService{lru: NewLRU[Key, any](size, now)}
-	m := env.Metrics
-	if m == nil {
-		m = metrics.New(prometheus.NewRegistry())
-	}
+	m := env.Meters()
 	labels := env.MetricLabels()
 	s.hits = m.CounterVec("cache_hits_total", "Cache lookups that found a live entry.", metrics.ComponentLabels...).WithLabelValues(labels...)
 	s.misses = m.CounterVec("cache_misses_total", "Cache lookups that found no live entry (expired entries included).", metrics.ComponentLabels...).WithLabelValues(labels...)

@@ -252,10 +252,7 @@ func New(o Options, kv cache.KeyValue, env component.Env) (*IpToFqdn, error) {
 }
 
 func (p *IpToFqdn) initMetrics(env component.Env) {
-	m := env.Metrics
-	if m == nil {
-		m = metrics.New(prometheus.NewRegistry())
-	}
+	m := env.Meters()
 	labels := env.MetricLabels()
 	withOutcome := append(append([]string(nil), metrics.ComponentLabels...), "outcome")
 	rec := m.CounterVec("ip_to_fqdn_records_total", "Records seen by IpToFqdn, by outcome.", withOutcome...)

@@ -22,7 +22,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/mongo/readpref"
@@ -30,7 +29,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/connstring"
 
 	"github.com/weir-streams/weir/internal/component"
-	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/record"
 )
 
@@ -281,10 +279,7 @@ var _ Datastore = (*Service)(nil)
 // that goes down later, so the dataflow starts and the streams wait.
 func newService(ctx context.Context, conf *ServiceConfig, env component.Env) (component.Service, error) {
 	log := env.Log().With("service", env.Name)
-	met := env.Metrics
-	if met == nil {
-		met = metrics.New(prometheus.NewRegistry())
-	}
+	met := env.Meters()
 
 	opts := options.Client().ApplyURI(conf.URI).SetAppName("weir")
 	if opts.ServerSelectionTimeout == nil {

@@ -56,10 +56,7 @@ const ErrExpression = "expression_error"
 
 // counter returns a per-component counter with one outcome label value.
 func counter(env component.Env, name, help, outcome string) prometheus.Counter {
-	m := env.Metrics
-	if m == nil {
-		m = metrics.New(prometheus.NewRegistry())
-	}
+	m := env.Meters()
 	labels := append(append([]string(nil), metrics.ComponentLabels...), "outcome")
 	return m.CounterVec(name, help, labels...).WithLabelValues(append(env.MetricLabels(), outcome)...)
 }

@@ -191,10 +191,7 @@ func New(o Options, geo Locator, kv cache.KeyValue, env component.Env) *IpToGeo 
 	sig := fnv.New64a()
 	fmt.Fprintf(sig, "%s|%t|%s|%s|%s", o.Service, o.Hierarchical, p.mapName, p.flatPrefix, strings.Join(sel, ","))
 	p.space = fmt.Sprintf("%s/%x", CacheSpace, sig.Sum64())
-	m := env.Metrics
-	if m == nil {
-		m = metrics.New(prometheus.NewRegistry())
-	}
+	m := env.Meters()
 	vec := m.CounterVec("ip_to_geo_records_total", "Records seen by IpToGeo, by outcome.", append(append([]string(nil), metrics.ComponentLabels...), "outcome")...)
 	for i, n := range recNames {
 		p.records[i] = vec.WithLabelValues(append(env.MetricLabels(), n)...)

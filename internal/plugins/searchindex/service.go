@@ -31,12 +31,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/delivery"
 	"github.com/weir-streams/weir/internal/localfile"
-	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/record"
 )
 
@@ -230,10 +227,7 @@ func newService(_ context.Context, conf *ServiceConfig, env component.Env) (comp
 		return nil, err
 	}
 	log := env.Log().With("service", env.Name)
-	met := env.Metrics
-	if met == nil {
-		met = metrics.New(prometheus.NewRegistry())
-	}
+	met := env.Meters()
 	transport := &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
 		TLSClientConfig:     tc,

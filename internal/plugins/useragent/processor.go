@@ -182,10 +182,7 @@ func newProcessor(field string, keep bool, attrs []uaparse.Attribute, cacheSize 
 }
 
 func (p *ParseUserAgent) initMetrics(env component.Env) {
-	m := env.Metrics
-	if m == nil {
-		m = metrics.New(prometheus.NewRegistry())
-	}
+	m := env.Meters()
 	labels := env.MetricLabels()
 	withOutcome := append(append([]string(nil), metrics.ComponentLabels...), "outcome")
 	rec := m.CounterVec("useragent_records_total",
