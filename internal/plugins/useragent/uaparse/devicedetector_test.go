@@ -440,3 +440,26 @@ func TestFrozenCheckParts(t *testing.T) {
 		}
 	}
 }
+
+// TestTuningParts scores the tuning parts only, beside nothing: it is the
+// test to run while rules are written (with UAPARSE_DD_FAILURES or
+// UAPARSE_YAUAA_FAILURES to print their mismatches), so that the check
+// parts stay unscored until a round of work is done. It fails nothing.
+func TestTuningParts(t *testing.T) {
+	if os.Getenv("UAPARSE_TUNING") == "" {
+		t.Skip("set UAPARSE_TUNING=1 to score the tuning parts")
+	}
+	for _, name := range []string{"device-detector", "yauaa-dev"} {
+		d, attrs := scoreDD(t, partTuning), ddAttributes
+		if name == "yauaa-dev" {
+			d, attrs = scoreYauaaPart(t, partTuning), coreAttributes
+		}
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "%s tuning part:\n", name)
+		for _, a := range attrs {
+			fmt.Fprintf(&sb, "  %-34s %7.2f%%  (%d values)\n", a, d.per[a].pct(), d.per[a].total)
+		}
+		fmt.Fprintf(&sb, "  %-34s %7.2f%%  (%d cases)\n", "core", d.core.pct(), d.cases)
+		t.Log("\n" + sb.String())
+	}
+}
