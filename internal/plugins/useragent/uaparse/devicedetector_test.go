@@ -450,9 +450,12 @@ func TestTuningParts(t *testing.T) {
 		t.Skip("set UAPARSE_TUNING=1 to score the tuning parts")
 	}
 	for _, name := range []string{"device-detector", "yauaa-dev"} {
-		d, attrs := scoreDD(t, partTuning), ddAttributes
+		var d devScore
+		attrs := ddAttributes
 		if name == "yauaa-dev" {
 			d, attrs = scoreYauaaPart(t, partTuning), coreAttributes
+		} else {
+			d = scoreDD(t, partTuning)
 		}
 		var sb strings.Builder
 		fmt.Fprintf(&sb, "%s tuning part:\n", name)
