@@ -215,8 +215,10 @@ var ddBrand = map[string][]string{
 	"Honor": {"Honor", "Huawei"},
 	// Yauaa spells Ulefone "Ulephone".
 	"Ulefone": {"Ulefone", "Ulephone"},
-	"POCO":    {"POCO", "Xiaomi"},
-	"Redmi":   {"Redmi", "Xiaomi"},
+	// Yauaa names ComTrade's Tesla phones by their own brand.
+	"ComTrade Tesla": {"ComTrade Tesla", "Tesla"},
+	"POCO":           {"POCO", "Xiaomi"},
+	"Redmi":          {"Redmi", "Xiaomi"},
 }
 
 func ddAccept(m map[string][]string, v string) []string {

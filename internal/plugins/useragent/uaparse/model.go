@@ -308,6 +308,7 @@ func buildModel() {
 	prefixesByInitial = buildPrefixesByInitial()
 	modelCodes = buildModelCodes()
 	modelClassRules = buildModelClassRules()
+	modelPrefixes, modelPrefixMin, modelPrefixMax = buildModelPrefixes()
 	anonymizers = buildAnonymizers()
 	appPlatforms = buildAppPlatforms()
 

@@ -1,0 +1,156 @@
+package uaparse
+
+import "strings"
+
+// Most makers of Android devices name their models with a few fixed
+// letters or digits in front ("YT5760L", "32LEX-7225"), and those letters
+// are the same for every model of the maker, whoever sells it where.
+// tables/model_prefixes.tsv lists such starts with the maker and, where the
+// models starting so are of one kind, the device class; modelPrefixOf finds
+// the longest one a model starts with. The table is data made by
+// tools/uamodelprefixes (see its header), each row with examples that
+// TestModelPrefixExamples checks.
+
+// modelPrefix is a row of tables/model_prefixes.tsv.
+type modelPrefix struct {
+	brand, class string
+	length       int  // of the prefix
+	digits       bool // the prefix is digits only: the model needs a letter
+}
+
+// modelPrefixes maps a lower case prefix to its row; modelPrefixMax is the
+// longest prefix, modelPrefixMin the shortest.
+var (
+	modelPrefixes                  map[string]modelPrefix
+	modelPrefixMin, modelPrefixMax int
+)
+
+func buildModelPrefixes() (m map[string]modelPrefix, shortest, longest int) {
+	m = map[string]modelPrefix{}
+	shortest = 1 << 30
+	for _, r := range loadTable("model_prefixes.tsv", tableColumns["model_prefixes.tsv"]) {
+		class := r[2]
+		if class == "-" {
+			class = ""
+		}
+		m[r[0]] = modelPrefix{brand: r[1], class: class, length: len(r[0]), digits: isDigits(r[0])}
+		shortest = min(shortest, len(r[0]))
+		longest = max(longest, len(r[0]))
+	}
+	return m, shortest, longest
+}
+
+// modelPrefixOf returns the row of the longest prefix of the table that the
+// model starts with, without regard to case.
+func modelPrefixOf(model string) (modelPrefix, bool) {
+	var buf [32]byte
+	n := min(len(model), modelPrefixMax, len(buf))
+	if n < modelPrefixMin {
+		return modelPrefix{}, false
+	}
+	lb := buf[:n]
+	for i := 0; i < n; i++ {
+		lb[i] = lowerASCII(model[i])
+	}
+	for l := n; l >= modelPrefixMin; l-- {
+		// Indexing the map with a converted byte slice does not copy it.
+		if r, ok := modelPrefixes[string(lb[:l])]; ok {
+			if r.digits && !hasLetter(model) {
+				continue
+			}
+			return r, true
+		}
+	}
+	return modelPrefix{}, false
+}
+
+// prefixBrand is the maker of the models that start as this one does, and
+// the model without the maker's name when it starts with it, given the
+// maker brandOfModel found (or ""). The row decides when brandOfModel found
+// none, or found another maker by a shorter prefix of brands.tsv (a longer
+// start of a model says more: "VK700X" is VKworld's though "vk" is LG's).
+// The name may be written in the model's own way: "NUU_A1" is NUU Mobile's
+// A1, "X_TIGI_V19" X-TIGI's V19, "UMI_Diamond" Umidigi's Diamond.
+func prefixBrand(model, found string) (brand, rest string, ok bool) {
+	r, ok := modelPrefixOf(model)
+	if !ok || found == r.brand || found != "" && r.length <= brandRowLength(model) {
+		return "", model, false
+	}
+	return r.brand, withoutBrandWords(model, r.brand), true
+}
+
+// withoutBrandWords removes the brand's name from the front of a model,
+// written in the model's own way: the whole name, spaces and punctuation
+// aside ("RunboF1", "O+ Crunch"), else the longest run of whole words
+// (ended by a space, dash or underscore) whose letters and digits start the
+// name's, two at least ("NUU_A1" of NUU Mobile). The model is kept whole
+// when nothing would be left.
+func withoutBrandWords(model, brand string) string {
+	cut := 0
+	bi := 0 // the next byte of the brand to match
+	for i := 0; i < len(model); i++ {
+		c := lowerASCII(model[i])
+		if !isAlnum(c) {
+			if (c == ' ' || c == '-' || c == '_') && bi >= 2 {
+				cut = i
+			}
+			continue
+		}
+		for bi < len(brand) && !isAlnum(brand[bi]) {
+			bi++
+		}
+		if bi >= len(brand) {
+			cut = i // the whole name matched
+			break
+		}
+		if lowerASCII(brand[bi]) != c {
+			break
+		}
+		bi++
+	}
+	if cut == 0 {
+		return model
+	}
+	if rest := strings.TrimLeft(model[cut:], " -_/+&"); rest != "" {
+		return rest
+	}
+	return model
+}
+
+// brandRowLength is the length of the brands.tsv prefix that gives a model
+// its maker in brandOfModel, or a length no prefix has when the maker comes
+// from a model-code shape or a maker's convention (which say more than a
+// prefix) or from no rule.
+func brandRowLength(model string) int {
+	const none = 1 << 30
+	var buf [32]byte
+	lb := buf[:copy(buf[:], model)]
+	for i, c := range lb {
+		lb[i] = lowerASCII(c)
+	}
+	lm := string(lb)
+	if lm == "" || strings.HasPrefix(lm, "samsung ") {
+		return none
+	}
+	var second byte
+	if len(lm) > 1 {
+		second = lm[1]
+	}
+	for _, c := range prefixesByInitial[lm[0]] {
+		if c.second != 0 && c.second != second {
+			continue
+		}
+		bp := brandPrefixes[c.index]
+		if !strings.HasPrefix(lm, bp.prefix) {
+			continue
+		}
+		if bp.digits && !hasLetter(lm) {
+			continue
+		}
+		if bp.digits && modelCodeBrand(model) != "" {
+			return none
+		}
+		return len(bp.prefix)
+	}
+	return none
+}
