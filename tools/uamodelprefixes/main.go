@@ -35,7 +35,10 @@ import (
 	"strings"
 )
 
-const salt = "weir-ua-split/device-detector"
+const (
+	salt     = "weir-ua-split/device-detector"
+	halfSalt = "weir-ua-split/device-detector-tuning-halves"
+)
 
 type fixture struct {
 	UA     string            `json:"ua"`
@@ -53,8 +56,10 @@ var brandNames = map[string]string{
 	"POCO":          "Xiaomi",
 	"Redmi":         "Xiaomi",
 	"Ulefone":       "Ulephone",
-	// Yauaa names ComTrade's Tesla phones by their own brand.
+	// Yauaa names ComTrade's Tesla phones by their own brand, and
+	// Positivo's phones made with BGH for Argentina by Positivo.
 	"ComTrade Tesla": "Tesla",
+	"Positivo BGH":   "Positivo",
 }
 
 // classNames maps device-detector's device types to device classes. A row
@@ -80,13 +85,14 @@ func main() {
 	purity := flag.Float64("purity", 0.95, "least share of those models with the row's brand")
 	minLen := flag.Int("min", 3, "shortest prefix")
 	cv := flag.Bool("cv", false, "score a grid of -support and -purity on two halves of the tuning part instead of printing rows")
+	half := flag.Int("half", -1, "derive from one half (0 or 1) of the tuning part only, split by the hash uaparse's UAPARSE_DD_HALVES reports by, to see how the rows do on the other half")
 	flag.Parse()
 	spell, err := spellings(*brandsFile)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	models, err := tuningModels(*in, spell)
+	models, err := tuningModels(*in, spell, *half)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -131,7 +137,7 @@ func spellings(path string) (map[string]string, error) {
 
 // tuningModels reads the Android model codes and their brands and classes
 // from the tuning part's fixtures, one entry per distinct code.
-func tuningModels(path string, spell map[string]string) ([]model, error) {
+func tuningModels(path string, spell map[string]string, half int) ([]model, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open fixtures: %w", err)
@@ -148,6 +154,9 @@ func tuningModels(path string, spell map[string]string) ([]model, error) {
 		}
 		if sum := sha256.Sum256([]byte(salt + "\x00" + c.UA)); sum[0] < 128 {
 			continue // the frozen check part
+		}
+		if sum := sha256.Sum256([]byte(halfSalt + "\x00" + c.UA)); half >= 0 && int(sum[0]&1) != half {
+			continue
 		}
 		brand := c.Device["brand"]
 		if c.Bot != nil || brand == "" {

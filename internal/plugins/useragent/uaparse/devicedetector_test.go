@@ -215,8 +215,10 @@ var ddBrand = map[string][]string{
 	"Honor": {"Honor", "Huawei"},
 	// Yauaa spells Ulefone "Ulephone".
 	"Ulefone": {"Ulefone", "Ulephone"},
-	// Yauaa names ComTrade's Tesla phones by their own brand.
+	// Yauaa names ComTrade's Tesla phones by their own brand, and
+	// Positivo's phones made with BGH for Argentina by Positivo.
 	"ComTrade Tesla": {"ComTrade Tesla", "Tesla"},
+	"Positivo BGH":   {"Positivo BGH", "Positivo"},
 	"POCO":           {"POCO", "Xiaomi"},
 	"Redmi":          {"Redmi", "Xiaomi"},
 }
@@ -339,11 +341,24 @@ func ddSquash(s string) string {
 // UAPARSE_DD_FAILURES=<attribute> (or "all") with -run TestFrozenCheckParts
 // prints the tuning part's mismatches; the check part's are never printed.
 func scoreDD(t *testing.T, part int) devScore {
+	return scoreDDHalf(t, part, -1)
+}
+
+// ddHalfSalt splits the tuning part in two for tools/uamodelprefixes -half:
+// rows derived from one half are scored on both, which shows how much of
+// what they gain is memory of the cases they were made from.
+const ddHalfSalt = "weir-ua-split/device-detector-tuning-halves"
+
+// scoreDDHalf is scoreDD on one half (0 or 1) of a part, or all of it (-1).
+func scoreDDHalf(t *testing.T, part, half int) devScore {
 	a := New(Options{})
 	d := devScore{per: map[string]score{}}
 	failAttr := os.Getenv("UAPARSE_DD_FAILURES")
 	for _, c := range loadDD(t) {
 		if splitPart(ddSalt, c.UA) != part {
+			continue
+		}
+		if sum := sha256.Sum256([]byte(ddHalfSalt + "\x00" + c.UA)); half >= 0 && int(sum[0]&1) != half {
 			continue
 		}
 		d.cases++
@@ -467,4 +482,16 @@ func TestTuningParts(t *testing.T) {
 		fmt.Fprintf(&sb, "  %-34s %7.2f%%  (%d cases)\n", "core", d.core.pct(), d.cases)
 		t.Log("\n" + sb.String())
 	}
+	if os.Getenv("UAPARSE_DD_HALVES") == "" {
+		return
+	}
+	// The two halves of device-detector's tuning part (see ddHalfSalt).
+	h := [2]devScore{scoreDDHalf(t, partTuning, 0), scoreDDHalf(t, partTuning, 1)}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "device-detector tuning part by halves:\n")
+	for _, a := range ddAttributes {
+		fmt.Fprintf(&sb, "  %-34s %7.2f%% %7.2f%%\n", a, h[0].per[a].pct(), h[1].per[a].pct())
+	}
+	fmt.Fprintf(&sb, "  %-34s %7.2f%% %7.2f%%\n", "core", h[0].core.pct(), h[1].core.pct())
+	t.Log("\n" + sb.String())
 }
