@@ -243,12 +243,12 @@ type row struct {
 }
 
 // derive makes the rows: the shortest prefixes that enough models start
-// and that mostly one brand uses.
+// and that mostly one brand uses, and the longer ones that also give a
+// class.
 func derive(models []model, support int, purity float64, minLen int) []row {
 	type tally struct {
 		brands, classes map[string]int
 		n               int
-		examples        map[string][]string
 	}
 	counts := map[string]*tally{}
 	for _, m := range models {
@@ -257,15 +257,12 @@ func derive(models []model, support int, purity float64, minLen int) []row {
 			p := lc[:l]
 			t := counts[p]
 			if t == nil {
-				t = &tally{brands: map[string]int{}, classes: map[string]int{}, examples: map[string][]string{}}
+				t = &tally{brands: map[string]int{}, classes: map[string]int{}}
 				counts[p] = t
 			}
 			t.n++
 			t.brands[m.brand]++
 			t.classes[m.class]++
-			if len(t.examples[m.brand]) < 2 {
-				t.examples[m.brand] = append(t.examples[m.brand], m.code)
-			}
 		}
 	}
 	prefixes := make([]string, 0, len(counts))
@@ -278,7 +275,7 @@ func derive(models []model, support int, purity float64, minLen int) []row {
 		}
 		return prefixes[i] < prefixes[j]
 	})
-	kept := map[string]string{} // prefix to brand
+	kept := map[string]row{} // prefix to its brand and class
 	var out []row
 	for _, p := range prefixes {
 		t := counts[p]
@@ -295,9 +292,17 @@ func derive(models []model, support int, purity float64, minLen int) []row {
 		if share < purity {
 			continue
 		}
+		class := ""
+		for c, n := range t.classes {
+			if (c == "Tablet" || c == "TV") && float64(n)/float64(t.n) >= purity {
+				class = c
+			}
+		}
+		// A longer prefix of a kept row's brand is kept only for a class
+		// the shorter row does not give ("sm-t", Samsung's tablets).
 		covered := false
 		for l := minLen; l < len(p); l++ {
-			if kept[p[:l]] == brand {
+			if k, ok := kept[p[:l]]; ok && k.brand == brand && (class == "" || k.class == class) {
 				covered = true
 				break
 			}
@@ -305,17 +310,34 @@ func derive(models []model, support int, purity float64, minLen int) []row {
 		if covered {
 			continue
 		}
-		kept[p] = brand
-		class := ""
-		for c, n := range t.classes {
-			if (c == "Tablet" || c == "TV") && float64(n)/float64(t.n) >= purity {
-				class = c
+		kept[p] = row{brand: brand, class: class}
+		out = append(out, row{prefix: p, brand: brand, class: class, n: t.n, share: share})
+	}
+	// The examples of a row are models of its brand that no longer row
+	// takes.
+	index := map[string]int{}
+	for i, r := range out {
+		index[r.prefix] = i
+	}
+	for _, m := range models {
+		lc := strings.ToLower(m.code)
+		for l := min(len(lc), 12); l >= minLen; l-- {
+			if i, ok := index[lc[:l]]; ok {
+				if r := &out[i]; r.brand == m.brand && len(r.examples) < 2 {
+					r.examples = append(r.examples, m.code)
+				}
+				break
 			}
 		}
-		out = append(out, row{prefix: p, brand: brand, class: class, n: t.n, share: share, examples: t.examples[brand]})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].prefix < out[j].prefix })
-	return out
+	var kept2 []row
+	for _, r := range out {
+		if len(r.examples) > 0 {
+			kept2 = append(kept2, r)
+		}
+	}
+	sort.Slice(kept2, func(i, j int) bool { return kept2[i].prefix < kept2[j].prefix })
+	return kept2
 }
 
 // predict gives the brand of the longest row prefix a model starts with.

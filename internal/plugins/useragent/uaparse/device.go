@@ -619,7 +619,9 @@ func (s *state) androidDevice() {
 		if c == "" && brand != "" {
 			// So does the class of those models (tables/model_prefixes.tsv),
 			// when the row is the maker's.
-			if r, ok := modelPrefixOf(model); ok && r.class != "" && r.brand == brand {
+			// A Mobile, an app's device that says neither Mobile nor
+			// Tablet, stays one unless the row names a television.
+			if r, ok := modelPrefixOf(model); ok && r.class != "" && r.brand == brand && (s.devClass.v != "Mobile" || r.class == "TV") {
 				s.devClass.set(r.class, confGeneric+1)
 			}
 		}
