@@ -14,7 +14,6 @@ import "strings"
 // modelPrefix is a row of tables/model_prefixes.tsv.
 type modelPrefix struct {
 	brand, class string
-	length       int  // of the prefix
 	digits       bool // the prefix is digits only: the model needs a letter
 }
 
@@ -33,7 +32,7 @@ func buildModelPrefixes() (m map[string]modelPrefix, shortest, longest int) {
 		if class == "-" {
 			class = ""
 		}
-		m[r[0]] = modelPrefix{brand: r[1], class: class, length: len(r[0]), digits: isDigits(r[0])}
+		m[r[0]] = modelPrefix{brand: r[1], class: class, digits: isDigits(r[0])}
 		shortest = min(shortest, len(r[0]))
 		longest = max(longest, len(r[0]))
 	}
@@ -67,13 +66,15 @@ func modelPrefixOf(model string) (modelPrefix, bool) {
 // prefixBrand is the maker of the models that start as this one does, and
 // the model without the maker's name when it starts with it, given the
 // maker brandOfModel found (or ""). The row decides when brandOfModel found
-// none, or found another maker by a shorter prefix of brands.tsv (a longer
-// start of a model says more: "VK700X" is VKworld's though "vk" is LG's).
+// none, or found another maker by a prefix of brands.tsv: a row says what
+// the makers of three models or more starting so are, where a prefix of
+// brands.tsv names one product line ("Primo D8" is Walton's, though HTC
+// once sold a One Primo).
 // The name may be written in the model's own way: "NUU_A1" is NUU Mobile's
 // A1, "X_TIGI_V19" X-TIGI's V19, "UMI_Diamond" Umidigi's Diamond.
 func prefixBrand(model, found string) (brand, rest string, ok bool) {
 	r, ok := modelPrefixOf(model)
-	if !ok || found == r.brand || found != "" && r.length <= brandRowLength(model) {
+	if !ok || found == r.brand || found != "" && brandByShape(model) {
 		return "", model, false
 	}
 	return r.brand, withoutBrandWords(model, r.brand), true
@@ -117,12 +118,12 @@ func withoutBrandWords(model, brand string) string {
 	return model
 }
 
-// brandRowLength is the length of the brands.tsv prefix that gives a model
-// its maker in brandOfModel, or a length no prefix has when the maker comes
-// from a model-code shape or a maker's convention (which say more than a
-// prefix) or from no rule.
-func brandRowLength(model string) int {
-	const none = 1 << 30
+// brandByShape reports whether brandOfModel gives the model its maker by a
+// model-code shape or a maker's convention (brands.go, model_codes.tsv)
+// rather than by a prefix of brands.tsv. Huawei's series shape counts as a
+// prefix: three letters, a dash and a variant code are also other makers'
+// series ("TEL-1014GIQ", Telefunken's).
+func brandByShape(model string) bool {
 	var buf [32]byte
 	lb := buf[:copy(buf[:], model)]
 	for i, c := range lb {
@@ -130,7 +131,7 @@ func brandRowLength(model string) int {
 	}
 	lm := string(lb)
 	if lm == "" || strings.HasPrefix(lm, "samsung ") {
-		return none
+		return true
 	}
 	var second byte
 	if len(lm) > 1 {
@@ -141,16 +142,10 @@ func brandRowLength(model string) int {
 			continue
 		}
 		bp := brandPrefixes[c.index]
-		if !strings.HasPrefix(lm, bp.prefix) {
+		if !strings.HasPrefix(lm, bp.prefix) || bp.digits && !hasLetter(lm) {
 			continue
 		}
-		if bp.digits && !hasLetter(lm) {
-			continue
-		}
-		if bp.digits && modelCodeBrand(model) != "" {
-			return none
-		}
-		return len(bp.prefix)
+		return bp.digits && modelCodeBrand(model) != ""
 	}
-	return none
+	return !huaweiModel(model)
 }

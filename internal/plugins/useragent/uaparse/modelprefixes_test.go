@@ -28,7 +28,7 @@ func TestModelPrefixExamples(t *testing.T) {
 			if c := res.Get("DeviceClass"); c == "Hacker" || strings.HasPrefix(c, "Robot") {
 				continue
 			}
-			if b, _ := brandOfModel(ex); (b == "" || len(r[0]) > brandRowLength(ex)) && res.Get("DeviceBrand") != r[1] {
+			if b, _ := brandOfModel(ex); (b == "" || !brandByShape(ex)) && res.Get("DeviceBrand") != r[1] {
 				t.Errorf("model prefix %q (%s): %s gets brand %q", r[0], r[1], ua, res.Get("DeviceBrand"))
 			}
 			if b, _ := brandOfModel(ex); class != "" && (b == "" || b == r[1]) && modelClass(ex) == "" && res.Get("DeviceClass") != class &&
@@ -49,7 +49,7 @@ func TestModelPrefixesNoDeadRows(t *testing.T) {
 		alive := false
 		for _, ex := range strings.Split(r[3], ",") {
 			b, _ := brandOfModel(ex)
-			if b == "" || b != r[1] && len(r[0]) > brandRowLength(ex) || b == r[1] && r[2] != "-" && modelClass(ex) == "" {
+			if b == "" || b != r[1] && !brandByShape(ex) || b == r[1] && r[2] != "-" && modelClass(ex) == "" {
 				alive = true
 			}
 		}
