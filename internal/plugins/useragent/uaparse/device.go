@@ -612,19 +612,7 @@ func (s *state) androidDevice() {
 		brand, rest = "Huawei", model
 	}
 	if inComment {
-		// The maker of the models that start as this one does.
-		if b, r, ok := prefixBrand(model, brand); ok {
-			brand, rest = b, r
-		}
-		if c == "" && brand != "" {
-			// So does the class of those models (tables/model_prefixes.tsv),
-			// when the row is the maker's.
-			// A Mobile, an app's device that says neither Mobile nor
-			// Tablet, stays one unless the row names a television.
-			if r, ok := modelPrefixOf(model); ok && r.class != "" && r.brand == brand && (s.devClass.v != "Mobile" || r.class == "TV") {
-				s.devClass.set(r.class, confGeneric+1)
-			}
-		}
+		s.modelPrefixFacts(model, c != "", &brand, &rest)
 	}
 	if brand == "" {
 		// Unknown maker: Yauaa shows the first word as the brand when the

@@ -308,7 +308,7 @@ func buildModel() {
 	prefixesByInitial = buildPrefixesByInitial()
 	modelCodes = buildModelCodes()
 	modelClassRules = buildModelClassRules()
-	modelPrefixes, modelPrefixMin, modelPrefixMax = buildModelPrefixes()
+	modelPrefixes, modelPrefixLengths = buildModelPrefixes()
 	anonymizers = buildAnonymizers()
 	appPlatforms = buildAppPlatforms()
 

@@ -1,6 +1,9 @@
 package uaparse
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Most makers of Android devices name their models with a few fixed
 // letters or digits in front ("YT5760L", "32LEX-7225"), and those letters
@@ -17,42 +20,56 @@ type modelPrefix struct {
 	digits       bool // the prefix is digits only: the model needs a letter
 }
 
-// modelPrefixes maps a lower case prefix to its row; modelPrefixMax is the
-// longest prefix, modelPrefixMin the shortest.
+// modelPrefixes maps a lower case prefix to its row. modelPrefixLengths
+// maps the first three bytes of the prefixes to a bit set of their lengths,
+// so that a model is looked up only at the lengths of the rows that start
+// as it does (one lookup for most models).
 var (
-	modelPrefixes                  map[string]modelPrefix
-	modelPrefixMin, modelPrefixMax int
+	modelPrefixes      map[string]modelPrefix
+	modelPrefixLengths map[string]uint32
 )
 
-func buildModelPrefixes() (m map[string]modelPrefix, shortest, longest int) {
-	m = map[string]modelPrefix{}
-	shortest = 1 << 30
+// modelPrefixFirst is the length of the key of modelPrefixLengths, the
+// shortest a prefix may be; modelPrefixLongest is the longest.
+const (
+	modelPrefixFirst   = 3
+	modelPrefixLongest = 31
+)
+
+func buildModelPrefixes() (m map[string]modelPrefix, lengths map[string]uint32) {
+	m, lengths = map[string]modelPrefix{}, map[string]uint32{}
 	for _, r := range loadTable("model_prefixes.tsv", tableColumns["model_prefixes.tsv"]) {
+		if len(r[0]) < modelPrefixFirst || len(r[0]) > modelPrefixLongest {
+			panic(fmt.Sprintf("table model_prefixes.tsv: prefix %q is not %d to %d bytes long", r[0], modelPrefixFirst, modelPrefixLongest))
+		}
 		class := r[2]
 		if class == "-" {
 			class = ""
 		}
 		m[r[0]] = modelPrefix{brand: r[1], class: class, digits: isDigits(r[0])}
-		shortest = min(shortest, len(r[0]))
-		longest = max(longest, len(r[0]))
+		lengths[r[0][:modelPrefixFirst]] |= 1 << len(r[0])
 	}
-	return m, shortest, longest
+	return m, lengths
 }
 
 // modelPrefixOf returns the row of the longest prefix of the table that the
 // model starts with, without regard to case.
 func modelPrefixOf(model string) (modelPrefix, bool) {
-	var buf [32]byte
-	n := min(len(model), modelPrefixMax, len(buf))
-	if n < modelPrefixMin {
+	var buf [modelPrefixLongest]byte
+	n := min(len(model), len(buf))
+	if n < modelPrefixFirst {
 		return modelPrefix{}, false
 	}
 	lb := buf[:n]
 	for i := 0; i < n; i++ {
 		lb[i] = lowerASCII(model[i])
 	}
-	for l := n; l >= modelPrefixMin; l-- {
-		// Indexing the map with a converted byte slice does not copy it.
+	// Indexing a map with a converted byte slice does not copy it.
+	lengths := modelPrefixLengths[string(lb[:modelPrefixFirst])]
+	for l := n; l >= modelPrefixFirst && lengths != 0; l-- {
+		if lengths&(1<<l) == 0 {
+			continue
+		}
 		if r, ok := modelPrefixes[string(lb[:l])]; ok {
 			if r.digits && !hasLetter(model) {
 				continue
@@ -63,7 +80,8 @@ func modelPrefixOf(model string) (modelPrefix, bool) {
 	return modelPrefix{}, false
 }
 
-// prefixBrand is the maker of the models that start as this one does, and
+// prefixBrand is the maker of the models that start as this one does (r,
+// the model's row of the table), and
 // the model without the maker's name when it starts with it, given the
 // maker brandOfModel found (or ""). The row decides when brandOfModel found
 // none, or found another maker by a prefix of brands.tsv: a row says what
@@ -72,9 +90,8 @@ func modelPrefixOf(model string) (modelPrefix, bool) {
 // once sold a One Primo).
 // The name may be written in the model's own way: "NUU_A1" is NUU Mobile's
 // A1, "X_TIGI_V19" X-TIGI's V19, "UMI_Diamond" Umidigi's Diamond.
-func prefixBrand(model, found string) (brand, rest string, ok bool) {
-	r, ok := modelPrefixOf(model)
-	if !ok || found == r.brand || found != "" && brandByShape(model) {
+func prefixBrand(model, found string, r modelPrefix) (brand, rest string, ok bool) {
+	if found == r.brand || found != "" && brandByShape(model) {
 		return "", model, false
 	}
 	return r.brand, withoutBrandWords(model, r.brand), true
@@ -148,4 +165,22 @@ func brandByShape(model string) bool {
 		return bp.digits && modelCodeBrand(model) != ""
 	}
 	return !huaweiModel(model)
+}
+
+// modelPrefixFacts reads the model's row of the table, if it has one: the
+// maker of the models that start as this one does (prefixBrand), and the
+// class of those models when the row is the maker's and the model's own
+// words gave none (hasClass). A Mobile, an app's device that says neither
+// Mobile nor Tablet, stays one unless the row names a television.
+func (s *state) modelPrefixFacts(model string, hasClass bool, brand, rest *string) {
+	row, ok := modelPrefixOf(model)
+	if !ok {
+		return
+	}
+	if b, r, ok := prefixBrand(model, *brand, row); ok {
+		*brand, *rest = b, r
+	}
+	if !hasClass && row.class != "" && row.brand == *brand && (s.devClass.v != "Mobile" || row.class == "TV") {
+		s.devClass.set(row.class, confGeneric+1)
+	}
 }

@@ -63,14 +63,14 @@ func TestModelPrefixesNoDeadRows(t *testing.T) {
 // of digits needs, and the removal of the brand's name from the model.
 func TestModelPrefixLookup(t *testing.T) {
 	ensureModel()
-	saved, savedMin, savedMax := modelPrefixes, modelPrefixMin, modelPrefixMax
-	defer func() { modelPrefixes, modelPrefixMin, modelPrefixMax = saved, savedMin, savedMax }()
+	saved, savedLengths := modelPrefixes, modelPrefixLengths
+	defer func() { modelPrefixes, modelPrefixLengths = saved, savedLengths }()
 	modelPrefixes = map[string]modelPrefix{
 		"abc":   {brand: "Alpha"},
 		"abcd-": {brand: "Beta", class: "Tablet"},
 		"220":   {brand: "Gamma", digits: true},
 	}
-	modelPrefixMin, modelPrefixMax = 3, 5
+	modelPrefixLengths = map[string]uint32{"abc": 1<<3 | 1<<5, "220": 1 << 3}
 	for _, c := range []struct {
 		model, brand, class string
 	}{
