@@ -561,6 +561,10 @@ func (s *state) androidDevice() {
 		model = t
 		break
 	}
+	// Only the model of the Android comment is looked up in the table
+	// of model prefixes: elsewhere a prefix would also match words that
+	// are no model ("like Gecko").
+	inComment := model != ""
 	if model == "" {
 		model = s.modelElsewhere()
 	}
@@ -590,7 +594,8 @@ func (s *state) androidDevice() {
 		}
 		return
 	}
-	if c := modelClass(model); c != "" {
+	c := modelClass(model)
+	if c != "" {
 		// The model's own words and shape outrank the Mobile and Tablet
 		// tokens (tables/model_classes.tsv).
 		s.devClass.set(c, confGeneric+1)
@@ -605,6 +610,9 @@ func (s *state) androidDevice() {
 		// Huawei and Honor name their builds after the maker and model
 		// ("Build/HUAWEIMAR-L21A") even when the model field is odd.
 		brand, rest = "Huawei", model
+	}
+	if inComment {
+		s.modelPrefixFacts(model, c != "", &brand, &rest)
 	}
 	if brand == "" {
 		// Unknown maker: Yauaa shows the first word as the brand when the

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "85b0462b0608b44302981dcbb518238c33149fe4e4bb8af0da89c49a501fb59c",
-	"dev-variants": "b503998d55f574fee2b36a3d3d7db74acffc7a8aa1d642ea638499f5a593aea4",
-	"access-log":   "9b30fdb852537814a67981fbff8d31d03f2b90e460bb25007badd8dd445f7c90",
+	"dev":          "1fa6c0090cc2665676110f280e2469996a80d530e8ae8550d625898d523c0f6b",
+	"dev-variants": "ec33b484f628f9c3a7f8a7851663be19ebf4c07ba27e73cc2805927d9e419cf3",
+	"access-log":   "98cc1fa248eab097eb8ca1f703af8258e47b364586fa338ae7fd56d7589def91",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
 

@@ -308,6 +308,7 @@ func buildModel() {
 	prefixesByInitial = buildPrefixesByInitial()
 	modelCodes = buildModelCodes()
 	modelClassRules = buildModelClassRules()
+	modelPrefixes, modelPrefixLengths = buildModelPrefixes()
 	anonymizers = buildAnonymizers()
 	appPlatforms = buildAppPlatforms()
 

@@ -67,8 +67,16 @@ func (s *state) tvDevice() {
 			s.devName.set("Philips Unspecified TV", confFamily+1)
 		}
 	}
-	if !s.hbbTVDevice() && s.devClass.v == "TV" {
-		s.ceDevice()
+	if !s.hbbTVDevice() {
+		if s.devClass.v == "TV" {
+			s.ceDevice()
+		} else if s.devClass.v == "Desktop" {
+			// The trailer alone names a television: consumer
+			// electronics add it to a desktop-like Linux browser
+			// ("Opera/9.80 (Linux mips; ) ... (MEDION, Si2156LG32,
+			// wireless)").
+			s.ceTrailerTV()
+		}
 	}
 	if s.setTopBox() {
 		return
@@ -213,6 +221,29 @@ func (s *state) ceDevice() bool {
 		s.devName.set(s.devBrand.v+" "+normalizeName(model), confFamily+3)
 	}
 	return true
+}
+
+// ceTrailerTV makes a television of a device whose user agent ends with
+// the consumer electronics trailer, "(Vendor, Model, wired)" or "(Vendor,
+// Model, wireless)" exactly, and reads the trailer.
+func (s *state) ceTrailerTV() {
+	p := s.p
+	low := strings.TrimRight(p.low, " ")
+	var k int
+	switch {
+	case strings.HasSuffix(low, ", wired)"), strings.HasSuffix(low, ",wired)"):
+		k = strings.LastIndex(low, "wired)")
+	case strings.HasSuffix(low, ", wireless)"), strings.HasSuffix(low, ",wireless)"):
+		k = strings.LastIndex(low, "wireless)")
+	default:
+		return
+	}
+	if start := strings.LastIndexByte(low[:k], '('); start < 0 || strings.Count(low[start:k], ",") != 2 {
+		return
+	}
+	if s.ceDevice() {
+		s.devClass.set("TV", confFamily)
+	}
 }
 
 // vidaaModel reads the model of a Hisense television from the
