@@ -17,7 +17,7 @@ import (
 type modelClassRule struct {
 	kind, pattern, class string
 	bpattern             []byte     // the lower case pattern, for kinds "word" and "contains"
-	shape                *modelCode // for kinds "shape" and "start"
+	shape                *modelCode // for kinds "shape", "start" and "within"
 }
 
 var modelClassRules []modelClassRule
@@ -35,14 +35,14 @@ func buildModelClassRules() []modelClassRule {
 		mr.bpattern = []byte(mr.pattern)
 		switch r[0] {
 		case "word", "contains":
-		case "shape", "start":
+		case "shape", "start", "within":
 			mc, err := compileModelCode(r[1], r[2], "-")
 			if err != nil {
 				panic(err)
 			}
 			mr.shape = mc
 		default:
-			panic(fmt.Sprintf("model_classes.tsv: kind %q of %q, want word, contains, shape or start", r[0], r[1]))
+			panic(fmt.Sprintf("model_classes.tsv: kind %q of %q, want word, contains, shape, start or within", r[0], r[1]))
 		}
 		out = append(out, mr)
 	}
@@ -132,6 +132,12 @@ func modelClass(model string) string {
 		case "start":
 			if matchCodeStart(r.shape.elems, model) {
 				return r.class
+			}
+		case "within":
+			for k := range model {
+				if codeElemMatches(r.shape.elems[0], model[k]) && matchCodeStart(r.shape.elems, model[k:]) {
+					return r.class
+				}
 			}
 		}
 	}
