@@ -481,8 +481,15 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 				class = "Mobile"
 			}
 			return osInfo{name: "PICO OS", version: orUnknown(leadingVersion(lt[picoOSAt(lt)+3:])), class: class, prio: 9}
-		case lt == "ios" || strings.HasPrefix(lt, "ios "):
-			return osInfo{name: "iOS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[3:]))), class: "Mobile", prio: 8}
+		case lt == "ios" || strings.HasPrefix(lt, "ios ") || strings.HasPrefix(lt, "ios/"):
+			// "iOS 16.5", and "iOS/14.2" of Microsoft Office's apps, whose
+			// comment names the system as a product: "(iOS/14.2; Tablet;
+			// en-US; AppStore; Apple/iPad8,1)".
+			return osInfo{name: "iOS", version: orUnknown(leadingVersion(strings.TrimLeft(lt[3:], " /"))), class: "Mobile", prio: 8}
+		case strings.HasPrefix(lt, "mac os/"):
+			// "(Mac OS/10.15.7; Desktop; en-US; AppStore;
+			// Apple/MacBookPro16,2)": Microsoft Office for Mac.
+			return osInfo{name: "Mac OS", version: orUnknown(leadingVersion(lt[7:])), class: "Desktop", prio: 6}
 		case strings.HasPrefix(lt, "mac_"):
 			// "Mac_PowerPC", "Mac_68000": Internet Explorer's and Opera's
 			// names of the classic Mac OS, before Mac OS X, even where
