@@ -9,7 +9,11 @@ import "strings"
 // tvDevice recognises television and set-top box markers.
 func (s *state) tvDevice() {
 	p := s.p
-	if p.has(kwVidaa) || p.has(kwHisense) {
+	// Hisense's phones and tablets run Android and name the maker in the
+	// model ("Hisense U50", "Hisense Infinity H60 5G"): there the name is
+	// no television's. Its televisions run VIDAA, or name Hisense on
+	// another platform.
+	if p.has(kwVidaa) || p.has(kwHisense) && s.os.name != "Android" {
 		s.os = osInfo{name: "Vidaa", version: Unknown, class: "Embedded", cpu: s.os.cpu}
 		if pr, ok := p.product("VIDAA"); ok {
 			s.os.version = orUnknown(leadingVersion(pr.version))
