@@ -1,10 +1,14 @@
 package uaparse
 
 // This file holds every television and set-top box rule: HbbTV and CE-HTML
-// markers, set-top box makers, Vidaa, Google TV, webOS TV releases and
-// YouTube's Cobalt (Starboard) devices.
+// markers, the browsers and platforms of televisions, set-top box makers,
+// Vidaa, Google TV, webOS TV releases and YouTube's Cobalt (Starboard)
+// devices.
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // tvDevice recognises television and set-top box markers.
 func (s *state) tvDevice() {
@@ -13,6 +17,7 @@ func (s *state) tvDevice() {
 	// model ("Hisense U50", "Hisense Infinity H60 5G"): there the name is
 	// no television's. Its televisions run VIDAA, or name Hisense on
 	// another platform.
+	s.tvPlatform()
 	if p.has(kwVidaa) || p.has(kwHisense) && s.os.name != "Android" {
 		s.os = osInfo{name: "Vidaa", version: Unknown, class: "Embedded", cpu: s.os.cpu}
 		if pr, ok := p.product("VIDAA"); ok {
@@ -299,6 +304,69 @@ func buildSetTopBoxNeedles() needleGroup {
 		out[i] = m.prefix
 	}
 	return uaNeedles.group(out)
+}
+
+// tvPlatforms maps the lower case name of a browser or platform that runs
+// only on televisions and the boxes that drive them to that class
+// (tables/tv_platforms.tsv).
+var tvPlatforms map[string]string
+
+func buildTVPlatforms() map[string]string {
+	rows := loadTable("tv_platforms.tsv", tableColumns["tv_platforms.tsv"])
+	m := make(map[string]string, len(rows))
+	for _, r := range rows {
+		m[r[0]] = r[1]
+	}
+	return m
+}
+
+// tvPlatformNeedles lets tvPlatform skip the products and the comment when
+// no platform name occurs.
+var tvPlatformNeedles needleGroup
+
+func buildTVPlatformNeedles() needleGroup {
+	out := make([]string, 0, len(tvPlatforms))
+	for k := range tvPlatforms {
+		out = append(out, k)
+	}
+	// Sorted, so that the needles are numbered the same in every run.
+	slices.Sort(out)
+	return uaNeedles.group(out)
+}
+
+// tvPlatform gives the class of a device whose user agent names a browser
+// or platform of televisions (tables/tv_platforms.tsv) as a product
+// ("SonyCEBrowser/1.0", "ViziOS/1.4") or as a comment entry ("Opera TV
+// Store/5606"). It names neither maker nor model: the rules that read
+// them (HbbTV, the consumer electronics trailer) are more specific.
+func (s *state) tvPlatform() {
+	p := s.p
+	if !p.hasAny(&tvPlatformNeedles) {
+		return
+	}
+	for i := range p.products {
+		ln := p.products[i].lname
+		c, ok := tvPlatforms[ln]
+		if k := strings.LastIndexByte(ln, ' '); !ok && k >= 0 {
+			// "VIZIO V505M-K09 ViziOS/1.4.512": the model before the
+			// platform, in the same product.
+			c, ok = tvPlatforms[ln[k+1:]]
+		}
+		if ok {
+			s.devClass.set(c, confFamily)
+			return
+		}
+	}
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		if k := strings.IndexByte(lt, '/'); k > 0 {
+			lt = lt[:k]
+		}
+		if c, ok := tvPlatforms[lt]; ok {
+			s.devClass.set(c, confFamily)
+			return
+		}
+	}
 }
 
 // setTopBox recognises the boxes that connect a television to the
