@@ -307,15 +307,21 @@ func buildSetTopBoxNeedles() needleGroup {
 }
 
 // tvPlatforms maps the lower case name of a browser or platform that runs
-// only on televisions and the boxes that drive them to that class
-// (tables/tv_platforms.tsv).
-var tvPlatforms map[string]string
+// only on televisions and the boxes that drive them to that class, and to
+// the system it is, if it is one (tables/tv_platforms.tsv).
+var tvPlatforms map[string]tvPlatformRow
 
-func buildTVPlatforms() map[string]string {
+type tvPlatformRow struct{ class, system string }
+
+func buildTVPlatforms() map[string]tvPlatformRow {
 	rows := loadTable("tv_platforms.tsv", tableColumns["tv_platforms.tsv"])
-	m := make(map[string]string, len(rows))
+	m := make(map[string]tvPlatformRow, len(rows))
 	for _, r := range rows {
-		m[r[0]] = r[1]
+		row := tvPlatformRow{class: r[1]}
+		if r[2] != "-" {
+			row.system = r[2]
+		}
+		m[r[0]] = row
 	}
 	return m
 }
@@ -346,14 +352,17 @@ func (s *state) tvPlatform() {
 	}
 	for i := range p.products {
 		ln := p.products[i].lname
-		c, ok := tvPlatforms[ln]
+		r, ok := tvPlatforms[ln]
 		if k := strings.LastIndexByte(ln, ' '); !ok && k >= 0 {
 			// "VIZIO V505M-K09 ViziOS/1.4.512": the model before the
 			// platform, in the same product.
-			c, ok = tvPlatforms[ln[k+1:]]
+			r, ok = tvPlatforms[ln[k+1:]]
 		}
 		if ok {
-			s.devClass.set(c, confFamily)
+			s.devClass.set(r.class, confFamily)
+			if r.system != "" {
+				s.os = osInfo{name: r.system, version: orUnknown(leadingVersion(p.products[i].version)), class: "Embedded", cpu: s.os.cpu}
+			}
 			return
 		}
 	}
@@ -362,8 +371,8 @@ func (s *state) tvPlatform() {
 		if k := strings.IndexByte(lt, '/'); k > 0 {
 			lt = lt[:k]
 		}
-		if c, ok := tvPlatforms[lt]; ok {
-			s.devClass.set(c, confFamily)
+		if r, ok := tvPlatforms[lt]; ok {
+			s.devClass.set(r.class, confFamily)
 			return
 		}
 	}

@@ -18,8 +18,9 @@ func TestHisenseMarker(t *testing.T) {
 }
 
 // TestTVPlatforms checks a row of tables/tv_platforms.tsv of each shape: a
-// product, a comment entry, a product inside a comment, and a set-top box.
-// The user agents are made up in the shapes these platforms send.
+// product, a comment entry, a product inside a comment, a set-top box, and
+// platforms that are the device's system. The user agents are made up in
+// the shapes these platforms send.
 func TestTVPlatforms(t *testing.T) {
 	class := func(c string) map[string]string { return map[string]string{"DeviceClass": c} }
 	checkRuleCases(t, []ruleCase{
@@ -27,8 +28,12 @@ func TestTVPlatforms(t *testing.T) {
 		{"Opera/9.80 (Linux mips; Opera TV Store/4510; U; en) Presto/2.10.250 Version/11.60", class("TV")},
 		{"Mozilla/5.0 (DTV) AppleWebKit/531.2+ (KHTML, like Gecko) Espial/6.1.5 ExampleBrowser/2.0", class("TV")},
 		{"Opera/9.80 (Linux armv7l; InettvBrowser/2.2 (00014A;SonyDTV140;0001;0001) KDL40W000C; CC/RUS) Presto/2.12.407 Version/12.50", class("TV")},
-		{"Mozilla/5.0 (Linux ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/108.0.5359.128 Safari/537.36 TiVoOS/1.0.0 (Example MB100 EXAMPLE)", class("TV")},
-		{"BrightSign/9.0.109 (LS000) Mozilla/5.0 (X11; Linux aarch64) AppleWebKit/537.36 (KHTML, like Gecko) QtWebEngine/5.15.2 Chrome/87.0.4280.144 Safari/537.36", class("Set-top box")},
+		{"Mozilla/5.0 (Linux ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/108.0.5359.128 Safari/537.36 TiVoOS/1.0.0 (Example MB100 EXAMPLE)",
+			map[string]string{"DeviceClass": "TV", "OperatingSystemName": "TiVo OS", "OperatingSystemVersion": "1.0.0", "OperatingSystemClass": "Embedded"}},
+		{"VIZIO V000-J01 ViziOS/1.4.512.847.1 ExampleTV/24.06.13.2",
+			map[string]string{"DeviceClass": "TV", "OperatingSystemName": "ViziOS", "OperatingSystemVersion": "1.4.512.847.1"}},
+		{"BrightSign/9.0.109 (LS000) Mozilla/5.0 (X11; Linux aarch64) AppleWebKit/537.36 (KHTML, like Gecko) QtWebEngine/5.15.2 Chrome/87.0.4280.144 Safari/537.36",
+			map[string]string{"DeviceClass": "Set-top box", "OperatingSystemName": "BrightSignOS", "OperatingSystemVersion": "9.0.109"}},
 		{"Opera/9.80 (Linux mips; U; xx) Presto/2.10.287 Version/12.00 DuneHD/1.0 (example; 130515_2104_b6)", class("Set-top box")},
 	})
 }
