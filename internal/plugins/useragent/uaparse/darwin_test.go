@@ -60,3 +60,16 @@ func TestSystemAsCommentProduct(t *testing.T) {
 			map[string]string{"OperatingSystemName": "iOS", "OperatingSystemVersion": "14.3", "DeviceClass": "Phone", "DeviceBrand": "Apple"}},
 	})
 }
+
+// TestWatchOS shows the Apple Watch's system named in a comment entry, or
+// in the "[Watch OS,version,build,model]" list of Apple's system services,
+// with the watch as the device. The app names are made up.
+func TestWatchOS(t *testing.T) {
+	watch := func(v string) map[string]string {
+		return map[string]string{"OperatingSystemName": "watchOS", "OperatingSystemVersion": v, "DeviceClass": "Watch", "DeviceName": "Apple Watch"}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"example-service [Watch OS,10.0,21R355,Watch7,4]", watch("10.0")},
+		{"ExampleWatchApp/4.3.0 (Watch1,2; watchOS 3.2.2)", watch("3.2.2")},
+	})
+}

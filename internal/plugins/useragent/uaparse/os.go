@@ -56,10 +56,16 @@ func detectOS(p *parsed) osInfo {
 	for i, e := range p.entries {
 		lt := p.ltext(e)
 		t := p.text(e)
-		if (lt == "ipados" || lt == "ios") && i+1 < len(p.entries) && p.entries[i+1].block == e.block {
-			// "(iPadOS,15.7;...)": a comma between name and version.
+		if (lt == "ipados" || lt == "ios" || lt == "watch os") && i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+			// "(iPadOS,15.7;...)": a comma between name and version, as
+			// in the "[Watch OS,10.0,21R355,Watch7,4]" of Apple's
+			// system services.
 			if v := leadingVersion(p.text(p.entries[i+1])); v != "" {
-				consider(osInfo{name: "iOS", version: v, class: "Mobile", prio: 8})
+				if lt == "watch os" {
+					consider(osInfo{name: "watchOS", version: v, class: "Mobile", prio: 8})
+				} else {
+					consider(osInfo{name: "iOS", version: v, class: "Mobile", prio: 8})
+				}
 				continue
 			}
 		}
@@ -486,6 +492,9 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 			// comment names the system as a product: "(iOS/14.2; Tablet;
 			// en-US; AppStore; Apple/iPad8,1)".
 			return osInfo{name: "iOS", version: orUnknown(leadingVersion(strings.TrimLeft(lt[3:], " /"))), class: "Mobile", prio: 8}
+		case strings.HasPrefix(lt, "watchos "):
+			// "(Watch1,2; watchOS 3.2.2)": an Apple Watch app.
+			return osInfo{name: "watchOS", version: orUnknown(leadingVersion(lt[8:])), class: "Mobile", prio: 8}
 		case strings.HasPrefix(lt, "mac os/"):
 			// "(Mac OS/10.15.7; Desktop; en-US; AppStore;
 			// Apple/MacBookPro16,2)": Microsoft Office for Mac.
