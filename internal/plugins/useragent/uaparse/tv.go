@@ -363,6 +363,14 @@ func (s *state) tvPlatform() {
 			if r.system != "" {
 				s.os = osInfo{name: r.system, version: orUnknown(leadingVersion(p.products[i].version)), class: "Embedded", cpu: s.os.cpu}
 			}
+			if k := strings.LastIndexByte(ln, ' '); !s.tvModelProduct() && k > 0 {
+				// "VIZIO D32f-J04 ViziOS/1.4": the maker and the model
+				// before the platform.
+				if maker, model, two := strings.Cut(p.products[i].name[:k], " "); two && model != "" {
+					s.devBrand.set(normalizeName(maker), confFamily)
+					s.devName.set(normalizeName(maker)+" "+model, confFamily)
+				}
+			}
 			return
 		}
 	}
@@ -373,9 +381,29 @@ func (s *state) tvPlatform() {
 		}
 		if r, ok := tvPlatforms[lt]; ok {
 			s.devClass.set(r.class, confFamily)
+			s.tvModelProduct()
 			return
 		}
 	}
+}
+
+// tvModelProduct reads the maker and the model of a television from the
+// "Model/Maker-Model" product its browser adds ("Model/Sony-KDL-32EX550",
+// "Model/Vestel-MB181"), and reports whether it found one. It is asked
+// only where a platform of tables/tv_platforms.tsv says the device is a
+// television or a box.
+func (s *state) tvModelProduct() bool {
+	pr, ok := s.p.product("Model")
+	if !ok {
+		return false
+	}
+	maker, model, two := strings.Cut(pr.version, "-")
+	if !two || maker == "" || model == "" || !isLetter(maker[0]) {
+		return false
+	}
+	s.devBrand.set(normalizeName(maker), confFamily)
+	s.devName.set(normalizeName(maker)+" "+model, confFamily)
+	return true
 }
 
 // setTopBox recognises the boxes that connect a television to the

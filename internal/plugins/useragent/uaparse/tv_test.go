@@ -31,7 +31,10 @@ func TestTVPlatforms(t *testing.T) {
 		{"Mozilla/5.0 (Linux ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/108.0.5359.128 Safari/537.36 TiVoOS/1.0.0 (Example MB100 EXAMPLE)",
 			map[string]string{"DeviceClass": "TV", "OperatingSystemName": "TiVo OS", "OperatingSystemVersion": "1.0.0", "OperatingSystemClass": "Embedded"}},
 		{"VIZIO V000-J01 ViziOS/1.4.512.847.1 ExampleTV/24.06.13.2",
-			map[string]string{"DeviceClass": "TV", "OperatingSystemName": "ViziOS", "OperatingSystemVersion": "1.4.512.847.1"}},
+			map[string]string{"DeviceClass": "TV", "OperatingSystemName": "ViziOS", "OperatingSystemVersion": "1.4.512.847.1", "DeviceBrand": "Vizio", "DeviceName": "Vizio V000-J01"}},
+		// The "Model/Maker-Model" product of a television's browser.
+		{"Opera/9.80 (Linux mips; Opera TV Store/4510; U; en) Presto/2.10.250 Version/11.60 Model/Sony-KDL-00EX000 SonyCEBrowser/1.0 (KDL-00EX000; CTV/PKG2.120GAA; IND)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sony", "DeviceName": "Sony KDL-00EX000"}},
 		{"BrightSign/9.0.109 (LS000) Mozilla/5.0 (X11; Linux aarch64) AppleWebKit/537.36 (KHTML, like Gecko) QtWebEngine/5.15.2 Chrome/87.0.4280.144 Safari/537.36",
 			map[string]string{"DeviceClass": "Set-top box", "OperatingSystemName": "BrightSignOS", "OperatingSystemVersion": "9.0.109"}},
 		{"Opera/9.80 (Linux mips; U; xx) Presto/2.10.287 Version/12.00 DuneHD/1.0 (example; 130515_2104_b6)", class("Set-top box")},
