@@ -166,6 +166,12 @@ func (s *state) hbbTVDevice() bool {
 			s.devBrand.set("Loewe", confFamily+1)
 			s.devName.set("Loewe Unspecified TV", confFamily+1)
 			s.os = osInfo{name: "LOH", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
+		} else if v, ok := p.entryVersion("vendor/"); ok && v != "" && isLetter(v[0]) {
+			// "(X11;Linux armv7i;NETRANGEMMH;HbbTV/1.1.1;CE-HTML/1.0;
+			// Vendor/TCL;SW-Version/...)": the maker in an entry of
+			// its own.
+			s.devBrand.set(brandSpelling(v), confFamily+1)
+			s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
 		}
 		return true
 	}

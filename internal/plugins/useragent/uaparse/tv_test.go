@@ -40,3 +40,13 @@ func TestTVPlatforms(t *testing.T) {
 		{"Opera/9.80 (Linux mips; U; xx) Presto/2.10.287 Version/12.00 DuneHD/1.0 (example; 130515_2104_b6)", class("Set-top box")},
 	})
 }
+
+// TestHbbTVVendorEntry shows a television that sends the HbbTV version
+// without its parenthesised list and names its maker in a "Vendor/" entry
+// of its own. The software version is made up.
+func TestHbbTVVendorEntry(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Opera/9.80 (X11;Linux armv7i;NETRANGEMMH;HbbTV/1.1.1;CE-HTML/1.0;Vendor/THOMSON;SW-Version/V8-EXAMPLE;Cnt/GBR;Lan/eng;U;en) AppleWebKit/534.24 (KHTML, like Gecko) Version/12.0",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Thomson", "DeviceName": "Thomson Unspecified TV"}},
+	})
+}
