@@ -702,7 +702,14 @@ func (s *state) namedBrowser() bool {
 			// inside WeChat and QQ, which the browser tokens name.
 			return false
 		}
-		switch ln {
+		last := ln
+		if k := strings.LastIndexByte(ln, ' '); k >= 0 {
+			// "YaApp_Android/23.74/apad YaSearchBrowser/23.74/apad": the
+			// word the previous product's second version ran into is not
+			// the browser's name.
+			last = ln[k+1:]
+		}
+		switch last {
 		case "samsungbrowser", "yabrowser", "ucbrowser", "qqbrowser", "mqqbrowser", "huaweibrowser", "miuibrowser",
 			"baidu.sogo.uc.ucbrowser", "mxbrowser", "yasearchbrowser", "qwantbrowser":
 			return false

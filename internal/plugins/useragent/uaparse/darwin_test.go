@@ -45,3 +45,31 @@ func TestDarwinReleaseBounded(t *testing.T) {
 		t.Error("darwinRelease found a release for a version that starts with a letter")
 	}
 }
+
+// TestSystemAsCommentProduct shows the system named as a product inside the
+// comment, as Microsoft Office's apps send it ("Mac OS/10.15.7",
+// "iOS/14.2"), with the device the Apple model identifier beside it names.
+// The app names are made up.
+func TestSystemAsCommentProduct(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Example Office Word/16.43.1108 (Mac OS/10.15.7; Desktop; en-US; AppStore; Apple/MacBookPro16,2)",
+			map[string]string{"OperatingSystemName": "Mac OS", "OperatingSystemVersion": "10.15.7", "DeviceClass": "Desktop", "DeviceName": "Apple Macintosh"}},
+		{"Example Office Word/2.45.106 (iOS/14.2; Tablet; en-US; AppStore; Apple/iPad8,1)",
+			map[string]string{"OperatingSystemName": "iOS", "OperatingSystemVersion": "14.2", "DeviceClass": "Tablet", "DeviceName": "Apple iPad"}},
+		{"Example Office Mobile/2.45.106 (iOS/14.3; Phone; en-US; AppStore; Apple/iPhone12,1)",
+			map[string]string{"OperatingSystemName": "iOS", "OperatingSystemVersion": "14.3", "DeviceClass": "Phone", "DeviceBrand": "Apple"}},
+	})
+}
+
+// TestWatchOS shows the Apple Watch's system named in a comment entry, or
+// in the "[Watch OS,version,build,model]" list of Apple's system services,
+// with the watch as the device. The app names are made up.
+func TestWatchOS(t *testing.T) {
+	watch := func(v string) map[string]string {
+		return map[string]string{"OperatingSystemName": "watchOS", "OperatingSystemVersion": v, "DeviceClass": "Watch", "DeviceName": "Apple Watch"}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"example-service [Watch OS,10.0,21R355,Watch7,4]", watch("10.0")},
+		{"ExampleWatchApp/4.3.0 (Watch1,2; watchOS 3.2.2)", watch("3.2.2")},
+	})
+}

@@ -53,6 +53,8 @@ func (s *state) detectDevice() {
 		if pr, ok := p.product("Mobile"); ok && pr.version != "" {
 			s.devFirmware.set(pr.version, confGeneric)
 		}
+	case "watchOS":
+		s.setDevice(confGeneric, "Watch", "Apple", "Apple Watch")
 	case "Mac OS":
 		s.setDevice(confGeneric, "Desktop", "Apple", "Apple Macintosh")
 		for _, e := range p.entries {

@@ -412,9 +412,9 @@ func scoreYauaaPart(t *testing.T, part int) devScore {
 // check parts' failures are never printed.
 var checkFloors = map[string]map[string]float64{
 	"device-detector": {
-		"core": 91.0, "DeviceClass": 88.4, "DeviceBrand": 67.4, "DeviceName": 80.2,
-		"OperatingSystemName": 96.3, "OperatingSystemVersion": 96.0, "LayoutEngineName": 97.2,
-		"LayoutEngineVersionMajor": 97.7, "AgentClass": 86.1, "AgentName": 95.3, "AgentVersionMajor": 97.2,
+		"core": 91.5, "DeviceClass": 89.9, "DeviceBrand": 67.8, "DeviceName": 80.8,
+		"OperatingSystemName": 97.0, "OperatingSystemVersion": 96.7, "LayoutEngineName": 97.2,
+		"LayoutEngineVersionMajor": 97.7, "AgentClass": 86.4, "AgentName": 95.7, "AgentVersionMajor": 97.2,
 	},
 	"yauaa-dev": {
 		"core": 98.2, "DeviceClass": 98.5, "DeviceBrand": 98.2, "DeviceName": 96.8,

@@ -207,3 +207,19 @@ func TestDigitPrefixNeedsAModelCode(t *testing.T) {
 			map[string]string{"DeviceBrand": "Wolfgang Mobile", "DeviceName": "Wolfgang Mobile AT-AS45SE"}},
 	})
 }
+
+// TestBrowserTokenAfterVersionSegment shows a browser token whose product
+// name holds the last segment of the previous product's version
+// ("YaApp_Android/23.74/apad YaSearchBrowser/23.74/apad"), or a word before
+// it ("Mobile HuaweiBrowser/5.1"): the token names the browser, not the
+// whole name. The devices are made up.
+func TestBrowserTokenAfterVersionSegment(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; arm_64; Android 12; SM-A000F) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.0.0 YaApp_Android/23.74/apad YaSearchBrowser/23.74/apad BroPP/1.0 SA/3 Mobile Safari/537.36",
+			map[string]string{"AgentName": "Yandex Browser", "AgentVersion": "23.74"}},
+		{"Mozilla/5.0 (Linux; arm_64; Android 12; SM-A000F) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.0.0 YaApp_Android/23.74 YaSearchBrowser/23.74 BroPP/1.0 SA/3 Mobile Safari/537.36",
+			map[string]string{"AgentName": "Yandex Browser", "AgentVersion": "23.74"}},
+		{"Mozilla/5.0 (Phone; OpenHarmony 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.0.0 Safari/537.36 ArkWeb/4.1.6.1 Mobile HuaweiBrowser/5.1.3.311",
+			map[string]string{"AgentName": "Huawei Browser"}},
+	})
+}

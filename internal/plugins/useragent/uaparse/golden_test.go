@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "1fa6c0090cc2665676110f280e2469996a80d530e8ae8550d625898d523c0f6b",
-	"dev-variants": "ec33b484f628f9c3a7f8a7851663be19ebf4c07ba27e73cc2805927d9e419cf3",
+	"dev":          "63e90866ef7e811009140f370e611b79d1b7b887642359bd90070561f8a8f35f",
+	"dev-variants": "ccc6e0efc2fa0de7cd7ec72d0b94e84ffc40802836dd832d08357050f9bdc047",
 	"access-log":   "98cc1fa248eab097eb8ca1f703af8258e47b364586fa338ae7fd56d7589def91",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }

@@ -360,6 +360,8 @@ func buildModel() {
 	kwAppleTV2 = uaNeedles.add("appletv")
 	setTopBoxMakers = buildSetTopBoxMakers()
 	setTopBoxNeedles = buildSetTopBoxNeedles()
+	tvPlatforms = buildTVPlatforms()
+	tvPlatformNeedles = buildTVPlatformNeedles()
 
 	// webview.go
 	kwFBBracket = uaNeedles.add("[fb")

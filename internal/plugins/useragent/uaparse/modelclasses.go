@@ -17,7 +17,7 @@ import (
 type modelClassRule struct {
 	kind, pattern, class string
 	bpattern             []byte     // the lower case pattern, for kinds "word" and "contains"
-	shape                *modelCode // for kind "shape"
+	shape                *modelCode // for kinds "shape", "start" and "within"
 }
 
 var modelClassRules []modelClassRule
@@ -35,14 +35,14 @@ func buildModelClassRules() []modelClassRule {
 		mr.bpattern = []byte(mr.pattern)
 		switch r[0] {
 		case "word", "contains":
-		case "shape":
+		case "shape", "start", "within":
 			mc, err := compileModelCode(r[1], r[2], "-")
 			if err != nil {
 				panic(err)
 			}
 			mr.shape = mc
 		default:
-			panic(fmt.Sprintf("model_classes.tsv: kind %q of %q, want word, contains or shape", r[0], r[1]))
+			panic(fmt.Sprintf("model_classes.tsv: kind %q of %q, want word, contains, shape, start or within", r[0], r[1]))
 		}
 		out = append(out, mr)
 	}
@@ -129,7 +129,38 @@ func modelClass(model string) string {
 			if r.shape.match(model) || r.shape.match(last) {
 				return r.class
 			}
+		case "start":
+			if matchCodeStart(r.shape.elems, model) {
+				return r.class
+			}
+		case "within":
+			for k := range model {
+				if codeElemMatches(r.shape.elems[0], model[k]) && matchCodeStart(r.shape.elems, model[k:]) {
+					return r.class
+				}
+			}
 		}
 	}
 	return ""
+}
+
+// matchCodeStart reports whether m starts with the shape elems: a
+// television's model number starts with the screen size and the series
+// letters, and what follows them varies too much to write as a shape
+// ("43FSY112Xc", "55UCY1-B", "50LEX-8173/UTS2C").
+func matchCodeStart(elems []codeElem, m string) bool {
+	if len(elems) == 0 {
+		return true
+	}
+	e := elems[0]
+	n := 0
+	for n < e.max && n < len(m) && codeElemMatches(e, m[n]) {
+		n++
+	}
+	for ; n >= e.min; n-- {
+		if matchCodeStart(elems[1:], m[n:]) {
+			return true
+		}
+	}
+	return false
 }

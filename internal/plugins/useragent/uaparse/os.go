@@ -56,10 +56,16 @@ func detectOS(p *parsed) osInfo {
 	for i, e := range p.entries {
 		lt := p.ltext(e)
 		t := p.text(e)
-		if (lt == "ipados" || lt == "ios") && i+1 < len(p.entries) && p.entries[i+1].block == e.block {
-			// "(iPadOS,15.7;...)": a comma between name and version.
+		if (lt == "ipados" || lt == "ios" || lt == "watch os") && i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+			// "(iPadOS,15.7;...)": a comma between name and version, as
+			// in the "[Watch OS,10.0,21R355,Watch7,4]" of Apple's
+			// system services.
 			if v := leadingVersion(p.text(p.entries[i+1])); v != "" {
-				consider(osInfo{name: "iOS", version: v, class: "Mobile", prio: 8})
+				if lt == "watch os" {
+					consider(osInfo{name: "watchOS", version: v, class: "Mobile", prio: 8})
+				} else {
+					consider(osInfo{name: "iOS", version: v, class: "Mobile", prio: 8})
+				}
 				continue
 			}
 		}
@@ -481,8 +487,18 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 				class = "Mobile"
 			}
 			return osInfo{name: "PICO OS", version: orUnknown(leadingVersion(lt[picoOSAt(lt)+3:])), class: class, prio: 9}
-		case lt == "ios" || strings.HasPrefix(lt, "ios "):
-			return osInfo{name: "iOS", version: orUnknown(leadingVersion(strings.TrimSpace(lt[3:]))), class: "Mobile", prio: 8}
+		case lt == "ios" || strings.HasPrefix(lt, "ios ") || strings.HasPrefix(lt, "ios/"):
+			// "iOS 16.5", and "iOS/14.2" of Microsoft Office's apps, whose
+			// comment names the system as a product: "(iOS/14.2; Tablet;
+			// en-US; AppStore; Apple/iPad8,1)".
+			return osInfo{name: "iOS", version: orUnknown(leadingVersion(strings.TrimLeft(lt[3:], " /"))), class: "Mobile", prio: 8}
+		case strings.HasPrefix(lt, "watchos "):
+			// "(Watch1,2; watchOS 3.2.2)": an Apple Watch app.
+			return osInfo{name: "watchOS", version: orUnknown(leadingVersion(lt[8:])), class: "Mobile", prio: 8}
+		case strings.HasPrefix(lt, "mac os/"):
+			// "(Mac OS/10.15.7; Desktop; en-US; AppStore;
+			// Apple/MacBookPro16,2)": Microsoft Office for Mac.
+			return osInfo{name: "Mac OS", version: orUnknown(leadingVersion(lt[7:])), class: "Desktop", prio: 6}
 		case strings.HasPrefix(lt, "mac_"):
 			// "Mac_PowerPC", "Mac_68000": Internet Explorer's and Opera's
 			// names of the classic Mac OS, before Mac OS X, even where

@@ -1,15 +1,24 @@
 package uaparse
 
 // This file holds every television and set-top box rule: HbbTV and CE-HTML
-// markers, set-top box makers, Vidaa, Google TV, webOS TV releases and
-// YouTube's Cobalt (Starboard) devices.
+// markers, the browsers and platforms of televisions, set-top box makers,
+// Vidaa, Google TV, webOS TV releases and YouTube's Cobalt (Starboard)
+// devices.
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // tvDevice recognises television and set-top box markers.
 func (s *state) tvDevice() {
 	p := s.p
-	if p.has(kwVidaa) || p.has(kwHisense) {
+	// Hisense's phones and tablets run Android and name the maker in the
+	// model ("Hisense U50", "Hisense Infinity H60 5G"): there the name is
+	// no television's. Its televisions run VIDAA, or name Hisense on
+	// another platform.
+	s.tvPlatform()
+	if p.has(kwVidaa) || p.has(kwHisense) && s.os.name != "Android" {
 		s.os = osInfo{name: "Vidaa", version: Unknown, class: "Embedded", cpu: s.os.cpu}
 		if pr, ok := p.product("VIDAA"); ok {
 			s.os.version = orUnknown(leadingVersion(pr.version))
@@ -157,6 +166,12 @@ func (s *state) hbbTVDevice() bool {
 			s.devBrand.set("Loewe", confFamily+1)
 			s.devName.set("Loewe Unspecified TV", confFamily+1)
 			s.os = osInfo{name: "LOH", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
+		} else if v, ok := p.entryVersion("vendor/"); ok && v != "" && isLetter(v[0]) {
+			// "(X11;Linux armv7i;NETRANGEMMH;HbbTV/1.1.1;CE-HTML/1.0;
+			// Vendor/TCL;SW-Version/...)": the maker in an entry of
+			// its own.
+			s.devBrand.set(brandSpelling(v), confFamily+1)
+			s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
 		}
 		return true
 	}
@@ -295,6 +310,106 @@ func buildSetTopBoxNeedles() needleGroup {
 		out[i] = m.prefix
 	}
 	return uaNeedles.group(out)
+}
+
+// tvPlatforms maps the lower case name of a browser or platform that runs
+// only on televisions and the boxes that drive them to that class, and to
+// the system it is, if it is one (tables/tv_platforms.tsv).
+var tvPlatforms map[string]tvPlatformRow
+
+type tvPlatformRow struct{ class, system string }
+
+func buildTVPlatforms() map[string]tvPlatformRow {
+	rows := loadTable("tv_platforms.tsv", tableColumns["tv_platforms.tsv"])
+	m := make(map[string]tvPlatformRow, len(rows))
+	for _, r := range rows {
+		row := tvPlatformRow{class: r[1]}
+		if r[2] != "-" {
+			row.system = r[2]
+		}
+		m[r[0]] = row
+	}
+	return m
+}
+
+// tvPlatformNeedles lets tvPlatform skip the products and the comment when
+// no platform name occurs.
+var tvPlatformNeedles needleGroup
+
+func buildTVPlatformNeedles() needleGroup {
+	out := make([]string, 0, len(tvPlatforms))
+	for k := range tvPlatforms {
+		out = append(out, k)
+	}
+	// Sorted, so that the needles are numbered the same in every run.
+	slices.Sort(out)
+	return uaNeedles.group(out)
+}
+
+// tvPlatform gives the class of a device whose user agent names a browser
+// or platform of televisions (tables/tv_platforms.tsv) as a product
+// ("SonyCEBrowser/1.0", "ViziOS/1.4") or as a comment entry ("Opera TV
+// Store/5606"). It names neither maker nor model: the rules that read
+// them (HbbTV, the consumer electronics trailer) are more specific.
+func (s *state) tvPlatform() {
+	p := s.p
+	if !p.hasAny(&tvPlatformNeedles) {
+		return
+	}
+	for i := range p.products {
+		ln := p.products[i].lname
+		r, ok := tvPlatforms[ln]
+		if k := strings.LastIndexByte(ln, ' '); !ok && k >= 0 {
+			// "VIZIO V505M-K09 ViziOS/1.4.512": the model before the
+			// platform, in the same product.
+			r, ok = tvPlatforms[ln[k+1:]]
+		}
+		if ok {
+			s.devClass.set(r.class, confFamily)
+			if r.system != "" {
+				s.os = osInfo{name: r.system, version: orUnknown(leadingVersion(p.products[i].version)), class: "Embedded", cpu: s.os.cpu}
+			}
+			if k := strings.LastIndexByte(ln, ' '); !s.tvModelProduct() && k > 0 {
+				// "VIZIO D32f-J04 ViziOS/1.4": the maker and the model
+				// before the platform.
+				if maker, model, two := strings.Cut(p.products[i].name[:k], " "); two && model != "" {
+					s.devBrand.set(normalizeName(maker), confFamily)
+					s.devName.set(normalizeName(maker)+" "+model, confFamily)
+				}
+			}
+			return
+		}
+	}
+	for _, e := range p.entries {
+		lt := p.ltext(e)
+		if k := strings.IndexByte(lt, '/'); k > 0 {
+			lt = lt[:k]
+		}
+		if r, ok := tvPlatforms[lt]; ok {
+			s.devClass.set(r.class, confFamily)
+			s.tvModelProduct()
+			return
+		}
+	}
+}
+
+// tvModelProduct reads the maker and the model of a television from the
+// "Model/Maker-Model" product its browser adds ("Model/Sony-KDL-32EX550",
+// "Model/Vestel-MB181"), and reports whether it found one. It is asked
+// only where a platform of tables/tv_platforms.tsv says the device is a
+// television or a box.
+func (s *state) tvModelProduct() bool {
+	pr, ok := s.p.product("Model")
+	if !ok {
+		return false
+	}
+	maker, model, two := strings.Cut(pr.version, "-")
+	if !two || maker == "" || model == "" || !isLetter(maker[0]) {
+		return false
+	}
+	s.devBrand.set(normalizeName(maker), confFamily)
+	s.devName.set(normalizeName(maker)+" "+model, confFamily)
+	return true
 }
 
 // setTopBox recognises the boxes that connect a television to the

@@ -1,0 +1,52 @@
+package uaparse
+
+import "testing"
+
+// TestHisenseMarker shows which user agents naming Hisense are its
+// televisions: VIDAA, or Hisense on a platform other than Android; a
+// Hisense Android model is a phone or a tablet like any other. The models
+// are made up in Hisense's shapes.
+func TestHisenseMarker(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 11; Hisense E50 Lite) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36",
+			map[string]string{"DeviceClass": "Phone", "DeviceBrand": "Hisense", "DeviceName": "Hisense E50 Lite", "OperatingSystemName": "Android"}},
+		{"Mozilla/5.0 (Linux; Android 11; Hisense Infinity H60 5G Build/RP1A.200720.011; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.0.0 Mobile Safari/537.36",
+			map[string]string{"DeviceClass": "Phone", "DeviceBrand": "Hisense", "OperatingSystemName": "Android"}},
+		{"Mozilla/5.0 (X11; Linux x86_64;) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/47.0.2526.106 Safari/537.36 SRAF/4.0 Hisense/1.0",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Hisense", "OperatingSystemName": "Vidaa"}},
+	})
+}
+
+// TestTVPlatforms checks a row of tables/tv_platforms.tsv of each shape: a
+// product, a comment entry, a product inside a comment, a set-top box, and
+// platforms that are the device's system. The user agents are made up in
+// the shapes these platforms send.
+func TestTVPlatforms(t *testing.T) {
+	class := func(c string) map[string]string { return map[string]string{"DeviceClass": c} }
+	checkRuleCases(t, []ruleCase{
+		{"Opera/9.80 (Linux armv7l; Opera TV Store/6219) Presto/2.12.407 Version/12.50 SonyCEBrowser/1.0 (KD-55X0000B; CTV2014/PKG2.263GAA; AUS)", class("TV")},
+		{"Opera/9.80 (Linux mips; Opera TV Store/4510; U; en) Presto/2.10.250 Version/11.60", class("TV")},
+		{"Mozilla/5.0 (DTV) AppleWebKit/531.2+ (KHTML, like Gecko) Espial/6.1.5 ExampleBrowser/2.0", class("TV")},
+		{"Opera/9.80 (Linux armv7l; InettvBrowser/2.2 (00014A;SonyDTV140;0001;0001) KDL40W000C; CC/RUS) Presto/2.12.407 Version/12.50", class("TV")},
+		{"Mozilla/5.0 (Linux ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/108.0.5359.128 Safari/537.36 TiVoOS/1.0.0 (Example MB100 EXAMPLE)",
+			map[string]string{"DeviceClass": "TV", "OperatingSystemName": "TiVo OS", "OperatingSystemVersion": "1.0.0", "OperatingSystemClass": "Embedded"}},
+		{"VIZIO V000-J01 ViziOS/1.4.512.847.1 ExampleTV/24.06.13.2",
+			map[string]string{"DeviceClass": "TV", "OperatingSystemName": "ViziOS", "OperatingSystemVersion": "1.4.512.847.1", "DeviceBrand": "Vizio", "DeviceName": "Vizio V000-J01"}},
+		// The "Model/Maker-Model" product of a television's browser.
+		{"Opera/9.80 (Linux mips; Opera TV Store/4510; U; en) Presto/2.10.250 Version/11.60 Model/Sony-KDL-00EX000 SonyCEBrowser/1.0 (KDL-00EX000; CTV/PKG2.120GAA; IND)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sony", "DeviceName": "Sony KDL-00EX000"}},
+		{"BrightSign/9.0.109 (LS000) Mozilla/5.0 (X11; Linux aarch64) AppleWebKit/537.36 (KHTML, like Gecko) QtWebEngine/5.15.2 Chrome/87.0.4280.144 Safari/537.36",
+			map[string]string{"DeviceClass": "Set-top box", "OperatingSystemName": "BrightSignOS", "OperatingSystemVersion": "9.0.109"}},
+		{"Opera/9.80 (Linux mips; U; xx) Presto/2.10.287 Version/12.00 DuneHD/1.0 (example; 130515_2104_b6)", class("Set-top box")},
+	})
+}
+
+// TestHbbTVVendorEntry shows a television that sends the HbbTV version
+// without its parenthesised list and names its maker in a "Vendor/" entry
+// of its own. The software version is made up.
+func TestHbbTVVendorEntry(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Opera/9.80 (X11;Linux armv7i;NETRANGEMMH;HbbTV/1.1.1;CE-HTML/1.0;Vendor/THOMSON;SW-Version/V8-EXAMPLE;Cnt/GBR;Lan/eng;U;en) AppleWebKit/534.24 (KHTML, like Gecko) Version/12.0",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Thomson", "DeviceName": "Thomson Unspecified TV"}},
+	})
+}
