@@ -86,6 +86,32 @@ func xiaomiModel(m string) bool {
 	return digitsThenLetters(m, 7)
 }
 
+// brandPrefixOf returns the first prefix of brands.tsv that lm, a model in
+// lower case, starts with, or nil. A prefix of digits ("508", Alcatel's
+// 5033D) names a model code, and a code has letters: a number alone
+// ("(508)", a build) is no model, so such a prefix needs a letter in lm.
+func brandPrefixOf(lm string) *brandPrefix {
+	if lm == "" {
+		return nil
+	}
+	var second byte
+	if len(lm) > 1 {
+		second = lm[1]
+	}
+	for _, c := range prefixesByInitial[lm[0]] {
+		// The second byte is compared first: most prefixes of an
+		// initial differ there, and the comparison saves a call.
+		if c.second != 0 && c.second != second {
+			continue
+		}
+		bp := &brandPrefixes[c.index]
+		if strings.HasPrefix(lm, bp.prefix) && (!bp.digits || hasLetter(lm)) {
+			return bp
+		}
+	}
+	return nil
+}
+
 // brandOfModel finds the brand of a device model and the model with the
 // brand prefix removed.
 func brandOfModel(model string) (brand, rest string) {
@@ -108,44 +134,23 @@ func brandOfModel(model string) (brand, rest string) {
 			return b, r
 		}
 	}
-	if lm == "" {
-		return "", model
-	}
-	var second byte
-	if len(lm) > 1 {
-		second = lm[1]
-	}
-	for _, c := range prefixesByInitial[lm[0]] {
-		// The second byte is compared first: most prefixes of an
-		// initial differ there, and the comparison saves a call.
-		if c.second != 0 && c.second != second {
-			continue
+	if bp := brandPrefixOf(lm); bp != nil {
+		if bp.digits {
+			// A whole model-code shape (Sharp's "509SH") says more
+			// than a few leading digits.
+			if b := modelCodeBrand(model); b != "" {
+				return b, model
+			}
 		}
-		bp := brandPrefixes[c.index]
-		if strings.HasPrefix(lm, bp.prefix) {
-			if bp.digits && !hasLetter(lm) {
-				// A prefix of digits ("508", Alcatel's 5033D) names
-				// a model code, and a code has letters: a number
-				// alone ("(508)", a build) is no model.
-				continue
-			}
-			if bp.digits {
-				// A whole model-code shape (Sharp's "509SH") says
-				// more than a few leading digits.
-				if b := modelCodeBrand(model); b != "" {
-					return b, model
-				}
-			}
-			brand = bp.brand
-			// Remove the brand itself from the model, not a model prefix
-			// such as "SM-" or "Nexus".
-			if hasPrefixFold(lm, brand) {
-				rest = strings.TrimLeft(model[len(brand):], " -_/")
-			} else {
-				rest = model
-			}
-			return brand, rest
+		brand = bp.brand
+		// Remove the brand itself from the model, not a model prefix
+		// such as "SM-" or "Nexus".
+		if hasPrefixFold(lm, brand) {
+			rest = strings.TrimLeft(model[len(brand):], " -_/")
+		} else {
+			rest = model
 		}
+		return brand, rest
 	}
 	switch {
 	case huaweiModel(model):

@@ -150,18 +150,7 @@ func brandByShape(model string) bool {
 	if lm == "" || strings.HasPrefix(lm, "samsung ") {
 		return true
 	}
-	var second byte
-	if len(lm) > 1 {
-		second = lm[1]
-	}
-	for _, c := range prefixesByInitial[lm[0]] {
-		if c.second != 0 && c.second != second {
-			continue
-		}
-		bp := brandPrefixes[c.index]
-		if !strings.HasPrefix(lm, bp.prefix) || bp.digits && !hasLetter(lm) {
-			continue
-		}
+	if bp := brandPrefixOf(lm); bp != nil {
 		return bp.digits && modelCodeBrand(model) != ""
 	}
 	return !huaweiModel(model)
