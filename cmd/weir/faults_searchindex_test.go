@@ -177,8 +177,9 @@ func searchFault(t *testing.T, srv *zinc.Server, name string, blocks bool, apply
 }
 
 // metricSum reads the Prometheus text of /metrics at base and returns the
-// sum of the samples of metric over its labels.
-func metricSum(t *testing.T, base, metric string) float64 {
+// sum of the samples of metric over its labels; with labels given, only of
+// the samples whose labels hold each of them (`kind="revoked"`).
+func metricSum(t *testing.T, base, metric string, labels ...string) float64 {
 	t.Helper()
 	c := http.Client{Timeout: 10 * time.Second}
 	resp, err := c.Get(base + "/metrics")
@@ -203,6 +204,13 @@ func metricSum(t *testing.T, base, metric string) float64 {
 			rest = strings.TrimSpace(line[j+1:])
 		}
 		if name != metric {
+			continue
+		}
+		skip := false
+		for _, l := range labels {
+			skip = skip || !strings.Contains(line[len(name):], l)
+		}
+		if skip {
 			continue
 		}
 		v, err := strconv.ParseFloat(strings.Fields(rest)[0], 64)
