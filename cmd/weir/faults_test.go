@@ -255,6 +255,21 @@ func TestFaultKafkaPartition(t *testing.T) {
 	r.finish(t, faultMaxDup())
 }
 
+// TestFaultKafkaSlowClose: every connection to the broker that closes
+// while the toxic is on takes 3 s to close; resets in the middle of the
+// fault make the client close and reopen its connections through it.
+func TestFaultKafkaSlowClose(t *testing.T) {
+	r := startFaultRun(t, "fault-slow-close")
+	r.midRun(t)
+	f := r.proxy.SlowClose(t, 3000)
+	reset := r.proxy.ResetPeer(t, 100)
+	time.Sleep(faultHold() / 2)
+	reset.Remove(t)
+	time.Sleep(faultHold() / 2)
+	f.Remove(t)
+	r.finish(t, faultMaxDup())
+}
+
 // TestFaultKafkaExactlyOnceResetAndPartition: with exactly_once, resets in
 // the middle of transactions and then a partition: a read_committed
 // reader sees every input's record exactly once.
