@@ -229,7 +229,8 @@ func newService(_ context.Context, conf *ServiceConfig, env component.Env) (comp
 	if err != nil {
 		return nil, err
 	}
-	log := env.Log().With("service", env.Name)
+	// The service set names the service in its logger already.
+	log := env.Log()
 	met := env.Metrics
 	if met == nil {
 		met = metrics.New(prometheus.NewRegistry())
