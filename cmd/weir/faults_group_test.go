@@ -14,22 +14,23 @@ import (
 
 // kafkaFaults are the faults of the Kafka link that the group tests apply
 // while the group changes: one that slows it, one that breaks its
-// requests, one that cuts it.
+// requests, one that silences it, one that cuts it.
 var kafkaFaults = []struct {
 	name  string
 	apply func(t *testing.T, p *toxi.Proxy) func()
 }{
 	{"latency", func(t *testing.T, p *toxi.Proxy) func() { f := p.Latency(t, 1000, 250); return func() { f.Remove(t) } }},
 	{"reset_peer", func(t *testing.T, p *toxi.Proxy) func() { f := p.ResetPeer(t, 100); return func() { f.Remove(t) } }},
+	{"blackhole", func(t *testing.T, p *toxi.Proxy) func() { f := p.Blackhole(t); return func() { f.Remove(t) } }},
 	{"partition", func(t *testing.T, p *toxi.Proxy) func() { p.Disable(t); return func() { p.Enable(t) } }},
 }
 
 // TestFaultKafkaRebalance: while a fault is on the Kafka link, a second
 // weir process of the same application starts and joins the group, so the
 // partitions are rebalanced in the middle of the fault. Through a
-// partition the second process cannot start (a process checks at start
-// that the broker answers, and exits saying why); started again after the
-// heal, as a supervisor would, it joins then. Once the fault is removed both
+// partition or a blackhole the second process cannot start (a process
+// checks at start that the broker answers, and exits saying why); started
+// again after the heal, as a supervisor would, it joins then. Once the fault is removed both
 // processes are in the group and ready, every input has its record, the
 // group commits every input, and the duplicates stay within what
 // uncommitted batches hold: a partition handed over is read from its last
@@ -44,15 +45,17 @@ func TestFaultKafkaRebalance(t *testing.T) {
 			p2, base2 := startWithStatus(t, job, "BROKER_LIST="+r.proxy.Addr())
 			time.Sleep(faultHold())
 			heal()
-			if fc.name == "partition" {
-				// A process checks at start that the broker answers (it
-				// creates the topics) and exits if it does not: through a
-				// partition the second process ends, saying why, and the
-				// supervisor starts it again.
-				waitOutput(t, p2, `msg="job failed"`)
-				if !strings.Contains(p2.output(), "unable to dial") {
-					t.Errorf("the second process's failure does not say the broker is unreachable:\n%s", p2.output())
-				}
+			// A process checks at start that the broker answers (it
+			// creates the topics, for at most 15 s) and exits if it does
+			// not: through a partition, or a blackhole (whose held
+			// connections are closed when it ends), the second process
+			// ends, saying why, and the supervisor starts it again.
+			waitOutput(t, p2, `msg="job started"`, `msg="job failed"`)
+			if fc.name == "partition" && !strings.Contains(p2.output(), "unable to dial") {
+				t.Errorf("the second process does not say the broker is unreachable:\n%s", p2.output())
+			}
+			if strings.Contains(p2.output(), `msg="job failed"`) {
+				t.Logf("the second process could not start through the fault; started again")
 				_, base2 = startWithStatus(t, job, "BROKER_LIST="+r.proxy.Addr())
 			}
 			r.finish(t, faultMaxDup())
@@ -89,13 +92,19 @@ func TestFaultKafkaRebalance(t *testing.T) {
 	}
 }
 
-// waitOutput waits until p has written want.
-func waitOutput(t *testing.T, p *proc, want string) {
+// waitOutput waits until p has written one of want.
+func waitOutput(t *testing.T, p *proc, want ...string) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
-	for !strings.Contains(p.output(), want) {
+	for {
+		out := p.output()
+		for _, w := range want {
+			if strings.Contains(out, w) {
+				return
+			}
+		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no %s within 60 s:\n%s", want, p.output())
+			t.Fatalf("none of %q within 60 s:\n%s", want, out)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
