@@ -45,6 +45,7 @@ func TestFaultDocDB(t *testing.T) {
 		{"reset_peer", false, func(t *testing.T, p *toxi.Proxy) func() { f := p.ResetPeer(t, 100); return func() { f.Remove(t) } }},
 		{"blackhole", true, func(t *testing.T, p *toxi.Proxy) func() { f := p.Blackhole(t); return func() { f.Remove(t) } }},
 		{"partition", true, func(t *testing.T, p *toxi.Proxy) func() { p.Disable(t); return func() { p.Enable(t) } }},
+		{"slow_close", false, func(t *testing.T, p *toxi.Proxy) func() { f := p.SlowClose(t, 3000); return func() { f.Remove(t) } }},
 	}
 	for _, fc := range faults {
 		t.Run(fc.name, func(t *testing.T) { docdbFault(t, fc.blocks, fc.apply) })

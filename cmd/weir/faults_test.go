@@ -81,6 +81,14 @@ type faultRun struct {
 // given.
 func startFaultRun(t *testing.T, app string, streamKeys ...string) *faultRun {
 	t.Helper()
+	r, _ := startFaultRunArgs(t, app, nil, streamKeys...)
+	return r
+}
+
+// startFaultRunArgs is startFaultRun with more arguments of `weir run`;
+// it also returns the job file's path.
+func startFaultRunArgs(t *testing.T, app string, args []string, streamKeys ...string) (*faultRun, string) {
+	t.Helper()
 	srv := toxi.New(t)
 	behind := srv.Behind("kafka")
 	b := streamtest.StartBroker(t, kfake.ListenFn(behind.Listen), kfake.SeedTopics(4, "raw"))
@@ -91,13 +99,21 @@ func startFaultRun(t *testing.T, app string, streamKeys ...string) *faultRun {
 	n := faultInputs()
 	b.ProduceLines(t, "raw", repeatLog(t, n))
 
-	p, base := startWithStatus(t, parsingJob{App: app, MaxRate: faultRate, StreamKeys: streamKeys}, "BROKER_LIST="+proxy.Addr())
-	return &faultRun{b: b, proxy: proxy, p: p, base: base, n: n, app: app}
+	p, base, path := startWithStatusArgs(t, parsingJob{App: app, MaxRate: faultRate, StreamKeys: streamKeys}, args, "BROKER_LIST="+proxy.Addr())
+	return &faultRun{b: b, proxy: proxy, p: p, base: base, n: n, app: app}, path
 }
 
 // startWithStatus starts weir on job with its status server on a free
 // port, and returns the process and the status server's URL.
 func startWithStatus(t *testing.T, job parsingJob, env ...string) (*proc, string) {
+	t.Helper()
+	p, base, _ := startWithStatusArgs(t, job, nil, env...)
+	return p, base
+}
+
+// startWithStatusArgs is startWithStatus with more arguments of `weir
+// run`; it also returns the job file's path.
+func startWithStatusArgs(t *testing.T, job parsingJob, args []string, env ...string) (*proc, string, string) {
 	t.Helper()
 	path := job.write(t, "job.yml")
 	data, err := os.ReadFile(path)
@@ -108,7 +124,7 @@ func startWithStatus(t *testing.T, job parsingJob, env ...string) (*proc, string
 	if err := os.WriteFile(path, []byte(strings.Replace(string(data), "engine.ui.port: -1", fmt.Sprintf("engine.ui.port: %d", port), 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return startWeir(t, env, "run", "--conf", path), fmt.Sprintf("http://127.0.0.1:%d", port)
+	return startWeir(t, env, append([]string{"run", "--conf", path}, args...)...), fmt.Sprintf("http://127.0.0.1:%d", port), path
 }
 
 // midRun waits until a part of the inputs has its records, so that the
@@ -236,6 +252,21 @@ func TestFaultKafkaPartition(t *testing.T) {
 	time.Sleep(faultHold())
 	expectNotReady(t, r.base)
 	r.proxy.Enable(t)
+	r.finish(t, faultMaxDup())
+}
+
+// TestFaultKafkaSlowClose: every connection to the broker that closes
+// while the toxic is on takes 3 s to close; resets in the middle of the
+// fault make the client close and reopen its connections through it.
+func TestFaultKafkaSlowClose(t *testing.T) {
+	r := startFaultRun(t, "fault-slow-close")
+	r.midRun(t)
+	f := r.proxy.SlowClose(t, 3000)
+	reset := r.proxy.ResetPeer(t, 100)
+	time.Sleep(faultHold() / 2)
+	reset.Remove(t)
+	time.Sleep(faultHold() / 2)
+	f.Remove(t)
 	r.finish(t, faultMaxDup())
 }
 

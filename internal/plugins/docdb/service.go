@@ -278,7 +278,8 @@ var _ Datastore = (*Service)(nil)
 // for the database: a database that is down at start is retried like one
 // that goes down later, so the dataflow starts and the streams wait.
 func newService(ctx context.Context, conf *ServiceConfig, env component.Env) (component.Service, error) {
-	log := env.Log().With("service", env.Name)
+	// The service set names the service in its logger already.
+	log := env.Log()
 	met := env.Meters()
 
 	opts := options.Client().ApplyURI(conf.URI).SetAppName("weir")

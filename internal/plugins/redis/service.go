@@ -182,7 +182,8 @@ type Service struct {
 var _ component.Datastore = (*Service)(nil)
 
 func newService(_ context.Context, conf *ServiceConfig, env component.Env) (component.Service, error) {
-	log := env.Log().With("service", env.Name)
+	// The service set names the service in its logger already.
+	log := env.Log()
 	s := &Service{log: log}
 	addrs := conf.Connection
 	// Building connects to nothing: go-redis dials on the first command.

@@ -226,7 +226,8 @@ func newService(_ context.Context, conf *ServiceConfig, env component.Env) (comp
 	if err != nil {
 		return nil, err
 	}
-	log := env.Log().With("service", env.Name)
+	// The service set names the service in its logger already.
+	log := env.Log()
 	met := env.Meters()
 	transport := &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,

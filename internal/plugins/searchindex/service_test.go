@@ -15,9 +15,11 @@ import (
 
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/config"
+	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/metrics"
 	"github.com/weir-streams/weir/internal/plugins/docdb"
 	"github.com/weir-streams/weir/internal/plugins/searchindex"
+	servicesets "github.com/weir-streams/weir/internal/services"
 	"github.com/weir-streams/weir/internal/streamtest"
 	"github.com/weir-streams/weir/internal/testserver/zinc"
 )
@@ -219,5 +221,29 @@ func TestBulkPutJobValidates(t *testing.T) {
 	}
 	if _, err := config.Check(job, streamtest.Registry()); err != nil {
 		t.Fatalf("validate BulkPut on the search-index service: %v", err)
+	}
+}
+
+// TestServiceLogNamesItOnce: started in a service set, as the engine
+// starts it, the service's log lines carry its name once (the set names
+// it; a second "service" key would repeat it in text logs and make JSON
+// logs hold a duplicate key).
+func TestServiceLogNamesItOnce(t *testing.T) {
+	spec := searchindex.ServiceSpec()
+	conf, probs := component.NewConfig(&spec, map[string]string{searchindex.KeyHosts: "http://127.0.0.1:9"})
+	if err := probs.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&buf, nil))
+	confs := []dataflow.Configured{{Component: &dataflow.Component{Name: "search_service", Component: searchindex.ServiceName}, Spec: &spec, Config: conf}}
+	set, err := servicesets.Start(context.Background(), confs, servicesets.Options{Logger: log, Metrics: metrics.New(prometheus.NewRegistry())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.Close(context.Background())
+	line, _, _ := strings.Cut(buf.String()[strings.Index(buf.String(), "search-index client ready"):], "\n")
+	if n := strings.Count(line, "service=search_service"); n != 1 {
+		t.Errorf("the service's name appears %d times in %q, want once", n, line)
 	}
 }
