@@ -91,15 +91,3 @@ func convertValues(given string, c *dataflow.Component, res *Result) {
 		}
 	}
 }
-
-// Converted returns, per LogIsland component, the keys whose values are
-// converted: for documentation and tests.
-func Converted() map[string][]string {
-	out := map[string][]string{}
-	for id, m := range valueConversions {
-		for k := range m {
-			out[id] = append(out[id], k)
-		}
-	}
-	return out
-}

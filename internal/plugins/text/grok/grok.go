@@ -88,20 +88,6 @@ type Expansion struct {
 	Backtrack bool
 }
 
-// Fields returns the distinct field names of the captures, in order of
-// first appearance.
-func (e Expansion) Fields() []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, c := range e.Captures {
-		if !seen[c.Field] {
-			seen[c.Field] = true
-			out = append(out, c.Field)
-		}
-	}
-	return out
-}
-
 // IsGrok reports whether expr uses grok syntax or named groups, so that its
 // named captures, not its groups by position, give the fields.
 func IsGrok(expr string) bool {
