@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
+
 	"github.com/weir-streams/weir/internal/component"
 	"github.com/weir-streams/weir/internal/dataflow"
 	"github.com/weir-streams/weir/internal/engine"
@@ -197,12 +199,14 @@ func TestInStreamOverRealAccessLog(t *testing.T) {
 			t.Fatalf("address %s was asked %d times, want once", ip, n)
 		}
 	}
-	hits := gauge(t, e, "weir_cache_hits_total")
+	hits := metricSum(t, e, "weir_cache_hits_total")
 	t.Logf("%d of %d records named; %d PTR queries; %v cache hits", named, len(lines), srv.Queries("PTR", ""), hits)
 }
 
-// gauge sums a metric's samples in the engine's registry.
-func gauge(t *testing.T, e *streamtest.Engine, name string) float64 {
+// metricSum sums a metric's samples in the engine's registry, counters and
+// gauges, keeping only the samples with the label name and value given in
+// label, if any.
+func metricSum(t *testing.T, e *streamtest.Engine, name string, label ...string) float64 {
 	t.Helper()
 	fams, err := e.Metrics.Gather()
 	if err != nil {
@@ -214,6 +218,9 @@ func gauge(t *testing.T, e *streamtest.Engine, name string) float64 {
 			continue
 		}
 		for _, m := range f.GetMetric() {
+			if len(label) == 2 && !hasLabel(m.GetLabel(), label[0], label[1]) {
+				continue
+			}
 			if m.Counter != nil {
 				sum += m.Counter.GetValue()
 			} else if m.Gauge != nil {
@@ -222,4 +229,14 @@ func gauge(t *testing.T, e *streamtest.Engine, name string) float64 {
 		}
 	}
 	return sum
+}
+
+// hasLabel reports whether labels hold name with value.
+func hasLabel(labels []*dto.LabelPair, name, value string) bool {
+	for _, l := range labels {
+		if l.GetName() == name && l.GetValue() == value {
+			return true
+		}
+	}
+	return false
 }

@@ -169,22 +169,5 @@ func dnsFault(t *testing.T, fails bool, apply func(r *dnstest.Relay)) {
 // lookups returns weir_ip_to_fqdn_lookups_total for one outcome.
 func lookups(t *testing.T, e *streamtest.Engine, outcome string) float64 {
 	t.Helper()
-	fams, err := e.Metrics.Gather()
-	if err != nil {
-		t.Fatalf("gather: %v", err)
-	}
-	sum := 0.0
-	for _, f := range fams {
-		if f.GetName() != "weir_ip_to_fqdn_lookups_total" {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if l.GetName() == "outcome" && l.GetValue() == outcome {
-					sum += m.GetCounter().GetValue()
-				}
-			}
-		}
-	}
-	return sum
+	return metricSum(t, e, "weir_ip_to_fqdn_lookups_total", "outcome", outcome)
 }
