@@ -148,19 +148,4 @@ func modelClass(model string) string {
 // television's model number starts with the screen size and the series
 // letters, and what follows them varies too much to write as a shape
 // ("43FSY112Xc", "55UCY1-B", "50LEX-8173/UTS2C").
-func matchCodeStart(elems []codeElem, m string) bool {
-	if len(elems) == 0 {
-		return true
-	}
-	e := elems[0]
-	n := 0
-	for n < e.max && n < len(m) && codeElemMatches(e, m[n]) {
-		n++
-	}
-	for ; n >= e.min; n-- {
-		if matchCodeStart(elems[1:], m[n:]) {
-			return true
-		}
-	}
-	return false
-}
+func matchCodeStart(elems []codeElem, m string) bool { return matchCodeElems(elems, m, true) }

@@ -121,7 +121,7 @@ func codeElemMatches(e codeElem, c byte) bool {
 
 // match reports whether the whole of m has the shape.
 func (mc *modelCode) match(m string) bool {
-	if !matchCodeElems(mc.elems, m) {
+	if !matchCodeElems(mc.elems, m, false) {
 		return false
 	}
 	if mc.mixed {
@@ -136,11 +136,12 @@ func (mc *modelCode) match(m string) bool {
 	return true
 }
 
-// matchCodeElems matches greedily and backtracks over counts; shapes are a
-// handful of elements and models a few bytes, so the search is short.
-func matchCodeElems(elems []codeElem, m string) bool {
+// matchCodeElems reports whether m is the shape elems, or, with prefix,
+// starts with it. It matches greedily and backtracks over counts; shapes
+// are a handful of elements and models a few bytes, so the search is short.
+func matchCodeElems(elems []codeElem, m string, prefix bool) bool {
 	if len(elems) == 0 {
-		return m == ""
+		return prefix || m == ""
 	}
 	e := elems[0]
 	n := 0
@@ -148,7 +149,7 @@ func matchCodeElems(elems []codeElem, m string) bool {
 		n++
 	}
 	for ; n >= e.min; n-- {
-		if matchCodeElems(elems[1:], m[n:]) {
+		if matchCodeElems(elems[1:], m[n:], prefix) {
 			return true
 		}
 	}
