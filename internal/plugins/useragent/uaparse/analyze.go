@@ -257,4 +257,15 @@ func (s *state) scanTokens() {
 			s.security = "Weak security"
 		}
 	}
+	for _, st := range screenTokens {
+		if p.has(st.marker) {
+			// An app's layout marker speaks for the device where the
+			// browser's token does not (tables/screen_tokens.tsv).
+			if st.tablet {
+				s.tablet = true
+			} else {
+				s.mobile = true
+			}
+		}
+	}
 }

@@ -17,3 +17,20 @@ func TestAndroidClassWithoutSafari(t *testing.T) {
 		{"Mozilla/5.0 (Linux; U; Android 4.2.2; en-us; Qwzy P8 Build/JDQ39) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 ExampleBrowser/1.0", class("Mobile")},
 	})
 }
+
+// TestScreenTokenExamples analyses the example of every row of
+// tables/screen_tokens.tsv: the device gets the class of the row's token.
+func TestScreenTokenExamples(t *testing.T) {
+	a := New(Options{})
+	want := map[string]string{"Mobile": "Phone", "Tablet": "Tablet"}
+	for _, r := range loadTable("screen_tokens.tsv", tableColumns["screen_tokens.tsv"]) {
+		if c := a.Analyze(r[2]).Get("DeviceClass"); c != want[r[1]] {
+			t.Errorf("screen token %q: example gets DeviceClass %q, want %q", r[0], c, want[r[1]])
+		}
+	}
+	// Without the marker the same app on a phone is a phone.
+	phone := "Mozilla/5.0 (Linux; arm_64; Android 13; Qwzy P8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.0.0 YaApp_Android/23.74 YaSearchBrowser/23.74 BroPP/1.0 SA/3 Mobile Safari/537.36"
+	if c := a.Analyze(phone).Get("DeviceClass"); c != "Phone" {
+		t.Errorf("%q: DeviceClass %q, want Phone", phone, c)
+	}
+}

@@ -311,6 +311,7 @@ func buildModel() {
 	modelClassRules = buildModelClassRules()
 	modelPrefixes, modelPrefixLengths = buildModelPrefixes()
 	anonymizers = buildAnonymizers()
+	screenTokens = buildScreenTokens()
 	appPlatforms = buildAppPlatforms()
 
 	// device.go
