@@ -364,6 +364,7 @@ func (s *state) tvPlatform() {
 	if !p.hasAny(&tvPlatformNeedles) {
 		return
 	}
+	found := false
 	for i := range p.products {
 		ln := p.products[i].lname
 		r, ok := tvPlatforms[ln]
@@ -372,7 +373,17 @@ func (s *state) tvPlatform() {
 			// platform, in the same product.
 			r, ok = tvPlatforms[ln[k+1:]]
 		}
+		if ok && found {
+			// A browser came first ("OMI/4.23.2.96 ... TiVoOS/1.0.0"):
+			// a later platform still names the system.
+			if r.system != "" {
+				s.os = osInfo{name: r.system, version: orUnknown(leadingVersion(p.products[i].version)), class: "Embedded", cpu: s.os.cpu}
+				return
+			}
+			continue
+		}
 		if ok {
+			found = true
 			s.devClass.set(r.class, confTVPlatform)
 			if r.system != "" {
 				s.os = osInfo{name: r.system, version: orUnknown(leadingVersion(p.products[i].version)), class: "Embedded", cpu: s.os.cpu}
@@ -385,8 +396,13 @@ func (s *state) tvPlatform() {
 					s.devName.set(normalizeName(maker)+" "+model, confTVPlatform)
 				}
 			}
-			return
+			if r.system != "" {
+				return
+			}
 		}
+	}
+	if found {
+		return
 	}
 	for _, e := range p.entries {
 		lt := p.ltext(e)

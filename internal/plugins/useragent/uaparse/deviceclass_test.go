@@ -34,3 +34,13 @@ func TestScreenTokenExamples(t *testing.T) {
 		t.Errorf("%q: DeviceClass %q, want Phone", phone, c)
 	}
 }
+
+// TestUCBrowserWindowsPhone shows UC Browser for Windows Phone, which names
+// the system "wds" (tables/systems.tsv): a Windows Phone, not a Windows
+// desktop. The model is made up.
+func TestUCBrowserWindowsPhone(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"UCWEB/2.0 (Windows; U; wds 8.10; en-US; NOKIA; RM-0000_example) U2/1.0.0 UCBrowser/4.2.1.541 U2/1.0.0 Mobile",
+			map[string]string{"DeviceClass": "Phone", "OperatingSystemName": "Windows Phone", "OperatingSystemVersion": "8.10", "DeviceBrand": "Nokia"}},
+	})
+}
