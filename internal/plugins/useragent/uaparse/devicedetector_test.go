@@ -172,6 +172,7 @@ var ddAgentName = map[string][]string{
 	"AdBlock Browser":         {"ABB"},
 	"Seraphic Sraf":           {"Seraphic Sraf Browser"},
 	"Hi Browser":              {"HiBrowser"},
+	"Odin":                    {"Odin", "HiBrowser"}, // Yauaa names Hisense's Odin browser HiBrowser
 	"Yandex Browser":          {"Yandex Browser", "YaBrowser"},
 	"Android Browser":         {"Stock Android Browser"},
 	"Openwave Mobile Browser": {"Openwave Mobile Browser", "Browser"},
@@ -282,13 +283,24 @@ func ddExpected(c ddCase) map[string][]string {
 	if c.Client["type"] == "browser" {
 		if n := c.Client["name"]; n != "" {
 			exp["AgentName"] = ddAccept(ddAgentName, n)
+			if n == "Opera Mobile" && ddOperaMiniBuild(c.UA) {
+				// Opera Mini for Android sends the Chromium version of
+				// the system's web view and its own build 2254
+				// ("OPR/43.2.2254.140293"); Yauaa names it Opera Mini.
+				exp["AgentName"] = append(append([]string(nil), exp["AgentName"]...), "Opera Mini")
+			}
 			if v := c.Client["version"]; v != "" {
 				exp["AgentVersionMajor"] = []string{ddMajor(v)}
 			}
-			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && strings.Contains(c.UA, "; wv)") {
+			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && (strings.Contains(c.UA, "; wv)") || strings.Contains(c.UA, "; wv AppleWebKit/") ||
+				n == "Quark" && strings.Contains(c.UA, "Version/4.0 Chrome/")) {
 				// Device-detector names the app inside an Android web
 				// view; Yauaa names the web view (and the app in
-				// WebviewAppName).
+				// WebviewAppName). Quark's Android user agent is a web
+				// view's without the "wv" entry ("Version/4.0
+				// Chrome/57.0.2987.108 Quark/2.4.5.934"), which Yauaa
+				// names Chrome Webview too. A proxy may have stripped
+				// the parentheses ("...; wv AppleWebKit/537.36").
 				exp["AgentName"] = append(exp["AgentName"], "Chrome Webview")
 				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" Chrome/"):]))
 			}
@@ -344,6 +356,17 @@ func ddHandheldUnsaid(ua string) bool {
 		}
 	}
 	return true
+}
+
+// ddOperaMiniBuild reports Opera Mini's build number 2254 in an "OPR/"
+// version of an Android web view ("OPR/43.2.2254.140293").
+func ddOperaMiniBuild(ua string) bool {
+	k := strings.Index(ua, "OPR/")
+	if k < 0 || !strings.Contains(ua, "Android") {
+		return false
+	}
+	parts := strings.SplitN(ua[k+len("OPR/"):], ".", 4)
+	return len(parts) == 4 && parts[2] == "2254"
 }
 
 // ddAttributes are the attributes device-detector's fixtures score, in
