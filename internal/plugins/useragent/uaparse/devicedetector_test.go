@@ -257,6 +257,10 @@ func ddExpected(c ddCase) map[string][]string {
 			// Windows CE and MIDP phones.
 			exp["DeviceClass"] = append(v[:len(v):len(v)], "Mobile")
 		}
+		if c.Device["type"] == "portable media player" && strings.Contains(c.UA, "iPod") {
+			// Yauaa classes the iPod and the iPod touch as phones.
+			exp["DeviceClass"] = append(v[:len(v):len(v)], "Phone")
+		}
 	}
 	if b := c.Device["brand"]; b != "" {
 		brands := ddAccept(ddBrand, b)
