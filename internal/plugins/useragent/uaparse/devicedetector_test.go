@@ -287,6 +287,11 @@ func ddExpected(c ddCase) map[string][]string {
 	if c.Client["type"] == "browser" {
 		if n := c.Client["name"]; n != "" {
 			exp["AgentName"] = ddAccept(ddAgentName, n)
+			if n == "Dolphin" && strings.Contains(c.UA, "Dolfin/") {
+				// Samsung's browser of Bada, "Dolfin/2.0", which Yauaa
+				// names as it spells itself.
+				exp["AgentName"] = []string{"Dolphin", "Dolfin"}
+			}
 			if n == "Opera Mobile" && ddOperaMiniBuild(c.UA) {
 				// Opera Mini for Android sends the Chromium version of
 				// the system's web view and its own build 2254
@@ -295,6 +300,13 @@ func ddExpected(c ddCase) map[string][]string {
 			}
 			if v := c.Client["version"]; v != "" {
 				exp["AgentVersionMajor"] = []string{ddMajor(v)}
+			}
+			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && n == "QtWebEngine" {
+				// Yauaa names the Chromium inside Qt's web engine Chrome,
+				// with Chromium's version ("QtWebEngine/5.15.2
+				// Chrome/83.0.4103.122" is Chrome 83 in its OS/2 case).
+				exp["AgentName"] = []string{"QtWebEngine", "Chrome"}
+				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" Chrome/"):]))
 			}
 			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && (strings.Contains(c.UA, "; wv)") || strings.Contains(c.UA, "; wv AppleWebKit/") ||
 				n == "Quark" && strings.Contains(c.UA, "Version/4.0 Chrome/")) {
