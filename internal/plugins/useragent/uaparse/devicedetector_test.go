@@ -257,6 +257,11 @@ func ddExpected(c ddCase) map[string][]string {
 			// Windows CE and MIDP phones.
 			exp["DeviceClass"] = append(v[:len(v):len(v)], "Mobile")
 		}
+		if c.Device["type"] == "tablet" && ddReaderScreen(c.UA) {
+			// Device-detector has no class of e-ink readers; Yauaa's is
+			// eReader ("Kindle/3.0 (screen 600x800; rotate)").
+			exp["DeviceClass"] = append(v[:len(v):len(v)], "eReader")
+		}
 		if c.Device["type"] == "portable media player" && strings.Contains(c.UA, "iPod") {
 			// Yauaa classes the iPod and the iPod touch as phones.
 			exp["DeviceClass"] = append(v[:len(v):len(v)], "Phone")
@@ -346,15 +351,17 @@ func ddExpected(c ddCase) map[string][]string {
 // phone without a Safari token (whose absence of "Mobile" is the tablet
 // convention of WebKit browsers) and without a Mobile, Tablet or Phone
 // word: apps, runtimes and old browsers. For that structure Yauaa's own
-// cases answer Mobile: 157 of the 164 handhelds of yauaa-dev.jsonl (the
+// cases answer Mobile: 159 of the 166 handhelds of yauaa-dev.jsonl (the
 // others are Symbian and Series 40 Nokias, a "Mobile2.0" and a
-// "Tablet2.0" token, one Dalvik runtime and one Opera Mini).
+// "Tablet2.0" token, one Dalvik runtime and one Opera Mini), and both of
+// Facebook for Android's bracketed agents ("[FBAN/FB4A;FBAV/...]").
 func ddHandheldUnsaid(ua string) bool {
 	lua := strings.ToLower(ua)
 	if strings.Contains(lua, "safari") {
 		return false
 	}
-	if !strings.Contains(lua, "android") && !strings.Contains(lua, "dalvik") && !strings.Contains(ua, "Windows CE") && !strings.Contains(ua, "MIDP") {
+	if !strings.Contains(lua, "android") && !strings.Contains(lua, "dalvik") && !strings.Contains(ua, "FBAN/FB4A") &&
+		!strings.Contains(ua, "Windows CE") && !strings.Contains(ua, "MIDP") {
 		return false
 	}
 	for _, w := range []string{"mobile", "tablet", "phone"} {
@@ -372,6 +379,18 @@ func ddHandheldUnsaid(ua string) bool {
 		}
 	}
 	return true
+}
+
+// ddReaderScreen reports an e-ink reader's product followed by its screen
+// size, "Kindle/3.0 (screen 600x800; rotate)", "PocketBook/627 (screen
+// 758x1024; ...)".
+func ddReaderScreen(ua string) bool {
+	k := strings.Index(ua, " (screen ")
+	if k < 0 {
+		return false
+	}
+	w, h, ok := strings.Cut(strings.TrimLeft(ua[k+len(" (screen "):], " "), "x")
+	return ok && w != "" && isDigits(w) && h != "" && h[0] >= '0' && h[0] <= '9' && k > 0 && ua[k-1] >= '0' && ua[k-1] <= '9'
 }
 
 // ddOperaMiniBuild reports Opera Mini's build number 2254 in an "OPR/"
