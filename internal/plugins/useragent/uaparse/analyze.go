@@ -171,6 +171,7 @@ func analyzeReporting(ua string, tied func(finding string)) Result {
 	s.androidInAppName()
 	s.repairBroken()
 	s.compactFields()
+	s.partnerFields()
 	s.extras()
 	if p.has(kwFBBracket) {
 		s.fb, _ = readFacebook(p.ua)

@@ -44,3 +44,17 @@ func TestUCBrowserWindowsPhone(t *testing.T) {
 			map[string]string{"DeviceClass": "Phone", "OperatingSystemName": "Windows Phone", "OperatingSystemVersion": "8.10", "DeviceBrand": "Nokia"}},
 	})
 }
+
+// TestPartnerFields shows the semicolon separated user agent of players of
+// a partner API: an Amazon model is looked up as in a Fire OS user agent,
+// another maker's model is named as written. The identifiers are made up.
+func TestPartnerFields(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Amazon;AFTMM;0123456789abcdef0123456789abcdef;;tpapi;3.202.356",
+			map[string]string{"DeviceClass": "Set-top box", "DeviceBrand": "Amazon", "OperatingSystemName": "FireOS"}},
+		{"Amazon;AFTSO001;0123456789abcdef0123456789abcdef;;tpapi",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "JVC", "OperatingSystemName": "FireOS"}},
+		{"Sonos;One;0123456789abcdef0123456789abcdef;;tpapi;3.81.91",
+			map[string]string{"DeviceBrand": "Sonos", "DeviceName": "Sonos ONE"}},
+	})
+}
