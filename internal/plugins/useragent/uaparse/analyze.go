@@ -171,6 +171,7 @@ func analyzeReporting(ua string, tied func(finding string)) Result {
 	s.androidInAppName()
 	s.repairBroken()
 	s.compactFields()
+	s.partnerFields()
 	s.extras()
 	if p.has(kwFBBracket) {
 		s.fb, _ = readFacebook(p.ua)
@@ -255,6 +256,17 @@ func (s *state) scanTokens() {
 			s.security = "Strong security"
 		case lt == "i":
 			s.security = "Weak security"
+		}
+	}
+	for _, st := range screenTokens {
+		if p.has(st.marker) {
+			// An app's layout marker speaks for the device where the
+			// browser's token does not (tables/screen_tokens.tsv).
+			if st.tablet {
+				s.tablet = true
+			} else {
+				s.mobile = true
+			}
 		}
 	}
 }

@@ -46,3 +46,32 @@ func (s *state) compactFields() {
 	}
 	s.os = osInfo{name: "iOS", version: ov, class: "Mobile", cpu: s.os.cpu}
 }
+
+// partnerFields reads the semicolon separated user agent that players of
+// a partner API send, "Amazon;AFTMM;756a522d9f1648b89e76e80be654456a;;
+// tpapi;3.202.356": the maker, the model, a 32-digit hexadecimal
+// installation identifier, an empty field, "tpapi" and the API version.
+// It has no product and no comment, so the generic rules find nothing in
+// it. A model of Amazon's is looked up as in a Fire OS user agent
+// (tables/amazon_devices.tsv); another maker's is named as it is written.
+func (s *state) partnerFields() {
+	ua := s.p.ua
+	if !strings.Contains(ua, ";;tpapi") {
+		return
+	}
+	f := strings.Split(ua, ";")
+	if len(f) < 5 || f[3] != "" || f[4] != "tpapi" || len(f[2]) != 32 || strings.TrimLeft(strings.ToLower(f[2]), "0123456789abcdef") != "" ||
+		f[0] == "" || !allLetters(f[0]) || f[1] == "" || strings.ContainsAny(f[1], " /()") {
+		return
+	}
+	if strings.EqualFold(f[0], "amazon") {
+		s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+		s.devBrand.set("Amazon", confProduct)
+		s.devName.set("Amazon "+f[1], confProduct)
+		s.amazonDevice(f[1])
+		return
+	}
+	brand := normalizeName(f[0])
+	s.devBrand.set(brand, confStructure)
+	s.devName.set(brand+" "+normalizeName(f[1]), confStructure)
+}

@@ -583,7 +583,11 @@ func (s *state) androidDevice() {
 		// "(Android; Linux armv7l; rv:10.0.3)": the old Firefox and AIR
 		// runtimes that say neither Mobile nor Tablet nor the version.
 		s.devClass.set("Mobile", confGeneric)
-	case s.mozilla:
+	case s.mozilla && p.has(kwSafari):
+		// WebKit browsers leave "Mobile" out of "Mobile Safari" on
+		// tablets; without a Safari token the missing word says nothing
+		// ("... Version/4.0 Hawk/QuickBrowser/1.0.35", a web view cut
+		// after its Chrome version).
 		s.devClass.set("Tablet", confGeneric)
 	default:
 		s.devClass.set("Mobile", confGeneric)

@@ -172,6 +172,7 @@ var ddAgentName = map[string][]string{
 	"AdBlock Browser":         {"ABB"},
 	"Seraphic Sraf":           {"Seraphic Sraf Browser"},
 	"Hi Browser":              {"HiBrowser"},
+	"Odin":                    {"Odin", "HiBrowser"}, // Yauaa names Hisense's Odin browser HiBrowser
 	"Yandex Browser":          {"Yandex Browser", "YaBrowser"},
 	"Android Browser":         {"Stock Android Browser"},
 	"Openwave Mobile Browser": {"Openwave Mobile Browser", "Browser"},
@@ -249,6 +250,22 @@ func ddExpected(c ddCase) map[string][]string {
 	}
 	if v, ok := ddDeviceClass[c.Device["type"]]; ok {
 		exp["DeviceClass"] = v
+		if (v[0] == "Phone" || v[0] == "Tablet") && ddHandheldUnsaid(c.UA) {
+			// Yauaa calls a handheld Mobile when its user agent does
+			// not say which kind it is: Android apps and runtimes
+			// ("Dalvik/2.1.0 (Linux; U; Android 9; ANE-LX1 ...)"),
+			// Windows CE and MIDP phones.
+			exp["DeviceClass"] = append(v[:len(v):len(v)], "Mobile")
+		}
+		if c.Device["type"] == "tablet" && ddReaderScreen(c.UA) {
+			// Device-detector has no class of e-ink readers; Yauaa's is
+			// eReader ("Kindle/3.0 (screen 600x800; rotate)").
+			exp["DeviceClass"] = append(v[:len(v):len(v)], "eReader")
+		}
+		if c.Device["type"] == "portable media player" && strings.Contains(c.UA, "iPod") {
+			// Yauaa classes the iPod and the iPod touch as phones.
+			exp["DeviceClass"] = append(v[:len(v):len(v)], "Phone")
+		}
 	}
 	if b := c.Device["brand"]; b != "" {
 		brands := ddAccept(ddBrand, b)
@@ -275,13 +292,36 @@ func ddExpected(c ddCase) map[string][]string {
 	if c.Client["type"] == "browser" {
 		if n := c.Client["name"]; n != "" {
 			exp["AgentName"] = ddAccept(ddAgentName, n)
+			if n == "Dolphin" && strings.Contains(c.UA, "Dolfin/") {
+				// Samsung's browser of Bada, "Dolfin/2.0", which Yauaa
+				// names as it spells itself.
+				exp["AgentName"] = []string{"Dolphin", "Dolfin"}
+			}
+			if n == "Opera Mobile" && ddOperaMiniBuild(c.UA) {
+				// Opera Mini for Android sends the Chromium version of
+				// the system's web view and its own build 2254
+				// ("OPR/43.2.2254.140293"); Yauaa names it Opera Mini.
+				exp["AgentName"] = append(append([]string(nil), exp["AgentName"]...), "Opera Mini")
+			}
 			if v := c.Client["version"]; v != "" {
 				exp["AgentVersionMajor"] = []string{ddMajor(v)}
 			}
-			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && strings.Contains(c.UA, "; wv)") {
+			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && n == "QtWebEngine" {
+				// Yauaa names the Chromium inside Qt's web engine Chrome,
+				// with Chromium's version ("QtWebEngine/5.15.2
+				// Chrome/83.0.4103.122" is Chrome 83 in its OS/2 case).
+				exp["AgentName"] = []string{"QtWebEngine", "Chrome"}
+				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" Chrome/"):]))
+			}
+			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && (strings.Contains(c.UA, "; wv)") || strings.Contains(c.UA, "; wv AppleWebKit/") ||
+				n == "Quark" && strings.Contains(c.UA, "Version/4.0 Chrome/")) {
 				// Device-detector names the app inside an Android web
 				// view; Yauaa names the web view (and the app in
-				// WebviewAppName).
+				// WebviewAppName). Quark's Android user agent is a web
+				// view's without the "wv" entry ("Version/4.0
+				// Chrome/57.0.2987.108 Quark/2.4.5.934"), which Yauaa
+				// names Chrome Webview too. A proxy may have stripped
+				// the parentheses ("...; wv AppleWebKit/537.36").
 				exp["AgentName"] = append(exp["AgentName"], "Chrome Webview")
 				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" Chrome/"):]))
 			}
@@ -305,6 +345,63 @@ func ddExpected(c ddCase) map[string][]string {
 		}
 	}
 	return exp
+}
+
+// ddHandheldUnsaid reports a user agent of Android, Windows CE or a MIDP
+// phone without a Safari token (whose absence of "Mobile" is the tablet
+// convention of WebKit browsers) and without a Mobile, Tablet or Phone
+// word: apps, runtimes and old browsers. For that structure Yauaa's own
+// cases answer Mobile: 159 of the 166 handhelds of yauaa-dev.jsonl (the
+// others are Symbian and Series 40 Nokias, a "Mobile2.0" and a
+// "Tablet2.0" token, one Dalvik runtime and one Opera Mini), and both of
+// Facebook for Android's bracketed agents ("[FBAN/FB4A;FBAV/...]").
+func ddHandheldUnsaid(ua string) bool {
+	lua := strings.ToLower(ua)
+	if strings.Contains(lua, "safari") {
+		return false
+	}
+	if !strings.Contains(lua, "android") && !strings.Contains(lua, "dalvik") && !strings.Contains(ua, "FBAN/FB4A") &&
+		!strings.Contains(ua, "Windows CE") && !strings.Contains(ua, "MIDP") {
+		return false
+	}
+	for _, w := range []string{"mobile", "tablet", "phone"} {
+		for k := 0; ; {
+			i := strings.Index(lua[k:], w)
+			if i < 0 {
+				break
+			}
+			i += k
+			end := i + len(w)
+			if (i == 0 || !isWordByte(lua[i-1])) && (end == len(lua) || !isWordByte(lua[end])) {
+				return false
+			}
+			k = end
+		}
+	}
+	return true
+}
+
+// ddReaderScreen reports an e-ink reader's product followed by its screen
+// size, "Kindle/3.0 (screen 600x800; rotate)", "PocketBook/627 (screen
+// 758x1024; ...)".
+func ddReaderScreen(ua string) bool {
+	k := strings.Index(ua, " (screen ")
+	if k < 0 {
+		return false
+	}
+	w, h, ok := strings.Cut(strings.TrimLeft(ua[k+len(" (screen "):], " "), "x")
+	return ok && w != "" && isDigits(w) && h != "" && h[0] >= '0' && h[0] <= '9' && k > 0 && ua[k-1] >= '0' && ua[k-1] <= '9'
+}
+
+// ddOperaMiniBuild reports Opera Mini's build number 2254 in an "OPR/"
+// version of an Android web view ("OPR/43.2.2254.140293").
+func ddOperaMiniBuild(ua string) bool {
+	k := strings.Index(ua, "OPR/")
+	if k < 0 || !strings.Contains(ua, "Android") {
+		return false
+	}
+	parts := strings.SplitN(ua[k+len("OPR/"):], ".", 4)
+	return len(parts) == 4 && parts[2] == "2254"
 }
 
 // ddAttributes are the attributes device-detector's fixtures score, in

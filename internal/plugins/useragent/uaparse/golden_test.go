@@ -16,10 +16,10 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "63e90866ef7e811009140f370e611b79d1b7b887642359bd90070561f8a8f35f",
-	"dev-variants": "ccc6e0efc2fa0de7cd7ec72d0b94e84ffc40802836dd832d08357050f9bdc047",
+	"dev":          "3e3ba6f72fedf427019f260b7395c41628db363de0b98f994008b07c56fc2b50",
+	"dev-variants": "d2aa2d142f3d5606ea9d8df49e03d395ce78d8c08b8c3d92af5be2fabab9a6ae",
 	"access-log":   "98cc1fa248eab097eb8ca1f703af8258e47b364586fa338ae7fd56d7589def91",
-	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
+	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
 
 // accessLogLineUserAgents returns the user agent of every line of the real

@@ -179,6 +179,7 @@ func buildModel() {
 	kwPTST = uaNeedles.add("ptst")
 	kwPhilips = uaNeedles.add("philips")
 	kwRV = uaNeedles.add("rv:")
+	kwSafari = uaNeedles.add("safari")
 	kwSEMCBrowser = uaNeedles.add("semc-browser")
 	kwSemiTVSemi = uaNeedles.add("; tv;")
 	kwSmartDashTV = uaNeedles.add("smart-tv")
@@ -310,6 +311,7 @@ func buildModel() {
 	modelClassRules = buildModelClassRules()
 	modelPrefixes, modelPrefixLengths = buildModelPrefixes()
 	anonymizers = buildAnonymizers()
+	screenTokens = buildScreenTokens()
 	appPlatforms = buildAppPlatforms()
 
 	// device.go

@@ -346,6 +346,7 @@ var (
 	kwPTST                 needleID
 	kwPhilips              needleID
 	kwRV                   needleID
+	kwSafari               needleID
 	kwSEMCBrowser          needleID
 	kwSemiTVSemi           needleID
 	kwSmartDashTV          needleID

@@ -92,7 +92,7 @@ func buildTableColumns() map[string]int {
 		"robot_device_names.tsv": 3, "set_top_box_makers.tsv": 3, "domain_brands.tsv": 3,
 		"system_releases.tsv": 4, "fediverse_servers.tsv": 3, "robot_engine_names.tsv": 3, "unix_desktops.tsv": 4,
 		"browsers.tsv": 4, "robot_words.tsv": 3, "named_robots.tsv": 5, "amazon_devices.tsv": 5, "named_apps.tsv": 4, "edge_versions.tsv": 3, "browser_tags.tsv": 3, "cpu_words.tsv": 3, "languages.tsv": 4, "apple_devices.tsv": 5, "model_codes.tsv": 5, "model_classes.tsv": 5, "anonymizers.tsv": 5, "app_platforms.tsv": 9, "model_prefixes.tsv": 5,
-		"tv_platforms.tsv": 4,
+		"tv_platforms.tsv": 4, "screen_tokens.tsv": 4,
 	}
 }
 
@@ -416,4 +416,28 @@ func buildAppPlatforms() map[string]appPlatform {
 		m[r[0]+" "+r[1]] = ap
 	}
 	return m
+}
+
+// screenToken is a row of tables/screen_tokens.tsv: a marker that stands
+// for the Mobile or Tablet token.
+type screenToken struct {
+	marker needleID
+	tablet bool
+}
+
+// screenTokens are the rows of tables/screen_tokens.tsv.
+var screenTokens []screenToken
+
+func buildScreenTokens() []screenToken {
+	rows := loadTable("screen_tokens.tsv", tableColumns["screen_tokens.tsv"])
+	out := make([]screenToken, len(rows))
+	for i, r := range rows {
+		switch r[1] {
+		case "Mobile", "Tablet":
+		default:
+			panic(fmt.Sprintf("screen_tokens.tsv: token %q of %q, want Mobile or Tablet", r[1], r[0]))
+		}
+		out[i] = screenToken{marker: uaNeedles.add(r[0]), tablet: r[1] == "Tablet"}
+	}
+	return out
 }

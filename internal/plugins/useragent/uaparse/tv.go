@@ -332,6 +332,14 @@ func buildTVPlatforms() map[string]tvPlatformRow {
 	return m
 }
 
+// confTVPlatform is the confidence of what a platform of
+// tables/tv_platforms.tsv says: one under a family's own marker, because a
+// rule that names the box or the set ("KreaTV/15.99.2.1 (ARRIS, ...)", a
+// Hisense television, a "Google TV Stick" model) is the more specific
+// reading of a user agent that also names the browser its maker ships
+// ("OMI/4.1.4.54", "TV Safari/537.36").
+const confTVPlatform = confFamily - 1
+
 // tvPlatformNeedles lets tvPlatform skip the products and the comment when
 // no platform name occurs.
 var tvPlatformNeedles needleGroup
@@ -356,6 +364,7 @@ func (s *state) tvPlatform() {
 	if !p.hasAny(&tvPlatformNeedles) {
 		return
 	}
+	found := false
 	for i := range p.products {
 		ln := p.products[i].lname
 		r, ok := tvPlatforms[ln]
@@ -364,8 +373,18 @@ func (s *state) tvPlatform() {
 			// platform, in the same product.
 			r, ok = tvPlatforms[ln[k+1:]]
 		}
+		if ok && found {
+			// A browser came first ("OMI/4.23.2.96 ... TiVoOS/1.0.0"):
+			// a later platform still names the system.
+			if r.system != "" {
+				s.os = osInfo{name: r.system, version: orUnknown(leadingVersion(p.products[i].version)), class: "Embedded", cpu: s.os.cpu}
+				return
+			}
+			continue
+		}
 		if ok {
-			s.devClass.set(r.class, confFamily)
+			found = true
+			s.devClass.set(r.class, confTVPlatform)
 			if r.system != "" {
 				s.os = osInfo{name: r.system, version: orUnknown(leadingVersion(p.products[i].version)), class: "Embedded", cpu: s.os.cpu}
 			}
@@ -373,12 +392,17 @@ func (s *state) tvPlatform() {
 				// "VIZIO D32f-J04 ViziOS/1.4": the maker and the model
 				// before the platform.
 				if maker, model, two := strings.Cut(p.products[i].name[:k], " "); two && model != "" {
-					s.devBrand.set(normalizeName(maker), confFamily)
-					s.devName.set(normalizeName(maker)+" "+model, confFamily)
+					s.devBrand.set(normalizeName(maker), confTVPlatform)
+					s.devName.set(normalizeName(maker)+" "+model, confTVPlatform)
 				}
 			}
-			return
+			if r.system != "" {
+				return
+			}
 		}
+	}
+	if found {
+		return
 	}
 	for _, e := range p.entries {
 		lt := p.ltext(e)
@@ -386,7 +410,7 @@ func (s *state) tvPlatform() {
 			lt = lt[:k]
 		}
 		if r, ok := tvPlatforms[lt]; ok {
-			s.devClass.set(r.class, confFamily)
+			s.devClass.set(r.class, confTVPlatform)
 			s.tvModelProduct()
 			return
 		}
@@ -407,8 +431,8 @@ func (s *state) tvModelProduct() bool {
 	if !two || maker == "" || model == "" || !isLetter(maker[0]) {
 		return false
 	}
-	s.devBrand.set(normalizeName(maker), confFamily)
-	s.devName.set(normalizeName(maker)+" "+model, confFamily)
+	s.devBrand.set(normalizeName(maker), confTVPlatform)
+	s.devName.set(normalizeName(maker)+" "+model, confTVPlatform)
 	return true
 }
 

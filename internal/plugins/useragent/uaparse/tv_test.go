@@ -38,6 +38,16 @@ func TestTVPlatforms(t *testing.T) {
 		{"BrightSign/9.0.109 (LS000) Mozilla/5.0 (X11; Linux aarch64) AppleWebKit/537.36 (KHTML, like Gecko) QtWebEngine/5.15.2 Chrome/87.0.4280.144 Safari/537.36",
 			map[string]string{"DeviceClass": "Set-top box", "OperatingSystemName": "BrightSignOS", "OperatingSystemVersion": "9.0.109"}},
 		{"Opera/9.80 (Linux mips; U; xx) Presto/2.10.287 Version/12.00 DuneHD/1.0 (example; 130515_2104_b6)", class("Set-top box")},
+		// Browsers that television makers ship: Yandex Browser's
+		// television edition, Opera's OMI and TV Bro.
+		{"Mozilla/5.0 (Linux; Android 11; Qwzy 43 Build/RP1A.200720.011; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/113.0.5672.163 YaBrowser/24.1.2.86 (lite) TV Safari/537.36", class("TV")},
+		{"Mozilla/5.0 (Linux ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/77.0.3865.120 Safari/537.36 OPR/46.0.2207.0 OMI/4.20.5.61.LIMA.164", class("TV")},
+		{"TV Bro/1.0 Mozilla/5.0 (Linux; Android 10; Qwzy Q1 Build/QTT5.200429.010; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/103.0.5060.71 Safari/537.36", class("TV")},
+		// A platform after the browser still names the system.
+		{"Mozilla/5.0 (Linux ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/108.0.5359.128 Safari/537.36 OPR/46.0.2207.0 OMI/4.23.2.96.LIMA2.117 Model/Example-MB100 TiVoOS/1.0.0 (Example MB100 EXAMPLE)",
+			map[string]string{"DeviceClass": "TV", "OperatingSystemName": "TiVo OS"}},
+		// A rule that names the box outranks the browser's platform.
+		{"OPR/19.0.1325.0 OMI/4.1.4.54, KreaTV/15.99.2.1 (ARRIS, IPC1100P2, wired)", class("Set-top box")},
 	})
 }
 

@@ -1,0 +1,60 @@
+package uaparse
+
+import "testing"
+
+// TestAndroidClassWithoutSafari shows the class of an Android browser that
+// says neither Mobile nor Tablet: with a Safari token that is the tablet
+// convention of WebKit browsers ("Safari" where a phone says "Mobile
+// Safari"); without one the missing word says nothing, and the device is a
+// Mobile, as Yauaa answers for "... Version/4.0 Hawk/QuickBrowser/1.0.35".
+// The models are made up.
+func TestAndroidClassWithoutSafari(t *testing.T) {
+	class := func(c string) map[string]string { return map[string]string{"DeviceClass": c} }
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 10; Qwzy T7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", class("Tablet")},
+		{"Mozilla/5.0 (Linux; Android 10; Qwzy P7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36", class("Phone")},
+		{"Mozilla/5.0 (Linux; Android 10; Qwzy P7 Build/QP1A.190711.020; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/77.0.3865.120", class("Mobile")},
+		{"Mozilla/5.0 (Linux; U; Android 4.2.2; en-us; Qwzy P8 Build/JDQ39) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 ExampleBrowser/1.0", class("Mobile")},
+	})
+}
+
+// TestScreenTokenExamples analyses the example of every row of
+// tables/screen_tokens.tsv: the device gets the class of the row's token.
+func TestScreenTokenExamples(t *testing.T) {
+	a := New(Options{})
+	want := map[string]string{"Mobile": "Phone", "Tablet": "Tablet"}
+	for _, r := range loadTable("screen_tokens.tsv", tableColumns["screen_tokens.tsv"]) {
+		if c := a.Analyze(r[2]).Get("DeviceClass"); c != want[r[1]] {
+			t.Errorf("screen token %q: example gets DeviceClass %q, want %q", r[0], c, want[r[1]])
+		}
+	}
+	// Without the marker the same app on a phone is a phone.
+	phone := "Mozilla/5.0 (Linux; arm_64; Android 13; Qwzy P8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.0.0 YaApp_Android/23.74 YaSearchBrowser/23.74 BroPP/1.0 SA/3 Mobile Safari/537.36"
+	if c := a.Analyze(phone).Get("DeviceClass"); c != "Phone" {
+		t.Errorf("%q: DeviceClass %q, want Phone", phone, c)
+	}
+}
+
+// TestUCBrowserWindowsPhone shows UC Browser for Windows Phone, which names
+// the system "wds" (tables/systems.tsv): a Windows Phone, not a Windows
+// desktop. The model is made up.
+func TestUCBrowserWindowsPhone(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"UCWEB/2.0 (Windows; U; wds 8.10; en-US; NOKIA; RM-0000_example) U2/1.0.0 UCBrowser/4.2.1.541 U2/1.0.0 Mobile",
+			map[string]string{"DeviceClass": "Phone", "OperatingSystemName": "Windows Phone", "OperatingSystemVersion": "8.10", "DeviceBrand": "Nokia"}},
+	})
+}
+
+// TestPartnerFields shows the semicolon separated user agent of players of
+// a partner API: an Amazon model is looked up as in a Fire OS user agent,
+// another maker's model is named as written. The identifiers are made up.
+func TestPartnerFields(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Amazon;AFTMM;0123456789abcdef0123456789abcdef;;tpapi;3.202.356",
+			map[string]string{"DeviceClass": "Set-top box", "DeviceBrand": "Amazon", "OperatingSystemName": "FireOS"}},
+		{"Amazon;AFTSO001;0123456789abcdef0123456789abcdef;;tpapi",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "JVC", "OperatingSystemName": "FireOS"}},
+		{"Sonos;One;0123456789abcdef0123456789abcdef;;tpapi;3.81.91",
+			map[string]string{"DeviceBrand": "Sonos", "DeviceName": "Sonos ONE"}},
+	})
+}
