@@ -933,6 +933,11 @@ func deviceVariant(c devCase, n int) (variant, string) {
 	if newModel == model {
 		return variant{}, "nothing to vary"
 	}
+	if _, ok := catalogLookup(newModel); ok {
+		// A real model, which the catalogue of Android models knows:
+		// its maker is a fact, not the original's by pattern.
+		return variant{}, "the varied model is a real one (tables/catalog)"
+	}
 	ua := strings.ReplaceAll(c.UA, model, newModel)
 	want := map[string]string{"DeviceName": brand + " " + newModel, "DeviceBrand": brand}
 	return variant{family: "device", ua: ua, orig: c.UA, want: want}, ""

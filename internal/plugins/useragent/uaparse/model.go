@@ -309,6 +309,11 @@ func buildModel() {
 	modelCodes = buildModelCodes()
 	modelClassRules = buildModelClassRules()
 	modelPrefixes, modelPrefixLengths = buildModelPrefixes()
+
+	// catalog.go
+	androidModelsStart = catalogStart(androidModels)
+
+	// brands.go (continued)
 	anonymizers = buildAnonymizers()
 	appPlatforms = buildAppPlatforms()
 
