@@ -66,9 +66,11 @@ func catalogLookup(model string) (catalogRow, bool) {
 	if !ok || len(k) < 3 {
 		return catalogRow{}, false
 	}
-	key := string(k) // does not escape: compared only
-	rows := androidModels[androidModelsStart:]
-	lo, hi := 0, len(rows) // rows[lo:hi] holds whole rows
+	rows := androidModels
+	lo, hi := androidModelsStart, len(rows) // rows[lo:hi] holds whole rows
+	if b, ok := catalogBucket(k); ok {
+		lo, hi = int(catalogIndex[b].lo), int(catalogIndex[b].hi)
+	}
 	for lo < hi {
 		mid := lo + (hi-lo)/2
 		// The row around mid: back to its start, on to its end.
@@ -84,7 +86,7 @@ func catalogLookup(model string) (catalogRow, bool) {
 		if tab < 0 {
 			return catalogRow{}, false
 		}
-		switch c := strings.Compare(key, row[:tab]); {
+		switch c := compareKey(k, row[:tab]); {
 		case c == 0:
 			rest := row[tab+1:]
 			t := strings.IndexByte(rest, '\t')
@@ -108,6 +110,60 @@ func catalogLookup(model string) (catalogRow, bool) {
 // androidModelsStart is the offset of the catalogue's first row, after its
 // header comments (buildModel sets it).
 var androidModelsStart int
+
+// catalogIndex holds, for each start of a key of two letters or digits,
+// the rows of the catalogue that start so (lo to hi, the offsets of the
+// first row and past the last; both 0 when none does), so that a lookup
+// searches a few dozen rows rather than all of them: each step of the
+// search reads another part of the 680 KB text, which is mostly not in the
+// processor's caches. buildModel fills it (buildCatalogIndex).
+var catalogIndex [catalogBuckets]struct{ lo, hi int32 }
+
+// catalogBuckets is the number of two-character starts of a key: digits
+// and lower case letters.
+const catalogBuckets = 36 * 36
+
+// catalogBucket is the index of the key's first two bytes, when both are a
+// digit or a lower case letter (the rows of such a start are one run of the
+// sorted catalogue).
+func catalogBucket(k []byte) (int, bool) {
+	if len(k) < 2 {
+		return 0, false
+	}
+	a, ok1 := catalogChar(k[0])
+	b, ok2 := catalogChar(k[1])
+	return a*36 + b, ok1 && ok2
+}
+
+func catalogChar(c byte) (int, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0'), true
+	case c >= 'a' && c <= 'z':
+		return int(c-'a') + 10, true
+	}
+	return 0, false
+}
+
+// buildCatalogIndex reads the catalogue's rows once for catalogIndex.
+func buildCatalogIndex(text string, start int) (index [catalogBuckets]struct{ lo, hi int32 }) {
+	for i := start; i < len(text); {
+		end := strings.IndexByte(text[i:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += i
+		}
+		if b, ok := catalogBucket([]byte(text[i:min(i+2, end)])); ok {
+			if index[b].hi == 0 {
+				index[b].lo = int32(i)
+			}
+			index[b].hi = int32(end)
+		}
+		i = end + 1
+	}
+	return index
+}
 
 // catalogStart finds the first line of the catalogue that is not a comment.
 func catalogStart(text string) int {
@@ -151,4 +207,26 @@ func (s *state) catalogFacts(model string, hasClass bool, brand, rest *string) (
 		classSet = true
 	}
 	return classSet
+}
+
+// compareKey compares a key with a row's key byte by byte, as
+// strings.Compare would compare them as strings; a string made of the key
+// would escape to the heap and cost an allocation for every lookup.
+func compareKey(k []byte, s string) int {
+	n := min(len(k), len(s))
+	for i := 0; i < n; i++ {
+		if k[i] != s[i] {
+			if k[i] < s[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case len(k) < len(s):
+		return -1
+	case len(k) > len(s):
+		return 1
+	}
+	return 0
 }

@@ -312,6 +312,7 @@ func buildModel() {
 
 	// catalog.go
 	androidModelsStart = catalogStart(androidModels)
+	catalogIndex = buildCatalogIndex(androidModels, androidModelsStart)
 
 	// brands.go (continued)
 	anonymizers = buildAnonymizers()
