@@ -618,7 +618,10 @@ func (s *state) androidDevice() {
 		brand, rest = "Huawei", model
 	}
 	if inComment {
-		s.modelPrefixFacts(model, c != "", &brand, &rest)
+		// The catalogue's exact model names the maker where no prefix
+		// row names another; a prefix row may still give the class.
+		classSet := s.catalogFacts(model, c != "", &brand, &rest)
+		s.modelPrefixFacts(model, c != "" || classSet, &brand, &rest)
 	}
 	if brand == "" {
 		// Unknown maker: Yauaa shows the first word as the brand when the

@@ -54,7 +54,7 @@ var genFamilies = []string{"robot", "library", "special", "app", "email", "versi
 // reached, like the DEV floors.
 var generalisationFloor = map[string]float64{
 	"robot": 95.2, "library": 0, "special": 92.5, "app": 96.5, "email": 0, "version": 98.9,
-	"hacker": 99.5, "uuid": 97, "anonymized": 97, "device": 98.5,
+	"hacker": 99.5, "uuid": 97, "anonymized": 97, "device": 98.0,
 }
 
 // variantRand is the deterministic random source of one variant.
@@ -932,6 +932,11 @@ func deviceVariant(c devCase, n int) (variant, string) {
 	newModel := model[:first+1] + dm.apply(model[first+1:])
 	if newModel == model {
 		return variant{}, "nothing to vary"
+	}
+	if _, ok := catalogLookup(newModel); ok {
+		// A real model, which the catalogue of Android models knows:
+		// its maker is a fact, not the original's by pattern.
+		return variant{}, "the varied model is a real one (tables/catalog)"
 	}
 	ua := strings.ReplaceAll(c.UA, model, newModel)
 	want := map[string]string{"DeviceName": brand + " " + newModel, "DeviceBrand": brand}

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "3e3ba6f72fedf427019f260b7395c41628db363de0b98f994008b07c56fc2b50",
-	"dev-variants": "d2aa2d142f3d5606ea9d8df49e03d395ce78d8c08b8c3d92af5be2fabab9a6ae",
+	"dev":          "ed66cdb8646cf3bcd70e5626a240848da94161ca37c86db456456afb2724ca29",
+	"dev-variants": "45118e0db83a606b1aba5a5094b1bc4fd0463e491090f8b803b37badc1efcbfb",
 	"access-log":   "98cc1fa248eab097eb8ca1f703af8258e47b364586fa338ae7fd56d7589def91",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }

@@ -310,6 +310,12 @@ func buildModel() {
 	modelCodes = buildModelCodes()
 	modelClassRules = buildModelClassRules()
 	modelPrefixes, modelPrefixLengths = buildModelPrefixes()
+
+	// catalog.go
+	androidModelsStart = catalogStart(androidModels)
+	catalogIndex = buildCatalogIndex(androidModels, androidModelsStart)
+
+	// brands.go (continued)
 	anonymizers = buildAnonymizers()
 	screenTokens = buildScreenTokens()
 	appPlatforms = buildAppPlatforms()

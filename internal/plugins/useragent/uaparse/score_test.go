@@ -165,13 +165,17 @@ func scoreDev(t *testing.T) (all devScore, halves [2]devScore) {
 
 // Floors guard against regressions: they sit slightly below the accuracy
 // reached when they were last raised. Raise them when accuracy improves.
+// DeviceBrand and DeviceName were lowered when the catalogue of Android
+// models came in: Google's list names the maker where Yauaa names the
+// first word of the model ("YC-3135D" is GP-electronic's, Yauaa's brand is
+// YC) or nobody (Motorola's Milestone).
 // The check half has its own floors: a rule that helps the tune half and
 // hurts the check half is over-fitted, and fails the test.
 var (
 	coreFloor      = 98.5
 	halfCoreFloor  = [2]float64{98.7, 98.2}
 	attributeFloor = map[string]float64{
-		"DeviceClass": 98.7, "DeviceBrand": 98.8, "DeviceName": 97.4,
+		"DeviceClass": 98.7, "DeviceBrand": 98.3, "DeviceName": 97.0,
 		"OperatingSystemClass": 99.5, "OperatingSystemName": 99.4, "OperatingSystemVersion": 98.9,
 		"LayoutEngineClass": 99.4, "LayoutEngineName": 98.7, "LayoutEngineVersionMajor": 99.0,
 		"AgentClass": 98.1, "AgentName": 96.8, "AgentVersionMajor": 97.4, "DeviceCpu": 96.9,

@@ -1,0 +1,232 @@
+package uaparse
+
+import (
+	_ "embed"
+	"strings"
+)
+
+// An Android user agent carries the model name the device reports
+// (Build.MODEL), and for most models nothing in that name says who made it:
+// "A340" is DEXP's, "S40Pro" Doogee's, "CPH2469" OnePlus's though OPPO's
+// codes start the same way. Google Play's list of supported devices names
+// the maker of tens of thousands of such models; tables/catalog/
+// android_models.tsv is that list as the analyzer reads it, made by
+// tools/uaplaymodels (see its header). An exact model is better evidence
+// than a prefix or a shape, so a model found there takes its maker, and its
+// class when the marketing name says tablet or television, from the row.
+
+// androidModels is the catalogue's text: header comments, then one sorted
+// row per key. It is embedded as a string, which lives in the binary's
+// read-only data, and searched in place: the catalogue costs no heap and
+// no building.
+//
+//go:embed tables/catalog/android_models.tsv
+var androidModels string
+
+// catalogRow is a row of the catalogue.
+type catalogRow struct {
+	brand, class string
+}
+
+// catalogKeyLongest is the longest model name looked up; longer ones are
+// not models.
+const catalogKeyLongest = 48
+
+// CatalogueKey is how the catalogue writes a model to find it: ASCII
+// letters in lower case, without spaces, dashes and underscores, which
+// makers and browsers write in different ways ("SM-A515F", "SM A515F").
+// tools/uaplaymodels writes the keys with it.
+func CatalogueKey(model string) string {
+	k, _ := catalogKey(model, make([]byte, 0, len(model)))
+	return string(k)
+}
+
+// catalogKey appends the key of model to buf; false when the key would be
+// longer than buf can hold (the caller's array) or the model is blank.
+func catalogKey(model string, buf []byte) ([]byte, bool) {
+	model = strings.TrimSpace(model)
+	for i := 0; i < len(model); i++ {
+		c := model[i]
+		if c == ' ' || c == '-' || c == '_' {
+			continue
+		}
+		if len(buf) == cap(buf) {
+			return buf, false
+		}
+		buf = append(buf, lowerASCII(c))
+	}
+	return buf, len(buf) > 0
+}
+
+// catalogLookup finds the model's row in the catalogue by binary search
+// over the sorted rows of the embedded text.
+func catalogLookup(model string) (catalogRow, bool) {
+	var buf [catalogKeyLongest]byte
+	k, ok := catalogKey(model, buf[:0])
+	if !ok || len(k) < 3 {
+		return catalogRow{}, false
+	}
+	rows := androidModels
+	lo, hi := androidModelsStart, len(rows) // rows[lo:hi] holds whole rows
+	if b, ok := catalogBucket(k); ok {
+		lo, hi = int(catalogIndex[b].lo), int(catalogIndex[b].hi)
+	}
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		// The row around mid: back to its start, on to its end.
+		start := strings.LastIndexByte(rows[lo:mid], '\n') + 1 + lo
+		end := strings.IndexByte(rows[mid:hi], '\n')
+		if end < 0 {
+			end = hi
+		} else {
+			end += mid
+		}
+		row := rows[start:end]
+		tab := strings.IndexByte(row, '\t')
+		if tab < 0 {
+			return catalogRow{}, false
+		}
+		switch c := compareKey(k, row[:tab]); {
+		case c == 0:
+			rest := row[tab+1:]
+			t := strings.IndexByte(rest, '\t')
+			if t < 0 {
+				return catalogRow{}, false
+			}
+			r := catalogRow{brand: rest[:t], class: rest[t+1:]}
+			if r.class == "-" {
+				r.class = ""
+			}
+			return r, true
+		case c < 0:
+			hi = start
+		default:
+			lo = end + 1
+		}
+	}
+	return catalogRow{}, false
+}
+
+// androidModelsStart is the offset of the catalogue's first row, after its
+// header comments (buildModel sets it).
+var androidModelsStart int
+
+// catalogIndex holds, for each start of a key of two letters or digits,
+// the rows of the catalogue that start so (lo to hi, the offsets of the
+// first row and past the last; both 0 when none does), so that a lookup
+// searches a few dozen rows rather than all of them: each step of the
+// search reads another part of the 680 KB text, which is mostly not in the
+// processor's caches. buildModel fills it (buildCatalogIndex).
+var catalogIndex [catalogBuckets]struct{ lo, hi int32 }
+
+// catalogBuckets is the number of two-character starts of a key: digits
+// and lower case letters.
+const catalogBuckets = 36 * 36
+
+// catalogBucket is the index of the key's first two bytes, when both are a
+// digit or a lower case letter (the rows of such a start are one run of the
+// sorted catalogue).
+func catalogBucket(k []byte) (int, bool) {
+	if len(k) < 2 {
+		return 0, false
+	}
+	a, ok1 := catalogChar(k[0])
+	b, ok2 := catalogChar(k[1])
+	return a*36 + b, ok1 && ok2
+}
+
+func catalogChar(c byte) (int, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0'), true
+	case c >= 'a' && c <= 'z':
+		return int(c-'a') + 10, true
+	}
+	return 0, false
+}
+
+// buildCatalogIndex reads the catalogue's rows once for catalogIndex.
+func buildCatalogIndex(text string, start int) (index [catalogBuckets]struct{ lo, hi int32 }) {
+	for i := start; i < len(text); {
+		end := strings.IndexByte(text[i:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += i
+		}
+		if b, ok := catalogBucket([]byte(text[i:min(i+2, end)])); ok {
+			if index[b].hi == 0 {
+				index[b].lo = int32(i)
+			}
+			index[b].hi = int32(end)
+		}
+		i = end + 1
+	}
+	return index
+}
+
+// catalogStart finds the first line of the catalogue that is not a comment.
+func catalogStart(text string) int {
+	i := 0
+	for i < len(text) && text[i] == '#' {
+		nl := strings.IndexByte(text[i:], '\n')
+		if nl < 0 {
+			return len(text)
+		}
+		i += nl + 1
+	}
+	return i
+}
+
+// catalogFacts reads the model's row of the catalogue, if it has one: the
+// maker, unless a model-code shape or a maker's convention
+// named another (brandByShape: Yauaa's and device-detector's names for a
+// sub-brand, Nubia rather than ZTE) or the model starts with the name of
+// the brand it is sold under ("Orange Daytona", which Huawei made), and the class when the model's own
+// words gave none (hasClass), which it reports (classSet). A Mobile, an
+// app's device that says neither Mobile nor Tablet, stays one unless the
+// row names a television, as with the model prefixes.
+func (s *state) catalogFacts(model string, hasClass bool, brand, rest *string) (classSet bool) {
+	row, ok := catalogLookup(model)
+	if !ok {
+		return false
+	}
+	if pr, ok := modelPrefixOf(model); ok && pr.brand != row.brand {
+		// A row of model_prefixes.tsv speaks for three models or more
+		// that device-detector names alike: the brand they are sold
+		// under ("BGH Joy Smart A5C", "HEYOU60" of Essentielb), where
+		// the catalogue often names the company that made them (ZTE,
+		// Alcatel) or the carrier. The row decides.
+		return false
+	}
+	if *brand != row.brand && (*brand == "" || !brandByShape(model) && !hasPrefixFold(model, *brand)) {
+		*brand, *rest = row.brand, withoutBrandWords(model, row.brand)
+	}
+	if !hasClass && row.class != "" && (s.devClass.v != "Mobile" || row.class == "TV") {
+		s.devClass.set(row.class, confGeneric+1)
+		classSet = true
+	}
+	return classSet
+}
+
+// compareKey compares a key with a row's key byte by byte, as
+// strings.Compare would compare them as strings; a string made of the key
+// would escape to the heap and cost an allocation for every lookup.
+func compareKey(k []byte, s string) int {
+	n := min(len(k), len(s))
+	for i := 0; i < n; i++ {
+		if k[i] != s[i] {
+			if k[i] < s[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case len(k) < len(s):
+		return -1
+	case len(k) > len(s):
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,86 @@
+package uaparse
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCatalogueWellFormed checks the catalogue's layout, which the binary
+// search relies on: three columns, keys written by CatalogueKey, strictly
+// sorted, a known class; and that every row is found.
+func TestCatalogueWellFormed(t *testing.T) {
+	ensureModel()
+	rows := strings.Split(strings.TrimSuffix(androidModels[androidModelsStart:], "\n"), "\n")
+	if len(rows) < 30000 {
+		t.Fatalf("catalogue has %d rows, want the whole list (more than 30,000)", len(rows))
+	}
+	prev := ""
+	for i, line := range rows {
+		cols := strings.Split(line, "\t")
+		if len(cols) != 3 {
+			t.Fatalf("row %d %q: %d columns, want 3", i, line, len(cols))
+		}
+		key, brand, class := cols[0], cols[1], cols[2]
+		if key <= prev {
+			t.Fatalf("row %d: key %q does not sort after %q", i, key, prev)
+		}
+		prev = key
+		if CatalogueKey(key) != key {
+			t.Errorf("row %d: key %q is not written as CatalogueKey writes it (%q)", i, key, CatalogueKey(key))
+		}
+		if brand == "" || strings.TrimSpace(brand) != brand {
+			t.Errorf("row %d: brand %q", i, brand)
+		}
+		if class != "-" && class != "Tablet" && class != "TV" {
+			t.Errorf("row %d: class %q is not -, Tablet or TV", i, class)
+		}
+		if r, ok := catalogLookup(key); !ok || r.brand != brand {
+			t.Fatalf("row %d: lookup of %q gives %+v, %v", i, key, r, ok)
+		}
+	}
+	for _, miss := range []string{"", "a", "ab", "zzzzzzzz", "0", "!!!", strings.Repeat("x", 200)} {
+		if r, ok := catalogLookup(miss); ok {
+			t.Errorf("lookup of %q found %+v", miss, r)
+		}
+	}
+}
+
+// TestCatalogueExamples checks what the catalogue changes in whole user
+// agents: the maker of a bare model code, a maker whose codes look like
+// another's, the class from the marketing name, and the cases where a
+// prefix row or the model's own words keep their answer.
+func TestCatalogueExamples(t *testing.T) {
+	a := New(Options{})
+	for _, tc := range []struct {
+		model, brand, name, class string
+	}{
+		// Bare model codes no rule names.
+		{"H270", "DEXP", "DEXP H270", ""},
+		{"S40Pro", "Doogee", "Doogee S40PRO", ""},
+		// OnePlus sells models with codes of OPPO's shape.
+		{"CPH2449", "Oneplus", "Oneplus CPH2449", ""},
+		// Written with dashes and underscores as the list writes them
+		// without.
+		{"M40_Air_EEA", "Teclast", "", ""},
+		// The marketing name says tablet, the user agent says Mobile.
+		{"AGS2-W19", "Huawei", "", "Tablet"},
+		// Google sold the Nexus phones under its name.
+		{"Nexus 5", "Google", "Google Nexus 5", ""},
+		// A prefix row of the brand the models are sold under outranks
+		// the catalogue's maker (ZTE, Alcatel).
+		{"BGH Joy Smart A6", "BGH", "", ""},
+		{"HEYOU60", "Essentielb", "", ""},
+	} {
+		ua := "Mozilla/5.0 (Linux; Android 10; " + tc.model + ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36"
+		r := a.Analyze(ua)
+		if got := r.Get("DeviceBrand"); got != tc.brand {
+			t.Errorf("%s: DeviceBrand %q, want %q", tc.model, got, tc.brand)
+		}
+		if got := r.Get("DeviceName"); tc.name != "" && got != tc.name {
+			t.Errorf("%s: DeviceName %q, want %q", tc.model, got, tc.name)
+		}
+		if got := r.Get("DeviceClass"); tc.class != "" && got != tc.class {
+			t.Errorf("%s: DeviceClass %q, want %q", tc.model, got, tc.class)
+		}
+	}
+}

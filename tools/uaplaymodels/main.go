@@ -1,0 +1,329 @@
+// Command uaplaymodels makes the user-agent analyzer's catalogue of Android
+// models (internal/plugins/useragent/uaparse/tables/catalog/android_models.tsv)
+// from Google Play's list of supported devices
+// (testdata/useragents/google-play-devices): for each model as a device
+// reports it in Build.MODEL, which is what an Android user agent carries,
+// the maker that sells it and, where the marketing name says so, whether
+// it is a tablet or a television.
+//
+// The list is Google's, not a test set: nothing of device-detector's or
+// Yauaa's cases is read, so the analyzer's accuracy on their check parts
+// stays a measure of user agents no rule was written for.
+//
+//	go run ./tools/uaplaymodels > internal/plugins/useragent/uaparse/tables/catalog/android_models.tsv
+//
+// The output is deterministic; TestCatalogueUpToDate checks that the
+// committed table is what the tool makes.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+
+	"github.com/weir-streams/weir/internal/plugins/useragent/uaparse"
+)
+
+// Default paths, relative to the repository's root.
+const (
+	defaultIn       = "testdata/useragents/google-play-devices/supported_devices.csv.gz"
+	defaultBrands   = "internal/plugins/useragent/uaparse/tables/brands.tsv"
+	defaultPrefixes = "internal/plugins/useragent/uaparse/tables/model_prefixes.tsv"
+)
+
+// playBrandNames maps Google Play's retail brands to the analyzer's brand
+// names, which follow Yauaa: the maker rather than a sub-brand or the
+// company's legal name, Yauaa's spellings. Brands not listed keep Google's
+// name, without a parenthesised qualifier, in the analyzer's spelling
+// where it has one (spellings).
+var playBrandNames = map[string]string{
+	"LGE":                "LG",
+	"TCT (Alcatel)":      "Alcatel",
+	"Redmi":              "Xiaomi",
+	"POCO":               "Xiaomi",
+	"Honor":              "Huawei",
+	"Sony Ericsson":      "SonyEricsson",
+	"SonyAudio":          "Sony",
+	"BQru":               "BQ",
+	"Sonimtech":          "Sonim",
+	"Advan digital":      "Advan",
+	"STK(Santok)":        "STK",
+	"Nuu":                "NUU Mobile",
+	"Azumi":              "Azumi Mobile",
+	"Ulefone":            "Ulephone",
+	"Sky Devices":        "Sky",
+	"Logic Mobility":     "Logic",
+	"NGM Italia SRL":     "NGM",
+	"Sigma Mobile":       "Sigma",
+	"SPC Mobile":         "SPC",
+	"SPC Universe":       "SPC",
+	"AGM Mobile":         "AGM",
+	"NOA Mobile":         "NOA",
+	"MTN Group":          "MTN",
+	"Verizon Wireless":   "Verizon",
+	"ColorsMobile":       "Colors",
+	"Denver Electronics": "Denver",
+	"ACE France":         "ACE",
+	"HYUNDAI_MAESTRO":    "Hyundai",
+	"Tecno":              "Tecno",
+	"Blackshark":         "Xiaomi",
+	"Mobicell":           "Mobicel",
+	"Kruger&Matz":        "Krüger&Matz",
+	"Lechpol":            "Krüger&Matz",
+	"Making Life Simple": "MLS",
+	"LT Electronics":     "LT Mobile",
+	"Adart":              "Aligator",
+	"TaiwanMobile":       "TWM",
+	"Reliance":           "LYF",
+	"Qsmart":             "QMobile",
+	"Enspert":            "Wiko",
+	"Plusone":            "Freetel",
+	"Sourcing Creation":  "Essentielb",
+}
+
+// companyWords end a retail brand that is a company's name rather than the
+// brand on its devices ("MLS Innovation", "FPT Trading"); they are taken
+// off.
+var companyWords = []string{" Innovation", " Trading", " Electronics", " Phones", " Group", " Wireless", " Corporation",
+	" Technology", " Technologies", " Co., Ltd.", " Ltd.", " Ltd", " Inc.", " Inc", " SRL", " S.A.", " digital"}
+
+// entry is a model of the list: the key it is looked up by, the brand and
+// the class ("Tablet", "TV" or "").
+type entry struct {
+	key, brand, class string
+}
+
+func main() {
+	if err := run(os.Stdout, defaultIn, defaultBrands, defaultPrefixes); err != nil {
+		fmt.Fprintln(os.Stderr, "uaplaymodels:", err)
+		os.Exit(1)
+	}
+}
+
+// run writes the catalogue made from the list at in, with the brands'
+// spellings read from the analyzer's tables.
+func run(w io.Writer, in string, spellingTables ...string) error {
+	spell := map[string]string{}
+	for _, path := range spellingTables {
+		if err := readSpellings(path, spell); err != nil {
+			return err
+		}
+	}
+	records, err := readList(in)
+	if err != nil {
+		return err
+	}
+	entries, dropped := catalogue(records, spell)
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, header, len(entries), dropped)
+	for _, e := range entries {
+		class := e.class
+		if class == "" {
+			class = "-"
+		}
+		fmt.Fprintf(bw, "%s\t%s\t%s\n", e.key, e.brand, class)
+	}
+	return bw.Flush()
+}
+
+const header = `# Android models by the model name a device reports (Build.MODEL), from Google Play's list of
+# supported devices (testdata/useragents/google-play-devices, README beside it). Columns: key (the
+# model in lower case without spaces, dashes and underscores), brand (the analyzer's name for the
+# maker), class (Tablet or TV where the marketing name says so, else "-"). Sorted by key, one row
+# per key, so that the analyzer finds a model by binary search in the embedded text without
+# building anything. %d models; %d models named by more than one brand are left out.
+# Made by tools/uaplaymodels; do not edit by hand:
+#   go run ./tools/uaplaymodels > internal/plugins/useragent/uaparse/tables/catalog/android_models.tsv
+`
+
+// readList reads Google's CSV, which is UTF-16 with a byte order mark,
+// gzip compressed as it is kept in testdata.
+func readList(path string) ([][]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open device list: %w", err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("read device list: %w", err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("read device list: %w", err)
+	}
+	text, err := decodeUTF16(raw)
+	if err != nil {
+		return nil, err
+	}
+	r := csv.NewReader(strings.NewReader(text))
+	r.FieldsPerRecord = 4
+	records, err := r.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("parse device list: %w", err)
+	}
+	if len(records) == 0 || strings.Join(records[0], ",") != "Retail Branding,Marketing Name,Device,Model" {
+		return nil, errors.New("device list: unexpected header")
+	}
+	return records[1:], nil
+}
+
+// decodeUTF16 decodes little- or big-endian UTF-16 with a byte order mark.
+func decodeUTF16(b []byte) (string, error) {
+	if len(b) < 2 || len(b)%2 != 0 {
+		return "", errors.New("device list: not UTF-16")
+	}
+	little := b[0] == 0xff && b[1] == 0xfe
+	if !little && !(b[0] == 0xfe && b[1] == 0xff) {
+		return "", errors.New("device list: no UTF-16 byte order mark")
+	}
+	u := make([]uint16, 0, len(b)/2-1)
+	for i := 2; i < len(b); i += 2 {
+		if little {
+			u = append(u, uint16(b[i])|uint16(b[i+1])<<8)
+		} else {
+			u = append(u, uint16(b[i])<<8|uint16(b[i+1]))
+		}
+	}
+	return string(utf16.Decode(u)), nil
+}
+
+// readSpellings adds the brand column (the second) of an analyzer table to
+// spell, by the brand's letters and digits in lower case.
+func readSpellings(path string, spell map[string]string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read spellings: %w", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		cols := strings.Split(line, "\t")
+		if len(cols) > 1 {
+			if k := fold(cols[1]); spell[k] == "" {
+				spell[k] = cols[1]
+			}
+		}
+	}
+	return nil
+}
+
+// catalogue makes the sorted entries, one per key; a key that two brands
+// name is left out (dropped counts them).
+func catalogue(records [][]string, spell map[string]string) (entries []entry, dropped int) {
+	byKey := map[string]*entry{}
+	ambiguous := map[string]bool{}
+	for _, r := range records {
+		brand := brandName(r[0], spell)
+		if strings.HasPrefix(strings.ToLower(r[3]), "nexus ") {
+			// Google sold the Nexus devices under its own name; the list
+			// names the makers (LGE's Nexus 5).
+			brand = "Google"
+		}
+		key := uaparse.CatalogueKey(r[3])
+		if brand == "" || len(key) < 3 || strings.ContainsAny(key, ",()\t\"") {
+			continue
+		}
+		class := classOf(r[1] + " " + r[3])
+		e, ok := byKey[key]
+		switch {
+		case !ok:
+			byKey[key] = &entry{key: key, brand: brand, class: class}
+		case e.brand != brand:
+			ambiguous[key] = true
+		case e.class != class:
+			e.class = "" // the marketing names disagree
+		}
+	}
+	for k, e := range byKey {
+		if ambiguous[k] {
+			dropped++
+			continue
+		}
+		entries = append(entries, *e)
+	}
+	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
+	return entries, dropped
+}
+
+// fold is a brand's letters and digits in lower case.
+func fold(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// brandName is the analyzer's name of a retail brand of the list.
+func brandName(retail string, spell map[string]string) string {
+	retail = strings.TrimSpace(retail)
+	if b, ok := playBrandNames[retail]; ok {
+		return b
+	}
+	if k := strings.IndexByte(retail, '('); k > 0 {
+		retail = strings.TrimSpace(retail[:k])
+	}
+	for _, w := range companyWords {
+		if len(retail) > len(w) && strings.EqualFold(retail[len(retail)-len(w):], w) {
+			retail = strings.TrimSpace(retail[:len(retail)-len(w)])
+		}
+	}
+	if retail == "" {
+		return ""
+	}
+	if s, ok := spell[fold(retail)]; ok {
+		return s
+	}
+	if strings.ToUpper(retail) == retail && len(retail) > 3 {
+		return yauaaCase(retail)
+	}
+	return retail
+}
+
+// yauaaCase writes a brand in capitals the way the analyzer writes a
+// maker's name it reads from a model (normalizeName): words of more than
+// three letters without digits capitalised, others in capitals.
+func yauaaCase(s string) string {
+	words := strings.Fields(s)
+	for i, w := range words {
+		if len(w) > 3 && !strings.ContainsAny(w, "0123456789") {
+			words[i] = w[:1] + strings.ToLower(w[1:])
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// classOf reads the marketing name and model for a tablet or a television.
+func classOf(name string) string {
+	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	class := ""
+	for _, w := range words {
+		switch {
+		case w == "tv" || w == "smarttv" || w == "androidtv" || w == "googletv" || w == "chromecast":
+			return "TV"
+		case w == "tab" || w == "tablet" || w == "pad" || strings.HasSuffix(w, "pad") && len(w) > 4 && w != "notepad" ||
+			strings.HasPrefix(w, "tab") && len(w) > 3 && isDigits(w[3:]):
+			class = "Tablet"
+		}
+	}
+	return class
+}
+
+func isDigits(s string) bool {
+	return s != "" && bytes.IndexFunc([]byte(s), func(r rune) bool { return r < '0' || r > '9' }) < 0
+}
