@@ -275,7 +275,7 @@ func ddExpected(c ddCase) map[string][]string {
 		// ("SM-G960F"); DeviceName is scored only when the model is
 		// written in the user agent as it is, and then must be the brand
 		// and that model (spaces, dashes and case aside).
-		if m := c.Device["model"]; m != "" && strings.Contains(ddSquash(c.UA), ddSquash(m)) {
+		if m := c.Device["model"]; m != "" && ddWritten(c.UA, m, b) {
 			var names []string
 			for _, b := range brands {
 				names = append(names, b+" "+m)
@@ -421,6 +421,47 @@ func ddMatch(name, got string, want []string) bool {
 }
 
 // ddSquash is a name in lower case without spaces, dashes and underscores.
+// ddWritten reports whether the model is written in the user agent as it
+// is: spaces, dashes, underscores and case aside, and as a whole, neither
+// continued by another letter or digit ("Y51" is not written in "vivo
+// Y51L") nor following one, unless what it follows is the brand
+// ("PantechP9060"). A model of device-detector's own naming ("3", "X",
+// "10") would otherwise count as written wherever its letters happen to
+// stand ("5053A", "RMX3615").
+func ddWritten(ua, model, brand string) bool {
+	var sq []byte
+	var pos []int // the index in ua of each byte of sq
+	for i := 0; i < len(ua); i++ {
+		c := ua[i]
+		if c == ' ' || c == '-' || c == '_' {
+			continue
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		sq = append(sq, c)
+		pos = append(pos, i)
+	}
+	m, b := ddSquash(model), ddSquash(brand)
+	if m == "" {
+		return false
+	}
+	for from := 0; ; {
+		k := strings.Index(string(sq[from:]), m)
+		if k < 0 {
+			return false
+		}
+		k += from
+		start, end := pos[k], pos[k+len(m)-1]+1
+		left := start == 0 || !isWordByte(lowerASCII(ua[start-1])) || b != "" && strings.HasSuffix(string(sq[:k]), b)
+		right := end == len(ua) || !isWordByte(lowerASCII(ua[end]))
+		if left && right {
+			return true
+		}
+		from = k + 1
+	}
+}
+
 func ddSquash(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch r {
