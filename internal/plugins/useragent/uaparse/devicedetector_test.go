@@ -331,6 +331,7 @@ func ddExpected(c ddCase) map[string][]string {
 			if v := c.Client["engine_version"]; v != "" {
 				exp["LayoutEngineVersionMajor"] = []string{ddMajor(v)}
 			}
+			ddEngineConventions(c.UA, e, exp)
 		}
 		if strings.HasPrefix(c.UA, "Dalvik/") && !strings.Contains(c.UA, "AppleWebKit") {
 			// Device-detector takes a bare Dalvik runtime for the Android
@@ -345,6 +346,37 @@ func ddExpected(c ddCase) map[string][]string {
 		}
 	}
 	return exp
+}
+
+// ddEngineConventions adds Yauaa's names of three engines that
+// device-detector names by what they are built on, each as Yauaa's own
+// cases answer:
+//   - UC Browser's own engines, "U3/0.8.0" and "U2/1.0.0", which
+//     device-detector calls WebKit with the AppleWebKit version: Yauaa's
+//     engine is "UCBrowser U3" (or U2) with the U3 version;
+//   - the MediaTek reference browsers' "Browser/AppleWebKit534.30", whose
+//     version Yauaa takes as written, "AppleWebKit534.30" (major
+//     "AppleWebKit534");
+//   - Amazon's Silk ("Silk/93.3.46 like Chrome/93.0") and LG's webOS
+//     browser ("Chr0me/68.0"), which device-detector calls Blink: Yauaa
+//     reads no Chrome there, and answers AppleWebKit 537.
+func ddEngineConventions(ua, engine string, exp map[string][]string) {
+	for _, u := range []string{"U3/", "U2/"} {
+		if k := strings.Index(ua, " "+u); k >= 0 && engine == "WebKit" {
+			exp["LayoutEngineName"] = append(exp["LayoutEngineName"], "UCBrowser "+u[:2])
+			exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(ua[k+1+len(u):]))
+			return
+		}
+	}
+	if k := strings.Index(ua, "Browser/AppleWebKit"); k >= 0 && engine == "WebKit" {
+		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], "AppleWebKit"+ddMajor(ua[k+len("Browser/AppleWebKit"):]))
+		return
+	}
+	if engine == "Blink" && (strings.Contains(ua, " Chr0me/") || strings.Contains(ua, " Silk/") && strings.Contains(ua, " like Chrome/")) &&
+		strings.Contains(ua, "AppleWebKit/537.") {
+		exp["LayoutEngineName"] = append(exp["LayoutEngineName"], "AppleWebKit")
+		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], "537")
+	}
 }
 
 // ddHandheldUnsaid reports a user agent of Android, Windows CE or a MIDP
