@@ -306,6 +306,13 @@ func ddExpected(c ddCase) map[string][]string {
 			if v := c.Client["version"]; v != "" {
 				exp["AgentVersionMajor"] = []string{ddMajor(v)}
 			}
+			if k := strings.Index(c.UA, " OPR/"); k >= 0 && n == "Opera Devices" && strings.Contains(c.UA, " OMI/") {
+				// Opera for devices gives its own version in "OMI/4.21"
+				// and the Opera it is built on in "OPR/46.0"; Yauaa's
+				// cases answer Opera 46, device-detector's Opera Devices
+				// 4.
+				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" OPR/"):]))
+			}
 			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && n == "QtWebEngine" {
 				// Yauaa names the Chromium inside Qt's web engine Chrome,
 				// with Chromium's version ("QtWebEngine/5.15.2
