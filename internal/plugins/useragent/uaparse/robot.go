@@ -873,6 +873,13 @@ func (s *state) findRobot() (string, string, robotKind) {
 		if isRobotName(p, lw) || lw == "con_aff" || s.loneCompanyRobot(i) {
 			return pr.name, pr.version, robotNamed
 		}
+		if i == 0 && lw != "mozilla" && pr.version != "" && strings.IndexByte(lw, '.') < 0 && isRobotName(p, p.lowerOf(pr.version)) {
+			// "CB/Nutch-1.7": the client names the crawler it is built
+			// on where others write their version; the product is the
+			// robot. (A host name with a path, "example.com/bot.html",
+			// is an address, not a product.)
+			return pr.name, pr.version, robotNamed
+		}
 		if name, ok := s.libraryAt(i); ok {
 			return name, pr.version, robotLibrary
 		}
@@ -1030,6 +1037,15 @@ func (s *state) contactRobot() (string, string, robotKind) {
 	if n := len(p.products); n > 2 && s.mozilla {
 		last := p.products[n-1]
 		if last.version == "" && strings.HasPrefix(last.lname, "by ") && strings.Count(last.lname, " ") == 1 && len(last.lname) > 4 {
+			return last.name, "", robotNamed
+		}
+	}
+	// "... (compatible; MSIE 7.0; Windows NT 5.0) Probe by example.com":
+	// a tool that signs the browser string it sends with its maker's
+	// site. (Anonymisers sign with a name, "anonymized by Abelssoft".)
+	if n := len(p.products); n >= 2 && s.mozilla {
+		last := p.products[n-1]
+		if k := strings.LastIndex(last.lname, " by "); k > 0 && last.version == "" && isDomainName(last.lname[k+4:]) {
 			return last.name, "", robotNamed
 		}
 	}
