@@ -18,7 +18,7 @@ import (
 var goldenSets = map[string]string{
 	"dev":          "63e90866ef7e811009140f370e611b79d1b7b887642359bd90070561f8a8f35f",
 	"dev-variants": "6a851e77f45f10b6cadf0900d0211d6d2e75af1dac71f0ab37c093495f222065",
-	"access-log":   "98cc1fa248eab097eb8ca1f703af8258e47b364586fa338ae7fd56d7589def91",
+	"access-log":   "10f24af5a7adc650d7f2179514a07513622c3c25ca4c2d391097a93a38da1288",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
 

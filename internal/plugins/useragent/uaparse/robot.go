@@ -1105,6 +1105,12 @@ func (s *state) contactRobot() (string, string, robotKind) {
 				isInfoEntry(p.ltext(p.entries[len(p.entries)-1])) {
 				return last.name, "", robotContact
 			}
+			if name, ver, ok := s.appendedContact(); ok {
+				return name, ver, robotContact
+			}
+		}
+		if name, ok := s.robotAddress(); ok && !s.compatContact {
+			return name, "", robotContact
 		}
 		return "", "", robotNone
 	}
@@ -1115,6 +1121,64 @@ func (s *state) contactRobot() (string, string, robotKind) {
 		return pr.name, pr.version, robotContact
 	}
 	return "", "", robotNone
+}
+
+// appendedContact reads a browser string that ends in a comment holding
+// nothing but a web address: a program that drives the browser signs the
+// string with its own site. A product of its own before the comment
+// ("Firefox/55.0 ExampleBrand/1.0 (http://example.com/why-we-visit)") is the
+// robot; right after the browser's products ("Safari/537.36
+// (+https://example.com)") the robot is known only by its site.
+func (s *state) appendedContact() (string, string, bool) {
+	p := s.p
+	last := p.entries[len(p.entries)-1]
+	if len(p.entries) > 1 && p.entries[len(p.entries)-2].block == last.block {
+		return "", "", false
+	}
+	lt := strings.TrimPrefix(p.ltext(last), "via ")
+	if !strings.HasPrefix(strings.TrimPrefix(lt, "+"), "http") && !strings.HasPrefix(strings.TrimPrefix(lt, "+"), "www.") {
+		return "", "", false
+	}
+	pr := p.products[len(p.products)-1]
+	if k := strings.LastIndex(p.ua, pr.name); k < 0 || k > last.start {
+		return "", "", false // the comment is not the last product's
+	}
+	switch {
+	case isBrowserProduct(pr.lname):
+		if b := s.urlBrand(); b != "" {
+			return b, "", true
+		}
+	case pr.version != "" && startsWithLetter(pr.name) && strings.IndexByte(pr.name, ' ') < 0:
+		return pr.name, pr.version, true
+	}
+	return "", "", false
+}
+
+// robotAddress reads a web address whose path says what the client is
+// ("(X11; Linux x86_64; http://example.com/robot)", "Safari/537.36
+// http://example.com/monitoring"): the robot of the address's owner, named
+// after its site. (In a compatible section the browser named is kept as
+// the agent, see contactRobot.)
+func (s *state) robotAddress() (string, bool) {
+	p := s.p
+	i := strings.Index(p.low, "://")
+	if i < 0 {
+		return "", false
+	}
+	host := hostAt(p.low, i+3)
+	at := i + 3 + len(host)
+	if at >= len(p.low) || p.low[at] != '/' {
+		return "", false
+	}
+	end := at
+	for end < len(p.low) && p.low[end] != ' ' && p.low[end] != ';' && p.low[end] != ')' {
+		end++
+	}
+	if !isRobotName(p, p.low[at+1:end]) {
+		return "", false
+	}
+	label := s.urlHostLabel()
+	return capitalize(label), label != ""
 }
 
 // isBrowserCommentToken reports the entries browsers put in their comment

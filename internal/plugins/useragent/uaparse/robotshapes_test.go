@@ -21,5 +21,28 @@ func TestRobotShapes(t *testing.T) {
 			robot("Render by")},
 		{"Mozilla/5.0 (Windows NT 6.2) AppleWebKit/537.22 (KHTML, like Gecko) Chrome/96.0.1054.57 Safari/537.22 anonymized by Example",
 			map[string]string{"DeviceClass": "Anonymized", "AgentClass": "Browser", "AgentName": "Chrome"}},
+		// A browser string signed with a comment holding only an address:
+		// a product before it is the robot; without one the robot is
+		// known by its site and the browser stays the agent, as in a
+		// compatible section that gives the site's home page.
+		{"Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0 ExampleWatch/2.0 (https://example.com/why-we-visit)",
+			robot("ExampleWatch")},
+		{"Mozilla/5.0 (Android 12; Mobile; rv:120.0) Gecko/120.0 Firefox/120.0 ExampleEye/1.0 (via https://www.example.com/eye/)",
+			robot("ExampleEye")},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 (+https://www.example.com)",
+			map[string]string{"DeviceClass": "Robot", "DeviceBrand": "Example", "AgentClass": "Browser", "AgentName": "Chrome"}},
+		// An address without a scheme, or an app's tag with an "@", signs
+		// nothing.
+		{"Mozilla/5.0 (Windows; U; Windows NT 5.1; de; rv:1.9.0.7) Gecko/2009021910 Firefox/3.0.7 (via example.com)",
+			map[string]string{"DeviceClass": "Desktop", "AgentClass": "Browser", "AgentName": "Firefox"}},
+		{"Mozilla/5.0 (Linux; Android 9; SM-T595) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/101.0.4951.41 Safari/537.36 (Example android@101.0.4951.41)",
+			map[string]string{"DeviceClass": "Tablet", "AgentClass": "Browser"}},
+		// An address whose path is a robot word: the robot of the site.
+		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 https://example.com/uptime",
+			robot("Example")},
+		{"Mozilla/5.0 (X11; Linux x86_64; http://example.com/crawler) Gecko/20100101 Firefox/120.0", robot("Example")},
+		// In a compatible section the browser named stays the agent.
+		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; http://www.example.com/bot.html)",
+			map[string]string{"DeviceClass": "Robot", "AgentClass": "Browser", "AgentName": "Internet Explorer"}},
 	})
 }
