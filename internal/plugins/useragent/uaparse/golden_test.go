@@ -17,7 +17,7 @@ import (
 // same commit, saying so.
 var goldenSets = map[string]string{
 	"dev":          "63e90866ef7e811009140f370e611b79d1b7b887642359bd90070561f8a8f35f",
-	"dev-variants": "6a851e77f45f10b6cadf0900d0211d6d2e75af1dac71f0ab37c093495f222065",
+	"dev-variants": "a9494cbc11aade7eba2e2dfb085c7e6ce4c700975daaa8c4bea4b251ac4ca580",
 	"access-log":   "10f24af5a7adc650d7f2179514a07513622c3c25ca4c2d391097a93a38da1288",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }

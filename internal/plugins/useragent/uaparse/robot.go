@@ -1050,6 +1050,9 @@ func (s *state) contactRobot() (string, string, robotKind) {
 		}
 	}
 	if !s.hasContact() {
+		if name, ver, ok := s.bareCompatible(); ok {
+			return name, ver, robotNamed
+		}
 		return "", "", robotNone
 	}
 	// "Mozilla/5.0 (compatible; Name/1.0; +http://example.com/)": a
@@ -1121,6 +1124,33 @@ func (s *state) contactRobot() (string, string, robotKind) {
 		return pr.name, pr.version, robotContact
 	}
 	return "", "", robotNone
+}
+
+// bareCompatible reads "Mozilla/5.0 (compatible; Example/1.0)": a
+// compatible section naming a product with its version and nothing else, no
+// system, no browser, no engine, no contact (with a contact it is read as
+// Yauaa does, see contactRobot). Browsers, mail programs and apps that send a
+// compatible section name their platform ("(compatible; Konqueror/3.5;
+// Linux)"); a program that gives only its own name is a robot. (Without a
+// version, "(compatible; Example Filter Build-17)", the entry is not
+// clearly a product, and the client stays what the string claims; so it
+// does when it names a product known not to be a robot, "docker".)
+func (s *state) bareCompatible() (string, string, bool) {
+	p := s.p
+	if !s.mozilla || len(p.products) != 1 || len(p.entries) < 2 || len(p.entries) > 3 || s.os.name != "" || s.namesNotRobot {
+		return "", "", false
+	}
+	if p.ltext(p.entries[0]) != "compatible" || p.entries[len(p.entries)-1].block != p.entries[0].block {
+		return "", "", false
+	}
+	name, ver := splitEntryProduct(p.text(p.entries[1]))
+	if !startsWithLetter(name) || ver == "" || ver[0] < '0' || ver[0] > '9' || strings.IndexByte(name, ' ') >= 0 {
+		return "", "", false
+	}
+	if ln := asciiLower(name); isBrowserProduct(ln) || strings.HasPrefix(ln, "msie") {
+		return "", "", false
+	}
+	return name, ver, true
 }
 
 // appendedContact reads a browser string that ends in a comment holding

@@ -41,6 +41,14 @@ func TestRobotShapes(t *testing.T) {
 		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 https://example.com/uptime",
 			robot("Example")},
 		{"Mozilla/5.0 (X11; Linux x86_64; http://example.com/crawler) Gecko/20100101 Firefox/120.0", robot("Example")},
+		// A compatible section with nothing but a product and its
+		// version; a browser's names its system, and an entry without a
+		// version is no clear product.
+		{"Mozilla/5.0 (compatible; ExampleAgent/1.0)", robot("ExampleAgent")},
+		{"Mozilla/5.0 (compatible; Example-Lead-Finder/2.0; public company research)", robot("Example-Lead-Finder")},
+		{"Mozilla/5.0 (compatible; Konqueror/4.0; Linux)", map[string]string{"DeviceClass": "Desktop", "AgentClass": "Browser", "AgentName": "Konqueror"}},
+		{"Mozilla/4.0 (compatible; Example Filter Version-3.1-Build-17)", map[string]string{"DeviceClass": "Unknown", "AgentClass": "Browser"}},
+		{"Mozilla/5.0 (compatible; MSIE 9.0)", map[string]string{"AgentClass": "Browser", "AgentName": "Internet Explorer"}},
 		// In a compatible section the browser named stays the agent.
 		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; http://www.example.com/bot.html)",
 			map[string]string{"DeviceClass": "Robot", "AgentClass": "Browser", "AgentName": "Internet Explorer"}},
