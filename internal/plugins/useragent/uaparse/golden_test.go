@@ -18,7 +18,7 @@ import (
 var goldenSets = map[string]string{
 	"dev":          "63e90866ef7e811009140f370e611b79d1b7b887642359bd90070561f8a8f35f",
 	"dev-variants": "a9494cbc11aade7eba2e2dfb085c7e6ce4c700975daaa8c4bea4b251ac4ca580",
-	"access-log":   "10f24af5a7adc650d7f2179514a07513622c3c25ca4c2d391097a93a38da1288",
+	"access-log":   "6b91d5e54cbcc336bae3bb74cb8366b0fdee83fa9b49578d1935dc7cbe23a279",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
 

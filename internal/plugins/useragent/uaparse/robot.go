@@ -826,7 +826,7 @@ func (s *state) findRobot() (string, string, robotKind) {
 		return s.contactRobot()
 	}
 	// A robot name in a comment: "(compatible; Googlebot/2.1; +http://...)".
-	for _, e := range p.entries {
+	for i, e := range p.entries {
 		lt := p.ltext(e)
 		if isInfoEntry(lt) || strings.HasPrefix(lt, "like ") || strings.HasPrefix(lt, "compatible with ") ||
 			strings.ContainsAny(lt, "{=") || lt != "" && lt[0] >= '0' && lt[0] <= '9' {
@@ -855,6 +855,14 @@ func (s *state) findRobot() (string, string, robotKind) {
 			return w, rest, robotNamed
 		}
 		if isRobotName(p, lt) {
+			if i > 0 && p.entries[i-1].block == e.block && strings.HasPrefix(p.ltext(p.entries[i-1]), "android ") &&
+				!isRobotName(p, lt[strings.LastIndexByte(lt, ' ')+1:]) {
+				// "(Linux; Android 7.0; M bot 54)": the model after the
+				// Android version holds a series named "bot" and a
+				// number; a robot ends its name with the robot word
+				// ("(Android 3.0; ExampleSpider)").
+				continue
+			}
 			if pr, ok := s.robotProductBefore(e); ok {
 				return pr.name, pr.version, robotNamed
 			}
@@ -1078,6 +1086,22 @@ func (s *state) contactRobot() (string, string, robotKind) {
 			}
 			return name, ver, robotContact
 		}
+		// "(Macintosh; Example/1.0; +http://example.com/example/)": a
+		// product in a comment followed by its web address, as robots
+		// introduce themselves, outside a compatible section too.
+		for i := 1; i < len(p.entries); i++ {
+			e, prev := p.entries[i], p.entries[i-1]
+			if lt := p.ltext(e); e.block != prev.block || prev.block == inCompat || !isInfoEntry(lt) || strings.IndexByte(lt, '@') >= 0 {
+				continue
+			}
+			name, ver := splitEntryProduct(p.text(prev))
+			if ver == "" || !startsWithLetter(name) || strings.IndexByte(name, ' ') >= 0 {
+				continue
+			}
+			if ln := asciiLower(name); !isBrowserProduct(ln) && ln != "build" {
+				return name, ver, robotContact
+			}
+		}
 		// "AppleWebKit/537.36 (KHTML, like Gecko); compatible; Name/1.0;
 		// +https://...": the compatible section without its parentheses.
 		for i, pr := range p.products {
@@ -1127,23 +1151,34 @@ func (s *state) contactRobot() (string, string, robotKind) {
 }
 
 // bareCompatible reads "Mozilla/5.0 (compatible; Example/1.0)": a
-// compatible section naming a product with its version and nothing else, no
-// system, no browser, no engine, no contact (with a contact it is read as
+// compatible section (or a comment without it) naming a product with its
+// version and nothing else, no system, no browser, no engine, no contact (with a contact it is read as
 // Yauaa does, see contactRobot). Browsers, mail programs and apps that send a
 // compatible section name their platform ("(compatible; Konqueror/3.5;
 // Linux)"); a program that gives only its own name is a robot. (Without a
 // version, "(compatible; Example Filter Build-17)", the entry is not
 // clearly a product, and the client stays what the string claims; so it
-// does when it names a product known not to be a robot, "docker".)
+// does when it names a product known not to be a robot, "docker". A
+// product after Mozilla without a comment is not read: old television
+// browsers write "Mozilla/3.0 WebTV/1.2".)
 func (s *state) bareCompatible() (string, string, bool) {
 	p := s.p
-	if !s.mozilla || len(p.products) != 1 || len(p.entries) < 2 || len(p.entries) > 3 || s.os.name != "" || s.namesNotRobot {
+	if !s.mozilla || s.os.name != "" || s.namesNotRobot || len(p.entries) > 3 {
 		return "", "", false
 	}
-	if p.ltext(p.entries[0]) != "compatible" || p.entries[len(p.entries)-1].block != p.entries[0].block {
+	var name, ver string
+	switch {
+	case len(p.products) != 1 || len(p.entries) == 0 || p.entries[len(p.entries)-1].block != p.entries[0].block:
+		return "", "", false
+	case len(p.entries) == 1:
+		// "Mozilla/5.0 (Example/1.0)": a product where the system would
+		// be.
+		name, ver = splitEntryProduct(p.text(p.entries[0]))
+	case p.ltext(p.entries[0]) == "compatible":
+		name, ver = splitEntryProduct(p.text(p.entries[1]))
+	default:
 		return "", "", false
 	}
-	name, ver := splitEntryProduct(p.text(p.entries[1]))
 	if !startsWithLetter(name) || ver == "" || ver[0] < '0' || ver[0] > '9' || strings.IndexByte(name, ' ') >= 0 {
 		return "", "", false
 	}

@@ -49,6 +49,18 @@ func TestRobotShapes(t *testing.T) {
 		{"Mozilla/5.0 (compatible; Konqueror/4.0; Linux)", map[string]string{"DeviceClass": "Desktop", "AgentClass": "Browser", "AgentName": "Konqueror"}},
 		{"Mozilla/4.0 (compatible; Example Filter Version-3.1-Build-17)", map[string]string{"DeviceClass": "Unknown", "AgentClass": "Browser"}},
 		{"Mozilla/5.0 (compatible; MSIE 9.0)", map[string]string{"AgentClass": "Browser", "AgentName": "Internet Explorer"}},
+		{"Mozilla/5.0 (Exemplar/2.1)", robot("Exemplar")},
+		// Without a comment the product may be an old television's
+		// browser.
+		{"Mozilla/4.0 WebTV/2.6", map[string]string{"DeviceClass": "Unknown", "AgentName": "WebTV"}},
+		// A product in a platform comment followed by its address.
+		{"Mozilla/5.0 (Macintosh; Exemplar/1.0; +http://example.com/exemplar/) Gecko/20100101 Firefox/3.0.8", robot("Exemplar")},
+		// A phone model with a series named "bot" and a number is no
+		// robot; a robot ends its name with the robot word.
+		{"Mozilla/5.0 (Linux; Android 8.1; X bot 60) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/80.0.3987.99 Mobile Safari/537.36",
+			map[string]string{"DeviceClass": "Phone", "AgentClass": "Browser", "AgentName": "Chrome"}},
+		{"Mozilla/5.0 (Linux; Android 6.0; ExampleSpider) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/80.0.3987.99 Mobile Safari/537.36",
+			map[string]string{"DeviceClass": "Robot", "AgentClass": "Robot", "AgentName": "ExampleSpider"}},
 		// In a compatible section the browser named stays the agent.
 		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; http://www.example.com/bot.html)",
 			map[string]string{"DeviceClass": "Robot", "AgentClass": "Browser", "AgentName": "Internet Explorer"}},
