@@ -17,8 +17,8 @@ import (
 // same commit, saying so.
 var goldenSets = map[string]string{
 	"dev":          "63e90866ef7e811009140f370e611b79d1b7b887642359bd90070561f8a8f35f",
-	"dev-variants": "a9494cbc11aade7eba2e2dfb085c7e6ce4c700975daaa8c4bea4b251ac4ca580",
-	"access-log":   "6b91d5e54cbcc336bae3bb74cb8366b0fdee83fa9b49578d1935dc7cbe23a279",
+	"dev-variants": "c304223b399f2170291eca8d4481f42568a8cf948a73c2a4049f86f92398ef89",
+	"access-log":   "084855cc33448bedb50da69d8cbdcacb13c7d09ed3e9c213f25cd4c6d6e2f907",
 	"hostile":      "7eab5bf54f6573f43d9a8da2aae63b37546a20de3200e873f710b5ff79415888",
 }
 

@@ -1141,9 +1141,10 @@ func (s *state) contactRobot() (string, string, robotKind) {
 		}
 		return "", "", robotNone
 	}
-	if len(p.products) > 0 && s.os.class != "Mobile" {
-		// (An app on a phone that gives its maker's address is that app,
-		// not a robot.)
+	if len(p.products) > 0 && s.os.class != "Mobile" && s.os.class != "Desktop" {
+		// (An app on a phone or a desktop that gives its maker's address
+		// is that app, not a robot: "ExampleReader/1.6 (Linux;
+		// en_US.UTF-8; http://example.org/)".)
 		pr := p.products[0]
 		return pr.name, pr.version, robotContact
 	}

@@ -61,6 +61,12 @@ func TestRobotShapes(t *testing.T) {
 			map[string]string{"DeviceClass": "Phone", "AgentClass": "Browser", "AgentName": "Chrome"}},
 		{"Mozilla/5.0 (Linux; Android 6.0; ExampleSpider) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/80.0.3987.99 Mobile Safari/537.36",
 			map[string]string{"DeviceClass": "Robot", "AgentClass": "Robot", "AgentName": "ExampleSpider"}},
+		// A program that gives its maker's address is a robot, unless it
+		// names the phone or desktop system it runs on: then it is that
+		// system's app.
+		{"ExampleFetch/1.0 (+http://example.org/about)", map[string]string{"DeviceClass": "Robot", "AgentName": "ExampleFetch"}},
+		{"ExampleReader/1.6 (Linux; en_US.UTF-8; http://example.org/)",
+			map[string]string{"DeviceClass": "Desktop", "OperatingSystemName": "Linux", "AgentClass": "Special", "AgentName": "ExampleReader"}},
 		// In a compatible section the browser named stays the agent.
 		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; http://www.example.com/bot.html)",
 			map[string]string{"DeviceClass": "Robot", "AgentClass": "Browser", "AgentName": "Internet Explorer"}},
