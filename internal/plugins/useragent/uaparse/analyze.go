@@ -44,6 +44,11 @@ type state struct {
 	// compatContact is set for a browser's compatible section that gives
 	// a contact address but no robot name.
 	compatContact bool
+	// namesNotRobot is set when the user agent names a product of
+	// Yauaa's TagsKnownNotToBeRobots (tables/named_robots.tsv, kind
+	// not-robot): the robot rules that guess from the shape alone then
+	// stay away.
+	namesNotRobot bool
 
 	// keyProducts and keyEntries have bit i set when the lower case name
 	// of product i, or the text of comment entry i, may be a key of a

@@ -17,8 +17,8 @@ import (
 // same commit, saying so.
 var goldenSets = map[string]string{
 	"dev":          "ed66cdb8646cf3bcd70e5626a240848da94161ca37c86db456456afb2724ca29",
-	"dev-variants": "45118e0db83a606b1aba5a5094b1bc4fd0463e491090f8b803b37badc1efcbfb",
-	"access-log":   "98cc1fa248eab097eb8ca1f703af8258e47b364586fa338ae7fd56d7589def91",
+	"dev-variants": "3c2c66810b7fa3987a62cd5cb945a8b179c33fc2da9436f90ea73ed88b8c0eb9",
+	"access-log":   "084855cc33448bedb50da69d8cbdcacb13c7d09ed3e9c213f25cd4c6d6e2f907",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
 

@@ -198,6 +198,7 @@ func entryNameVersion(t string) (nameEnd, verStart, verEnd int) {
 func (s *state) namedRobot() bool {
 	row, ver, found := s.findNamedRobot()
 	if !found {
+		s.namesNotRobot = row.notRobot
 		return false
 	}
 	s.setNamedRobot(row, ver, confTable)

@@ -826,7 +826,7 @@ func (s *state) findRobot() (string, string, robotKind) {
 		return s.contactRobot()
 	}
 	// A robot name in a comment: "(compatible; Googlebot/2.1; +http://...)".
-	for _, e := range p.entries {
+	for i, e := range p.entries {
 		lt := p.ltext(e)
 		if isInfoEntry(lt) || strings.HasPrefix(lt, "like ") || strings.HasPrefix(lt, "compatible with ") ||
 			strings.ContainsAny(lt, "{=") || lt != "" && lt[0] >= '0' && lt[0] <= '9' {
@@ -855,6 +855,14 @@ func (s *state) findRobot() (string, string, robotKind) {
 			return w, rest, robotNamed
 		}
 		if isRobotName(p, lt) {
+			if i > 0 && p.entries[i-1].block == e.block && strings.HasPrefix(p.ltext(p.entries[i-1]), "android ") &&
+				!isRobotName(p, lt[strings.LastIndexByte(lt, ' ')+1:]) {
+				// "(Linux; Android 7.0; M bot 54)": the model after the
+				// Android version holds a series named "bot" and a
+				// number; a robot ends its name with the robot word
+				// ("(Android 3.0; ExampleSpider)").
+				continue
+			}
 			if pr, ok := s.robotProductBefore(e); ok {
 				return pr.name, pr.version, robotNamed
 			}
@@ -871,6 +879,13 @@ func (s *state) findRobot() (string, string, robotKind) {
 			return s.webpageTest(i)
 		}
 		if isRobotName(p, lw) || lw == "con_aff" || s.loneCompanyRobot(i) {
+			return pr.name, pr.version, robotNamed
+		}
+		if i == 0 && lw != "mozilla" && pr.version != "" && strings.IndexByte(lw, '.') < 0 && isRobotName(p, p.lowerOf(pr.version)) {
+			// "CB/Nutch-1.7": the client names the crawler it is built
+			// on where others write their version; the product is the
+			// robot. (A host name with a path, "example.com/bot.html",
+			// is an address, not a product.)
 			return pr.name, pr.version, robotNamed
 		}
 		if name, ok := s.libraryAt(i); ok {
@@ -1033,7 +1048,19 @@ func (s *state) contactRobot() (string, string, robotKind) {
 			return last.name, "", robotNamed
 		}
 	}
+	// "... (compatible; MSIE 7.0; Windows NT 5.0) Probe by example.com":
+	// a tool that signs the browser string it sends with its maker's
+	// site. (Anonymisers sign with a name, "anonymized by Abelssoft".)
+	if n := len(p.products); n >= 2 && s.mozilla {
+		last := p.products[n-1]
+		if k := strings.LastIndex(last.lname, " by "); k > 0 && last.version == "" && isDomainName(last.lname[k+4:]) {
+			return last.name, "", robotNamed
+		}
+	}
 	if !s.hasContact() {
+		if name, ver, ok := s.bareCompatible(); ok {
+			return name, ver, robotNamed
+		}
 		return "", "", robotNone
 	}
 	// "Mozilla/5.0 (compatible; Name/1.0; +http://example.com/)": a
@@ -1058,6 +1085,22 @@ func (s *state) contactRobot() (string, string, robotKind) {
 				return name, ver, robotLibrary
 			}
 			return name, ver, robotContact
+		}
+		// "(Macintosh; Example/1.0; +http://example.com/example/)": a
+		// product in a comment followed by its web address, as robots
+		// introduce themselves, outside a compatible section too.
+		for i := 1; i < len(p.entries); i++ {
+			e, prev := p.entries[i], p.entries[i-1]
+			if lt := p.ltext(e); e.block != prev.block || prev.block == inCompat || !isInfoEntry(lt) || strings.IndexByte(lt, '@') >= 0 {
+				continue
+			}
+			name, ver := splitEntryProduct(p.text(prev))
+			if ver == "" || !startsWithLetter(name) || strings.IndexByte(name, ' ') >= 0 {
+				continue
+			}
+			if ln := asciiLower(name); !isBrowserProduct(ln) && ln != "build" {
+				return name, ver, robotContact
+			}
 		}
 		// "AppleWebKit/537.36 (KHTML, like Gecko); compatible; Name/1.0;
 		// +https://...": the compatible section without its parentheses.
@@ -1089,16 +1132,119 @@ func (s *state) contactRobot() (string, string, robotKind) {
 				isInfoEntry(p.ltext(p.entries[len(p.entries)-1])) {
 				return last.name, "", robotContact
 			}
+			if name, ver, ok := s.appendedContact(); ok {
+				return name, ver, robotContact
+			}
+		}
+		if name, ok := s.robotAddress(); ok && !s.compatContact {
+			return name, "", robotContact
 		}
 		return "", "", robotNone
 	}
-	if len(p.products) > 0 && s.os.class != "Mobile" {
-		// (An app on a phone that gives its maker's address is that app,
-		// not a robot.)
+	if len(p.products) > 0 && s.os.class != "Mobile" && s.os.class != "Desktop" {
+		// (An app on a phone or a desktop that gives its maker's address
+		// is that app, not a robot: "ExampleReader/1.6 (Linux;
+		// en_US.UTF-8; http://example.org/)".)
 		pr := p.products[0]
 		return pr.name, pr.version, robotContact
 	}
 	return "", "", robotNone
+}
+
+// bareCompatible reads "Mozilla/5.0 (compatible; Example/1.0)": a
+// compatible section (or a comment without it) naming a product with its
+// version and nothing else, no system, no browser, no engine, no contact (with a contact it is read as
+// Yauaa does, see contactRobot). Browsers, mail programs and apps that send a
+// compatible section name their platform ("(compatible; Konqueror/3.5;
+// Linux)"); a program that gives only its own name is a robot. (Without a
+// version, "(compatible; Example Filter Build-17)", the entry is not
+// clearly a product, and the client stays what the string claims; so it
+// does when it names a product known not to be a robot, "docker". A
+// product after Mozilla without a comment is not read: old television
+// browsers write "Mozilla/3.0 WebTV/1.2".)
+func (s *state) bareCompatible() (string, string, bool) {
+	p := s.p
+	if !s.mozilla || s.os.name != "" || s.namesNotRobot || len(p.entries) > 3 {
+		return "", "", false
+	}
+	var name, ver string
+	switch {
+	case len(p.products) != 1 || len(p.entries) == 0 || p.entries[len(p.entries)-1].block != p.entries[0].block:
+		return "", "", false
+	case len(p.entries) == 1:
+		// "Mozilla/5.0 (Example/1.0)": a product where the system would
+		// be.
+		name, ver = splitEntryProduct(p.text(p.entries[0]))
+	case p.ltext(p.entries[0]) == "compatible":
+		name, ver = splitEntryProduct(p.text(p.entries[1]))
+	default:
+		return "", "", false
+	}
+	if !startsWithLetter(name) || ver == "" || ver[0] < '0' || ver[0] > '9' || strings.IndexByte(name, ' ') >= 0 {
+		return "", "", false
+	}
+	if ln := asciiLower(name); isBrowserProduct(ln) || strings.HasPrefix(ln, "msie") {
+		return "", "", false
+	}
+	return name, ver, true
+}
+
+// appendedContact reads a browser string that ends in a comment holding
+// nothing but a web address: a program that drives the browser signs the
+// string with its own site. A product of its own before the comment
+// ("Firefox/55.0 ExampleBrand/1.0 (http://example.com/why-we-visit)") is the
+// robot; right after the browser's products ("Safari/537.36
+// (+https://example.com)") the robot is known only by its site.
+func (s *state) appendedContact() (string, string, bool) {
+	p := s.p
+	last := p.entries[len(p.entries)-1]
+	if len(p.entries) > 1 && p.entries[len(p.entries)-2].block == last.block {
+		return "", "", false
+	}
+	lt := strings.TrimPrefix(p.ltext(last), "via ")
+	if !strings.HasPrefix(strings.TrimPrefix(lt, "+"), "http") && !strings.HasPrefix(strings.TrimPrefix(lt, "+"), "www.") {
+		return "", "", false
+	}
+	pr := p.products[len(p.products)-1]
+	if k := strings.LastIndex(p.ua, pr.name); k < 0 || k > last.start {
+		return "", "", false // the comment is not the last product's
+	}
+	switch {
+	case isBrowserProduct(pr.lname):
+		if b := s.urlBrand(); b != "" {
+			return b, "", true
+		}
+	case pr.version != "" && startsWithLetter(pr.name) && strings.IndexByte(pr.name, ' ') < 0:
+		return pr.name, pr.version, true
+	}
+	return "", "", false
+}
+
+// robotAddress reads a web address whose path says what the client is
+// ("(X11; Linux x86_64; http://example.com/robot)", "Safari/537.36
+// http://example.com/monitoring"): the robot of the address's owner, named
+// after its site. (In a compatible section the browser named is kept as
+// the agent, see contactRobot.)
+func (s *state) robotAddress() (string, bool) {
+	p := s.p
+	i := strings.Index(p.low, "://")
+	if i < 0 {
+		return "", false
+	}
+	host := hostAt(p.low, i+3)
+	at := i + 3 + len(host)
+	if at >= len(p.low) || p.low[at] != '/' {
+		return "", false
+	}
+	end := at
+	for end < len(p.low) && p.low[end] != ' ' && p.low[end] != ';' && p.low[end] != ')' {
+		end++
+	}
+	if !isRobotName(p, p.low[at+1:end]) {
+		return "", false
+	}
+	label := s.urlHostLabel()
+	return capitalize(label), label != ""
 }
 
 // isBrowserCommentToken reports the entries browsers put in their comment

@@ -1,6 +1,9 @@
 package uaparse
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestRobotWordExamples checks rows of tables/robot_words.tsv with a user
 // agent each: the word or product makes the client a robot, on the device
@@ -19,6 +22,14 @@ func TestRobotWordExamples(t *testing.T) {
 		{"claude-user", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)"},
 		{"character-ai", "Mozilla/5.0 (compatible; Character-AI/1.0; +https://character.ai/)"},
 		{"uptimia", "Mozilla/5.0 (compatible; Uptimia; www.uptimia.com)"},
+		{"scanner", "Mozilla/5.0 (compatible; ExampleSiteScanner/2.1)"},
+		{"scanner", "Example-Security-Scanner/1.0"},
+		{"prober", "ExampleProber"},
+		{"audit", "Example-Audit/1.0"},
+		{"retriever", "ExampleApp/2.0 ExampleMetadataRetriever"},
+		{"collector", "example.org HTTP-Collector"},
+		{"lookup", "Mozilla/5.0 (compatible; ExampleURLLookup/1.0)"},
+		{"favicon", "example-favicon-service/1.0.0"},
 	} {
 		r := a.Analyze(c.ua)
 		if got := r.Get("AgentClass"); got != "Robot" {
@@ -26,6 +37,25 @@ func TestRobotWordExamples(t *testing.T) {
 		}
 		if got := r.Get("DeviceClass"); got != "Robot" && got != "Robot Mobile" {
 			t.Errorf("%s: DeviceClass of %q = %q, want Robot or Robot Mobile", c.row, c.ua, got)
+		}
+	}
+}
+
+// TestNotRobotWordExamples checks the exception rows of
+// tables/robot_words.tsv: a name that holds a robot word by accident leaves
+// the client what it is.
+func TestNotRobotWordExamples(t *testing.T) {
+	a := New(Options{})
+	for _, c := range []struct{ row, ua, class string }{
+		{"camscanner", "Mozilla/5.0 (Linux; Android 12; SM-G991B Build/SP1A.210812.016; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/112.0.5615.48 Mobile Safari/537.36 CamScanner/6.40.0.2305190000", "Phone"},
+		{"cubot", "Mozilla/5.0 (Linux; Android 12; CUBOT KINGKONG 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/112.0.0.0 Mobile Safari/537.36", "Phone"},
+	} {
+		r := a.Analyze(c.ua)
+		if got := r.Get("DeviceClass"); got != c.class {
+			t.Errorf("%s: DeviceClass of %q = %q, want %s", c.row, c.ua, got, c.class)
+		}
+		if got := r.Get("AgentClass"); strings.HasPrefix(got, "Robot") {
+			t.Errorf("%s: AgentClass of %q = %q, want no robot", c.row, c.ua, got)
 		}
 	}
 }

@@ -1,0 +1,74 @@
+package uaparse
+
+import "testing"
+
+// TestRobotShapes checks the structural robot rules of robot.go with user
+// agents written for each rule: the shape of the string, not a name, makes
+// the client a robot.
+func TestRobotShapes(t *testing.T) {
+	robot := func(agent string) map[string]string {
+		return map[string]string{"DeviceClass": "Robot", "OperatingSystemName": "Cloud", "AgentClass": "Robot",
+			"LayoutEngineClass": "Robot", "AgentName": agent}
+	}
+	checkRuleCases(t, []ruleCase{
+		// A crawler framework where the version would be.
+		{"acme/Nutch-1.19", robot("Acme")},
+		{"Example Search/Nutch-1.19 (+https://search.example.org/about)", robot("Example Search")},
+		// A browser string signed with a maker's site; a name alone is an
+		// anonymiser's signature.
+		{"Mozilla/5.0 (compatible; MSIE 10.0; Windows NT 6.1; Trident/6.0) Check by example.com", robot("Check by")},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Render by example.org",
+			robot("Render by")},
+		{"Mozilla/5.0 (Windows NT 6.2) AppleWebKit/537.22 (KHTML, like Gecko) Chrome/96.0.1054.57 Safari/537.22 anonymized by Example",
+			map[string]string{"DeviceClass": "Anonymized", "AgentClass": "Browser", "AgentName": "Chrome"}},
+		// A browser string signed with a comment holding only an address:
+		// a product before it is the robot; without one the robot is
+		// known by its site and the browser stays the agent, as in a
+		// compatible section that gives the site's home page.
+		{"Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0 ExampleWatch/2.0 (https://example.com/why-we-visit)",
+			robot("ExampleWatch")},
+		{"Mozilla/5.0 (Android 12; Mobile; rv:120.0) Gecko/120.0 Firefox/120.0 ExampleEye/1.0 (via https://www.example.com/eye/)",
+			robot("ExampleEye")},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 (+https://www.example.com)",
+			map[string]string{"DeviceClass": "Robot", "DeviceBrand": "Example", "AgentClass": "Browser", "AgentName": "Chrome"}},
+		// An address without a scheme, or an app's tag with an "@", signs
+		// nothing.
+		{"Mozilla/5.0 (Windows; U; Windows NT 5.1; de; rv:1.9.0.7) Gecko/2009021910 Firefox/3.0.7 (via example.com)",
+			map[string]string{"DeviceClass": "Desktop", "AgentClass": "Browser", "AgentName": "Firefox"}},
+		{"Mozilla/5.0 (Linux; Android 9; SM-T595) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/101.0.4951.41 Safari/537.36 (Example android@101.0.4951.41)",
+			map[string]string{"DeviceClass": "Tablet", "AgentClass": "Browser"}},
+		// An address whose path is a robot word: the robot of the site.
+		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 https://example.com/uptime",
+			robot("Example")},
+		{"Mozilla/5.0 (X11; Linux x86_64; http://example.com/crawler) Gecko/20100101 Firefox/120.0", robot("Example")},
+		// A compatible section with nothing but a product and its
+		// version; a browser's names its system, and an entry without a
+		// version is no clear product.
+		{"Mozilla/5.0 (compatible; ExampleAgent/1.0)", robot("ExampleAgent")},
+		{"Mozilla/5.0 (compatible; Example-Lead-Finder/2.0; public company research)", robot("Example-Lead-Finder")},
+		{"Mozilla/5.0 (compatible; Konqueror/4.0; Linux)", map[string]string{"DeviceClass": "Desktop", "AgentClass": "Browser", "AgentName": "Konqueror"}},
+		{"Mozilla/4.0 (compatible; Example Filter Version-3.1-Build-17)", map[string]string{"DeviceClass": "Unknown", "AgentClass": "Browser"}},
+		{"Mozilla/5.0 (compatible; MSIE 9.0)", map[string]string{"AgentClass": "Browser", "AgentName": "Internet Explorer"}},
+		{"Mozilla/5.0 (Exemplar/2.1)", robot("Exemplar")},
+		// Without a comment the product may be an old television's
+		// browser.
+		{"Mozilla/4.0 WebTV/2.6", map[string]string{"DeviceClass": "Unknown", "AgentName": "WebTV"}},
+		// A product in a platform comment followed by its address.
+		{"Mozilla/5.0 (Macintosh; Exemplar/1.0; +http://example.com/exemplar/) Gecko/20100101 Firefox/3.0.8", robot("Exemplar")},
+		// A phone model with a series named "bot" and a number is no
+		// robot; a robot ends its name with the robot word.
+		{"Mozilla/5.0 (Linux; Android 8.1; X bot 60) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/80.0.3987.99 Mobile Safari/537.36",
+			map[string]string{"DeviceClass": "Phone", "AgentClass": "Browser", "AgentName": "Chrome"}},
+		{"Mozilla/5.0 (Linux; Android 6.0; ExampleSpider) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/80.0.3987.99 Mobile Safari/537.36",
+			map[string]string{"DeviceClass": "Robot", "AgentClass": "Robot", "AgentName": "ExampleSpider"}},
+		// A program that gives its maker's address is a robot, unless it
+		// names the phone or desktop system it runs on: then it is that
+		// system's app.
+		{"ExampleFetch/1.0 (+http://example.org/about)", map[string]string{"DeviceClass": "Robot", "AgentName": "ExampleFetch"}},
+		{"ExampleReader/1.6 (Linux; en_US.UTF-8; http://example.org/)",
+			map[string]string{"DeviceClass": "Desktop", "OperatingSystemName": "Linux", "AgentClass": "Special", "AgentName": "ExampleReader"}},
+		// In a compatible section the browser named stays the agent.
+		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; http://www.example.com/bot.html)",
+			map[string]string{"DeviceClass": "Robot", "AgentClass": "Browser", "AgentName": "Internet Explorer"}},
+	})
+}
