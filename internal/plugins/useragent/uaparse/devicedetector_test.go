@@ -589,12 +589,12 @@ func scoreYauaaPart(t *testing.T, part int) devScore {
 // check parts' failures are never printed.
 var checkFloors = map[string]map[string]float64{
 	"device-detector": {
-		"core": 91.5, "DeviceClass": 89.9, "DeviceBrand": 67.8, "DeviceName": 80.8,
-		"OperatingSystemName": 97.0, "OperatingSystemVersion": 96.7, "LayoutEngineName": 97.2,
-		"LayoutEngineVersionMajor": 97.7, "AgentClass": 86.4, "AgentName": 95.7, "AgentVersionMajor": 97.2,
+		"core": 94.1, "DeviceClass": 93.3, "DeviceBrand": 79.9, "DeviceName": 81.8,
+		"OperatingSystemName": 97.3, "OperatingSystemVersion": 96.9, "LayoutEngineName": 98.5,
+		"LayoutEngineVersionMajor": 99.1, "AgentClass": 89.0, "AgentName": 97.2, "AgentVersionMajor": 98.6,
 	},
 	"yauaa-dev": {
-		"core": 98.2, "DeviceClass": 98.5, "DeviceBrand": 98.2, "DeviceName": 96.8,
+		"core": 98.2, "DeviceClass": 98.5, "DeviceBrand": 97.7, "DeviceName": 96.3,
 		"OperatingSystemClass": 99.0, "OperatingSystemName": 99.0, "OperatingSystemVersion": 98.6,
 		"LayoutEngineClass": 99.2, "LayoutEngineName": 98.6, "LayoutEngineVersionMajor": 98.8,
 		"AgentClass": 98.0, "AgentName": 96.6, "AgentVersionMajor": 97.3,
