@@ -313,7 +313,7 @@ func buildModel() {
 
 	// catalog.go
 	androidModelsStart = catalogStart(androidModels)
-	catalogIndex = buildCatalogIndex(androidModels, androidModelsStart)
+	catalogRowStarts, catalogIndex = buildCatalogIndex(androidModels, androidModelsStart)
 
 	// brands.go (continued)
 	anonymizers = buildAnonymizers()
