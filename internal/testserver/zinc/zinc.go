@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -276,6 +277,40 @@ func (s *Server) Kill() {
 	_ = s.cmd.Process.Kill()
 	<-s.done
 	s.cmd = nil
+}
+
+// Settle waits until the files of the data directory stop changing (the
+// same names and sizes in two listings 200 ms apart), for at most a
+// minute. ZincSearch writes its index segments in the background, and a
+// SIGKILL between creating a segment file and writing it leaves an empty
+// file that ZincSearch then refuses to open ("existing snapshots found, but
+// none could be loaded"). A test that kills the server to show that written
+// data survives settles it first; a test that kills it in the middle of
+// writes, to show that Weir retries, does not.
+func (s *Server) Settle() error {
+	prev := ""
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		var b strings.Builder
+		err := filepath.WalkDir(s.dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, "%s %d\n", path, info.Size())
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("list the data directory: %w", err)
+		}
+		if b.String() == prev {
+			return nil
+		}
+		prev = b.String()
+	}
+	return errors.New("the data directory was still changing after a minute")
 }
 
 // Restart starts a killed server again with the same data.

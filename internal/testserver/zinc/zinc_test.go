@@ -26,6 +26,9 @@ func TestServerKeepsDataAcrossKill(t *testing.T) {
 		t.Fatalf("bulk: HTTP %d", resp.StatusCode)
 	}
 	waitDoc(t, s, "harness", "doc-1")
+	if err := s.Settle(); err != nil {
+		t.Fatal(err)
+	}
 	s.Kill()
 	if _, _, err := s.Get("harness", "doc-1"); err == nil {
 		t.Fatal("a killed server answered")
