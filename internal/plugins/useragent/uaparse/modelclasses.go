@@ -16,11 +16,27 @@ import (
 // modelClassRule is a row of tables/model_classes.tsv.
 type modelClassRule struct {
 	kind, pattern, class string
-	bpattern             []byte     // the lower case pattern, for kinds "word" and "contains"
-	shape                *modelCode // for kinds "shape", "start" and "within"
+	k                    modelClassKind // kind, compared as a number in modelClass
+	bpattern             []byte         // the lower case pattern, for kinds "word" and "contains"
+	shape                *modelCode     // for kinds "shape", "start" and "within"
 }
 
 var modelClassRules []modelClassRule
+
+// modelClassKind is a rule's kind as modelClass compares it.
+type modelClassKind uint8
+
+const (
+	kindWord modelClassKind = iota
+	kindContains
+	kindShape
+	kindStart
+	kindWithin
+)
+
+var modelClassKinds = map[string]modelClassKind{
+	"word": kindWord, "contains": kindContains, "shape": kindShape, "start": kindStart, "within": kindWithin,
+}
 
 // containsByFirst lists, by their first byte, the indexes in
 // modelClassRules of the "contains" rules, so that one pass over the
@@ -31,7 +47,7 @@ func buildModelClassRules() []modelClassRule {
 	rows := loadTable("model_classes.tsv", tableColumns["model_classes.tsv"])
 	out := make([]modelClassRule, 0, len(rows))
 	for _, r := range rows {
-		mr := modelClassRule{kind: r[0], pattern: strings.ToLower(r[1]), class: r[2]}
+		mr := modelClassRule{kind: r[0], k: modelClassKinds[r[0]], pattern: strings.ToLower(r[1]), class: r[2]}
 		mr.bpattern = []byte(mr.pattern)
 		switch r[0] {
 		case "word", "contains":
@@ -102,14 +118,19 @@ func modelClass(model string) string {
 			}
 		}
 	}
+	// The model's last word, which a shape may match alone.
+	last := model
+	if k := strings.LastIndexByte(model, ' '); k >= 0 {
+		last = model[k+1:]
+	}
 	for i := range modelClassRules {
 		r := &modelClassRules[i]
-		switch r.kind {
-		case "contains":
+		switch r.k {
+		case kindContains:
 			if contains&(1<<i) != 0 {
 				return r.class
 			}
-		case "word":
+		case kindWord:
 			// A pattern shorter than three letters must be the whole
 			// word: as the end of one it is too often part of a model
 			// code ("BTV-W09").
@@ -121,19 +142,15 @@ func modelClass(model string) string {
 					}
 				}
 			}
-		case "shape":
-			last := model
-			if k := strings.LastIndexByte(model, ' '); k >= 0 {
-				last = model[k+1:]
-			}
-			if r.shape.match(model) || r.shape.match(last) {
+		case kindShape:
+			if r.shape.match(model) || last != model && r.shape.match(last) {
 				return r.class
 			}
-		case "start":
+		case kindStart:
 			if matchCodeStart(r.shape.elems, model) {
 				return r.class
 			}
-		case "within":
+		case kindWithin:
 			for k := range model {
 				if codeElemMatches(r.shape.elems[0], model[k]) && matchCodeStart(r.shape.elems, model[k:]) {
 					return r.class

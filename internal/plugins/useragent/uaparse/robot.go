@@ -1051,9 +1051,9 @@ func (s *state) contactRobot() (string, string, robotKind) {
 	// "... (compatible; MSIE 7.0; Windows NT 5.0) Probe by example.com":
 	// a tool that signs the browser string it sends with its maker's
 	// site. (Anonymisers sign with a name, "anonymized by Abelssoft".)
-	if n := len(p.products); n >= 2 && s.mozilla {
+	if n := len(p.products); n >= 2 && s.mozilla && p.products[n-1].version == "" {
 		last := p.products[n-1]
-		if k := strings.LastIndex(last.lname, " by "); k > 0 && last.version == "" && isDomainName(last.lname[k+4:]) {
+		if k := strings.LastIndex(last.lname, " by "); k > 0 && isDomainName(last.lname[k+4:]) {
 			return last.name, "", robotNamed
 		}
 	}
