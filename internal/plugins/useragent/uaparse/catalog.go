@@ -2,6 +2,7 @@ package uaparse
 
 import (
 	_ "embed"
+	"fmt"
 	"strings"
 )
 
@@ -68,7 +69,7 @@ func catalogLookup(model string) (catalogRow, bool) {
 	}
 	lo, hi := 0, len(catalogRowStarts) // the rows lo to hi-1 may hold the key
 	if b, ok := catalogBucket(k); ok {
-		lo, hi = int(catalogIndex[b].lo), int(catalogIndex[b].hi)
+		lo, hi = int(catalogIndex[b]), int(catalogIndex[b+1])
 	}
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
@@ -113,31 +114,33 @@ func catalogRowText(i int) string {
 var androidModelsStart int
 
 // catalogRowStarts holds the offset in the text of each row of the
-// catalogue, in order (145 KB for 36,000 rows), and catalogIndex, for each
-// start of a key of two letters or digits, the numbers of the rows that
-// start so (lo to hi-1; both 0 when none does). A lookup so compares a key
-// with a few dozen rows, one read of the text each, rather than searching
-// the 680 KB text for the lines around each probe. buildModel fills both
-// (buildCatalogIndex).
+// catalogue, in order (145 KB for 36,000 rows). catalogIndex holds, for
+// each start of a key of three letters or digits (bucket b), the number of
+// the first row at or after that start: the rows of bucket b are among rows
+// catalogIndex[b] to catalogIndex[b+1]-1, a handful. A lookup so compares a
+// key with two or three rows, one read of the text each; a binary search of
+// the whole text reads a dozen parts of it, most of them not in the
+// processor's caches. buildModel fills both (buildCatalogIndex).
 var (
 	catalogRowStarts []int32
-	catalogIndex     [catalogBuckets]struct{ lo, hi int32 }
+	catalogIndex     []uint16
 )
 
-// catalogBuckets is the number of two-character starts of a key: digits
+// catalogBuckets is the number of three-character starts of a key: digits
 // and lower case letters.
-const catalogBuckets = 36 * 36
+const catalogBuckets = 36 * 36 * 36
 
-// catalogBucket is the index of the key's first two bytes, when both are a
-// digit or a lower case letter (the rows of such a start are one run of the
-// sorted catalogue).
+// catalogBucket is the number of the key's first three bytes, when each is
+// a digit or a lower case letter, in the order the sorted catalogue has
+// them.
 func catalogBucket(k []byte) (int, bool) {
-	if len(k) < 2 {
+	if len(k) < 3 {
 		return 0, false
 	}
 	a, ok1 := catalogChar(k[0])
 	b, ok2 := catalogChar(k[1])
-	return a*36 + b, ok1 && ok2
+	c, ok3 := catalogChar(k[2])
+	return (a*36+b)*36 + c, ok1 && ok2 && ok3
 }
 
 func catalogChar(c byte) (int, bool) {
@@ -151,9 +154,17 @@ func catalogChar(c byte) (int, bool) {
 }
 
 // buildCatalogIndex reads the catalogue's rows once for catalogRowStarts
-// and catalogIndex.
-func buildCatalogIndex(text string, start int) (starts []int32, index [catalogBuckets]struct{ lo, hi int32 }) {
+// and catalogIndex. The rows of one bucket are consecutive, as the keys are
+// sorted; a row whose key starts with another byte may sit between two
+// buckets and is then counted with the one before it, which only adds a
+// row to that bucket's search. Row numbers must fit 16 bits (a malformed
+// table panics, at the first New).
+func buildCatalogIndex(text string, start int) (starts []int32, index []uint16) {
 	starts = make([]int32, 0, strings.Count(text[start:], "\n")+1)
+	first := make([]int32, catalogBuckets+1)
+	for i := range first {
+		first[i] = -1
+	}
 	for i := start; i < len(text); {
 		end := strings.IndexByte(text[i:], '\n')
 		if end < 0 {
@@ -163,13 +174,21 @@ func buildCatalogIndex(text string, start int) (starts []int32, index [catalogBu
 		}
 		n := int32(len(starts))
 		starts = append(starts, int32(i))
-		if b, ok := catalogBucket([]byte(text[i:min(i+2, end)])); ok {
-			if index[b].hi == 0 {
-				index[b].lo = n
-			}
-			index[b].hi = n + 1
+		if b, ok := catalogBucket([]byte(text[i:min(i+3, end)])); ok && first[b] < 0 {
+			first[b] = n
 		}
 		i = end + 1
+	}
+	if len(starts) > 1<<16-1 {
+		panic(fmt.Sprintf("catalogue of Android models: %d rows, at most %d", len(starts), 1<<16-1))
+	}
+	index = make([]uint16, catalogBuckets+1)
+	next := int32(len(starts))
+	for b := catalogBuckets; b >= 0; b-- {
+		if first[b] >= 0 {
+			next = first[b]
+		}
+		index[b] = uint16(next)
 	}
 	return starts, index
 }
