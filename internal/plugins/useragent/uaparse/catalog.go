@@ -8,18 +8,19 @@ import (
 
 // An Android user agent carries the model name the device reports
 // (Build.MODEL), and for most models nothing in that name says who made it:
-// "A340" is DEXP's, "S40Pro" Doogee's, "CPH2469" OnePlus's though OPPO's
-// codes start the same way. Google Play's list of supported devices names
-// the maker of tens of thousands of such models; tables/catalog/
+// "H270" is DEXP's, "S40Pro" Doogee's, "CPH2449" OnePlus's though OPPO's
+// codes look the same. Google Play's list of supported devices names the
+// maker of tens of thousands of such models; tables/catalog/
 // android_models.tsv is that list as the analyzer reads it, made by
-// tools/uaplaymodels (see its header). An exact model is better evidence
-// than a prefix or a shape, so a model found there takes its maker, and its
-// class when the marketing name says tablet or television, from the row.
+// tools/uaplaymodels (see its header). A model found there takes its maker
+// from the row unless a maker's shape, the seller's name at the start of
+// the model or a prefix row names another (catalogFacts), and its class
+// when the marketing name says tablet or television.
 
 // androidModels is the catalogue's text: header comments, then one sorted
 // row per key. It is embedded as a string, which lives in the binary's
-// read-only data, and searched in place: the catalogue costs no heap and
-// no building.
+// read-only data, and searched in place through an index of its rows
+// (catalogRowStarts, catalogIndex).
 //
 //go:embed tables/catalog/android_models.tsv
 var androidModels string
