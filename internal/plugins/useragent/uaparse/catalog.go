@@ -207,20 +207,22 @@ func catalogStart(text string) int {
 	return i
 }
 
-// catalogFacts reads the model's row of the catalogue, if it has one: the
-// maker, unless a model-code shape or a maker's convention
-// named another (brandByShape: Yauaa's and device-detector's names for a
-// sub-brand, Nubia rather than ZTE) or the model starts with the name of
-// the brand it is sold under ("Orange Daytona", which Huawei made), and the class when the model's own
-// words gave none (hasClass), which it reports (classSet). A Mobile, an
-// app's device that says neither Mobile nor Tablet, stays one unless the
-// row names a television, as with the model prefixes.
-func (s *state) catalogFacts(model string, hasClass bool, brand, rest *string) (classSet bool) {
+// catalogFacts reads the model's row of the catalogue, if it has one. The
+// row names the maker unless the model's row of model_prefixes.tsv
+// (prefix, when hasPrefix) names another, a model-code shape or a maker's
+// convention named another (brandByShape: Yauaa's and device-detector's
+// names for a sub-brand, Nubia rather than ZTE), or the model starts with
+// the name of the brand it is sold under ("Orange Daytona", which Huawei
+// made). It gives the class when the model's own words gave none
+// (hasClass), and reports whether it did (classSet). A Mobile, an app's
+// device that says neither Mobile nor Tablet, stays one unless the row
+// names a television, as with the model prefixes.
+func (s *state) catalogFacts(model string, hasClass bool, prefix modelPrefix, hasPrefix bool, brand, rest *string) (classSet bool) {
 	row, ok := catalogLookup(model)
 	if !ok {
 		return false
 	}
-	if pr, ok := modelPrefixOf(model); ok && pr.brand != row.brand {
+	if hasPrefix && prefix.brand != row.brand {
 		// A row of model_prefixes.tsv speaks for three models or more
 		// that device-detector names alike: the brand they are sold
 		// under ("BGH Joy Smart A5C", "HEYOU60" of Essentielb), where

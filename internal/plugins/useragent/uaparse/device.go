@@ -620,8 +620,11 @@ func (s *state) androidDevice() {
 	if inComment {
 		// The catalogue's exact model names the maker where no prefix
 		// row names another; a prefix row may still give the class.
-		classSet := s.catalogFacts(model, c != "", &brand, &rest)
-		s.modelPrefixFacts(model, c != "" || classSet, &brand, &rest)
+		prefix, hasPrefix := modelPrefixOf(model)
+		classSet := s.catalogFacts(model, c != "", prefix, hasPrefix, &brand, &rest)
+		if hasPrefix {
+			s.modelPrefixFacts(model, c != "" || classSet, prefix, &brand, &rest)
+		}
 	}
 	if brand == "" {
 		// Unknown maker: Yauaa shows the first word as the brand when the

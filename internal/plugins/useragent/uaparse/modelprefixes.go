@@ -156,16 +156,12 @@ func brandByShape(model string) bool {
 	return !huaweiModel(model)
 }
 
-// modelPrefixFacts reads the model's row of the table, if it has one: the
+// modelPrefixFacts reads the model's row of the table (modelPrefixOf): the
 // maker of the models that start as this one does (prefixBrand), and the
 // class of those models when the row is the maker's and the model's own
 // words gave none (hasClass). A Mobile, an app's device that says neither
 // Mobile nor Tablet, stays one unless the row names a television.
-func (s *state) modelPrefixFacts(model string, hasClass bool, brand, rest *string) {
-	row, ok := modelPrefixOf(model)
-	if !ok {
-		return
-	}
+func (s *state) modelPrefixFacts(model string, hasClass bool, row modelPrefix, brand, rest *string) {
 	if b, r, ok := prefixBrand(model, *brand, row); ok {
 		*brand, *rest = b, r
 	}
