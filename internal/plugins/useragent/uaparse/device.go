@@ -218,6 +218,7 @@ func (s *state) detectDevice() {
 			s.gameConsole()
 		}
 		s.appleProduct()
+		s.appleHardware()
 	}
 	s.deviceFamilies()
 	if s.devClass.v == "Desktop" || s.devClass.v == "" {
