@@ -889,9 +889,29 @@ var kwOsmeta needleID
 // its osmeta layer ("(osmeta like iPhone; U; osmeta 10.3.2132;
 // RM-1089_1038)"): the system release follows "osmeta", and the device is
 // the Nokia (Microsoft Lumia) type number "RM-nnnn" with its variant.
+//
+// On a Windows computer ("(Windows NT 10.0.16299.98; osmeta 10.3.3308)
+// ... [FBAN/FBW;...;FBMD/HP Pavilion Notebook;FBSN/Windows;
+// FBSV/10.0.16299.431;...]") the app's bracket names the computer (FBMD)
+// and the release of Windows it runs now (FBSV), which is newer than the
+// one the layer was built for.
 func (s *state) osmetaDevice() {
 	p := s.p
-	if !p.has(kwOsmeta) || s.os.name != "Windows Phone" {
+	if !p.has(kwOsmeta) {
+		return
+	}
+	if s.os.name == "Windows NT" && p.has(kwFBBracket) {
+		if v := s.fbField("fbsv/"); isVersionLike(v) && strings.HasPrefix(v, "10.") {
+			s.os.version = v
+		}
+		m := s.fbField("fbmd/")
+		if b, ok := knownBrand(firstWord(m)); ok && len(m) > len(b) {
+			s.devBrand.set(b, confFamily)
+			s.devName.set(b+" "+strings.TrimSpace(m[len(b):]), confFamily)
+		}
+		return
+	}
+	if s.os.name != "Windows Phone" {
 		return
 	}
 	for _, e := range p.entries {
