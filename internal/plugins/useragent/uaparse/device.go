@@ -357,12 +357,21 @@ func (s *state) deviceFromTokens() {
 // model field of Android's comment is. The maker comes from the model's
 // prefix in the brands table ("A405" is Alcatel's, "SM-" Samsung's); a
 // model of an unknown maker is named alone, with an unknown brand.
-// deviceFromTokens has already read the forms that spell the maker
-// ("Nokia_8110_4G", "LYF/F101K/...").
+// deviceFromTokens has already read the forms that spell a maker of the
+// brands table ("Nokia_8110_4G", "LYF/F101K/..."); a maker it does not
+// know is read from the same forms here: KaiOS's build names the phone
+// "<Maker>_<Model>" ("Energizer_E241", "Multilaser_ZAPP_II_3G"), or
+// "<Maker>/<Model>/<firmware>" ("Jio/F491H/Jio-F491H-001-...").
 func (s *state) geckoPhoneModel() {
 	p := s.p
 	for _, e := range p.entries {
 		m := p.text(e)
+		if maker, model := makerModel(m); maker != "" {
+			b := brandSpelling(maker)
+			s.devBrand.set(b, confGeneric)
+			s.devName.set(p.concat(b, " ", normalizeNameIn(p, model)), confGeneric)
+			return
+		}
 		if !isModelNumber(m) {
 			continue
 		}
@@ -379,6 +388,36 @@ func (s *state) geckoPhoneModel() {
 		s.devName.set(m, confGeneric)
 		return
 	}
+}
+
+// makerModel splits a KaiOS phone's "<Maker>_<Model>",
+// "<Maker>/<Model>/<firmware>" or "<MAKER> <model code>" comment entry:
+// the maker is a word of letters, the model starts with a letter or digit
+// (after a space, it is a model code). Anything else gives "".
+func makerModel(m string) (maker, model string) {
+	k := strings.IndexAny(m, "_/ ")
+	if k < 2 || k+1 >= len(m) || !allLetters(m[:k]) || !isAlnumByte(m[k+1]) {
+		return "", ""
+	}
+	model = m[k+1:]
+	switch m[k] {
+	case ' ':
+		if !isModelNumber(model) {
+			return "", ""
+		}
+	case '/':
+		j := strings.IndexByte(model, '/')
+		if j <= 0 {
+			return "", ""
+		}
+		model = model[:j]
+	}
+	return m[:k], model
+}
+
+// isAlnumByte reports an ASCII letter or digit.
+func isAlnumByte(c byte) bool {
+	return isLetter(c) || c >= '0' && c <= '9'
 }
 
 // trimSpaceSemicolonComma is strings.Trim(s, " ;,") without building the
