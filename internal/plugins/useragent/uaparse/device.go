@@ -89,6 +89,10 @@ func (s *state) detectDevice() {
 		s.setDevice(confGeneric, "Desktop", Unknown, "Chromebook")
 	case "Linux", "Ubuntu", "Kubuntu", "Xubuntu", "Lubuntu", "Linux Mint", "Fedora", "Debian", "Gentoo Linux", "Mageia",
 		"SUSE", "CentOS", "Red Hat", "Arch Linux", "Mandriva", "Slackware", "Manjaro":
+		if s.ucOperaMiniPhone() {
+			s.androidDevice()
+			break
+		}
 		s.setDevice(confGeneric, "Desktop", Unknown, "Linux Desktop")
 		s.linuxDevice()
 	case "Ubuntu Touch":
@@ -566,6 +570,24 @@ func (s *state) windowsPhoneModel() {
 	}
 }
 
+// ucOperaMiniPhone reports UC Browser's mode for phones that passes for
+// Opera Mini ("UCWEB/2.0 (Linux; U; Opera Mini/7.1.32052/30.3697; en-US;
+// Micromax_A62) U2/1.0.0 UCBrowser/9.1.1.420 Mobile"): the platform is
+// Linux, but the comment is an Android phone's, with the model after the
+// language, where Android's layout puts it.
+func (s *state) ucOperaMiniPhone() bool {
+	p := s.p
+	if !s.mobile || len(p.products) == 0 || p.products[0].lname != "ucweb" {
+		return false
+	}
+	for _, e := range p.entries {
+		if strings.HasPrefix(p.ltext(e), "opera mini/") {
+			return true
+		}
+	}
+	return false
+}
+
 // androidDevice finds the model in "(Linux; Android 10; SM-G960F Build/...)".
 func (s *state) androidDevice() {
 	p := s.p
@@ -575,7 +597,8 @@ func (s *state) androidDevice() {
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		t := p.text(e)
-		if strings.HasPrefix(lt, "android") || strings.HasPrefix(lt, "andr0id ") || strings.HasPrefix(lt, "adr ") {
+		if strings.HasPrefix(lt, "android") || strings.HasPrefix(lt, "andr0id ") || strings.HasPrefix(lt, "adr ") ||
+			strings.HasPrefix(lt, "opera mini/") && s.ucOperaMiniPhone() {
 			// The last section that names Android wins: an app may put
 			// its own "(Android 5.0.2)" before the webview's comment.
 			androidBlock = e.block
