@@ -570,6 +570,28 @@ func (s *state) windowsPhoneModel() {
 	}
 }
 
+// referenceModel is the model a reference phone's browser writes first
+// (m, the first product's name, whose last word in lower case is
+// lastWord), without the chipset maker's "sprd-", without the maker's
+// name when it is written twice ("DOOV-DOOV_D300",
+// "OPSSON-OPSSON-iMO1000") and without the system's name when the
+// version is the system's ("UTIME U6 Linux/2.6.35.7").
+func referenceModel(m, lastWord string) string {
+	if k := strings.LastIndexByte(m, ' '); k > 0 && (lastWord == "linux" || lastWord == "android") {
+		// "UTIME U6 Linux/2.6.35.7": the model, then the system the
+		// version belongs to.
+		m = m[:k]
+	}
+	if len(m) > 5 && hasPrefixFold(m, "sprd-") {
+		m = m[5:]
+	}
+	if k := strings.IndexAny(m, "-_"); k > 0 && len(m) > 2*k+1 && strings.EqualFold(m[:k], m[k+1:2*k+1]) &&
+		(m[2*k+1] == '-' || m[2*k+1] == '_') {
+		m = m[k+1:]
+	}
+	return m
+}
+
 // ucOperaMiniPhone reports UC Browser's mode for phones that passes for
 // Opera Mini ("UCWEB/2.0 (Linux; U; Opera Mini/7.1.32052/30.3697; en-US;
 // Micromax_A62) U2/1.0.0 UCBrowser/9.1.1.420 Mobile"): the platform is
@@ -626,12 +648,13 @@ func (s *state) androidDevice() {
 		model = t
 		break
 	}
-	// Only the model of the Android comment is looked up in the table
-	// of model prefixes: elsewhere a prefix would also match words that
-	// are no model ("like Gecko").
+	// Only the model of the Android comment, or the one a reference
+	// phone's browser writes first, is looked up in the table of model
+	// prefixes: elsewhere a prefix would also match words that are no
+	// model ("like Gecko").
 	inComment := model != ""
 	if model == "" {
-		model = s.modelElsewhere()
+		model, inComment = s.modelElsewhere()
 	}
 	if k := strings.Index(p.lowerOf(model), " miui/"); k > 0 {
 		model = model[:k]
@@ -729,8 +752,11 @@ func (s *state) androidDevice() {
 
 // modelElsewhere looks for a device model outside the usual place: in
 // another comment entry ("(SM-G950F; Android 9)") or as a "Brand/Model"
-// product ("Appie/8.11.1 Samsung/SM-A505FN Android/11").
-func (s *state) modelElsewhere() string {
+// product ("Appie/8.11.1 Samsung/SM-A505FN Android/11"). It reports
+// reference when the model is the first product of a reference phone's
+// browser, which is the model itself as surely as the Android comment's
+// model field is.
+func (s *state) modelElsewhere() (model string, reference bool) {
 	p := s.p
 	bare := "" // a brand without a model, used only if no model is found
 	for i, e := range p.entries {
@@ -743,16 +769,16 @@ func (s *state) modelElsewhere() string {
 			// "LenovoTB-X606X_EEA:mt8768 Android:29": the model and its
 			// chipset, then the API level. Exynos chipsets are Samsung's.
 			if strings.HasPrefix(lt[k+1:], "exynos") {
-				return "Samsung " + t[:k]
+				return "Samsung " + t[:k], false
 			}
 			t = t[:k]
 		}
 		if strings.HasPrefix(lt, "exynos") && isModelNumber(strings.ToUpper(t)) {
-			return "Samsung " + t
+			return "Samsung " + t, false
 		}
 		if b, rest := brandOfModel(t); b != "" {
 			if rest != "" && !strings.EqualFold(rest, b) {
-				return t
+				return t, false
 			}
 			// Apps list "...; samsung; SM-T310; ..." (Instagram's
 			// "Android (19/4.4.2; 200dpi; 800x1280; samsung; SM-T310")
@@ -760,7 +786,7 @@ func (s *state) modelElsewhere() string {
 			if i+1 < len(p.entries) && p.entries[i+1].block == e.block {
 				next := p.text(p.entries[i+1])
 				if nb, _ := brandOfModel(next); nb == b || nb == "" && isModelNumber(next) {
-					return b + " " + next
+					return b + " " + next, false
 				}
 			}
 			if bare == "" {
@@ -773,11 +799,21 @@ func (s *state) modelElsewhere() string {
 		// The browsers of MediaTek's reference phones start with the
 		// model and its hardware revision: "Athens15_TD/V2 Linux/3.0.13
 		// Android/4.0 Release/02.15.2012 Browser/AppleWebKit534.30".
-		return p.products[0].name
+		return p.products[0].name, true
+	}
+	if len(p.products) > 2 && p.products[0].version != "" && (p.products[1].name == "Linux" || p.products[1].name == "Android") {
+		if _, ok := p.product("Release"); ok {
+			// The browsers of other makers' reference phones start the
+			// same way, with the model and its release: "koobee-T550/1.0
+			// Linux/2.6.35.7 Android/2.3.5 Release/01.17.2013", the maker
+			// written twice ("DOOV-DOOV_D300/1.0") or after the chipset's
+			// maker ("sprd-BOWAY-I5/1.0").
+			return referenceModel(p.products[0].name, p.products[0].lword), true
+		}
 	}
 	for _, pr := range p.products {
 		if b, ok := knownBrand(pr.name); ok && pr.version != "" && !isVersionLike(pr.version) {
-			return b + " " + pr.version
+			return b + " " + pr.version, false
 		}
 		name := pr.name
 		if k := strings.LastIndexByte(name, ' '); k > 0 && (pr.lword == "android" || pr.lword == "linux") {
@@ -786,15 +822,15 @@ func (s *state) modelElsewhere() string {
 			name = name[:k]
 		}
 		if b, _ := brandOfModel(name); b != "" && strings.ContainsAny(name, "-0123456789") {
-			return name
+			return name, false
 		}
 		if strings.HasPrefix(pr.lname, "android-") {
 			if b, _ := brandOfModel(pr.name[8:]); b != "" {
-				return pr.name[8:]
+				return pr.name[8:], false
 			}
 		}
 	}
-	return bare
+	return bare, false
 }
 
 // anonymized marks the user agents that privacy tools have rewritten:
