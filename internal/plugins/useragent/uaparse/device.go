@@ -81,6 +81,9 @@ func (s *state) detectDevice() {
 		} else {
 			s.windowsOEMDevice()
 		}
+		if p.has(kwARMSemi) {
+			s.lumiaDesktopMode()
+		}
 		if p.has(kwXbox) {
 			s.setDevice(confProduct, "Game Console", "Microsoft", "Microsoft Xbox")
 			s.os.class = "Game Console"
@@ -590,6 +593,22 @@ func referenceModel(m, lastWord string) string {
 		m = m[k+1:]
 	}
 	return m
+}
+
+// lumiaDesktopMode reads Edge on Windows 10 Mobile asking for the desktop
+// version of a page: it sends Windows 10's desktop platform with the
+// phone's model after the processor ("(Windows NT 10.0; ARM; Lumia
+// 550)"). The system stays Windows 10, as sent; the device is the phone.
+func (s *state) lumiaDesktopMode() {
+	p := s.p
+	for _, e := range p.entries {
+		if t := p.text(e); hasPrefixFold(t, "lumia ") {
+			if b, rest := brandOfModel(t); b != "" {
+				s.setDevice(confFamily, "Phone", b, b+" "+normalizeName(rest))
+			}
+			return
+		}
+	}
 }
 
 // ucOperaMiniPhone reports UC Browser's mode for phones that passes for
