@@ -1006,10 +1006,12 @@ func (s *state) platformPathApp(pr product) bool {
 // officeDevice reads the computer that the Office apps of the Windows
 // store name in their comment as maker and model ("OneNote/16.0.4639.1000
 // (Windows/10.0; Desktop WOW64; nl-NL; Desktop app; Dell Inc./Latitude
-// 7480)").
+// 7480)", "Microsoft Office OneNote/16.0.13801.20288 (...; Desktop app;
+// LENOVO/81W8)"). A model that starts with its maker's name ("HP/HP Z240
+// Tower Workstation") does not repeat it.
 func (s *state) officeDevice() {
 	p := s.p
-	if len(p.products) == 0 || p.products[0].lname != "onenote" || s.os.name != "Windows NT" {
+	if len(p.products) == 0 || !strings.HasSuffix(p.products[0].lname, "onenote") || s.os.name != "Windows NT" {
 		return
 	}
 	for _, e := range p.entries {
@@ -1018,7 +1020,11 @@ func (s *state) officeDevice() {
 		if k <= 0 || k == len(t)-1 || hasPrefixFold(t, "windows") {
 			continue
 		}
-		s.setDevice(confFamily, "Desktop", t[:k], t[:k]+" "+t[k+1:])
+		maker, model := t[:k], t[k+1:]
+		if len(model) > k+1 && hasPrefixFold(model, maker) && model[k] == ' ' {
+			model = model[k+1:]
+		}
+		s.setDevice(confFamily, "Desktop", maker, maker+" "+model)
 		return
 	}
 }

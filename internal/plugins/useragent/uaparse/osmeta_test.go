@@ -25,3 +25,19 @@ func TestOsmeta(t *testing.T) {
 		}
 	}
 }
+
+// TestOfficeDevice shows the computer the Office apps of the Windows store
+// name as maker and model, on user agents written for the test: the maker
+// as written (Yauaa's convention, "Dell Inc."), the app's name alone or
+// after "Microsoft Office", and a model that starts with its maker's name
+// not repeating it.
+func TestOfficeDevice(t *testing.T) {
+	desk := func(brand, name string) map[string]string {
+		return map[string]string{"DeviceClass": "Desktop", "DeviceBrand": brand, "DeviceName": name, "OperatingSystemName": "Windows NT"}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"OneNote/16.0.4639.1000 (Windows/10.0; Desktop WOW64; en-GB; Desktop app; Dell Inc./Latitude 9999)", desk("Dell Inc.", "Dell Inc. Latitude 9999")},
+		{"Microsoft Office OneNote/16.0.13801.20288 (Windows/10.0; Desktop x64; en-GB; Desktop app; LENOVO/81ZZ)", desk("LENOVO", "LENOVO 81ZZ")},
+		{"Microsoft Office OneNote/16.0.11929.20436 (Windows/10.0; Desktop WOW64; en-AU; Desktop app; HP/HP Z999 Tower Workstation)", desk("HP", "HP Z999 Tower Workstation")},
+	})
+}
