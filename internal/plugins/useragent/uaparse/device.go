@@ -820,6 +820,11 @@ func (s *state) modelElsewhere() (model string, reference bool) {
 		// Android/4.0 Release/02.15.2012 Browser/AppleWebKit534.30".
 		return p.products[0].name, true
 	}
+	if pr, ok := p.product("Device"); ok && len(pr.version) > 2 && pr.name == "Device" {
+		// "WhatsApp/2.18.46 Android/6.0.1 Device/Xiaomi-Redmi_3S": an
+		// app's own product for the maker and the model.
+		return referenceModel(pr.version, ""), true
+	}
 	if len(p.products) > 2 && p.products[0].version != "" && (p.products[1].name == "Linux" || p.products[1].name == "Android") {
 		if _, ok := p.product("Release"); ok {
 			// The browsers of other makers' reference phones start the

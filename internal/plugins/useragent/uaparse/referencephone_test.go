@@ -24,3 +24,17 @@ func TestReferencePhoneModel(t *testing.T) {
 		{"Examplo-Q999/1.0 Linux/2.6.35.7 Android/2.3.5 Browser/AppleWebKit533.1 Mobile", map[string]string{"DeviceName": "Android Mobile"}},
 	})
 }
+
+// TestDeviceProduct shows an Android app's own "Device/<Maker>-<Model>"
+// product naming the phone, on user agents written for the test, the
+// maker written twice or not.
+func TestDeviceProduct(t *testing.T) {
+	dev := func(brand, name string) map[string]string {
+		return map[string]string{"DeviceClass": "Mobile", "DeviceBrand": brand, "DeviceName": name, "OperatingSystemName": "Android"}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"ExampleChat/2.18.46 Android/6.0.1 Device/Xiaomi-Redmi_9Z", dev("Xiaomi", "Xiaomi Redmi 9Z")},
+		{"ExampleChat/2.17.427 Android/7.0 Device/motorola-Moto_Q_Plus", dev("Motorola", "Motorola Moto Q Plus")},
+		{"ExampleChat/2.18.65 Android/6.0 Device/EXAMPLO-EXAMPLO_H9", dev("Examplo", "Examplo H9")},
+	})
+}
