@@ -520,6 +520,10 @@ func (s *state) featurePhone() {
 		if s.devBrand.v == "" || s.devBrand.v == Unknown {
 			for _, pr := range p.products {
 				name := strings.TrimPrefix(pr.name, "Mozilla ")
+				if hasPrefixFold(name, "midp") || hasPrefixFold(name, "cldc") {
+					// The Java profile ("MIDP-2.0"), never a model.
+					continue
+				}
 				if k := strings.LastIndexByte(name, ' '); k > 0 && allLetters(name[k+1:]) && pr.version != "" {
 					// "SAMSUNG GT-S3332 Opera/9.80": the model, then the
 					// browser the version belongs to.
@@ -535,7 +539,28 @@ func (s *state) featurePhone() {
 				}
 			}
 		}
+		if (s.devBrand.v == "" || s.devBrand.v == Unknown) && len(p.products) > 0 && p.products[0].version != "" {
+			// A maker the brands table does not know, in the first
+			// product, as phones' WAP browsers write it: "Amoi-CA6/1.0",
+			// "Sagem-my411X/1.0", "NGM_Coffee/ObigoInternetBrowser".
+			if maker, model := wapMakerModel(p.products[0].name); maker != "" {
+				b := brandSpelling(maker)
+				s.devBrand.set(b, confGeneric)
+				s.devName.set(b+" "+normalizeName(model), confProduct)
+			}
+		}
 	}
+}
+
+// wapMakerModel splits a WAP phone's "<Maker>-<Model>" (or "_", ".")
+// product name: the maker is a word of three letters or more, the model
+// starts with a letter or digit and is one word. Anything else gives "".
+func wapMakerModel(n string) (maker, model string) {
+	k := strings.IndexAny(n, "-_.")
+	if k < 3 || k+1 >= len(n) || !allLetters(n[:k]) || !isAlnumByte(n[k+1]) || strings.IndexByte(n, ' ') >= 0 {
+		return "", ""
+	}
+	return n[:k], n[k+1:]
 }
 
 // windowsPhoneModel reads "...; NOKIA; Lumia 930)" style vendor/model pairs.

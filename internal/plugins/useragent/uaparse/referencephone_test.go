@@ -38,3 +38,20 @@ func TestDeviceProduct(t *testing.T) {
 		{"ExampleChat/2.18.65 Android/6.0 Device/EXAMPLO-EXAMPLO_H9", dev("Examplo", "Examplo H9")},
 	})
 }
+
+// TestWAPMakerModel shows a feature phone's WAP browser naming a maker the
+// brands table does not know in its first product, on user agents written
+// for the test, and the Java profile ("MIDP-2.0") never taken for a
+// model.
+func TestWAPMakerModel(t *testing.T) {
+	dev := func(brand, name string) map[string]string {
+		return map[string]string{"DeviceClass": "Mobile", "DeviceBrand": brand, "DeviceName": name}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"Examplo-CA9/1.0 UP.Browser/6.2.2.5 (GUI) MMP/1.0", dev("Examplo", "Examplo CA9")},
+		{"EXAMPLO-myQ-55/2.0 Profile/MIDP-2.0 Configuration/CLDC-1.0 UP.Browser/6.2.2.6.d.3.100 (GUI) MMP/1.0", dev("Examplo", "Examplo MYQ-55")},
+		{"Examplo_Coffee/ObigoInternetBrowser/QO3C Profile/MIDP2.0 Configuration/CLDC-1.1", dev("Examplo", "Examplo Coffee")},
+		{"SIE-S99/16 UP.Browser/6.1.0.5.c.4 (GUI) MMP/1.0", dev("Siemens", "Siemens SIE-S99")},
+		{"EXAMPLO-q511X-orange/1.0/ MIDP-2.0 Configuration/CLDC-1.1 Browser/UP.Browser/7.2.6.c.1.393 (GUI)", dev("Examplo", "Examplo Q511X-Orange")},
+	})
+}
