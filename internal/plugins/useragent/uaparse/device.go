@@ -660,7 +660,7 @@ func (s *state) androidDevice() {
 	model, build := "", ""
 	androidBlock := -2   // the comment section that names Android
 	bareAndroid := false // that entry is "Android" without a version
-	for _, e := range p.entries {
+	for i, e := range p.entries {
 		lt := p.ltext(e)
 		t := p.text(e)
 		if strings.HasPrefix(lt, "android") || strings.HasPrefix(lt, "andr0id ") || strings.HasPrefix(lt, "adr ") ||
@@ -669,6 +669,13 @@ func (s *state) androidDevice() {
 			// its own "(Android 5.0.2)" before the webview's comment.
 			androidBlock = e.block
 			bareAndroid = lt == "android"
+			if bareAndroid && (s.os.version == "" || s.os.version == Unknown) && i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+				// "(Android; 7.1.1; Mobile; fr)": the release in the
+				// next entry.
+				if v := p.text(p.entries[i+1]); strings.IndexByte(v, '.') > 0 && leadingVersion(v) == v {
+					s.os.version = v
+				}
+			}
 			continue
 		}
 		// The model sits in the same comment section as the Android
@@ -845,6 +852,12 @@ func (s *state) modelElsewhere() (model string, reference bool) {
 		// Android/4.0 Release/02.15.2012 Browser/AppleWebKit534.30".
 		return p.products[0].name, true
 	}
+	if n := len(p.products); n > 1 && p.products[n-1].version == "" && strings.HasSuffix(p.ua, ") "+p.products[n-1].name) &&
+		strings.IndexByte(p.products[n-1].name, ' ') > 0 {
+		// "Deezer/5.4.21.97 (Android; 7.1.1; Mobile; fr) WIKO WIM Lite":
+		// the maker and the model after the app's comment, last.
+		return p.products[n-1].name, true
+	}
 	if pr, ok := p.product("Device"); ok && len(pr.version) > 2 && pr.name == "Device" {
 		// "WhatsApp/2.18.46 Android/6.0.1 Device/Xiaomi-Redmi_3S": an
 		// app's own product for the maker and the model.
@@ -959,6 +972,9 @@ func isAndroidNoise(lt string) bool {
 	}
 	if (len(lt) == 2 || len(lt) == 3 && lt[2] == '-') && lt[0] >= 'a' && lt[0] <= 'z' && lt[1] >= 'a' && lt[1] <= 'z' {
 		return true // "nl", and "de-" with the country left out
+	}
+	if strings.IndexByte(lt, '.') > 0 && leadingVersion(lt) == lt {
+		return true // "(Android; 7.1.1; Mobile; fr)": the release, after a bare "Android"
 	}
 	if len(lt) >= 5 && len(lt) <= 16 && (lt[2] == '-' || lt[2] == '_') && lt[0] >= 'a' && lt[0] <= 'z' && lt[1] >= 'a' && lt[1] <= 'z' &&
 		!strings.ContainsAny(lt, " 0123456789") {

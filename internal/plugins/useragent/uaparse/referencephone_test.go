@@ -55,3 +55,18 @@ func TestWAPMakerModel(t *testing.T) {
 		{"EXAMPLO-q511X-orange/1.0/ MIDP-2.0 Configuration/CLDC-1.1 Browser/UP.Browser/7.2.6.c.1.393 (GUI)", dev("Examplo", "Examplo Q511X-Orange")},
 	})
 }
+
+// TestModelAfterAppComment shows an Android app that writes the maker and
+// the model after its comment, with the release after a bare "Android"
+// inside it, on user agents written for the test: the release is the
+// system's version and never the model.
+func TestModelAfterAppComment(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"ExampleMusic/5.4.21.97 (Android; 7.1.1; Mobile; fr) WIKO Q999 Lite",
+			map[string]string{"DeviceBrand": "Wiko", "DeviceName": "Wiko Q999 Lite", "OperatingSystemName": "Android", "OperatingSystemVersion": "7.1.1"}},
+		{"ExampleMusic/5.4.19.9 (Android; 8.1.0; Mobile; fr) Examplo Alpha",
+			map[string]string{"DeviceBrand": "Examplo", "DeviceName": "Examplo Alpha", "OperatingSystemVersion": "8.1.0"}},
+		{"ExampleMusic/5.4.19.9 (Android; 8.1.0; Mobile; fr)",
+			map[string]string{"DeviceName": "Android Mobile", "OperatingSystemVersion": "8.1.0"}},
+	})
+}
