@@ -36,6 +36,14 @@ func buildHackerToolkits() []struct{ marker, name string } {
 	return out
 }
 
+// partnerAPI reports a partner API player's user agent, whose model
+// field follows a semicolon ("Amazon;Echo_Show_5;...;;tpapi;3.199.422"):
+// ";Echo" there is Amazon's speaker, not a shell command.
+func partnerAPI(ua string) bool {
+	_, ok := partnerAPIFields(ua)
+	return ok
+}
+
 // detectHacker returns the attack found in the user agent, if any.
 func detectHacker(p *parsed) (hackerInfo, bool) {
 	low := p.low
@@ -61,7 +69,7 @@ func detectHacker(p *parsed) (hackerInfo, bool) {
 		h.vector, found = "Serverside include", true
 	case p.hasAny(&traversalNeedles):
 		h.vector, found = "Path Traversal", true
-	case p.hasAny(&scriptNeedles), p.hasAny(&codeNeedles), p.hasAny(&sqlNeedles) && sqlContext(low),
+	case p.hasAny(&scriptNeedles), p.hasAny(&codeNeedles) && !partnerAPI(p.ua), p.hasAny(&sqlNeedles) && sqlContext(low),
 		p.has(kwXSS) && xssWord(low):
 		h.vector, found = "Code Injection", true
 	}
