@@ -70,3 +70,20 @@ func TestModelAfterAppComment(t *testing.T) {
 			map[string]string{"DeviceName": "Android Mobile", "OperatingSystemVersion": "8.1.0"}},
 	})
 }
+
+// TestAppPlatformWord shows an app that names its platform in its own
+// product, where the version would be or after its name, on user agents
+// written for the test; one with a comment is not read so (here a robot's
+// address).
+func TestAppPlatformWord(t *testing.T) {
+	ios := map[string]string{"DeviceClass": "Mobile", "DeviceBrand": "Apple", "DeviceName": "Apple iOS Device", "OperatingSystemName": "iOS"}
+	android := map[string]string{"DeviceClass": "Mobile", "OperatingSystemName": "Android"}
+	checkRuleCases(t, []ruleCase{
+		{"ExampleCasts/iOS", ios},
+		{"ExampleCasts/iOS-2.0", ios},
+		{"ExampleCasts.iOS / 3.5.4", ios},
+		{"ExampleCasts/android-2.2", android},
+		{"ExampleCasts/android/1.11.12", android},
+		{"ExampleCasts/iOS-2.0 (+https://example.org/bot)", map[string]string{"DeviceClass": "Robot", "OperatingSystemName": "Cloud"}},
+	})
+}
