@@ -198,6 +198,18 @@ func (s *state) detectDevice() {
 		if s.tablet {
 			s.devClass.set("Tablet", confGeneric)
 		}
+		if s.os.name == "OpenHarmony" && len(p.entries) > 0 {
+			// OpenHarmony's first entry is the kind of device: "(Phone;
+			// OpenHarmony 5.0)", "(PC; OpenHarmony 6.1; ...)", and
+			// "(2in1;OpenHarmony-6.0.2.130;HAD-W24)" for a laptop that
+			// folds into a tablet.
+			switch p.ltext(p.entries[0]) {
+			case "pc", "2in1":
+				s.devClass.set("Desktop", confProduct)
+			case "tablet":
+				s.devClass.set("Tablet", confProduct)
+			}
+		}
 	case "Nintendo":
 		s.setDevice(confGeneric, "Game Console", "Nintendo", "Nintendo")
 		s.gameConsole()

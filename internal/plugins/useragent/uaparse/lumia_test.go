@@ -14,3 +14,18 @@ func TestLumiaDesktopMode(t *testing.T) {
 			map[string]string{"DeviceClass": "Tablet", "OperatingSystemName": "Windows NT"}},
 	})
 }
+
+// TestOpenHarmonyDeviceKind shows OpenHarmony's first comment entry naming
+// the kind of device, on user agents written for the test.
+func TestOpenHarmonyDeviceKind(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Phone; OpenHarmony 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.0.0 Safari/537.36 ArkWeb/4.1.6.1 Mobile",
+			map[string]string{"DeviceClass": "Phone", "OperatingSystemName": "OpenHarmony"}},
+		{"Mozilla/5.0 (PC; OpenHarmony 6.1; Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/132.0.0.0 Safari/537.36 ArkWeb/6.1.0.100",
+			map[string]string{"DeviceClass": "Desktop"}},
+		{"com.example.browser (2in1;OpenHarmony-6.0.2.130;QQQ-W99) NetworkSDK/8.0.10.309",
+			map[string]string{"DeviceClass": "Desktop"}},
+		{"Mozilla/5.0 (Tablet; OpenHarmony 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.0.0 Safari/537.36 ArkWeb/4.1.6.1",
+			map[string]string{"DeviceClass": "Tablet"}},
+	})
+}
