@@ -124,7 +124,8 @@ func leadingWord(s string) string {
 // hw/iPod9_1"), or at the end of a comment entry, alone or after a tag of
 // the app's own ("Spotify/120800923 OSX/0 (MacBookPro6,2)", "Sonos/54.2
 // (MDCR_MacBookPro14,1)", the controller app on a Mac, "FBDV/iPhone10,4");
-// or by a bare marketing name ("iPhone12Pro"). The identifier says the
+// by a bare marketing name ("iPhone12Pro"); or by the device family after
+// the app's name ("iTunes-iPad/5.1.1", with the release of iOS). The identifier says the
 // kind of device, and so the system it runs. It is asked only when the
 // system rules found no system, and the device is known by nothing else.
 func (s *state) appleHardware() {
@@ -155,6 +156,21 @@ func (s *state) appleHardware() {
 	if class == "" {
 		class, familyLen = appleMarketingName(p)
 	}
+	version := Unknown
+	if class == "" && len(p.products) > 0 {
+		// "iTunes-iPhone/4.3.3 (4; 16GB)": Apple's app for the device,
+		// with the release of iOS it runs.
+		first := p.products[0]
+		switch {
+		case strings.HasSuffix(first.lname, "-iphone"), strings.HasSuffix(first.lname, "-ipod"):
+			class = "Phone"
+		case strings.HasSuffix(first.lname, "-ipad"):
+			class = "Tablet"
+		}
+		if class != "" && strings.IndexByte(first.version, '.') > 0 && leadingVersion(first.version) == first.version {
+			version = first.version
+		}
+	}
 	var name, system string
 	switch class {
 	case "Phone":
@@ -172,7 +188,7 @@ func (s *state) appleHardware() {
 		return
 	}
 	s.setDevice(confFamily+2, class, "Apple", name)
-	s.os = osInfo{name: system, version: Unknown, class: appleSystemClass(class), cpu: s.os.cpu}
+	s.os = osInfo{name: system, version: version, class: appleSystemClass(class), cpu: s.os.cpu}
 	if familyLen > 0 {
 		// The name is the version, spelled out; read as a tag it would be
 		// another model ("iPhone12" is the iPhone 11's tag).

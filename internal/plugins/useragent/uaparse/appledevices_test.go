@@ -42,6 +42,8 @@ func TestAppleHardware(t *testing.T) {
 		{"iPhone12mini", "Phone", "Apple", "Apple iPhone", "iOS", "iPhone 12 mini"},
 		{"iPhoneSE2ndGen", "Phone", "Apple", "Apple iPhone", "iOS", "iPhone SE 2nd Gen"},
 		{"iPadAir", "Tablet", "Apple", "Apple iPad", "iOS", "iPad Air"},
+		{"ExampleTunes-iPad/5.1.1 (4; 32GB; dt:77)", "Tablet", "Apple", "Apple iPad", "iOS", ""},
+		{"ExampleTunes-iPhone/4.3.3 (4; 16GB)", "Phone", "Apple", "Apple iPhone", "iOS", ""},
 		{"Linux UPnP/1.0 Sonos/53.3-71050 (ZPS12)", "Unknown", "Sonos", "Sonos ZPS12", "Linux", "Unknown"},
 		{"ExampleCrawler/1.0 (+https://example.org/bot; iPhone10,1)", "Robot Mobile", "", "", "", ""},
 	} {
