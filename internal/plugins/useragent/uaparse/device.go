@@ -610,6 +610,17 @@ func (s *state) windowsPhoneModel() {
 	}
 }
 
+// blockNamesAndroid reports a comment section with an entry that starts
+// with "android".
+func blockNamesAndroid(p *parsed, block int) bool {
+	for _, e := range p.entries {
+		if e.block == block && strings.HasPrefix(p.ltext(e), "android") {
+			return true
+		}
+	}
+	return false
+}
+
 // referenceModel is the model a reference phone's browser writes first
 // (m, the first product's name, whose last word in lower case is
 // lastWord), without the chipset maker's "sprd-", without the maker's
@@ -864,11 +875,14 @@ func (s *state) modelElsewhere() (model string, reference bool) {
 		// Android/4.0 Release/02.15.2012 Browser/AppleWebKit534.30".
 		return p.products[0].name, true
 	}
-	if n := len(p.products); n > 1 && p.products[n-1].version == "" && strings.HasSuffix(p.ua, ") "+p.products[n-1].name) &&
-		strings.IndexByte(p.products[n-1].name, ' ') > 0 {
+	if n := len(p.products); n > 1 && len(p.entries) > 0 && p.products[n-1].version == "" && strings.IndexByte(p.products[n-1].name, ' ') > 0 {
 		// "Deezer/5.4.21.97 (Android; 7.1.1; Mobile; fr) WIKO WIM Lite":
-		// the maker and the model after the app's comment, last.
-		return p.products[n-1].name, true
+		// the maker and the model right after the app's comment that
+		// names Android, last.
+		last := p.entries[len(p.entries)-1]
+		if p.ua[last.end:] == ") "+p.products[n-1].name && blockNamesAndroid(p, last.block) {
+			return p.products[n-1].name, true
+		}
 	}
 	if pr, ok := p.product("Device"); ok && len(pr.version) > 2 && pr.name == "Device" {
 		// "WhatsApp/2.18.46 Android/6.0.1 Device/Xiaomi-Redmi_3S": an

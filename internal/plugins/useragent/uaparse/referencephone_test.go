@@ -87,3 +87,13 @@ func TestAppPlatformWord(t *testing.T) {
 		{"ExampleCasts/iOS-2.0 (+https://example.org/bot)", map[string]string{"DeviceClass": "Robot", "OperatingSystemName": "Cloud"}},
 	})
 }
+
+// TestNoModelAfterEngineComment shows that words after a comment that does
+// not name Android are not taken for the model, on a user agent written
+// for the test.
+func TestNoModelAfterEngineComment(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 10) AppleWebKit/537.36 (KHTML, like Gecko) Chrome Mobile",
+			map[string]string{"DeviceName": "Android Mobile", "DeviceBrand": "Unknown"}},
+	})
+}
