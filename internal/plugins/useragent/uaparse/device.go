@@ -625,19 +625,13 @@ func blockNamesAndroid(p *parsed, block int) bool {
 // (m, the first product's name, whose last word in lower case is
 // lastWord), without the chipset maker's "sprd-", without the maker's
 // name when it is written twice ("DOOV-DOOV_D300",
-// "OPSSON-OPSSON-iMO1000"), without the system's name when the version is
-// the system's ("UTIME U6 Linux/2.6.35.7") and without the "_TD" of a
-// build for the TD-SCDMA network.
+// "OPSSON-OPSSON-iMO1000") and without the system's name when the
+// version is the system's ("UTIME U6 Linux/2.6.35.7").
 func referenceModel(m, lastWord string) string {
 	if k := strings.LastIndexByte(m, ' '); k > 0 && (lastWord == "linux" || lastWord == "android") {
 		// "UTIME U6 Linux/2.6.35.7": the model, then the system the
 		// version belongs to.
 		m = m[:k]
-	}
-	if len(m) > 5 && hasSuffixFold(m, "_td") {
-		// "GiONEE-GN160T_TD/1.0": the build for China Mobile's TD-SCDMA
-		// network, not part of the model's name.
-		m = m[:len(m)-3]
 	}
 	if len(m) > 5 && hasPrefixFold(m, "sprd-") {
 		m = m[5:]

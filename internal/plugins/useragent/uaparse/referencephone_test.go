@@ -6,8 +6,8 @@ import "testing"
 // which write the model first ("<model>/<release> Linux/<kernel>
 // Android/<version> Release/<date> Browser/..."), on user agents written
 // for the test: the model is read as the Android comment's would be, with
-// the chipset maker's "sprd-", a maker written twice, the system's word
-// after the model and the TD-SCDMA build's "_TD" taken off, and a prefix row of
+// the chipset maker's "sprd-", a maker written twice and the system's
+// word after the model taken off, and a prefix row of
 // tables/model_prefixes.tsv naming the maker; without the Release product
 // the layout is not this one.
 func TestReferencePhoneModel(t *testing.T) {
@@ -20,7 +20,6 @@ func TestReferencePhoneModel(t *testing.T) {
 		{"sprd-Examplo-Q5/1.0" + tail, dev("Examplo", "Examplo Q5")},
 		{"EXAMPLO-EXAMPLO_D300/1.0" + tail, dev("Examplo", "Examplo D300")},
 		{"K-Touch_T99/TBT972010_8900_V0701" + tail, dev("K-Touch", "K-Touch T99")},
-		{"Examplo-Q160T_TD/1.0" + tail, dev("Examplo", "Examplo Q160T")},
 		{"EXAMPLO Q6 Linux/2.6.35.7 Android/4.2.1 Release/10.10.2012 Browser/AppleWebKit533.1 Mobile Safari/533.1", dev("Examplo", "Examplo Q6")},
 		{"Examplo-Q999/1.0 Linux/2.6.35.7 Android/2.3.5 Browser/AppleWebKit533.1 Mobile", map[string]string{"DeviceName": "Android Mobile"}},
 	})
