@@ -97,3 +97,17 @@ func TestNoModelAfterEngineComment(t *testing.T) {
 			map[string]string{"DeviceName": "Android Mobile", "DeviceBrand": "Unknown"}},
 	})
 }
+
+// TestReferencePhoneBrowser shows the stock browser of a reference phone,
+// which sends no Safari token ("Browser/AppleWebKit534.30"), on user
+// agents written for the test: the Stock Android Browser at the system's
+// version, not the model in front.
+func TestReferencePhoneBrowser(t *testing.T) {
+	stock := func(v string) map[string]string {
+		return map[string]string{"AgentClass": "Browser", "AgentName": "Stock Android Browser", "AgentVersion": v}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"MT6999/V1 Linux/3.4.5 Android/4.2.2 Release/04.23.2014 Browser/AppleWebKit534.30 Profile/MIDP-2.0 Configuration/CLDC-1.1", stock("4.2.2")},
+		{"Examplo-Q300/1.0 Linux/2.6.35.7 Android/2.3.5 Release/02.18.2013 Browser/AppleWebKit533.1 (KHTML, like Gecko) Mozilla/5.0 Mobile", stock("2.3.5")},
+	})
+}
