@@ -466,6 +466,13 @@ func (s *state) chromeWebview(ch product) {
 // known browser matched: apps and tools put their own name first.
 func (s *state) genericAgent() {
 	p := s.p
+	if p.has(kwMAUI) && s.os.name == "" {
+		// MediaTek's feature phones ("WAP Browser/MAUI", "MAUI-Browser",
+		// "MRE/3.1.00(64);MAUI/..."): their built-in WAP browser, after
+		// the phone's board or model that comes first.
+		s.setAgent(confGeneric, "Browser", "MAUI WAP Browser", Unknown)
+		return
+	}
 	for i, pr := range p.products {
 		lw := pr.lword
 		if i == 0 && lw == "mozilla" {

@@ -111,3 +111,17 @@ func TestReferencePhoneBrowser(t *testing.T) {
 		{"Examplo-Q300/1.0 Linux/2.6.35.7 Android/2.3.5 Release/02.18.2013 Browser/AppleWebKit533.1 (KHTML, like Gecko) Mozilla/5.0 Mobile", stock("2.3.5")},
 	})
 }
+
+// TestMAUIBrowser shows MediaTek's feature phones, on user agents written
+// for the test: the agent is their built-in WAP browser, not the board or
+// model in front; Opera Mini on such a phone names itself.
+func TestMAUIBrowser(t *testing.T) {
+	maui := map[string]string{"AgentClass": "Browser", "AgentName": "MAUI WAP Browser"}
+	checkRuleCases(t, []ruleCase{
+		{"EXAMPLO61M_11C_HW (MRE/3.1.00(64);MAUI/_Q9_EXAMPLO_P11_20180721;BDATE/2018/07/21 11:50;LCD/240320;CHIP/MT6261;KEY/Normal;TOUCH/0;CAMERA/1;SENSOR/0;DEV/EXAMPLO61M_11C_HW;WAP Browser/MAUI (HTTP PGDL;HTTPS);GMOBI/001;MBOUNCE/002;MOMAGIC/003;INDEX/004;SPICEI2I/005;GAMELOFT/006;) Y3389_12B_HW",
+			maui},
+		{"Examplo X999/Q03C MAUI-Browser Profile/MIDP-2.0 Configuration/CLDC-1.1", maui},
+		{"Opera/9.80 (MAUI Runtime; Opera Mini/4.4.39010/37.7936; U; nl) Presto/2.12.423 Version/12.16",
+			map[string]string{"AgentName": "Opera Mini"}},
+	})
+}
