@@ -287,6 +287,11 @@ func ddExpected(c ddCase) map[string][]string {
 		exp["OperatingSystemName"] = ddAccept(ddOSName, n)
 		if v := c.OS["version"]; v != "" {
 			exp["OperatingSystemVersion"] = []string{v, ">=" + v}
+			if n == "Windows" && v == "10" {
+				// Windows 10 and 11 both say "Windows NT 10.0"; Yauaa
+				// gives the version as written.
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], "10.0")
+			}
 		}
 	}
 	if c.Client["type"] == "browser" {
@@ -450,9 +455,19 @@ var ddAttributes = []string{
 	"LayoutEngineName", "LayoutEngineVersionMajor", "AgentClass", "AgentName", "AgentVersionMajor",
 }
 
+// ddMatch reports whether the analyzer's answer is one of the wanted values:
+// equal without regard to case, and for names of devices and agents also
+// without regard to spaces, dashes and underscores ("OculusBrowser" for
+// "Oculus Browser"). An Android version may carry its update
+// ("2.1-update1", device-detector's "2.1").
 func ddMatch(name, got string, want []string) bool {
+	if name == "OperatingSystemVersion" {
+		if k := strings.Index(got, "-update"); k > 0 {
+			got = got[:k]
+		}
+	}
 	for _, w := range want {
-		if strings.EqualFold(got, w) || name == "DeviceName" && ddSquash(got) == ddSquash(w) {
+		if strings.EqualFold(got, w) || (name == "DeviceName" || name == "AgentName") && ddSquash(got) == ddSquash(w) {
 			return true
 		}
 	}
