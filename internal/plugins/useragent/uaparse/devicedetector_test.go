@@ -466,12 +466,34 @@ func ddMatch(name, got string, want []string) bool {
 			got = got[:k]
 		}
 	}
+	if name == "DeviceName" {
+		// Yauaa keeps the firmware a model carries after a slash
+		// ("Samsung GT-I8190N/I8190NXXANI1"), device-detector leaves it out.
+		if k := strings.IndexByte(got, '/'); k > 0 {
+			got = strings.TrimSpace(got[:k])
+		}
+		got = ddWithoutRegion(got)
+	}
 	for _, w := range want {
 		if strings.EqualFold(got, w) || (name == "DeviceName" || name == "AgentName") && ddSquash(got) == ddSquash(w) {
 			return true
 		}
 	}
 	return false
+}
+
+// ddRegions are the sales regions a maker writes after a model
+// ("TB-X606X_EEA", "S920_ROW"), which Yauaa keeps in the device's name and
+// device-detector leaves out: the same device sold in another market.
+var ddRegions = map[string]bool{"eea": true, "row": true, "ru": true, "eu": true}
+
+// ddWithoutRegion is a device's name without a trailing sales region.
+func ddWithoutRegion(name string) string {
+	k := strings.LastIndexAny(name, " -_")
+	if k > 0 && ddRegions[strings.ToLower(name[k+1:])] {
+		return name[:k]
+	}
+	return name
 }
 
 // ddSquash is a name in lower case without spaces, dashes and underscores.
