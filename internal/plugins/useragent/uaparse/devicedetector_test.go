@@ -197,6 +197,10 @@ var ddOSName = map[string][]string{
 	"Lineage OS":   {"Lineage OS", "Android"},
 	"MocorDroid":   {"MocorDroid", "Android"},
 	"Smartisan OS": {"Smartisan OS", "Android"},
+	// Opera's television platform, which names its system "Linux mips"
+	// ("Opera/9.80 (Linux mips; ) Presto/2.12.407 ... MB95/3.6.3.J"):
+	// Yauaa names the system Linux in its Opera TV Store cases.
+	"Opera TV": {"Opera TV", "Linux"},
 }
 
 // ddEngineName maps layout engine names: device-detector's WebKit is
@@ -285,6 +289,11 @@ func ddExpected(c ddCase) map[string][]string {
 	}
 	if n := c.OS["name"]; n != "" {
 		exp["OperatingSystemName"] = ddAccept(ddOSName, n)
+		if n == "GNU/Linux" && strings.Contains(c.UA, "VIDAA") {
+			// Hisense's Linux for televisions, which Yauaa names Vidaa in
+			// all its VIDAA cases.
+			exp["OperatingSystemName"] = []string{"Linux", "Vidaa"}
+		}
 		if v := c.OS["version"]; v != "" {
 			exp["OperatingSystemVersion"] = []string{v, ">=" + v}
 			if n == "Windows" && v == "10" {
@@ -456,8 +465,8 @@ var ddAttributes = []string{
 }
 
 // ddMatch reports whether the analyzer's answer is one of the wanted values:
-// equal without regard to case, and for names of devices and agents also
-// without regard to spaces, dashes and underscores ("OculusBrowser" for
+// equal without regard to case, and for names of devices, systems and
+// agents also without regard to spaces, dashes and underscores ("OculusBrowser" for
 // "Oculus Browser"). An Android version may carry its update
 // ("2.1-update1", device-detector's "2.1").
 func ddMatch(name, got string, want []string) bool {
@@ -474,8 +483,9 @@ func ddMatch(name, got string, want []string) bool {
 		}
 		got = ddWithoutRegion(got)
 	}
+	squash := name == "DeviceName" || name == "AgentName" || name == "OperatingSystemName"
 	for _, w := range want {
-		if strings.EqualFold(got, w) || (name == "DeviceName" || name == "AgentName") && ddSquash(got) == ddSquash(w) {
+		if strings.EqualFold(got, w) || squash && ddSquash(got) == ddSquash(w) {
 			return true
 		}
 	}
