@@ -204,10 +204,13 @@ var ddOSName = map[string][]string{
 }
 
 // ddEngineName maps layout engine names: device-detector's WebKit is
-// Yauaa's AppleWebKit, its Edge is EdgeHTML.
+// Yauaa's AppleWebKit, its Edge is EdgeHTML, and its Trident is also what
+// Yauaa calls the engine of an Internet Explorer that does not write
+// "Trident/" ("MSIE 6.0; Windows NT 5.0", 75 Yauaa DEV cases).
 var ddEngineName = map[string][]string{
-	"WebKit": {"AppleWebKit"},
-	"Edge":   {"EdgeHTML"},
+	"WebKit":  {"AppleWebKit"},
+	"Edge":    {"EdgeHTML"},
+	"Trident": {"Trident", "Internet Explorer", "Internet Explorer Mobile"},
 }
 
 // ddBrand maps brand names that differ only in spelling.
@@ -388,6 +391,13 @@ func ddEngineConventions(ua, engine string, exp map[string][]string) {
 			exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(ua[k+1+len(u):]))
 			return
 		}
+	}
+	if k := strings.Index(ua, " UCBrowser/"); k >= 0 && engine == "WebKit" && strings.Contains(ua, "AppleWebKit/528.5+") {
+		// UC Browser's own engine behind the WebKit 528 it imitates,
+		// which Yauaa names after the browser, with its version.
+		exp["LayoutEngineName"] = append(exp["LayoutEngineName"], "UCBrowser")
+		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(ua[k+len(" UCBrowser/"):]))
+		return
 	}
 	if k := strings.Index(ua, "Browser/AppleWebKit"); k >= 0 && engine == "WebKit" {
 		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], "AppleWebKit"+ddMajor(ua[k+len("Browser/AppleWebKit"):]))
