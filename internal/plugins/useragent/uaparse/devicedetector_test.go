@@ -323,6 +323,22 @@ func ddExpected(c ddCase) map[string][]string {
 			if v := c.Client["version"]; v != "" {
 				exp["AgentVersionMajor"] = []string{ddMajor(v)}
 			}
+			if k := strings.Index(c.UA, " Edge/"); k >= 0 && n == "Microsoft Edge" && strings.HasPrefix(c.UA[k+len(" Edge/"):], c.Client["version"]) {
+				// Legacy Edge sends its EdgeHTML version ("Edge/13.10586"),
+				// which device-detector gives; Yauaa gives the Edge
+				// release that shipped it (25), from Microsoft's list in
+				// tables/edge_versions.tsv.
+				ensureModel()
+				build := c.UA[k+len(" Edge/"):]
+				if e := strings.IndexAny(build, " ;)"); e >= 0 {
+					build = build[:e]
+				}
+				if v, ok := edgeVersions[build]; ok {
+					exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(v))
+				} else if v := edgeHTMLToEdge[ddMajor(build)]; v != "" {
+					exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], v)
+				}
+			}
 			if k := strings.Index(c.UA, " OPR/"); k >= 0 && n == "Opera Devices" && strings.Contains(c.UA, " OMI/") {
 				// Opera for devices gives its own version in "OMI/4.21"
 				// and the Opera it is built on in "OPR/46.0"; Yauaa's
