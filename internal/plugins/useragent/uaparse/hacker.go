@@ -18,6 +18,7 @@ var (
 	sqlSignatures       []string
 	scriptSignatures    []string
 	codeSignatures      []string
+	shellSignatures     []string
 	traversalSignatures []string
 	probeSignatures     []string
 	typoSignatures      []string
@@ -34,14 +35,6 @@ func buildHackerToolkits() []struct{ marker, name string } {
 		out[i].marker, out[i].name = r[0], r[1]
 	}
 	return out
-}
-
-// partnerAPI reports a partner API player's user agent, whose model
-// field follows a semicolon ("Amazon;Echo_Show_5;...;;tpapi;3.199.422"):
-// ";Echo" there is Amazon's speaker, not a shell command.
-func partnerAPI(ua string) bool {
-	_, ok := partnerAPIFields(ua)
-	return ok
 }
 
 // detectHacker returns the attack found in the user agent, if any.
@@ -69,7 +62,8 @@ func detectHacker(p *parsed) (hackerInfo, bool) {
 		h.vector, found = "Serverside include", true
 	case p.hasAny(&traversalNeedles):
 		h.vector, found = "Path Traversal", true
-	case p.hasAny(&scriptNeedles), p.hasAny(&codeNeedles) && !partnerAPI(p.ua), p.hasAny(&sqlNeedles) && sqlContext(low),
+	case p.hasAny(&scriptNeedles), p.hasAny(&codeNeedles), p.hasAny(&sqlNeedles) && sqlContext(low),
+		p.hasAny(&shellNeedles) && containsAny(p.ua, shellSignatures),
 		p.has(kwXSS) && xssWord(low):
 		h.vector, found = "Code Injection", true
 	}
@@ -164,6 +158,7 @@ var (
 	sqlNeedles       needleGroup
 	scriptNeedles    needleGroup
 	codeNeedles      needleGroup
+	shellNeedles     needleGroup
 	traversalNeedles needleGroup
 	toolkitNeedles   needleGroup
 	// Fuzzing probes (an encoded NUL byte or line break, a test site of
