@@ -17,8 +17,8 @@ import (
 // same commit, saying so.
 var goldenSets = map[string]string{
 	"dev":          "ed66cdb8646cf3bcd70e5626a240848da94161ca37c86db456456afb2724ca29",
-	"dev-variants": "3c2c66810b7fa3987a62cd5cb945a8b179c33fc2da9436f90ea73ed88b8c0eb9",
-	"access-log":   "084855cc33448bedb50da69d8cbdcacb13c7d09ed3e9c213f25cd4c6d6e2f907",
+	"dev-variants": "44ab9957dfa93b32fb21b096e3757e1c902c0b31d62a4cbd7e7f8724ae8df0db",
+	"access-log":   "21d3f748873f4cfb57e72749a98fa0c532633b7794824e4d141d05d3761a510b",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
 
