@@ -17,8 +17,8 @@ import (
 // same commit, saying so.
 var goldenSets = map[string]string{
 	"dev":          "ed66cdb8646cf3bcd70e5626a240848da94161ca37c86db456456afb2724ca29",
-	"dev-variants": "3c2c66810b7fa3987a62cd5cb945a8b179c33fc2da9436f90ea73ed88b8c0eb9",
-	"access-log":   "084855cc33448bedb50da69d8cbdcacb13c7d09ed3e9c213f25cd4c6d6e2f907",
+	"dev-variants": "935416c6500b68a747141f68b70ae4331bb65b951bb2f2356c7ae0bd2863771f",
+	"access-log":   "68a70c966c49da8a93d036422efb9edbae32fcbd687a52bcf055c07baf514a82",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
 

@@ -298,6 +298,7 @@ func buildModel() {
 	robotNeedles = uaNeedles.group(robotWords)
 	robotWordIDs = buildRobotWordIDs()
 	notRobotWords = robotWordsOfKind("exception")
+	camelRobotWords = buildCamelRobotWords()
 	browserProducts = buildBrowserProducts()
 	robotWordList = newNeedleList(robotWordIDs)
 

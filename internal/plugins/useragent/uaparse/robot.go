@@ -3,6 +3,7 @@ package uaparse
 import (
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 var robotNeedles needleGroup
@@ -22,6 +23,18 @@ func buildRobotWordIDs() []needleID {
 // generic words and the robot product names of tables/robot_words.tsv, in
 // file order.
 var robotWords []string
+
+// camelRobotWords are the rows of kind "word" of tables/robot_words.tsv,
+// the words camelRobotWord looks for inside camel case names.
+var camelRobotWords map[string]bool
+
+func buildCamelRobotWords() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range robotWordsOfKind("word") {
+		m[w] = true
+	}
+	return m
+}
 
 // notRobotWords are product names containing a robot word by accident
 // (tables/robot_words.tsv, kind "exception").
@@ -557,6 +570,13 @@ func cleanRobotName(name, ver string) (string, string) {
 		// "... like Gecko BingPreview/1.0b": the end of a browser's
 		// comment run into the robot's product.
 		name = strings.TrimSpace(name[11:])
+	}
+	if len(name) > 4 && strings.EqualFold(name[:4], "via ") {
+		// "(via ggpht.com GoogleImageProxy)": a proxy says which host it
+		// fetches for, then its name.
+		if w, rest, ok := strings.Cut(name[4:], " "); ok && isDomainName(asciiLower(w)) && rest != "" {
+			name = strings.TrimSpace(rest)
+		}
 	}
 	if k := strings.Index(name, " +"); k > 0 {
 		name = strings.TrimSpace(name[:k])
@@ -1386,7 +1406,7 @@ func isRobotName(p *parsed, lt string) bool {
 	if isGoogleRobot(lt) {
 		return true
 	}
-	if !containsRobotWord(p, lt) {
+	if !containsRobotWord(p, lt) && !camelRobotWord(p, lt) {
 		return false
 	}
 	if containsAny(lt, notRobotWords) {
@@ -1580,6 +1600,49 @@ func containsRobotWord(p *parsed, lt string) bool {
 	}
 	return false
 }
+
+// camelRobotWord reports a generic robot word written as one capitalised
+// part of a name in camel case, followed by the next part
+// ("KarnoProspectingStudio", "AdsTxtCrawlerTP", "BotPoke"): the lower case
+// search of containsRobotWord takes the next letter for the word going on.
+// It reads the letter case of the user agent, so lt must be a part of its
+// lower case copy.
+func camelRobotWord(p *parsed, lt string) bool {
+	if p == nil || !p.inLow(lt) {
+		return false
+	}
+	off := int(uintptr(unsafe.Pointer(unsafe.StringData(lt))) - uintptr(unsafe.Pointer(unsafe.StringData(p.low))))
+	orig := p.ua[off : off+len(lt)]
+	var rows [16]uint16
+	for _, row := range p.rowsFound(robotWordList, rows[:]) {
+		w := robotWords[row]
+		if !camelRobotWords[w] || !isLetter(w[0]) || !isLetter(w[len(w)-1]) {
+			continue
+		}
+		for k := 0; ; {
+			i := strings.Index(lt[k:], w)
+			if i < 0 {
+				break
+			}
+			i += k
+			end := i + len(w)
+			k = i + 1
+			if end >= len(lt) || !isUpper(orig[i]) || !isLower(orig[end-1]) || !isUpper(orig[end]) {
+				continue
+			}
+			if i == 0 || !isUpper(orig[i-1]) {
+				// The word starts a part: the name's start, or after a
+				// lower case letter, a digit or a separator.
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 
 // robotWordList asks the scan which robot words occur at all.
 var robotWordList *needleList

@@ -53,6 +53,14 @@ func TestRobotShapes(t *testing.T) {
 		// Without a comment the product may be an old television's
 		// browser.
 		{"Mozilla/4.0 WebTV/2.6", map[string]string{"DeviceClass": "Unknown", "AgentName": "WebTV"}},
+		// A robot word as one capitalised part of a camel case name, followed
+		// by the next part; a word going on in lower case is another word.
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) ExampleProspectingStudio/0.1 Safari/537.36",
+			robot("ExampleProspectingStudio")},
+		{"ExampleCrawlerTP/1.2", robot("ExampleCrawlerTP")},
+		{"BotExample", robot("BotExample")},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 ExampleScouting/1.0",
+			map[string]string{"DeviceClass": "Desktop", "AgentClass": "Browser"}},
 		// A product in a platform comment followed by its address.
 		{"Mozilla/5.0 (Macintosh; Exemplar/1.0; +http://example.com/exemplar/) Gecko/20100101 Firefox/3.0.8", robot("Exemplar")},
 		// A phone model with a series named "bot" and a number is no
