@@ -1156,6 +1156,9 @@ func (s *state) contactRobot() (string, string, robotKind) {
 				return name, ver, robotContact
 			}
 		}
+		if name, ver, ok := s.signedByProduct(); ok {
+			return name, ver, robotContact
+		}
 		if name, ok := s.robotAddress(); ok && !s.compatContact {
 			return name, "", robotContact
 		}
@@ -1238,6 +1241,57 @@ func (s *state) appendedContact() (string, string, bool) {
 		return pr.name, pr.version, true
 	}
 	return "", "", false
+}
+
+// signedByProduct reads a product of the browser string followed by its
+// own web address, anywhere in the string: in a comment holding nothing
+// else ("Gecko/20110515 Example_Capture/1.0.4 (+http://capture.example.com/)
+// Namoroka/3.6.17", "(Macintosh; ...) Example-Project
+// (http://example.com/) (KHTML, like Gecko)") or as the next product
+// ("Safari/537.36; Example/1.0; +example.ai"). A program that drives the
+// browser signs the string so; browsers and apps name their maker's site,
+// if at all, in their platform comment. (The last product with its address
+// is appendedContact's.)
+func (s *state) signedByProduct() (string, string, bool) {
+	p := s.p
+	for i := 1; i+1 < len(p.products); i++ {
+		next := p.products[i+1].lname
+		if len(next) > 1 && next[0] == '+' && isDomainName(next[1:]) {
+			if name, ver, ok := signingProduct(p.products[i].name, p.products[i].version); ok {
+				return name, ver, true
+			}
+		}
+	}
+	for i, e := range p.entries {
+		if i > 0 && p.entries[i-1].block == e.block || i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+			continue
+		}
+		lt := strings.TrimPrefix(p.ltext(e), "+")
+		if !strings.HasPrefix(lt, "http://") && !strings.HasPrefix(lt, "https://") {
+			continue
+		}
+		before := strings.TrimRight(p.ua[:e.start], " (")
+		if k := strings.IndexByte(p.ua[e.start:], ')'); k < 0 || before == "" || before[len(before)-1] == ')' {
+			continue // a comment after a comment is no product's
+		}
+		tok := before[strings.LastIndexByte(before, ' ')+1:]
+		name, ver, _ := strings.Cut(tok, "/")
+		if n, v, ok := signingProduct(name, ver); ok {
+			return n, v, true
+		}
+	}
+	return "", "", false
+}
+
+// signingProduct reports whether a product can be a robot signing a
+// browser string: a name of its own, not a browser's, engine's or
+// Mozilla's token.
+func signingProduct(name, ver string) (string, string, bool) {
+	ln := asciiLower(name)
+	if !startsWithLetter(name) || strings.IndexByte(name, ' ') >= 0 || isBrowserProduct(ln) || ln == "mozilla" || strings.HasPrefix(ln, "+") {
+		return "", "", false
+	}
+	return name, ver, true
 }
 
 // robotAddress reads a web address whose path says what the client is

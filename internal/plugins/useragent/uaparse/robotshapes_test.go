@@ -31,6 +31,15 @@ func TestRobotShapes(t *testing.T) {
 			robot("ExampleEye")},
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 (+https://www.example.com)",
 			map[string]string{"DeviceClass": "Robot", "DeviceBrand": "Example", "AgentClass": "Browser", "AgentName": "Chrome"}},
+		// A product followed by its own address anywhere in the browser
+		// string, in a comment of its own or as the next product, signs it
+		// too; with only a home page the browser stays the agent.
+		{"Mozilla/5.0 (X11; U; Linux i686; en-US; rv:1.9.2.17) Gecko/20110515 Example_Capture/1.0.4 (+http://capture.example.com/) Namoroka/3.6.17",
+			map[string]string{"DeviceClass": "Robot", "DeviceBrand": "Example", "AgentClass": "Browser"}},
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_14_6) Example-Project (http://example-project.com/) (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+			map[string]string{"DeviceClass": "Robot", "AgentClass": "Browser", "AgentName": "Chrome"}},
+		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36; Example/1.0; +example.ai",
+			map[string]string{"DeviceClass": "Robot", "AgentClass": "Browser"}},
 		// An address without a scheme, or an app's tag with an "@", signs
 		// nothing.
 		{"Mozilla/5.0 (Windows; U; Windows NT 5.1; de; rv:1.9.0.7) Gecko/2009021910 Firefox/3.0.7 (via example.com)",
