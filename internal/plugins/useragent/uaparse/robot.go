@@ -1164,6 +1164,11 @@ func (s *state) contactRobot() (string, string, robotKind) {
 		}
 		return "", "", robotNone
 	}
+	if len(p.products) > 1 && siteProduct(p, 0) && p.products[1].lname == "mozilla" {
+		// "example.com/scan Mozilla/5.0 (Macintosh; ...)": a browser
+		// string sent by the service the site names first.
+		return p.products[0].name, p.products[0].version, robotContact
+	}
 	if len(p.products) > 0 && s.os.class != "Mobile" && s.os.class != "Desktop" {
 		// (An app on a phone or a desktop that gives its maker's address
 		// is that app, not a robot: "ExampleReader/1.6 (Linux;
@@ -1254,6 +1259,14 @@ func (s *state) appendedContact() (string, string, bool) {
 // is appendedContact's.)
 func (s *state) signedByProduct() (string, string, bool) {
 	p := s.p
+	for i, pr := range p.products {
+		if siteProduct(p, i) {
+			// "(X11; Linux x86_64) Example.io/6.0 AppleWebKit/537.36",
+			// "example.com/scan Mozilla/5.0 (...)": a product named by
+			// its site is a service's, not a browser's.
+			return pr.name, pr.version, true
+		}
+	}
 	for i := 1; i+1 < len(p.products); i++ {
 		next := p.products[i+1].lname
 		if len(next) > 1 && next[0] == '+' && isDomainName(next[1:]) {
@@ -1281,6 +1294,33 @@ func (s *state) signedByProduct() (string, string, bool) {
 		}
 	}
 	return "", "", false
+}
+
+// isSiteName reports a product name that is a web site's domain name
+// under a common top level domain ("example.io", "www.example.com"):
+// robots and services name themselves after their site, browsers and apps
+// do not. (Other endings are not read: "Node.js" ends in a script's.)
+func isSiteName(ln string) bool {
+	return (strings.HasSuffix(ln, ".com") || strings.HasSuffix(ln, ".net") || strings.HasSuffix(ln, ".org") ||
+		strings.HasSuffix(ln, ".io")) && isDomainName(ln)
+}
+
+// siteProduct reports product i named by its site: inside a user agent
+// ("Mozilla/5.0 (X11; Linux x86_64) Example.io/6.0 AppleWebKit/537.36"), or
+// first with a path where the version would be ("example.com/v2.0",
+// "example.com/scan Mozilla/5.0 ..."). An app may be named by its shop's
+// site, "Example.com/1.2.3 (Android 13; ...)", so a first product with a
+// version is not read; nor is the host of a web address ("https:
+// //example.com/...", robotAddress's).
+func siteProduct(p *parsed, i int) bool {
+	pr := p.products[i]
+	if !isSiteName(pr.lname) {
+		return false
+	}
+	if i == 0 {
+		return pr.version != "" && (pr.version[0] < '0' || pr.version[0] > '9')
+	}
+	return !strings.HasSuffix(p.products[i-1].lname, ":")
 }
 
 // signingProduct reports whether a product can be a robot signing a
@@ -1375,6 +1415,11 @@ func (s *state) hasContact() bool {
 			if lt := p.ltext(e); (strings.HasSuffix(lt, ".com") || strings.HasSuffix(lt, ".net") ||
 				strings.HasSuffix(lt, ".org") || strings.HasSuffix(lt, ".io")) && !strings.ContainsAny(lt, " /") {
 				return true // a bare domain name, "(compatible; theoldreader.com)"
+			}
+		}
+		for i := range p.products {
+			if siteProduct(p, i) {
+				return true // a product named by its site, "Example.io/6.0"
 			}
 		}
 	}
