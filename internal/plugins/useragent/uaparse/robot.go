@@ -1184,9 +1184,10 @@ func (s *state) contactRobot() (string, string, robotKind) {
 // version and nothing else, no system, no browser, no engine, no contact (with a contact it is read as
 // Yauaa does, see contactRobot). Browsers, mail programs and apps that send a
 // compatible section name their platform ("(compatible; Konqueror/3.5;
-// Linux)"); a program that gives only its own name is a robot. (Without a
-// version, "(compatible; Example Filter Build-17)", the entry is not
-// clearly a product, and the client stays what the string claims; so it
+// Linux)"); a program that gives only its own name is a robot, with its
+// version or as one product word alone ("(compatible; Example)"). (Other
+// entries without a version, "(compatible; Example Filter Build-17)", are
+// not clearly a product, and the client stays what the string claims; so it
 // does when it names a product known not to be a robot, "docker". A
 // product after Mozilla without a comment is not read: old television
 // browsers write "Mozilla/3.0 WebTV/1.2".)
@@ -1208,13 +1209,42 @@ func (s *state) bareCompatible() (string, string, bool) {
 	default:
 		return "", "", false
 	}
-	if !startsWithLetter(name) || ver == "" || ver[0] < '0' || ver[0] > '9' || strings.IndexByte(name, ' ') >= 0 {
+	if !startsWithLetter(name) || strings.IndexByte(name, ' ') >= 0 {
+		return "", "", false
+	}
+	if ver == "" && !(len(p.entries) == 2 && productWord(name) && strings.HasSuffix(p.ua, ")")) ||
+		ver != "" && (ver[0] < '0' || ver[0] > '9') {
+		// Without a version only a compatible section naming one product
+		// word is read ("Mozilla/5.0 (compatible; Example)"), and only
+		// when it is closed: a string cut short may have lost the rest of
+		// a browser's name ("(compatible; Konquer").
 		return "", "", false
 	}
 	if ln := asciiLower(name); isBrowserProduct(ln) || strings.HasPrefix(ln, "msie") {
 		return "", "", false
 	}
 	return name, ver, true
+}
+
+// productWord reports a word written as a product's name: a capital
+// letter, then letters (at least one in lower case) and digits
+// ("Example", "ExampleScan2"); not a code or an abbreviation ("U", "SV1",
+// "WOW64").
+func productWord(w string) bool {
+	if len(w) < 3 || !isUpper(w[0]) {
+		return false
+	}
+	lower := false
+	for i := 1; i < len(w); i++ {
+		switch c := w[i]; {
+		case isLower(c):
+			lower = true
+		case isUpper(c), c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return lower
 }
 
 // appendedContact reads a browser string that ends in a comment holding

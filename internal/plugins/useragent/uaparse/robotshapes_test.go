@@ -68,6 +68,10 @@ func TestRobotShapes(t *testing.T) {
 		{"Mozilla/4.0 (compatible; Example Filter Version-3.1-Build-17)", map[string]string{"DeviceClass": "Unknown", "AgentClass": "Browser"}},
 		{"Mozilla/5.0 (compatible; MSIE 9.0)", map[string]string{"AgentClass": "Browser", "AgentName": "Internet Explorer"}},
 		{"Mozilla/5.0 (Exemplar/2.1)", robot("Exemplar")},
+		// Without a version, one product word alone in a compatible
+		// section; not an abbreviation.
+		{"Mozilla/5.0 (compatible; Exemplar)", robot("Exemplar")},
+		{"Mozilla/4.0 (compatible; SV1)", map[string]string{"AgentClass": "Browser"}},
 		// Without a comment the product may be an old television's
 		// browser.
 		{"Mozilla/4.0 WebTV/2.6", map[string]string{"DeviceClass": "Unknown", "AgentName": "WebTV"}},
