@@ -48,6 +48,10 @@ func TestRobotWordExamples(t *testing.T) {
 		{"sitesucker", "SiteSucker for macOS/3.2.5"},
 		{"cohere-ai", "cohere-ai"},
 		{"spawning-ai", "Spawning-AI"},
+		{"searcher", "ExampleInternetSearcher"},
+		{"searchengine", "examplesearchengine-2"},
+		{"freshrss", "FreshRSS/1.24.1 (Linux; https://freshrss.org)"},
+		{"internal dummy connection", "Apache/2.4.62 (Debian) (internal dummy connection)"},
 	} {
 		r := a.Analyze(c.ua)
 		if got := r.Get("AgentClass"); got != "Robot" {
