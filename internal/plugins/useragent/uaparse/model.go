@@ -239,6 +239,7 @@ func buildModel() {
 	fileExtensions = buildFileExtensions()
 	spelledNeedles = uaNeedles.group([]string{"[dot]", "[at]", " at "})
 	domainSuffixNeedles = uaNeedles.group([]string{".com", ".net", ".org", ".io"})
+	contactNeedles = uaNeedles.group([]string{"contact"})
 	nonOwnerDomains = buildNonOwnerDomains()
 
 	// tables.go

@@ -1305,6 +1305,26 @@ func (s *state) signedByProduct() (string, string, bool) {
 			}
 		}
 	}
+	if block, ok := contactEntry(p); ok {
+		// A comment that gives a contact: the product it belongs to is
+		// the robot, or, in the platform comment, the owner of the
+		// address.
+		for _, e := range p.entries {
+			if e.block != block {
+				continue
+			}
+			before := strings.TrimRight(p.ua[:e.start], " (")
+			tok := before[strings.LastIndexByte(before, ' ')+1:]
+			name, ver, _ := strings.Cut(tok, "/")
+			if n, v, ok := signingProduct(name, ver); ok && tok != "" && before[len(before)-1] != ')' {
+				return n, v, true
+			}
+			if b := s.urlBrand(); b != "" {
+				return b, "", true
+			}
+			break
+		}
+	}
 	for i, e := range p.entries {
 		if i > 0 && p.entries[i-1].block == e.block || i+1 < len(p.entries) && p.entries[i+1].block == e.block {
 			continue
@@ -1440,6 +1460,9 @@ func (s *state) hasContact() bool {
 			}
 		}
 	}
+	if _, ok := contactEntry(p); ok {
+		return true
+	}
 	if p.hasAny(&domainSuffixNeedles) {
 		for _, e := range p.entries {
 			if lt := p.ltext(e); (strings.HasSuffix(lt, ".com") || strings.HasSuffix(lt, ".net") ||
@@ -1495,6 +1518,26 @@ func isInfoEntry(lt string) bool {
 
 // spelledNeedles are what every spelled address contains one of.
 var spelledNeedles needleGroup
+
+// contactNeedles ask whether a user agent may hold a "contact" entry
+// (contactEntry).
+var contactNeedles needleGroup
+
+// contactEntry reports a comment entry that introduces the sender's
+// contact, "(...; CONTACT; scan@example.net)", "(contact; someone; at;
+// example.edu;)", "(contact: ops@example.org)": robots address site owners
+// so. It returns the entry's block.
+func contactEntry(p *parsed) (int, bool) {
+	if !p.hasAny(&contactNeedles) {
+		return 0, false
+	}
+	for _, e := range p.entries {
+		if lt := p.ltext(e); lt == "contact" || strings.HasPrefix(lt, "contact:") {
+			return e.block, true
+		}
+	}
+	return 0, false
+}
 
 // domainSuffixNeedles are the suffixes hasContact reads as a bare domain
 // name in an entry.

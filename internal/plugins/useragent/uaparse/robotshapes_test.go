@@ -40,6 +40,14 @@ func TestRobotShapes(t *testing.T) {
 			map[string]string{"DeviceClass": "Robot", "AgentClass": "Browser", "AgentName": "Chrome"}},
 		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36; Example/1.0; +example.ai",
 			map[string]string{"DeviceClass": "Robot", "AgentClass": "Browser"}},
+		// A comment that introduces a contact: the product it belongs to, or
+		// in the platform comment the owner of the address, is the robot.
+		{"Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0 ExampleMeasurement/2024 (contact; someone; at; example.edu;)",
+			map[string]string{"DeviceClass": "Robot", "AgentClass": "Browser"}},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64; CONTACT; scan@example.net) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+			map[string]string{"DeviceClass": "Robot", "DeviceBrand": "Example", "AgentClass": "Browser", "AgentName": "Chrome"}},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64; Contacts) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+			map[string]string{"DeviceClass": "Desktop", "AgentClass": "Browser"}},
 		// A product named by its site (a common top level domain) is the
 		// service's, before or inside the browser string or alone.
 		{"Mozilla/5.0 (X11; Linux x86_64) Example.io/6.0 AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
