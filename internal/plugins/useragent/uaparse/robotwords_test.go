@@ -50,6 +50,7 @@ func TestRobotWordExamples(t *testing.T) {
 		{"spawning-ai", "Spawning-AI"},
 		{"searcher", "ExampleInternetSearcher"},
 		{"searchengine", "examplesearchengine-2"},
+		{"finder", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; ExampleShopProductFinder) Chrome/120.0.0.0 Safari/537.36"},
 		{"freshrss", "FreshRSS/1.24.1 (Linux; https://freshrss.org)"},
 		{"internal dummy connection", "Apache/2.4.62 (Debian) (internal dummy connection)"},
 	} {
