@@ -51,6 +51,8 @@ func TestRobotWordExamples(t *testing.T) {
 		{"searcher", "ExampleInternetSearcher"},
 		{"searchengine", "examplesearchengine-2"},
 		{"finder", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; ExampleShopProductFinder) Chrome/120.0.0.0 Safari/537.36"},
+		{"azure-logic-apps", "azure-logic-apps/1.0 (workflow 0123456789abcdef; version 08585012345678901234) microsoft-flow/1.0"},
+		{"blogtrottr", "Blogtrottr/2.1"},
 		{"freshrss", "FreshRSS/1.24.1 (Linux; https://freshrss.org)"},
 		{"internal dummy connection", "Apache/2.4.62 (Debian) (internal dummy connection)"},
 	} {
@@ -98,6 +100,20 @@ func TestHTTPLibraryExamples(t *testing.T) {
 		}
 		if got := r.Get("DeviceName"); got != c.name {
 			t.Errorf("DeviceName of %q = %q, want %q", c.ua, got, c.name)
+		}
+	}
+}
+
+// TestRobotCompanyExamples checks rows of tables/robot_companies.tsv added
+// for products that do not spell their company: the robot is the
+// company's.
+func TestRobotCompanyExamples(t *testing.T) {
+	a := New(Options{})
+	for _, c := range []struct{ ua, brand string }{
+		{"azure-logic-apps/1.0 (workflow 0123456789abcdef; version 08585012345678901234) microsoft-flow/1.0", "Microsoft"},
+	} {
+		if got := a.Analyze(c.ua).Get("DeviceBrand"); got != c.brand {
+			t.Errorf("DeviceBrand of %q = %q, want %q", c.ua, got, c.brand)
 		}
 	}
 }
