@@ -53,6 +53,9 @@ func TestRobotWordExamples(t *testing.T) {
 		{"finder", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; ExampleShopProductFinder) Chrome/120.0.0.0 Safari/537.36"},
 		{"azure-logic-apps", "azure-logic-apps/1.0 (workflow 0123456789abcdef; version 08585012345678901234) microsoft-flow/1.0"},
 		{"blogtrottr", "Blogtrottr/2.1"},
+		{"l9explore", "l9explore/1.4.0"},
+		{"l9tcpid", "l9tcpid/v1.1.0"},
+		{"detectify", "Mozilla/5.0 (compatible; Detectify; stateless-http-tests; 00000000-0000-0000-0000-000000000000)"},
 		{"freshrss", "FreshRSS/1.24.1 (Linux; https://freshrss.org)"},
 		{"internal dummy connection", "Apache/2.4.62 (Debian) (internal dummy connection)"},
 	} {
@@ -111,6 +114,8 @@ func TestRobotCompanyExamples(t *testing.T) {
 	a := New(Options{})
 	for _, c := range []struct{ ua, brand string }{
 		{"azure-logic-apps/1.0 (workflow 0123456789abcdef; version 08585012345678901234) microsoft-flow/1.0", "Microsoft"},
+		{"l9explore/1.4.0", "LeakIX"},
+		{"l9tcpid/v1.1.0", "LeakIX"},
 	} {
 		if got := a.Analyze(c.ua).Get("DeviceBrand"); got != c.brand {
 			t.Errorf("DeviceBrand of %q = %q, want %q", c.ua, got, c.brand)
