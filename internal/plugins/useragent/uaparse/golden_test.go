@@ -17,7 +17,7 @@ import (
 // same commit, saying so.
 var goldenSets = map[string]string{
 	"dev":          "ed66cdb8646cf3bcd70e5626a240848da94161ca37c86db456456afb2724ca29",
-	"dev-variants": "b99abf7fd127df7d73303b8dc6e82cdb675b3631c90f4f7240a8673e12c88ab1",
+	"dev-variants": "924b624bfeb5448f712f4b93c26496239d41c3af6bc2a8b12648318db11a3d29",
 	"access-log":   "68a70c966c49da8a93d036422efb9edbae32fcbd687a52bcf055c07baf514a82",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }

@@ -1357,18 +1357,18 @@ func isSiteName(ln string) bool {
 
 // siteProduct reports product i named by its site: inside a user agent
 // ("Mozilla/5.0 (X11; Linux x86_64) Example.io/6.0 AppleWebKit/537.36"), or
-// first with a path where the version would be ("example.com/v2.0",
-// "example.com/scan Mozilla/5.0 ..."). An app may be named by its shop's
-// site, "Example.com/1.2.3 (Android 13; ...)", so a first product with a
-// version is not read; nor is the host of a web address ("https:
-// //example.com/...", robotAddress's).
+// first with a path where the version would be, in front of a browser
+// string ("example.com/scan Mozilla/5.0 ..."). Apps are named by their
+// site too, "Example.com/1.2.3 (Android 13; ...)", "examplepod.com/v1.5",
+// so a first product is not read otherwise; nor is the host of a web
+// address ("https: //example.com/...", robotAddress's).
 func siteProduct(p *parsed, i int) bool {
 	pr := p.products[i]
 	if !isSiteName(pr.lname) {
 		return false
 	}
 	if i == 0 {
-		return pr.version != "" && (pr.version[0] < '0' || pr.version[0] > '9')
+		return pr.version != "" && (pr.version[0] < '0' || pr.version[0] > '9') && len(p.products) > 1 && p.products[1].lname == "mozilla"
 	}
 	return !strings.HasSuffix(p.products[i-1].lname, ":")
 }

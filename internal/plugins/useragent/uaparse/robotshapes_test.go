@@ -49,12 +49,13 @@ func TestRobotShapes(t *testing.T) {
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64; Contacts) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
 			map[string]string{"DeviceClass": "Desktop", "AgentClass": "Browser"}},
 		// A product named by its site (a common top level domain) is the
-		// service's, before or inside the browser string or alone.
+		// service's, before or inside the browser string; alone it may be
+		// an app's.
 		{"Mozilla/5.0 (X11; Linux x86_64) Example.io/6.0 AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
 			map[string]string{"DeviceClass": "Robot", "DeviceBrand": "Example", "AgentClass": "Browser", "AgentName": "Chrome"}},
 		{"example.com/scan Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Chrome/120.0.0.0 Safari/537.36",
 			map[string]string{"DeviceClass": "Robot", "DeviceBrand": "Example"}},
-		{"acme.example.org/v2/DV", map[string]string{"DeviceClass": "Robot", "DeviceBrand": "Example"}},
+		{"examplepod.com/v1.5.x", map[string]string{"DeviceClass": "Unknown", "AgentClass": "Special"}},
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Example.js/2.0",
 			map[string]string{"DeviceClass": "Desktop", "AgentClass": "Browser"}},
 		// An address without a scheme, or an app's tag with an "@", signs
