@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "ed66cdb8646cf3bcd70e5626a240848da94161ca37c86db456456afb2724ca29",
-	"dev-variants": "924b624bfeb5448f712f4b93c26496239d41c3af6bc2a8b12648318db11a3d29",
+	"dev":          "41b409dee446f74a31bf09525467a7e9d421b4517ed25235b4b2114a6ba0862f",
+	"dev-variants": "077de2a9bca77e0c7565e6e7ac1abff0396ad256ade153b1b3e41e35aca178e0",
 	"access-log":   "68a70c966c49da8a93d036422efb9edbae32fcbd687a52bcf055c07baf514a82",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }

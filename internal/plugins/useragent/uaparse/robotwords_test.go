@@ -116,6 +116,7 @@ func TestRobotCompanyExamples(t *testing.T) {
 		{"azure-logic-apps/1.0 (workflow 0123456789abcdef; version 08585012345678901234) microsoft-flow/1.0", "Microsoft"},
 		{"l9explore/1.4.0", "LeakIX"},
 		{"l9tcpid/v1.1.0", "LeakIX"},
+		{"Cloudflare-Healthchecks/1.0", "CloudFlare"},
 	} {
 		if got := a.Analyze(c.ua).Get("DeviceBrand"); got != c.brand {
 			t.Errorf("DeviceBrand of %q = %q, want %q", c.ua, got, c.brand)
