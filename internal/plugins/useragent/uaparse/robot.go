@@ -1780,7 +1780,9 @@ func containsRobotWord(p *parsed, lt string) bool {
 // It reads the letter case of the user agent, so lt must be a part of its
 // lower case copy.
 func camelRobotWord(p *parsed, lt string) bool {
-	if p == nil || !p.inLow(lt) {
+	// Most user agents that get here hold no robot word at all (they
+	// name Google), and then nothing is looked up.
+	if p == nil || !p.hasAny(&robotNeedles) || !p.inLow(lt) {
 		return false
 	}
 	off := int(uintptr(unsafe.Pointer(unsafe.StringData(lt))) - uintptr(unsafe.Pointer(unsafe.StringData(p.low))))
