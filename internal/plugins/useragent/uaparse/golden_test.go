@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "ed66cdb8646cf3bcd70e5626a240848da94161ca37c86db456456afb2724ca29",
-	"dev-variants": "44ab9957dfa93b32fb21b096e3757e1c902c0b31d62a4cbd7e7f8724ae8df0db",
-	"access-log":   "21d3f748873f4cfb57e72749a98fa0c532633b7794824e4d141d05d3761a510b",
+	"dev":          "41b409dee446f74a31bf09525467a7e9d421b4517ed25235b4b2114a6ba0862f",
+	"dev-variants": "b0b230a22704a37319862da70846aa02fa2e98723fcbe7b63c21b5b1fcb25034",
+	"access-log":   "27340d4bc719e9632e408218e09b801860eafe6db6c8b229a3e80324291ff713",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
 

@@ -239,6 +239,7 @@ func buildModel() {
 	fileExtensions = buildFileExtensions()
 	spelledNeedles = uaNeedles.group([]string{"[dot]", "[at]", " at "})
 	domainSuffixNeedles = uaNeedles.group([]string{".com", ".net", ".org", ".io"})
+	contactNeedles = uaNeedles.group([]string{"contact"})
 	nonOwnerDomains = buildNonOwnerDomains()
 
 	// tables.go
@@ -300,6 +301,7 @@ func buildModel() {
 	robotNeedles = uaNeedles.group(robotWords)
 	robotWordIDs = buildRobotWordIDs()
 	notRobotWords = robotWordsOfKind("exception")
+	camelRobotWords = buildCamelRobotWords()
 	browserProducts = buildBrowserProducts()
 	robotWordList = newNeedleList(robotWordIDs)
 
