@@ -209,8 +209,8 @@ func catalogStart(text string) int {
 
 // catalogFacts reads the model's row of the catalogue, if it has one. The
 // row names the maker unless the model's row of model_prefixes.tsv
-// (prefix, when hasPrefix) names another, a model-code shape or a maker's
-// convention named another (brandByShape: Yauaa's and device-detector's
+// (prefix, when hasPrefix) names another, a model-code shape flagged
+// "sub-brand" named another (subBrandCode: Yauaa's and device-detector's
 // names for a sub-brand, Nubia rather than ZTE), or the model starts with
 // the name of the brand it is sold under ("Orange Daytona", which Huawei
 // made). It gives the class when the model's own words gave none
@@ -230,7 +230,10 @@ func (s *state) catalogFacts(model string, hasClass bool, prefix modelPrefix, ha
 		// Alcatel) or the carrier. The row decides.
 		return false
 	}
-	if *brand != row.brand && (*brand == "" || !brandByShape(model) && !hasPrefixFold(model, *brand)) {
+	// A model-code shape or a maker's convention (brands.go) guesses the
+	// maker from the look of the model; the catalogue knows the model
+	// ("5124J" is sold as a TCL, though Alcatel's codes look the same).
+	if *brand != row.brand && (*brand == "" || !subBrandCode(model) && !hasPrefixFold(model, *brand)) {
 		*brand, *rest = row.brand, withoutBrandWords(model, row.brand)
 	}
 	if !hasClass && row.class != "" && (s.devClass.v != "Mobile" || row.class == "TV") {

@@ -70,6 +70,12 @@ func TestCatalogueExamples(t *testing.T) {
 		// the catalogue's maker (ZTE, Alcatel).
 		{"BGH Joy Smart A6", "BGH", "", ""},
 		{"HEYOU60", "Essentielb", "", ""},
+		// The exact model outranks a maker's code shape: TCL sells
+		// models with Alcatel's codes, Acer with ZTE's.
+		{"5124J", "TCL", "TCL 5124J", ""},
+		{"Z160", "Acer", "Acer Z160", ""},
+		// A shape flagged sub-brand outranks the catalogue's maker.
+		{"NX563J", "Nubia", "Nubia NX563J", ""},
 	} {
 		ua := "Mozilla/5.0 (Linux; Android 10; " + tc.model + ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36"
 		r := a.Analyze(ua)
