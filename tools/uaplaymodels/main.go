@@ -88,6 +88,26 @@ var playBrandNames = map[string]string{
 	"Enspert":            "Wiko",
 	"Plusone":            "Freetel",
 	"Sourcing Creation":  "Essentielb",
+	// Google's spellings of brands that write themselves otherwise on
+	// their devices and sites, and companies' names for their brands.
+	"TWOE":                     "2E",
+	"Cloud (TruConnect)":       "Cloud Mobile",
+	"Qtouch":                   "Q-Touch",
+	"GreenLion":                "Green Lion",
+	"Go Mobile":                "GoMobile",
+	"Visiontouch":              "Vision Touch",
+	"Ikimobile":                "IKI Mobile",
+	"Cell_C":                   "Cell-C",
+	"7mobile":                  "7 Mobile",
+	"Dragontouch":              "Dragon Touch",
+	"SMART_KASSEL":             "Smart Kassel",
+	"IKALL":                    "I Kall",
+	"Jambo_Technology":         "Jambo",
+	"Trimble Navigation":       "Trimble",
+	"Webfleet Solutions":       "Webfleet",
+	"NewBridge":                "New Bridge",
+	"Future Mobile Technology": "FMT",
+	"FCNT":                     "Fujitsu",
 }
 
 // companyWords end a retail brand that is a company's name rather than the

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "ed66cdb8646cf3bcd70e5626a240848da94161ca37c86db456456afb2724ca29",
-	"dev-variants": "3c2c66810b7fa3987a62cd5cb945a8b179c33fc2da9436f90ea73ed88b8c0eb9",
+	"dev":          "881c1421c0df64e9cf255d0a34cfaf0caaef9fa42347d89ae212b60720b220a1",
+	"dev-variants": "1ba217f1af2d120634a74bc39924645e41e19175c4f51b66e9f4e75fa2fb7bf9",
 	"access-log":   "084855cc33448bedb50da69d8cbdcacb13c7d09ed3e9c213f25cd4c6d6e2f907",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
