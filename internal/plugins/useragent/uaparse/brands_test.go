@@ -27,3 +27,28 @@ func TestBrandProductLines(t *testing.T) {
 		}
 	}
 }
+
+// TestModelAfterPrefix checks the models that another maker's tag
+// precedes: Meizu's browser's "MZ-" and carriers' build tags, and the
+// first words that are a maker's own name, which stay the brand.
+func TestModelAfterPrefix(t *testing.T) {
+	a := New(Options{})
+	for model, want := range map[string]string{
+		"MZ-Infinix X695C": "Infinix X695C",
+		"MZ-M2010J19SY":    "Xiaomi M2010J19SY",
+		"MZ-STK-LX1":       "Huawei STK-LX1",
+		"MZ-M3s":           "Meizu MZ-M3S",
+		"MZ-MEIZU 20":      "Meizu MZ-Meizu 20",
+		"OB-OPPO A31c":     "Oppo A31C",
+		"BBG-vivo X3V":     "Vivo X3V",
+		"M1903F10I":        "Xiaomi M1903F10I",
+		"Garmin-Asus A10":  "Garmin-Asus A10",
+		"Getnord-Onyx":     "Getnord Onyx",
+		"GLORY O2":         "Glory O2",
+	} {
+		ua := "Mozilla/5.0 (Linux; U; Android 10; zh-CN; " + model + " Build/MRA58K) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/57.0.2987.108 MZBrowser/2.2.010 Mobile Safari/537.36"
+		if got := a.Analyze(ua).Get("DeviceName"); got != want {
+			t.Errorf("%s: DeviceName %q, want %q", model, got, want)
+		}
+	}
+}

@@ -607,6 +607,11 @@ func (s *state) androidDevice() {
 		s.devClass.set(c, confGeneric+1)
 	}
 	brand, rest := brandOfModel(model)
+	if brand == "" || brand == "Meizu" && hasPrefixFold(model, "mz-") {
+		if m, b, r, ok := modelAfterPrefix(model, brand); ok {
+			model, brand, rest = m, b, r
+		}
+	}
 	if brand == "" && strings.HasPrefix(build, "10.") && len(build) > 5 && build[3] >= '0' && build[3] <= '3' && build[4] == '.' {
 		// BlackBerry 10's Android runtime reports the BlackBerry 10
 		// release as the build ("Leap Build/10.3.2.231").
@@ -662,6 +667,36 @@ func (s *state) androidDevice() {
 			}
 		}
 	}
+}
+
+// modelAfterPrefix finds another maker's model behind the short tag that
+// a browser, a carrier's build or a custom system put in front of it:
+// Meizu's browser writes "MZ-" before every model it runs on
+// ("MZ-Infinix X695C", "MZ-M2010J19SY"), Chinese carriers' builds their
+// own tag ("OB-OPPO A31c", "BBG-vivo X3V", "YL-Coolpad_7260"). found is
+// the brand the whole model gave: none, or Meizu for "MZ-". The tag is
+// two to four capitals and a dash; a longer or mixed-case first word is
+// more likely the maker's own name ("Garmin-Asus A10", "Getnord-Onyx").
+// The rest counts when it starts with its maker's name, or, behind
+// Meizu's "MZ-", when it has a maker's code shape ("STK-LX1" is Huawei's);
+// Meizu's own models ("MZ-M3s", "MZ-MEIZU 20") keep Meizu.
+func modelAfterPrefix(model, found string) (m, brand, rest string, ok bool) {
+	i := 0
+	for i < len(model) && i < 5 && model[i] >= 'A' && model[i] <= 'Z' {
+		i++
+	}
+	if i < 2 || i > 4 || i+2 > len(model) || model[i] != '-' || !isLetter(model[i+1]) {
+		return model, found, "", false
+	}
+	tail := model[i+1:]
+	b, r := brandOfModel(tail)
+	if b == "" || b == found {
+		return model, found, "", false
+	}
+	if hasPrefixFold(tail, b) || found == "Meizu" && (huaweiModel(tail) || xiaomiModel(tail) || modelCodeBrand(tail) != "") {
+		return tail, b, r, true
+	}
+	return model, found, "", false
 }
 
 // modelElsewhere looks for a device model outside the usual place: in
