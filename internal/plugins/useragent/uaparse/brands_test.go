@@ -54,3 +54,27 @@ func TestModelAfterPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestModelLikeLocale checks that models with a locale's shape are read
+// as models and locales are still skipped.
+func TestModelLikeLocale(t *testing.T) {
+	a := New(Options{})
+	for entry, want := range map[string]string{
+		"PX_Pro":     "Elephone PX PRO",
+		"Le_Spark":   "Logicom LE Spark",
+		"UP_Groove":  "Starmobile UP Groove",
+		"EN-GB":      "Samsung SM-A515F",
+		"ZH-HANS-CN": "Samsung SM-A515F",
+		"en-us":      "Samsung SM-A515F",
+		"zh_CN":      "Samsung SM-A515F",
+		"Ar-eg":      "Samsung SM-A515F",
+	} {
+		ua := "Mozilla/5.0 (Linux; U; Android 10; " + entry + "; SM-A515F) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.66 Mobile Safari/537.36"
+		if entry == "PX_Pro" || entry == "Le_Spark" || entry == "UP_Groove" {
+			ua = "Mozilla/5.0 (Linux; Android 10; " + entry + ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.66 Mobile Safari/537.36"
+		}
+		if got := a.Analyze(ua).Get("DeviceName"); got != want {
+			t.Errorf("%s: DeviceName %q, want %q", entry, got, want)
+		}
+	}
+}

@@ -557,7 +557,7 @@ func (s *state) androidDevice() {
 			}
 			continue
 		}
-		if isAndroidNoise(lt) {
+		if isAndroidNoise(lt) && !modelLikeLocale(t) {
 			continue
 		}
 		model = t
@@ -852,6 +852,24 @@ func isAndroidNoise(lt string) bool {
 		return true // "en-us", "zh_cn_#hans"
 	}
 	return false
+}
+
+// modelLikeLocale reports a model that has the shape of a locale, two
+// letters, a dash or an underscore and more letters ("Le_Spark", "PX_Pro",
+// "UP_Groove"): a locale starts in lower case ("en-us", "zh_CN"), and
+// when a proxy has put it in capitals ("EN-GB", "ZH-HANS-CN") its second
+// part is a country of two letters or a script of four followed by the
+// country; a model starts with a capital and goes on with a longer word.
+func modelLikeLocale(t string) bool {
+	if len(t) < 6 || t[0] < 'A' || t[0] > 'Z' || t[2] != '-' && t[2] != '_' {
+		return false
+	}
+	end := 3
+	for end < len(t) && t[end] != '-' && t[end] != '_' {
+		end++
+	}
+	n := end - 3
+	return n > 2 && !(n == 4 && end < len(t))
 }
 
 // brandSpelling writes a vendor name as Yauaa does: a known brand in its
