@@ -606,6 +606,10 @@ func (s *state) androidDevice() {
 		// tokens (tables/model_classes.tsv).
 		s.devClass.set(c, confGeneric+1)
 	}
+	codeName := false
+	if m, ok := customSystemModel(model); ok {
+		model, codeName = m, true
+	}
 	brand, rest := brandOfModel(model)
 	if brand == "" || brand == "Meizu" && hasPrefixFold(model, "mz-") {
 		if m, b, r, ok := modelAfterPrefix(model, brand); ok {
@@ -626,7 +630,12 @@ func (s *state) androidDevice() {
 		// The catalogue's exact model names the maker where no prefix
 		// row names another; a prefix row may still give the class.
 		prefix, hasPrefix := modelPrefixOf(model)
-		classSet := s.catalogFacts(model, c != "", prefix, hasPrefix, &brand, &rest)
+		if codeName {
+			// A code name is no model code: the prefix rows do not
+			// speak for it.
+			hasPrefix = false
+		}
+		classSet := s.catalogFacts(model, codeName, c != "", prefix, hasPrefix, &brand, &rest)
 		if hasPrefix {
 			s.modelPrefixFacts(model, c != "" || classSet, prefix, &brand, &rest)
 		}
@@ -667,6 +676,28 @@ func (s *state) androidDevice() {
 			}
 		}
 	}
+}
+
+// customSystems are the tags custom Android systems put before the device's
+// code name in the model: LineageOS ("lineage_j5y17lte"), Resurrection
+// Remix ("rr_fortuna3g") and builds of the Android Open Source Project
+// ("AOSP on blueline").
+var customSystems = [...]string{"lineage_", "rr_", "aosp on "}
+
+// customSystemModel returns the code name behind a custom system's tag.
+func customSystemModel(model string) (string, bool) {
+	if model == "" {
+		return model, false
+	}
+	switch lowerASCII(model[0]) {
+	case 'l', 'r', 'a':
+		for _, tag := range customSystems {
+			if len(model) > len(tag)+2 && hasPrefixFold(model, tag) {
+				return model[len(tag):], true
+			}
+		}
+	}
+	return model, false
 }
 
 // modelAfterPrefix finds another maker's model behind the short tag that
