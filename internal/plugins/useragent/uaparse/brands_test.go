@@ -78,3 +78,17 @@ func TestModelLikeLocale(t *testing.T) {
 		}
 	}
 }
+
+// TestProcessorEntryBeforeModel checks that the processor Yandex's
+// browsers write after the Android version is not read as the model.
+func TestProcessorEntryBeforeModel(t *testing.T) {
+	a := New(Options{})
+	for _, ua := range []string{
+		"Mozilla/5.0 (Linux; Android 10; arm_64; ART-L29N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/83.0.4103.116 YaBrowser/20.7.2.70.00 SA/1 Mobile Safari/537.36",
+		"Mozilla/5.0 (Linux; arm_64; Android 10; ART-L29N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/83.0.4103.116 YaBrowser/20.7.2.70.00 SA/1 Mobile Safari/537.36",
+	} {
+		if got := a.Analyze(ua).Get("DeviceName"); got != "Huawei ART-L29N" {
+			t.Errorf("%s: DeviceName %q, want Huawei ART-L29N", ua, got)
+		}
+	}
+}

@@ -860,6 +860,10 @@ func isAndroidNoise(lt string) bool {
 	switch lt {
 	case "u", "i", "n", "wv", "mobile", "tablet", "linux", "tv", "", "unspecified device":
 		return true
+	case "arm", "arm_64", "aarch64", "x86", "x86_64":
+		// Yandex's browsers put the processor before or after the
+		// Android version ("Android 10; arm_64; ART-L29N").
+		return true
 	}
 	// Firefox's "rv:68.0" engine revision, the CPU of "Linux armv7l" and
 	// the operating system entries of browsers that run on Android
