@@ -17,8 +17,8 @@ import (
 // same commit, saying so.
 var goldenSets = map[string]string{
 	"dev":          "881c1421c0df64e9cf255d0a34cfaf0caaef9fa42347d89ae212b60720b220a1",
-	"dev-variants": "e3b945ac658297af1b280928c1fe61408283cd7ae5673cd339d239d1c0fd1ed3",
-	"access-log":   "084855cc33448bedb50da69d8cbdcacb13c7d09ed3e9c213f25cd4c6d6e2f907",
+	"dev-variants": "35ae3a2536a33a73c5ac38fd152b405656ca70305314ec6c593786ae1539647f",
+	"access-log":   "21d3f748873f4cfb57e72749a98fa0c532633b7794824e4d141d05d3761a510b",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
 

@@ -18,6 +18,7 @@ var (
 	sqlSignatures       []string
 	scriptSignatures    []string
 	codeSignatures      []string
+	shellSignatures     []string
 	traversalSignatures []string
 	probeSignatures     []string
 	typoSignatures      []string
@@ -61,7 +62,8 @@ func detectHacker(p *parsed) (hackerInfo, bool) {
 		h.vector, found = "Serverside include", true
 	case p.hasAny(&traversalNeedles):
 		h.vector, found = "Path Traversal", true
-	case p.hasAny(&scriptNeedles), p.hasAny(&codeNeedles) && codeInjection(p), p.hasAny(&sqlNeedles) && sqlContext(low),
+	case p.hasAny(&scriptNeedles), p.hasAny(&codeNeedles), p.hasAny(&sqlNeedles) && sqlContext(low),
+		p.hasAny(&shellNeedles) && containsAny(p.ua, shellSignatures),
 		p.has(kwXSS) && xssWord(low):
 		h.vector, found = "Code Injection", true
 	}
@@ -89,24 +91,6 @@ func detectHacker(p *parsed) (hackerInfo, bool) {
 		found = junkUserAgent(p) || p.hasAny(&probeNeedles) || p.hasAny(&typoNeedles) || impossibleCPU(p)
 	}
 	return h, found
-}
-
-// codeInjection confirms a code signature found in the lower case user
-// agent. Shell payloads write their commands in lower case ("; echo
-// vulnerable"); Echo Mobiles' phones write the maker's name with capitals
-// after the Android version ("Android 9; ECHO PRISM", "; Echo POWER"),
-// which in lower case is the same fragment. An "echo" written with capitals
-// counts only beside another signature.
-func codeInjection(p *parsed) bool {
-	if !strings.Contains(p.low, "echo") || strings.Contains(p.ua, "echo") {
-		return true
-	}
-	for _, sig := range codeSignatures {
-		if !strings.Contains(sig, "echo") && strings.Contains(p.low, sig) {
-			return true
-		}
-	}
-	return false
 }
 
 // xssWord reports "xss" standing as a word ("alert(/XSS/)",
@@ -174,6 +158,7 @@ var (
 	sqlNeedles       needleGroup
 	scriptNeedles    needleGroup
 	codeNeedles      needleGroup
+	shellNeedles     needleGroup
 	traversalNeedles needleGroup
 	toolkitNeedles   needleGroup
 	// Fuzzing probes (an encoded NUL byte or line break, a test site of
