@@ -63,15 +63,16 @@ var brandNames = map[string]string{
 }
 
 // classNames maps device-detector's device types to device classes. A row
-// gives only Tablet or TV: the analyzer follows Yauaa, which names a phone
+// gives only Tablet, TV or Car: the analyzer follows Yauaa, which names a phone
 // by its Mobile token (and an app's client without one a Mobile), so a
 // Phone class from the model would contradict it; phones still count
 // against a prefix's class.
 var classNames = map[string]string{
-	"smartphone": "Phone",
-	"phablet":    "Phone",
-	"tablet":     "Tablet",
-	"tv":         "TV",
+	"smartphone":  "Phone",
+	"phablet":     "Phone",
+	"tablet":      "Tablet",
+	"tv":          "TV",
+	"car browser": "Car",
 }
 
 type model struct {
@@ -294,7 +295,7 @@ func derive(models []model, support int, purity float64, minLen int) []row {
 		}
 		class := ""
 		for c, n := range t.classes {
-			if (c == "Tablet" || c == "TV") && float64(n)/float64(t.n) >= purity {
+			if (c == "Tablet" || c == "TV" || c == "Car") && float64(n)/float64(t.n) >= purity {
 				class = c
 			}
 		}

@@ -88,6 +88,26 @@ var playBrandNames = map[string]string{
 	"Enspert":            "Wiko",
 	"Plusone":            "Freetel",
 	"Sourcing Creation":  "Essentielb",
+	// Google's spellings of brands that write themselves otherwise on
+	// their devices and sites, and companies' names for their brands.
+	"TWOE":                     "2E",
+	"Cloud (TruConnect)":       "Cloud Mobile",
+	"Qtouch":                   "Q-Touch",
+	"GreenLion":                "Green Lion",
+	"Go Mobile":                "GoMobile",
+	"Visiontouch":              "Vision Touch",
+	"Ikimobile":                "IKI Mobile",
+	"Cell_C":                   "Cell-C",
+	"7mobile":                  "7 Mobile",
+	"Dragontouch":              "Dragon Touch",
+	"SMART_KASSEL":             "Smart Kassel",
+	"IKALL":                    "I Kall",
+	"Jambo_Technology":         "Jambo",
+	"Trimble Navigation":       "Trimble",
+	"Webfleet Solutions":       "Webfleet",
+	"NewBridge":                "New Bridge",
+	"Future Mobile Technology": "FMT",
+	"FCNT":                     "Fujitsu",
 }
 
 // companyWords end a retail brand that is a company's name rather than the
@@ -97,9 +117,14 @@ var companyWords = []string{" Innovation", " Trading", " Electronics", " Phones"
 	" Technology", " Technologies", " Co., Ltd.", " Ltd.", " Ltd", " Inc.", " Inc", " SRL", " S.A.", " digital"}
 
 // entry is a model of the list: the key it is looked up by, the brand and
-// the class ("Tablet", "TV" or "").
+// the class ("Tablet", "TV" or ""). A device entry is keyed by the
+// device's code name (the Device column, Build.DEVICE: "kenzo",
+// "j5y17lte") rather than its model name; custom systems and some
+// firmware report the code name as the model ("lineage_j5y17lte", "AOSP
+// on blueline", "rosemary").
 type entry struct {
 	key, brand, class string
+	device            bool
 }
 
 func main() {
@@ -122,13 +147,23 @@ func run(w io.Writer, in string, spellingTables ...string) error {
 	if err != nil {
 		return err
 	}
-	entries, dropped := catalogue(records, spell)
+	entries, dropped, droppedDevices := catalogue(records, spell)
+	models := 0
+	for _, e := range entries {
+		if !e.device {
+			models++
+		}
+	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, header, len(entries), dropped)
+	fmt.Fprintf(bw, header, models, len(entries)-models, dropped, droppedDevices)
 	for _, e := range entries {
 		class := e.class
 		if class == "" {
 			class = "-"
+		}
+		if e.device {
+			fmt.Fprintf(bw, "%s\t%s\t%s\tdevice\n", e.key, e.brand, class)
+			continue
 		}
 		fmt.Fprintf(bw, "%s\t%s\t%s\n", e.key, e.brand, class)
 	}
@@ -138,9 +173,12 @@ func run(w io.Writer, in string, spellingTables ...string) error {
 const header = `# Android models by the model name a device reports (Build.MODEL), from Google Play's list of
 # supported devices (testdata/useragents/google-play-devices, README beside it). Columns: key (the
 # model in lower case without spaces, dashes and underscores), brand (the analyzer's name for the
-# maker), class (Tablet or TV where the marketing name says so, else "-"). Sorted by key, one row
-# per key, so that the analyzer finds a model by binary search in the embedded text without
-# building anything. %d models; %d models named by more than one brand are left out.
+# maker), class (Tablet or TV where the marketing name says so, else "-"), and "device" on a row
+# keyed by a device's code name (Build.DEVICE, in lower case in the list) that no model is named,
+# which custom systems and some firmware report as the model. Sorted by key, one row per key, so
+# that the analyzer finds a model by binary search in the embedded text without building
+# anything. %d models and %d code names; %d models and %d code names named by more than one brand
+# are left out.
 # Made by tools/uaplaymodels; do not edit by hand:
 #   go run ./tools/uaplaymodels > internal/plugins/useragent/uaparse/tables/catalog/android_models.tsv
 `
@@ -219,10 +257,36 @@ func readSpellings(path string, spell map[string]string) error {
 }
 
 // catalogue makes the sorted entries, one per key; a key that two brands
-// name is left out (dropped counts them).
-func catalogue(records [][]string, spell map[string]string) (entries []entry, dropped int) {
+// name is left out (dropped and droppedDevices count them). A code name
+// becomes a key only where no model is named so, it has a lower case
+// letter as the list writes it (code names are written so; "T10K_Plus" in
+// the Device column is a model's name), and its key is four characters
+// or more.
+func catalogue(records [][]string, spell map[string]string) (entries []entry, dropped, droppedDevices int) {
 	byKey := map[string]*entry{}
 	ambiguous := map[string]bool{}
+	devices := map[string]*entry{}
+	ambiguousDevices := map[string]bool{}
+	for _, r := range records {
+		brand := brandName(r[0], spell)
+		if strings.HasPrefix(strings.ToLower(r[3]), "nexus ") {
+			brand = "Google"
+		}
+		key := uaparse.CatalogueKey(r[2])
+		if brand == "" || len(key) < 4 || strings.ContainsAny(key, ",()\t\"") || strings.ToUpper(r[2]) == r[2] {
+			continue
+		}
+		class := classOf(r[1] + " " + r[3])
+		e, ok := devices[key]
+		switch {
+		case !ok:
+			devices[key] = &entry{key: key, brand: brand, class: class, device: true}
+		case e.brand != brand:
+			ambiguousDevices[key] = true
+		case e.class != class:
+			e.class = ""
+		}
+	}
 	for _, r := range records {
 		brand := brandName(r[0], spell)
 		if strings.HasPrefix(strings.ToLower(r[3]), "nexus ") {
@@ -252,8 +316,18 @@ func catalogue(records [][]string, spell map[string]string) (entries []entry, dr
 		}
 		entries = append(entries, *e)
 	}
+	for k, e := range devices {
+		if _, ok := byKey[k]; ok {
+			continue // a model's name, which the model's row answers for
+		}
+		if ambiguousDevices[k] {
+			droppedDevices++
+			continue
+		}
+		entries = append(entries, *e)
+	}
 	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
-	return entries, dropped
+	return entries, dropped, droppedDevices
 }
 
 // fold is a brand's letters and digits in lower case.

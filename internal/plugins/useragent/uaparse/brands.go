@@ -49,9 +49,10 @@ func huaweiModel(m string) bool {
 	return true
 }
 
-// xiaomiModel reports Xiaomi's model numbers since 2020, which encode the
-// year and month of release: "M2011K2C" (M, four digits, a letter, a digit,
-// letters) or "2201117TG" (seven digits, then one to three letters).
+// xiaomiModel reports Xiaomi's model numbers since 2019, which encode the
+// year and month of release: "M2011K2C" (M, four digits, a letter, one or
+// two digits, letters; "M2010J19SY", "M1903F10G") or "2201117TG" (seven
+// digits, then one to three letters).
 func xiaomiModel(m string) bool {
 	digitsThenLetters := func(s string, nd int) bool {
 		if len(s) < nd+1 || len(s) > nd+3 {
@@ -65,13 +66,20 @@ func xiaomiModel(m string) bool {
 		}
 		return true
 	}
-	if len(m) >= 8 && len(m) <= 10 && m[0] == 'M' && m[5] >= 'A' && m[5] <= 'Z' && m[6] >= '0' && m[6] <= '9' {
+	if len(m) >= 8 && len(m) <= 11 && m[0] == 'M' && m[5] >= 'A' && m[5] <= 'Z' && m[6] >= '0' && m[6] <= '9' {
 		for i := 1; i < 5; i++ {
 			if m[i] < '0' || m[i] > '9' {
 				return false
 			}
 		}
-		for i := 7; i < len(m); i++ {
+		i := 7
+		if m[i] >= '0' && m[i] <= '9' {
+			i++ // the series' second digit
+		}
+		if i == len(m) || len(m)-i > 3 {
+			return false
+		}
+		for ; i < len(m); i++ {
 			if m[i] < 'A' || m[i] > 'Z' {
 				return false
 			}

@@ -21,10 +21,75 @@ func TestBrandProductLines(t *testing.T) {
 		"Flare S7": "Cherry Mobile", "CITI_7586_3G": "Digma", "Citi 1903 4G": "Digma", "Optima 8019N 4G": "Digma",
 		"Plane 1573N 3G": "Digma", "ILIUM M7s": "Lanix", "Impress Eagle": "Vertex", "M-MP7S2A3G": "Mediacom",
 		"M-PPG700": "Mediacom", "M-SP10EGP": "Mediacom", "TM-7055HD": "teXet", "VIA_A1": "Casper", "VIA A3": "Casper", "BQru-4526": "BQ", "Aquaris X5 Plus": "BQ", "BQS-4005": "BQ",
+		"nova 8": "Huawei", "Mate 40 RS": "Huawei", "Enjoy Z 5G": "Huawei", "Maimang 9": "Huawei", "Qin 1s+": "Xiaomi", "QIN2 Pro": "Xiaomi", "Black Shark 3S": "Xiaomi",
+		"Aqua Lite": "Intex", "Aqua_Power_HD": "Intex", "Aqua.Active": "Intex", "Easy L Pro": "Highscreen", "Easy_S_Pro": "Highscreen", "Easy-Power": "Highscreen", "NT-0704S": "IconBIT", "NT-1017T": "IconBIT", "NT-3506M": "IconBIT",
 		"SIE-S55": "Siemens",
 	} {
 		if b, _ := brandOfModel(model); b != want {
 			t.Errorf("brandOfModel(%q) = %q, want %q", model, b, want)
+		}
+	}
+}
+
+// TestModelAfterPrefix checks the models that another maker's tag
+// precedes: Meizu's browser's "MZ-" and carriers' build tags, and the
+// first words that are a maker's own name, which stay the brand.
+func TestModelAfterPrefix(t *testing.T) {
+	a := New(Options{})
+	for model, want := range map[string]string{
+		"MZ-Infinix X695C": "Infinix X695C",
+		"MZ-M2010J19SY":    "Xiaomi M2010J19SY",
+		"MZ-STK-LX1":       "Huawei STK-LX1",
+		"MZ-M3s":           "Meizu MZ-M3S",
+		"MZ-MEIZU 20":      "Meizu MZ-Meizu 20",
+		"OB-OPPO A31c":     "Oppo A31C",
+		"BBG-vivo X3V":     "Vivo X3V",
+		"M1903F10I":        "Xiaomi M1903F10I",
+		"Garmin-Asus A10":  "Garmin-Asus A10",
+		"Getnord-Onyx":     "Getnord Onyx",
+		"GLORY O2":         "Glory O2",
+	} {
+		ua := "Mozilla/5.0 (Linux; U; Android 10; zh-CN; " + model + " Build/MRA58K) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/57.0.2987.108 MZBrowser/2.2.010 Mobile Safari/537.36"
+		if got := a.Analyze(ua).Get("DeviceName"); got != want {
+			t.Errorf("%s: DeviceName %q, want %q", model, got, want)
+		}
+	}
+}
+
+// TestModelLikeLocale checks that models with a locale's shape are read
+// as models and locales are still skipped.
+func TestModelLikeLocale(t *testing.T) {
+	a := New(Options{})
+	for entry, want := range map[string]string{
+		"PX_Pro":     "Elephone PX PRO",
+		"Le_Spark":   "Logicom LE Spark",
+		"UP_Groove":  "Starmobile UP Groove",
+		"EN-GB":      "Samsung SM-A515F",
+		"ZH-HANS-CN": "Samsung SM-A515F",
+		"en-us":      "Samsung SM-A515F",
+		"zh_CN":      "Samsung SM-A515F",
+		"Ar-eg":      "Samsung SM-A515F",
+	} {
+		ua := "Mozilla/5.0 (Linux; U; Android 10; " + entry + "; SM-A515F) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.66 Mobile Safari/537.36"
+		if entry == "PX_Pro" || entry == "Le_Spark" || entry == "UP_Groove" {
+			ua = "Mozilla/5.0 (Linux; Android 10; " + entry + ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.66 Mobile Safari/537.36"
+		}
+		if got := a.Analyze(ua).Get("DeviceName"); got != want {
+			t.Errorf("%s: DeviceName %q, want %q", entry, got, want)
+		}
+	}
+}
+
+// TestProcessorEntryBeforeModel checks that the processor Yandex's
+// browsers write after the Android version is not read as the model.
+func TestProcessorEntryBeforeModel(t *testing.T) {
+	a := New(Options{})
+	for _, ua := range []string{
+		"Mozilla/5.0 (Linux; Android 10; arm_64; ART-L29N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/83.0.4103.116 YaBrowser/20.7.2.70.00 SA/1 Mobile Safari/537.36",
+		"Mozilla/5.0 (Linux; arm_64; Android 10; ART-L29N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/83.0.4103.116 YaBrowser/20.7.2.70.00 SA/1 Mobile Safari/537.36",
+	} {
+		if got := a.Analyze(ua).Get("DeviceName"); got != "Huawei ART-L29N" {
+			t.Errorf("%s: DeviceName %q, want Huawei ART-L29N", ua, got)
 		}
 	}
 }

@@ -25,9 +25,11 @@ import (
 //go:embed tables/catalog/android_models.tsv
 var androidModels string
 
-// catalogRow is a row of the catalogue.
+// catalogRow is a row of the catalogue. A device row is keyed by a
+// device's code name ("kenzo", "j5y17lte") rather than a model name.
 type catalogRow struct {
 	brand, class string
+	device       bool
 }
 
 // catalogKeyLongest is the longest model name looked up; longer ones are
@@ -87,6 +89,9 @@ func catalogLookup(model string) (catalogRow, bool) {
 				return catalogRow{}, false
 			}
 			r := catalogRow{brand: rest[:t], class: rest[t+1:]}
+			if c, ok := strings.CutSuffix(r.class, "\tdevice"); ok {
+				r.class, r.device = c, true
+			}
 			if r.class == "-" {
 				r.class = ""
 			}
@@ -115,7 +120,7 @@ func catalogRowText(i int) string {
 var androidModelsStart int
 
 // catalogRowStarts holds the offset in the text of each row of the
-// catalogue, in order (145 KB for 36,000 rows). catalogIndex holds, for
+// catalogue, in order (175 KB for 44,000 rows). catalogIndex holds, for
 // each start of a key of three letters or digits (bucket b), the number of
 // the first row at or after that start: the rows of bucket b are among rows
 // catalogIndex[b] to catalogIndex[b+1]-1, a handful. A lookup so compares a
@@ -209,17 +214,24 @@ func catalogStart(text string) int {
 
 // catalogFacts reads the model's row of the catalogue, if it has one. The
 // row names the maker unless the model's row of model_prefixes.tsv
-// (prefix, when hasPrefix) names another, a model-code shape or a maker's
-// convention named another (brandByShape: Yauaa's and device-detector's
+// (prefix, when hasPrefix) names another, a model-code shape flagged
+// "sub-brand" named another (subBrandCode: Yauaa's and device-detector's
 // names for a sub-brand, Nubia rather than ZTE), or the model starts with
 // the name of the brand it is sold under ("Orange Daytona", which Huawei
 // made). It gives the class when the model's own words gave none
 // (hasClass), and reports whether it did (classSet). A Mobile, an app's
 // device that says neither Mobile nor Tablet, stays one unless the row
 // names a television, as with the model prefixes.
-func (s *state) catalogFacts(model string, hasClass bool, prefix modelPrefix, hasPrefix bool, brand, rest *string) (classSet bool) {
+//
+// A device row counts only for a code name: a model written in lower case
+// as code names are ("rosemary"), or one a custom system's tag preceded
+// (codeName: "lineage_j5y17lte", "AOSP on Manta"; such a code name is no
+// seller's name, whatever brand it starts with). A model written with
+// capitals that is also some device's code name ("Vienna", "Presto") is
+// more likely another maker's model of that name.
+func (s *state) catalogFacts(model string, codeName, hasClass bool, prefix modelPrefix, hasPrefix bool, brand, rest *string) (classSet bool) {
 	row, ok := catalogLookup(model)
-	if !ok {
+	if !ok || row.device && !codeName && hasUpper(model) {
 		return false
 	}
 	if hasPrefix && prefix.brand != row.brand {
@@ -230,7 +242,10 @@ func (s *state) catalogFacts(model string, hasClass bool, prefix modelPrefix, ha
 		// Alcatel) or the carrier. The row decides.
 		return false
 	}
-	if *brand != row.brand && (*brand == "" || !brandByShape(model) && !hasPrefixFold(model, *brand)) {
+	// A model-code shape or a maker's convention (brands.go) guesses the
+	// maker from the look of the model; the catalogue knows the model
+	// ("5124J" is sold as a TCL, though Alcatel's codes look the same).
+	if *brand != row.brand && (*brand == "" || codeName || !subBrandCode(model) && !hasPrefixFold(model, *brand)) {
 		*brand, *rest = row.brand, withoutBrandWords(model, row.brand)
 	}
 	if !hasClass && row.class != "" && (s.devClass.v != "Mobile" || row.class == "TV") {

@@ -17,8 +17,11 @@ func TestCatalogueWellFormed(t *testing.T) {
 	prev := ""
 	for i, line := range rows {
 		cols := strings.Split(line, "\t")
+		if len(cols) == 4 && cols[3] == "device" {
+			cols = cols[:3]
+		}
 		if len(cols) != 3 {
-			t.Fatalf("row %d %q: %d columns, want 3", i, line, len(cols))
+			t.Fatalf("row %d %q: %d columns, want 3, or 4 with device", i, line, len(cols))
 		}
 		key, brand, class := cols[0], cols[1], cols[2]
 		if key <= prev {
@@ -70,6 +73,18 @@ func TestCatalogueExamples(t *testing.T) {
 		// the catalogue's maker (ZTE, Alcatel).
 		{"BGH Joy Smart A6", "BGH", "", ""},
 		{"HEYOU60", "Essentielb", "", ""},
+		// The exact model outranks a maker's code shape: TCL sells
+		// models with Alcatel's codes, Acer with ZTE's.
+		{"5124J", "TCL", "TCL 5124J", ""},
+		{"Z160", "Acer", "Acer Z160", ""},
+		// A shape flagged sub-brand outranks the catalogue's maker.
+		{"NX563J", "Nubia", "Nubia NX563J", ""},
+		// A device's code name, as firmware and custom systems report
+		// it; written with capitals, a code name is not taken for one.
+		{"rosemary", "Xiaomi", "", ""},
+		{"lineage_j5y17lte", "Samsung", "", ""},
+		{"AOSP on Manta", "Google", "", ""},
+		{"Vienna", "BlackBerry", "", ""},
 	} {
 		ua := "Mozilla/5.0 (Linux; Android 10; " + tc.model + ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36"
 		r := a.Analyze(ua)

@@ -716,7 +716,7 @@ func (s *state) androidDevice() {
 			}
 			continue
 		}
-		if isAndroidNoise(lt) {
+		if isAndroidNoise(lt) && !modelLikeLocale(t) {
 			continue
 		}
 		model = t
@@ -766,7 +766,16 @@ func (s *state) androidDevice() {
 		// tokens (tables/model_classes.tsv).
 		s.devClass.set(c, confGeneric+1)
 	}
+	codeName := false
+	if m, ok := customSystemModel(model); ok {
+		model, codeName = m, true
+	}
 	brand, rest := brandOfModel(model)
+	if brand == "" || brand == "Meizu" && hasPrefixFold(model, "mz-") {
+		if m, b, r, ok := modelAfterPrefix(model, brand); ok {
+			model, brand, rest = m, b, r
+		}
+	}
 	if brand == "" && strings.HasPrefix(build, "10.") && len(build) > 5 && build[3] >= '0' && build[3] <= '3' && build[4] == '.' {
 		// BlackBerry 10's Android runtime reports the BlackBerry 10
 		// release as the build ("Leap Build/10.3.2.231").
@@ -781,7 +790,12 @@ func (s *state) androidDevice() {
 		// The catalogue's exact model names the maker where no prefix
 		// row names another; a prefix row may still give the class.
 		prefix, hasPrefix := modelPrefixOf(model)
-		classSet := s.catalogFacts(model, c != "", prefix, hasPrefix, &brand, &rest)
+		if codeName {
+			// A code name is no model code: the prefix rows do not
+			// speak for it.
+			hasPrefix = false
+		}
+		classSet := s.catalogFacts(model, codeName, c != "", prefix, hasPrefix, &brand, &rest)
 		if hasPrefix {
 			s.modelPrefixFacts(model, c != "" || classSet, prefix, &brand, &rest)
 		}
@@ -822,6 +836,58 @@ func (s *state) androidDevice() {
 			}
 		}
 	}
+}
+
+// customSystems are the tags custom Android systems put before the device's
+// code name in the model: LineageOS ("lineage_j5y17lte"), Resurrection
+// Remix ("rr_fortuna3g") and builds of the Android Open Source Project
+// ("AOSP on blueline").
+var customSystems = [...]string{"lineage_", "rr_", "aosp on "}
+
+// customSystemModel returns the code name behind a custom system's tag.
+func customSystemModel(model string) (string, bool) {
+	if model == "" {
+		return model, false
+	}
+	switch lowerASCII(model[0]) {
+	case 'l', 'r', 'a':
+		for _, tag := range customSystems {
+			if len(model) > len(tag)+2 && hasPrefixFold(model, tag) {
+				return model[len(tag):], true
+			}
+		}
+	}
+	return model, false
+}
+
+// modelAfterPrefix finds another maker's model behind the short tag that
+// a browser, a carrier's build or a custom system put in front of it:
+// Meizu's browser writes "MZ-" before every model it runs on
+// ("MZ-Infinix X695C", "MZ-M2010J19SY"), Chinese carriers' builds their
+// own tag ("OB-OPPO A31c", "BBG-vivo X3V", "YL-Coolpad_7260"). found is
+// the brand the whole model gave: none, or Meizu for "MZ-". The tag is
+// two to four capitals and a dash; a longer or mixed-case first word is
+// more likely the maker's own name ("Garmin-Asus A10", "Getnord-Onyx").
+// The rest counts when it starts with its maker's name, or, behind
+// Meizu's "MZ-", when it has a maker's code shape ("STK-LX1" is Huawei's);
+// Meizu's own models ("MZ-M3s", "MZ-MEIZU 20") keep Meizu.
+func modelAfterPrefix(model, found string) (m, brand, rest string, ok bool) {
+	i := 0
+	for i < len(model) && i < 5 && model[i] >= 'A' && model[i] <= 'Z' {
+		i++
+	}
+	if i < 2 || i > 4 || i+2 > len(model) || model[i] != '-' || !isLetter(model[i+1]) {
+		return model, found, "", false
+	}
+	tail := model[i+1:]
+	b, r := brandOfModel(tail)
+	if b == "" || b == found {
+		return model, found, "", false
+	}
+	if hasPrefixFold(tail, b) || found == "Meizu" && (huaweiModel(tail) || xiaomiModel(tail) || modelCodeBrand(tail) != "") {
+		return tail, b, r, true
+	}
+	return model, found, "", false
 }
 
 // modelElsewhere looks for a device model outside the usual place: in
@@ -981,6 +1047,10 @@ func isAndroidNoise(lt string) bool {
 	switch lt {
 	case "u", "i", "n", "wv", "mobile", "tablet", "linux", "tv", "", "unspecified device":
 		return true
+	case "arm", "arm_64", "aarch64", "x86", "x86_64":
+		// Yandex's browsers put the processor before or after the
+		// Android version ("Android 10; arm_64; ART-L29N").
+		return true
 	}
 	// Firefox's "rv:68.0" engine revision, the CPU of "Linux armv7l" and
 	// the operating system entries of browsers that run on Android
@@ -1007,6 +1077,24 @@ func isAndroidNoise(lt string) bool {
 		return true // "en-us", "zh_cn_#hans"
 	}
 	return false
+}
+
+// modelLikeLocale reports a model that has the shape of a locale, two
+// letters, a dash or an underscore and more letters ("Le_Spark", "PX_Pro",
+// "UP_Groove"): a locale starts in lower case ("en-us", "zh_CN"), and
+// when a proxy has put it in capitals ("EN-GB", "ZH-HANS-CN") its second
+// part is a country of two letters or a script of four followed by the
+// country; a model starts with a capital and goes on with a longer word.
+func modelLikeLocale(t string) bool {
+	if len(t) < 6 || t[0] < 'A' || t[0] > 'Z' || t[2] != '-' && t[2] != '_' {
+		return false
+	}
+	end := 3
+	for end < len(t) && t[end] != '-' && t[end] != '_' {
+		end++
+	}
+	n := end - 3
+	return n > 2 && !(n == 4 && end < len(t))
 }
 
 // brandSpelling writes a vendor name as Yauaa does: a known brand in its

@@ -25,7 +25,11 @@ import (
 // nothing: a table line that starts with "#" is a comment, so a shape that
 // starts with a digit is written "^#...". A row whose shape holds "%" may require the
 // "%" characters to mix letters and digits (column "mixed"), so that
-// "G%{4}" takes Google's "GB7N6" but not a number like "G1000".
+// "G%{4}" takes Google's "GB7N6" but not a number like "G1000". A row
+// flagged "sub-brand" names the brand a maker sells a series under where
+// the catalogue of Android models names the maker (nubia's "NX563J", which
+// Google's list gives to ZTE): such a shape outranks the catalogue, and
+// every other shape gives way to the catalogue's exact model.
 
 // codeElem is one element of a compiled shape.
 type codeElem struct {
@@ -36,10 +40,11 @@ type codeElem struct {
 
 // modelCode is a row of tables/model_codes.tsv, compiled.
 type modelCode struct {
-	shape string
-	elems []codeElem
-	brand string
-	mixed bool
+	shape    string
+	elems    []codeElem
+	brand    string
+	mixed    bool
+	subBrand bool // the brand is a sub-brand the catalogue names the maker of
 }
 
 // modelCodes are the shapes by the lower case first byte of the models they
@@ -69,9 +74,11 @@ func compileModelCode(shape, brand, flags string) (*modelCode, error) {
 	switch flags {
 	case "mixed":
 		mc.mixed = true
+	case "sub-brand":
+		mc.subBrand = true
 	case "-":
 	default:
-		return nil, fmt.Errorf("model code %q: flags %q, want mixed or -", shape, flags)
+		return nil, fmt.Errorf("model code %q: flags %q, want mixed, sub-brand or -", shape, flags)
 	}
 	for i := 0; i < len(shape); {
 		e := codeElem{min: 1, max: 1}
@@ -159,12 +166,28 @@ func matchCodeElems(elems []codeElem, m string, prefix bool) bool {
 // modelCodeBrand returns the brand whose model-code shape the whole model
 // has, or "".
 func modelCodeBrand(model string) string {
+	if mc := modelCodeOf(model); mc != nil {
+		return mc.brand
+	}
+	return ""
+}
+
+// subBrandCode reports whether the model has the shape of a row flagged
+// "sub-brand", whose brand outranks the catalogue's maker.
+func subBrandCode(model string) bool {
+	mc := modelCodeOf(model)
+	return mc != nil && mc.subBrand
+}
+
+// modelCodeOf returns the first row whose shape the whole model has, or
+// nil.
+func modelCodeOf(model string) *modelCode {
 	if model == "" || len(model) > 24 {
-		return ""
+		return nil
 	}
 	for _, mc := range modelCodes[lowerASCII(model[0])] {
 		if mc.match(model) {
-			return mc.brand
+			return mc
 		}
 	}
 	// The table is indexed by the lower case first byte; a capital first
@@ -172,9 +195,9 @@ func modelCodeBrand(model string) string {
 	if c := model[0]; c >= 'A' && c <= 'Z' {
 		for _, mc := range modelCodes[c] {
 			if mc.elems[0].class != 0 && mc.match(model) {
-				return mc.brand
+				return mc
 			}
 		}
 	}
-	return ""
+	return nil
 }

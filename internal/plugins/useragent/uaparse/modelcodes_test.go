@@ -46,6 +46,12 @@ func TestModelCodeShapes(t *testing.T) {
 			t.Errorf("shape %q on %q: %v, want %v", c.shape, c.model, got, c.want)
 		}
 	}
+	if mc, err := compileModelCode("NX#{3}@{1,2}", "X", "sub-brand"); err != nil || !mc.subBrand || !mc.match("NX563J") {
+		t.Errorf("sub-brand shape: %v, %v", mc, err)
+	}
+	if _, err := compileModelCode("V#{4}", "X", "mixed,sub"); err == nil {
+		t.Error("unknown flag compiled")
+	}
 	for _, bad := range []string{"", "#{0}", "#{2", "@{3,1}"} {
 		if _, err := compileModelCode(bad, "X", "-"); err == nil {
 			t.Errorf("shape %q compiled", bad)
