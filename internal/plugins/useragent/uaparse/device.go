@@ -828,6 +828,25 @@ func brandSpelling(vendor string) string {
 	if b, ok := knownBrand(vendor); ok {
 		return b
 	}
+	if strings.IndexByte(vendor, '_') > 0 && strings.ToUpper(vendor) == vendor {
+		// Makers that fill a fixed field write the spaces of their name as
+		// underscores ("MEGA_VISION", "EAS_ELECTRIC"): the words are
+		// written as a shouted name of one word would be.
+		var b strings.Builder
+		for w := range strings.SplitSeq(vendor, "_") {
+			if w == "" {
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			if len(w) > 3 {
+				w = capitalize(strings.ToLower(w))
+			}
+			b.WriteString(w)
+		}
+		return b.String()
+	}
 	if len(vendor) > 3 && strings.ToUpper(vendor) == vendor {
 		return capitalize(strings.ToLower(vendor))
 	}

@@ -87,6 +87,9 @@ func (s *state) tvDevice() {
 			s.ceTrailerTV()
 		}
 	}
+	if s.devClass.v == "TV" && s.devBrand.c < confFamily+1 {
+		s.oemBrand()
+	}
 	if s.setTopBox() {
 		return
 	}
@@ -188,7 +191,7 @@ func (s *state) hbbTVDevice() bool {
 		fields[n] = strings.TrimSpace(f)
 		n++
 	}
-	vendor, model, software := fields[1], fields[2], fields[3]
+	vendor, model, software := hbbTVVendor(fields[1], fields[2]), fields[2], fields[3]
 	if vendor == "" {
 		return true
 	}
@@ -208,6 +211,90 @@ func (s *state) hbbTVDevice() bool {
 		s.os = osInfo{name: "Proprietary", version: software, class: "Embedded", cpu: s.os.cpu}
 	}
 	return true
+}
+
+// oemBrand reads the brand of a television whose HbbTV entry named none,
+// from the two places where the sets that one company builds for many
+// brands name the brand they are sold under:
+//   - the Freeview Play entry, which follows the HbbTV convention with the
+//     vendor first ("FVC/5.0 (BUSH; MB181; )");
+//   - the comment of TiVo OS, "(ODM board BRAND)" ("TiVoOS/1.0.0 (Vestel
+//     MB181 CROWN)").
+//
+// Either outranks the maker of the browser's "Model/Vestel-MB181" product,
+// which names the company that built the set.
+func (s *state) oemBrand() {
+	if c, ok := s.p.commentAfter("FVC/"); ok {
+		vendor, model, _ := strings.Cut(c, ";")
+		model, _, _ = strings.Cut(model, ";")
+		vendor = hbbTVVendor(strings.TrimSpace(vendor), strings.TrimSpace(model))
+		if vendor != "" && isLetter(vendor[0]) && !strings.ContainsAny(vendor, ".,") {
+			s.devBrand.set(brandSpelling(vendor), confFamily+1)
+			s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
+			return
+		}
+	}
+	if c, ok := s.p.commentAfter("TiVoOS/"); ok {
+		if f := strings.Fields(c); len(f) >= 3 && isLetter(f[2][0]) {
+			s.devBrand.set(brandSpelling(strings.Join(f[2:], " ")), confFamily+1)
+			s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
+		}
+	}
+}
+
+// commentAfter returns the text of the parenthesised comment that follows
+// the first product starting with prefix ("FVC/5.0 (BUSH; MB181; )"), and
+// whether there is one. It is asked only by the rules of televisions.
+func (p *parsed) commentAfter(prefix string) (string, bool) {
+	i := strings.Index(p.ua, prefix)
+	if i < 0 {
+		return "", false
+	}
+	rest := p.ua[i+len(prefix):]
+	j := strings.IndexAny(rest, " (")
+	if j < 0 {
+		return "", false
+	}
+	rest = strings.TrimLeft(rest[j:], " ")
+	if rest == "" || rest[0] != '(' {
+		return "", false
+	}
+	end := strings.IndexByte(rest, ')')
+	if end < 0 {
+		return "", false
+	}
+	return rest[1:end], true
+}
+
+// hbbTVVendor gives the brand a television names in the vendor field of
+// its HbbTV entry, or of the Freeview Play entry that follows the same
+// convention ("FVC/5.0 (VENDOR; MODEL; )"). The vendor is the company that
+// made the set, except where the field says otherwise:
+//   - sets made for another brand name the chain "maker/brand" or
+//     "platform/maker/brand" ("LGE/ATMACA/SUNNY": LG's webOS, built by
+//     Atmaca, sold as Sunny): the brand is the last name;
+//   - Vestel marks the brand of a customer "CUS:" ("CUS:FUNAI");
+//   - the sets that run Hisense's VIDAA for another brand name VIDAA and
+//     end the model field with the brand ("2023_VS0643FD2_0104_COLES").
+//
+// A name followed by a version ("Freesat/1.0") is a platform, kept as it
+// is.
+func hbbTVVendor(vendor, model string) string {
+	vendor = strings.TrimPrefix(vendor, "CUS:")
+	if k := strings.LastIndexByte(vendor, '/'); k > 0 && k+1 < len(vendor) && isLetter(vendor[k+1]) {
+		first, _, _ := strings.Cut(vendor, "/")
+		if k == len(first) && strings.EqualFold(first, "LGE") {
+			return first // "LGE/TPV": LG's set, built by another company
+		}
+		return vendor[k+1:]
+	}
+	if strings.EqualFold(vendor, "VIDAA") {
+		if k := strings.LastIndexByte(model, '_'); k > 0 && len(model)-k > 3 && !strings.ContainsAny(model[k+1:], "0123456789") {
+			return model[k+1:]
+		}
+		return "Hisense"
+	}
+	return vendor
 }
 
 // ceDevice reads the "(Vendor, Model, wired)" or "(Vendor, Model,

@@ -60,3 +60,35 @@ func TestHbbTVVendorEntry(t *testing.T) {
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Thomson", "DeviceName": "Thomson Unspecified TV"}},
 	})
 }
+
+// TestTVVendorFields shows the brand read from the vendor fields of
+// televisions built by one company for many brands: the chain of an HbbTV
+// vendor ("LGE/ODM/BRAND"), Vestel's "CUS:" customer mark, a brand whose
+// spaces are underscores, the brand at the end of a VIDAA model field, the
+// Freeview Play entry and the comment of TiVo OS. The brands and models are
+// made up in these shapes.
+func TestTVVendorFields(t *testing.T) {
+	brand := func(b string) map[string]string { return map[string]string{"DeviceClass": "TV", "DeviceBrand": b} }
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/87.0.4280.88 Safari/537.36 HbbTV/1.6.1 (+DRM; LGE/EXAMPLEODM/QWZYTEC; QT55X1; WEBOS22 03.34.35; W22_K8AP; DTV_C22L;)",
+			brand("Qwzytec")},
+		{"Mozilla/5.0 (Linux; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/39.0.2171.71 Safari/537.36 SRAF/3.6 HbbTV/1.2.1 (; EXAMPLEODM/QWZYTEC; 16QT038; 1.3; 1.1; 2018); CE-HTML/1.0",
+			brand("Qwzytec")},
+		{"Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/68.0.3440.106 Safari/537.36 HbbTV/1.5.1 (+DRM; LGE/EXAMPLEODM; 43QT000; WEBOS5.0 04.50.60; W50_K6LP; DTV_C20P;)",
+			brand("LG")},
+		{"Opera/9.80 (Linux mips; ) Presto/2.12.407 Version/12.51 HbbTV/1.2.1 (; CUS:QWZYTEC; MB95; 3.6.2.f; 1.0;) SmartTvA/3.0.0 CE-HTML/1.0",
+			brand("Qwzytec")},
+		{"Mozilla/5.0 (Linux ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/67.0.3396.99 Safari/537.36 OPR/46.0.2207.0 OMI/4.13.5.431.SIERRA.164 Model/Vestel-MB230 VSTVB MB200 HbbTV/1.5.1 (+DRM; QWZY_VISION; MB230; 0.51.49.0; ; _TV_NT72671_2019;) SmartTvA/3.0.0",
+			brand("Qwzy Vision")},
+		{"Mozilla/5.0 (X11; Linux aarch64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/100.0.4896.127 Odin/100.4896.4.10 Safari/537.36 HbbTV/1.6.1 (+DRM;VIDAA;2023_VS0000FD2_0104_QWZYTEC;V0104.07.00W.N1116;;0000;) FVC/8.0 (VIDAA;0000;)",
+			brand("Qwzytec")},
+		{"Mozilla/5.0 (Linux ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/77.0.3865.120 Safari/537.36 OPR/46.0.2207.0 OMI/4.20.5.61.LIMA.179 Model/Vestel-MB181 VSTVB MB100 FVC/5.0 (QWZYTEC; MB181; ) SmartTvA/3.0.0",
+			brand("Qwzytec")},
+		{"Mozilla/5.0 (Linux ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/108.0.5359.128 Safari/537.36 OPR/46.0.2207.0 OMI/4.23.2.96.LIMA2.117 Model/Vestel-MB181 VSTVB MB100 TiVoOS/1.0.0 (Vestel MB181 QWZYTEC) SmartTvA/3.0.0",
+			brand("Qwzytec")},
+		// A platform named with its version in the vendor field stays as
+		// it is.
+		{"Opera/9.80 (Linux mips; HbbTV/1.2.1 (; Freesat/1.0; qx1000s; 1.0.0; 1.0.0; wired); ce-html/1.0) Presto/2.12.407 Version/12.50",
+			brand("Freesat/1.0")},
+	})
+}
