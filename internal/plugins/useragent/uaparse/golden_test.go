@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "ed66cdb8646cf3bcd70e5626a240848da94161ca37c86db456456afb2724ca29",
-	"dev-variants": "3c2c66810b7fa3987a62cd5cb945a8b179c33fc2da9436f90ea73ed88b8c0eb9",
+	"dev":          "df91344b63d9b9273dff40e3e153d345be0ea5b95374f1b5c2d70a37e565f414",
+	"dev-variants": "248d7508139b76effb9e5d9fd1d89b5a49089565a680a28afb08f0b3aed0f053",
 	"access-log":   "084855cc33448bedb50da69d8cbdcacb13c7d09ed3e9c213f25cd4c6d6e2f907",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }

@@ -404,7 +404,7 @@ func buildSetTopBoxNeedles() needleGroup {
 // the system it is, if it is one (tables/tv_platforms.tsv).
 var tvPlatforms map[string]tvPlatformRow
 
-type tvPlatformRow struct{ class, system string }
+type tvPlatformRow struct{ class, system, maker, device string }
 
 func buildTVPlatforms() map[string]tvPlatformRow {
 	rows := loadTable("tv_platforms.tsv", tableColumns["tv_platforms.tsv"])
@@ -414,9 +414,35 @@ func buildTVPlatforms() map[string]tvPlatformRow {
 		if r[2] != "-" {
 			row.system = r[2]
 		}
+		if r[3] != "-" {
+			row.maker = r[3]
+			switch {
+			case r[4] != "-":
+				row.device = r[4]
+			case r[1] == "TV":
+				row.device = r[3] + " Unspecified TV"
+			default:
+				row.device = r[3] + " " + r[1]
+			}
+		}
 		m[r[0]] = row
 	}
 	return m
+}
+
+// confTVPlatformMaker is the confidence of the maker a platform of one
+// maker names ("SonyCEBrowser"): under every rule that reads the set's own
+// maker or model, the "Model/Sony-KDL-32EX550" product included.
+const confTVPlatformMaker = confTVPlatform - 1
+
+// tvPlatformMaker writes the maker a platform row names, if any, as the
+// brand, and the row's device as the device name.
+func (s *state) tvPlatformMaker(r tvPlatformRow) {
+	if r.maker == "" {
+		return
+	}
+	s.devBrand.set(r.maker, confTVPlatformMaker)
+	s.devName.set(r.device, confTVPlatformMaker)
 }
 
 // confTVPlatform is the confidence of what a platform of
@@ -461,8 +487,10 @@ func (s *state) tvPlatform() {
 			r, ok = tvPlatforms[ln[k+1:]]
 		}
 		if ok && found {
-			// A browser came first ("OMI/4.23.2.96 ... TiVoOS/1.0.0"):
-			// a later platform still names the system.
+			// A browser came first ("OMI/4.23.2.96 ... TiVoOS/1.0.0",
+			// "Espial/6.1.5 AQUOSBrowser/2.0"): a later platform still
+			// names the system or the maker.
+			s.tvPlatformMaker(r)
 			if r.system != "" {
 				s.os = osInfo{name: r.system, version: orUnknown(leadingVersion(p.products[i].version)), class: "Embedded", cpu: s.os.cpu}
 				return
@@ -472,6 +500,7 @@ func (s *state) tvPlatform() {
 		if ok {
 			found = true
 			s.devClass.set(r.class, confTVPlatform)
+			s.tvPlatformMaker(r)
 			if r.system != "" {
 				s.os = osInfo{name: r.system, version: orUnknown(leadingVersion(p.products[i].version)), class: "Embedded", cpu: s.os.cpu}
 			}
@@ -497,9 +526,14 @@ func (s *state) tvPlatform() {
 			lt = lt[:k]
 		}
 		if r, ok := tvPlatforms[lt]; ok {
-			s.devClass.set(r.class, confTVPlatform)
-			s.tvModelProduct()
-			return
+			if !found {
+				found = true
+				s.devClass.set(r.class, confTVPlatform)
+				s.tvModelProduct()
+			}
+			// A later entry may still name the maker ("Opera TV
+			// Store/4563; U; SonyCEBrowser/1.0 (BDPlayer; ...").
+			s.tvPlatformMaker(r)
 		}
 	}
 }

@@ -36,8 +36,18 @@ func TestTVPlatforms(t *testing.T) {
 		{"Opera/9.80 (Linux mips; Opera TV Store/4510; U; en) Presto/2.10.250 Version/11.60 Model/Sony-KDL-00EX000 SonyCEBrowser/1.0 (KDL-00EX000; CTV/PKG2.120GAA; IND)",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sony", "DeviceName": "Sony KDL-00EX000"}},
 		{"BrightSign/9.0.109 (LS000) Mozilla/5.0 (X11; Linux aarch64) AppleWebKit/537.36 (KHTML, like Gecko) QtWebEngine/5.15.2 Chrome/87.0.4280.144 Safari/537.36",
-			map[string]string{"DeviceClass": "Set-top box", "OperatingSystemName": "BrightSignOS", "OperatingSystemVersion": "9.0.109"}},
-		{"Opera/9.80 (Linux mips; U; xx) Presto/2.10.287 Version/12.00 DuneHD/1.0 (example; 130515_2104_b6)", class("Set-top box")},
+			map[string]string{"DeviceClass": "Set-top box", "OperatingSystemName": "BrightSignOS", "OperatingSystemVersion": "9.0.109", "DeviceBrand": "BrightSign"}},
+		{"Opera/9.80 (Linux mips; U; xx) Presto/2.10.287 Version/12.00 DuneHD/1.0 (example; 130515_2104_b6)",
+			map[string]string{"DeviceClass": "Set-top box", "DeviceBrand": "Dune HD", "DeviceName": "Dune HD"}},
+		// A platform of one maker names it, after a browser of many
+		// ("Espial/6.1.5 AQUOSBrowser/2.0") or in the comment; a
+		// "Model/Maker-Model" product still names the set.
+		{"Mozilla/5.0 (DTV) AppleWebKit/531.2+ (KHTML, like Gecko) Espial/6.1.5 AQUOSBrowser/2.0 (XX00DTV;V;0001;0001)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sharp", "DeviceName": "Sharp Unspecified TV"}},
+		{"Opera/9.80 (Linux armv6l; Opera TV Store/4563; U; SonyCEBrowser/1.0 (BDPlayer; BDP-X0000; BDP2016/M36.D.0020; XAE; ); en) Presto/2.10.250 Version/11.60",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sony"}},
+		{"Mozilla/5.0 (X11; FreeBSD; U; Viera; en-GB) AppleWebKit/537.11 (KHTML, like Gecko) Viera/3.10.0 Chrome/23.0.1271.97 Safari/537.11",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Panasonic", "DeviceName": "Panasonic Viera"}},
 		// Browsers that television makers ship: Yandex Browser's
 		// television edition, Opera's OMI and TV Bro.
 		{"Mozilla/5.0 (Linux; Android 11; Qwzy 43 Build/RP1A.200720.011; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/113.0.5672.163 YaBrowser/24.1.2.86 (lite) TV Safari/537.36", class("TV")},
