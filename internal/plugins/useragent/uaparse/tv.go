@@ -195,6 +195,15 @@ func (s *state) hbbTVDevice() bool {
 	if vendor == "" {
 		return true
 	}
+	if vendor != fields[1] && strings.EqualFold(fields[1], "Amazon") {
+		// A Fire TV set of another maker: the maker and model it adds to
+		// Amazon's code outrank what the code says in
+		// tables/amazon_devices.tsv (a code names the board, which sets of
+		// several makers share).
+		brand := brandSpelling(vendor)
+		s.setDevice(confTable+1, "TV", brand, brand+" "+normalizeName(model[strings.Index(model, vendor)+len(vendor)+1:]))
+		return true
+	}
 	s.devBrand.set(brandSpelling(vendor), confFamily+1)
 	s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
 	if model != "" {
@@ -275,7 +284,10 @@ func (p *parsed) commentAfter(prefix string) (string, bool) {
 //     Atmaca, sold as Sunny): the brand is the last name;
 //   - Vestel marks the brand of a customer "CUS:" ("CUS:FUNAI");
 //   - the sets that run Hisense's VIDAA for another brand name VIDAA and
-//     end the model field with the brand ("2023_VS0643FD2_0104_COLES").
+//     end the model field with the brand ("2023_VS0643FD2_0104_COLES");
+//   - the televisions of other makers that run Amazon's Fire TV name
+//     Amazon and add the maker and model to Amazon's model code
+//     ("Amazon;AFTBOXE1-TOSHIBA-65UF3D63DA").
 //
 // A name followed by a version ("Freesat/1.0") is a platform, kept as it
 // is.
@@ -293,6 +305,13 @@ func hbbTVVendor(vendor, model string) string {
 			return model[k+1:]
 		}
 		return "Hisense"
+	}
+	if strings.EqualFold(vendor, "Amazon") && strings.HasPrefix(model, "AFT") {
+		if _, rest, ok := strings.Cut(model, "-"); ok {
+			if maker, _, ok := strings.Cut(rest, "-"); ok && maker != "" && allLetters(maker) {
+				return maker
+			}
+		}
 	}
 	return vendor
 }

@@ -102,3 +102,21 @@ func TestTVVendorFields(t *testing.T) {
 			brand("Freesat/1.0")},
 	})
 }
+
+// TestFireTV shows the televisions and players that run Amazon's Fire TV:
+// the web apps' "smarttv_<code>_Build_<build>_Chromium_<version>" user
+// agent, with the maker and model another maker's set adds to the code,
+// and the same addition in the model field of an HbbTV entry, which
+// outranks the product tables/amazon_devices.tsv gives the code. The
+// builds and models are made up.
+func TestFireTV(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"smarttv_AFTMM_Build_123456789_Chromium_59.0.2883.91",
+			map[string]string{"DeviceClass": "Set-top box", "DeviceBrand": "Amazon", "OperatingSystemName": "FireOS",
+				"AgentName": "Chromium", "AgentVersion": "59.0.2883.91", "LayoutEngineName": "Blink", "LayoutEngineVersion": "59.0"}},
+		{"smarttv_AFTMM-QWZYTEC-QT8000_Build_1234_Chromium_41.0.2250.2",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Qwzytec", "DeviceName": "Qwzytec QT8000", "OperatingSystemName": "FireOS", "AgentName": "Chromium"}},
+		{"Mozilla/5.0 (Linux; Andr0id 9; AFTANNA0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/116.0.5845.82 Safari/537.36 OPR/46.0.2207.0 OMI/4.24.1.52.AFTdev.551 HbbTV/1.5.1 (+DRM;Amazon;AFTANNA0-QWZYTEC-55QT000;0000;unknown;com.amazon.m7632;)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Qwzytec", "DeviceName": "Qwzytec 55QT000", "OperatingSystemName": "FireOS"}},
+	})
+}
