@@ -169,10 +169,7 @@ func (s *state) hbbTVDevice() bool {
 			s.devBrand.set("Loewe", confFamily+1)
 			s.devName.set("Loewe Unspecified TV", confFamily+1)
 			s.os = osInfo{name: "LOH", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
-		} else if v, ok := p.entryVersion("vendor/"); ok && v != "" && isLetter(v[0]) {
-			// "(X11;Linux armv7i;NETRANGEMMH;HbbTV/1.1.1;CE-HTML/1.0;
-			// Vendor/TCL;SW-Version/...)": the maker in an entry of
-			// its own.
+		} else if v := hbbTVListVendor(p.ua[j:]); v != "" {
 			s.devBrand.set(brandSpelling(v), confFamily+1)
 			s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
 		}
@@ -273,6 +270,29 @@ func (p *parsed) commentAfter(prefix string) (string, bool) {
 		return "", false
 	}
 	return rest[1:end], true
+}
+
+// hbbTVListVendor finds the maker in the entries that follow an HbbTV
+// version sent without its parenthesised list, in the comment or, where a
+// proxy stripped the parentheses, in the bare list: an entry of its own
+// ("HbbTV/1.1.1;CE-HTML/1.0;Vendor/TCL;SW-Version/..."). A name before
+// the firmware version ("CE-HTML/1.0;PEAQ LF1V368; en") is not read as the
+// maker: Yauaa keeps such a set an Unspecified TV.
+func hbbTVListVendor(rest string) string {
+	if k := strings.IndexByte(rest, ')'); k >= 0 {
+		rest = rest[:k]
+	}
+	n := 0
+	for f := range strings.SplitSeq(rest, ";") {
+		if n++; n > 8 {
+			break
+		}
+		f = strings.TrimSpace(f)
+		if len(f) > len("vendor/") && strings.EqualFold(f[:len("vendor/")], "vendor/") && isLetter(f[len("vendor/")]) {
+			return f[len("vendor/"):]
+		}
+	}
+	return ""
 }
 
 // hbbTVVendor gives the brand a television names in the vendor field of

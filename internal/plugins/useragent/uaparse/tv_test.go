@@ -68,6 +68,9 @@ func TestHbbTVVendorEntry(t *testing.T) {
 	checkRuleCases(t, []ruleCase{
 		{"Opera/9.80 (X11;Linux armv7i;NETRANGEMMH;HbbTV/1.1.1;CE-HTML/1.0;Vendor/THOMSON;SW-Version/V8-EXAMPLE;Cnt/GBR;Lan/eng;U;en) AppleWebKit/534.24 (KHTML, like Gecko) Version/12.0",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Thomson", "DeviceName": "Thomson Unspecified TV"}},
+		// The same list with its parentheses stripped by a proxy.
+		{"Opera/9.80 X11;Linux armv7i;NETRANGEMMH;HbbTV/1.1.1;CE-HTML/1.0;Vendor/THOMSON;SW-Version/V8-EXAMPLE;Cnt/GBR;Lan/eng;U;en AppleWebKit/534.24 KHTML, like Gecko Safari/534.24",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Thomson"}},
 	})
 }
 
