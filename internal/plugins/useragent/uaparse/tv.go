@@ -94,10 +94,12 @@ func (s *state) tvDevice() {
 		return
 	}
 	switch {
-	case p.has(kwCrKey):
+	case p.has(kwCrKey) && s.devBrand.c < confTVPlatformMaker:
 		// Chromecast's "CrKey" (Chrome key) product or comment. Its
 		// system is whatever the comment says (a desktop Linux, or
-		// nothing), so the class of the system is left as it is.
+		// nothing), so the class of the system is left as it is. A
+		// television that runs the Cast receiver and names its own
+		// platform (VIZIO's SmartCast) is that television.
 		s.setDevice(confFamily, "Set-top box", "Google", "Google Chromecast")
 		return
 	case p.has(kwGoogleTV) && s.os.name != "Fuchsia":
@@ -475,13 +477,25 @@ func buildTVPlatforms() map[string]tvPlatformRow {
 const confTVPlatformMaker = confTVPlatform - 1
 
 // tvPlatformMaker writes the maker a platform row names, if any, as the
-// brand, and the row's device as the device name.
+// brand, and the row's device, or the model a "Model/" entry of a comment
+// gives, as the device name.
 func (s *state) tvPlatformMaker(r tvPlatformRow) {
 	if r.maker == "" {
 		return
 	}
 	s.devBrand.set(r.maker, confTVPlatformMaker)
 	s.devName.set(r.device, confTVPlatformMaker)
+	if i := strings.Index(s.p.low, " model/"); i > 0 && s.p.inComment(i) {
+		// "VIZIO SmartCast(Conjure/... Model/V435-J01)": the model in
+		// the platform's comment.
+		m := s.p.ua[i+len(" model/"):]
+		if k := strings.IndexAny(m, " ;)"); k >= 0 {
+			m = m[:k]
+		}
+		if m != "" && strings.ContainsAny(m, "0123456789") {
+			s.devName.set(r.maker+" "+m, confTVPlatformMaker)
+		}
+	}
 }
 
 // confTVPlatform is the confidence of what a platform of

@@ -53,6 +53,11 @@ func TestTVPlatforms(t *testing.T) {
 		{"Mozilla/5.0 (Linux; Android 11; Qwzy 43 Build/RP1A.200720.011; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/113.0.5672.163 YaBrowser/24.1.2.86 (lite) TV Safari/537.36", class("TV")},
 		{"Mozilla/5.0 (Linux ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/77.0.3865.120 Safari/537.36 OPR/46.0.2207.0 OMI/4.20.5.61.LIMA.164", class("TV")},
 		{"TV Bro/1.0 Mozilla/5.0 (Linux; Android 10; Qwzy Q1 Build/QTT5.200429.010; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/103.0.5060.71 Safari/537.36", class("TV")},
+		// VIZIO's SmartCast names the maker and, in its comment, the
+		// model; the set is no Chromecast although its Cast receiver
+		// sends "CrKey".
+		{"Mozilla/5.0 (X11; Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/108.0.5359.124 Safari/537.36 CrKey/1.0.999999 VIZIO SmartCast(Conjure/MTKC-108.710.14 FW/1.710.30.2-1 Model/V000-J01) CrKey/1.56.500000",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Vizio", "DeviceName": "Vizio V000-J01", "OperatingSystemName": "ViziOS"}},
 		// A platform after the browser still names the system.
 		{"Mozilla/5.0 (Linux ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/108.0.5359.128 Safari/537.36 OPR/46.0.2207.0 OMI/4.23.2.96.LIMA2.117 Model/Example-MB100 TiVoOS/1.0.0 (Example MB100 EXAMPLE)",
 			map[string]string{"DeviceClass": "TV", "OperatingSystemName": "TiVo OS"}},
