@@ -477,14 +477,23 @@ func buildTVPlatforms() map[string]tvPlatformRow {
 const confTVPlatformMaker = confTVPlatform - 1
 
 // tvPlatformMaker writes the maker a platform row names, if any, as the
-// brand, and the row's device, or the model a "Model/" entry of a comment
-// gives, as the device name.
-func (s *state) tvPlatformMaker(r tvPlatformRow) {
+// brand, and the row's device, or the model that the comment after the
+// platform's product or a "Model/" entry of a comment gives, as the device
+// name.
+func (s *state) tvPlatformMaker(r tvPlatformRow, product string) {
 	if r.maker == "" {
 		return
 	}
 	s.devBrand.set(r.maker, confTVPlatformMaker)
 	s.devName.set(r.device, confTVPlatformMaker)
+	if c, ok := s.p.commentAfter(product + "/"); ok && product != "" && r.class == "Set-top box" {
+		// "BrightSign/8.0.48 (LS424-W)": a player's model in the comment
+		// after the platform (a television's browser puts its profile
+		// there, "AQUOSBrowser/1.0 (AS00DTV;V;0001;0001)").
+		if m, _, _ := strings.Cut(c, ";"); isModelNumber(m) {
+			s.devName.set(r.maker+" "+m, confTVPlatformMaker)
+		}
+	}
 	if i := strings.Index(s.p.low, " model/"); i > 0 && s.p.inComment(i) {
 		// "VIZIO SmartCast(Conjure/... Model/V435-J01)": the model in
 		// the platform's comment.
@@ -543,7 +552,7 @@ func (s *state) tvPlatform() {
 			// A browser came first ("OMI/4.23.2.96 ... TiVoOS/1.0.0",
 			// "Espial/6.1.5 AQUOSBrowser/2.0"): a later platform still
 			// names the system or the maker.
-			s.tvPlatformMaker(r)
+			s.tvPlatformMaker(r, p.products[i].name)
 			if r.system != "" {
 				s.os = osInfo{name: r.system, version: orUnknown(leadingVersion(p.products[i].version)), class: "Embedded", cpu: s.os.cpu}
 				return
@@ -553,7 +562,7 @@ func (s *state) tvPlatform() {
 		if ok {
 			found = true
 			s.devClass.set(r.class, confTVPlatform)
-			s.tvPlatformMaker(r)
+			s.tvPlatformMaker(r, p.products[i].name)
 			if r.system != "" {
 				s.os = osInfo{name: r.system, version: orUnknown(leadingVersion(p.products[i].version)), class: "Embedded", cpu: s.os.cpu}
 			}
@@ -586,7 +595,7 @@ func (s *state) tvPlatform() {
 			}
 			// A later entry may still name the maker ("Opera TV
 			// Store/4563; U; SonyCEBrowser/1.0 (BDPlayer; ...").
-			s.tvPlatformMaker(r)
+			s.tvPlatformMaker(r, "")
 		}
 	}
 }
