@@ -821,9 +821,14 @@ func isAndroidNoise(lt string) bool {
 
 // brandSpelling writes a vendor name as Yauaa does: a known brand in its
 // usual spelling, a shouted name ("TOSHIBA") capitalised, others as given.
+// A vendor that writes its brand another way ("DIXONS-LOGIK", "TDSystems")
+// is that brand (tables/tv_vendors.tsv).
 func brandSpelling(vendor string) string {
 	if vendor == "LGE" {
 		return "LG" // LG Electronics
+	}
+	if b, ok := tvVendors[strings.ToLower(vendor)]; ok {
+		return b
 	}
 	if b, ok := knownBrand(vendor); ok {
 		return b

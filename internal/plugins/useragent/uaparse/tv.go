@@ -43,7 +43,7 @@ func (s *state) tvDevice() {
 			// "SmartHub" is Samsung's television portal, not a maker.
 			if b := p.text(p.entries[i-1]); b != "" && !strings.ContainsAny(b, "/.0123456789") && len(b) < 20 &&
 				!strings.EqualFold(b, "smarthub") {
-				s.devBrand.set(normalizeName(b), confFamily+1)
+				s.devBrand.set(smartTVBrand(b), confFamily+1)
 				s.devClass.set("TV", confFamily+1)
 				s.devName.set(s.devBrand.v+" TV", confFamily+1)
 			}
@@ -141,6 +141,20 @@ func (s *state) tvDevice() {
 			s.os.class = "Embedded"
 		}
 	}
+}
+
+// smartTVBrand writes the brand of a "(Brand; SmartTV; ...)" list. The
+// sets that Hisense's VIDAA runs on for other brands add the code of the
+// company that built them or of the market after a dash or an underscore
+// ("JVC-CVTE", "SALORA_cx", "FLEXY_HK"): the brand is the name before it.
+func smartTVBrand(b string) string {
+	if k := strings.LastIndexAny(b, "-_"); k >= 3 && len(b)-k-1 >= 2 && len(b)-k-1 <= 4 && allLetters(b[k+1:]) {
+		b = b[:k]
+	}
+	if v, ok := tvVendors[strings.ToLower(b)]; ok {
+		return v
+	}
+	return normalizeName(b)
 }
 
 // hbbTVDevice reads the device of a hybrid broadcast TV. The HbbTV
@@ -506,6 +520,11 @@ func (s *state) tvPlatformMaker(r tvPlatformRow, product string) {
 		}
 	}
 }
+
+// tvVendors maps the lower case vendor a television writes in a vendor
+// field to the brand, where the two are spelled apart
+// (tables/tv_vendors.tsv).
+var tvVendors map[string]string
 
 // confTVPlatform is the confidence of what a platform of
 // tables/tv_platforms.tsv says: one under a family's own marker, because a

@@ -1,6 +1,9 @@
 package uaparse
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestHisenseMarker shows which user agents naming Hisense are its
 // televisions: VIDAA, or Hisense on a platform other than Android; a
@@ -126,5 +129,28 @@ func TestFireTV(t *testing.T) {
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Qwzytec", "DeviceName": "Qwzytec QT8000", "OperatingSystemName": "FireOS", "AgentName": "Chromium"}},
 		{"Mozilla/5.0 (Linux; Andr0id 9; AFTANNA0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/116.0.5845.82 Safari/537.36 OPR/46.0.2207.0 OMI/4.24.1.52.AFTdev.551 HbbTV/1.5.1 (+DRM;Amazon;AFTANNA0-QWZYTEC-55QT000;0000;unknown;com.amazon.m7632;)",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Qwzytec", "DeviceName": "Qwzytec 55QT000", "OperatingSystemName": "FireOS"}},
+	})
+}
+
+// TestTVVendorSpellings checks every row of tables/tv_vendors.tsv: a
+// television that writes the row's vendor, in capitals as most sets do, in
+// its HbbTV entry is a set of the row's brand. The user agent is made up in
+// the shape of Vestel's sets.
+func TestTVVendorSpellings(t *testing.T) {
+	a := New(Options{})
+	for _, r := range loadTable("tv_vendors.tsv", tableColumns["tv_vendors.tsv"]) {
+		ua := "Mozilla/5.0 (Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/53.0.2785.143 Safari/537.36 OPR/40.0.2207.0 OMI/4.9.0.237.DOM3.204 Model/Vestel-MB130 VSTVB MB100 HbbTV/1.4.1 (;" +
+			strings.ToUpper(r[0]) + "; MB130; 4.15.0.0_ORION; _TV_G10_2017;) SmartTvA/3.0.0"
+		if got := a.Analyze(ua).Get("DeviceBrand"); got != r[1] {
+			t.Errorf("vendor %q: brand %q, want %q", r[0], got, r[1])
+		}
+	}
+	// The sets VIDAA runs on for other brands add their builder's or
+	// market's code to the brand.
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (X11; Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/88.0.4324.182 Odin/88.4324.2.10 Safari/537.36 Model/Hisense-MT9602 VIDAA/6.0(QWZYTEC_cx;SmartTV;VS0000FD1;MTK9602/V0000.01.00)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Qwzytec"}},
+		{"Mozilla/5.0 (X11; Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/88.0.4324.182 Odin/88.4324.2.10 Safari/537.36 Model/Hisense-MT9602 VIDAA/6.0(ICONEGOLD;SmartTV;VT0000UC1;MTK9602/V0000.01.00)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Icone Gold"}},
 	})
 }
