@@ -135,7 +135,7 @@ func (s *state) tvDevice() {
 		// platform, which Yauaa keeps as a desktop system.
 		s.devClass.set("TV", confFamily)
 	case p.has(kwSmartDashTV) || smartTVWord(p) || p.has(kwSmartSpaceTV) || p.has(kwHbbTV) ||
-		p.has(kwSemiTVSemi) || p.has(kwOpenTVSemi) || p.has(kwGoogleTV) && s.os.name != "Fuchsia" || p.has(kwViera) || p.has(kwBravia):
+		p.has(kwSemiTVSemi) || p.has(kwOpenTVSemi) || p.has(kwGoogleTV) && s.os.name != "Fuchsia" || vieraWord(p) || p.has(kwBravia):
 		s.devClass.set("TV", confFamily)
 		if s.os.class == "" || s.os.name == "Linux" || s.os.name == "Android" || s.os.name == "Tizen" {
 			s.os.class = "Embedded"
@@ -155,6 +155,13 @@ func smartTVBrand(b string) string {
 		return v
 	}
 	return normalizeName(b)
+}
+
+// vieraWord reports Panasonic's "Viera" as a word of its own, not the end
+// of another ("RIVIERA F23", a phone).
+func vieraWord(p *parsed) bool {
+	i := p.index(kwViera)
+	return i >= 0 && (i == 0 || !isLetter(p.low[i-1]))
 }
 
 // hbbTVDevice reads the device of a hybrid broadcast TV. The HbbTV

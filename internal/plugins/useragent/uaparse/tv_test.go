@@ -154,3 +154,14 @@ func TestTVVendorSpellings(t *testing.T) {
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Icone Gold"}},
 	})
 }
+
+// TestVieraWord shows that Panasonic's "Viera" makes a television only as
+// a word of its own: a phone whose model ends with it is a phone.
+func TestVieraWord(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 7.0; RIVIERA Q23) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/72.0.3626.105 Mobile Safari/537.36",
+			map[string]string{"DeviceClass": "Phone"}},
+		{"Mozilla/5.0 (X11; FreeBSD; U; Viera; en-GB) AppleWebKit/537.11 (KHTML, like Gecko) Viera/3.10.0 Chrome/23.0.1271.97 Safari/537.11",
+			map[string]string{"DeviceClass": "TV"}},
+	})
+}
