@@ -85,6 +85,9 @@ func (s *state) tvDevice() {
 			// ("Opera/9.80 (Linux mips; ) ... (MEDION, Si2156LG32,
 			// wireless)").
 			s.ceTrailerTV()
+			if s.devClass.v == "Desktop" && s.os.name == "Linux" {
+				s.vestelUID()
+			}
 		}
 	}
 	if s.devClass.v == "TV" && s.devBrand.c < confFamily+1 {
@@ -408,6 +411,30 @@ func (s *state) ceTrailerTV() {
 	if s.ceDevice() {
 		s.devClass.set("TV", confFamily)
 	}
+}
+
+// vestelUID makes a television of the Opera browser of Vestel's sets,
+// which announce the set in "UID(<MAC address>/<board>/<BRAND>/<software
+// version>)" ("UID(00:09:DF:3D:64:E3/MB91/VESTEL/3.2.9.r)+CE-HTML"): the
+// board is Vestel's ("MB91", "MB97"), the brand the one the set is sold
+// under.
+func (s *state) vestelUID() {
+	i := strings.Index(s.p.ua, "UID(")
+	if i < 0 {
+		return
+	}
+	rest := s.p.ua[i+len("UID("):]
+	end := strings.IndexByte(rest, ')')
+	if end < 0 {
+		return
+	}
+	f := strings.Split(rest[:end], "/")
+	if len(f) != 4 || strings.Count(f[0], ":") != 5 || !strings.HasPrefix(f[1], "MB") || f[2] == "" || !isLetter(f[2][0]) {
+		return
+	}
+	s.devClass.set("TV", confFamily)
+	s.devBrand.set(brandSpelling(f[2]), confFamily+1)
+	s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
 }
 
 // vidaaModel reads the model of a Hisense television from the

@@ -107,6 +107,9 @@ func TestTVVendorFields(t *testing.T) {
 			brand("Qwzytec")},
 		{"Mozilla/5.0 (Linux ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/108.0.5359.128 Safari/537.36 OPR/46.0.2207.0 OMI/4.23.2.96.LIMA2.117 Model/Vestel-MB181 VSTVB MB100 TiVoOS/1.0.0 (Vestel MB181 QWZYTEC) SmartTvA/3.0.0",
 			brand("Qwzytec")},
+		// Vestel's Opera sets: the brand in the UID marker.
+		{"Opera/9.80 (Linux mips; U; ; en) Presto/2.10.287 Version/12.00 UID(00:00:00:00:00:00/MB91/QWZYTEC/3.2.9.r)+CE-HTML;MEM:HIGH",
+			brand("Qwzytec")},
 		// A platform named with its version in the vendor field stays as
 		// it is.
 		{"Opera/9.80 (Linux mips; HbbTV/1.2.1 (; Freesat/1.0; qx1000s; 1.0.0; 1.0.0; wired); ce-html/1.0) Presto/2.12.407 Version/12.50",
