@@ -130,6 +130,15 @@ func (s *state) tvDevice() {
 				}
 			}
 		}
+		if m, ok := strings.CutPrefix(s.devName.v, "LG "); ok && s.devBrand.v == "LG" {
+			if b := modelCodeBrand(m); b != "" && b != "LG" {
+				// The webOS sets LG builds for other brands name only
+				// LG; their model number is the brand's
+				// (tables/model_codes.tsv).
+				s.devBrand.set(b, confFamily+5+3)
+				s.devName.set(b+" "+m, confFamily+5+4)
+			}
+		}
 		s.webOSVersion()
 	}
 	switch {

@@ -107,6 +107,12 @@ func TestTVVendorFields(t *testing.T) {
 			brand("Qwzytec")},
 		{"Mozilla/5.0 (Linux ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/108.0.5359.128 Safari/537.36 OPR/46.0.2207.0 OMI/4.23.2.96.LIMA2.117 Model/Vestel-MB181 VSTVB MB100 TiVoOS/1.0.0 (Vestel MB181 QWZYTEC) SmartTvA/3.0.0",
 			brand("Qwzytec")},
+		// A webOS set LG builds for another brand names only LG; its model
+		// number is the brand's (tables/model_codes.tsv).
+		{"Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chr0me/68.0.3440.106 Safari/537.36 LG Browser/8.00.00(LGE; OV32000; 04.50.62; 0x00000001; DTV_C20L); webOS.TV-2020; LG NetCast.TV-2013 Compatible (LGE, OV32000, wireless)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "ONVO", "DeviceName": "ONVO OV32000"}},
+		{"Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chr0me/68.0.3440.106 Safari/537.36 LG Browser/8.00.00(LGE; 43UN0000PLB; 04.50.62; 0x00000001; DTV_C20L); webOS.TV-2020; LG NetCast.TV-2013 Compatible (LGE, 43UN0000PLB, wireless)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "LG", "DeviceName": "LG 43UN0000PLB"}},
 		// Vestel's Opera sets: the brand in the UID marker.
 		{"Opera/9.80 (Linux mips; U; ; en) Presto/2.10.287 Version/12.00 UID(00:00:00:00:00:00/MB91/QWZYTEC/3.2.9.r)+CE-HTML;MEM:HIGH",
 			brand("Qwzytec")},
