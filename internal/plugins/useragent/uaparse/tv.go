@@ -87,6 +87,7 @@ func (s *state) tvDevice() {
 			s.ceTrailerTV()
 			if s.devClass.v == "Desktop" && s.os.name == "Linux" {
 				s.vestelUID()
+				s.skyQDevice()
 			}
 		}
 	}
@@ -444,6 +445,32 @@ func (s *state) vestelUID() {
 	s.devClass.set("TV", confFamily)
 	s.devBrand.set(brandSpelling(f[2]), confFamily+1)
 	s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
+}
+
+// skyQDevice reads Sky's Q set-top boxes, whose browser ends its user
+// agent with the box's role and "(maker, model, )": "GW-Device/1.0.0
+// (Sky, ES140, )" for the main box (the gateway), "MR-Device/1.0.0 (Sky,
+// EM150, )" for a multiroom box.
+func (s *state) skyQDevice() {
+	low := strings.TrimRight(s.p.low, " ")
+	if !strings.HasSuffix(low, ", )") {
+		return
+	}
+	start := strings.LastIndexByte(low, '(')
+	if start < 0 {
+		return
+	}
+	before := strings.TrimRight(low[:start], " ")
+	if !strings.Contains(before[strings.LastIndexByte(before, ' ')+1:], "-device/") {
+		return
+	}
+	maker, model, ok := strings.Cut(s.p.ua[start+1:len(low)-len(", )")], ",")
+	maker, model = strings.TrimSpace(maker), strings.TrimSpace(model)
+	if !ok || maker == "" || model == "" || !allLetters(maker) || strings.ContainsAny(model, ",;() ") {
+		return
+	}
+	brand := brandSpelling(maker)
+	s.setDevice(confFamily, "Set-top box", brand, brand+" "+model)
 }
 
 // vidaaModel reads the model of a Hisense television from the

@@ -113,6 +113,9 @@ func TestTVVendorFields(t *testing.T) {
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "ONVO", "DeviceName": "ONVO OV32000"}},
 		{"Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chr0me/68.0.3440.106 Safari/537.36 LG Browser/8.00.00(LGE; 43UN0000PLB; 04.50.62; 0x00000001; DTV_C20L); webOS.TV-2020; LG NetCast.TV-2013 Compatible (LGE, 43UN0000PLB, wireless)",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "LG", "DeviceName": "LG 43UN0000PLB"}},
+		// Sky's Q boxes: the role, then the maker and the model.
+		{"Mozilla/5.0 (X11; Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) QtWebEngine/5.6.0 Chrome/45.0.2454.101 Safari/537.36 GW-Device/1.0.0 (Sky, ES000, )",
+			map[string]string{"DeviceClass": "Set-top box", "DeviceBrand": "Sky", "DeviceName": "Sky ES000"}},
 		// Vestel's Opera sets: the brand in the UID marker.
 		{"Opera/9.80 (Linux mips; U; ; en) Presto/2.10.287 Version/12.00 UID(00:00:00:00:00:00/MB91/QWZYTEC/3.2.9.r)+CE-HTML;MEM:HIGH",
 			brand("Qwzytec")},
