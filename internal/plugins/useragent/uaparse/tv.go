@@ -88,6 +88,7 @@ func (s *state) tvDevice() {
 			if s.devClass.v == "Desktop" && s.os.name == "Linux" {
 				s.vestelUID()
 				s.skyQDevice()
+				s.infomirMAG()
 			}
 		}
 	}
@@ -471,6 +472,21 @@ func (s *state) skyQDevice() {
 	}
 	brand := brandSpelling(maker)
 	s.setDevice(confFamily, "Set-top box", brand, brand+" "+model)
+}
+
+// infomirMAG reads Infomir's MAG IPTV set-top boxes, whose portal
+// application names the box before itself: "MAG250 stbapp ver: 2 rev:
+// 250".
+func (s *state) infomirMAG() {
+	i := strings.Index(s.p.ua, " stbapp ")
+	if i < 0 {
+		return
+	}
+	model := s.p.ua[strings.LastIndexByte(s.p.ua[:i], ' ')+1 : i]
+	if len(model) < 4 || !strings.HasPrefix(model, "MAG") || !isDigits(model[3:]) {
+		return
+	}
+	s.setDevice(confFamily, "Set-top box", "Infomir", "Infomir "+model)
 }
 
 // vidaaModel reads the model of a Hisense television from the

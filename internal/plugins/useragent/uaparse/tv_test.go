@@ -116,6 +116,9 @@ func TestTVVendorFields(t *testing.T) {
 		// Sky's Q boxes: the role, then the maker and the model.
 		{"Mozilla/5.0 (X11; Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) QtWebEngine/5.6.0 Chrome/45.0.2454.101 Safari/537.36 GW-Device/1.0.0 (Sky, ES000, )",
 			map[string]string{"DeviceClass": "Set-top box", "DeviceBrand": "Sky", "DeviceName": "Sky ES000"}},
+		// Infomir's MAG boxes: the box before its portal application.
+		{"Mozilla/5.0 (QtEmbedded; U; Linux; C) AppleWebKit/533.3 (KHTML, like Gecko) MAG000 stbapp ver: 2 rev: 250 Safari/533.3",
+			map[string]string{"DeviceClass": "Set-top box", "DeviceBrand": "Infomir", "DeviceName": "Infomir MAG000"}},
 		// Vestel's Opera sets: the brand in the UID marker.
 		{"Opera/9.80 (Linux mips; U; ; en) Presto/2.10.287 Version/12.00 UID(00:00:00:00:00:00/MB91/QWZYTEC/3.2.9.r)+CE-HTML;MEM:HIGH",
 			brand("Qwzytec")},
