@@ -18,6 +18,9 @@ func (s *state) tvDevice() {
 	// no television's. Its televisions run VIDAA, or name Hisense on
 	// another platform.
 	s.tvPlatform()
+	if s.devClass.v == "TV" && s.devBrand.c < confTVPlatformMaker {
+		s.inettvMaker()
+	}
 	if p.has(kwVidaa) || p.has(kwHisense) && s.os.name != "Android" {
 		s.os = osInfo{name: "Vidaa", version: Unknown, class: "Embedded", cpu: s.os.cpu}
 		if pr, ok := p.product("VIDAA"); ok {
@@ -487,6 +490,33 @@ func (s *state) infomirMAG() {
 		return
 	}
 	s.setDevice(confFamily, "Set-top box", "Infomir", "Infomir "+model)
+}
+
+// inettvMaker reads the maker and model of a Japanese internet television
+// from its InettvBrowser profile, "InettvBrowser/2.2 (00014A;SonyDTV140;
+// 0001;0001) KDL40W705C;": the second field is the maker's name and "DTV"
+// with a number, and the model follows the profile.
+func (s *state) inettvMaker() {
+	c, ok := s.p.commentAfter("InettvBrowser/")
+	if !ok {
+		return
+	}
+	f := strings.Split(c, ";")
+	if len(f) < 2 {
+		return
+	}
+	k := strings.Index(f[1], "DTV")
+	if k < 3 || !allLetters(f[1][:k]) || !isDigits(f[1][k+3:]) {
+		return
+	}
+	brand := brandSpelling(f[1][:k])
+	s.devBrand.set(brand, confTVPlatform)
+	s.devName.set(brand+" Unspecified TV", confTVPlatform)
+	i := strings.Index(s.p.ua, c)
+	rest := strings.TrimLeft(s.p.ua[i+len(c)+1:], " ")
+	if j := strings.IndexAny(rest, ";)"); j > 0 && isModelNumber(rest[:j]) {
+		s.devName.set(brand+" "+rest[:j], confTVPlatform)
+	}
 }
 
 // vidaaModel reads the model of a Hisense television from the

@@ -119,6 +119,10 @@ func TestTVVendorFields(t *testing.T) {
 		// Infomir's MAG boxes: the box before its portal application.
 		{"Mozilla/5.0 (QtEmbedded; U; Linux; C) AppleWebKit/533.3 (KHTML, like Gecko) MAG000 stbapp ver: 2 rev: 250 Safari/533.3",
 			map[string]string{"DeviceClass": "Set-top box", "DeviceBrand": "Infomir", "DeviceName": "Infomir MAG000"}},
+		// A Japanese internet television: the maker in the InettvBrowser
+		// profile, the model after it.
+		{"Opera/9.80 (Linux armv7l; InettvBrowser/2.2 (00014A;SonyDTV140;0001;0001) KDL00W000C; CC/RUS) Presto/2.12.407 Version/12.50",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sony", "DeviceName": "Sony KDL00W000C"}},
 		// Vestel's Opera sets: the brand in the UID marker.
 		{"Opera/9.80 (Linux mips; U; ; en) Presto/2.10.287 Version/12.00 UID(00:00:00:00:00:00/MB91/QWZYTEC/3.2.9.r)+CE-HTML;MEM:HIGH",
 			brand("Qwzytec")},
