@@ -143,11 +143,15 @@ func modelClass(model string) string {
 				}
 			}
 		case kindShape:
-			if r.shape.match(model) || last != model && r.shape.match(last) {
+			// Every shape starts with an element that is always there, so
+			// its first byte rules out most models before the search.
+			e0 := r.shape.elems[0]
+			if codeElemMatches(e0, model[0]) && r.shape.match(model) ||
+				last != model && last != "" && codeElemMatches(e0, last[0]) && r.shape.match(last) {
 				return r.class
 			}
 		case kindStart:
-			if matchCodeStart(r.shape.elems, model) {
+			if codeElemMatches(r.shape.elems[0], model[0]) && matchCodeStart(r.shape.elems, model) {
 				return r.class
 			}
 		case kindWithin:
