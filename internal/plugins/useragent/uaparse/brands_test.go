@@ -21,6 +21,7 @@ func TestBrandProductLines(t *testing.T) {
 		"Flare S7": "Cherry Mobile", "CITI_7586_3G": "Digma", "Citi 1903 4G": "Digma", "Optima 8019N 4G": "Digma",
 		"Plane 1573N 3G": "Digma", "ILIUM M7s": "Lanix", "Impress Eagle": "Vertex", "M-MP7S2A3G": "Mediacom",
 		"M-PPG700": "Mediacom", "M-SP10EGP": "Mediacom", "TM-7055HD": "teXet", "VIA_A1": "Casper", "VIA A3": "Casper", "BQru-4526": "BQ", "Aquaris X5 Plus": "BQ", "BQS-4005": "BQ",
+		"HiSmart 4K ATV4": "Hisense",
 	} {
 		if b, _ := brandOfModel(model); b != want {
 			t.Errorf("brandOfModel(%q) = %q, want %q", model, b, want)
