@@ -4,23 +4,29 @@ import "strings"
 
 // appleDeviceVersions maps the lower case tag of every row of
 // tables/apple_devices.tsv (Yauaa's AppleDeviceVersion lookup and its two
-// siblings) to the device version. appleTagMasks are the masks of its keys
+// siblings) to the device class and version. appleTagMasks are the masks of its keys
 // (nameMasks), apart from the shared ones: the tags are many and are asked
 // about only for Apple devices, whose product names and comment entries
 // ("applewebkit", "khtml", "cpu iphone os 16_6 like mac os x") the masks
 // turn away before the map is hashed.
 var (
-	appleDeviceVersions map[string]string
+	appleDeviceVersions map[string]appleDevice
 	appleTagMasks       *nameMasks
 )
 
-func buildAppleDevices() (map[string]string, *nameMasks) {
+// appleDevice is a row of tables/apple_devices.tsv: the device class and
+// the version (the product and its generation) of one tag.
+type appleDevice struct {
+	class, version string
+}
+
+func buildAppleDevices() (map[string]appleDevice, *nameMasks) {
 	rows := loadTable("apple_devices.tsv", tableColumns["apple_devices.tsv"])
-	m := make(map[string]string, len(rows))
+	m := make(map[string]appleDevice, len(rows))
 	masks := &nameMasks{}
 	for _, r := range rows {
 		k := asciiLower(r[0])
-		m[k] = r[3]
+		m[k] = appleDevice{class: r[1], version: r[3]}
 		masks.add("apple_devices.tsv", k)
 	}
 	return m, masks
@@ -48,6 +54,10 @@ func (s *state) appleDeviceVersion() {
 		// Meta's in-app bracket names the model: "FBDV/iPad3,6".
 		model, family = appleTag(p.lower(s.fb.devVersion), family)
 	}
+	if k := strings.IndexAny(p.low, "/ ("); k > 0 {
+		// "Watch1,1/4.3.2": the parser split the identifier at its comma.
+		model, family = appleTag(p.low[:k], family)
+	}
 	for i := 0; model == "" && i < len(p.products); i++ {
 		pr := &p.products[i]
 		if model, family = appleTag(leadingWord(pr.lname), family); model == "" && pr.version != "" && (pr.version[0]|0x20) == 'i' {
@@ -65,6 +75,10 @@ func (s *state) appleDeviceVersion() {
 		f := family
 		if model, family = appleTag(lt, family); model == "" && family == f {
 			model, family = appleTag(leadingWord(lt), family)
+		}
+		if t := trailingTag(lt); model == "" && t != lt {
+			// "(MDCR_Macmini8,1)": the identifier after the app's own tag.
+			model, _ = appleTag(t, family)
 		}
 	}
 	switch {
@@ -88,9 +102,9 @@ func appleTag(tag, family string) (model, fam string) {
 	case !ok:
 		return "", family
 	case strings.ContainsAny(tag, "0123456789"):
-		return v, family
+		return v.version, family
 	case family == "":
-		return "", v
+		return "", v.version
 	}
 	return "", family
 }
@@ -101,4 +115,165 @@ func leadingWord(s string) string {
 		return s[:k]
 	}
 	return s
+}
+
+// appleHardware names the Apple device of an app or service that is no
+// browser and says what it runs on only by Apple's model identifier
+// (tables/apple_devices.tsv): as its first word ("Watch1,1/4.3.2"), as a
+// product's version ("GooglePodcasts/2.0.2 iPod_touch/13.4.1
+// hw/iPod9_1"), or at the end of a comment entry, alone or after a tag of
+// the app's own ("Spotify/120800923 OSX/0 (MacBookPro6,2)", "Sonos/54.2
+// (MDCR_MacBookPro14,1)", the controller app on a Mac, "FBDV/iPhone10,4");
+// by a bare marketing name ("iPhone12Pro"); or by the device family after
+// the app's name ("iTunes-iPad/5.1.1", with the release of iOS). The identifier says the
+// kind of device, and so the system it runs. It is asked only when the
+// system rules found no system, and the device is known by nothing else.
+func (s *state) appleHardware() {
+	if s.devBrand.v == "Apple" || s.devClass.v != "" && s.devClass.v != Unknown {
+		return
+	}
+	p := s.p
+	class := ""
+	if k := strings.IndexAny(p.low, "/ ("); k > 0 {
+		class = appleTagClass(p.low[:k])
+	}
+	for i := 0; class == "" && i < len(p.products); i++ {
+		if v := p.products[i].version; v != "" && (v[0]|0x20) == 'i' || strings.HasPrefix(v, "Mac") || strings.HasPrefix(v, "Watch") {
+			class = appleTagClass(p.lower(v))
+		}
+	}
+	for i := 0; class == "" && i < len(p.entries); i++ {
+		e := p.entries[i]
+		lt := p.ltext(e)
+		if i+1 < len(p.entries) && e.end < len(p.low) && p.low[e.end] == ',' && p.entries[i+1].start == e.end+1 &&
+			isDigits(p.ltext(p.entries[i+1])) {
+			// "(MacBookPro6,2)": the entries were split at the comma.
+			lt = p.low[e.start:p.entries[i+1].end]
+		}
+		class = appleTagClass(trailingTag(lt))
+	}
+	familyLen := 0
+	if class == "" {
+		class, familyLen = appleMarketingName(p)
+	}
+	version := Unknown
+	if class == "" && len(p.products) > 0 {
+		// "iTunes-iPhone/4.3.3 (4; 16GB)": Apple's app for the device,
+		// with the release of iOS it runs.
+		first := p.products[0]
+		switch {
+		case strings.HasSuffix(first.lname, "-iphone"), strings.HasSuffix(first.lname, "-ipod"):
+			class = "Phone"
+		case strings.HasSuffix(first.lname, "-ipad"):
+			class = "Tablet"
+		}
+		if class != "" && strings.IndexByte(first.version, '.') > 0 && leadingVersion(first.version) == first.version {
+			version = first.version
+		}
+	}
+	var name, system string
+	switch class {
+	case "Phone":
+		name, system = "Apple iPhone", "iOS"
+		if strings.Contains(p.low, "ipod") {
+			name = "Apple iPod Touch"
+		}
+	case "Tablet":
+		name, system = "Apple iPad", "iOS"
+	case "Desktop":
+		name, system = "Apple Macintosh", "Mac OS"
+	case "Watch":
+		name, system = "Apple Watch", "watchOS"
+	default:
+		return
+	}
+	s.setDevice(confFamily+2, class, "Apple", name)
+	s.os = osInfo{name: system, version: version, class: appleSystemClass(class), cpu: s.os.cpu}
+	if familyLen > 0 {
+		// The name is the version, spelled out; read as a tag it would be
+		// another model ("iPhone12" is the iPhone 11's tag).
+		s.devVersion.set(spaceMarketingName(p.ua, familyLen), confFamily)
+	}
+}
+
+// spaceMarketingName puts the spaces back into a marketing name written as
+// one word: before a number and before each capitalised word
+// ("iPhone11ProMax" is "iPhone 11 Pro Max", "iPhone12mini" "iPhone 12
+// mini"), keeping an ordinal whole ("iPhoneSE2ndGen" is "iPhone SE 2nd
+// Gen"). The family word, the first familyLen bytes ("iPhone"), is not
+// split.
+func spaceMarketingName(n string, familyLen int) string {
+	var b strings.Builder
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		if i >= familyLen {
+			prev := n[i-1]
+			digit, prevDigit := c >= '0' && c <= '9', prev >= '0' && prev <= '9'
+			upper, prevLower := c >= 'A' && c <= 'Z', prev >= 'a' && prev <= 'z'
+			switch {
+			case digit && !prevDigit,
+				upper && (prevLower || prevDigit),
+				prevDigit && !digit && !upper && !ordinalAt(n, i):
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// ordinalAt reports an ordinal suffix ("nd" of "2ndGen") at n[i:], ending
+// the name or followed by a capital.
+func ordinalAt(n string, i int) bool {
+	if i+2 > len(n) {
+		return false
+	}
+	switch n[i : i+2] {
+	case "st", "nd", "rd", "th":
+		return i+2 == len(n) || n[i+2] >= 'A' && n[i+2] <= 'Z'
+	}
+	return false
+}
+
+// trailingTag is the part of a comment entry after its last slash or
+// underscore ("mdcr_macbookpro14,1", "fbdv/iphone10,4"), or the whole
+// entry when there is none or only digits follow.
+func trailingTag(lt string) string {
+	if k := strings.LastIndexAny(lt, "/_"); k >= 0 && k+1 < len(lt) && !isDigits(lt[k+1:]) {
+		return lt[k+1:]
+	}
+	return lt
+}
+
+// appleSystemClass is the operating system class of an Apple device class.
+func appleSystemClass(deviceClass string) string {
+	if deviceClass == "Desktop" {
+		return "Desktop"
+	}
+	return "Mobile"
+}
+
+// appleTagClass is the device class tables/apple_devices.tsv gives a lower
+// case model identifier (a tag with a digit), or "".
+func appleTagClass(tag string) string {
+	if !appleTagMasks.mayHold(tag) || !strings.ContainsAny(tag, "0123456789") {
+		return ""
+	}
+	return appleDeviceVersions[tag].class
+}
+
+// appleMarketingName reads a user agent that is only the marketing name of
+// an iPhone, iPad or iPod written as one word ("iPhone11ProMax",
+// "iPhoneSE2ndGen", "iPadAir"): its class and the length of the family
+// word.
+func appleMarketingName(p *parsed) (string, int) {
+	if len(p.products) != 1 || p.products[0].version != "" || len(p.entries) != 0 || strings.IndexByte(p.ua, ' ') >= 0 {
+		return "", 0
+	}
+	for _, f := range [...]struct{ family, class string }{{"iphone", "Phone"}, {"ipad", "Tablet"}, {"ipod", "Phone"}} {
+		if rest, ok := strings.CutPrefix(p.low, f.family); ok && rest != "" && allAlnum(rest) && p.ua[len(f.family)] >= '0' && p.ua[len(f.family)] <= 'Z' {
+			return f.class, len(f.family)
+		}
+	}
+	return "", 0
 }

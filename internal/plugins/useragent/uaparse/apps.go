@@ -889,9 +889,29 @@ var kwOsmeta needleID
 // its osmeta layer ("(osmeta like iPhone; U; osmeta 10.3.2132;
 // RM-1089_1038)"): the system release follows "osmeta", and the device is
 // the Nokia (Microsoft Lumia) type number "RM-nnnn" with its variant.
+//
+// On a Windows computer ("(Windows NT 10.0.16299.98; osmeta 10.3.3308)
+// ... [FBAN/FBW;...;FBMD/HP Pavilion Notebook;FBSN/Windows;
+// FBSV/10.0.16299.431;...]") the app's bracket names the computer (FBMD)
+// and the release of Windows it runs now (FBSV), which is newer than the
+// one the layer was built for.
 func (s *state) osmetaDevice() {
 	p := s.p
-	if !p.has(kwOsmeta) || s.os.name != "Windows Phone" {
+	if !p.has(kwOsmeta) {
+		return
+	}
+	if s.os.name == "Windows NT" && p.has(kwFBBracket) {
+		if v := s.fbField("fbsv/"); isVersionLike(v) && strings.HasPrefix(v, "10.") {
+			s.os.version = v
+		}
+		m := s.fbField("fbmd/")
+		if b, ok := knownBrand(firstWord(m)); ok && len(m) > len(b) {
+			s.devBrand.set(b, confFamily)
+			s.devName.set(b+" "+strings.TrimSpace(m[len(b):]), confFamily)
+		}
+		return
+	}
+	if s.os.name != "Windows Phone" {
 		return
 	}
 	for _, e := range p.entries {
@@ -986,10 +1006,12 @@ func (s *state) platformPathApp(pr product) bool {
 // officeDevice reads the computer that the Office apps of the Windows
 // store name in their comment as maker and model ("OneNote/16.0.4639.1000
 // (Windows/10.0; Desktop WOW64; nl-NL; Desktop app; Dell Inc./Latitude
-// 7480)").
+// 7480)", "Microsoft Office OneNote/16.0.13801.20288 (...; Desktop app;
+// LENOVO/81W8)"). A model that starts with its maker's name ("HP/HP Z240
+// Tower Workstation") does not repeat it.
 func (s *state) officeDevice() {
 	p := s.p
-	if len(p.products) == 0 || p.products[0].lname != "onenote" || s.os.name != "Windows NT" {
+	if len(p.products) == 0 || !strings.HasSuffix(p.products[0].lname, "onenote") || s.os.name != "Windows NT" {
 		return
 	}
 	for _, e := range p.entries {
@@ -998,7 +1020,11 @@ func (s *state) officeDevice() {
 		if k <= 0 || k == len(t)-1 || hasPrefixFold(t, "windows") {
 			continue
 		}
-		s.setDevice(confFamily, "Desktop", t[:k], t[:k]+" "+t[k+1:])
+		maker, model := t[:k], t[k+1:]
+		if len(model) > k+1 && hasPrefixFold(model, maker) && model[k] == ' ' {
+			model = model[k+1:]
+		}
+		s.setDevice(confFamily, "Desktop", maker, maker+" "+model)
 		return
 	}
 }

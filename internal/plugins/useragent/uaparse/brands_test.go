@@ -22,6 +22,7 @@ func TestBrandProductLines(t *testing.T) {
 		"Plane 1573N 3G": "Digma", "ILIUM M7s": "Lanix", "Impress Eagle": "Vertex", "M-MP7S2A3G": "Mediacom",
 		"M-PPG700": "Mediacom", "M-SP10EGP": "Mediacom", "TM-7055HD": "teXet", "VIA_A1": "Casper", "VIA A3": "Casper", "BQru-4526": "BQ", "Aquaris X5 Plus": "BQ", "BQS-4005": "BQ",
 		"HiSmart 4K ATV4": "Hisense",
+		"SIE-S55":         "Siemens",
 	} {
 		if b, _ := brandOfModel(model); b != want {
 			t.Errorf("brandOfModel(%q) = %q, want %q", model, b, want)

@@ -252,6 +252,16 @@ func (s *state) detectAgent() {
 		}
 		return
 	}
+	if s.os.name == "Android" {
+		if b, ok := p.product("Browser"); ok && hasPrefixFold(b.version, "applewebkit") {
+			// "MT6572/V1 Linux/3.4.5 Android/4.2.2 Release/04.23.2014
+			// Browser/AppleWebKit534.30": the stock browser of a
+			// reference phone, without a Safari token, shares the
+			// system's version.
+			s.setAgent(confGeneric, "Browser", "Stock Android Browser", orUnknown(s.os.version))
+			return
+		}
+	}
 	if s.os.name == "iOS" && s.engName.v == "AppleWebKit" {
 		if _, ok := p.product("Mobile"); ok {
 			if s.iosAppAfterMobile() {
@@ -456,6 +466,13 @@ func (s *state) chromeWebview(ch product) {
 // known browser matched: apps and tools put their own name first.
 func (s *state) genericAgent() {
 	p := s.p
+	if p.has(kwMAUI) && s.os.name == "" {
+		// MediaTek's feature phones ("WAP Browser/MAUI", "MAUI-Browser",
+		// "MRE/3.1.00(64);MAUI/..."): their built-in WAP browser, after
+		// the phone's board or model that comes first.
+		s.setAgent(confGeneric, "Browser", "MAUI WAP Browser", Unknown)
+		return
+	}
 	for i, pr := range p.products {
 		lw := pr.lword
 		if i == 0 && lw == "mozilla" {

@@ -55,20 +55,23 @@ func (s *state) compactFields() {
 // it. A model of Amazon's is looked up as in a Fire OS user agent
 // (tables/amazon_devices.tsv); another maker's is named as it is written.
 func (s *state) partnerFields() {
-	ua := s.p.ua
-	if !strings.Contains(ua, ";;tpapi") {
-		return
-	}
-	f := strings.Split(ua, ";")
-	if len(f) < 5 || f[3] != "" || f[4] != "tpapi" || len(f[2]) != 32 || strings.TrimLeft(strings.ToLower(f[2]), "0123456789abcdef") != "" ||
-		f[0] == "" || !allLetters(f[0]) || f[1] == "" || strings.ContainsAny(f[1], " /()") {
+	f, ok := partnerAPIFields(s.p.ua)
+	if !ok {
 		return
 	}
 	if strings.EqualFold(f[0], "amazon") {
 		s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
 		s.devBrand.set("Amazon", confProduct)
-		s.devName.set("Amazon "+f[1], confProduct)
+		s.devName.set("Amazon "+strings.ReplaceAll(f[1], "_", " "), confProduct)
 		s.amazonDevice(f[1])
+		switch {
+		case hasPrefixFold(f[1], "echo_show"):
+			// The product's name rather than its code: the Echo Show
+			// is a smart display, the other Echo devices speakers.
+			s.devClass.set("Smart Display", confFamily+1)
+		case hasPrefixFold(f[1], "echo"):
+			s.devClass.set("Voice", confFamily+1)
+		}
 		return
 	}
 	brand := normalizeName(f[0])
@@ -111,4 +114,19 @@ func (s *state) fireTVFields() {
 	s.devBrand.set("Amazon", confProduct)
 	s.devName.set("Amazon "+code, confProduct)
 	s.amazonDevice(code)
+}
+
+// partnerAPIFields splits a partner API player's user agent
+// ("Amazon;Echo_Show_5;<32 hexadecimal digits>;;tpapi;3.199.422") into
+// its fields, and reports whether ua has that shape.
+func partnerAPIFields(ua string) ([]string, bool) {
+	if !strings.Contains(ua, ";;tpapi") {
+		return nil, false
+	}
+	f := strings.Split(ua, ";")
+	if len(f) < 5 || f[3] != "" || f[4] != "tpapi" || len(f[2]) != 32 || strings.TrimLeft(strings.ToLower(f[2]), "0123456789abcdef") != "" ||
+		f[0] == "" || !allLetters(f[0]) || f[1] == "" || strings.ContainsAny(f[1], " /()") {
+		return nil, false
+	}
+	return f, true
 }

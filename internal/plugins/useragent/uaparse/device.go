@@ -81,6 +81,9 @@ func (s *state) detectDevice() {
 		} else {
 			s.windowsOEMDevice()
 		}
+		if p.has(kwARMSemi) {
+			s.lumiaDesktopMode()
+		}
 		if p.has(kwXbox) {
 			s.setDevice(confProduct, "Game Console", "Microsoft", "Microsoft Xbox")
 			s.os.class = "Game Console"
@@ -89,6 +92,10 @@ func (s *state) detectDevice() {
 		s.setDevice(confGeneric, "Desktop", Unknown, "Chromebook")
 	case "Linux", "Ubuntu", "Kubuntu", "Xubuntu", "Lubuntu", "Linux Mint", "Fedora", "Debian", "Gentoo Linux", "Mageia",
 		"SUSE", "CentOS", "Red Hat", "Arch Linux", "Mandriva", "Slackware", "Manjaro":
+		if s.ucOperaMiniPhone() {
+			s.androidDevice()
+			break
+		}
 		s.setDevice(confGeneric, "Desktop", Unknown, "Linux Desktop")
 		s.linuxDevice()
 	case "Ubuntu Touch":
@@ -191,6 +198,18 @@ func (s *state) detectDevice() {
 		if s.tablet {
 			s.devClass.set("Tablet", confGeneric)
 		}
+		if s.os.name == "OpenHarmony" && len(p.entries) > 0 {
+			// OpenHarmony's first entry is the kind of device: "(Phone;
+			// OpenHarmony 5.0)", "(PC; OpenHarmony 6.1; ...)", and
+			// "(2in1;OpenHarmony-6.0.2.130;HAD-W24)" for a laptop that
+			// folds into a tablet.
+			switch p.ltext(p.entries[0]) {
+			case "pc", "2in1":
+				s.devClass.set("Desktop", confProduct)
+			case "tablet":
+				s.devClass.set("Tablet", confProduct)
+			}
+		}
 	case "Nintendo":
 		s.setDevice(confGeneric, "Game Console", "Nintendo", "Nintendo")
 		s.gameConsole()
@@ -218,6 +237,7 @@ func (s *state) detectDevice() {
 			s.gameConsole()
 		}
 		s.appleProduct()
+		s.appleHardware()
 	}
 	s.deviceFamilies()
 	if s.devClass.v == "Desktop" || s.devClass.v == "" {
@@ -356,12 +376,21 @@ func (s *state) deviceFromTokens() {
 // model field of Android's comment is. The maker comes from the model's
 // prefix in the brands table ("A405" is Alcatel's, "SM-" Samsung's); a
 // model of an unknown maker is named alone, with an unknown brand.
-// deviceFromTokens has already read the forms that spell the maker
-// ("Nokia_8110_4G", "LYF/F101K/...").
+// deviceFromTokens has already read the forms that spell a maker of the
+// brands table ("Nokia_8110_4G", "LYF/F101K/..."); a maker it does not
+// know is read from the same forms here: KaiOS's build names the phone
+// "<Maker>_<Model>" ("Energizer_E241", "Multilaser_ZAPP_II_3G"), or
+// "<Maker>/<Model>/<firmware>" ("Jio/F491H/Jio-F491H-001-...").
 func (s *state) geckoPhoneModel() {
 	p := s.p
 	for _, e := range p.entries {
 		m := p.text(e)
+		if maker, model := makerModel(m); maker != "" {
+			b := brandSpelling(maker)
+			s.devBrand.set(b, confGeneric)
+			s.devName.set(p.concat(b, " ", normalizeNameIn(p, model)), confGeneric)
+			return
+		}
 		if !isModelNumber(m) {
 			continue
 		}
@@ -378,6 +407,36 @@ func (s *state) geckoPhoneModel() {
 		s.devName.set(m, confGeneric)
 		return
 	}
+}
+
+// makerModel splits a KaiOS phone's "<Maker>_<Model>",
+// "<Maker>/<Model>/<firmware>" or "<MAKER> <model code>" comment entry:
+// the maker is a word of letters, the model starts with a letter or digit
+// (after a space, it is a model code). Anything else gives "".
+func makerModel(m string) (maker, model string) {
+	k := strings.IndexAny(m, "_/ ")
+	if k < 2 || k+1 >= len(m) || !allLetters(m[:k]) || !isAlnumByte(m[k+1]) {
+		return "", ""
+	}
+	model = m[k+1:]
+	switch m[k] {
+	case ' ':
+		if !isModelNumber(model) {
+			return "", ""
+		}
+	case '/':
+		j := strings.IndexByte(model, '/')
+		if j <= 0 {
+			return "", ""
+		}
+		model = model[:j]
+	}
+	return m[:k], model
+}
+
+// isAlnumByte reports an ASCII letter or digit.
+func isAlnumByte(c byte) bool {
+	return isLetter(c) || c >= '0' && c <= '9'
 }
 
 // trimSpaceSemicolonComma is strings.Trim(s, " ;,") without building the
@@ -473,6 +532,10 @@ func (s *state) featurePhone() {
 		if s.devBrand.v == "" || s.devBrand.v == Unknown {
 			for _, pr := range p.products {
 				name := strings.TrimPrefix(pr.name, "Mozilla ")
+				if hasPrefixFold(name, "midp") || hasPrefixFold(name, "cldc") {
+					// The Java profile ("MIDP-2.0"), never a model.
+					continue
+				}
 				if k := strings.LastIndexByte(name, ' '); k > 0 && allLetters(name[k+1:]) && pr.version != "" {
 					// "SAMSUNG GT-S3332 Opera/9.80": the model, then the
 					// browser the version belongs to.
@@ -488,7 +551,28 @@ func (s *state) featurePhone() {
 				}
 			}
 		}
+		if (s.devBrand.v == "" || s.devBrand.v == Unknown) && len(p.products) > 0 && p.products[0].version != "" {
+			// A maker the brands table does not know, in the first
+			// product, as phones' WAP browsers write it: "Amoi-CA6/1.0",
+			// "Sagem-my411X/1.0", "NGM_Coffee/ObigoInternetBrowser".
+			if maker, model := wapMakerModel(p.products[0].name); maker != "" {
+				b := brandSpelling(maker)
+				s.devBrand.set(b, confGeneric)
+				s.devName.set(b+" "+normalizeName(model), confProduct)
+			}
+		}
 	}
+}
+
+// wapMakerModel splits a WAP phone's "<Maker>-<Model>" (or "_", ".")
+// product name: the maker is a word of three letters or more, the model
+// starts with a letter or digit and is one word. Anything else gives "".
+func wapMakerModel(n string) (maker, model string) {
+	k := strings.IndexAny(n, "-_.")
+	if k < 3 || k+1 >= len(n) || !allLetters(n[:k]) || !isAlnumByte(n[k+1]) || strings.IndexByte(n, ' ') >= 0 {
+		return "", ""
+	}
+	return n[:k], n[k+1:]
 }
 
 // windowsPhoneModel reads "...; NOKIA; Lumia 930)" style vendor/model pairs.
@@ -526,20 +610,95 @@ func (s *state) windowsPhoneModel() {
 	}
 }
 
+// blockNamesAndroid reports a comment section with an entry that starts
+// with "android".
+func blockNamesAndroid(p *parsed, block int) bool {
+	for _, e := range p.entries {
+		if e.block == block && strings.HasPrefix(p.ltext(e), "android") {
+			return true
+		}
+	}
+	return false
+}
+
+// referenceModel is the model a reference phone's browser writes first
+// (m, the first product's name, whose last word in lower case is
+// lastWord), without the chipset maker's "sprd-", without the maker's
+// name when it is written twice ("DOOV-DOOV_D300",
+// "OPSSON-OPSSON-iMO1000") and without the system's name when the
+// version is the system's ("UTIME U6 Linux/2.6.35.7").
+func referenceModel(m, lastWord string) string {
+	if k := strings.LastIndexByte(m, ' '); k > 0 && (lastWord == "linux" || lastWord == "android") {
+		// "UTIME U6 Linux/2.6.35.7": the model, then the system the
+		// version belongs to.
+		m = m[:k]
+	}
+	if len(m) > 5 && hasPrefixFold(m, "sprd-") {
+		m = m[5:]
+	}
+	if k := strings.IndexAny(m, "-_"); k > 0 && len(m) > 2*k+1 && strings.EqualFold(m[:k], m[k+1:2*k+1]) &&
+		(m[2*k+1] == '-' || m[2*k+1] == '_') {
+		m = m[k+1:]
+	}
+	return m
+}
+
+// lumiaDesktopMode reads Edge on Windows 10 Mobile asking for the desktop
+// version of a page: it sends Windows 10's desktop platform with the
+// phone's model after the processor ("(Windows NT 10.0; ARM; Lumia
+// 550)"). The system stays Windows 10, as sent; the device is the phone.
+func (s *state) lumiaDesktopMode() {
+	p := s.p
+	for _, e := range p.entries {
+		if t := p.text(e); hasPrefixFold(t, "lumia ") {
+			if b, rest := brandOfModel(t); b != "" {
+				s.setDevice(confFamily, "Phone", b, b+" "+normalizeName(rest))
+			}
+			return
+		}
+	}
+}
+
+// ucOperaMiniPhone reports UC Browser's mode for phones that passes for
+// Opera Mini ("UCWEB/2.0 (Linux; U; Opera Mini/7.1.32052/30.3697; en-US;
+// Micromax_A62) U2/1.0.0 UCBrowser/9.1.1.420 Mobile"): the platform is
+// Linux, but the comment is an Android phone's, with the model after the
+// language, where Android's layout puts it.
+func (s *state) ucOperaMiniPhone() bool {
+	p := s.p
+	if !s.mobile || len(p.products) == 0 || p.products[0].lname != "ucweb" {
+		return false
+	}
+	for _, e := range p.entries {
+		if strings.HasPrefix(p.ltext(e), "opera mini/") {
+			return true
+		}
+	}
+	return false
+}
+
 // androidDevice finds the model in "(Linux; Android 10; SM-G960F Build/...)".
 func (s *state) androidDevice() {
 	p := s.p
 	model, build := "", ""
 	androidBlock := -2   // the comment section that names Android
 	bareAndroid := false // that entry is "Android" without a version
-	for _, e := range p.entries {
+	for i, e := range p.entries {
 		lt := p.ltext(e)
 		t := p.text(e)
-		if strings.HasPrefix(lt, "android") || strings.HasPrefix(lt, "andr0id ") || strings.HasPrefix(lt, "adr ") {
+		if strings.HasPrefix(lt, "android") || strings.HasPrefix(lt, "andr0id ") || strings.HasPrefix(lt, "adr ") ||
+			strings.HasPrefix(lt, "opera mini/") && s.ucOperaMiniPhone() {
 			// The last section that names Android wins: an app may put
 			// its own "(Android 5.0.2)" before the webview's comment.
 			androidBlock = e.block
 			bareAndroid = lt == "android"
+			if bareAndroid && (s.os.version == "" || s.os.version == Unknown) && i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+				// "(Android; 7.1.1; Mobile; fr)": the release in the
+				// next entry.
+				if v := p.text(p.entries[i+1]); strings.IndexByte(v, '.') > 0 && leadingVersion(v) == v {
+					s.os.version = v
+				}
+			}
 			continue
 		}
 		// The model sits in the same comment section as the Android
@@ -563,12 +722,13 @@ func (s *state) androidDevice() {
 		model = t
 		break
 	}
-	// Only the model of the Android comment is looked up in the table
-	// of model prefixes: elsewhere a prefix would also match words that
-	// are no model ("like Gecko").
+	// Only the model of the Android comment, or the one a reference
+	// phone's browser writes first, is looked up in the table of model
+	// prefixes: elsewhere a prefix would also match words that are no
+	// model ("like Gecko").
 	inComment := model != ""
 	if model == "" {
-		model = s.modelElsewhere()
+		model, inComment = s.modelElsewhere()
 	}
 	if k := strings.Index(p.lowerOf(model), " miui/"); k > 0 {
 		model = model[:k]
@@ -666,8 +826,11 @@ func (s *state) androidDevice() {
 
 // modelElsewhere looks for a device model outside the usual place: in
 // another comment entry ("(SM-G950F; Android 9)") or as a "Brand/Model"
-// product ("Appie/8.11.1 Samsung/SM-A505FN Android/11").
-func (s *state) modelElsewhere() string {
+// product ("Appie/8.11.1 Samsung/SM-A505FN Android/11"). It reports
+// reference when the model is the first product of a reference phone's
+// browser, which is the model itself as surely as the Android comment's
+// model field is.
+func (s *state) modelElsewhere() (model string, reference bool) {
 	p := s.p
 	bare := "" // a brand without a model, used only if no model is found
 	for i, e := range p.entries {
@@ -680,16 +843,16 @@ func (s *state) modelElsewhere() string {
 			// "LenovoTB-X606X_EEA:mt8768 Android:29": the model and its
 			// chipset, then the API level. Exynos chipsets are Samsung's.
 			if strings.HasPrefix(lt[k+1:], "exynos") {
-				return "Samsung " + t[:k]
+				return "Samsung " + t[:k], false
 			}
 			t = t[:k]
 		}
 		if strings.HasPrefix(lt, "exynos") && isModelNumber(strings.ToUpper(t)) {
-			return "Samsung " + t
+			return "Samsung " + t, false
 		}
 		if b, rest := brandOfModel(t); b != "" {
 			if rest != "" && !strings.EqualFold(rest, b) {
-				return t
+				return t, false
 			}
 			// Apps list "...; samsung; SM-T310; ..." (Instagram's
 			// "Android (19/4.4.2; 200dpi; 800x1280; samsung; SM-T310")
@@ -697,7 +860,7 @@ func (s *state) modelElsewhere() string {
 			if i+1 < len(p.entries) && p.entries[i+1].block == e.block {
 				next := p.text(p.entries[i+1])
 				if nb, _ := brandOfModel(next); nb == b || nb == "" && isModelNumber(next) {
-					return b + " " + next
+					return b + " " + next, false
 				}
 			}
 			if bare == "" {
@@ -710,11 +873,35 @@ func (s *state) modelElsewhere() string {
 		// The browsers of MediaTek's reference phones start with the
 		// model and its hardware revision: "Athens15_TD/V2 Linux/3.0.13
 		// Android/4.0 Release/02.15.2012 Browser/AppleWebKit534.30".
-		return p.products[0].name
+		return p.products[0].name, true
+	}
+	if n := len(p.products); n > 1 && len(p.entries) > 0 && p.products[n-1].version == "" && strings.IndexByte(p.products[n-1].name, ' ') > 0 {
+		// "Deezer/5.4.21.97 (Android; 7.1.1; Mobile; fr) WIKO WIM Lite":
+		// the maker and the model right after the app's comment that
+		// names Android, last.
+		last := p.entries[len(p.entries)-1]
+		if p.ua[last.end:] == ") "+p.products[n-1].name && blockNamesAndroid(p, last.block) {
+			return p.products[n-1].name, true
+		}
+	}
+	if pr, ok := p.product("Device"); ok && len(pr.version) > 2 && pr.name == "Device" {
+		// "WhatsApp/2.18.46 Android/6.0.1 Device/Xiaomi-Redmi_3S": an
+		// app's own product for the maker and the model.
+		return referenceModel(pr.version, ""), true
+	}
+	if len(p.products) > 2 && p.products[0].version != "" && (p.products[1].name == "Linux" || p.products[1].name == "Android") {
+		if _, ok := p.product("Release"); ok {
+			// The browsers of other makers' reference phones start the
+			// same way, with the model and its release: "koobee-T550/1.0
+			// Linux/2.6.35.7 Android/2.3.5 Release/01.17.2013", the maker
+			// written twice ("DOOV-DOOV_D300/1.0") or after the chipset's
+			// maker ("sprd-BOWAY-I5/1.0").
+			return referenceModel(p.products[0].name, p.products[0].lword), true
+		}
 	}
 	for _, pr := range p.products {
 		if b, ok := knownBrand(pr.name); ok && pr.version != "" && !isVersionLike(pr.version) {
-			return b + " " + pr.version
+			return b + " " + pr.version, false
 		}
 		name := pr.name
 		if k := strings.LastIndexByte(name, ' '); k > 0 && (pr.lword == "android" || pr.lword == "linux") {
@@ -723,15 +910,15 @@ func (s *state) modelElsewhere() string {
 			name = name[:k]
 		}
 		if b, _ := brandOfModel(name); b != "" && strings.ContainsAny(name, "-0123456789") {
-			return name
+			return name, false
 		}
 		if strings.HasPrefix(pr.lname, "android-") {
 			if b, _ := brandOfModel(pr.name[8:]); b != "" {
-				return pr.name[8:]
+				return pr.name[8:], false
 			}
 		}
 	}
-	return bare
+	return bare, false
 }
 
 // anonymized marks the user agents that privacy tools have rewritten:
@@ -811,6 +998,9 @@ func isAndroidNoise(lt string) bool {
 	}
 	if (len(lt) == 2 || len(lt) == 3 && lt[2] == '-') && lt[0] >= 'a' && lt[0] <= 'z' && lt[1] >= 'a' && lt[1] <= 'z' {
 		return true // "nl", and "de-" with the country left out
+	}
+	if strings.IndexByte(lt, '.') > 0 && leadingVersion(lt) == lt {
+		return true // "(Android; 7.1.1; Mobile; fr)": the release, after a bare "Android"
 	}
 	if len(lt) >= 5 && len(lt) <= 16 && (lt[2] == '-' || lt[2] == '_') && lt[0] >= 'a' && lt[0] <= 'z' && lt[1] >= 'a' && lt[1] <= 'z' &&
 		!strings.ContainsAny(lt, " 0123456789") {

@@ -47,9 +47,17 @@ func TestUCBrowserWindowsPhone(t *testing.T) {
 
 // TestPartnerFields shows the semicolon separated user agent of players of
 // a partner API: an Amazon model is looked up as in a Fire OS user agent,
-// another maker's model is named as written. The identifiers are made up.
+// another maker's model is named as written, an Echo named by its
+// product name is a speaker or, the Echo Show, a smart display, and its
+// ";Echo" is no shell command. The identifiers are made up.
 func TestPartnerFields(t *testing.T) {
 	checkRuleCases(t, []ruleCase{
+		{"Amazon;Echo_Show_8;0123456789abcdef0123456789abcdef;;tpapi;3.199.422",
+			map[string]string{"DeviceClass": "Smart Display", "DeviceBrand": "Amazon", "DeviceName": "Amazon Echo Show 8", "AgentClass": "Special"}},
+		{"Amazon;Echo_Dot;0123456789abcdef0123456789abcdef;;tpapi;3.199.422",
+			map[string]string{"DeviceClass": "Voice", "DeviceBrand": "Amazon", "DeviceName": "Amazon Echo Dot"}},
+		{"Example;Echo_Dot;0123456789abcdef; echo hi",
+			map[string]string{"DeviceClass": "Hacker"}},
 		{"Amazon;AFTMM;0123456789abcdef0123456789abcdef;;tpapi;3.202.356",
 			map[string]string{"DeviceClass": "Set-top box", "DeviceBrand": "Amazon", "OperatingSystemName": "FireOS"}},
 		{"Amazon;AFTSO001;0123456789abcdef0123456789abcdef;;tpapi",

@@ -197,13 +197,20 @@ var ddOSName = map[string][]string{
 	"Lineage OS":   {"Lineage OS", "Android"},
 	"MocorDroid":   {"MocorDroid", "Android"},
 	"Smartisan OS": {"Smartisan OS", "Android"},
+	// Opera's television platform, which names its system "Linux mips"
+	// ("Opera/9.80 (Linux mips; ) Presto/2.12.407 ... MB95/3.6.3.J"):
+	// Yauaa names the system Linux in its Opera TV Store cases.
+	"Opera TV": {"Opera TV", "Linux"},
 }
 
 // ddEngineName maps layout engine names: device-detector's WebKit is
-// Yauaa's AppleWebKit, its Edge is EdgeHTML.
+// Yauaa's AppleWebKit, its Edge is EdgeHTML, and its Trident is also what
+// Yauaa calls the engine of an Internet Explorer that does not write
+// "Trident/" ("MSIE 6.0; Windows NT 5.0", 75 Yauaa DEV cases).
 var ddEngineName = map[string][]string{
-	"WebKit": {"AppleWebKit"},
-	"Edge":   {"EdgeHTML"},
+	"WebKit":  {"AppleWebKit"},
+	"Edge":    {"EdgeHTML"},
+	"Trident": {"Trident", "Internet Explorer", "Internet Explorer Mobile"},
 }
 
 // ddBrand maps brand names that differ only in spelling.
@@ -285,8 +292,18 @@ func ddExpected(c ddCase) map[string][]string {
 	}
 	if n := c.OS["name"]; n != "" {
 		exp["OperatingSystemName"] = ddAccept(ddOSName, n)
+		if n == "GNU/Linux" && strings.Contains(c.UA, "VIDAA") {
+			// Hisense's Linux for televisions, which Yauaa names Vidaa in
+			// all its VIDAA cases.
+			exp["OperatingSystemName"] = []string{"Linux", "Vidaa"}
+		}
 		if v := c.OS["version"]; v != "" {
 			exp["OperatingSystemVersion"] = []string{v, ">=" + v}
+			if n == "Windows" && v == "10" {
+				// Windows 10 and 11 both say "Windows NT 10.0"; Yauaa
+				// gives the version as written.
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], "10.0")
+			}
 		}
 	}
 	if c.Client["type"] == "browser" {
@@ -305,6 +322,22 @@ func ddExpected(c ddCase) map[string][]string {
 			}
 			if v := c.Client["version"]; v != "" {
 				exp["AgentVersionMajor"] = []string{ddMajor(v)}
+			}
+			if k := strings.Index(c.UA, " Edge/"); k >= 0 && n == "Microsoft Edge" && strings.HasPrefix(c.UA[k+len(" Edge/"):], c.Client["version"]) {
+				// Legacy Edge sends its EdgeHTML version ("Edge/13.10586"),
+				// which device-detector gives; Yauaa gives the Edge
+				// release that shipped it (25), from Microsoft's list in
+				// tables/edge_versions.tsv.
+				ensureModel()
+				build := c.UA[k+len(" Edge/"):]
+				if e := strings.IndexAny(build, " ;)"); e >= 0 {
+					build = build[:e]
+				}
+				if v, ok := edgeVersions[build]; ok {
+					exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(v))
+				} else if v := edgeHTMLToEdge[ddMajor(build)]; v != "" {
+					exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], v)
+				}
 			}
 			if k := strings.Index(c.UA, " OPR/"); k >= 0 && n == "Opera Devices" && strings.Contains(c.UA, " OMI/") {
 				// Opera for devices gives its own version in "OMI/4.21"
@@ -374,6 +407,13 @@ func ddEngineConventions(ua, engine string, exp map[string][]string) {
 			exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(ua[k+1+len(u):]))
 			return
 		}
+	}
+	if k := strings.Index(ua, " UCBrowser/"); k >= 0 && engine == "WebKit" && strings.Contains(ua, "AppleWebKit/528.5+") {
+		// UC Browser's own engine behind the WebKit 528 it imitates,
+		// which Yauaa names after the browser, with its version.
+		exp["LayoutEngineName"] = append(exp["LayoutEngineName"], "UCBrowser")
+		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(ua[k+len(" UCBrowser/"):]))
+		return
 	}
 	if k := strings.Index(ua, "Browser/AppleWebKit"); k >= 0 && engine == "WebKit" {
 		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], "AppleWebKit"+ddMajor(ua[k+len("Browser/AppleWebKit"):]))
@@ -450,13 +490,46 @@ var ddAttributes = []string{
 	"LayoutEngineName", "LayoutEngineVersionMajor", "AgentClass", "AgentName", "AgentVersionMajor",
 }
 
+// ddMatch reports whether the analyzer's answer is one of the wanted values:
+// equal without regard to case, and for names of devices, systems and
+// agents also without regard to spaces, dashes and underscores ("OculusBrowser" for
+// "Oculus Browser"). An Android version may carry its update
+// ("2.1-update1", device-detector's "2.1").
 func ddMatch(name, got string, want []string) bool {
+	if name == "OperatingSystemVersion" {
+		if k := strings.Index(got, "-update"); k > 0 {
+			got = got[:k]
+		}
+	}
+	if name == "DeviceName" {
+		// Yauaa keeps the firmware a model carries after a slash
+		// ("Samsung GT-I8190N/I8190NXXANI1"), device-detector leaves it out.
+		if k := strings.IndexByte(got, '/'); k > 0 {
+			got = strings.TrimSpace(got[:k])
+		}
+		got = ddWithoutRegion(got)
+	}
+	squash := name == "DeviceName" || name == "AgentName" || name == "OperatingSystemName"
 	for _, w := range want {
-		if strings.EqualFold(got, w) || name == "DeviceName" && ddSquash(got) == ddSquash(w) {
+		if strings.EqualFold(got, w) || squash && ddSquash(got) == ddSquash(w) {
 			return true
 		}
 	}
 	return false
+}
+
+// ddRegions are the sales regions a maker writes after a model
+// ("TB-X606X_EEA", "S920_ROW"), which Yauaa keeps in the device's name and
+// device-detector leaves out: the same device sold in another market.
+var ddRegions = map[string]bool{"eea": true, "row": true, "ru": true, "eu": true}
+
+// ddWithoutRegion is a device's name without a trailing sales region.
+func ddWithoutRegion(name string) string {
+	k := strings.LastIndexAny(name, " -_")
+	if k > 0 && ddRegions[strings.ToLower(name[k+1:])] {
+		return name[:k]
+	}
+	return name
 }
 
 // ddSquash is a name in lower case without spaces, dashes and underscores.

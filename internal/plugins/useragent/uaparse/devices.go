@@ -305,6 +305,18 @@ func (s *state) homeDevice() {
 			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
 			s.devClass.set("Mobile", confFamily)
 			return
+		case len(p.entries) == 0 && (strings.EqualFold(first.version, "ios") || hasPrefixFold(first.version, "ios-") ||
+			strings.HasSuffix(first.lname, ".ios")):
+			// "BroadwayPodcastNetwork/iOS", "RadioPublic/iOS-2.0",
+			// "Goodpods.iOS / 3.5.4": the same with Apple's system.
+			s.os = osInfo{name: "iOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+			s.setDevice(confFamily, "Mobile", "Apple", "Apple iOS Device")
+			return
+		case len(p.entries) == 0 && (hasPrefixFold(first.version, "android-") || strings.HasSuffix(first.lname, ".android")):
+			// "RadioPublic/android-2.2".
+			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+			s.devClass.set("Mobile", confFamily)
+			return
 		}
 	}
 	if len(p.products) >= 2 && p.products[0].name == "Spotify" && (p.products[1].name == "Win32" || p.products[1].name == "Win64") &&

@@ -7,7 +7,9 @@ import "testing"
 // made-up model codes: the maker from the model's prefix in the brands
 // table, or the model alone when no prefix is known; entries without a
 // model code's shape (a locale, "rv:", lower case words) are not models,
-// and a model that spells its maker keeps the reading it had.
+// a model that spells its maker keeps the reading it had, and a maker the
+// brands table does not know is read from KaiOS's "<Maker>_<Model>",
+// "<Maker>/<Model>/<firmware>" and "<MAKER> <model code>" forms.
 func TestGeckoPhoneModel(t *testing.T) {
 	dev := func(brand, name string) map[string]string {
 		return map[string]string{"DeviceClass": "Phone", "DeviceBrand": brand, "DeviceName": name}
@@ -23,5 +25,12 @@ func TestGeckoPhoneModel(t *testing.T) {
 		{"Mozilla/5.0 (Mobile; rv:48.0; phone2go) Gecko/48.0 Firefox/48.0 KAIOS/2.5", dev(Unknown, Unknown)},
 		// The maker spelled out: read as before.
 		{"Mozilla/5.0 (Mobile; rv:48.0; Nokia 2720 Flip) Gecko/48.0 Firefox/48.0 KAIOS/2.5.2", dev("Nokia", "Nokia 2720 Flip")},
+		// A maker the brands table does not know, in KaiOS's forms.
+		{"Mozilla/5.0 (Mobile; Examplo_Q24_4G; rv:48.0) Gecko/48.0 Firefox/48.0 KAIOS/2.5.3.2", dev("Examplo", "Examplo Q24 4G")},
+		{"Mozilla/5.0 (Mobile; EXAMPLO_FLIP_II; rv:48.0) Gecko/48.0 Firefox/48.0 KAIOS/2.5.1", dev("Examplo", "Examplo Flip II")},
+		{"Mozilla/5.0 (Mobile; Examplo/Q24K/Examplo-Q24K-001-06-24-271223;Android; rv:48.0) Gecko/48.0 Firefox/48.0 KAIOS/2.5.3.2", dev("Examplo", "Examplo Q24K")},
+		{"Mozilla/5.0 (Mobile; EXAMPLO QK241; rv:48.0) Gecko/48.0 Firefox/48.0 KAIOS/2.5.1", dev("Examplo", "Examplo QK241")},
+		// A space before words is no maker and model.
+		{"Mozilla/5.0 (Mobile; Example phone; rv:48.0) Gecko/48.0 Firefox/48.0 KAIOS/2.5", dev(Unknown, Unknown)},
 	})
 }

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "df91344b63d9b9273dff40e3e153d345be0ea5b95374f1b5c2d70a37e565f414",
-	"dev-variants": "248d7508139b76effb9e5d9fd1d89b5a49089565a680a28afb08f0b3aed0f053",
-	"access-log":   "084855cc33448bedb50da69d8cbdcacb13c7d09ed3e9c213f25cd4c6d6e2f907",
+	"dev":          "b132e82b4e8a575da59e69ecba785afbdec64045420d29e44497019c760dc2fc",
+	"dev-variants": "2e78bcd52e6f87ae5d8e1ceff02bc4013a0ab89463050734021232db1bd0aab5",
+	"access-log":   "27340d4bc719e9632e408218e09b801860eafe6db6c8b229a3e80324291ff713",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
 

@@ -18,6 +18,7 @@ var (
 	sqlSignatures       []string
 	scriptSignatures    []string
 	codeSignatures      []string
+	shellSignatures     []string
 	traversalSignatures []string
 	probeSignatures     []string
 	typoSignatures      []string
@@ -62,6 +63,7 @@ func detectHacker(p *parsed) (hackerInfo, bool) {
 	case p.hasAny(&traversalNeedles):
 		h.vector, found = "Path Traversal", true
 	case p.hasAny(&scriptNeedles), p.hasAny(&codeNeedles), p.hasAny(&sqlNeedles) && sqlContext(low),
+		p.hasAny(&shellNeedles) && containsAny(p.ua, shellSignatures),
 		p.has(kwXSS) && xssWord(low):
 		h.vector, found = "Code Injection", true
 	}
@@ -156,6 +158,7 @@ var (
 	sqlNeedles       needleGroup
 	scriptNeedles    needleGroup
 	codeNeedles      needleGroup
+	shellNeedles     needleGroup
 	traversalNeedles needleGroup
 	toolkitNeedles   needleGroup
 	// Fuzzing probes (an encoded NUL byte or line break, a test site of

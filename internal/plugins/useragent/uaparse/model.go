@@ -239,6 +239,7 @@ func buildModel() {
 	fileExtensions = buildFileExtensions()
 	spelledNeedles = uaNeedles.group([]string{"[dot]", "[at]", " at "})
 	domainSuffixNeedles = uaNeedles.group([]string{".com", ".net", ".org", ".io"})
+	contactNeedles = uaNeedles.group([]string{"contact"})
 	nonOwnerDomains = buildNonOwnerDomains()
 
 	// tables.go
@@ -259,6 +260,7 @@ func buildModel() {
 	sqlSignatures = attackSignatures("sql")
 	scriptSignatures = attackSignatures("script")
 	codeSignatures = attackSignatures("code")
+	shellSignatures = attackSignatures("shell")
 	traversalSignatures = attackSignatures("traversal")
 	probeSignatures = attackSignatures("probe")
 	typoSignatures = attackSignatures("typo")
@@ -266,6 +268,7 @@ func buildModel() {
 	sqlNeedles = uaNeedles.group(sqlSignatures)
 	scriptNeedles = uaNeedles.group(scriptSignatures)
 	codeNeedles = uaNeedles.group(codeSignatures)
+	shellNeedles = uaNeedles.group(shellSignatures)
 	traversalNeedles = uaNeedles.group(traversalSignatures)
 	toolkitNeedles = buildToolkitNeedles()
 	probeNeedles = uaNeedles.group(probeSignatures)
@@ -298,6 +301,7 @@ func buildModel() {
 	robotNeedles = uaNeedles.group(robotWords)
 	robotWordIDs = buildRobotWordIDs()
 	notRobotWords = robotWordsOfKind("exception")
+	camelRobotWords = buildCamelRobotWords()
 	browserProducts = buildBrowserProducts()
 	robotWordList = newNeedleList(robotWordIDs)
 

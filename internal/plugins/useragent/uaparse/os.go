@@ -380,9 +380,12 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 		case strings.HasPrefix(lt, "windows phone"):
 			v := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(lt, "windows phone"), " os"))
 			return osInfo{name: "Windows Phone", version: orUnknown(leadingVersion(v)), class: "Mobile", prio: 10}
-		case strings.HasPrefix(lt, "osmeta ") && len(lt) > 7 && lt[7] >= '0' && lt[7] <= '9':
+		case strings.HasPrefix(lt, "osmeta ") && len(lt) > 7 && lt[7] >= '0' && lt[7] <= '9' && !strings.Contains(p.low, "windows nt"):
 			// "osmeta 10.3.2132": Facebook's layer that ran its iOS apps on
-			// Windows 10 Mobile, with the system's version.
+			// Windows 10 Mobile, with the system's version. The same layer
+			// on a Windows computer says so ("(Windows NT 10.0.16299.98;
+			// osmeta 10.3.3308)"), and there the Windows NT entry tells
+			// the system.
 			return osInfo{name: "Windows Phone", version: leadingVersion(lt[7:]), class: "Mobile", prio: 11}
 		case strings.HasPrefix(lt, "windows mobile"):
 			return osInfo{name: "Windows Mobile", version: orUnknown(leadingVersion(strings.TrimSpace(lt[14:]))), class: "Mobile", prio: 9}

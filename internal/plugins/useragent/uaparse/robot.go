@@ -3,6 +3,7 @@ package uaparse
 import (
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 var robotNeedles needleGroup
@@ -22,6 +23,18 @@ func buildRobotWordIDs() []needleID {
 // generic words and the robot product names of tables/robot_words.tsv, in
 // file order.
 var robotWords []string
+
+// camelRobotWords are the rows of kind "word" of tables/robot_words.tsv,
+// the words camelRobotWord looks for inside camel case names.
+var camelRobotWords map[string]bool
+
+func buildCamelRobotWords() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range robotWordsOfKind("word") {
+		m[w] = true
+	}
+	return m
+}
 
 // notRobotWords are product names containing a robot word by accident
 // (tables/robot_words.tsv, kind "exception").
@@ -557,6 +570,13 @@ func cleanRobotName(name, ver string) (string, string) {
 		// "... like Gecko BingPreview/1.0b": the end of a browser's
 		// comment run into the robot's product.
 		name = strings.TrimSpace(name[11:])
+	}
+	if len(name) > 4 && strings.EqualFold(name[:4], "via ") {
+		// "(via ggpht.com GoogleImageProxy)": a proxy says which host it
+		// fetches for, then its name.
+		if w, rest, ok := strings.Cut(name[4:], " "); ok && isDomainName(asciiLower(w)) && rest != "" {
+			name = strings.TrimSpace(rest)
+		}
 	}
 	if k := strings.Index(name, " +"); k > 0 {
 		name = strings.TrimSpace(name[:k])
@@ -1136,10 +1156,18 @@ func (s *state) contactRobot() (string, string, robotKind) {
 				return name, ver, robotContact
 			}
 		}
+		if name, ver, ok := s.signedByProduct(); ok {
+			return name, ver, robotContact
+		}
 		if name, ok := s.robotAddress(); ok && !s.compatContact {
 			return name, "", robotContact
 		}
 		return "", "", robotNone
+	}
+	if len(p.products) > 1 && siteProduct(p, 0) && p.products[1].lname == "mozilla" {
+		// "example.com/scan Mozilla/5.0 (Macintosh; ...)": a browser
+		// string sent by the service the site names first.
+		return p.products[0].name, p.products[0].version, robotContact
 	}
 	if len(p.products) > 0 && s.os.class != "Mobile" && s.os.class != "Desktop" {
 		// (An app on a phone or a desktop that gives its maker's address
@@ -1156,9 +1184,10 @@ func (s *state) contactRobot() (string, string, robotKind) {
 // version and nothing else, no system, no browser, no engine, no contact (with a contact it is read as
 // Yauaa does, see contactRobot). Browsers, mail programs and apps that send a
 // compatible section name their platform ("(compatible; Konqueror/3.5;
-// Linux)"); a program that gives only its own name is a robot. (Without a
-// version, "(compatible; Example Filter Build-17)", the entry is not
-// clearly a product, and the client stays what the string claims; so it
+// Linux)"); a program that gives only its own name is a robot, with its
+// version or as one product word alone ("(compatible; Example)"). (Other
+// entries without a version, "(compatible; Example Filter Build-17)", are
+// not clearly a product, and the client stays what the string claims; so it
 // does when it names a product known not to be a robot, "docker". A
 // product after Mozilla without a comment is not read: old television
 // browsers write "Mozilla/3.0 WebTV/1.2".)
@@ -1180,13 +1209,42 @@ func (s *state) bareCompatible() (string, string, bool) {
 	default:
 		return "", "", false
 	}
-	if !startsWithLetter(name) || ver == "" || ver[0] < '0' || ver[0] > '9' || strings.IndexByte(name, ' ') >= 0 {
+	if !startsWithLetter(name) || strings.IndexByte(name, ' ') >= 0 {
+		return "", "", false
+	}
+	if ver == "" && !(len(p.entries) == 2 && productWord(name) && strings.HasSuffix(p.ua, ")")) ||
+		ver != "" && (ver[0] < '0' || ver[0] > '9') {
+		// Without a version only a compatible section naming one product
+		// word is read ("Mozilla/5.0 (compatible; Example)"), and only
+		// when it is closed: a string cut short may have lost the rest of
+		// a browser's name ("(compatible; Konquer").
 		return "", "", false
 	}
 	if ln := asciiLower(name); isBrowserProduct(ln) || strings.HasPrefix(ln, "msie") {
 		return "", "", false
 	}
 	return name, ver, true
+}
+
+// productWord reports a word written as a product's name: a capital
+// letter, then letters (at least one in lower case) and digits
+// ("Example", "ExampleScan2"); not a code or an abbreviation ("U", "SV1",
+// "WOW64").
+func productWord(w string) bool {
+	if len(w) < 3 || !isUpper(w[0]) {
+		return false
+	}
+	lower := false
+	for i := 1; i < len(w); i++ {
+		switch c := w[i]; {
+		case isLower(c):
+			lower = true
+		case isUpper(c), c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return lower
 }
 
 // appendedContact reads a browser string that ends in a comment holding
@@ -1218,6 +1276,112 @@ func (s *state) appendedContact() (string, string, bool) {
 		return pr.name, pr.version, true
 	}
 	return "", "", false
+}
+
+// signedByProduct reads a product of the browser string followed by its
+// own web address, anywhere in the string: in a comment holding nothing
+// else ("Gecko/20110515 Example_Capture/1.0.4 (+http://capture.example.com/)
+// Namoroka/3.6.17", "(Macintosh; ...) Example-Project
+// (http://example.com/) (KHTML, like Gecko)") or as the next product
+// ("Safari/537.36; Example/1.0; +example.ai"). A program that drives the
+// browser signs the string so; browsers and apps name their maker's site,
+// if at all, in their platform comment. (The last product with its address
+// is appendedContact's.)
+func (s *state) signedByProduct() (string, string, bool) {
+	p := s.p
+	for i, pr := range p.products {
+		if siteProduct(p, i) {
+			// "(X11; Linux x86_64) Example.io/6.0 AppleWebKit/537.36",
+			// "example.com/scan Mozilla/5.0 (...)": a product named by
+			// its site is a service's, not a browser's.
+			return pr.name, pr.version, true
+		}
+	}
+	for i := 1; i+1 < len(p.products); i++ {
+		next := p.products[i+1].lname
+		if len(next) > 1 && next[0] == '+' && isDomainName(next[1:]) {
+			if name, ver, ok := signingProduct(p.products[i].name, p.products[i].version); ok {
+				return name, ver, true
+			}
+		}
+	}
+	if block, ok := contactEntry(p); ok {
+		// A comment that gives a contact: the product it belongs to is
+		// the robot, or, in the platform comment, the owner of the
+		// address.
+		for _, e := range p.entries {
+			if e.block != block {
+				continue
+			}
+			before := strings.TrimRight(p.ua[:e.start], " (")
+			tok := before[strings.LastIndexByte(before, ' ')+1:]
+			name, ver, _ := strings.Cut(tok, "/")
+			if n, v, ok := signingProduct(name, ver); ok && tok != "" && before[len(before)-1] != ')' {
+				return n, v, true
+			}
+			if b := s.urlBrand(); b != "" {
+				return b, "", true
+			}
+			break
+		}
+	}
+	for i, e := range p.entries {
+		if i > 0 && p.entries[i-1].block == e.block || i+1 < len(p.entries) && p.entries[i+1].block == e.block {
+			continue
+		}
+		lt := strings.TrimPrefix(p.ltext(e), "+")
+		if !strings.HasPrefix(lt, "http://") && !strings.HasPrefix(lt, "https://") {
+			continue
+		}
+		before := strings.TrimRight(p.ua[:e.start], " (")
+		if k := strings.IndexByte(p.ua[e.start:], ')'); k < 0 || before == "" || before[len(before)-1] == ')' {
+			continue // a comment after a comment is no product's
+		}
+		tok := before[strings.LastIndexByte(before, ' ')+1:]
+		name, ver, _ := strings.Cut(tok, "/")
+		if n, v, ok := signingProduct(name, ver); ok {
+			return n, v, true
+		}
+	}
+	return "", "", false
+}
+
+// isSiteName reports a product name that is a web site's domain name
+// under a common top level domain ("example.io", "www.example.com"):
+// robots and services name themselves after their site, browsers and apps
+// do not. (Other endings are not read: "Node.js" ends in a script's.)
+func isSiteName(ln string) bool {
+	return (strings.HasSuffix(ln, ".com") || strings.HasSuffix(ln, ".net") || strings.HasSuffix(ln, ".org") ||
+		strings.HasSuffix(ln, ".io")) && isDomainName(ln)
+}
+
+// siteProduct reports product i named by its site: inside a user agent
+// ("Mozilla/5.0 (X11; Linux x86_64) Example.io/6.0 AppleWebKit/537.36"), or
+// first with a path where the version would be, in front of a browser
+// string ("example.com/scan Mozilla/5.0 ..."). Apps are named by their
+// site too, "Example.com/1.2.3 (Android 13; ...)", "examplepod.com/v1.5",
+// so a first product is not read otherwise; nor is the host of a web
+// address ("https: //example.com/...", robotAddress's).
+func siteProduct(p *parsed, i int) bool {
+	pr := p.products[i]
+	if !isSiteName(pr.lname) {
+		return false
+	}
+	if i == 0 {
+		return pr.version != "" && (pr.version[0] < '0' || pr.version[0] > '9') && len(p.products) > 1 && p.products[1].lname == "mozilla"
+	}
+	return !strings.HasSuffix(p.products[i-1].lname, ":")
+}
+
+// signingProduct reports whether a product can be a robot signing a
+// browser string: a name of its own, not a browser's, engine's or
+// Mozilla's token.
+func signingProduct(name, ver string) (string, string, bool) {
+	ln := asciiLower(name)
+	if !startsWithLetter(name) || strings.IndexByte(name, ' ') >= 0 || isBrowserProduct(ln) || ln == "mozilla" || strings.HasPrefix(ln, "+") {
+		return "", "", false
+	}
+	return name, ver, true
 }
 
 // robotAddress reads a web address whose path says what the client is
@@ -1296,11 +1460,19 @@ func (s *state) hasContact() bool {
 			}
 		}
 	}
+	if _, ok := contactEntry(p); ok {
+		return true
+	}
 	if p.hasAny(&domainSuffixNeedles) {
 		for _, e := range p.entries {
 			if lt := p.ltext(e); (strings.HasSuffix(lt, ".com") || strings.HasSuffix(lt, ".net") ||
 				strings.HasSuffix(lt, ".org") || strings.HasSuffix(lt, ".io")) && !strings.ContainsAny(lt, " /") {
 				return true // a bare domain name, "(compatible; theoldreader.com)"
+			}
+		}
+		for i := range p.products {
+			if siteProduct(p, i) {
+				return true // a product named by its site, "Example.io/6.0"
 			}
 		}
 	}
@@ -1347,6 +1519,26 @@ func isInfoEntry(lt string) bool {
 // spelledNeedles are what every spelled address contains one of.
 var spelledNeedles needleGroup
 
+// contactNeedles ask whether a user agent may hold a "contact" entry
+// (contactEntry).
+var contactNeedles needleGroup
+
+// contactEntry reports a comment entry that introduces the sender's
+// contact, "(...; CONTACT; scan@example.net)", "(contact; someone; at;
+// example.edu;)", "(contact: ops@example.org)": robots address site owners
+// so. It returns the entry's block.
+func contactEntry(p *parsed) (int, bool) {
+	if !p.hasAny(&contactNeedles) {
+		return 0, false
+	}
+	for _, e := range p.entries {
+		if lt := p.ltext(e); lt == "contact" || strings.HasPrefix(lt, "contact:") {
+			return e.block, true
+		}
+	}
+	return 0, false
+}
+
 // domainSuffixNeedles are the suffixes hasContact reads as a bare domain
 // name in an entry.
 var domainSuffixNeedles needleGroup
@@ -1386,7 +1578,7 @@ func isRobotName(p *parsed, lt string) bool {
 	if isGoogleRobot(lt) {
 		return true
 	}
-	if !containsRobotWord(p, lt) {
+	if !containsRobotWord(p, lt) && !camelRobotWord(p, lt) {
 		return false
 	}
 	if containsAny(lt, notRobotWords) {
@@ -1580,6 +1772,51 @@ func containsRobotWord(p *parsed, lt string) bool {
 	}
 	return false
 }
+
+// camelRobotWord reports a generic robot word written as one capitalised
+// part of a name in camel case, followed by the next part
+// ("KarnoProspectingStudio", "AdsTxtCrawlerTP", "BotPoke"): the lower case
+// search of containsRobotWord takes the next letter for the word going on.
+// It reads the letter case of the user agent, so lt must be a part of its
+// lower case copy.
+func camelRobotWord(p *parsed, lt string) bool {
+	// Most user agents that get here hold no robot word at all (they
+	// name Google), and then nothing is looked up.
+	if p == nil || !p.hasAny(&robotNeedles) || !p.inLow(lt) {
+		return false
+	}
+	off := int(uintptr(unsafe.Pointer(unsafe.StringData(lt))) - uintptr(unsafe.Pointer(unsafe.StringData(p.low))))
+	orig := p.ua[off : off+len(lt)]
+	var rows [16]uint16
+	for _, row := range p.rowsFound(robotWordList, rows[:]) {
+		w := robotWords[row]
+		if !camelRobotWords[w] || !isLetter(w[0]) || !isLetter(w[len(w)-1]) {
+			continue
+		}
+		for k := 0; ; {
+			i := strings.Index(lt[k:], w)
+			if i < 0 {
+				break
+			}
+			i += k
+			end := i + len(w)
+			k = i + 1
+			if end >= len(lt) || !isUpper(orig[i]) || !isLower(orig[end-1]) || !isUpper(orig[end]) {
+				continue
+			}
+			if i == 0 || !isUpper(orig[i-1]) {
+				// The word starts a part: the name's start, or after a
+				// lower case letter, a digit or a separator.
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 
 // robotWordList asks the scan which robot words occur at all.
 var robotWordList *needleList

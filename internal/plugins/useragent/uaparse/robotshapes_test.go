@@ -31,6 +31,33 @@ func TestRobotShapes(t *testing.T) {
 			robot("ExampleEye")},
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 (+https://www.example.com)",
 			map[string]string{"DeviceClass": "Robot", "DeviceBrand": "Example", "AgentClass": "Browser", "AgentName": "Chrome"}},
+		// A product followed by its own address anywhere in the browser
+		// string, in a comment of its own or as the next product, signs it
+		// too; with only a home page the browser stays the agent.
+		{"Mozilla/5.0 (X11; U; Linux i686; en-US; rv:1.9.2.17) Gecko/20110515 Example_Capture/1.0.4 (+http://capture.example.com/) Namoroka/3.6.17",
+			map[string]string{"DeviceClass": "Robot", "DeviceBrand": "Example", "AgentClass": "Browser"}},
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_14_6) Example-Project (http://example-project.com/) (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+			map[string]string{"DeviceClass": "Robot", "AgentClass": "Browser", "AgentName": "Chrome"}},
+		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36; Example/1.0; +example.ai",
+			map[string]string{"DeviceClass": "Robot", "AgentClass": "Browser"}},
+		// A comment that introduces a contact: the product it belongs to, or
+		// in the platform comment the owner of the address, is the robot.
+		{"Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0 ExampleMeasurement/2024 (contact; someone; at; example.edu;)",
+			map[string]string{"DeviceClass": "Robot", "AgentClass": "Browser"}},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64; CONTACT; scan@example.net) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+			map[string]string{"DeviceClass": "Robot", "DeviceBrand": "Example", "AgentClass": "Browser", "AgentName": "Chrome"}},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64; Contacts) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+			map[string]string{"DeviceClass": "Desktop", "AgentClass": "Browser"}},
+		// A product named by its site (a common top level domain) is the
+		// service's, before or inside the browser string; alone it may be
+		// an app's.
+		{"Mozilla/5.0 (X11; Linux x86_64) Example.io/6.0 AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+			map[string]string{"DeviceClass": "Robot", "DeviceBrand": "Example", "AgentClass": "Browser", "AgentName": "Chrome"}},
+		{"example.com/scan Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Chrome/120.0.0.0 Safari/537.36",
+			map[string]string{"DeviceClass": "Robot", "DeviceBrand": "Example"}},
+		{"examplepod.com/v1.5.x", map[string]string{"DeviceClass": "Unknown", "AgentClass": "Special"}},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Example.js/2.0",
+			map[string]string{"DeviceClass": "Desktop", "AgentClass": "Browser"}},
 		// An address without a scheme, or an app's tag with an "@", signs
 		// nothing.
 		{"Mozilla/5.0 (Windows; U; Windows NT 5.1; de; rv:1.9.0.7) Gecko/2009021910 Firefox/3.0.7 (via example.com)",
@@ -50,9 +77,21 @@ func TestRobotShapes(t *testing.T) {
 		{"Mozilla/4.0 (compatible; Example Filter Version-3.1-Build-17)", map[string]string{"DeviceClass": "Unknown", "AgentClass": "Browser"}},
 		{"Mozilla/5.0 (compatible; MSIE 9.0)", map[string]string{"AgentClass": "Browser", "AgentName": "Internet Explorer"}},
 		{"Mozilla/5.0 (Exemplar/2.1)", robot("Exemplar")},
+		// Without a version, one product word alone in a compatible
+		// section; not an abbreviation.
+		{"Mozilla/5.0 (compatible; Exemplar)", robot("Exemplar")},
+		{"Mozilla/4.0 (compatible; SV1)", map[string]string{"AgentClass": "Browser"}},
 		// Without a comment the product may be an old television's
 		// browser.
 		{"Mozilla/4.0 WebTV/2.6", map[string]string{"DeviceClass": "Unknown", "AgentName": "WebTV"}},
+		// A robot word as one capitalised part of a camel case name, followed
+		// by the next part; a word going on in lower case is another word.
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) ExampleProspectingStudio/0.1 Safari/537.36",
+			robot("ExampleProspectingStudio")},
+		{"ExampleCrawlerTP/1.2", robot("ExampleCrawlerTP")},
+		{"BotExample", robot("BotExample")},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 ExampleScouting/1.0",
+			map[string]string{"DeviceClass": "Desktop", "AgentClass": "Browser"}},
 		// A product in a platform comment followed by its address.
 		{"Mozilla/5.0 (Macintosh; Exemplar/1.0; +http://example.com/exemplar/) Gecko/20100101 Firefox/3.0.8", robot("Exemplar")},
 		// A phone model with a series named "bot" and a number is no

@@ -30,6 +30,34 @@ func TestRobotWordExamples(t *testing.T) {
 		{"collector", "example.org HTTP-Collector"},
 		{"lookup", "Mozilla/5.0 (compatible; ExampleURLLookup/1.0)"},
 		{"favicon", "example-favicon-service/1.0.0"},
+		{"recon", "Mozilla/5.0 (compatible; Example Recon; example.com)"},
+		{"recon", "example-recon/2.0"},
+		{"jiankong", "Mozilla/5.0 (compatible; MSIE 8.0; Windows NT 6.1) ExampleJK yunjiankong 1234"},
+		{"expander", "Example:LinkExpander:Short"},
+		{"transcoder", "Mozilla/5.0 (Windows; U; Windows NT 6.1; en-US; rv:1.9.2.8; example Transcoder) Gecko/20100722 Firefox/3.6.8"},
+		{"verification", "Example Domain Verification"},
+		{"site24x7", "Site24x7"},
+		{"nodeping", "NodePing"},
+		{"thousandeyes", "ThousandEyes-Example-x2"},
+		{"shodan", "Shodan-Example/1.0"},
+		{"ghost inspector", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Ghost Inspector"},
+		{"googleimageproxy", "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:120.0) Gecko Firefox/120.0 (via ggpht.com GoogleImageProxy)"},
+		{"collectd", "collectd/5.12.0"},
+		{"munin", "munin/http_loadtime"},
+		{"keycdn-tools", "keycdn-tools/ttfb"},
+		{"sitesucker", "SiteSucker for macOS/3.2.5"},
+		{"cohere-ai", "cohere-ai"},
+		{"spawning-ai", "Spawning-AI"},
+		{"searcher", "ExampleInternetSearcher"},
+		{"searchengine", "examplesearchengine-2"},
+		{"finder", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; ExampleShopProductFinder) Chrome/120.0.0.0 Safari/537.36"},
+		{"azure-logic-apps", "azure-logic-apps/1.0 (workflow 0123456789abcdef; version 08585012345678901234) microsoft-flow/1.0"},
+		{"blogtrottr", "Blogtrottr/2.1"},
+		{"l9explore", "l9explore/1.4.0"},
+		{"l9tcpid", "l9tcpid/v1.1.0"},
+		{"detectify", "Mozilla/5.0 (compatible; Detectify; stateless-http-tests; 00000000-0000-0000-0000-000000000000)"},
+		{"freshrss", "FreshRSS/1.24.1 (Linux; https://freshrss.org)"},
+		{"internal dummy connection", "Apache/2.4.62 (Debian) (internal dummy connection)"},
 	} {
 		r := a.Analyze(c.ua)
 		if got := r.Get("AgentClass"); got != "Robot" {
@@ -49,6 +77,7 @@ func TestNotRobotWordExamples(t *testing.T) {
 	for _, c := range []struct{ row, ua, class string }{
 		{"camscanner", "Mozilla/5.0 (Linux; Android 12; SM-G991B Build/SP1A.210812.016; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/112.0.5615.48 Mobile Safari/537.36 CamScanner/6.40.0.2305190000", "Phone"},
 		{"cubot", "Mozilla/5.0 (Linux; Android 12; CUBOT KINGKONG 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/112.0.0.0 Mobile Safari/537.36", "Phone"},
+		{"google wireless transcoder", "Mozilla/5.0 (en-us) AppleWebKit/525.13 (KHTML, like Gecko; Google Wireless Transcoder) Version/3.1 Safari/525.13", "Anonymized"},
 	} {
 		r := a.Analyze(c.ua)
 		if got := r.Get("DeviceClass"); got != c.class {
@@ -56,6 +85,41 @@ func TestNotRobotWordExamples(t *testing.T) {
 		}
 		if got := r.Get("AgentClass"); strings.HasPrefix(got, "Robot") {
 			t.Errorf("%s: AgentClass of %q = %q, want no robot", c.row, c.ua, got)
+		}
+	}
+}
+
+// TestHTTPLibraryExamples checks rows of tables/http_libraries.tsv with a
+// user agent each: the client is the library, a robot.
+func TestHTTPLibraryExamples(t *testing.T) {
+	a := New(Options{})
+	for _, c := range []struct{ ua, name string }{
+		{"ApacheBench/2.3", "ApacheBench"},
+		{"python-requests/2.31.0", "Python Requests"},
+	} {
+		r := a.Analyze(c.ua)
+		if got := r.Get("DeviceClass"); got != "Robot" {
+			t.Errorf("DeviceClass of %q = %q, want Robot", c.ua, got)
+		}
+		if got := r.Get("DeviceName"); got != c.name {
+			t.Errorf("DeviceName of %q = %q, want %q", c.ua, got, c.name)
+		}
+	}
+}
+
+// TestRobotCompanyExamples checks rows of tables/robot_companies.tsv added
+// for products that do not spell their company: the robot is the
+// company's.
+func TestRobotCompanyExamples(t *testing.T) {
+	a := New(Options{})
+	for _, c := range []struct{ ua, brand string }{
+		{"azure-logic-apps/1.0 (workflow 0123456789abcdef; version 08585012345678901234) microsoft-flow/1.0", "Microsoft"},
+		{"l9explore/1.4.0", "LeakIX"},
+		{"l9tcpid/v1.1.0", "LeakIX"},
+		{"Cloudflare-Healthchecks/1.0", "CloudFlare"},
+	} {
+		if got := a.Analyze(c.ua).Get("DeviceBrand"); got != c.brand {
+			t.Errorf("DeviceBrand of %q = %q, want %q", c.ua, got, c.brand)
 		}
 	}
 }

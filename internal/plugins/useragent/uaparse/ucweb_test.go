@@ -1,0 +1,21 @@
+package uaparse
+
+import "testing"
+
+// TestUCOperaMiniPhone shows UC Browser's mode for phones that passes for
+// Opera Mini, on user agents written for the test: the Linux platform is
+// kept, and the phone and its model are read from the comment as from
+// Android's; without the Mobile token, or from another browser, the same
+// comment is a Linux desktop's.
+func TestUCOperaMiniPhone(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"UCWEB/2.0 (Linux; U; Opera Mini/7.1.32052/30.3697; en-US; Micromax_Q999) U2/1.0.0 UCBrowser/9.1.1.420 Mobile",
+			map[string]string{"DeviceClass": "Phone", "DeviceBrand": "Micromax", "DeviceName": "Micromax Q999", "OperatingSystemName": "Linux"}},
+		{"UCWEB/2.0 (Linux; U; Opera Mini/7.1.32052/30.3697; en-US; LG-E999 Build/JZO54K) U2/1.0.0 UCBrowser/8.8.1.359 Mobile",
+			map[string]string{"DeviceClass": "Phone", "DeviceBrand": "LG", "DeviceName": "LG E999"}},
+		{"UCWEB/2.0 (Linux; U; Opera Mini/7.1.32052/30.3697; en-US; Example) U2/1.0.0 UCBrowser/9.1.1.420",
+			map[string]string{"DeviceClass": "Desktop", "DeviceName": "Linux Desktop"}},
+		{"Example/2.0 (Linux; U; Opera Mini/7.1.32052/30.3697; en-US; Micromax_Q999) Mobile",
+			map[string]string{"DeviceClass": "Desktop", "DeviceName": "Linux Desktop"}},
+	})
+}
