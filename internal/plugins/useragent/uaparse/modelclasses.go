@@ -77,6 +77,22 @@ func buildModelClassRules() []modelClassRule {
 	return out
 }
 
+// fixedStartFits reports whether m starts with the characters the shape's
+// leading single-character elements ask for ("@3#" in "@3#@{3,5}#"): a
+// cheap test that rules out most models before the search of
+// matchCodeElems.
+func fixedStartFits(elems []codeElem, m string) bool {
+	for i, e := range elems {
+		if e.min != 1 || e.max != 1 {
+			return true
+		}
+		if i >= len(m) || !codeElemMatches(e, m[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // modelClass returns the device class the model name says, or "". It runs
 // for most Android user agents, so the model is lower-cased once into a
 // buffer on the stack and split into words once, and every rule is tried on
@@ -143,15 +159,12 @@ func modelClass(model string) string {
 				}
 			}
 		case kindShape:
-			// Every shape starts with an element that is always there, so
-			// its first byte rules out most models before the search.
-			e0 := r.shape.elems[0]
-			if codeElemMatches(e0, model[0]) && r.shape.match(model) ||
-				last != model && last != "" && codeElemMatches(e0, last[0]) && r.shape.match(last) {
+			if fixedStartFits(r.shape.elems, model) && r.shape.match(model) ||
+				last != model && fixedStartFits(r.shape.elems, last) && r.shape.match(last) {
 				return r.class
 			}
 		case kindStart:
-			if codeElemMatches(r.shape.elems[0], model[0]) && matchCodeStart(r.shape.elems, model) {
+			if fixedStartFits(r.shape.elems, model) && matchCodeStart(r.shape.elems, model) {
 				return r.class
 			}
 		case kindWithin:
