@@ -177,6 +177,7 @@ func analyzeReporting(ua string, tied func(finding string)) Result {
 	s.repairBroken()
 	s.compactFields()
 	s.partnerFields()
+	s.fireTVFields()
 	s.extras()
 	if p.has(kwFBBracket) {
 		s.fb, _ = readFacebook(p.ua)

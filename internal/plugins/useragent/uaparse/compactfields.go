@@ -79,6 +79,43 @@ func (s *state) partnerFields() {
 	s.devName.set(brand+" "+normalizeName(f[1]), confStructure)
 }
 
+// fireTVFields reads the user agent of the web apps of Amazon's Fire TV
+// devices, "smarttv_AFTMM_Build_535062120_Chromium_59.0.2883.91": the
+// model code, the build and the Chromium version, joined by underscores.
+// It has no product and no comment, so the generic rules find nothing in
+// it. The televisions of other makers that run Fire TV add their name and
+// model to the code ("smarttv_AFTMM-TCL-TS8011_Build_1234_Chromium_..."):
+// such a set is that maker's; otherwise the code is looked up as in a Fire
+// OS user agent (tables/amazon_devices.tsv).
+func (s *state) fireTVFields() {
+	ua := s.p.ua
+	if !strings.HasPrefix(ua, "smarttv_AFT") {
+		return
+	}
+	code, rest, ok := strings.Cut(ua[len("smarttv_"):], "_Build_")
+	if !ok || code == "" || strings.ContainsAny(code, " ;/()") {
+		return
+	}
+	_, chromium, ok := strings.Cut(rest, "_Chromium_")
+	if !ok || !isVersionLike(chromium) {
+		return
+	}
+	s.os = osInfo{name: "FireOS", version: Unknown, class: "Embedded", cpu: s.os.cpu}
+	s.setAgent(confStructure, "Browser", "Chromium", chromium)
+	s.setEngine(confStructure, "Browser", "Blink", twoParts(chromium))
+	if model, maker, ok := strings.Cut(code, "-"); ok {
+		if maker, name, ok := strings.Cut(maker, "-"); ok && maker != "" && allLetters(maker) && name != "" {
+			brand := brandSpelling(maker)
+			s.setDevice(confStructure, "TV", brand, brand+" "+normalizeName(name))
+			return
+		}
+		code = model
+	}
+	s.devBrand.set("Amazon", confProduct)
+	s.devName.set("Amazon "+code, confProduct)
+	s.amazonDevice(code)
+}
+
 // partnerAPIFields splits a partner API player's user agent
 // ("Amazon;Echo_Show_5;<32 hexadecimal digits>;;tpapi;3.199.422") into
 // its fields, and reports whether ua has that shape.

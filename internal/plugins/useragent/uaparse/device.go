@@ -1099,12 +1099,36 @@ func modelLikeLocale(t string) bool {
 
 // brandSpelling writes a vendor name as Yauaa does: a known brand in its
 // usual spelling, a shouted name ("TOSHIBA") capitalised, others as given.
+// A vendor that writes its brand another way ("DIXONS-LOGIK", "TDSystems")
+// is that brand (tables/tv_vendors.tsv).
 func brandSpelling(vendor string) string {
 	if vendor == "LGE" {
 		return "LG" // LG Electronics
 	}
+	if b, ok := tvVendors[strings.ToLower(vendor)]; ok {
+		return b
+	}
 	if b, ok := knownBrand(vendor); ok {
 		return b
+	}
+	if strings.IndexByte(vendor, '_') > 0 && strings.ToUpper(vendor) == vendor {
+		// Makers that fill a fixed field write the spaces of their name as
+		// underscores ("MEGA_VISION", "EAS_ELECTRIC"): the words are
+		// written as a shouted name of one word would be.
+		var b strings.Builder
+		for w := range strings.SplitSeq(vendor, "_") {
+			if w == "" {
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			if len(w) > 3 {
+				w = capitalize(strings.ToLower(w))
+			}
+			b.WriteString(w)
+		}
+		return b.String()
 	}
 	if len(vendor) > 3 && strings.ToUpper(vendor) == vendor {
 		return capitalize(strings.ToLower(vendor))

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "388f4c0e18f11c56cf9be080c096862cfbaf867c4acd81229661a2c40604d0e8",
-	"dev-variants": "4eb95755f305e3c0cf0d1b80651e557e2fd36ffaf26b9405e33eab2ca9d22e1b",
+	"dev":          "ec2a9e142cea815efd15f9b9c40182dd613433dced1add3eb80594653ab1568a",
+	"dev-variants": "724e68098605212f862d583cb882043a12680355470e797872afae0bb1882d6e",
 	"access-log":   "27340d4bc719e9632e408218e09b801860eafe6db6c8b229a3e80324291ff713",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }

@@ -374,6 +374,7 @@ func buildModel() {
 	setTopBoxNeedles = buildSetTopBoxNeedles()
 	tvPlatforms = buildTVPlatforms()
 	tvPlatformNeedles = buildTVPlatformNeedles()
+	tvVendors = tableMap("tv_vendors.tsv", tableColumns["tv_vendors.tsv"])
 
 	// webview.go
 	kwFBBracket = uaNeedles.add("[fb")

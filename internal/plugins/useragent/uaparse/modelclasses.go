@@ -62,9 +62,9 @@ func buildModelClassRules() []modelClassRule {
 		}
 		out = append(out, mr)
 	}
-	if len(out) > 64 {
-		// modelClass marks the matching rules in a 64-bit set.
-		panic(fmt.Sprintf("model_classes.tsv: %d rows, at most 64", len(out)))
+	if len(out) > 128 {
+		// modelClass marks the matching rules in a 128-bit set.
+		panic(fmt.Sprintf("model_classes.tsv: %d rows, at most 128", len(out)))
 	}
 	for i := range containsByFirst {
 		containsByFirst[i] = nil
@@ -75,6 +75,22 @@ func buildModelClassRules() []modelClassRule {
 		}
 	}
 	return out
+}
+
+// fixedStartFits reports whether m starts with the characters the shape's
+// leading single-character elements ask for ("@3#" in "@3#@{3,5}#"): a
+// cheap test that rules out most models before the search of
+// matchCodeElems.
+func fixedStartFits(elems []codeElem, m string) bool {
+	for i, e := range elems {
+		if e.min != 1 || e.max != 1 {
+			return true
+		}
+		if i >= len(m) || !codeElemMatches(e, m[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // modelClass returns the device class the model name says, or "". It runs
@@ -110,11 +126,11 @@ func modelClass(model string) string {
 		start = end + 1
 	}
 	// One pass marks every "contains" rule the model matches.
-	var contains uint64
+	var contains [2]uint64
 	for i := range lm {
 		for _, ri := range containsByFirst[lm[i]] {
 			if bytes.HasPrefix(lm[i:], modelClassRules[ri].bpattern) {
-				contains |= 1 << ri
+				contains[ri>>6] |= 1 << (ri & 63)
 			}
 		}
 	}
@@ -127,7 +143,7 @@ func modelClass(model string) string {
 		r := &modelClassRules[i]
 		switch r.k {
 		case kindContains:
-			if contains&(1<<i) != 0 {
+			if contains[i>>6]&(1<<(i&63)) != 0 {
 				return r.class
 			}
 		case kindWord:
@@ -143,11 +159,12 @@ func modelClass(model string) string {
 				}
 			}
 		case kindShape:
-			if r.shape.match(model) || last != model && r.shape.match(last) {
+			if fixedStartFits(r.shape.elems, model) && r.shape.match(model) ||
+				last != model && fixedStartFits(r.shape.elems, last) && r.shape.match(last) {
 				return r.class
 			}
 		case kindStart:
-			if matchCodeStart(r.shape.elems, model) {
+			if fixedStartFits(r.shape.elems, model) && matchCodeStart(r.shape.elems, model) {
 				return r.class
 			}
 		case kindWithin:

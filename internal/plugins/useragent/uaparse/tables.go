@@ -92,7 +92,7 @@ func buildTableColumns() map[string]int {
 		"robot_device_names.tsv": 3, "set_top_box_makers.tsv": 3, "domain_brands.tsv": 3,
 		"system_releases.tsv": 4, "fediverse_servers.tsv": 3, "robot_engine_names.tsv": 3, "unix_desktops.tsv": 4,
 		"browsers.tsv": 4, "robot_words.tsv": 3, "named_robots.tsv": 5, "amazon_devices.tsv": 5, "named_apps.tsv": 4, "edge_versions.tsv": 3, "browser_tags.tsv": 3, "cpu_words.tsv": 3, "languages.tsv": 4, "apple_devices.tsv": 5, "model_codes.tsv": 5, "model_classes.tsv": 5, "anonymizers.tsv": 5, "app_platforms.tsv": 9, "model_prefixes.tsv": 5,
-		"tv_platforms.tsv": 4, "screen_tokens.tsv": 4,
+		"tv_platforms.tsv": 6, "screen_tokens.tsv": 4, "tv_vendors.tsv": 3,
 	}
 }
 

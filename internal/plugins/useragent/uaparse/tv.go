@@ -18,6 +18,9 @@ func (s *state) tvDevice() {
 	// no television's. Its televisions run VIDAA, or name Hisense on
 	// another platform.
 	s.tvPlatform()
+	if s.devClass.v == "TV" && s.devBrand.c < confTVPlatformMaker {
+		s.inettvMaker()
+	}
 	if p.has(kwVidaa) || p.has(kwHisense) && s.os.name != "Android" {
 		s.os = osInfo{name: "Vidaa", version: Unknown, class: "Embedded", cpu: s.os.cpu}
 		if pr, ok := p.product("VIDAA"); ok {
@@ -43,7 +46,7 @@ func (s *state) tvDevice() {
 			// "SmartHub" is Samsung's television portal, not a maker.
 			if b := p.text(p.entries[i-1]); b != "" && !strings.ContainsAny(b, "/.0123456789") && len(b) < 20 &&
 				!strings.EqualFold(b, "smarthub") {
-				s.devBrand.set(normalizeName(b), confFamily+1)
+				s.devBrand.set(smartTVBrand(b), confFamily+1)
 				s.devClass.set("TV", confFamily+1)
 				s.devName.set(s.devBrand.v+" TV", confFamily+1)
 			}
@@ -85,16 +88,26 @@ func (s *state) tvDevice() {
 			// ("Opera/9.80 (Linux mips; ) ... (MEDION, Si2156LG32,
 			// wireless)").
 			s.ceTrailerTV()
+			if s.devClass.v == "Desktop" && s.os.name == "Linux" {
+				s.vestelUID()
+				s.skyQDevice()
+				s.infomirMAG()
+			}
 		}
+	}
+	if s.devClass.v == "TV" && s.devBrand.c < confFamily+1 {
+		s.oemBrand()
 	}
 	if s.setTopBox() {
 		return
 	}
 	switch {
-	case p.has(kwCrKey):
+	case p.has(kwCrKey) && s.devBrand.c < confTVPlatformMaker:
 		// Chromecast's "CrKey" (Chrome key) product or comment. Its
 		// system is whatever the comment says (a desktop Linux, or
-		// nothing), so the class of the system is left as it is.
+		// nothing), so the class of the system is left as it is. A
+		// television that runs the Cast receiver and names its own
+		// platform (VIZIO's SmartCast) is that television.
 		s.setDevice(confFamily, "Set-top box", "Google", "Google Chromecast")
 		return
 	case p.has(kwGoogleTV) && s.os.name != "Fuchsia":
@@ -122,6 +135,15 @@ func (s *state) tvDevice() {
 				}
 			}
 		}
+		if m, ok := strings.CutPrefix(s.devName.v, "LG "); ok && s.devBrand.v == "LG" {
+			if b := modelCodeBrand(m); b != "" && b != "LG" {
+				// The webOS sets LG builds for other brands name only
+				// LG; their model number is the brand's
+				// (tables/model_codes.tsv).
+				s.devBrand.set(b, confFamily+5+3)
+				s.devName.set(b+" "+m, confFamily+5+4)
+			}
+		}
 		s.webOSVersion()
 	}
 	switch {
@@ -130,12 +152,33 @@ func (s *state) tvDevice() {
 		// platform, which Yauaa keeps as a desktop system.
 		s.devClass.set("TV", confFamily)
 	case p.has(kwSmartDashTV) || smartTVWord(p) || p.has(kwSmartSpaceTV) || p.has(kwHbbTV) ||
-		p.has(kwSemiTVSemi) || p.has(kwOpenTVSemi) || p.has(kwGoogleTV) && s.os.name != "Fuchsia" || p.has(kwViera) || p.has(kwBravia):
+		p.has(kwSemiTVSemi) || p.has(kwOpenTVSemi) || p.has(kwGoogleTV) && s.os.name != "Fuchsia" || vieraWord(p) || p.has(kwBravia):
 		s.devClass.set("TV", confFamily)
 		if s.os.class == "" || s.os.name == "Linux" || s.os.name == "Android" || s.os.name == "Tizen" {
 			s.os.class = "Embedded"
 		}
 	}
+}
+
+// smartTVBrand writes the brand of a "(Brand; SmartTV; ...)" list. The
+// sets that Hisense's VIDAA runs on for other brands add the code of the
+// company that built them or of the market after a dash or an underscore
+// ("JVC-CVTE", "SALORA_cx", "FLEXY_HK"): the brand is the name before it.
+func smartTVBrand(b string) string {
+	if k := strings.LastIndexAny(b, "-_"); k >= 3 && len(b)-k-1 >= 2 && len(b)-k-1 <= 4 && allLetters(b[k+1:]) {
+		b = b[:k]
+	}
+	if v, ok := tvVendors[strings.ToLower(b)]; ok {
+		return v
+	}
+	return normalizeName(b)
+}
+
+// vieraWord reports Panasonic's "Viera" as a word of its own, not the end
+// of another ("RIVIERA F23", a phone).
+func vieraWord(p *parsed) bool {
+	i := p.index(kwViera)
+	return i >= 0 && (i == 0 || !isLetter(p.low[i-1]))
 }
 
 // hbbTVDevice reads the device of a hybrid broadcast TV. The HbbTV
@@ -166,10 +209,7 @@ func (s *state) hbbTVDevice() bool {
 			s.devBrand.set("Loewe", confFamily+1)
 			s.devName.set("Loewe Unspecified TV", confFamily+1)
 			s.os = osInfo{name: "LOH", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
-		} else if v, ok := p.entryVersion("vendor/"); ok && v != "" && isLetter(v[0]) {
-			// "(X11;Linux armv7i;NETRANGEMMH;HbbTV/1.1.1;CE-HTML/1.0;
-			// Vendor/TCL;SW-Version/...)": the maker in an entry of
-			// its own.
+		} else if v := hbbTVListVendor(p.ua[j:]); v != "" {
 			s.devBrand.set(brandSpelling(v), confFamily+1)
 			s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
 		}
@@ -188,8 +228,17 @@ func (s *state) hbbTVDevice() bool {
 		fields[n] = strings.TrimSpace(f)
 		n++
 	}
-	vendor, model, software := fields[1], fields[2], fields[3]
+	vendor, model, software := hbbTVVendor(fields[1], fields[2]), fields[2], fields[3]
 	if vendor == "" {
+		return true
+	}
+	if vendor != fields[1] && strings.EqualFold(fields[1], "Amazon") {
+		// A Fire TV set of another maker: the maker and model it adds to
+		// Amazon's code outrank what the code says in
+		// tables/amazon_devices.tsv (a code names the board, which sets of
+		// several makers share).
+		brand := brandSpelling(vendor)
+		s.setDevice(confTable+1, "TV", brand, brand+" "+normalizeName(model[strings.Index(model, vendor)+len(vendor)+1:]))
 		return true
 	}
 	s.devBrand.set(brandSpelling(vendor), confFamily+1)
@@ -208,6 +257,123 @@ func (s *state) hbbTVDevice() bool {
 		s.os = osInfo{name: "Proprietary", version: software, class: "Embedded", cpu: s.os.cpu}
 	}
 	return true
+}
+
+// oemBrand reads the brand of a television whose HbbTV entry named none,
+// from the two places where the sets that one company builds for many
+// brands name the brand they are sold under:
+//   - the Freeview Play entry, which follows the HbbTV convention with the
+//     vendor first ("FVC/5.0 (BUSH; MB181; )");
+//   - the comment of TiVo OS, "(ODM board BRAND)" ("TiVoOS/1.0.0 (Vestel
+//     MB181 CROWN)").
+//
+// Either outranks the maker of the browser's "Model/Vestel-MB181" product,
+// which names the company that built the set.
+func (s *state) oemBrand() {
+	if c, ok := s.p.commentAfter("FVC/"); ok {
+		vendor, model, _ := strings.Cut(c, ";")
+		model, _, _ = strings.Cut(model, ";")
+		vendor = hbbTVVendor(strings.TrimSpace(vendor), strings.TrimSpace(model))
+		if vendor != "" && isLetter(vendor[0]) && !strings.ContainsAny(vendor, ".,") {
+			s.devBrand.set(brandSpelling(vendor), confFamily+1)
+			s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
+			return
+		}
+	}
+	if c, ok := s.p.commentAfter("TiVoOS/"); ok {
+		if f := strings.Fields(c); len(f) >= 3 && isLetter(f[2][0]) {
+			s.devBrand.set(brandSpelling(strings.Join(f[2:], " ")), confFamily+1)
+			s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
+		}
+	}
+}
+
+// commentAfter returns the text of the parenthesised comment that follows
+// the first product starting with prefix ("FVC/5.0 (BUSH; MB181; )"), and
+// whether there is one. It is asked only by the rules of televisions.
+func (p *parsed) commentAfter(prefix string) (string, bool) {
+	i := strings.Index(p.ua, prefix)
+	if i < 0 {
+		return "", false
+	}
+	rest := p.ua[i+len(prefix):]
+	j := strings.IndexAny(rest, " (")
+	if j < 0 {
+		return "", false
+	}
+	rest = strings.TrimLeft(rest[j:], " ")
+	if rest == "" || rest[0] != '(' {
+		return "", false
+	}
+	end := strings.IndexByte(rest, ')')
+	if end < 0 {
+		return "", false
+	}
+	return rest[1:end], true
+}
+
+// hbbTVListVendor finds the maker in the entries that follow an HbbTV
+// version sent without its parenthesised list, in the comment or, where a
+// proxy stripped the parentheses, in the bare list: an entry of its own
+// ("HbbTV/1.1.1;CE-HTML/1.0;Vendor/TCL;SW-Version/..."). A name before
+// the firmware version ("CE-HTML/1.0;PEAQ LF1V368; en") is not read as the
+// maker: Yauaa keeps such a set an Unspecified TV.
+func hbbTVListVendor(rest string) string {
+	if k := strings.IndexByte(rest, ')'); k >= 0 {
+		rest = rest[:k]
+	}
+	n := 0
+	for f := range strings.SplitSeq(rest, ";") {
+		if n++; n > 8 {
+			break
+		}
+		f = strings.TrimSpace(f)
+		if len(f) > len("vendor/") && strings.EqualFold(f[:len("vendor/")], "vendor/") && isLetter(f[len("vendor/")]) {
+			return f[len("vendor/"):]
+		}
+	}
+	return ""
+}
+
+// hbbTVVendor gives the brand a television names in the vendor field of
+// its HbbTV entry, or of the Freeview Play entry that follows the same
+// convention ("FVC/5.0 (VENDOR; MODEL; )"). The vendor is the company that
+// made the set, except where the field says otherwise:
+//   - sets made for another brand name the chain "maker/brand" or
+//     "platform/maker/brand" ("LGE/ATMACA/SUNNY": LG's webOS, built by
+//     Atmaca, sold as Sunny): the brand is the last name;
+//   - Vestel marks the brand of a customer "CUS:" ("CUS:FUNAI");
+//   - the sets that run Hisense's VIDAA for another brand name VIDAA and
+//     end the model field with the brand ("2023_VS0643FD2_0104_COLES");
+//   - the televisions of other makers that run Amazon's Fire TV name
+//     Amazon and add the maker and model to Amazon's model code
+//     ("Amazon;AFTBOXE1-TOSHIBA-65UF3D63DA").
+//
+// A name followed by a version ("Freesat/1.0") is a platform, kept as it
+// is.
+func hbbTVVendor(vendor, model string) string {
+	vendor = strings.TrimPrefix(vendor, "CUS:")
+	if k := strings.LastIndexByte(vendor, '/'); k > 0 && k+1 < len(vendor) && isLetter(vendor[k+1]) {
+		first, _, _ := strings.Cut(vendor, "/")
+		if k == len(first) && strings.EqualFold(first, "LGE") {
+			return first // "LGE/TPV": LG's set, built by another company
+		}
+		return vendor[k+1:]
+	}
+	if strings.EqualFold(vendor, "VIDAA") {
+		if k := strings.LastIndexByte(model, '_'); k > 0 && len(model)-k > 3 && !strings.ContainsAny(model[k+1:], "0123456789") {
+			return model[k+1:]
+		}
+		return "Hisense"
+	}
+	if strings.EqualFold(vendor, "Amazon") && strings.HasPrefix(model, "AFT") {
+		if _, rest, ok := strings.Cut(model, "-"); ok {
+			if maker, _, ok := strings.Cut(rest, "-"); ok && maker != "" && allLetters(maker) {
+				return maker
+			}
+		}
+	}
+	return vendor
 }
 
 // ceDevice reads the "(Vendor, Model, wired)" or "(Vendor, Model,
@@ -258,6 +424,98 @@ func (s *state) ceTrailerTV() {
 	}
 	if s.ceDevice() {
 		s.devClass.set("TV", confFamily)
+	}
+}
+
+// vestelUID makes a television of the Opera browser of Vestel's sets,
+// which announce the set in "UID(<MAC address>/<board>/<BRAND>/<software
+// version>)" ("UID(00:09:DF:3D:64:E3/MB91/VESTEL/3.2.9.r)+CE-HTML"): the
+// board is Vestel's ("MB91", "MB97"), the brand the one the set is sold
+// under.
+func (s *state) vestelUID() {
+	i := strings.Index(s.p.ua, "UID(")
+	if i < 0 {
+		return
+	}
+	rest := s.p.ua[i+len("UID("):]
+	end := strings.IndexByte(rest, ')')
+	if end < 0 {
+		return
+	}
+	f := strings.Split(rest[:end], "/")
+	if len(f) != 4 || strings.Count(f[0], ":") != 5 || !strings.HasPrefix(f[1], "MB") || f[2] == "" || !isLetter(f[2][0]) {
+		return
+	}
+	s.devClass.set("TV", confFamily)
+	s.devBrand.set(brandSpelling(f[2]), confFamily+1)
+	s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
+}
+
+// skyQDevice reads Sky's Q set-top boxes, whose browser ends its user
+// agent with the box's role and "(maker, model, )": "GW-Device/1.0.0
+// (Sky, ES140, )" for the main box (the gateway), "MR-Device/1.0.0 (Sky,
+// EM150, )" for a multiroom box.
+func (s *state) skyQDevice() {
+	low := strings.TrimRight(s.p.low, " ")
+	if !strings.HasSuffix(low, ", )") {
+		return
+	}
+	start := strings.LastIndexByte(low, '(')
+	if start < 0 {
+		return
+	}
+	before := strings.TrimRight(low[:start], " ")
+	if !strings.Contains(before[strings.LastIndexByte(before, ' ')+1:], "-device/") {
+		return
+	}
+	maker, model, ok := strings.Cut(s.p.ua[start+1:len(low)-len(", )")], ",")
+	maker, model = strings.TrimSpace(maker), strings.TrimSpace(model)
+	if !ok || maker == "" || model == "" || !allLetters(maker) || strings.ContainsAny(model, ",;() ") {
+		return
+	}
+	brand := brandSpelling(maker)
+	s.setDevice(confFamily, "Set-top box", brand, brand+" "+model)
+}
+
+// infomirMAG reads Infomir's MAG IPTV set-top boxes, whose portal
+// application names the box before itself: "MAG250 stbapp ver: 2 rev:
+// 250".
+func (s *state) infomirMAG() {
+	i := strings.Index(s.p.ua, " stbapp ")
+	if i < 0 {
+		return
+	}
+	model := s.p.ua[strings.LastIndexByte(s.p.ua[:i], ' ')+1 : i]
+	if len(model) < 4 || !strings.HasPrefix(model, "MAG") || !isDigits(model[3:]) {
+		return
+	}
+	s.setDevice(confFamily, "Set-top box", "Infomir", "Infomir "+model)
+}
+
+// inettvMaker reads the maker and model of a Japanese internet television
+// from its InettvBrowser profile, "InettvBrowser/2.2 (00014A;SonyDTV140;
+// 0001;0001) KDL40W705C;": the second field is the maker's name and "DTV"
+// with a number, and the model follows the profile.
+func (s *state) inettvMaker() {
+	c, ok := s.p.commentAfter("InettvBrowser/")
+	if !ok {
+		return
+	}
+	f := strings.Split(c, ";")
+	if len(f) < 2 {
+		return
+	}
+	k := strings.Index(f[1], "DTV")
+	if k < 3 || !allLetters(f[1][:k]) || !isDigits(f[1][k+3:]) {
+		return
+	}
+	brand := brandSpelling(f[1][:k])
+	s.devBrand.set(brand, confTVPlatform)
+	s.devName.set(brand+" Unspecified TV", confTVPlatform)
+	i := strings.Index(s.p.ua, c)
+	rest := strings.TrimLeft(s.p.ua[i+len(c)+1:], " ")
+	if j := strings.IndexAny(rest, ";)"); j > 0 && isModelNumber(rest[:j]) {
+		s.devName.set(brand+" "+rest[:j], confTVPlatform)
 	}
 }
 
@@ -317,7 +575,7 @@ func buildSetTopBoxNeedles() needleGroup {
 // the system it is, if it is one (tables/tv_platforms.tsv).
 var tvPlatforms map[string]tvPlatformRow
 
-type tvPlatformRow struct{ class, system string }
+type tvPlatformRow struct{ class, system, maker, device string }
 
 func buildTVPlatforms() map[string]tvPlatformRow {
 	rows := loadTable("tv_platforms.tsv", tableColumns["tv_platforms.tsv"])
@@ -327,10 +585,62 @@ func buildTVPlatforms() map[string]tvPlatformRow {
 		if r[2] != "-" {
 			row.system = r[2]
 		}
+		if r[3] != "-" {
+			row.maker = r[3]
+			switch {
+			case r[4] != "-":
+				row.device = r[4]
+			case r[1] == "TV":
+				row.device = r[3] + " Unspecified TV"
+			default:
+				row.device = r[3] + " " + r[1]
+			}
+		}
 		m[r[0]] = row
 	}
 	return m
 }
+
+// confTVPlatformMaker is the confidence of the maker a platform of one
+// maker names ("SonyCEBrowser"): under every rule that reads the set's own
+// maker or model, the "Model/Sony-KDL-32EX550" product included.
+const confTVPlatformMaker = confTVPlatform - 1
+
+// tvPlatformMaker writes the maker a platform row names, if any, as the
+// brand, and the row's device, or the model that the comment after the
+// platform's product or a "Model/" entry of a comment gives, as the device
+// name.
+func (s *state) tvPlatformMaker(r tvPlatformRow, product string) {
+	if r.maker == "" {
+		return
+	}
+	s.devBrand.set(r.maker, confTVPlatformMaker)
+	s.devName.set(r.device, confTVPlatformMaker)
+	if c, ok := s.p.commentAfter(product + "/"); ok && product != "" && r.class == "Set-top box" {
+		// "BrightSign/8.0.48 (LS424-W)": a player's model in the comment
+		// after the platform (a television's browser puts its profile
+		// there, "AQUOSBrowser/1.0 (AS00DTV;V;0001;0001)").
+		if m, _, _ := strings.Cut(c, ";"); isModelNumber(m) {
+			s.devName.set(r.maker+" "+m, confTVPlatformMaker)
+		}
+	}
+	if i := strings.Index(s.p.low, " model/"); i > 0 && s.p.inComment(i) {
+		// "VIZIO SmartCast(Conjure/... Model/V435-J01)": the model in
+		// the platform's comment.
+		m := s.p.ua[i+len(" model/"):]
+		if k := strings.IndexAny(m, " ;)"); k >= 0 {
+			m = m[:k]
+		}
+		if m != "" && strings.ContainsAny(m, "0123456789") {
+			s.devName.set(r.maker+" "+m, confTVPlatformMaker)
+		}
+	}
+}
+
+// tvVendors maps the lower case vendor a television writes in a vendor
+// field to the brand, where the two are spelled apart
+// (tables/tv_vendors.tsv).
+var tvVendors map[string]string
 
 // confTVPlatform is the confidence of what a platform of
 // tables/tv_platforms.tsv says: one under a family's own marker, because a
@@ -374,8 +684,10 @@ func (s *state) tvPlatform() {
 			r, ok = tvPlatforms[ln[k+1:]]
 		}
 		if ok && found {
-			// A browser came first ("OMI/4.23.2.96 ... TiVoOS/1.0.0"):
-			// a later platform still names the system.
+			// A browser came first ("OMI/4.23.2.96 ... TiVoOS/1.0.0",
+			// "Espial/6.1.5 AQUOSBrowser/2.0"): a later platform still
+			// names the system or the maker.
+			s.tvPlatformMaker(r, p.products[i].name)
 			if r.system != "" {
 				s.os = osInfo{name: r.system, version: orUnknown(leadingVersion(p.products[i].version)), class: "Embedded", cpu: s.os.cpu}
 				return
@@ -385,6 +697,7 @@ func (s *state) tvPlatform() {
 		if ok {
 			found = true
 			s.devClass.set(r.class, confTVPlatform)
+			s.tvPlatformMaker(r, p.products[i].name)
 			if r.system != "" {
 				s.os = osInfo{name: r.system, version: orUnknown(leadingVersion(p.products[i].version)), class: "Embedded", cpu: s.os.cpu}
 			}
@@ -410,9 +723,14 @@ func (s *state) tvPlatform() {
 			lt = lt[:k]
 		}
 		if r, ok := tvPlatforms[lt]; ok {
-			s.devClass.set(r.class, confTVPlatform)
-			s.tvModelProduct()
-			return
+			if !found {
+				found = true
+				s.devClass.set(r.class, confTVPlatform)
+				s.tvModelProduct()
+			}
+			// A later entry may still name the maker ("Opera TV
+			// Store/4563; U; SonyCEBrowser/1.0 (BDPlayer; ...").
+			s.tvPlatformMaker(r, "")
 		}
 	}
 }
