@@ -110,6 +110,10 @@ func modelClass(model string) string {
 	// its trailing digits ("tv2" is "tv").
 	var words [12][2]uint8
 	nw := 0
+	// The last letters of the words: a "word" rule whose pattern ends in
+	// none of them cannot match, and is passed over without reading the
+	// words.
+	var wordEnds [4]uint64
 	for start := 0; start < len(lm) && nw < len(words); {
 		end := start
 		for end < len(lm) && lm[end] != ' ' && lm[end] != '-' && lm[end] != '_' {
@@ -122,6 +126,7 @@ func modelClass(model string) string {
 		if e > start {
 			words[nw] = [2]uint8{uint8(start), uint8(e)}
 			nw++
+			wordEnds[lm[e-1]>>6] |= 1 << (lm[e-1] & 63)
 		}
 		start = end + 1
 	}
@@ -147,6 +152,9 @@ func modelClass(model string) string {
 				return r.class
 			}
 		case kindWord:
+			if end := r.bpattern[len(r.bpattern)-1]; wordEnds[end>>6]&(1<<(end&63)) == 0 {
+				continue
+			}
 			// A pattern shorter than three letters must be the whole
 			// word: as the end of one it is too often part of a model
 			// code ("BTV-W09").
