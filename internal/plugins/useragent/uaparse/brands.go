@@ -16,6 +16,13 @@ func huaweiModel(m string) bool {
 		// "LM-X420") do not use.
 		return true
 	}
+	if dash == 4 && allCapitals(m[:4]) && (huaweiVariant(m[5:]) || wifiVariant(m[5:])) {
+		// Four-letter series of the later phones and tablets
+		// ("TNNH-AN00", "BTKR-W09"), only with Huawei's own variant codes
+		// or its Wi-Fi tablets' W and two digits: other makers' four
+		// capitals and a dash ("VOTO-T8100", "LEAP-S1") use neither.
+		return true
+	}
 	if dash != 3 && dash != 4 || m[0] < 'A' || m[0] > 'Z' {
 		return false
 	}
@@ -272,6 +279,22 @@ func huaweiVariant(v string) bool {
 	}
 	d := len(v) - i
 	return d >= 1 && d <= 3 && isDigits(v[i:])
+}
+
+// wifiVariant reports Huawei's variant code of a Wi-Fi tablet: W and two
+// digits ("W09").
+func wifiVariant(v string) bool {
+	return len(v) == 3 && v[0] == 'W' && isDigits(v[1:])
+}
+
+// allCapitals reports a non-empty string of ASCII capitals only.
+func allCapitals(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // allAlnum reports a non-empty string of ASCII letters and digits only.

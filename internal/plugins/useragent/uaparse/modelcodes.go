@@ -29,7 +29,12 @@ import (
 // flagged "sub-brand" names the brand a maker sells a series under where
 // the catalogue of Android models names the maker (nubia's "NX563J", which
 // Google's list gives to ZTE): such a shape outranks the catalogue, and
-// every other shape gives way to the catalogue's exact model.
+// every other shape gives way to the catalogue's exact model. A row flagged
+// "start" matches the start of the model, for makers that write a fixed
+// series code and then free variant words ("U30GT C4", "U27GT-3GH"); a row
+// flagged "word" matches the whole model or its last word, for makers that
+// write the product's marketing name first and the model code last ("CITI
+// 10 E402 4G CS1235PL").
 
 // codeElem is one element of a compiled shape.
 type codeElem struct {
@@ -45,6 +50,8 @@ type modelCode struct {
 	brand    string
 	mixed    bool
 	subBrand bool // the brand is a sub-brand the catalogue names the maker of
+	start    bool // the shape may be followed by anything
+	word     bool // the shape may be the model's last word
 }
 
 // modelCodes are the shapes by the lower case first byte of the models they
@@ -76,9 +83,13 @@ func compileModelCode(shape, brand, flags string) (*modelCode, error) {
 		mc.mixed = true
 	case "sub-brand":
 		mc.subBrand = true
+	case "start":
+		mc.start = true
+	case "word":
+		mc.word = true
 	case "-":
 	default:
-		return nil, fmt.Errorf("model code %q: flags %q, want mixed, sub-brand or -", shape, flags)
+		return nil, fmt.Errorf("model code %q: flags %q, want mixed, sub-brand, start, word or -", shape, flags)
 	}
 	for i := 0; i < len(shape); {
 		e := codeElem{min: 1, max: 1}
@@ -126,9 +137,10 @@ func codeElemMatches(e codeElem, c byte) bool {
 	return lowerASCII(c) == e.lit
 }
 
-// match reports whether the whole of m has the shape.
+// match reports whether the whole of m has the shape, or, for a row
+// flagged "start", its start.
 func (mc *modelCode) match(m string) bool {
-	if !matchCodeElems(mc.elems, m, false) {
+	if !matchCodeElems(mc.elems, m, mc.start) {
 		return false
 	}
 	if mc.mixed {
@@ -164,12 +176,36 @@ func matchCodeElems(elems []codeElem, m string, prefix bool) bool {
 }
 
 // modelCodeBrand returns the brand whose model-code shape the whole model
-// has, or "".
+// has, or the last word of a model of several words has by a row flagged
+// "word", or "".
 func modelCodeBrand(model string) string {
 	if mc := modelCodeOf(model); mc != nil {
 		return mc.brand
 	}
+	if i := strings.LastIndexByte(model, ' '); i > 0 && i < len(model)-1 && len(model) <= 40 {
+		if mc := lastWordCodeOf(model[i+1:]); mc != nil {
+			return mc.brand
+		}
+	}
 	return ""
+}
+
+// lastWordCodeOf returns the first row flagged "word" whose shape the word
+// has, or nil.
+func lastWordCodeOf(w string) *modelCode {
+	for _, mc := range modelCodes[lowerASCII(w[0])] {
+		if mc.word && mc.match(w) {
+			return mc
+		}
+	}
+	if c := w[0]; c >= 'A' && c <= 'Z' {
+		for _, mc := range modelCodes[c] {
+			if mc.word && mc.elems[0].class != 0 && mc.match(w) {
+				return mc
+			}
+		}
+	}
+	return nil
 }
 
 // subBrandCode reports whether the model has the shape of a row flagged

@@ -36,6 +36,10 @@ func TestModelCodeShapes(t *testing.T) {
 		{"G%{4}", "mixed", "GABCD", false},
 		{"#{3}SH", "-", "704sh", true},
 		{"2#{7}@{1,3}", "-", "2210131", false},
+		{"U#{1,2}GT", "start", "U30GT C4", true},
+		{"U#{1,2}GT", "start", "U30G", false},
+		{"U#{1,2}GT", "-", "U30GT C4", false},
+		{"@@#{4}PL", "word", "CS1235PL", true},
 	}
 	for _, c := range cases {
 		mc, err := compileModelCode(c.shape, "X", c.flags)
@@ -48,6 +52,13 @@ func TestModelCodeShapes(t *testing.T) {
 	}
 	if mc, err := compileModelCode("NX#{3}@{1,2}", "X", "sub-brand"); err != nil || !mc.subBrand || !mc.match("NX563J") {
 		t.Errorf("sub-brand shape: %v, %v", mc, err)
+	}
+	ensureModel()
+	if got := modelCodeBrand("CITI 10 E402 4G CS1235PL"); got != "Digma" {
+		t.Errorf("a code as the last word: got brand %q, want Digma", got)
+	}
+	if got := modelCodeBrand("Galaxy CS1235PL X"); got != "" {
+		t.Errorf("a code shape that is not the last word: got brand %q", got)
 	}
 	if _, err := compileModelCode("V#{4}", "X", "mixed,sub"); err == nil {
 		t.Error("unknown flag compiled")
