@@ -176,6 +176,13 @@ var ddAgentName = map[string][]string{
 	"Yandex Browser":          {"Yandex Browser", "YaBrowser"},
 	"Android Browser":         {"Stock Android Browser"},
 	"Openwave Mobile Browser": {"Openwave Mobile Browser", "Browser"},
+	// Yauaa names these by their token: "Epiphany/3.6.1" is Epiphany,
+	// "coc_coc_browser/64.4.128" Coc Coc Browser, "QwantMobile/4.0" Qwant
+	// and "Puffin/4.8.0.2790AP" Puffin in its DEV cases.
+	"GNOME Web":            {"GNOME Web", "Epiphany"},
+	"Coc Coc":              {"Coc Coc", "Coc Coc Browser"},
+	"Qwant Mobile":         {"Qwant Mobile", "Qwant"},
+	"Puffin Cloud Browser": {"Puffin Cloud Browser", "Puffin"},
 }
 
 // ddOSName maps operating system names.
@@ -189,7 +196,12 @@ var ddOSName = map[string][]string{
 	"Symbian":       {"Symbian", "SymbianOS"},
 	"Symbian OS":    {"Symbian", "SymbianOS"},
 	"Symbian^3":     {"Symbian", "SymbianOS"},
-	"Java ME":       {"Java ME", "JVM"},
+	// Yauaa names no system from a phone's Java profile alone
+	// ("ZTE-Z431/1.4.0 NetFront/4.2 QTV5.1 Profile/MIDP-2.1
+	// Configuration/CLDC-1.1" and "Nokia2320c-2b/2.0(ATT.11.10)
+	// Profile/MIDP-2.1 Configuration/CLDC-1.1" are Unknown in its DEV
+	// cases).
+	"Java ME": {"Java ME", "JVM", Unknown},
 	// Systems built on Android that Yauaa names Android.
 	"Android TV":   {"Android TV", "Android"},
 	"Wear OS":      {"Wear OS", "Android"},
@@ -298,9 +310,12 @@ func ddExpected(c ddCase) map[string][]string {
 	}
 	if n := c.OS["name"]; n != "" {
 		exp["OperatingSystemName"] = ddAccept(ddOSName, n)
-		if n == "GNU/Linux" && strings.Contains(c.UA, "VIDAA") {
+		if n == "GNU/Linux" && (strings.Contains(c.UA, "VIDAA") || strings.Contains(c.UA, "Hisense")) {
 			// Hisense's Linux for televisions, which Yauaa names Vidaa in
-			// all its VIDAA cases.
+			// all its VIDAA cases and in its Hisense cases that do not
+			// write VIDAA ("OPR/40.0.2207.0 OMI/4.9.0.237.Martell-2.312
+			// Model/Hisense-MT5658-SDK4", "SRAF/4.0
+			// Hisense-MSD6886(Hisense;...").
 			exp["OperatingSystemName"] = []string{"Linux", "Vidaa"}
 		}
 		if v := c.OS["version"]; v != "" {
@@ -371,6 +386,14 @@ func ddExpected(c ddCase) map[string][]string {
 				exp["AgentName"] = append(exp["AgentName"], "Chrome Webview")
 				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" Chrome/"):]))
 			}
+			if n == "Chrome Webview" && ddSamsungStockChrome(c.UA) {
+				// Samsung's browser before it sent "SamsungBrowser/"
+				// writes its own version where a web view writes 4.0
+				// ("SAMSUNG SM-N915G ... Version/2.0 Chrome/34.0.1847.76",
+				// Chrome 34 in Yauaa's DEV case); device-detector calls it
+				// Chrome Webview.
+				exp["AgentName"] = append(exp["AgentName"], "Chrome")
+			}
 		}
 		if e := c.Client["engine"]; e != "" {
 			exp["LayoutEngineName"] = ddAccept(ddEngineName, e)
@@ -392,6 +415,17 @@ func ddExpected(c ddCase) map[string][]string {
 		}
 	}
 	return exp
+}
+
+// ddSamsungStockChrome reports a "Version/<v> Chrome/" agent without the
+// "wv" entry whose version is not the web view's 4.0.
+func ddSamsungStockChrome(ua string) bool {
+	k := strings.Index(ua, " Chrome/")
+	v := strings.LastIndex(ua[:max(k, 0)], "Version/")
+	if k < 0 || v < 0 || strings.Contains(ua, "; wv") {
+		return false
+	}
+	return !strings.HasPrefix(ua[v:], "Version/4.0 ")
 }
 
 // ddEngineConventions adds Yauaa's names of three engines that
