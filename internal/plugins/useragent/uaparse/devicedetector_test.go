@@ -320,6 +320,24 @@ func ddExpected(c ddCase) map[string][]string {
 		}
 		if v := c.OS["version"]; v != "" {
 			exp["OperatingSystemVersion"] = []string{v, ">=" + v}
+			if n == "webOS" && (v == ddMajor(v) || strings.HasSuffix(v, ".0")) {
+				// Yauaa writes a webOS TV release by its major number
+				// ("Web0S ... Chrome/68.0.3440.106 ... WebAppManager" is
+				// WebOS 5.x in its DEV case); device-detector 5.0.
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], ddMajor(v)+".x")
+			}
+			if n == "Fire OS" {
+				// Yauaa gives Fire OS the release of the Android it is
+				// built on ("Android 5.1.1; AFTT" is FireOS 5.1.1 in its
+				// DEV cases); device-detector Fire OS's own (5).
+				if k := strings.Index(c.UA, "Android "); k >= 0 {
+					av := c.UA[k+len("Android "):]
+					if e := strings.IndexAny(av, ";) "); e >= 0 {
+						av = av[:e]
+					}
+					exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], av)
+				}
+			}
 			if n == "Windows" && v == "10" {
 				// Windows 10 and 11 both say "Windows NT 10.0"; Yauaa
 				// gives the version as written.
