@@ -56,6 +56,19 @@ func TestWAPMakerModel(t *testing.T) {
 	})
 }
 
+// TestWAPBrowserSlot shows a feature phone's WAP browser written where a
+// version would be ("Browser/NetFront/3.5") naming the agent, and NetFront
+// its engine, at the version that follows, on user agents written for the
+// test.
+func TestWAPBrowserSlot(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Examplo-Q99i/R1x Browser/NetFront/3.5 Profile/MIDP-2.1 Configuration/CLDC-1.1",
+			map[string]string{"DeviceClass": "Mobile", "AgentName": "Netfront", "AgentVersionMajor": "3", "LayoutEngineName": "Netfront", "LayoutEngineVersionMajor": "3"}},
+		{"Examplo-Q98i/R1x Browser/NetFront/3.4 Profile/MIDP-2.1 Configuration/CLDC-1.1 JavaPlatform/JP-8.4",
+			map[string]string{"AgentName": "Netfront", "AgentVersionMajor": "3"}},
+	})
+}
+
 // TestModelAfterAppComment shows an Android app that writes the maker and
 // the model after its comment, with the release after a bare "Android"
 // inside it, on user agents written for the test: the release is the
