@@ -477,6 +477,16 @@ func ddEngineConventions(ua, engine string, exp map[string][]string) {
 		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], "AppleWebKit"+ddMajor(ua[k+len("Browser/AppleWebKit"):]))
 		return
 	}
+	if k := strings.IndexByte(ua, '/'); k > 0 && engine == "WebKit" && strings.Contains(ua, " CFNetwork/") && !strings.ContainsAny(ua[:k], " (") {
+		// An app on Apple's network library, whose engine Yauaa names
+		// after the app ("MobileSafari/9537.53 CFNetwork/672.0.8
+		// Darwin/14.0.0" is MobileSafari 9537 in its DEV cases).
+		exp["LayoutEngineName"] = append(exp["LayoutEngineName"], ua[:k])
+		if exp["LayoutEngineVersionMajor"] != nil {
+			exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(ua[k+1:]))
+		}
+		return
+	}
 	if engine == "Blink" && (strings.Contains(ua, " Chr0me/") || strings.Contains(ua, " Silk/") && strings.Contains(ua, " like Chrome/")) &&
 		strings.Contains(ua, "AppleWebKit/537.") {
 		exp["LayoutEngineName"] = append(exp["LayoutEngineName"], "AppleWebKit")
