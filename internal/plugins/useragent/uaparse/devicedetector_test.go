@@ -320,6 +320,14 @@ func ddExpected(c ddCase) map[string][]string {
 		}
 		if v := c.OS["version"]; v != "" {
 			exp["OperatingSystemVersion"] = []string{v, ">=" + v}
+			if k := strings.LastIndexByte(v, '.'); k > 0 && strings.Contains(c.UA, "Darwin/") {
+				// Yauaa reads Apple's systems from a Darwin version and
+				// writes the release it cannot tell with a question mark
+				// ("CFNetwork/673.2.1 Darwin/13.1.0" is Mac OS 10.9.? and
+				// "CFNetwork/978.0.7 Darwin/18.7.0" iOS 12.? in its DEV
+				// cases); device-detector gives a point release.
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], v[:k]+".?")
+			}
 			if n == "webOS" && (v == ddMajor(v) || strings.HasSuffix(v, ".0")) {
 				// Yauaa writes a webOS TV release by its major number
 				// ("Web0S ... Chrome/68.0.3440.106 ... WebAppManager" is
