@@ -428,6 +428,26 @@ func ddExpected(c ddCase) map[string][]string {
 			}
 			ddEngineConventions(c.UA, e, exp)
 		}
+		if k := strings.Index(c.UA, " PocketBook/"); k >= 0 && strings.Contains(c.UA, "(screen ") {
+			// Yauaa names a PocketBook reader's browser and its engine
+			// after the reader, at its model number ("AppleWebKit/534.34
+			// PocketBook/626 (screen 758x1024; ...)" is PocketBook 626
+			// for both in its DEV cases).
+			model := ddMajor(c.UA[k+len(" PocketBook/"):])
+			if e := strings.IndexAny(model, " ;)"); e >= 0 {
+				model = model[:e]
+			}
+			for _, n := range []string{"AgentName", "LayoutEngineName"} {
+				if exp[n] != nil {
+					exp[n] = append(exp[n], "PocketBook")
+				}
+			}
+			for _, n := range []string{"AgentVersionMajor", "LayoutEngineVersionMajor"} {
+				if exp[n] != nil {
+					exp[n] = append(exp[n], model)
+				}
+			}
+		}
 		if strings.HasPrefix(c.UA, "Dalvik/") && !strings.Contains(c.UA, "AppleWebKit") {
 			// Device-detector takes a bare Dalvik runtime for the Android
 			// browser on WebKit; Yauaa names no agent and no engine there.
