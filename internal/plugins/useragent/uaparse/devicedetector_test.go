@@ -412,6 +412,28 @@ func ddExpected(c ddCase) map[string][]string {
 				exp["AgentName"] = append(exp["AgentName"], "Chrome Webview")
 				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" Chrome/"):]))
 			}
+			if k := strings.Index(c.UA, " QQ/"); k >= 0 && n == "QQ Browser" && strings.Contains(c.UA, "_SQ_") {
+				// The QQ app's pages, in the QQ browser engine it embeds
+				// ("MQQBrowser/6.2 TBS/043670 ... V1_AND_SQ_7.2.0_730_YYB_D
+				// QQ/7.2.0.3270"), which Yauaa names QQ Client at the
+				// app's version in its DEV cases; device-detector names
+				// QQ Browser at the engine's.
+				exp["AgentName"] = append(exp["AgentName"], "QQ Client")
+				if exp["AgentVersionMajor"] != nil {
+					exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" QQ/"):]))
+				}
+			}
+			if n == "Firefox" {
+				// Firefox's test builds under their code names, which
+				// Yauaa names as written ("Namoroka/3.6.3",
+				// "Shiretoko/3.3.3" and "Minefield/3.2a1" in its DEV
+				// cases).
+				for _, code := range []string{"GranParadiso", "Shiretoko", "Minefield", "Namoroka"} {
+					if strings.Contains(c.UA, " "+code+"/") {
+						exp["AgentName"] = append(exp["AgentName"], code)
+					}
+				}
+			}
 			if n == "Chrome Webview" && ddSamsungStockChrome(c.UA) {
 				// Samsung's browser before it sent "SamsungBrowser/"
 				// writes its own version where a web view writes 4.0
