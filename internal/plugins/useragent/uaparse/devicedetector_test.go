@@ -369,6 +369,11 @@ func ddExpected(c ddCase) map[string][]string {
 			}
 			if v := c.Client["version"]; v != "" {
 				exp["AgentVersionMajor"] = []string{ddMajor(v)}
+				if strings.Contains(c.UA, "/v"+v) {
+					// Yauaa keeps a version's "v" as written
+					// ("MJ12bot/v1.4.8" is major v1 in its DEV cases).
+					exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], "v"+ddMajor(v))
+				}
 			}
 			if k := strings.Index(c.UA, " Edge/"); k >= 0 && n == "Microsoft Edge" && strings.HasPrefix(c.UA[k+len(" Edge/"):], c.Client["version"]) {
 				// Legacy Edge sends its EdgeHTML version ("Edge/13.10586"),
