@@ -318,6 +318,7 @@ func ddExpected(c ddCase) map[string][]string {
 			// Hisense-MSD6886(Hisense;...").
 			exp["OperatingSystemName"] = []string{"Linux", "Vidaa"}
 		}
+		ddTVSystemConventions(c.UA, n, exp)
 		if v := c.OS["version"]; v != "" {
 			exp["OperatingSystemVersion"] = []string{v, ">=" + v}
 			if k := strings.LastIndexByte(v, '.'); k > 0 && strings.Contains(c.UA, "Darwin/") {
@@ -488,6 +489,25 @@ func ddExpected(c ddCase) map[string][]string {
 		}
 	}
 	return exp
+}
+
+// ddTVSystemConventions adds Yauaa's names of television systems that
+// device-detector names otherwise, each as Yauaa's DEV cases answer:
+//   - Philips' NETTV ("CE-HTML/1.0 NETTV/4.0.2", device-detector's Linux)
+//     is NETTV, and Loewe's ("HbbTV/1.1.1 (; LOEWE; SL32x;
+//     LOH/1.1.6.27;;)") LOH;
+//   - Samsung's Orsay ("Linux/SmartTV+2015; Maple2012") and the Whale OS
+//     of Zeasn's browser ("Zeasn/2.0 NETTV/4.5.0 Mozilla/5.0 (Linux
+//     armv7i; ...) ... Tbrowser/2.0") are the Linux they send.
+func ddTVSystemConventions(ua, name string, exp map[string][]string) {
+	switch {
+	case name == "GNU/Linux" && strings.Contains(ua, "NETTV/") && !strings.Contains(ua, "Zeasn/"):
+		exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "NETTV")
+	case name == "GNU/Linux" && strings.Contains(ua, "LOH/"):
+		exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "LOH")
+	case (name == "Orsay" || name == "Whale OS") && strings.Contains(ua, "Linux"):
+		exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "Linux")
+	}
 }
 
 // ddSamsungStockChrome reports a "Version/<v> Chrome/" agent without the
