@@ -196,6 +196,11 @@ var ddOSName = map[string][]string{
 	"Symbian":       {"Symbian", "SymbianOS"},
 	"Symbian OS":    {"Symbian", "SymbianOS"},
 	"Symbian^3":     {"Symbian", "SymbianOS"},
+	// Yauaa names the system of "SymbianOS/9.2; U; Series60/3.1"
+	// SymbianOS in its DEV cases, and Gentoo's "Gentoo Linux"
+	// ("(X11; Gentoo 2.7; Linux 5.10; x86_64; ...)").
+	"Symbian OS Series 60": {"Symbian OS Series 60", "SymbianOS"},
+	"Gentoo":               {"Gentoo", "Gentoo Linux"},
 	// Yauaa names no system from a phone's Java profile alone
 	// ("ZTE-Z431/1.4.0 NetFront/4.2 QTV5.1 Profile/MIDP-2.1
 	// Configuration/CLDC-1.1" and "Nokia2320c-2b/2.0(ATT.11.10)
@@ -334,6 +339,16 @@ func ddExpected(c ddCase) map[string][]string {
 				// ("Web0S ... Chrome/68.0.3440.106 ... WebAppManager" is
 				// WebOS 5.x in its DEV case); device-detector 5.0.
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], ddMajor(v)+".x")
+			}
+			if k := strings.Index(c.UA, "SymbianOS/"); k >= 0 && n == "Symbian OS Series 60" {
+				// Yauaa gives the SymbianOS release, device-detector the
+				// Series 60 platform's ("SymbianOS/9.2; U; Series60/3.1"
+				// is SymbianOS 9.2 in its DEV cases).
+				sv := c.UA[k+len("SymbianOS/"):]
+				if e := strings.IndexAny(sv, ";) "); e >= 0 {
+					sv = sv[:e]
+				}
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], sv)
 			}
 			if n == "Fire OS" {
 				// Yauaa gives Fire OS the release of the Android it is
