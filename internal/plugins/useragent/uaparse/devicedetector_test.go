@@ -422,16 +422,20 @@ func ddExpected(c ddCase) map[string][]string {
 				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" Chrome/"):]))
 			}
 			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && (strings.Contains(c.UA, "; wv)") || strings.Contains(c.UA, "; wv AppleWebKit/") ||
-				n == "Quark" && strings.Contains(c.UA, "Version/4.0 Chrome/")) {
+				strings.Contains(c.UA, "Version/4.0 Chrome/") && strings.Contains(c.UA, "Android")) {
 				// Device-detector names the app inside an Android web
 				// view; Yauaa names the web view (and the app in
-				// WebviewAppName). Quark's Android user agent is a web
-				// view's without the "wv" entry ("Version/4.0
-				// Chrome/57.0.2987.108 Quark/2.4.5.934"), which Yauaa
-				// names Chrome Webview too. A proxy may have stripped
-				// the parentheses ("...; wv AppleWebKit/537.36").
+				// WebviewAppName). An Android app's browser whose agent
+				// is a web view's without the "wv" entry ("Version/4.0
+				// Chrome/57.0.2987.108 Quark/2.4.5.934", "Version/4.0
+				// Chrome/33.0.0.0 Mobile Safari/537.36; leidianbrowser
+				// (100.0.2)") Yauaa names Chrome Webview too. A proxy may
+				// have stripped the parentheses ("...; wv
+				// AppleWebKit/537.36").
 				exp["AgentName"] = append(exp["AgentName"], "Chrome Webview")
-				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" Chrome/"):]))
+				if exp["AgentVersionMajor"] != nil {
+					exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" Chrome/"):]))
+				}
 			}
 			if k := strings.Index(c.UA, " QQ/"); k >= 0 && n == "QQ Browser" && strings.Contains(c.UA, "_SQ_") {
 				// The QQ app's pages, in the QQ browser engine it embeds
