@@ -183,6 +183,8 @@ var ddAgentName = map[string][]string{
 	"Coc Coc":              {"Coc Coc", "Coc Coc Browser"},
 	"Qwant Mobile":         {"Qwant Mobile", "Qwant"},
 	"Puffin Cloud Browser": {"Puffin Cloud Browser", "Puffin"},
+	// "Whale/3.20.182.14" is Whale in Yauaa's DEV cases.
+	"Whale Browser": {"Whale Browser", "Whale"},
 }
 
 // ddOSName maps operating system names.
