@@ -172,6 +172,15 @@ func TestKnownBrowsers(t *testing.T) {
 		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
 			map[string]string{"DeviceClass": "Robot", "AgentClass": "Robot", "AgentName": "Googlebot", "OperatingSystemName": "Google Cloud"}},
 		{"curl/7.47.0", map[string]string{"DeviceClass": "Robot", "AgentName": "Curl", "AgentVersionMajor": "7"}},
+		// ANT's Galio browser of televisions writes its product after the HbbTV profile.
+		{"HbbTV/1.1.1 (;Examplo;EX5396;;;) ANTGalio/3.2.0.C341.06",
+			map[string]string{"AgentName": "ANTGalio", "AgentVersionMajor": "3", "DeviceClass": "TV"}},
+		// UC Browser's later releases for Android send UCMobile.
+		{"Mozilla/5.0 (Linux; Android 15; en-US; EX2469N Build/AP3A.240905.015.A2) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/123.0.6312.80 UCMobile/15.0.6.1382 Mobile Safari/537.36",
+			map[string]string{"AgentName": "UCBrowser", "AgentVersionMajor": "15"}},
+		// UC Browser's edition for China Mobile adds the operator to its token.
+		{"Mozilla/5.0 (Linux; U; Android 4.4.2; zh-CN; Example T7 Build/KOT49H) AppleWebKit/533.1 (KHTML, like Gecko) Version/4.0 UCBrowser-CMCC/9.9.2.467 U3/0.8.0 Mobile Safari/533.1",
+			map[string]string{"AgentName": "UCBrowser", "AgentVersionMajor": "9", "OperatingSystemName": "Android"}},
 	}
 	a := New(Options{})
 	for _, tt := range tests {

@@ -732,6 +732,12 @@ func (s *state) namedBrowser() bool {
 			return false
 		}
 		name := pr.name
+		if last != "browser" {
+			// "NETRANGEMMH Tbrowser/2.0": a browser whose own word holds
+			// "browser" is named by that word; the words before it are
+			// another product's ("LG Browser" keeps its maker's word).
+			name = name[len(name)-len(last):]
+		}
 		if k := strings.LastIndexByte(name, '.'); k >= 0 {
 			name = name[k+1:]
 		}

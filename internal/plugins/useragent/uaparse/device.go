@@ -551,6 +551,7 @@ func (s *state) featurePhone() {
 				}
 			}
 		}
+		s.wapBrowserSlot()
 		if (s.devBrand.v == "" || s.devBrand.v == Unknown) && len(p.products) > 0 && p.products[0].version != "" {
 			// A maker the brands table does not know, in the first
 			// product, as phones' WAP browsers write it: "Amoi-CA6/1.0",
@@ -561,6 +562,39 @@ func (s *state) featurePhone() {
 				s.devName.set(b+" "+normalizeName(model), confProduct)
 			}
 		}
+	}
+}
+
+// wapBrowserSlot reads the browser a WAP phone writes where a version
+// would be, "SonyEricssonJ108i/R1x Browser/NetFront/3.5 Profile/MIDP-2.1":
+// a product named Browser whose version is a browser of
+// tables/browsers.tsv, at the version that starts the next product. NetFront
+// is its own layout engine, of the same version.
+func (s *state) wapBrowserSlot() {
+	p := s.p
+	for i := 0; i+1 < len(p.products); i++ {
+		if p.products[i].lname != "browser" {
+			continue
+		}
+		name := p.products[i].version
+		v := p.products[i+1].name
+		if k := strings.IndexByte(v, ' '); k > 0 {
+			v = v[:k]
+		}
+		if !isVersionLike(v) {
+			return
+		}
+		for _, bt := range browserTokens {
+			if !strings.EqualFold(bt.token, name) {
+				continue
+			}
+			s.setAgent(confProduct, bt.class, bt.name, cleanVersion(v))
+			if bt.token == "netfront" {
+				s.setEngine(confProduct, "Browser", bt.name, cleanVersion(v))
+			}
+			return
+		}
+		return
 	}
 }
 

@@ -176,6 +176,15 @@ var ddAgentName = map[string][]string{
 	"Yandex Browser":          {"Yandex Browser", "YaBrowser"},
 	"Android Browser":         {"Stock Android Browser"},
 	"Openwave Mobile Browser": {"Openwave Mobile Browser", "Browser"},
+	// Yauaa names these by their token: "Epiphany/3.6.1" is Epiphany,
+	// "coc_coc_browser/64.4.128" Coc Coc Browser, "QwantMobile/4.0" Qwant
+	// and "Puffin/4.8.0.2790AP" Puffin in its DEV cases.
+	"GNOME Web":            {"GNOME Web", "Epiphany"},
+	"Coc Coc":              {"Coc Coc", "Coc Coc Browser"},
+	"Qwant Mobile":         {"Qwant Mobile", "Qwant"},
+	"Puffin Cloud Browser": {"Puffin Cloud Browser", "Puffin"},
+	// "Whale/3.20.182.14" is Whale in Yauaa's DEV cases.
+	"Whale Browser": {"Whale Browser", "Whale"},
 }
 
 // ddOSName maps operating system names.
@@ -189,7 +198,17 @@ var ddOSName = map[string][]string{
 	"Symbian":       {"Symbian", "SymbianOS"},
 	"Symbian OS":    {"Symbian", "SymbianOS"},
 	"Symbian^3":     {"Symbian", "SymbianOS"},
-	"Java ME":       {"Java ME", "JVM"},
+	// Yauaa names the system of "SymbianOS/9.2; U; Series60/3.1"
+	// SymbianOS in its DEV cases, and Gentoo's "Gentoo Linux"
+	// ("(X11; Gentoo 2.7; Linux 5.10; x86_64; ...)").
+	"Symbian OS Series 60": {"Symbian OS Series 60", "SymbianOS"},
+	"Gentoo":               {"Gentoo", "Gentoo Linux"},
+	// Yauaa names no system from a phone's Java profile alone
+	// ("ZTE-Z431/1.4.0 NetFront/4.2 QTV5.1 Profile/MIDP-2.1
+	// Configuration/CLDC-1.1" and "Nokia2320c-2b/2.0(ATT.11.10)
+	// Profile/MIDP-2.1 Configuration/CLDC-1.1" are Unknown in its DEV
+	// cases).
+	"Java ME": {"Java ME", "JVM", Unknown},
 	// Systems built on Android that Yauaa names Android.
 	"Android TV":   {"Android TV", "Android"},
 	"Wear OS":      {"Wear OS", "Android"},
@@ -298,13 +317,53 @@ func ddExpected(c ddCase) map[string][]string {
 	}
 	if n := c.OS["name"]; n != "" {
 		exp["OperatingSystemName"] = ddAccept(ddOSName, n)
-		if n == "GNU/Linux" && strings.Contains(c.UA, "VIDAA") {
+		if n == "GNU/Linux" && (strings.Contains(c.UA, "VIDAA") || strings.Contains(c.UA, "Hisense")) {
 			// Hisense's Linux for televisions, which Yauaa names Vidaa in
-			// all its VIDAA cases.
+			// all its VIDAA cases and in its Hisense cases that do not
+			// write VIDAA ("OPR/40.0.2207.0 OMI/4.9.0.237.Martell-2.312
+			// Model/Hisense-MT5658-SDK4", "SRAF/4.0
+			// Hisense-MSD6886(Hisense;...").
 			exp["OperatingSystemName"] = []string{"Linux", "Vidaa"}
 		}
+		ddTVSystemConventions(c.UA, n, exp)
 		if v := c.OS["version"]; v != "" {
 			exp["OperatingSystemVersion"] = []string{v, ">=" + v}
+			if k := strings.LastIndexByte(v, '.'); k > 0 && strings.Contains(c.UA, "Darwin/") {
+				// Yauaa reads Apple's systems from a Darwin version and
+				// writes the release it cannot tell with a question mark
+				// ("CFNetwork/673.2.1 Darwin/13.1.0" is Mac OS 10.9.? and
+				// "CFNetwork/978.0.7 Darwin/18.7.0" iOS 12.? in its DEV
+				// cases); device-detector gives a point release.
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], v[:k]+".?")
+			}
+			if n == "webOS" && (v == ddMajor(v) || strings.HasSuffix(v, ".0")) {
+				// Yauaa writes a webOS TV release by its major number
+				// ("Web0S ... Chrome/68.0.3440.106 ... WebAppManager" is
+				// WebOS 5.x in its DEV case); device-detector 5.0.
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], ddMajor(v)+".x")
+			}
+			if k := strings.Index(c.UA, "SymbianOS/"); k >= 0 && n == "Symbian OS Series 60" {
+				// Yauaa gives the SymbianOS release, device-detector the
+				// Series 60 platform's ("SymbianOS/9.2; U; Series60/3.1"
+				// is SymbianOS 9.2 in its DEV cases).
+				sv := c.UA[k+len("SymbianOS/"):]
+				if e := strings.IndexAny(sv, ";) "); e >= 0 {
+					sv = sv[:e]
+				}
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], sv)
+			}
+			if n == "Fire OS" {
+				// Yauaa gives Fire OS the release of the Android it is
+				// built on ("Android 5.1.1; AFTT" is FireOS 5.1.1 in its
+				// DEV cases); device-detector Fire OS's own (5).
+				if k := strings.Index(c.UA, "Android "); k >= 0 {
+					av := c.UA[k+len("Android "):]
+					if e := strings.IndexAny(av, ";) "); e >= 0 {
+						av = av[:e]
+					}
+					exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], av)
+				}
+			}
 			if n == "Windows" && v == "10" {
 				// Windows 10 and 11 both say "Windows NT 10.0"; Yauaa
 				// gives the version as written.
@@ -328,6 +387,11 @@ func ddExpected(c ddCase) map[string][]string {
 			}
 			if v := c.Client["version"]; v != "" {
 				exp["AgentVersionMajor"] = []string{ddMajor(v)}
+				if strings.Contains(c.UA, "/v"+v) {
+					// Yauaa keeps a version's "v" as written
+					// ("MJ12bot/v1.4.8" is major v1 in its DEV cases).
+					exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], "v"+ddMajor(v))
+				}
 			}
 			if k := strings.Index(c.UA, " Edge/"); k >= 0 && n == "Microsoft Edge" && strings.HasPrefix(c.UA[k+len(" Edge/"):], c.Client["version"]) {
 				// Legacy Edge sends its EdgeHTML version ("Edge/13.10586"),
@@ -360,16 +424,50 @@ func ddExpected(c ddCase) map[string][]string {
 				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" Chrome/"):]))
 			}
 			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && (strings.Contains(c.UA, "; wv)") || strings.Contains(c.UA, "; wv AppleWebKit/") ||
-				n == "Quark" && strings.Contains(c.UA, "Version/4.0 Chrome/")) {
+				strings.Contains(c.UA, "Version/4.0 Chrome/") && strings.Contains(c.UA, "Android")) {
 				// Device-detector names the app inside an Android web
 				// view; Yauaa names the web view (and the app in
-				// WebviewAppName). Quark's Android user agent is a web
-				// view's without the "wv" entry ("Version/4.0
-				// Chrome/57.0.2987.108 Quark/2.4.5.934"), which Yauaa
-				// names Chrome Webview too. A proxy may have stripped
-				// the parentheses ("...; wv AppleWebKit/537.36").
+				// WebviewAppName). An Android app's browser whose agent
+				// is a web view's without the "wv" entry ("Version/4.0
+				// Chrome/57.0.2987.108 Quark/2.4.5.934", "Version/4.0
+				// Chrome/33.0.0.0 Mobile Safari/537.36; leidianbrowser
+				// (100.0.2)") Yauaa names Chrome Webview too. A proxy may
+				// have stripped the parentheses ("...; wv
+				// AppleWebKit/537.36").
 				exp["AgentName"] = append(exp["AgentName"], "Chrome Webview")
-				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" Chrome/"):]))
+				if exp["AgentVersionMajor"] != nil {
+					exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" Chrome/"):]))
+				}
+			}
+			if k := strings.Index(c.UA, " QQ/"); k >= 0 && n == "QQ Browser" && strings.Contains(c.UA, "_SQ_") {
+				// The QQ app's pages, in the QQ browser engine it embeds
+				// ("MQQBrowser/6.2 TBS/043670 ... V1_AND_SQ_7.2.0_730_YYB_D
+				// QQ/7.2.0.3270"), which Yauaa names QQ Client at the
+				// app's version in its DEV cases; device-detector names
+				// QQ Browser at the engine's.
+				exp["AgentName"] = append(exp["AgentName"], "QQ Client")
+				if exp["AgentVersionMajor"] != nil {
+					exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" QQ/"):]))
+				}
+			}
+			if n == "Firefox" {
+				// Firefox's test builds under their code names, which
+				// Yauaa names as written ("Namoroka/3.6.3",
+				// "Shiretoko/3.3.3" and "Minefield/3.2a1" in its DEV
+				// cases).
+				for _, code := range []string{"GranParadiso", "Shiretoko", "Minefield", "Namoroka"} {
+					if strings.Contains(c.UA, " "+code+"/") {
+						exp["AgentName"] = append(exp["AgentName"], code)
+					}
+				}
+			}
+			if n == "Chrome Webview" && ddSamsungStockChrome(c.UA) {
+				// Samsung's browser before it sent "SamsungBrowser/"
+				// writes its own version where a web view writes 4.0
+				// ("SAMSUNG SM-N915G ... Version/2.0 Chrome/34.0.1847.76",
+				// Chrome 34 in Yauaa's DEV case); device-detector calls it
+				// Chrome Webview.
+				exp["AgentName"] = append(exp["AgentName"], "Chrome")
 			}
 		}
 		if e := c.Client["engine"]; e != "" {
@@ -378,6 +476,26 @@ func ddExpected(c ddCase) map[string][]string {
 				exp["LayoutEngineVersionMajor"] = []string{ddMajor(v)}
 			}
 			ddEngineConventions(c.UA, e, exp)
+		}
+		if k := strings.Index(c.UA, " PocketBook/"); k >= 0 && strings.Contains(c.UA, "(screen ") {
+			// Yauaa names a PocketBook reader's browser and its engine
+			// after the reader, at its model number ("AppleWebKit/534.34
+			// PocketBook/626 (screen 758x1024; ...)" is PocketBook 626
+			// for both in its DEV cases).
+			model := ddMajor(c.UA[k+len(" PocketBook/"):])
+			if e := strings.IndexAny(model, " ;)"); e >= 0 {
+				model = model[:e]
+			}
+			for _, n := range []string{"AgentName", "LayoutEngineName"} {
+				if exp[n] != nil {
+					exp[n] = append(exp[n], "PocketBook")
+				}
+			}
+			for _, n := range []string{"AgentVersionMajor", "LayoutEngineVersionMajor"} {
+				if exp[n] != nil {
+					exp[n] = append(exp[n], model)
+				}
+			}
 		}
 		if strings.HasPrefix(c.UA, "Dalvik/") && !strings.Contains(c.UA, "AppleWebKit") {
 			// Device-detector takes a bare Dalvik runtime for the Android
@@ -392,6 +510,36 @@ func ddExpected(c ddCase) map[string][]string {
 		}
 	}
 	return exp
+}
+
+// ddTVSystemConventions adds Yauaa's names of television systems that
+// device-detector names otherwise, each as Yauaa's DEV cases answer:
+//   - Philips' NETTV ("CE-HTML/1.0 NETTV/4.0.2", device-detector's Linux)
+//     is NETTV, and Loewe's ("HbbTV/1.1.1 (; LOEWE; SL32x;
+//     LOH/1.1.6.27;;)") LOH;
+//   - Samsung's Orsay ("Linux/SmartTV+2015; Maple2012") and the Whale OS
+//     of Zeasn's browser ("Zeasn/2.0 NETTV/4.5.0 Mozilla/5.0 (Linux
+//     armv7i; ...) ... Tbrowser/2.0") are the Linux they send.
+func ddTVSystemConventions(ua, name string, exp map[string][]string) {
+	switch {
+	case name == "GNU/Linux" && strings.Contains(ua, "NETTV/") && !strings.Contains(ua, "Zeasn/"):
+		exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "NETTV")
+	case name == "GNU/Linux" && strings.Contains(ua, "LOH/"):
+		exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "LOH")
+	case (name == "Orsay" || name == "Whale OS") && strings.Contains(ua, "Linux"):
+		exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "Linux")
+	}
+}
+
+// ddSamsungStockChrome reports a "Version/<v> Chrome/" agent without the
+// "wv" entry whose version is not the web view's 4.0.
+func ddSamsungStockChrome(ua string) bool {
+	k := strings.Index(ua, " Chrome/")
+	v := strings.LastIndex(ua[:max(k, 0)], "Version/")
+	if k < 0 || v < 0 || strings.Contains(ua, "; wv") {
+		return false
+	}
+	return !strings.HasPrefix(ua[v:], "Version/4.0 ")
 }
 
 // ddEngineConventions adds Yauaa's names of three engines that
@@ -423,6 +571,16 @@ func ddEngineConventions(ua, engine string, exp map[string][]string) {
 	}
 	if k := strings.Index(ua, "Browser/AppleWebKit"); k >= 0 && engine == "WebKit" {
 		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], "AppleWebKit"+ddMajor(ua[k+len("Browser/AppleWebKit"):]))
+		return
+	}
+	if k := strings.IndexByte(ua, '/'); k > 0 && engine == "WebKit" && strings.Contains(ua, " CFNetwork/") && !strings.ContainsAny(ua[:k], " (") {
+		// An app on Apple's network library, whose engine Yauaa names
+		// after the app ("MobileSafari/9537.53 CFNetwork/672.0.8
+		// Darwin/14.0.0" is MobileSafari 9537 in its DEV cases).
+		exp["LayoutEngineName"] = append(exp["LayoutEngineName"], ua[:k])
+		if exp["LayoutEngineVersionMajor"] != nil {
+			exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(ua[k+1:]))
+		}
 		return
 	}
 	if engine == "Blink" && (strings.Contains(ua, " Chr0me/") || strings.Contains(ua, " Silk/") && strings.Contains(ua, " like Chrome/")) &&

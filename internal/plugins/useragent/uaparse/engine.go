@@ -165,8 +165,9 @@ func (s *state) detectEngine() {
 	}
 	for _, pr := range p.products {
 		// Engines that name themselves without an AppleWebKit token:
-		// YouTube's Cobalt (televisions, consoles) and Huawei's ArkWeb.
-		if (pr.lname == "cobalt" || pr.lname == "arkweb") && isVersionLike(pr.version) {
+		// YouTube's Cobalt (televisions, consoles), Huawei's ArkWeb and
+		// Mozilla's Servo ("rv:37.0) Servo/1.0 Firefox/37.0").
+		if (pr.lname == "cobalt" || pr.lname == "arkweb" || pr.lname == "servo") && isVersionLike(pr.version) {
 			s.setEngine(confGeneric, "Browser", pr.name, cleanVersion(pr.version))
 			return
 		}

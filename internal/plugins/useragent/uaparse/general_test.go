@@ -208,6 +208,18 @@ func TestDigitPrefixNeedsAModelCode(t *testing.T) {
 	})
 }
 
+// TestSelfNamedEngines shows engines that name themselves in their own
+// product without an AppleWebKit or Gecko token, on user agents written
+// for the test.
+func TestSelfNamedEngines(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (X11; Linux x86_64; rv:37.0) Servo/1.0 Firefox/37.0",
+			map[string]string{"LayoutEngineName": "Servo", "LayoutEngineVersionMajor": "1"}},
+		{"Mozilla/5.0 (Android; Mobile; rv:37.0) Servo/1.0 Firefox/37.0",
+			map[string]string{"LayoutEngineName": "Servo", "LayoutEngineVersionMajor": "1", "AgentName": "Firefox"}},
+	})
+}
+
 // TestBrowserTokenAfterVersionSegment shows a browser token whose product
 // name holds the last segment of the previous product's version
 // ("YaApp_Android/23.74/apad YaSearchBrowser/23.74/apad"), or a word before

@@ -56,6 +56,32 @@ func TestWAPMakerModel(t *testing.T) {
 	})
 }
 
+// TestWAPBrowserSlot shows a feature phone's WAP browser written where a
+// version would be ("Browser/NetFront/3.5") naming the agent, and NetFront
+// its engine, at the version that follows, on user agents written for the
+// test.
+func TestWAPBrowserSlot(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Examplo-Q99i/R1x Browser/NetFront/3.5 Profile/MIDP-2.1 Configuration/CLDC-1.1",
+			map[string]string{"DeviceClass": "Mobile", "AgentName": "Netfront", "AgentVersionMajor": "3", "LayoutEngineName": "Netfront", "LayoutEngineVersionMajor": "3"}},
+		{"Examplo-Q98i/R1x Browser/NetFront/3.4 Profile/MIDP-2.1 Configuration/CLDC-1.1 JavaPlatform/JP-8.4",
+			map[string]string{"AgentName": "Netfront", "AgentVersionMajor": "3"}},
+	})
+}
+
+// TestNamedBrowserWord shows a browser whose own word ends in "browser"
+// named by that word, not by the word of another product before it, while
+// a maker's name before a separate "Browser" stays part of the name, on
+// user agents written for the test.
+func TestNamedBrowserWord(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux armv7i; CE-HTML/1.0; U; en) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/49.0.2623.75 Safari/537.36 EXAMPLEMMH Tbrowser/2.0",
+			map[string]string{"AgentName": "Tbrowser", "AgentVersionMajor": "2"}},
+		{"Mozilla/5.0 (Linux; U; Android 4.0.4; en-us) AppleWebKit/534.30 (KHTML, like Gecko) Examplo Browser/3.1 Mobile Safari/534.30",
+			map[string]string{"AgentName": "Examplo Browser", "AgentVersionMajor": "3"}},
+	})
+}
+
 // TestModelAfterAppComment shows an Android app that writes the maker and
 // the model after its comment, with the release after a bare "Android"
 // inside it, on user agents written for the test: the release is the
