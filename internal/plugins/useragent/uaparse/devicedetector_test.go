@@ -826,9 +826,9 @@ func scoreYauaaPart(t *testing.T, part int) devScore {
 // check parts' failures are never printed.
 var checkFloors = map[string]map[string]float64{
 	"device-detector": {
-		"core": 94.8, "DeviceClass": 93.9, "DeviceBrand": 82.3, "DeviceName": 84.3,
-		"OperatingSystemName": 97.8, "OperatingSystemVersion": 97.2, "LayoutEngineName": 98.7,
-		"LayoutEngineVersionMajor": 99.2, "AgentClass": 89.2, "AgentName": 97.5, "AgentVersionMajor": 98.7,
+		"core": 95.1, "DeviceClass": 93.9, "DeviceBrand": 82.6, "DeviceName": 84.4,
+		"OperatingSystemName": 98.3, "OperatingSystemVersion": 97.9, "LayoutEngineName": 98.9,
+		"LayoutEngineVersionMajor": 99.3, "AgentClass": 89.2, "AgentName": 98.1, "AgentVersionMajor": 99.0,
 	},
 	"yauaa-dev": {
 		"core": 98.2, "DeviceClass": 98.5, "DeviceBrand": 97.7, "DeviceName": 96.3,
