@@ -115,7 +115,7 @@ func hostNameIn(ua string) string {
 			i = en
 			continue
 		}
-		if h := strings.TrimRight(ua[st:en], ".-"); isHostName(h) {
+		if h := cutDotDash.trimRight(ua[st:en]); isHostName(h) {
 			return h
 		}
 		i = en

@@ -376,6 +376,9 @@ func buildModel() {
 	tvPlatformNeedles = buildTVPlatformNeedles()
 	tvVendors = tableMap("tv_vendors.tsv", tableColumns["tv_vendors.tsv"])
 
+	// compactfields.go
+	kwTPAPI = uaNeedles.add(";;tpapi")
+
 	// webview.go
 	kwFBBracket = uaNeedles.add("[fb")
 	kwBuildSlash = uaNeedles.add("build/")

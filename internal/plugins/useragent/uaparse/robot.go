@@ -485,7 +485,7 @@ func robotDeviceName(p *parsed, brand, agent, lname string) string {
 			return normalizeNameIn(p, agent)
 		}
 		// (A dot stays: "archive.org_bot" is "Archive .org BOT".)
-		rest = strings.TrimLeft(rest[len(brand):], " -_!")
+		rest = cutRobotGap.trimLeft(rest[len(brand):])
 	}
 	if rest == "" {
 		return brand
@@ -1313,7 +1313,7 @@ func (s *state) signedByProduct() (string, string, bool) {
 			if e.block != block {
 				continue
 			}
-			before := strings.TrimRight(p.ua[:e.start], " (")
+			before := cutSpaceParen.trimRight(p.ua[:e.start])
 			tok := before[strings.LastIndexByte(before, ' ')+1:]
 			name, ver, _ := strings.Cut(tok, "/")
 			if n, v, ok := signingProduct(name, ver); ok && tok != "" && before[len(before)-1] != ')' {
@@ -1333,7 +1333,7 @@ func (s *state) signedByProduct() (string, string, bool) {
 		if !strings.HasPrefix(lt, "http://") && !strings.HasPrefix(lt, "https://") {
 			continue
 		}
-		before := strings.TrimRight(p.ua[:e.start], " (")
+		before := cutSpaceParen.trimRight(p.ua[:e.start])
 		if k := strings.IndexByte(p.ua[e.start:], ')'); k < 0 || before == "" || before[len(before)-1] == ')' {
 			continue // a comment after a comment is no product's
 		}

@@ -67,7 +67,7 @@ func (s *state) tvDevice() {
 	// stays their operating system.
 	if i := p.index(kwNetTV); i >= 0 && (i == 0 || !isLetter(p.low[i-1])) {
 		if p.inComment(i) {
-			v := strings.TrimLeft(p.ua[i+len("nettv"):], "/ ")
+			v := cutSpaceSlash.trimLeft(p.ua[i+len("nettv"):])
 			s.os = osInfo{name: "NETTV", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
 		} else if s.os.name == "Linux" {
 			s.os.class = "Embedded"
