@@ -79,8 +79,9 @@ func (s *state) extras() {
 			s.ieCompat = cleanVersion(v)
 		}
 	}
+	scripted := p.has(kwUnderscoreHash)
 	for _, e := range p.entries {
-		if code := localeOf(p.text(e), p.ltext(e)); code != "" {
+		if code := localeOf(p.text(e), p.ltext(e), scripted); code != "" {
 			s.langCode, s.lang = code, languageName(p, code)
 			break
 		}

@@ -74,6 +74,9 @@ func buildModel() {
 	kwAtBracket = uaNeedles.add("[at]")
 	kwAtWord = uaNeedles.add(" at ")
 
+	// language.go
+	kwUnderscoreHash = uaNeedles.add("_#")
+
 	// apps.go
 	kwYJApp = uaNeedles.add("yjapp-")
 	kwGoogleWv = uaNeedles.add("googlewv/")
