@@ -161,7 +161,7 @@ func brandOfModel(model string) (brand, rest string) {
 		// Remove the brand itself from the model, not a model prefix
 		// such as "SM-" or "Nexus".
 		if hasPrefixFold(lm, brand) {
-			rest = strings.TrimLeft(model[len(brand):], " -_/")
+			rest = cutBrandGap.trimLeft(model[len(brand):])
 		} else {
 			rest = model
 		}

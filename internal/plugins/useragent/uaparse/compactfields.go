@@ -2,6 +2,11 @@ package uaparse
 
 import "strings"
 
+// kwTPAPI is the marker of a partner API player's user agent: one without
+// it is not read (partnerFields), which spares the usual user agent a
+// search of the whole string.
+var kwTPAPI needleID
+
 // compactFields reads the compact "key(value);" user agent of UC Browser
 // for iOS: "dv(iPh12,1);pr(UCBrowser/11.3.5.1203);ov(15_2_1);ss(375x812);
 // ...". dv is Apple's device identifier with "iPhone" cut to "iPh" (and
@@ -55,6 +60,9 @@ func (s *state) compactFields() {
 // it. A model of Amazon's is looked up as in a Fire OS user agent
 // (tables/amazon_devices.tsv); another maker's is named as it is written.
 func (s *state) partnerFields() {
+	if !s.p.has(kwTPAPI) {
+		return
+	}
 	f, ok := partnerAPIFields(s.p.ua)
 	if !ok {
 		return

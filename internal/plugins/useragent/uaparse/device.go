@@ -309,7 +309,7 @@ func (s *state) deviceFromTokens() {
 			if b == "" || !hasPrefixFold(tok, b) {
 				return false
 			}
-			rest = strings.Trim(rest, " -_")
+			rest = cutSpaceDash.trim(rest)
 			if rest == "" || strings.EqualFold(rest, b) {
 				if needModel {
 					return false
@@ -396,7 +396,7 @@ func (s *state) geckoPhoneModel() {
 		}
 		if b, rest := brandOfModel(m); b != "" {
 			s.devBrand.set(b, confGeneric)
-			if rest = strings.Trim(rest, " -_"); rest == "" {
+			if rest = cutSpaceDash.trim(rest); rest == "" {
 				s.devName.set(b, confGeneric)
 			} else {
 				s.devName.set(p.concat(b, " ", normalizeNameIn(p, rest)), confGeneric)
@@ -632,7 +632,7 @@ func (s *state) windowsPhoneModel() {
 			s.devBrand.set(brand, confProduct)
 			rest := model
 			if hasPrefixFold(rest, brand) {
-				rest = strings.TrimLeft(rest[len(brand):], " _-")
+				rest = cutSpaceDash.trimLeft(rest[len(brand):])
 			}
 			if rest == "" || strings.EqualFold(model, vendor) {
 				s.devName.set(brand+" Windows Phone", confProduct)

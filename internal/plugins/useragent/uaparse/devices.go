@@ -42,7 +42,7 @@ func (s *state) gameConsole() {
 			s.setDevice(confFamily, "Handheld Game Console", "Sony", "Sony PlayStation Portable")
 			return
 		case strings.HasPrefix(lt, "playstation"):
-			rest := strings.TrimLeft(t[len("playstation"):], " /")
+			rest := cutSpaceSlash.trimLeft(t[len("playstation"):])
 			if rest == "" {
 				continue // "(PlayStation; PlayStation 4/11.52)": the model follows
 			}

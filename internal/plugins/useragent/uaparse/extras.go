@@ -79,8 +79,9 @@ func (s *state) extras() {
 			s.ieCompat = cleanVersion(v)
 		}
 	}
+	scripted := p.has(kwUnderscoreHash)
 	for _, e := range p.entries {
-		if code := localeOf(p.text(e), p.ltext(e)); code != "" {
+		if code := localeOf(p.text(e), p.ltext(e), scripted); code != "" {
 			s.langCode, s.lang = code, languageName(p, code)
 			break
 		}
@@ -115,7 +116,7 @@ func hostNameIn(ua string) string {
 			i = en
 			continue
 		}
-		if h := strings.TrimRight(ua[st:en], ".-"); isHostName(h) {
+		if h := cutDotDash.trimRight(ua[st:en]); isHostName(h) {
 			return h
 		}
 		i = en

@@ -49,14 +49,22 @@ func buildCountryNames() map[string]string {
 	}
 }
 
+// kwUnderscoreHash marks a locale with a script ("zh_CN_#Hans"): without
+// it anywhere in the user agent, localeOf does not search each entry for
+// one.
+var kwUnderscoreHash needleID
+
 // localeOf recognises a comment entry (t, and lt in lower case) that is a
 // locale and returns the
 // language code as Yauaa writes it: "en-US" and "zh_CN_#Hans" become
 // "en-us" and "zh-cn", a bare "de" or "AK" stays a language, and longer
-// platform forms ("ja-JP-mac") are kept as they are.
-func localeOf(t, lt string) string {
-	if k := indexUnderscoreHash(lt); k > 0 {
-		lt, t = lt[:k], t[:k]
+// platform forms ("ja-JP-mac") are kept as they are. scripted says that
+// "_#" may occur in lt; when it is false, lt is not searched for it.
+func localeOf(t, lt string, scripted bool) string {
+	if scripted {
+		if k := indexUnderscoreHash(lt); k > 0 {
+			lt, t = lt[:k], t[:k]
+		}
 	}
 	switch {
 	case len(lt) == 2 && isLetter(lt[0]) && isLetter(lt[1]):

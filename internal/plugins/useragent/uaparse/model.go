@@ -74,6 +74,9 @@ func buildModel() {
 	kwAtBracket = uaNeedles.add("[at]")
 	kwAtWord = uaNeedles.add(" at ")
 
+	// language.go
+	kwUnderscoreHash = uaNeedles.add("_#")
+
 	// apps.go
 	kwYJApp = uaNeedles.add("yjapp-")
 	kwGoogleWv = uaNeedles.add("googlewv/")
@@ -374,7 +377,11 @@ func buildModel() {
 	setTopBoxNeedles = buildSetTopBoxNeedles()
 	tvPlatforms = buildTVPlatforms()
 	tvPlatformNeedles = buildTVPlatformNeedles()
+	starboardNeedles = uaNeedles.group([]string{"_game_", "_stb_", "_ott_", "_tv_"})
 	tvVendors = tableMap("tv_vendors.tsv", tableColumns["tv_vendors.tsv"])
+
+	// compactfields.go
+	kwTPAPI = uaNeedles.add(";;tpapi")
 
 	// webview.go
 	kwFBBracket = uaNeedles.add("[fb")

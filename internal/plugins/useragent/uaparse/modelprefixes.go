@@ -129,7 +129,7 @@ func withoutBrandWords(model, brand string) string {
 	if cut == 0 {
 		return model
 	}
-	if rest := strings.TrimLeft(model[cut:], " -_/+&"); rest != "" {
+	if rest := cutModelGap.trimLeft(model[cut:]); rest != "" {
 		return rest
 	}
 	return model

@@ -125,7 +125,7 @@ func versionMajor(v string) string {
 // cleanVersion trims decorations around a version token.
 func cleanVersion(v string) string {
 	v = strings.TrimSpace(v)
-	v = strings.TrimRight(v, ";:,)")
+	v = cutVersionTail.trimRight(v)
 	if v == "" {
 		return Unknown
 	}
@@ -150,7 +150,7 @@ func leadingVersion(s string) string {
 		}
 		break
 	}
-	v := strings.TrimRight(s[:end], "._")
+	v := cutDotUnderscore.trimRight(s[:end])
 	return strings.ReplaceAll(v, "_", ".")
 }
 

@@ -456,10 +456,10 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 			// UC Browser's "Adr 7.0" names Android.
 			return osInfo{name: "Android", version: orUnknown(androidVersion(lt[4:])), class: "Mobile", prio: 7}
 		case strings.HasPrefix(lt, "android"):
-			rest := strings.TrimLeft(strings.TrimPrefix(lt[7:], "_os"), " /:") // "android_os/4.4.4"
+			rest := cutSpaceSlashCol.trimLeft(strings.TrimPrefix(lt[7:], "_os")) // "android_os/4.4.4"
 			if strings.HasPrefix(rest, "api") {
 				// "Android API 30": the API level, which names the release.
-				return osInfo{name: "Android", version: orUnknown(androidAPILevel(strings.TrimLeft(rest[3:], " :-"))), class: "Mobile", prio: 7}
+				return osInfo{name: "Android", version: orUnknown(androidAPILevel(cutSpaceColDash.trimLeft(rest[3:]))), class: "Mobile", prio: 7}
 			}
 			if len(rest) > 1 && rest[0] == '-' && rest[1] >= '0' && rest[1] <= '9' {
 				rest = rest[1:] // "Android-4.0.3"
@@ -494,7 +494,7 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 			// "iOS 16.5", and "iOS/14.2" of Microsoft Office's apps, whose
 			// comment names the system as a product: "(iOS/14.2; Tablet;
 			// en-US; AppStore; Apple/iPad8,1)".
-			return osInfo{name: "iOS", version: orUnknown(leadingVersion(strings.TrimLeft(lt[3:], " /"))), class: "Mobile", prio: 8}
+			return osInfo{name: "iOS", version: orUnknown(leadingVersion(cutSpaceSlash.trimLeft(lt[3:]))), class: "Mobile", prio: 8}
 		case strings.HasPrefix(lt, "watchos "):
 			// "(Watch1,2; watchOS 3.2.2)": an Apple Watch app.
 			return osInfo{name: "watchOS", version: orUnknown(leadingVersion(lt[8:])), class: "Mobile", prio: 8}
@@ -611,7 +611,7 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 		// A package version such as "3.26.1-1ubuntu1" names the
 		// distribution that built the package, not the system.
 		if k := indexWord(lt, d.token); k >= 0 && (k == 0 || d.token != "mint") && (k == 0 || lt[k-1] < '0' || lt[k-1] > '9') {
-			rest := strings.TrimLeft(lt[k+len(d.token):], " /-")
+			rest := cutSpaceSlashDsh.trimLeft(lt[k+len(d.token):])
 			rest = strings.TrimPrefix(rest, "gnu/linux ") // "Debian GNU/Linux 7.8 (wheezy)"
 			v := ""
 			if !strings.Contains(rest, d.token) {
@@ -705,7 +705,7 @@ func windowsRelease(rest string) string {
 // word of rest when it starts with a digit, with the suffixes a release
 // carries ("8.2-STABLE", "2.2.8-RELEASE", "4.4.0-154-generic"), or "".
 func releaseWord(rest string) string {
-	rest = strings.TrimLeft(rest, " /-")
+	rest = cutSpaceSlashDsh.trimLeft(rest)
 	if !isVersionLike(rest) {
 		return ""
 	}

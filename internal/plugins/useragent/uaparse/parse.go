@@ -525,7 +525,7 @@ func (p *parsed) entryVersion(prefix string) (string, bool) {
 // versionAfter returns the version that follows the first n bytes of a
 // comment entry.
 func (p *parsed) versionAfter(e entry, n int) string {
-	rest := strings.TrimLeft(p.text(e)[n:], " /:")
+	rest := cutSpaceSlashCol.trimLeft(p.text(e)[n:])
 	end := 0
 	for end < len(rest) && !isSpace(rest[end]) && rest[end] != ')' {
 		end++

@@ -485,7 +485,7 @@ func robotDeviceName(p *parsed, brand, agent, lname string) string {
 			return normalizeNameIn(p, agent)
 		}
 		// (A dot stays: "archive.org_bot" is "Archive .org BOT".)
-		rest = strings.TrimLeft(rest[len(brand):], " -_!")
+		rest = cutRobotGap.trimLeft(rest[len(brand):])
 	}
 	if rest == "" {
 		return brand
@@ -1313,7 +1313,7 @@ func (s *state) signedByProduct() (string, string, bool) {
 			if e.block != block {
 				continue
 			}
-			before := strings.TrimRight(p.ua[:e.start], " (")
+			before := cutSpaceParen.trimRight(p.ua[:e.start])
 			tok := before[strings.LastIndexByte(before, ' ')+1:]
 			name, ver, _ := strings.Cut(tok, "/")
 			if n, v, ok := signingProduct(name, ver); ok && tok != "" && before[len(before)-1] != ')' {
@@ -1333,7 +1333,7 @@ func (s *state) signedByProduct() (string, string, bool) {
 		if !strings.HasPrefix(lt, "http://") && !strings.HasPrefix(lt, "https://") {
 			continue
 		}
-		before := strings.TrimRight(p.ua[:e.start], " (")
+		before := cutSpaceParen.trimRight(p.ua[:e.start])
 		if k := strings.IndexByte(p.ua[e.start:], ')'); k < 0 || before == "" || before[len(before)-1] == ')' {
 			continue // a comment after a comment is no product's
 		}
@@ -1463,7 +1463,8 @@ func (s *state) hasContact() bool {
 	if _, ok := contactEntry(p); ok {
 		return true
 	}
-	if p.hasAny(&domainSuffixNeedles) {
+	suffixed := p.hasAny(&domainSuffixNeedles)
+	if suffixed {
 		for _, e := range p.entries {
 			if lt := p.ltext(e); (strings.HasSuffix(lt, ".com") || strings.HasSuffix(lt, ".net") ||
 				strings.HasSuffix(lt, ".org") || strings.HasSuffix(lt, ".io")) && !strings.ContainsAny(lt, " /") {
@@ -1480,9 +1481,10 @@ func (s *state) hasContact() bool {
 		if len(pr.lname) > 1 && pr.lname[0] == '+' && isDomainName(pr.lname[1:]) {
 			return true // "MetaURI API/2.0 +metauri.com"
 		}
-		if strings.Count(pr.lname, " ") >= 3 {
+		if suffixed && strings.Count(pr.lname, " ") >= 3 {
 			// A sentence ending in its site: "... Our website is
-			// netsystemsresearch.com".
+			// netsystemsresearch.com". The site's suffix is one of
+			// domainSuffixNeedles, so without them there is none.
 			w := pr.lname[strings.LastIndexByte(pr.lname, ' ')+1:]
 			if isDomainName(w) && (strings.HasSuffix(w, ".com") || strings.HasSuffix(w, ".net") || strings.HasSuffix(w, ".org")) {
 				return true

@@ -67,7 +67,7 @@ func (s *state) tvDevice() {
 	// stays their operating system.
 	if i := p.index(kwNetTV); i >= 0 && (i == 0 || !isLetter(p.low[i-1])) {
 		if p.inComment(i) {
-			v := strings.TrimLeft(p.ua[i+len("nettv"):], "/ ")
+			v := cutSpaceSlash.trimLeft(p.ua[i+len("nettv"):])
 			s.os = osInfo{name: "NETTV", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
 		} else if s.os.name == "Linux" {
 			s.os.class = "Embedded"
@@ -867,6 +867,10 @@ func (s *state) webOSVersion() {
 	}
 }
 
+// starboardNeedles are the device types of starboardDevice in lower case:
+// a user agent without any of them has no product for it to read.
+var starboardNeedles needleGroup
+
 // starboardDevice reads the device of YouTube's Cobalt (Starboard) and of
 // the TV browsers that follow its convention: a product
 // "<operator>_<type>_<chipset>/<firmware>" followed by "(<brand>, <model>,
@@ -877,6 +881,9 @@ func (s *state) starboardDevice() {
 	p := s.p
 	if s.devClass.v == "TV" || s.devClass.v == "Set-top box" || s.devClass.v == "Game Console" {
 		return
+	}
+	if !p.hasAny(&starboardNeedles) {
+		return // no product names a device type the way Starboard does
 	}
 	for _, pr := range p.products {
 		if strings.IndexByte(pr.name, '_') < 0 {
