@@ -185,6 +185,29 @@ var ddAgentName = map[string][]string{
 	"Puffin Cloud Browser": {"Puffin Cloud Browser", "Puffin"},
 	// "Whale/3.20.182.14" is Whale in Yauaa's DEV cases.
 	"Whale Browser": {"Whale Browser", "Whale"},
+	// BlackBerry's own browser sends Safari's syntax, "Version/6.0.0.587
+	// Mobile Safari/534.8+", which Yauaa names Safari at the Version/
+	// release in its DEV case of the BlackBerry 9780; Nokia's browser
+	// for Symbian, "BrowserNG/7.2.8.10", Yauaa names BrowserNG (its
+	// NokiaN8-00 case).
+	"BlackBerry Browser": {"BlackBerry Browser", "Safari"},
+	"Nokia Browser":      {"Nokia Browser", "BrowserNG"},
+	// More names by the token (see OculusBrowser above): "Soul/4.0",
+	// "Odd/47.2.1.1", "WIB/0.9.8", "OWB/1.23", "Espial/6.0.4",
+	// "Nuanti/2.0", "DuckDuckGo/7", "GOGGalaxyClient/2.0.17.61",
+	// "Puffin/8.2.4.705LD" (Yauaa's "Puffin/4.8.0.2790AP" is Puffin),
+	// "YaBrowser/21.1.0.188 (lite)" (Yauaa's browser tag YaBrowser is
+	// Yandex Browser).
+	"Soul Browser":               {"Soul Browser", "Soul"},
+	"Odd Browser":                {"Odd Browser", "Odd"},
+	"Wear Internet Browser":      {"Wear Internet Browser", "WIB"},
+	"Odyssey Web Browser":        {"Odyssey Web Browser", "OWB"},
+	"Espial TV Browser":          {"Espial TV Browser", "Espial"},
+	"Nuanti Meta":                {"Nuanti Meta", "Nuanti"},
+	"DuckDuckGo Privacy Browser": {"DuckDuckGo Privacy Browser", "DuckDuckGo"},
+	"GOG Galaxy":                 {"GOG Galaxy", "GOGGalaxyClient"},
+	"Puffin Secure Browser":      {"Puffin Secure Browser", "Puffin"},
+	"Yandex Browser Lite":        {"Yandex Browser Lite", "Yandex Browser"},
 }
 
 // ddOSName maps operating system names.
@@ -341,6 +364,15 @@ func ddExpected(c ddCase) map[string][]string {
 				// ("Web0S ... Chrome/68.0.3440.106 ... WebAppManager" is
 				// WebOS 5.x in its DEV case); device-detector 5.0.
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], ddMajor(v)+".x")
+			}
+			if n == "webOS" && strings.Contains(c.UA, "Web0S") && !strings.Contains(c.UA, "WebAppManager") {
+				// Yauaa reads a webOS TV release only from the web app
+				// runtime's agent ("... WebAppManager"); LG's browser,
+				// which device-detector dates by its "webOS.TV-2020"
+				// token, has no version in Yauaa's answer ("LG
+				// Browser/7.00.00(LGE; WEBOS1; ...); webOS.TV-2014" is
+				// WebOS ?? in its DEV case).
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], Unknown)
 			}
 			if k := strings.Index(c.UA, "SymbianOS/"); k >= 0 && n == "Symbian OS Series 60" {
 				// Yauaa gives the SymbianOS release, device-detector the
@@ -562,11 +594,14 @@ func ddEngineConventions(ua, engine string, exp map[string][]string) {
 			return
 		}
 	}
-	if k := strings.Index(ua, " UCBrowser/"); k >= 0 && engine == "WebKit" && strings.Contains(ua, "AppleWebKit/528.5+") {
-		// UC Browser's own engine behind the WebKit 528 it imitates,
-		// which Yauaa names after the browser, with its version.
+	if k := strings.Index(ua, "UCBrowser/"); k >= 0 && engine == "WebKit" {
+		// UC Browser's own engine, without a U2 or U3 token, which Yauaa
+		// names after the browser, with its version, whatever WebKit
+		// the agent writes ("AppleWebKit/528.5+ ... UCBrowser/9.0.2.389"
+		// and "AppleWebKit/537.51.1 ... UCBrowser/11.2.0.863" are
+		// UCBrowser 9 and 11 in its DEV cases).
 		exp["LayoutEngineName"] = append(exp["LayoutEngineName"], "UCBrowser")
-		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(ua[k+len(" UCBrowser/"):]))
+		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(ua[k+len("UCBrowser/"):]))
 		return
 	}
 	if k := strings.Index(ua, "Browser/AppleWebKit"); k >= 0 && engine == "WebKit" {
@@ -663,6 +698,12 @@ func ddMatch(name, got string, want []string) bool {
 	if name == "OperatingSystemVersion" {
 		if k := strings.Index(got, "-update"); k > 0 {
 			got = got[:k]
+		}
+		if k := strings.Index(got, " beta"); k > 0 {
+			// Yauaa names a beta of an Apple release after the release
+			// ("CFNetwork/1240.0.4 Darwin/20.6.0" is iOS 14.7 beta 2 in
+			// its DEV case); device-detector gives the release (14.7).
+			got = strings.TrimSuffix(got[:k], ".0")
 		}
 	}
 	if name == "DeviceName" {
