@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -239,6 +240,9 @@ var ddOSName = map[string][]string{
 	"Lineage OS":   {"Lineage OS", "Android"},
 	"MocorDroid":   {"MocorDroid", "Android"},
 	"Smartisan OS": {"Smartisan OS", "Android"},
+	// "Android 8.1.0; rr_fortuna3g": Resurrection Remix, a system
+	// built on Android as Lineage OS is.
+	"Resurrection Remix OS": {"Resurrection Remix OS", "Android"},
 	// Opera's television platform, which names its system "Linux mips"
 	// ("Opera/9.80 (Linux mips; ) Presto/2.12.407 ... MB95/3.6.3.J"):
 	// Yauaa names the system Linux in its Opera TV Store cases.
@@ -384,10 +388,16 @@ func ddExpected(c ddCase) map[string][]string {
 				}
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], sv)
 			}
-			if n == "Fire OS" {
+			if n == "Fire OS" || n != "Android" && slices.Contains(ddOSName[n], "Android") {
 				// Yauaa gives Fire OS the release of the Android it is
 				// built on ("Android 5.1.1; AFTT" is FireOS 5.1.1 in its
-				// DEV cases); device-detector Fire OS's own (5).
+				// DEV cases); device-detector Fire OS's own (5). The
+				// systems built on Android that Yauaa names Android
+				// (CyanogenMod, Lineage OS, MocorDroid, ...) have no rule
+				// of Yauaa's: its Android rules give the release written
+				// after "Android" ("Android 2.3.7; ...; CyanogenMod-7.2.0"
+				// is Android 2.3.7); device-detector the custom system's
+				// own (7.2.0).
 				if k := strings.Index(c.UA, "Android "); k >= 0 {
 					av := c.UA[k+len("Android "):]
 					if e := strings.IndexAny(av, ";) "); e >= 0 {
@@ -447,6 +457,14 @@ func ddExpected(c ddCase) map[string][]string {
 				// cases answer Opera 46, device-detector's Opera Devices
 				// 4.
 				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" OPR/"):]))
+			}
+			if k := strings.Index(c.UA, " UCBrowser/"); k >= 0 && n == "UC Browser Turbo" {
+				// UC Browser Turbo writes its own version in "UCTurbo/1.10.3"
+				// after the UC Browser it is built on; Yauaa's UC Browser
+				// rule takes the version of the UCBrowser product
+				// ("UCBrowser/11.2.0.863" is UCBrowser 11 in its DEV case),
+				// device-detector UCTurbo's.
+				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" UCBrowser/"):]))
 			}
 			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && n == "QtWebEngine" {
 				// Yauaa names the Chromium inside Qt's web engine Chrome,
