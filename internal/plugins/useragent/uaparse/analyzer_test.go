@@ -181,6 +181,17 @@ func TestKnownBrowsers(t *testing.T) {
 		// UC Browser's edition for China Mobile adds the operator to its token.
 		{"Mozilla/5.0 (Linux; U; Android 4.4.2; zh-CN; Example T7 Build/KOT49H) AppleWebKit/533.1 (KHTML, like Gecko) Version/4.0 UCBrowser-CMCC/9.9.2.467 U3/0.8.0 Mobile Safari/533.1",
 			map[string]string{"AgentName": "UCBrowser", "AgentVersionMajor": "9", "OperatingSystemName": "Android"}},
+		// Samsung's feature phones name their browser after the model
+		// and firmware.
+		{"SAMSUNG-GT-E1234/E1234XXJK1 SHP/VPP/R5 Jasmine/1.2 Nextreaming SMM-MMS/1.2.0 profile/MIDP-2.1 configuration/CLDC-1.1",
+			map[string]string{"AgentName": "Jasmine", "AgentVersionMajor": "1", "DeviceBrand": "Samsung"}},
+		// Silk in a Fire tablet's desktop mode writes itself in the Mac
+		// comment it borrows.
+		{"Mozilla/5.0 (Macintosh; U; Intel Mac OS X 10_6_3; en-us; Silk/1.1.0-84) AppleWebKit/533.16 (KHTML, like Gecko) Version/5.0 Safari/533.16 Silk-Accelerated=true",
+			map[string]string{"AgentName": "Silk", "AgentVersionMajor": "1", "OperatingSystemName": "FireOS"}},
+		// Tizen's browser names only its engine.
+		{"Mozilla/5.0 (Linux; Tizen 2.4) AppleWebKit/538.1 (KHTML, like Gecko)",
+			map[string]string{"AgentName": "TizenBrowser", "AgentVersionMajor": "Unknown", "LayoutEngineName": "AppleWebKit"}},
 	}
 	a := New(Options{})
 	for _, tt := range tests {

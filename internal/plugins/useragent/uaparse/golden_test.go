@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "ec2a9e142cea815efd15f9b9c40182dd613433dced1add3eb80594653ab1568a",
-	"dev-variants": "724e68098605212f862d583cb882043a12680355470e797872afae0bb1882d6e",
+	"dev":          "d538c0089a00baf5161cb6c5e7a9555d2fbce4d4317aac7b1ecd75f7ee1903aa",
+	"dev-variants": "fe54ebbb7d03e1d7f1d75b662ab08dd3ae0fe390f2df197d0f96b4cf0aaa3e24",
 	"access-log":   "27340d4bc719e9632e408218e09b801860eafe6db6c8b229a3e80324291ff713",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
