@@ -189,6 +189,13 @@ func TestKnownBrowsers(t *testing.T) {
 		// comment it borrows.
 		{"Mozilla/5.0 (Macintosh; U; Intel Mac OS X 10_6_3; en-us; Silk/1.1.0-84) AppleWebKit/533.16 (KHTML, like Gecko) Version/5.0 Safari/533.16 Silk-Accelerated=true",
 			map[string]string{"AgentName": "Silk", "AgentVersionMajor": "1", "OperatingSystemName": "FireOS"}},
+		// Mac OS X 10.5's apps glued their version to their name before
+		// Apple's network library: the app is the agent, as
+		// "Safari/6534.59.8 CFNetwork/454.12.4" is.
+		{"Safari5531.21.10 CFNetwork/438.14 Darwin/9.8.0 (i386) (MacBook2%2C1)",
+			map[string]string{"AgentName": "Safari", "AgentVersionMajor": "5531", "LayoutEngineName": "Safari", "OperatingSystemName": "Mac OS"}},
+		{"OmniWeb622.8.0.112941 CFNetwork/438.14 Darwin/9.8.0 (Power%20Macintosh) (PowerMac7%2C3)",
+			map[string]string{"AgentName": "OmniWeb", "AgentVersionMajor": "622"}},
 		// Tizen's browser names only its engine.
 		{"Mozilla/5.0 (Linux; Tizen 2.4) AppleWebKit/538.1 (KHTML, like Gecko)",
 			map[string]string{"AgentName": "TizenBrowser", "AgentVersionMajor": "Unknown", "LayoutEngineName": "AppleWebKit"}},

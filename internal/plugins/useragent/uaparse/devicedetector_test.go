@@ -626,15 +626,25 @@ func ddEngineConventions(ua, engine string, exp map[string][]string) {
 		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], "AppleWebKit"+ddMajor(ua[k+len("Browser/AppleWebKit"):]))
 		return
 	}
-	if k := strings.IndexByte(ua, '/'); k > 0 && engine == "WebKit" && strings.Contains(ua, " CFNetwork/") && !strings.ContainsAny(ua[:k], " (") {
+	if k := strings.IndexByte(ua, '/'); k > 0 && engine == "WebKit" && strings.Contains(ua, " CFNetwork/") {
 		// An app on Apple's network library, whose engine Yauaa names
 		// after the app ("MobileSafari/9537.53 CFNetwork/672.0.8
-		// Darwin/14.0.0" is MobileSafari 9537 in its DEV cases).
-		exp["LayoutEngineName"] = append(exp["LayoutEngineName"], ua[:k])
-		if exp["LayoutEngineVersionMajor"] != nil {
-			exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(ua[k+1:]))
+		// Darwin/14.0.0" is MobileSafari 9537 in its DEV cases). Mac OS
+		// X 10.5's apps glued their version to their name before the
+		// library ("Safari5533.22.3 CFNetwork/438.16"): the same app.
+		app, version := ua[:k], ua[k+1:]
+		if w, ok := strings.CutSuffix(app, " CFNetwork"); ok && !strings.ContainsAny(w, " (") {
+			if n := strings.TrimRight(w, "0123456789."); len(n) >= 4 && n != w {
+				app, version = n, w[len(n):]
+			}
 		}
-		return
+		if !strings.ContainsAny(app, " (") {
+			exp["LayoutEngineName"] = append(exp["LayoutEngineName"], app)
+			if exp["LayoutEngineVersionMajor"] != nil {
+				exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(version))
+			}
+			return
+		}
 	}
 	if engine == "Blink" && (strings.Contains(ua, " Chr0me/") || strings.Contains(ua, " Silk/") && strings.Contains(ua, " like Chrome/")) &&
 		strings.Contains(ua, "AppleWebKit/537.") {
