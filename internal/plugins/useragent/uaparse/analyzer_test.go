@@ -196,6 +196,10 @@ func TestKnownBrowsers(t *testing.T) {
 			map[string]string{"AgentName": "Safari", "AgentVersionMajor": "5531", "LayoutEngineName": "Safari", "OperatingSystemName": "Mac OS"}},
 		{"OmniWeb622.8.0.112941 CFNetwork/438.14 Darwin/9.8.0 (Power%20Macintosh) (PowerMac7%2C3)",
 			map[string]string{"AgentName": "OmniWeb", "AgentVersionMajor": "622"}},
+		// Qualcomm's BREW phones name their platform in the comment
+		// (tables/systems.tsv).
+		{"Mozilla/4.0 (compatible; Examplo 2.1; BREW 3.1.5; en)/176X220 Examplo e100",
+			map[string]string{"OperatingSystemName": "BREW", "OperatingSystemVersion": "3.1.5"}},
 		// Tizen's browser names only its engine.
 		{"Mozilla/5.0 (Linux; Tizen 2.4) AppleWebKit/538.1 (KHTML, like Gecko)",
 			map[string]string{"AgentName": "TizenBrowser", "AgentVersionMajor": "Unknown", "LayoutEngineName": "AppleWebKit"}},

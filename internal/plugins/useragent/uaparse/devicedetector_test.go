@@ -622,8 +622,10 @@ func ddEngineConventions(ua, engine string, exp map[string][]string) {
 		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(ua[k+len("UCBrowser/"):]))
 		return
 	}
-	if k := strings.Index(ua, "Browser/AppleWebKit"); k >= 0 && engine == "WebKit" {
-		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], "AppleWebKit"+ddMajor(ua[k+len("Browser/AppleWebKit"):]))
+	if k := strings.Index(strings.ToLower(ua), "browser/applewebkit"); k >= 0 && engine == "WebKit" {
+		// (Some write "Browser/AppleWebkit533.1", which Yauaa also takes
+		// as written.)
+		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ua[k+len("Browser/"):k+len("Browser/AppleWebKit")]+ddMajor(ua[k+len("Browser/AppleWebKit"):]))
 		return
 	}
 	if k := strings.IndexByte(ua, '/'); k > 0 && engine == "WebKit" && strings.Contains(ua, " CFNetwork/") {
