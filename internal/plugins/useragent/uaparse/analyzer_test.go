@@ -200,6 +200,9 @@ func TestKnownBrowsers(t *testing.T) {
 		// (tables/systems.tsv).
 		{"Mozilla/4.0 (compatible; Examplo 2.1; BREW 3.1.5; en)/176X220 Examplo e100",
 			map[string]string{"OperatingSystemName": "BREW", "OperatingSystemVersion": "3.1.5"}},
+		// Huawei's ArkWeb names itself beside the Chromium it is built on.
+		{"Mozilla/5.0 (Phone; OpenHarmony 5.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 ArkWeb/4.1.7.2 Mobile",
+			map[string]string{"LayoutEngineName": "ArkWeb", "LayoutEngineVersionMajor": "4"}},
 		// Tizen's browser names only its engine.
 		{"Mozilla/5.0 (Linux; Tizen 2.4) AppleWebKit/538.1 (KHTML, like Gecko)",
 			map[string]string{"AgentName": "TizenBrowser", "AgentVersionMajor": "Unknown", "LayoutEngineName": "AppleWebKit"}},

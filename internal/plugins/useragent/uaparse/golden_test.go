@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "d538c0089a00baf5161cb6c5e7a9555d2fbce4d4317aac7b1ecd75f7ee1903aa",
-	"dev-variants": "fe54ebbb7d03e1d7f1d75b662ab08dd3ae0fe390f2df197d0f96b4cf0aaa3e24",
+	"dev":          "7f5d65c5c731e2165d54fb55d0ed562483b56ad2b6a62bec68ec7b53ba5f7d12",
+	"dev-variants": "15d79138ada87a5d205fba7aa3f36fdec2a36d55d262c24bd1923c22893ed21e",
 	"access-log":   "27340d4bc719e9632e408218e09b801860eafe6db6c8b229a3e80324291ff713",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
