@@ -203,6 +203,9 @@ func TestKnownBrowsers(t *testing.T) {
 		// Huawei's ArkWeb names itself beside the Chromium it is built on.
 		{"Mozilla/5.0 (Phone; OpenHarmony 5.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 ArkWeb/4.1.7.2 Mobile",
 			map[string]string{"LayoutEngineName": "ArkWeb", "LayoutEngineVersionMajor": "4"}},
+		// Meta's apps on iOS name the system's release in their bracket.
+		{"LightSpeed [FBAN/MessengerLiteForiOS;FBAV/300.0.0.12.345;FBBV/123456789;FBDV/iPhone9,3;FBMD/iPhone;FBSN/iOS;FBSV/12.4.1;FBSS/2;FBCR/;FBID/phone;FBLC/en_GB;FBOP/0]",
+			map[string]string{"OperatingSystemName": "iOS", "OperatingSystemVersion": "12.4.1"}},
 		// Tizen's browser names only its engine.
 		{"Mozilla/5.0 (Linux; Tizen 2.4) AppleWebKit/538.1 (KHTML, like Gecko)",
 			map[string]string{"AgentName": "TizenBrowser", "AgentVersionMajor": "Unknown", "LayoutEngineName": "AppleWebKit"}},
