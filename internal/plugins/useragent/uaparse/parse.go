@@ -227,6 +227,7 @@ func (p *parsed) tokenise() *parsed {
 	i := 0
 	nameStart := 0         // start of the text that becomes the next product's name
 	brokenComment := false // a ';' was seen outside any block
+	cfNetwork := p.has(kwCFNetwork)
 	for i < n {
 		c := ua[i]
 		switch {
@@ -252,7 +253,7 @@ func (p *parsed) tokenise() *parsed {
 				ns++
 			}
 			name := strings.TrimSpace(ua[ns:i])
-			if p.has(kwCFNetwork) {
+			if cfNetwork {
 				if app, v, rest, ok := splitGluedApp(name); ok {
 					p.addProduct(app, v)
 					name = rest
