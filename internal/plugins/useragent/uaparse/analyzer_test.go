@@ -185,6 +185,10 @@ func TestKnownBrowsers(t *testing.T) {
 		// and firmware.
 		{"SAMSUNG-GT-E1234/E1234XXJK1 SHP/VPP/R5 Jasmine/1.2 Nextreaming SMM-MMS/1.2.0 profile/MIDP-2.1 configuration/CLDC-1.1",
 			map[string]string{"AgentName": "Jasmine", "AgentVersionMajor": "1", "DeviceBrand": "Samsung"}},
+		// The Obigo browser of feature phones writes its release code as
+		// its version.
+		{"Examplo E100/1.0 Obigo/Q03C Profile/MIDP-2.0 Configuration/CLDC-1.1",
+			map[string]string{"AgentName": "Obigo", "AgentVersionMajor": "Q03C"}},
 		// Silk in a Fire tablet's desktop mode writes itself in the Mac
 		// comment it borrows.
 		{"Mozilla/5.0 (Macintosh; U; Intel Mac OS X 10_6_3; en-us; Silk/1.1.0-84) AppleWebKit/533.16 (KHTML, like Gecko) Version/5.0 Safari/533.16 Silk-Accelerated=true",
