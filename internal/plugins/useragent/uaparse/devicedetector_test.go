@@ -406,6 +406,13 @@ func ddExpected(c ddCase) map[string][]string {
 					exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], av)
 				}
 			}
+			if n == "Nintendo" || n == "Nintendo Mobile" {
+				// Yauaa's release of a Nintendo system is the console's
+				// name ("(Nintendo Switch; WifiWebAuthApplet)" is
+				// Nintendo at Nintendo Switch in its DEV case);
+				// device-detector's the model alone (Switch).
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], "Nintendo "+v)
+			}
 			if n == "Windows" && v == "10" {
 				// Windows 10 and 11 both say "Windows NT 10.0"; Yauaa
 				// gives the version as written.
