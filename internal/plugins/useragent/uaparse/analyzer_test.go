@@ -181,6 +181,38 @@ func TestKnownBrowsers(t *testing.T) {
 		// UC Browser's edition for China Mobile adds the operator to its token.
 		{"Mozilla/5.0 (Linux; U; Android 4.4.2; zh-CN; Example T7 Build/KOT49H) AppleWebKit/533.1 (KHTML, like Gecko) Version/4.0 UCBrowser-CMCC/9.9.2.467 U3/0.8.0 Mobile Safari/533.1",
 			map[string]string{"AgentName": "UCBrowser", "AgentVersionMajor": "9", "OperatingSystemName": "Android"}},
+		// Samsung's feature phones name their browser after the model
+		// and firmware.
+		{"SAMSUNG-GT-E1234/E1234XXJK1 SHP/VPP/R5 Jasmine/1.2 Nextreaming SMM-MMS/1.2.0 profile/MIDP-2.1 configuration/CLDC-1.1",
+			map[string]string{"AgentName": "Jasmine", "AgentVersionMajor": "1", "DeviceBrand": "Samsung"}},
+		// The Obigo browser of feature phones writes its release code as
+		// its version.
+		{"Examplo E100/1.0 Obigo/Q03C Profile/MIDP-2.0 Configuration/CLDC-1.1",
+			map[string]string{"AgentName": "Obigo", "AgentVersionMajor": "Q03C"}},
+		// Silk in a Fire tablet's desktop mode writes itself in the Mac
+		// comment it borrows.
+		{"Mozilla/5.0 (Macintosh; U; Intel Mac OS X 10_6_3; en-us; Silk/1.1.0-84) AppleWebKit/533.16 (KHTML, like Gecko) Version/5.0 Safari/533.16 Silk-Accelerated=true",
+			map[string]string{"AgentName": "Silk", "AgentVersionMajor": "1", "OperatingSystemName": "FireOS"}},
+		// Mac OS X 10.5's apps glued their version to their name before
+		// Apple's network library: the app is the agent, as
+		// "Safari/6534.59.8 CFNetwork/454.12.4" is.
+		{"Safari5531.21.10 CFNetwork/438.14 Darwin/9.8.0 (i386) (MacBook2%2C1)",
+			map[string]string{"AgentName": "Safari", "AgentVersionMajor": "5531", "LayoutEngineName": "Safari", "OperatingSystemName": "Mac OS"}},
+		{"OmniWeb622.8.0.112941 CFNetwork/438.14 Darwin/9.8.0 (Power%20Macintosh) (PowerMac7%2C3)",
+			map[string]string{"AgentName": "OmniWeb", "AgentVersionMajor": "622"}},
+		// Qualcomm's BREW phones name their platform in the comment
+		// (tables/systems.tsv).
+		{"Mozilla/4.0 (compatible; Examplo 2.1; BREW 3.1.5; en)/176X220 Examplo e100",
+			map[string]string{"OperatingSystemName": "BREW", "OperatingSystemVersion": "3.1.5"}},
+		// Huawei's ArkWeb names itself beside the Chromium it is built on.
+		{"Mozilla/5.0 (Phone; OpenHarmony 5.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 ArkWeb/4.1.7.2 Mobile",
+			map[string]string{"LayoutEngineName": "ArkWeb", "LayoutEngineVersionMajor": "4"}},
+		// Meta's apps on iOS name the system's release in their bracket.
+		{"LightSpeed [FBAN/MessengerLiteForiOS;FBAV/300.0.0.12.345;FBBV/123456789;FBDV/iPhone9,3;FBMD/iPhone;FBSN/iOS;FBSV/12.4.1;FBSS/2;FBCR/;FBID/phone;FBLC/en_GB;FBOP/0]",
+			map[string]string{"OperatingSystemName": "iOS", "OperatingSystemVersion": "12.4.1"}},
+		// Tizen's browser names only its engine.
+		{"Mozilla/5.0 (Linux; Tizen 2.4) AppleWebKit/538.1 (KHTML, like Gecko)",
+			map[string]string{"AgentName": "TizenBrowser", "AgentVersionMajor": "Unknown", "LayoutEngineName": "AppleWebKit"}},
 	}
 	a := New(Options{})
 	for _, tt := range tests {

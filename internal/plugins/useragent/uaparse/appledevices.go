@@ -117,6 +117,19 @@ func leadingWord(s string) string {
 	return s
 }
 
+// fbIOSRelease returns the release of iOS that Meta's apps name in their
+// bracket where nothing else names it ("(null) LightSpeed
+// [FBAN/MessengerLiteForiOS;...;FBDV/iPad2,5;FBSN/iPhone OS;FBSV/9.3.5;
+// ...]"), or Unknown.
+func (s *state) fbIOSRelease() string {
+	if sn := strings.ToLower(s.fbField("fbsn/")); sn == "ios" || sn == "iphone os" {
+		if v := s.fbField("fbsv/"); isVersionLike(v) {
+			return v
+		}
+	}
+	return Unknown
+}
+
 // appleHardware names the Apple device of an app or service that is no
 // browser and says what it runs on only by Apple's model identifier
 // (tables/apple_devices.tsv): as its first word ("Watch1,1/4.3.2"), as a

@@ -71,6 +71,13 @@ func (s *state) detectAgent() {
 	for _, row := range p.rowsFound(browserTokenList, rows[:]) {
 		bt := browserTokens[row]
 		pr, ok := p.product(bt.token)
+		if !ok && bt.token == "silk" {
+			// A Fire tablet's Silk in its desktop mode writes itself in
+			// the Mac comment it borrows ("(Macintosh; U; Intel Mac OS X
+			// 10_6_3; en-us; Silk/1.0.13.81_10003810) ... Safari/533.16
+			// Silk-Accelerated=true").
+			pr.version, ok = p.entryVersion("silk/")
+		}
 		if !ok {
 			continue
 		}
@@ -276,6 +283,13 @@ func (s *state) detectAgent() {
 		return
 	}
 	if s.engName.v == "AppleWebKit" && s.mozilla && len(p.products) <= 3 {
+		if s.os.name == "Tizen" {
+			// "(Linux; Tizen 2.3) AppleWebKit/538.1 (KHTML, like
+			// Gecko)": Samsung's Tizen browser names nothing but its
+			// engine; its version is not written.
+			s.setAgent(confGeneric, "Browser", "TizenBrowser", Unknown)
+			return
+		}
 		s.setAgent(confGeneric, "Browser", "AppleWebKit", s.engVersion.v)
 		return
 	}

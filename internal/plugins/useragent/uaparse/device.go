@@ -239,6 +239,9 @@ func (s *state) detectDevice() {
 		s.appleProduct()
 		s.appleHardware()
 	}
+	if s.os.name == "iOS" && (s.os.version == "" || s.os.version == Unknown) {
+		s.os.version = s.fbIOSRelease()
+	}
 	s.deviceFamilies()
 	if s.devClass.v == "Desktop" || s.devClass.v == "" {
 		_, silk := p.product("Silk")

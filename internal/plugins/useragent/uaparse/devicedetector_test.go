@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -185,6 +186,29 @@ var ddAgentName = map[string][]string{
 	"Puffin Cloud Browser": {"Puffin Cloud Browser", "Puffin"},
 	// "Whale/3.20.182.14" is Whale in Yauaa's DEV cases.
 	"Whale Browser": {"Whale Browser", "Whale"},
+	// BlackBerry's own browser sends Safari's syntax, "Version/6.0.0.587
+	// Mobile Safari/534.8+", which Yauaa names Safari at the Version/
+	// release in its DEV case of the BlackBerry 9780; Nokia's browser
+	// for Symbian, "BrowserNG/7.2.8.10", Yauaa names BrowserNG (its
+	// NokiaN8-00 case).
+	"BlackBerry Browser": {"BlackBerry Browser", "Safari"},
+	"Nokia Browser":      {"Nokia Browser", "BrowserNG"},
+	// More names by the token (see OculusBrowser above): "Soul/4.0",
+	// "Odd/47.2.1.1", "WIB/0.9.8", "OWB/1.23", "Espial/6.0.4",
+	// "Nuanti/2.0", "DuckDuckGo/7", "GOGGalaxyClient/2.0.17.61",
+	// "Puffin/8.2.4.705LD" (Yauaa's "Puffin/4.8.0.2790AP" is Puffin),
+	// "YaBrowser/21.1.0.188 (lite)" (Yauaa's browser tag YaBrowser is
+	// Yandex Browser).
+	"Soul Browser":               {"Soul Browser", "Soul"},
+	"Odd Browser":                {"Odd Browser", "Odd"},
+	"Wear Internet Browser":      {"Wear Internet Browser", "WIB"},
+	"Odyssey Web Browser":        {"Odyssey Web Browser", "OWB"},
+	"Espial TV Browser":          {"Espial TV Browser", "Espial"},
+	"Nuanti Meta":                {"Nuanti Meta", "Nuanti"},
+	"DuckDuckGo Privacy Browser": {"DuckDuckGo Privacy Browser", "DuckDuckGo"},
+	"GOG Galaxy":                 {"GOG Galaxy", "GOGGalaxyClient"},
+	"Puffin Secure Browser":      {"Puffin Secure Browser", "Puffin"},
+	"Yandex Browser Lite":        {"Yandex Browser Lite", "Yandex Browser"},
 }
 
 // ddOSName maps operating system names.
@@ -216,6 +240,9 @@ var ddOSName = map[string][]string{
 	"Lineage OS":   {"Lineage OS", "Android"},
 	"MocorDroid":   {"MocorDroid", "Android"},
 	"Smartisan OS": {"Smartisan OS", "Android"},
+	// "Android 8.1.0; rr_fortuna3g": Resurrection Remix, a system
+	// built on Android as Lineage OS is.
+	"Resurrection Remix OS": {"Resurrection Remix OS", "Android"},
 	// Opera's television platform, which names its system "Linux mips"
 	// ("Opera/9.80 (Linux mips; ) Presto/2.12.407 ... MB95/3.6.3.J"):
 	// Yauaa names the system Linux in its Opera TV Store cases.
@@ -342,6 +369,15 @@ func ddExpected(c ddCase) map[string][]string {
 				// WebOS 5.x in its DEV case); device-detector 5.0.
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], ddMajor(v)+".x")
 			}
+			if n == "webOS" && strings.Contains(c.UA, "Web0S") && !strings.Contains(c.UA, "WebAppManager") {
+				// Yauaa reads a webOS TV release only from the web app
+				// runtime's agent ("... WebAppManager"); LG's browser,
+				// which device-detector dates by its "webOS.TV-2020"
+				// token, has no version in Yauaa's answer ("LG
+				// Browser/7.00.00(LGE; WEBOS1; ...); webOS.TV-2014" is
+				// WebOS ?? in its DEV case).
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], Unknown)
+			}
 			if k := strings.Index(c.UA, "SymbianOS/"); k >= 0 && n == "Symbian OS Series 60" {
 				// Yauaa gives the SymbianOS release, device-detector the
 				// Series 60 platform's ("SymbianOS/9.2; U; Series60/3.1"
@@ -352,10 +388,16 @@ func ddExpected(c ddCase) map[string][]string {
 				}
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], sv)
 			}
-			if n == "Fire OS" {
+			if n == "Fire OS" || n != "Android" && slices.Contains(ddOSName[n], "Android") {
 				// Yauaa gives Fire OS the release of the Android it is
 				// built on ("Android 5.1.1; AFTT" is FireOS 5.1.1 in its
-				// DEV cases); device-detector Fire OS's own (5).
+				// DEV cases); device-detector Fire OS's own (5). The
+				// systems built on Android that Yauaa names Android
+				// (CyanogenMod, Lineage OS, MocorDroid, ...) have no rule
+				// of Yauaa's: its Android rules give the release written
+				// after "Android" ("Android 2.3.7; ...; CyanogenMod-7.2.0"
+				// is Android 2.3.7); device-detector the custom system's
+				// own (7.2.0).
 				if k := strings.Index(c.UA, "Android "); k >= 0 {
 					av := c.UA[k+len("Android "):]
 					if e := strings.IndexAny(av, ";) "); e >= 0 {
@@ -363,6 +405,13 @@ func ddExpected(c ddCase) map[string][]string {
 					}
 					exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], av)
 				}
+			}
+			if n == "Nintendo" || n == "Nintendo Mobile" {
+				// Yauaa's release of a Nintendo system is the console's
+				// name ("(Nintendo Switch; WifiWebAuthApplet)" is
+				// Nintendo at Nintendo Switch in its DEV case);
+				// device-detector's the model alone (Switch).
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], "Nintendo "+v)
 			}
 			if n == "Windows" && v == "10" {
 				// Windows 10 and 11 both say "Windows NT 10.0"; Yauaa
@@ -415,6 +464,14 @@ func ddExpected(c ddCase) map[string][]string {
 				// cases answer Opera 46, device-detector's Opera Devices
 				// 4.
 				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" OPR/"):]))
+			}
+			if k := strings.Index(c.UA, " UCBrowser/"); k >= 0 && n == "UC Browser Turbo" {
+				// UC Browser Turbo writes its own version in "UCTurbo/1.10.3"
+				// after the UC Browser it is built on; Yauaa's UC Browser
+				// rule takes the version of the UCBrowser product
+				// ("UCBrowser/11.2.0.863" is UCBrowser 11 in its DEV case),
+				// device-detector UCTurbo's.
+				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" UCBrowser/"):]))
 			}
 			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && n == "QtWebEngine" {
 				// Yauaa names the Chromium inside Qt's web engine Chrome,
@@ -562,26 +619,41 @@ func ddEngineConventions(ua, engine string, exp map[string][]string) {
 			return
 		}
 	}
-	if k := strings.Index(ua, " UCBrowser/"); k >= 0 && engine == "WebKit" && strings.Contains(ua, "AppleWebKit/528.5+") {
-		// UC Browser's own engine behind the WebKit 528 it imitates,
-		// which Yauaa names after the browser, with its version.
+	if k := strings.Index(ua, "UCBrowser/"); k >= 0 && engine == "WebKit" {
+		// UC Browser's own engine, without a U2 or U3 token, which Yauaa
+		// names after the browser, with its version, whatever WebKit
+		// the agent writes ("AppleWebKit/528.5+ ... UCBrowser/9.0.2.389"
+		// and "AppleWebKit/537.51.1 ... UCBrowser/11.2.0.863" are
+		// UCBrowser 9 and 11 in its DEV cases).
 		exp["LayoutEngineName"] = append(exp["LayoutEngineName"], "UCBrowser")
-		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(ua[k+len(" UCBrowser/"):]))
+		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(ua[k+len("UCBrowser/"):]))
 		return
 	}
-	if k := strings.Index(ua, "Browser/AppleWebKit"); k >= 0 && engine == "WebKit" {
-		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], "AppleWebKit"+ddMajor(ua[k+len("Browser/AppleWebKit"):]))
+	if k := strings.Index(strings.ToLower(ua), "browser/applewebkit"); k >= 0 && engine == "WebKit" {
+		// (Some write "Browser/AppleWebkit533.1", which Yauaa also takes
+		// as written.)
+		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ua[k+len("Browser/"):k+len("Browser/AppleWebKit")]+ddMajor(ua[k+len("Browser/AppleWebKit"):]))
 		return
 	}
-	if k := strings.IndexByte(ua, '/'); k > 0 && engine == "WebKit" && strings.Contains(ua, " CFNetwork/") && !strings.ContainsAny(ua[:k], " (") {
+	if k := strings.IndexByte(ua, '/'); k > 0 && engine == "WebKit" && strings.Contains(ua, " CFNetwork/") {
 		// An app on Apple's network library, whose engine Yauaa names
 		// after the app ("MobileSafari/9537.53 CFNetwork/672.0.8
-		// Darwin/14.0.0" is MobileSafari 9537 in its DEV cases).
-		exp["LayoutEngineName"] = append(exp["LayoutEngineName"], ua[:k])
-		if exp["LayoutEngineVersionMajor"] != nil {
-			exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(ua[k+1:]))
+		// Darwin/14.0.0" is MobileSafari 9537 in its DEV cases). Mac OS
+		// X 10.5's apps glued their version to their name before the
+		// library ("Safari5533.22.3 CFNetwork/438.16"): the same app.
+		app, version := ua[:k], ua[k+1:]
+		if w, ok := strings.CutSuffix(app, " CFNetwork"); ok && !strings.ContainsAny(w, " (") {
+			if n := strings.TrimRight(w, "0123456789."); len(n) >= 4 && n != w {
+				app, version = n, w[len(n):]
+			}
 		}
-		return
+		if !strings.ContainsAny(app, " (") {
+			exp["LayoutEngineName"] = append(exp["LayoutEngineName"], app)
+			if exp["LayoutEngineVersionMajor"] != nil {
+				exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(version))
+			}
+			return
+		}
 	}
 	if engine == "Blink" && (strings.Contains(ua, " Chr0me/") || strings.Contains(ua, " Silk/") && strings.Contains(ua, " like Chrome/")) &&
 		strings.Contains(ua, "AppleWebKit/537.") {
@@ -663,6 +735,12 @@ func ddMatch(name, got string, want []string) bool {
 	if name == "OperatingSystemVersion" {
 		if k := strings.Index(got, "-update"); k > 0 {
 			got = got[:k]
+		}
+		if k := strings.Index(got, " beta"); k > 0 {
+			// Yauaa names a beta of an Apple release after the release
+			// ("CFNetwork/1240.0.4 Darwin/20.6.0" is iOS 14.7 beta 2 in
+			// its DEV case); device-detector gives the release (14.7).
+			got = strings.TrimSuffix(got[:k], ".0")
 		}
 	}
 	if name == "DeviceName" {

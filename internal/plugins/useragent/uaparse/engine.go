@@ -44,6 +44,16 @@ func (s *state) detectEngine() {
 			s.engName.set("EdgeHTML", confProduct+1)
 			s.engVersion.set(cleanVersion(e.version), confProduct+1)
 		}
+		if s.os.name == "OpenHarmony" || s.os.name == "HarmonyOS" {
+			// Huawei's ArkWeb, the engine of its own systems only, names
+			// its release beside the Chromium it is built on
+			// ("Chrome/114.0.0.0 Safari/537.36 ArkWeb/4.1.6.1"): the
+			// engine is ArkWeb.
+			if a, ok := p.product("ArkWeb"); ok && isVersionLike(a.version) {
+				s.engName.set("ArkWeb", confProduct+1)
+				s.engVersion.set(cleanVersion(a.version), confProduct+1)
+			}
+		}
 		if p.has(kwWebKitGTK) {
 			if g, ok := p.product("WebKitGTK+"); ok && isVersionLike(g.version) {
 				// WebKitGTK, the GNOME port, names its own release.

@@ -227,6 +227,7 @@ func (p *parsed) tokenise() *parsed {
 	i := 0
 	nameStart := 0         // start of the text that becomes the next product's name
 	brokenComment := false // a ';' was seen outside any block
+	cfNetwork := p.has(kwCFNetwork)
 	for i < n {
 		c := ua[i]
 		switch {
@@ -252,6 +253,12 @@ func (p *parsed) tokenise() *parsed {
 				ns++
 			}
 			name := strings.TrimSpace(ua[ns:i])
+			if cfNetwork {
+				if app, v, rest, ok := splitGluedApp(name); ok {
+					p.addProduct(app, v)
+					name = rest
+				}
+			}
 			i++
 			for i < n && ua[i] == ' ' && i+1 < n && ua[i+1] >= '0' && ua[i+1] <= '9' {
 				i++ // "htc / 1.0": tolerate a space after the slash before a number
@@ -374,6 +381,32 @@ func scanVersion(s string, i int) int {
 		i++
 	}
 	return i
+}
+
+// splitGluedApp splits a product name that starts with an application's
+// name glued to its dotted version, the form the applications of Mac OS X
+// 10.5 wrote before Apple's network library ("Safari5533.22.3
+// CFNetwork/438.16", "OmniWeb622.19.3.0.170128 CFNetwork/438.16"): the
+// name of four letters or more, the version of digits and dots, and the
+// rest of the name after a space.
+func splitGluedApp(name string) (app, version, rest string, ok bool) {
+	sp := strings.IndexByte(name, ' ')
+	if sp < 0 {
+		return "", "", "", false
+	}
+	k := 0
+	for k < sp && (name[k] >= 'a' && name[k] <= 'z' || name[k] >= 'A' && name[k] <= 'Z') {
+		k++
+	}
+	if k < 4 || !gluedVersionAt(name[:sp], k) {
+		return "", "", "", false
+	}
+	for j := k; j < sp; j++ {
+		if c := name[j]; c != '.' && (c < '0' || c > '9') {
+			return "", "", "", false
+		}
+	}
+	return name[:k], name[k:sp], strings.TrimSpace(name[sp+1:]), true
 }
 
 // gluedVersionAt reports a dotted version ("400.1.0") starting at s[i].
