@@ -17,7 +17,7 @@ import (
 // same commit, saying so.
 var goldenSets = map[string]string{
 	"dev":          "ec2a9e142cea815efd15f9b9c40182dd613433dced1add3eb80594653ab1568a",
-	"dev-variants": "724e68098605212f862d583cb882043a12680355470e797872afae0bb1882d6e",
+	"dev-variants": "63bf5ff8ff8ce22aeb6dd323333ecd1868ec72ef77bde6e374cc21bab713457f",
 	"access-log":   "27340d4bc719e9632e408218e09b801860eafe6db6c8b229a3e80324291ff713",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }

@@ -161,7 +161,7 @@ func modelClass(model string) string {
 			for _, w := range words[:nw] {
 				word := lm[w[0]:w[1]]
 				if len(word) == len(r.bpattern) || len(r.bpattern) >= 3 {
-					if bytes.HasSuffix(word, r.bpattern) {
+					if bytes.HasSuffix(word, r.bpattern) && !camelInside(model, int(w[0]), int(w[1])-len(r.bpattern), int(w[1])) {
 						return r.class
 					}
 				}
@@ -184,6 +184,24 @@ func modelClass(model string) string {
 		}
 	}
 	return ""
+}
+
+// camelInside reports whether model[start:end], the end of a word that a
+// "word" rule matched, starts inside one part of a camel-case name and
+// runs into the next: a small letter followed by a capital, as in
+// "RunboX6" (Runbo's X6) and "TurboX_Ray" (Turbo-X's Ray), where "box" is
+// no word. A match that starts the word or starts with a capital begins a
+// part itself ("CarPad", "MatePad", "MagicBox").
+func camelInside(model string, wordStart, start, end int) bool {
+	if start == wordStart || model[start] >= 'A' && model[start] <= 'Z' {
+		return false
+	}
+	for k := start + 1; k < end; k++ {
+		if model[k] >= 'A' && model[k] <= 'Z' && model[k-1] >= 'a' && model[k-1] <= 'z' {
+			return true
+		}
+	}
+	return false
 }
 
 // matchCodeStart reports whether m starts with the shape elems: a
