@@ -182,8 +182,8 @@ func modelClass(model string) string {
 			}
 			// A pattern shorter than three letters must be the whole
 			// word, or its last part in camel case ("FibeTV",
-			// "SmarterTV", "iTV912"): as the end of a word in capitals it
-			// is too often part of a model code ("BTV-W09").
+			// "SmarterTV", "iTV912", "SMART4K"): as the end of a word in
+			// capitals it is too often part of a model code ("BTV-W09").
 			for _, w := range words[:nw] {
 				word := lm[w[0]:w[1]]
 				if !bytes.HasSuffix(word, r.bpattern) {
@@ -235,10 +235,17 @@ func camelInside(model string, wordStart, start, end int) bool {
 }
 
 // camelStart reports whether a part of a camel-case name starts at
-// model[start]: a capital after a small letter or a digit.
+// model[start]: a capital after a small letter or a digit, or a digit
+// after a letter ("SMART4K", "era8K").
 func camelStart(model string, start int) bool {
-	return start > 0 && model[start] >= 'A' && model[start] <= 'Z' &&
-		(model[start-1] >= 'a' && model[start-1] <= 'z' || model[start-1] >= '0' && model[start-1] <= '9')
+	if start == 0 {
+		return false
+	}
+	c, prev := model[start], model[start-1]
+	if c >= '0' && c <= '9' {
+		return isLetter(prev)
+	}
+	return c >= 'A' && c <= 'Z' && (prev >= 'a' && prev <= 'z' || prev >= '0' && prev <= '9')
 }
 
 // matchCodeStart reports whether m starts with the shape elems: a
