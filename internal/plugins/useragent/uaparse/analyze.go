@@ -16,6 +16,7 @@ type state struct {
 	os osInfo
 
 	mobile, tablet bool // a "Mobile" or "Tablet" token was seen
+	tvScreen       bool // an app's marker says it shows a television's layout
 	mozilla        bool // the user agent starts with Mozilla/x
 
 	// The findings of the device, engine and agent families, each with the
@@ -268,7 +269,9 @@ func (s *state) scanTokens() {
 		if p.has(st.marker) {
 			// An app's layout marker speaks for the device where the
 			// browser's token does not (tables/screen_tokens.tsv).
-			if st.tablet {
+			if st.tv {
+				s.tvScreen = true
+			} else if st.tablet {
 				s.tablet = true
 			} else {
 				s.mobile = true

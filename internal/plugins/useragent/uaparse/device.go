@@ -772,6 +772,10 @@ func (s *state) androidDevice() {
 	}
 	model = strings.TrimSpace(strings.TrimPrefix(model, "Model "))
 	switch {
+	case s.tvScreen:
+		// A browser made for televisions says so in its own marker
+		// (tables/screen_tokens.tsv); the model's class still outranks it.
+		s.devClass.set("TV", confGeneric)
 	case s.tablet || p.has(kwOperaTablet):
 		s.devClass.set("Tablet", confGeneric)
 	case s.mobile:

@@ -22,7 +22,7 @@ func TestAndroidClassWithoutSafari(t *testing.T) {
 // tables/screen_tokens.tsv: the device gets the class of the row's token.
 func TestScreenTokenExamples(t *testing.T) {
 	a := New(Options{})
-	want := map[string]string{"Mobile": "Phone", "Tablet": "Tablet"}
+	want := map[string]string{"Mobile": "Phone", "Tablet": "Tablet", "TV": "TV"}
 	for _, r := range loadTable("screen_tokens.tsv", tableColumns["screen_tokens.tsv"]) {
 		if c := a.Analyze(r[2]).Get("DeviceClass"); c != want[r[1]] {
 			t.Errorf("screen token %q: example gets DeviceClass %q, want %q", r[0], c, want[r[1]])

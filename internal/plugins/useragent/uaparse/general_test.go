@@ -122,6 +122,27 @@ func TestLoneMailProgram(t *testing.T) {
 		{"Mutt/2.0.5 (2021-01-21)", mail("Mutt")},
 		// A program that is not a mail program stays Special.
 		{"Deno/1.30.0", map[string]string{"AgentClass": "Special", "AgentName": "Deno"}},
+		// A program that harvests mail addresses is named after mail but
+		// is a robot (tables/robot_words.tsv).
+		{"EmailWolf 1.00", map[string]string{"DeviceClass": "Robot", "AgentClass": "Robot"}},
+		{"ExampleEmailHarvester/2.0", map[string]string{"DeviceClass": "Robot", "AgentClass": "Robot"}},
+	})
+}
+
+// TestSQLNeedsItsSyntax: an SQL fragment is an attack only beside SQL's
+// own syntax; the parenthesis that opens a comment is not that, so prose
+// between products ("... (wpull 2.0.3) and not Mozilla/5.0 ...") is no
+// injection, while a function's parenthesis, a comparison or a closed
+// quote ending the statement still confirm one. The user agents are made
+// up for the rule.
+func TestSQLNeedsItsSyntax(t *testing.T) {
+	hacker := map[string]string{"DeviceClass": "Hacker", "AgentClass": "Hacker", "HackerAttackVector": "Code Injection"}
+	checkRuleCases(t, []ruleCase{
+		{"ExampleTeam ExampleGrab/20220523.4a672db (wpull 2.0.3) and not Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/42.0.2311.90 Safari/537.36",
+			map[string]string{"HackerAttackVector": "Unknown"}},
+		{"Mozilla/5.0 (Windows NT 10.0) 1) AND 8514=8514 AND (6526=6526", hacker},
+		{"Mozilla/5.0 1 xor(1)", hacker},
+		{"Example'; waitfo", hacker},
 	})
 }
 

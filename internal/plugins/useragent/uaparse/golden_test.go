@@ -17,7 +17,7 @@ import (
 // same commit, saying so.
 var goldenSets = map[string]string{
 	"dev":          "359cd06cc9b4a36e88e2314faa4b99b3e45dd4a50e52383424bbb7858f5d01a7",
-	"dev-variants": "55f2504fe24e8a98d6e37ade52709a70e6c28403762766284f1e0aba95bdd85b",
+	"dev-variants": "dfa1740ac2273736230e379106475f448236dacf3720ad8cda53357fb78ed768",
 	"access-log":   "27340d4bc719e9632e408218e09b801860eafe6db6c8b229a3e80324291ff713",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }

@@ -145,10 +145,27 @@ func impossibleCPU(p *parsed) bool {
 
 // sqlContext confirms an SQL signature: "' or " and friends are only an
 // attack together with SQL syntax or a comparison; this keeps "Rock 'n'
-// roll" style names out.
+// roll" style names out. A parenthesis counts only as a function's
+// ("char(", "xor(", "sleep("): the one that opens a comment follows a
+// space in nearly every user agent, so it would confirm prose between
+// products ("ArchiveBot/20220523 (wpull 2.0.3) and not Mozilla/5.0"). A
+// quote closed and followed by a semicolon ends the statement it broke
+// out of ("Safari/537.36';"), which is SQL's syntax in itself.
 func sqlContext(low string) bool {
-	return strings.Contains(low, "=") || strings.Contains(low, "(") || strings.Contains(low, "--") ||
+	return strings.Contains(low, "=") || functionCall(low) || strings.Contains(low, "--") ||
+		strings.Contains(low, "';") || strings.Contains(low, "\";") ||
 		strings.Contains(low, "select") || strings.Contains(low, "sleep") || strings.Contains(low, "waitfor")
+}
+
+// functionCall reports a parenthesis written right after a word, as a
+// function is called in SQL.
+func functionCall(low string) bool {
+	for i := 1; i < len(low); i++ {
+		if low[i] == '(' && isWordByte(low[i-1]) {
+			return true
+		}
+	}
+	return false
 }
 
 // The signature groups are answered by the single pass of uaNeedles over

@@ -19,6 +19,30 @@ type modelClassRule struct {
 	k                    modelClassKind // kind, compared as a number in modelClass
 	bpattern             []byte         // the lower case pattern, for kinds "word" and "contains"
 	shape                *modelCode     // for kinds "shape", "start" and "within"
+	// first marks the bytes a model (or its last word) may start with for
+	// the shape to match: one test that rules out most models before
+	// fixedStartFits reads the shape's elements.
+	first [4]uint64
+}
+
+// firstBytes returns the set of bytes the first element of a shape
+// matches, or every byte when that element may be empty.
+func firstBytes(elems []codeElem) (set [4]uint64) {
+	if len(elems) == 0 || elems[0].min == 0 {
+		return [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+	}
+	for c := 0; c < 256; c++ {
+		if codeElemMatches(elems[0], byte(c)) {
+			set[c>>6] |= 1 << (c & 63)
+		}
+	}
+	return set
+}
+
+// mayStart reports whether a model starting with m[0] can match the
+// rule's shape.
+func (r *modelClassRule) mayStart(m string) bool {
+	return len(m) > 0 && r.first[m[0]>>6]&(1<<(m[0]&63)) != 0
 }
 
 var modelClassRules []modelClassRule
@@ -57,6 +81,7 @@ func buildModelClassRules() []modelClassRule {
 				panic(err)
 			}
 			mr.shape = mc
+			mr.first = firstBytes(mc.elems)
 		default:
 			panic(fmt.Sprintf("model_classes.tsv: kind %q of %q, want word, contains, shape, start or within", r[0], r[1]))
 		}
@@ -156,23 +181,28 @@ func modelClass(model string) string {
 				continue
 			}
 			// A pattern shorter than three letters must be the whole
-			// word: as the end of one it is too often part of a model
-			// code ("BTV-W09").
+			// word, or its last part in camel case ("FibeTV",
+			// "SmarterTV", "iTV912", "SMART4K"): as the end of a word in
+			// capitals it is too often part of a model code ("BTV-W09").
 			for _, w := range words[:nw] {
 				word := lm[w[0]:w[1]]
-				if len(word) == len(r.bpattern) || len(r.bpattern) >= 3 {
-					if bytes.HasSuffix(word, r.bpattern) {
-						return r.class
-					}
+				if !bytes.HasSuffix(word, r.bpattern) {
+					continue
+				}
+				start := int(w[1]) - len(r.bpattern)
+				if len(word) == len(r.bpattern) ||
+					len(r.bpattern) >= 3 && !camelInside(model, int(w[0]), start, int(w[1])) ||
+					camelStart(model, start) {
+					return r.class
 				}
 			}
 		case kindShape:
-			if fixedStartFits(r.shape.elems, model) && r.shape.match(model) ||
-				last != model && fixedStartFits(r.shape.elems, last) && r.shape.match(last) {
+			if r.mayStart(model) && fixedStartFits(r.shape.elems, model) && r.shape.match(model) ||
+				last != model && r.mayStart(last) && fixedStartFits(r.shape.elems, last) && r.shape.match(last) {
 				return r.class
 			}
 		case kindStart:
-			if fixedStartFits(r.shape.elems, model) && matchCodeStart(r.shape.elems, model) {
+			if r.mayStart(model) && fixedStartFits(r.shape.elems, model) && matchCodeStart(r.shape.elems, model) {
 				return r.class
 			}
 		case kindWithin:
@@ -184,6 +214,38 @@ func modelClass(model string) string {
 		}
 	}
 	return ""
+}
+
+// camelInside reports whether model[start:end], the end of a word that a
+// "word" rule matched, starts inside one part of a camel-case name and
+// runs into the next: a small letter followed by a capital, as in
+// "RunboX6" (Runbo's X6) and "TurboX_Ray" (Turbo-X's Ray), where "box" is
+// no word. A match that starts the word or starts with a capital begins a
+// part itself ("CarPad", "MatePad", "MagicBox").
+func camelInside(model string, wordStart, start, end int) bool {
+	if start == wordStart || model[start] >= 'A' && model[start] <= 'Z' {
+		return false
+	}
+	for k := start + 1; k < end; k++ {
+		if model[k] >= 'A' && model[k] <= 'Z' && model[k-1] >= 'a' && model[k-1] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// camelStart reports whether a part of a camel-case name starts at
+// model[start]: a capital after a small letter or a digit, or a digit
+// after a letter ("SMART4K", "era8K").
+func camelStart(model string, start int) bool {
+	if start == 0 {
+		return false
+	}
+	c, prev := model[start], model[start-1]
+	if c >= '0' && c <= '9' {
+		return isLetter(prev)
+	}
+	return c >= 'A' && c <= 'Z' && (prev >= 'a' && prev <= 'z' || prev >= '0' && prev <= '9')
 }
 
 // matchCodeStart reports whether m starts with the shape elems: a

@@ -419,10 +419,10 @@ func buildAppPlatforms() map[string]appPlatform {
 }
 
 // screenToken is a row of tables/screen_tokens.tsv: a marker that stands
-// for the Mobile or Tablet token.
+// for the Mobile, Tablet or TV token.
 type screenToken struct {
-	marker needleID
-	tablet bool
+	marker     needleID
+	tablet, tv bool
 }
 
 // screenTokens are the rows of tables/screen_tokens.tsv.
@@ -433,11 +433,11 @@ func buildScreenTokens() []screenToken {
 	out := make([]screenToken, len(rows))
 	for i, r := range rows {
 		switch r[1] {
-		case "Mobile", "Tablet":
+		case "Mobile", "Tablet", "TV":
 		default:
-			panic(fmt.Sprintf("screen_tokens.tsv: token %q of %q, want Mobile or Tablet", r[1], r[0]))
+			panic(fmt.Sprintf("screen_tokens.tsv: token %q of %q, want Mobile, Tablet or TV", r[1], r[0]))
 		}
-		out[i] = screenToken{marker: uaNeedles.add(r[0]), tablet: r[1] == "Tablet"}
+		out[i] = screenToken{marker: uaNeedles.add(r[0]), tablet: r[1] == "Tablet", tv: r[1] == "TV"}
 	}
 	return out
 }
