@@ -25,14 +25,6 @@ func TestBrandProductLines(t *testing.T) {
 		"Aqua Lite": "Intex", "Aqua_Power_HD": "Intex", "Aqua.Active": "Intex", "Easy L Pro": "Highscreen", "Easy_S_Pro": "Highscreen", "Easy-Power": "Highscreen", "NT-0704S": "IconBIT", "NT-1017T": "IconBIT", "NT-3506M": "IconBIT",
 		"SIE-S55": "Siemens", "Q.Boss P99": "ZYQ", "Q.Next J2": "ZYQ", "SUNWIND SKY 7 E200 3G ST7230MG": "Sunwind",
 		"STARADDICT 6": "SFR", "KaiCloud942": "Kaiomy", "TNNH-AN00": "Huawei", "BTKR-W09": "Huawei", "AGRK-L09": "Huawei", "VOTO-T8100": "", "STARNAUTE3": "SFR", "STARSHINE III": "SFR", "HiSmart 4K ATV4": "Hisense",
-		"Informer 706 3G": "Explay", "sQuad 10.06 3G": "Explay", "IEOS_NEXT_10": "Odys", "Era 2X": "Xolo", "era1X": "Xolo", "era2X": "Xolo", "TbooK 16 Pro": "Teclast",
-		"iris402e": "Lava", "TPCY-TXE10DS": "JAY-Tech", "TPC-PA7807": "JAY-Tech", "Pacific 800i": "Oysters", "PacificV": "Oysters", "Pacific": "", "AtlanticV": "Oysters", "AntarcticE": "Oysters",
-		"Arctic450": "Oysters", "Andi 5G Blink 4G": "iBall", "Cuddle A4": "iBall", "Infinity Prime 2": "QMobile", "Alfa 5": "Leagoo", "Vostro 14-3468": "Dell",
-		"Latitude E4310": "Dell", "MeMOPad 10FHD LTE": "Asus", "MeMO Pad 7": "Asus", "ACTAB1021": "Acer", "XiaoXin Pad 2022": "Lenovo", "ITELL K4700": "iLife",
-		"WTAB 805": "iLife", "Dazen 6A": "Coolpad", "Foxtrot": "Telefunken", "Outdoor WT4-S": "Telefunken", "LUXURY 4": "Brondi", "CENTURION": "Brondi",
-		"Surfing Tab C 3G": "Brondi", "ARIES_101": "GOCLEVER", "ELIPSO_71": "GOCLEVER", "LIBRA 97": "GOCLEVER", "ORION_102": "GOCLEVER", "TERRA_7oL": "GOCLEVER",
-		"Alife P1": "Blackview", "Opus 3": "Xolo", "iwork10 Pro": "Cube", "Elite 5.0M": "Sky", "Elite 6.0L+": "Sky",
-		"Elite 4.0": "Sky", "Elite_5_5_Octa": "Sky", "ELITE_Octaplus": "Sky",
 	} {
 		if b, _ := brandOfModel(model); b != want {
 			t.Errorf("brandOfModel(%q) = %q, want %q", model, b, want)

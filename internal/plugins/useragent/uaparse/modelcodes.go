@@ -52,6 +52,10 @@ type modelCode struct {
 	subBrand bool // the brand is a sub-brand the catalogue names the maker of
 	start    bool // the shape may be followed by anything
 	word     bool // the shape may be the model's last word
+	// minLen and maxLen bound the length of a model the shape can be (a
+	// row flagged "start" has no upper bound): most models are refused by
+	// their length before any element is compared.
+	minLen, maxLen int
 }
 
 // modelCodes are the shapes by the lower case first byte of the models they
@@ -122,6 +126,10 @@ func compileModelCode(shape, brand, flags string) (*modelCode, error) {
 	if len(mc.elems) == 0 || mc.elems[0].min == 0 {
 		return nil, fmt.Errorf("model code %q: must start with an element that is always there", shape)
 	}
+	for _, e := range mc.elems {
+		mc.minLen += e.min
+		mc.maxLen += e.max
+	}
 	return mc, nil
 }
 
@@ -140,6 +148,9 @@ func codeElemMatches(e codeElem, c byte) bool {
 // match reports whether the whole of m has the shape, or, for a row
 // flagged "start", its start.
 func (mc *modelCode) match(m string) bool {
+	if len(m) < mc.minLen || len(m) > mc.maxLen && !mc.start {
+		return false
+	}
 	if !matchCodeElems(mc.elems, m, mc.start) {
 		return false
 	}
