@@ -151,7 +151,7 @@ func brandOfModel(model string) (brand, rest string) {
 	}
 	if bp := brandPrefixOf(lm); bp != nil {
 		own := hasPrefixFold(lm, bp.brand)
-		if bp.digits || !own {
+		if bp.digits || bp.shaped && !own {
 			// A whole model-code shape (Sharp's "509SH", Coby's
 			// "MID7012", DEXP's "F32G8000C") says more than the few
 			// leading characters of a model code ("508", "mid", "f3");
