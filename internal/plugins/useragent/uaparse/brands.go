@@ -150,9 +150,12 @@ func brandOfModel(model string) (brand, rest string) {
 		}
 	}
 	if bp := brandPrefixOf(lm); bp != nil {
-		if bp.digits {
-			// A whole model-code shape (Sharp's "509SH") says more
-			// than a few leading digits.
+		own := hasPrefixFold(lm, bp.brand)
+		if bp.digits || bp.shaped && !own {
+			// A whole model-code shape (Sharp's "509SH", Coby's
+			// "MID7012", DEXP's "F32G8000C") says more than the few
+			// leading characters of a model code ("508", "mid", "f3");
+			// a model that starts with the maker's own name keeps it.
 			if b := modelCodeBrand(model); b != "" {
 				return b, model
 			}
@@ -160,7 +163,7 @@ func brandOfModel(model string) (brand, rest string) {
 		brand = bp.brand
 		// Remove the brand itself from the model, not a model prefix
 		// such as "SM-" or "Nexus".
-		if hasPrefixFold(lm, brand) {
+		if own {
 			rest = cutBrandGap.trimLeft(model[len(brand):])
 		} else {
 			rest = model

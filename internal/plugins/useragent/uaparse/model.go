@@ -315,6 +315,7 @@ func buildModel() {
 	brandSpellings = buildBrandSpellings()
 	prefixesByInitial = buildPrefixesByInitial()
 	modelCodes = buildModelCodes()
+	brandPrefixes = withShapes(brandPrefixes)
 	modelClassRules = buildModelClassRules()
 	modelPrefixes, modelPrefixLengths = buildModelPrefixes()
 

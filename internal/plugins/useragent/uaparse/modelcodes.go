@@ -52,6 +52,10 @@ type modelCode struct {
 	subBrand bool // the brand is a sub-brand the catalogue names the maker of
 	start    bool // the shape may be followed by anything
 	word     bool // the shape may be the model's last word
+	// minLen and maxLen bound the length of a model the shape can be (a
+	// row flagged "start" has no upper bound): most models are refused by
+	// their length before any element is compared.
+	minLen, maxLen int
 }
 
 // modelCodes are the shapes by the lower case first byte of the models they
@@ -122,6 +126,10 @@ func compileModelCode(shape, brand, flags string) (*modelCode, error) {
 	if len(mc.elems) == 0 || mc.elems[0].min == 0 {
 		return nil, fmt.Errorf("model code %q: must start with an element that is always there", shape)
 	}
+	for _, e := range mc.elems {
+		mc.minLen += e.min
+		mc.maxLen += e.max
+	}
 	return mc, nil
 }
 
@@ -140,6 +148,9 @@ func codeElemMatches(e codeElem, c byte) bool {
 // match reports whether the whole of m has the shape, or, for a row
 // flagged "start", its start.
 func (mc *modelCode) match(m string) bool {
+	if len(m) < mc.minLen || len(m) > mc.maxLen && !mc.start {
+		return false
+	}
 	if !matchCodeElems(mc.elems, m, mc.start) {
 		return false
 	}
@@ -236,4 +247,63 @@ func modelCodeOf(model string) *modelCode {
 		}
 	}
 	return nil
+}
+
+// withShapes marks the prefixes of brands.tsv that a model-code shape of
+// another maker can start with ("mid" and Coby's "MID#{4}", "f3" and DEXP's
+// "F#{2}@#{4}@"): only for those does brandOfModel match the whole model
+// against the shapes, so that the models of other prefixes ("sm-") pay
+// nothing for the comparison.
+func withShapes(prefixes []brandPrefix) []brandPrefix {
+	for i := range prefixes {
+		p := prefixes[i].prefix
+		lists := [2][]*modelCode{modelCodes[p[0]]}
+		if c := p[0]; c >= 'a' && c <= 'z' {
+			lists[1] = modelCodes[c-'a'+'A']
+		}
+		for _, list := range lists {
+			for _, mc := range list {
+				if mc.brand != prefixes[i].brand && shapeStartsWith(mc.elems, p) {
+					prefixes[i].shaped = true
+				}
+			}
+		}
+	}
+	return prefixes
+}
+
+// shapeStartsWith reports whether a model that starts with p, a lower case
+// prefix, can have the shape elems: p is read as written in any case.
+func shapeStartsWith(elems []codeElem, p string) bool {
+	if p == "" {
+		return true
+	}
+	if len(elems) == 0 {
+		return false
+	}
+	e := elems[0]
+	fits := func(c byte) bool {
+		switch e.class {
+		case '#':
+			return c >= '0' && c <= '9'
+		case '@':
+			return lowerASCII(c) >= 'a' && lowerASCII(c) <= 'z'
+		case '%':
+			return c >= '0' && c <= '9' || lowerASCII(c) >= 'a' && lowerASCII(c) <= 'z'
+		}
+		return lowerASCII(c) == e.lit
+	}
+	n := 0
+	for n < e.max && n < len(p) && fits(p[n]) {
+		n++
+	}
+	if n == len(p) {
+		return true
+	}
+	for ; n >= e.min; n-- {
+		if shapeStartsWith(elems[1:], p[n:]) {
+			return true
+		}
+	}
+	return false
 }

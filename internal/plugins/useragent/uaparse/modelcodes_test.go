@@ -104,3 +104,24 @@ func TestModelTablesNoLostRows(t *testing.T) {
 		}
 	}
 }
+
+// TestShapedPrefixes checks which prefixes of brands.tsv another maker's
+// model-code shape can start with: only their models are matched against
+// the shapes (brandOfModel), and such a shape then names the maker.
+func TestShapedPrefixes(t *testing.T) {
+	ensureModel()
+	shaped := map[string]bool{}
+	for _, bp := range brandPrefixes {
+		shaped[bp.prefix] = bp.shaped
+	}
+	for prefix, want := range map[string]bool{"mid": true, "f3": true, "h32": true, "sm-": false, "samsung": false, "nokia": false} {
+		if got, ok := shaped[prefix]; !ok || got != want {
+			t.Errorf("prefix %q: shaped %v (listed %v), want %v", prefix, got, ok, want)
+		}
+	}
+	for model, want := range map[string]string{"MID7012": "Coby Kyros", "MID705": "Manta", "F32G8000C": "DEXP", "F3111": "Sony", "SM-G960F": "Samsung"} {
+		if b, _ := brandOfModel(model); b != want {
+			t.Errorf("brandOfModel(%q) = %q, want %q", model, b, want)
+		}
+	}
+}

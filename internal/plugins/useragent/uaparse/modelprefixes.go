@@ -151,7 +151,7 @@ func brandByShape(model string) bool {
 		return true
 	}
 	if bp := brandPrefixOf(lm); bp != nil {
-		return bp.digits && modelCodeBrand(model) != ""
+		return (bp.digits || bp.shaped && !hasPrefixFold(lm, bp.brand)) && modelCodeBrand(model) != ""
 	}
 	return !huaweiModel(model)
 }

@@ -111,10 +111,12 @@ func buildBrandPrefixes() []brandPrefix {
 }
 
 // brandPrefix is a row of tables/brands.tsv; digits marks a prefix made of
-// digits only, which needs a model with a letter (brandOfModel).
+// digits only, which needs a model with a letter (brandOfModel), and shaped
+// a prefix that another maker's model-code shape can start with
+// (withShapes).
 type brandPrefix struct {
-	prefix, brand string
-	digits        bool
+	prefix, brand  string
+	digits, shaped bool
 }
 
 // windowsOEMs are the four-letter maker codes of preinstalled Windows
