@@ -377,7 +377,7 @@ func buildModel() {
 	setTopBoxNeedles = buildSetTopBoxNeedles()
 	tvPlatforms = buildTVPlatforms()
 	tvPlatformNeedles = buildTVPlatformNeedles()
-	starboardNeedles = uaNeedles.group([]string{"_game_", "_stb_", "_ott_", "_tv_"})
+	buildTVDevices()
 	tvVendors = tableMap("tv_vendors.tsv", tableColumns["tv_vendors.tsv"])
 
 	// compactfields.go

@@ -184,3 +184,20 @@ func TestVieraWord(t *testing.T) {
 			map[string]string{"DeviceClass": "TV"}},
 	})
 }
+
+// TestTVDeviceExamples checks every row of tables/tv_devices.tsv: its
+// example user agent gets the row's class and, where the row names them,
+// its maker, device and system.
+func TestTVDeviceExamples(t *testing.T) {
+	a := New(Options{})
+	for _, r := range loadTable("tv_devices.tsv", tableColumns["tv_devices.tsv"]) {
+		got := a.Analyze(r[6])
+		for _, c := range []struct{ attr, want string }{
+			{"DeviceClass", r[2]}, {"DeviceBrand", r[3]}, {"DeviceName", r[4]}, {"OperatingSystemName", r[5]},
+		} {
+			if c.want != "-" && got.Get(c.attr) != c.want {
+				t.Errorf("%s %s: %s of %q = %q, want %q", r[0], r[1], c.attr, r[6], got.Get(c.attr), c.want)
+			}
+		}
+	}
+}
