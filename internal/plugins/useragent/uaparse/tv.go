@@ -370,7 +370,7 @@ func hbbTVVendor(vendor, model string) string {
 		if k := strings.LastIndexByte(model, '_'); k > 0 && len(model)-k > 3 && !strings.ContainsAny(model[k+1:], "0123456789") {
 			return model[k+1:]
 		}
-		return "Hisense"
+		return tvVidaa.maker
 	}
 	if strings.EqualFold(vendor, "Amazon") && strings.HasPrefix(model, "AFT") {
 		if _, rest, ok := strings.Cut(model, "-"); ok {

@@ -201,3 +201,22 @@ func TestTVDeviceExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestSetTopBoxMakerRows checks every row of tables/set_top_box_makers.tsv:
+// a comment entry that starts with the maker's name and a space names a
+// box of that maker, with the model that follows. The user agent is made
+// up in the shape of the Humax and Arris boxes' browsers.
+func TestSetTopBoxMakerRows(t *testing.T) {
+	a := New(Options{})
+	for _, r := range loadTable("set_top_box_makers.tsv", tableColumns["set_top_box_makers.tsv"]) {
+		ua := "Mozilla/5.0 (X11; Linux armv7l; " + r[1] + " QX100) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/68.0.3440.106 Safari/537.36"
+		got := a.Analyze(ua)
+		for _, c := range []struct{ attr, want string }{
+			{"DeviceClass", "Set-top box"}, {"DeviceBrand", r[1]}, {"DeviceName", r[1] + " QX100"},
+		} {
+			if got.Get(c.attr) != c.want {
+				t.Errorf("maker %q: %s = %q, want %q", r[0], c.attr, got.Get(c.attr), c.want)
+			}
+		}
+	}
+}
