@@ -449,7 +449,7 @@ func buildScreenTokens() []screenToken {
 func buildTVDevices() {
 	rows := loadTable("tv_devices.tsv", tableColumns["tv_devices.tsv"])
 	byKey := make(map[string]tvMarkerDevice, len(rows))
-	var starboard []string
+	var starboard, words []string
 	for _, r := range rows {
 		d := tvMarkerDevice{class: r[2]}
 		if r[3] != "-" {
@@ -462,6 +462,12 @@ func buildTVDevices() {
 			d.system = r[5]
 		}
 		byKey[r[0]+" "+r[1]] = d
+		if r[0] == "tvWord" {
+			if d.class != "TV" {
+				panic("tables/tv_devices.tsv: the word " + r[1] + " gives " + d.class + ", but tvDevice makes every word's device a TV")
+			}
+			words = append(words, r[1])
+		}
 		if r[0] == "starboardDevice" {
 			starboard = append(starboard, r[1])
 			starboardTypes = append(starboardTypes, struct{ token, class string }{strings.ToUpper(r[1]), d.class})
@@ -480,4 +486,5 @@ func buildTVDevices() {
 	tvVidaa, tvSamsungSmartTV, tvNetTV = row("tvDevice", "vidaa"), row("tvDevice", "smart-tv"), row("tvDevice", "nettv")
 	tvWebOS, tvHbbTV, tvLoewe = row("tvDevice", "web0s"), row("hbbTVDevice", "hbbtv/"), row("hbbTVDevice", "loh/")
 	starboardNeedles = uaNeedles.group(starboard)
+	tvWordNeedles = uaNeedles.group(words)
 }

@@ -151,8 +151,10 @@ func (s *state) tvDevice() {
 		// The NetCast sets before webOS send a plain desktop Linux
 		// platform, which Yauaa keeps as a desktop system.
 		s.devClass.set("TV", confFamily)
-	case p.has(kwSmartDashTV) || smartTVWord(p) || p.has(kwSmartSpaceTV) || p.has(kwHbbTV) ||
-		p.has(kwSemiTVSemi) || p.has(kwOpenTVSemi) || p.has(kwGoogleTV) && s.os.name != "Fuchsia" || vieraWord(p) || p.has(kwBravia):
+	case p.hasAny(&tvWordNeedles) || smartTVWord(p) || p.has(kwGoogleTV) && s.os.name != "Fuchsia" || vieraWord(p):
+		// A word of tables/tv_devices.tsv (tvWord), or one that is a word
+		// only where it stands alone: "SmartTV", not "SmartTVa"; "Viera",
+		// not "RIVIERA".
 		s.devClass.set("TV", confFamily)
 		if s.os.class == "" || s.os.name == "Linux" || s.os.name == "Android" || s.os.name == "Tizen" {
 			s.os.class = "Embedded"
@@ -666,6 +668,10 @@ var (
 	tvInfomirMAG, tvSkyQ, tvVestelUID, tvVidaa, tvSamsungSmartTV tvMarkerDevice
 	tvNetTV, tvWebOS, tvHbbTV, tvLoewe                           tvMarkerDevice
 )
+
+// tvWordNeedles are the words that make a television of a user agent
+// wherever they occur (the rows "tvWord" of tables/tv_devices.tsv).
+var tvWordNeedles needleGroup
 
 // starboardTypes are the device types of Cobalt's (Starboard's) products,
 // in table order, as the product writes them ("_TV_"), with the class each
