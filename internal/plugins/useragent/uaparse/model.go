@@ -46,9 +46,9 @@ func buildModel() {
 	edgeHTMLToEdge = buildEdgeHTMLToEdge()
 
 	// apps.go
-	yahooJapanApps = map[string]string{"ymail": "Yahoo! Mail", "ybrowser": "Yahoo! JAPAN Browser"}
+	yahooJapanApps = appMarkerNames("yahooJapanApp")
 	electronPlatform = buildElectronPlatform()
-	ieShellProducts = map[string]bool{"mrsputnik": true, "qqdownload": true}
+	ieShellProducts = appMarkerNames("ieShell")
 	appendedNoise = buildAppendedNoise()
 	appPlatformProducts = buildAppPlatformProducts()
 	firefoxNoise = map[string]bool{"kaios": true, "firephp": true, "stumbleupon": true, "owasmime": true}

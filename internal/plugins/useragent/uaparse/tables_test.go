@@ -32,7 +32,7 @@ func TestTablesWellFormed(t *testing.T) {
 		for _, r := range rows {
 			key := r[0]
 			switch e.Name() {
-			case "cpu.tsv", "system_releases.tsv", "model_classes.tsv", "app_platforms.tsv", "tv_devices.tsv":
+			case "cpu.tsv", "system_releases.tsv", "model_classes.tsv", "app_platforms.tsv", "tv_devices.tsv", "app_markers.tsv":
 				key = r[0] + " " + r[1]
 			case "named_robots.tsv":
 				// The rule looks keys up in lower case: two keys that
