@@ -484,6 +484,7 @@ func buildTVDevices() {
 	tvChromecast, tvGoogleTV = row("tvDevice", "crkey"), row("googleTV", "googletv")
 	tvInfomirMAG, tvSkyQ, tvVestelUID = row("infomirMAG", "stbapp"), row("skyQDevice", "-device/"), row("vestelUID", "uid(")
 	tvVidaa, tvSamsungSmartTV, tvNetTV = row("tvDevice", "vidaa"), row("tvDevice", "smart-tv"), row("tvDevice", "nettv")
+	tvNetTVPhilips = row("tvDevice", "philips")
 	tvWebOS, tvHbbTV, tvLoewe = row("tvDevice", "web0s"), row("hbbTVDevice", "hbbtv/"), row("hbbTVDevice", "loh/")
 	starboardNeedles = uaNeedles.group(starboard)
 	tvWordNeedles = uaNeedles.group(words)

@@ -75,8 +75,8 @@ func (s *state) tvDevice() {
 		s.devClass.set(tvNetTV.class, confFamily)
 		s.devName.set(tvNetTV.device, confFamily)
 		if p.has(kwPhilips) {
-			s.devBrand.set("Philips", confFamily+1)
-			s.devName.set("Philips Unspecified TV", confFamily+1)
+			s.devBrand.set(tvNetTVPhilips.maker, confFamily+1)
+			s.devName.set(tvNetTVPhilips.device, confFamily+1)
 		}
 	}
 	if !s.hbbTVDevice() {
@@ -129,14 +129,14 @@ func (s *state) tvDevice() {
 			for i, e := range p.entries {
 				if p.ltext(e) == "lge" && i+1 < len(p.entries) && p.entries[i+1].block == e.block {
 					if m := p.text(p.entries[i+1]); isModelNumber(m) && !strings.HasPrefix(m, "WEBOS") {
-						s.devName.set("LG "+m, confFamily+5+3)
+						s.devName.set(tvWebOS.maker+" "+m, confFamily+5+3)
 					}
 					break
 				}
 			}
 		}
-		if m, ok := strings.CutPrefix(s.devName.v, "LG "); ok && s.devBrand.v == "LG" {
-			if b := modelCodeBrand(m); b != "" && b != "LG" {
+		if m, ok := strings.CutPrefix(s.devName.v, tvWebOS.maker+" "); ok && s.devBrand.v == tvWebOS.maker {
+			if b := modelCodeBrand(m); b != "" && b != tvWebOS.maker {
 				// The webOS sets LG builds for other brands name only
 				// LG; their model number is the brand's
 				// (tables/model_codes.tsv).
@@ -666,7 +666,7 @@ type tvMarkerDevice struct{ class, maker, device, system string }
 var (
 	tvKreaTV, tvRoku, tvComcastX1, tvChromecast, tvGoogleTV      tvMarkerDevice
 	tvInfomirMAG, tvSkyQ, tvVestelUID, tvVidaa, tvSamsungSmartTV tvMarkerDevice
-	tvNetTV, tvWebOS, tvHbbTV, tvLoewe                           tvMarkerDevice
+	tvNetTV, tvNetTVPhilips, tvWebOS, tvHbbTV, tvLoewe           tvMarkerDevice
 )
 
 // tvWordNeedles are the words that make a television of a user agent
