@@ -21,7 +21,8 @@ func (s *state) knownApp() bool {
 var kwYJApp needleID
 
 // yahooJapanApps are the names of Yahoo! JAPAN's apps by the last part of
-// their package identifier.
+// their package identifier (the rows "yahooJapanApp" of
+// tables/app_markers.tsv).
 var yahooJapanApps map[string]string
 
 // yahooJapanApp names the apps of Yahoo! JAPAN, which mark themselves
@@ -199,7 +200,8 @@ func (s *state) appPlatformDeviceFound() bool {
 
 // tikTokNames are the internal names ByteDance's video app sends in its
 // web view ("musical_ly_31.4.0", "trill_270603"), after the musical.ly app
-// it grew from, with the name the app is published under.
+// it grew from, with the name the app is published under (the rows
+// "tikTok" of tables/app_markers.tsv).
 var tikTokNames []struct {
 	id   needleID
 	name string
@@ -209,13 +211,15 @@ func buildTikTokNames() []struct {
 	id   needleID
 	name string
 } {
-	return []struct {
+	rows := appMarkers("tikTok")
+	out := make([]struct {
 		id   needleID
 		name string
-	}{
-		{uaNeedles.add(" musical_ly_"), "TikTok"},
-		{uaNeedles.add(" trill_"), "Trill"},
+	}, len(rows))
+	for i, r := range rows {
+		out[i].id, out[i].name = uaNeedles.add(" "+r[0]), r[1]
 	}
+	return out
 }
 
 // tikTok names ByteDance's video app inside the web view it shows pages
@@ -449,10 +453,10 @@ func (s *state) ieShell() bool {
 			}
 			s.setAgent(confFamily, "Browser", name, ver)
 			return true
-		case ieShellProducts[firstWord(lt)] && isVersionLike(lt[strings.IndexByte(lt, ' ')+1:]):
+		case ieShellProducts[firstWord(lt)] != "" && isVersionLike(lt[strings.IndexByte(lt, ' ')+1:]):
 			// "MRSPUTNIK 2, 4, 0, 463", "QQDownload 534".
 			k := strings.IndexByte(lt, ' ')
-			s.setAgent(confFamily, "Browser", capitalize(lt[:k]), cleanVersion(lt[k+1:]))
+			s.setAgent(confFamily, "Browser", ieShellProducts[lt[:k]], cleanVersion(lt[k+1:]))
 			return true
 		case strings.HasPrefix(lt, "microsoft outlook "):
 			s.setAgent(confFamily, "Email Client", "Microsoft Outlook", cleanVersion(p.text(e)[len("microsoft outlook "):]))
@@ -464,8 +468,9 @@ func (s *state) ieShell() bool {
 
 // ieShellProducts are programs around Internet Explorer that add their
 // shouted name and version to its comment: the Sputnik browser of Mail.ru
-// and Tencent's download manager.
-var ieShellProducts map[string]bool
+// and Tencent's download manager, with the name each is given (the rows
+// "ieShell" of tables/app_markers.tsv).
+var ieShellProducts map[string]string
 
 // firstWord returns s up to its first space, or "" when it has none.
 func firstWord(s string) string {

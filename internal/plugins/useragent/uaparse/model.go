@@ -46,9 +46,9 @@ func buildModel() {
 	edgeHTMLToEdge = buildEdgeHTMLToEdge()
 
 	// apps.go
-	yahooJapanApps = map[string]string{"ymail": "Yahoo! Mail", "ybrowser": "Yahoo! JAPAN Browser"}
+	yahooJapanApps = appMarkerNames("yahooJapanApp")
 	electronPlatform = buildElectronPlatform()
-	ieShellProducts = map[string]bool{"mrsputnik": true, "qqdownload": true}
+	ieShellProducts = appMarkerNames("ieShell")
 	appendedNoise = buildAppendedNoise()
 	appPlatformProducts = buildAppPlatformProducts()
 	firefoxNoise = map[string]bool{"kaios": true, "firephp": true, "stumbleupon": true, "owasmime": true}
@@ -142,7 +142,6 @@ func buildModel() {
 	kwAndroid = uaNeedles.add("android")
 	kwAndroidTV = uaNeedles.add("android tv")
 	kwBingbotHTM = uaNeedles.add("; +http://www.bing.com/bingbot.htm")
-	kwBravia = uaNeedles.add("bravia")
 	kwCrKey = uaNeedles.add("crkey")
 	kwEmptyBraces = uaNeedles.add("{}")
 	kwGoogle = uaNeedles.add("google")
@@ -154,7 +153,6 @@ func buildModel() {
 	kwHTTP = uaNeedles.add("http://")
 	kwHTTPS = uaNeedles.add("https://")
 	kwHarmonyOS = uaNeedles.add("harmonyos")
-	kwHbbTV = uaNeedles.add("hbbtv")
 	kwHeadlessChrome = uaNeedles.add("headlesschrome")
 	kwHisense = uaNeedles.add("hisense")
 	kwIMac = uaNeedles.add("imac")
@@ -175,7 +173,6 @@ func buildModel() {
 	kwNetTV = uaNeedles.add("nettv")
 	kwHbbTVSlash = uaNeedles.add("hbbtv/")
 	kwObigo = uaNeedles.add("obigo")
-	kwOpenTVSemi = uaNeedles.add("(tv;")
 	kwOperaMini = uaNeedles.add("opera mini")
 	kwOperaMobi = uaNeedles.add("opera mobi")
 	kwOperaTablet = uaNeedles.add("opera tablet")
@@ -184,9 +181,6 @@ func buildModel() {
 	kwRV = uaNeedles.add("rv:")
 	kwSafari = uaNeedles.add("safari")
 	kwSEMCBrowser = uaNeedles.add("semc-browser")
-	kwSemiTVSemi = uaNeedles.add("; tv;")
-	kwSmartDashTV = uaNeedles.add("smart-tv")
-	kwSmartSpaceTV = uaNeedles.add("smart tv")
 	kwSmartTV = uaNeedles.add("smarttv")
 	kwTabletPC = uaNeedles.add("tablet pc")
 	kwTeleca = uaNeedles.add("teleca")
@@ -378,7 +372,7 @@ func buildModel() {
 	setTopBoxNeedles = buildSetTopBoxNeedles()
 	tvPlatforms = buildTVPlatforms()
 	tvPlatformNeedles = buildTVPlatformNeedles()
-	starboardNeedles = uaNeedles.group([]string{"_game_", "_stb_", "_ott_", "_tv_"})
+	buildTVDevices()
 	tvVendors = tableMap("tv_vendors.tsv", tableColumns["tv_vendors.tsv"])
 
 	// compactfields.go

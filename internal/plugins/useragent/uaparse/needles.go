@@ -306,7 +306,6 @@ var (
 	kwAndroid              needleID
 	kwAndroidTV            needleID
 	kwBingbotHTM           needleID
-	kwBravia               needleID
 	kwCrKey                needleID
 	kwEmptyBraces          needleID
 	kwGoogle               needleID
@@ -318,7 +317,6 @@ var (
 	kwHTTP                 needleID
 	kwHTTPS                needleID
 	kwHarmonyOS            needleID
-	kwHbbTV                needleID
 	kwHeadlessChrome       needleID
 	kwHisense              needleID
 	kwIMac                 needleID
@@ -339,7 +337,6 @@ var (
 	kwNetTV                needleID
 	kwHbbTVSlash           needleID
 	kwObigo                needleID
-	kwOpenTVSemi           needleID
 	kwOperaMini            needleID
 	kwOperaMobi            needleID
 	kwOperaTablet          needleID
@@ -348,9 +345,6 @@ var (
 	kwRV                   needleID
 	kwSafari               needleID
 	kwSEMCBrowser          needleID
-	kwSemiTVSemi           needleID
-	kwSmartDashTV          needleID
-	kwSmartSpaceTV         needleID
 	kwSmartTV              needleID
 	kwTabletPC             needleID
 	kwTeleca               needleID

@@ -92,7 +92,7 @@ func buildTableColumns() map[string]int {
 		"robot_device_names.tsv": 3, "set_top_box_makers.tsv": 3, "domain_brands.tsv": 3,
 		"system_releases.tsv": 4, "fediverse_servers.tsv": 3, "robot_engine_names.tsv": 3, "unix_desktops.tsv": 4,
 		"browsers.tsv": 4, "robot_words.tsv": 3, "named_robots.tsv": 5, "amazon_devices.tsv": 5, "named_apps.tsv": 4, "edge_versions.tsv": 3, "browser_tags.tsv": 3, "cpu_words.tsv": 3, "languages.tsv": 4, "apple_devices.tsv": 5, "model_codes.tsv": 5, "model_classes.tsv": 5, "anonymizers.tsv": 5, "app_platforms.tsv": 9, "model_prefixes.tsv": 5,
-		"tv_platforms.tsv": 6, "screen_tokens.tsv": 4, "tv_vendors.tsv": 3,
+		"tv_platforms.tsv": 6, "screen_tokens.tsv": 4, "tv_vendors.tsv": 3, "tv_devices.tsv": 8, "app_markers.tsv": appMarkerColumns,
 	}
 }
 
@@ -442,4 +442,79 @@ func buildScreenTokens() []screenToken {
 		out[i] = screenToken{marker: uaNeedles.add(r[0]), tablet: r[1] == "Tablet", tv: r[1] == "TV"}
 	}
 	return out
+}
+
+// buildTVDevices reads tables/tv_devices.tsv into the rows the readers of
+// tv.go write (tvKreaTV and the others) and into starboardTypes. A row a
+// reader needs and the table lacks is a programming error found by the
+// first test run, so it panics, as loadTable does.
+func buildTVDevices() {
+	rows := loadTable("tv_devices.tsv", tableColumns["tv_devices.tsv"])
+	byKey := make(map[string]tvMarkerDevice, len(rows))
+	var starboard, words []string
+	for _, r := range rows {
+		d := tvMarkerDevice{class: r[2]}
+		if r[3] != "-" {
+			d.maker = r[3]
+		}
+		if r[4] != "-" {
+			d.device = r[4]
+		}
+		if r[5] != "-" {
+			d.system = r[5]
+		}
+		byKey[r[0]+" "+r[1]] = d
+		if r[0] == "tvWord" {
+			if d.class != "TV" {
+				panic("tables/tv_devices.tsv: the word " + r[1] + " gives " + d.class + ", but tvDevice makes every word's device a TV")
+			}
+			words = append(words, r[1])
+		}
+		if r[0] == "starboardDevice" {
+			starboard = append(starboard, r[1])
+			starboardTypes = append(starboardTypes, struct{ token, class string }{strings.ToUpper(r[1]), d.class})
+		}
+	}
+	row := func(reader, marker string) tvMarkerDevice {
+		d, ok := byKey[reader+" "+marker]
+		if !ok {
+			panic("tables/tv_devices.tsv has no row " + reader + " " + marker)
+		}
+		return d
+	}
+	tvKreaTV, tvRoku, tvComcastX1 = row("setTopBox", "kreatv/"), row("setTopBox", "roku/dvp-"), row("setTopBox", "wpe")
+	tvChromecast, tvGoogleTV = row("tvDevice", "crkey"), row("googleTV", "googletv")
+	tvInfomirMAG, tvSkyQ, tvVestelUID = row("infomirMAG", "stbapp"), row("skyQDevice", "-device/"), row("vestelUID", "uid(")
+	tvVidaa, tvSamsungSmartTV, tvNetTV = row("tvDevice", "vidaa"), row("tvDevice", "smart-tv"), row("tvDevice", "nettv")
+	tvNetTVPhilips = row("tvDevice", "philips")
+	tvWebOS, tvHbbTV, tvLoewe = row("tvDevice", "web0s"), row("hbbTVDevice", "hbbtv/"), row("hbbTVDevice", "loh/")
+	starboardNeedles = uaNeedles.group(starboard)
+	tvWordNeedles = uaNeedles.group(words)
+}
+
+// appMarkerColumns is the number of columns of tables/app_markers.tsv,
+// which apps.go's tables read before buildModel fills tableColumns.
+const appMarkerColumns = 5
+
+// appMarkers returns the marker and the app's name of the rows of
+// tables/app_markers.tsv that one reader of apps.go reads, in table order.
+func appMarkers(reader string) [][2]string {
+	var out [][2]string
+	for _, r := range loadTable("app_markers.tsv", appMarkerColumns) {
+		if r[0] == reader {
+			out = append(out, [2]string{r[1], r[2]})
+		}
+	}
+	return out
+}
+
+// appMarkerNames maps the markers of one reader's rows of
+// tables/app_markers.tsv to the apps' names.
+func appMarkerNames(reader string) map[string]string {
+	rows := appMarkers(reader)
+	m := make(map[string]string, len(rows))
+	for _, r := range rows {
+		m[r[0]] = r[1]
+	}
+	return m
 }

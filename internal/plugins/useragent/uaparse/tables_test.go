@@ -32,7 +32,7 @@ func TestTablesWellFormed(t *testing.T) {
 		for _, r := range rows {
 			key := r[0]
 			switch e.Name() {
-			case "cpu.tsv", "system_releases.tsv", "model_classes.tsv", "app_platforms.tsv":
+			case "cpu.tsv", "system_releases.tsv", "model_classes.tsv", "app_platforms.tsv", "tv_devices.tsv", "app_markers.tsv":
 				key = r[0] + " " + r[1]
 			case "named_robots.tsv":
 				// The rule looks keys up in lower case: two keys that
@@ -127,6 +127,8 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		{"VIZIO V505M-K09 ViziOS/1.4.512.847.1 ExampleTV/24.06.13.2", "DeviceClass", "TV"},
 		// tv_vendors.tsv (a retailer's house brand named after the retailer)
 		{"Mozilla/5.0 (Linux ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/77.0.3865.120 Safari/537.36 OPR/46.0.2207.0 OMI/4.20.5.61.LIMA.164 Model/Vestel-MB181 VSTVB MB100 FVC/5.0 (DIXONS-LOGIK; MB181; ) SmartTvA/3.0.0", "DeviceBrand", "Logik"},
+		// tv_devices.tsv (a box known by its own marker)
+		{"Roku/DVP-10.5 (10.5.0.4208-C2)", "DeviceName", "Roku Digital Video"},
 		// set_top_box_makers.tsv
 		{"Mozilla/5.0 (X11; Linux armv7l; Humax HGA12R) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/68.0.3440.106 Safari/537.36", "DeviceBrand", "Humax"},
 		// domain_brands.tsv (a robot whose contact is on Microsoft's link shortener)

@@ -22,11 +22,11 @@ func (s *state) tvDevice() {
 		s.inettvMaker()
 	}
 	if p.has(kwVidaa) || p.has(kwHisense) && s.os.name != "Android" {
-		s.os = osInfo{name: "Vidaa", version: Unknown, class: "Embedded", cpu: s.os.cpu}
+		s.os = osInfo{name: tvVidaa.system, version: Unknown, class: "Embedded", cpu: s.os.cpu}
 		if pr, ok := p.product("VIDAA"); ok {
 			s.os.version = orUnknown(leadingVersion(pr.version))
 		}
-		s.setDevice(confFamily, "TV", "Hisense", "Hisense TV")
+		s.setDevice(confFamily, tvVidaa.class, tvVidaa.maker, tvVidaa.device)
 		s.vidaaModel()
 	}
 	// Smart TV platforms list "(...; Brand; SmartTV; Model; ...)".
@@ -40,7 +40,7 @@ func (s *state) tvDevice() {
 			// Samsung's televisions open their comment with "SMART-TV"
 			// ("(SMART-TV; Linux; Tizen 2.2)", "(SMART-TV; X11; Linux
 			// i686)"); other makers name themselves first.
-			s.setDevice(confFamily, "TV", "Samsung", "Samsung Smart TV")
+			s.setDevice(confFamily, tvSamsungSmartTV.class, tvSamsungSmartTV.maker, tvSamsungSmartTV.device)
 		}
 		if i > 0 && p.entries[i-1].block == e.block {
 			// "SmartHub" is Samsung's television portal, not a maker.
@@ -68,15 +68,15 @@ func (s *state) tvDevice() {
 	if i := p.index(kwNetTV); i >= 0 && (i == 0 || !isLetter(p.low[i-1])) {
 		if p.inComment(i) {
 			v := cutSpaceSlash.trimLeft(p.ua[i+len("nettv"):])
-			s.os = osInfo{name: "NETTV", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
+			s.os = osInfo{name: tvNetTV.system, version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
 		} else if s.os.name == "Linux" {
 			s.os.class = "Embedded"
 		}
-		s.devClass.set("TV", confFamily)
-		s.devName.set("Nettv Device", confFamily)
+		s.devClass.set(tvNetTV.class, confFamily)
+		s.devName.set(tvNetTV.device, confFamily)
 		if p.has(kwPhilips) {
-			s.devBrand.set("Philips", confFamily+1)
-			s.devName.set("Philips Unspecified TV", confFamily+1)
+			s.devBrand.set(tvNetTVPhilips.maker, confFamily+1)
+			s.devName.set(tvNetTVPhilips.device, confFamily+1)
 		}
 	}
 	if !s.hbbTVDevice() {
@@ -108,7 +108,7 @@ func (s *state) tvDevice() {
 		// nothing), so the class of the system is left as it is. A
 		// television that runs the Cast receiver and names its own
 		// platform (VIZIO's SmartCast) is that television.
-		s.setDevice(confFamily, "Set-top box", "Google", "Google Chromecast")
+		s.setDevice(confFamily, tvChromecast.class, tvChromecast.maker, tvChromecast.device)
 		return
 	case p.has(kwGoogleTV) && s.os.name != "Fuchsia":
 		s.googleTV()
@@ -117,26 +117,26 @@ func (s *state) tvDevice() {
 		// LG's television systems. webOS sets name their model in the
 		// "(LGE, 49UJ634V-ZD, wired)" trailer, except the first
 		// generation, which puts "WEBOS1" there.
-		s.setDevice(confFamily, "TV", "LG", "LG SmartTv")
-		if s.ceDevice() && (s.devBrand.v != "LG" || strings.HasPrefix(asciiLower(s.devName.v), "lg webos") ||
+		s.setDevice(confFamily, tvWebOS.class, tvWebOS.maker, tvWebOS.device)
+		if s.ceDevice() && (s.devBrand.v != tvWebOS.maker || strings.HasPrefix(asciiLower(s.devName.v), "lg webos") ||
 			strings.HasSuffix(s.devName.v, "Unspecified TV")) {
-			s.devBrand.set("LG", confFamily+4+2)
-			s.devName.set("LG SmartTv", confFamily+4+2)
+			s.devBrand.set(tvWebOS.maker, confFamily+4+2)
+			s.devName.set(tvWebOS.device, confFamily+4+2)
 		}
-		if s.devName.v == "LG SmartTv" {
+		if s.devName.v == tvWebOS.device {
 			// "LG Browser/5.00.00(+mouse+3D; LGE; 42LM6700-UA; 04.02.00;
 			// ...)": the maker, then the model.
 			for i, e := range p.entries {
 				if p.ltext(e) == "lge" && i+1 < len(p.entries) && p.entries[i+1].block == e.block {
 					if m := p.text(p.entries[i+1]); isModelNumber(m) && !strings.HasPrefix(m, "WEBOS") {
-						s.devName.set("LG "+m, confFamily+5+3)
+						s.devName.set(tvWebOS.maker+" "+m, confFamily+5+3)
 					}
 					break
 				}
 			}
 		}
-		if m, ok := strings.CutPrefix(s.devName.v, "LG "); ok && s.devBrand.v == "LG" {
-			if b := modelCodeBrand(m); b != "" && b != "LG" {
+		if m, ok := strings.CutPrefix(s.devName.v, tvWebOS.maker+" "); ok && s.devBrand.v == tvWebOS.maker {
+			if b := modelCodeBrand(m); b != "" && b != tvWebOS.maker {
 				// The webOS sets LG builds for other brands name only
 				// LG; their model number is the brand's
 				// (tables/model_codes.tsv).
@@ -151,8 +151,10 @@ func (s *state) tvDevice() {
 		// The NetCast sets before webOS send a plain desktop Linux
 		// platform, which Yauaa keeps as a desktop system.
 		s.devClass.set("TV", confFamily)
-	case p.has(kwSmartDashTV) || smartTVWord(p) || p.has(kwSmartSpaceTV) || p.has(kwHbbTV) ||
-		p.has(kwSemiTVSemi) || p.has(kwOpenTVSemi) || p.has(kwGoogleTV) && s.os.name != "Fuchsia" || vieraWord(p) || p.has(kwBravia):
+	case p.hasAny(&tvWordNeedles) || smartTVWord(p) || p.has(kwGoogleTV) && s.os.name != "Fuchsia" || vieraWord(p):
+		// A word of tables/tv_devices.tsv (tvWord), or one that is a word
+		// only where it stands alone: "SmartTV", not "SmartTVa"; "Viera",
+		// not "RIVIERA".
 		s.devClass.set("TV", confFamily)
 		if s.os.class == "" || s.os.name == "Linux" || s.os.name == "Android" || s.os.name == "Tizen" {
 			s.os.class = "Embedded"
@@ -186,15 +188,17 @@ func vieraWord(p *parsed) bool {
 // "HbbTV/1.x.y (capabilities; vendor; model; software version; hardware
 // version; reserved)" to its user agent, so vendor and model sit at fixed
 // places. A set that leaves them empty is an "Unspecified TV".
+// What the entry and Loewe's LOH entry make the device is their rows of
+// tables/tv_devices.tsv; the fixed fields stay a reader in Go.
 func (s *state) hbbTVDevice() bool {
 	p := s.p
 	i := p.index(kwHbbTVSlash)
 	if i < 0 {
 		return false
 	}
-	s.devClass.set("TV", confFamily)
-	s.devBrand.set("Unspecified TV", confFamily)
-	s.devName.set("Unspecified TV", confFamily)
+	s.devClass.set(tvHbbTV.class, confFamily)
+	s.devBrand.set(tvHbbTV.maker, confFamily)
+	s.devName.set(tvHbbTV.device, confFamily)
 	j := i + len("hbbtv/")
 	for j < len(p.ua) && (p.ua[j] == '.' || p.ua[j] >= '0' && p.ua[j] <= '9') {
 		j++
@@ -206,9 +210,9 @@ func (s *state) hbbTVDevice() bool {
 		// Loewe's sets of the first HbbTV version name their own system
 		// in a separate entry ("HBBTV/1.0; LOH/2.01;").
 		if v, ok := p.entryVersion("loh/"); ok {
-			s.devBrand.set("Loewe", confFamily+1)
-			s.devName.set("Loewe Unspecified TV", confFamily+1)
-			s.os = osInfo{name: "LOH", version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
+			s.devBrand.set(tvLoewe.maker, confFamily+1)
+			s.devName.set(tvLoewe.device, confFamily+1)
+			s.os = osInfo{name: tvLoewe.system, version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
 		} else if v := hbbTVListVendor(p.ua[j:]); v != "" {
 			s.devBrand.set(brandSpelling(v), confFamily+1)
 			s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
@@ -318,6 +322,7 @@ func (p *parsed) commentAfter(prefix string) (string, bool) {
 // ("HbbTV/1.1.1;CE-HTML/1.0;Vendor/TCL;SW-Version/..."). A name before
 // the firmware version ("CE-HTML/1.0;PEAQ LF1V368; en") is not read as the
 // maker: Yauaa keeps such a set an Unspecified TV.
+// It stays in Go: it reads a place in a list, not a name a row could hold.
 func hbbTVListVendor(rest string) string {
 	if k := strings.IndexByte(rest, ')'); k >= 0 {
 		rest = rest[:k]
@@ -351,6 +356,9 @@ func hbbTVListVendor(rest string) string {
 //
 // A name followed by a version ("Freesat/1.0") is a platform, kept as it
 // is.
+// These are conventions of the field's syntax (a separator, a mark, the
+// end of another field), so they stay in Go; a brand a vendor writes
+// another way is a row of tables/tv_vendors.tsv.
 func hbbTVVendor(vendor, model string) string {
 	vendor = strings.TrimPrefix(vendor, "CUS:")
 	if k := strings.LastIndexByte(vendor, '/'); k > 0 && k+1 < len(vendor) && isLetter(vendor[k+1]) {
@@ -364,7 +372,7 @@ func hbbTVVendor(vendor, model string) string {
 		if k := strings.LastIndexByte(model, '_'); k > 0 && len(model)-k > 3 && !strings.ContainsAny(model[k+1:], "0123456789") {
 			return model[k+1:]
 		}
-		return "Hisense"
+		return tvVidaa.maker
 	}
 	if strings.EqualFold(vendor, "Amazon") && strings.HasPrefix(model, "AFT") {
 		if _, rest, ok := strings.Cut(model, "-"); ok {
@@ -407,6 +415,7 @@ func (s *state) ceDevice() bool {
 // ceTrailerTV makes a television of a device whose user agent ends with
 // the consumer electronics trailer, "(Vendor, Model, wired)" or "(Vendor,
 // Model, wireless)" exactly, and reads the trailer.
+// It names no maker of its own: it is the syntax alone, so it stays in Go.
 func (s *state) ceTrailerTV() {
 	p := s.p
 	low := strings.TrimRight(p.low, " ")
@@ -431,7 +440,8 @@ func (s *state) ceTrailerTV() {
 // which announce the set in "UID(<MAC address>/<board>/<BRAND>/<software
 // version>)" ("UID(00:09:DF:3D:64:E3/MB91/VESTEL/3.2.9.r)+CE-HTML"): the
 // board is Vestel's ("MB91", "MB97"), the brand the one the set is sold
-// under.
+// under. The class is the row "vestelUID uid(" of tables/tv_devices.tsv;
+// the four fields stay a reader in Go.
 func (s *state) vestelUID() {
 	i := strings.Index(s.p.ua, "UID(")
 	if i < 0 {
@@ -446,7 +456,7 @@ func (s *state) vestelUID() {
 	if len(f) != 4 || strings.Count(f[0], ":") != 5 || !strings.HasPrefix(f[1], "MB") || f[2] == "" || !isLetter(f[2][0]) {
 		return
 	}
-	s.devClass.set("TV", confFamily)
+	s.devClass.set(tvVestelUID.class, confFamily)
 	s.devBrand.set(brandSpelling(f[2]), confFamily+1)
 	s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
 }
@@ -454,7 +464,9 @@ func (s *state) vestelUID() {
 // skyQDevice reads Sky's Q set-top boxes, whose browser ends its user
 // agent with the box's role and "(maker, model, )": "GW-Device/1.0.0
 // (Sky, ES140, )" for the main box (the gateway), "MR-Device/1.0.0 (Sky,
-// EM150, )" for a multiroom box.
+// EM150, )" for a multiroom box. The class is the row "skyQDevice
+// -device/" of tables/tv_devices.tsv; the ending, which carries the maker,
+// stays a reader in Go.
 func (s *state) skyQDevice() {
 	low := strings.TrimRight(s.p.low, " ")
 	if !strings.HasSuffix(low, ", )") {
@@ -474,12 +486,14 @@ func (s *state) skyQDevice() {
 		return
 	}
 	brand := brandSpelling(maker)
-	s.setDevice(confFamily, "Set-top box", brand, brand+" "+model)
+	s.setDevice(confFamily, tvSkyQ.class, brand, brand+" "+model)
 }
 
 // infomirMAG reads Infomir's MAG IPTV set-top boxes, whose portal
 // application names the box before itself: "MAG250 stbapp ver: 2 rev:
-// 250".
+// 250". The maker and class are the row "infomirMAG stbapp" of
+// tables/tv_devices.tsv; the model before the marker, "MAG" and digits,
+// stays a reader in Go.
 func (s *state) infomirMAG() {
 	i := strings.Index(s.p.ua, " stbapp ")
 	if i < 0 {
@@ -489,13 +503,14 @@ func (s *state) infomirMAG() {
 	if len(model) < 4 || !strings.HasPrefix(model, "MAG") || !isDigits(model[3:]) {
 		return
 	}
-	s.setDevice(confFamily, "Set-top box", "Infomir", "Infomir "+model)
+	s.setDevice(confFamily, tvInfomirMAG.class, tvInfomirMAG.maker, tvInfomirMAG.maker+" "+model)
 }
 
 // inettvMaker reads the maker and model of a Japanese internet television
 // from its InettvBrowser profile, "InettvBrowser/2.2 (00014A;SonyDTV140;
 // 0001;0001) KDL40W705C;": the second field is the maker's name and "DTV"
-// with a number, and the model follows the profile.
+// with a number, and the model follows the profile. Any maker may write
+// its name there, so no row lists them: the reader stays in Go.
 func (s *state) inettvMaker() {
 	c, ok := s.p.commentAfter("InettvBrowser/")
 	if !ok {
@@ -521,7 +536,8 @@ func (s *state) inettvMaker() {
 
 // vidaaModel reads the model of a Hisense television from the
 // "(Hisense;HE55A7000EUWTS;V0000.01.00A.J0828)" comment its browser adds
-// after the chipset ("Hisense-MSD6886"): the maker, then the model number.
+// after the chipset ("Hisense-MSD6886"): the maker, then the model number
+// (the maker of the row "tvDevice vidaa" of tables/tv_devices.tsv).
 func (s *state) vidaaModel() {
 	p := s.p
 	for i, e := range p.entries {
@@ -529,7 +545,7 @@ func (s *state) vidaaModel() {
 			continue
 		}
 		if m := p.text(p.entries[i+1]); isModelNumber(strings.ReplaceAll(m, "_", "-")) {
-			s.devName.set("Hisense "+normalizeName(m), confFamily+3)
+			s.devName.set(tvVidaa.maker+" "+normalizeName(m), confFamily+3)
 			return
 		}
 	}
@@ -636,6 +652,31 @@ func (s *state) tvPlatformMaker(r tvPlatformRow, product string) {
 		}
 	}
 }
+
+// tvMarkerDevice is a row of tables/tv_devices.tsv: the class a marker
+// makes the device, the maker and the device it names ("" where the
+// reader reads them from the user agent) and the system it is.
+type tvMarkerDevice struct{ class, maker, device, system string }
+
+// The rows of tables/tv_devices.tsv that the readers of this file write,
+// each named by the marker its reader looks for. The readers stay in Go
+// because each reads a syntax of its own (a product version, a comment's
+// fixed fields, the words around a marker), which a row cannot describe;
+// what the marker says about the device is the row's.
+var (
+	tvKreaTV, tvRoku, tvComcastX1, tvChromecast, tvGoogleTV      tvMarkerDevice
+	tvInfomirMAG, tvSkyQ, tvVestelUID, tvVidaa, tvSamsungSmartTV tvMarkerDevice
+	tvNetTV, tvNetTVPhilips, tvWebOS, tvHbbTV, tvLoewe           tvMarkerDevice
+)
+
+// tvWordNeedles are the words that make a television of a user agent
+// wherever they occur (the rows "tvWord" of tables/tv_devices.tsv).
+var tvWordNeedles needleGroup
+
+// starboardTypes are the device types of Cobalt's (Starboard's) products,
+// in table order, as the product writes them ("_TV_"), with the class each
+// gives (the rows of tables/tv_devices.tsv read by starboardDevice).
+var starboardTypes []struct{ token, class string }
 
 // tvVendors maps the lower case vendor a television writes in a vendor
 // field to the brand, where the two are spelled apart
@@ -764,17 +805,21 @@ func (s *state) tvModelProduct() bool {
 //   - the WPE WebKit browser of Comcast's RDK based X1 boxes, which adds
 //     only "WPE" to a Linux platform,
 //   - comment entries naming a set-top box maker.
+//
+// What KreaTV, Roku's firmware and WPE make the device is their rows of
+// tables/tv_devices.tsv, and the makers are tables/set_top_box_makers.tsv;
+// the places each marker is read from stay in Go.
 func (s *state) setTopBox() bool {
 	p := s.p
 	if pr, ok := p.product("KreaTV"); ok && p.has(kwKreaTV) && isVersionLike(pr.version) {
-		s.os = osInfo{name: "KreaTV", version: pr.version, class: "Embedded", cpu: s.os.cpu}
-		s.setDevice(confFamily, "Set-top box", "Arris", "Arris KreaTV")
+		s.os = osInfo{name: tvKreaTV.system, version: pr.version, class: "Embedded", cpu: s.os.cpu}
+		s.setDevice(confFamily, tvKreaTV.class, tvKreaTV.maker, tvKreaTV.device)
 		s.ceDevice()
 		return true
 	}
 	if pr, ok := p.product("Roku"); ok && p.has(kwRokuDVP) {
-		s.os = osInfo{name: "Roku OS", version: pr.version, class: "Embedded", cpu: s.os.cpu}
-		s.setDevice(confFamily, "Set-top box", "Roku", "Roku Digital Video")
+		s.os = osInfo{name: tvRoku.system, version: pr.version, class: "Embedded", cpu: s.os.cpu}
+		s.setDevice(confFamily, tvRoku.class, tvRoku.maker, tvRoku.device)
 		return true
 	}
 	if s.os.name == "Android" && (p.has(kwAndroidTV) || p.has(kwNSZDash) && s.devBrand.v == "Sony" || hasWordFold(s.devName.v, "box") || strings.Contains(s.devName.v, "BOX")) {
@@ -795,7 +840,7 @@ func (s *state) setTopBox() bool {
 		return true
 	}
 	if s.os.name == "Linux" && len(p.products) > 0 && p.products[len(p.products)-1].name == "WPE" {
-		s.setDevice(confFamily, "Set-top box", "Comcast", "Comcast X1")
+		s.setDevice(confFamily, tvComcastX1.class, tvComcastX1.maker, tvComcastX1.device)
 		return true
 	}
 	if !p.hasAny(&setTopBoxNeedles) {
@@ -820,10 +865,12 @@ func (s *state) setTopBox() bool {
 // googleTV handles the Google TV platform of 2010 to 2014, on boxes of
 // Sony, Logitech, LG and others: "(Linux; GoogleTV 3.2; NSZ-GS7/GX70
 // Build/MASTER)" names the system version and the box, while the first
-// generation sends only "GoogleTV/161242", a build number.
+// generation sends only "GoogleTV/161242", a build number. The device and
+// system are the row "googleTV googletv" of tables/tv_devices.tsv; the
+// entry and the box after it stay a reader in Go.
 func (s *state) googleTV() {
 	p := s.p
-	s.setDevice(confFamily+1, "Set-top box", "Google", "Google TV")
+	s.setDevice(confFamily+1, tvGoogleTV.class, tvGoogleTV.maker, tvGoogleTV.device)
 	v := Unknown
 	for i, e := range p.entries {
 		lt := p.ltext(e)
@@ -848,7 +895,7 @@ func (s *state) googleTV() {
 		}
 		break
 	}
-	s.os = osInfo{name: "GoogleTV", version: v, class: "Embedded", cpu: s.os.cpu}
+	s.os = osInfo{name: tvGoogleTV.system, version: v, class: "Embedded", cpu: s.os.cpu}
 }
 
 // webOSVersion derives the version of LG's webOS TV from the Chromium
@@ -867,8 +914,9 @@ func (s *state) webOSVersion() {
 	}
 }
 
-// starboardNeedles are the device types of starboardDevice in lower case:
-// a user agent without any of them has no product for it to read.
+// starboardNeedles are the device types of starboardDevice in lower case
+// (tables/tv_devices.tsv): a user agent without any of them has no product
+// for it to read.
 var starboardNeedles needleGroup
 
 // starboardDevice reads the device of YouTube's Cobalt (Starboard) and of
@@ -876,7 +924,8 @@ var starboardNeedles needleGroup
 // "<operator>_<type>_<chipset>/<firmware>" followed by "(<brand>, <model>,
 // <connection>)" ("_TV_MT5800/012.002.051.001 (Philips, 32PHS5301-12,
 // wireless)", "_GAME_foo/Basjes (Sony, PS5, Carrier pigeon)"). The type
-// says what the device is.
+// says what the device is (the rows "starboardDevice" of
+// tables/tv_devices.tsv).
 func (s *state) starboardDevice() {
 	p := s.p
 	if s.devClass.v == "TV" || s.devClass.v == "Set-top box" || s.devClass.v == "Game Console" {
@@ -890,14 +939,13 @@ func (s *state) starboardDevice() {
 			continue // the Starboard fields are joined by underscores
 		}
 		class := ""
-		switch {
-		case strings.Contains(pr.name, "_GAME_"):
-			class = "Game Console"
-		case strings.Contains(pr.name, "_STB_") || strings.Contains(pr.name, "_OTT_"):
-			class = "Set-top box"
-		case strings.Contains(pr.name, "_TV_"):
-			class = "TV"
-		default:
+		for _, t := range starboardTypes {
+			if strings.Contains(pr.name, t.token) {
+				class = t.class
+				break
+			}
+		}
+		if class == "" {
 			continue
 		}
 		// The comment after the product holds brand, model, connection.

@@ -184,3 +184,39 @@ func TestVieraWord(t *testing.T) {
 			map[string]string{"DeviceClass": "TV"}},
 	})
 }
+
+// TestTVDeviceExamples checks every row of tables/tv_devices.tsv: its
+// example user agent gets the row's class and, where the row names them,
+// its maker, device and system.
+func TestTVDeviceExamples(t *testing.T) {
+	a := New(Options{})
+	for _, r := range loadTable("tv_devices.tsv", tableColumns["tv_devices.tsv"]) {
+		got := a.Analyze(r[6])
+		for _, c := range []struct{ attr, want string }{
+			{"DeviceClass", r[2]}, {"DeviceBrand", r[3]}, {"DeviceName", r[4]}, {"OperatingSystemName", r[5]},
+		} {
+			if c.want != "-" && got.Get(c.attr) != c.want {
+				t.Errorf("%s %s: %s of %q = %q, want %q", r[0], r[1], c.attr, r[6], got.Get(c.attr), c.want)
+			}
+		}
+	}
+}
+
+// TestSetTopBoxMakerRows checks every row of tables/set_top_box_makers.tsv:
+// a comment entry that starts with the maker's name and a space names a
+// box of that maker, with the model that follows. The user agent is made
+// up in the shape of the Humax and Arris boxes' browsers.
+func TestSetTopBoxMakerRows(t *testing.T) {
+	a := New(Options{})
+	for _, r := range loadTable("set_top_box_makers.tsv", tableColumns["set_top_box_makers.tsv"]) {
+		ua := "Mozilla/5.0 (X11; Linux armv7l; " + r[1] + " QX100) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/68.0.3440.106 Safari/537.36"
+		got := a.Analyze(ua)
+		for _, c := range []struct{ attr, want string }{
+			{"DeviceClass", "Set-top box"}, {"DeviceBrand", r[1]}, {"DeviceName", r[1] + " QX100"},
+		} {
+			if got.Get(c.attr) != c.want {
+				t.Errorf("maker %q: %s = %q, want %q", r[0], c.attr, got.Get(c.attr), c.want)
+			}
+		}
+	}
+}
