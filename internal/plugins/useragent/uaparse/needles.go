@@ -203,12 +203,15 @@ func (n *needleSet) scan(s string, found *needleBits) {
 		return
 	}
 	b := unsafe.Slice(unsafe.StringData(s), len(s))
+	base := unsafe.Pointer(unsafe.StringData(s))
 	i := 0
-	// Eight bytes can be read at every position but the last seven. A
-	// window of constant length spares the bounds checks and the slice
-	// arithmetic of b[i:] at each position.
+	// Eight bytes can be read at every position but the last seven. The
+	// window is an array pointer made from the string's address, not a
+	// slice of b: the loop condition already keeps it inside the string,
+	// and &b[i] with its slice cost two bounds checks and the slice
+	// arithmetic, a third of the instructions of a position.
 	for ; i+8 <= len(b); i++ {
-		x := binary.LittleEndian.Uint64(unsafe.Slice(&b[i], 8))
+		x := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(base, i))[:])
 		h, pair := gramHash(x), uint16(x)
 		if (n.grams[h>>6]>>(h&63)|n.pairs[pair>>6]>>(pair&63))&1 != 0 {
 			n.candidates(s[i:], x, h, found)
