@@ -98,9 +98,7 @@ func asciiLowerInto(s string, buf []byte) string {
 	// anything above 'Z'. The letters get 0x20 added.
 	const ones = 0x0101010101010101
 	for ; i+8 <= len(s); i += 8 {
-		// The compiler turns these eight byte loads into one.
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		x := le64(s, i)
 		low7 := x &^ (0x80 * ones)
 		upper := (low7 + (0x80-'A')*ones) &^ (low7 + (0x80-'Z'-1)*ones) &^ x & (0x80 * ones)
 		binary.LittleEndian.PutUint64(b[i:], x|upper>>2)
@@ -113,6 +111,16 @@ func asciiLowerInto(s string, buf []byte) string {
 		b[i] = c
 	}
 	return unsafe.String(&b[0], len(b))
+}
+
+// le64 returns the eight bytes of s from i as a little-endian word; i+8 is
+// at most len(s). The one slice expression leaves the compiler a string of
+// known length, so the eight byte loads become one load with a single
+// bounds check instead of one check per byte.
+func le64(s string, i int) uint64 {
+	w := s[i : i+8]
+	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 }
 
 // asciiLower lower-cases ASCII letters only, so byte offsets stay valid even
