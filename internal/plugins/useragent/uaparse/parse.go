@@ -123,6 +123,12 @@ func le64(s string, i int) uint64 {
 		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 }
 
+// le32 is le64 for four bytes.
+func le32(s string, i int) uint32 {
+	w := s[i : i+4]
+	return uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24
+}
+
 // asciiLower lower-cases ASCII letters only, so byte offsets stay valid even
 // for invalid UTF-8.
 func asciiLower(s string) string {
