@@ -393,5 +393,4 @@ func buildModel() {
 	// needles.go's init function: index the needles once all are
 	// registered.
 	uaNeedles.build()
-	needlesAllIndexed = uaNeedles.allIndexed
 }
