@@ -19,6 +19,52 @@ type modelClassRule struct {
 	k                    modelClassKind // kind, compared as a number in modelClass
 	bpattern             []byte         // the lower case pattern, for kinds "word" and "contains"
 	shape                *modelCode     // for kinds "shape", "start" and "within"
+
+	// first has bit c set when a model that starts with byte c may have
+	// the shape (kinds "shape" and "start"); for kind "within", when the
+	// shape's first element matches c. A bit test rules out most models
+	// for a rule before the call of fixedStartFits or the search, which
+	// were most of modelClass's instructions.
+	first byteSet
+}
+
+// byteSet is a set of bytes.
+type byteSet [4]uint64
+
+func (b *byteSet) has(c byte) bool { return b[c>>6]&(1<<(c&63)) != 0 }
+
+// mayStart reports whether a model that is m may match the rule's shape:
+// m is empty (which fixedStartFits and the search decide), or its first
+// byte is in first.
+func (r *modelClassRule) mayStart(m string) bool { return m == "" || r.first.has(m[0]) }
+
+// firstBytes returns the bytes a string that has the shape elems (or
+// starts with it) can start with: those of each element up to the first
+// that must occur at least once; all bytes when every element may be
+// absent.
+func firstBytes(elems []codeElem) byteSet {
+	var b byteSet
+	for _, e := range elems {
+		eb := elemBytes(e)
+		for i := range b {
+			b[i] |= eb[i]
+		}
+		if e.min >= 1 {
+			return b
+		}
+	}
+	return byteSet{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+}
+
+// elemBytes returns the bytes the element matches.
+func elemBytes(e codeElem) byteSet {
+	var b byteSet
+	for c := 0; c < 256; c++ {
+		if codeElemMatches(e, byte(c)) {
+			b[c>>6] |= 1 << (c & 63)
+		}
+	}
+	return b
 }
 
 var modelClassRules []modelClassRule
@@ -57,6 +103,13 @@ func buildModelClassRules() []modelClassRule {
 				panic(err)
 			}
 			mr.shape = mc
+			if r[0] == "within" {
+				// The bytes of the first element, the test modelClass
+				// makes at each position.
+				mr.first = elemBytes(mc.elems[0])
+			} else {
+				mr.first = firstBytes(mc.elems)
+			}
 		default:
 			panic(fmt.Sprintf("model_classes.tsv: kind %q of %q, want word, contains, shape, start or within", r[0], r[1]))
 		}
@@ -167,17 +220,17 @@ func modelClass(model string) string {
 				}
 			}
 		case kindShape:
-			if fixedStartFits(r.shape.elems, model) && r.shape.match(model) ||
-				last != model && fixedStartFits(r.shape.elems, last) && r.shape.match(last) {
+			if r.mayStart(model) && fixedStartFits(r.shape.elems, model) && r.shape.match(model) ||
+				last != model && r.mayStart(last) && fixedStartFits(r.shape.elems, last) && r.shape.match(last) {
 				return r.class
 			}
 		case kindStart:
-			if fixedStartFits(r.shape.elems, model) && matchCodeStart(r.shape.elems, model) {
+			if r.mayStart(model) && fixedStartFits(r.shape.elems, model) && matchCodeStart(r.shape.elems, model) {
 				return r.class
 			}
 		case kindWithin:
 			for k := range model {
-				if codeElemMatches(r.shape.elems[0], model[k]) && matchCodeStart(r.shape.elems, model[k:]) {
+				if r.first.has(model[k]) && matchCodeStart(r.shape.elems, model[k:]) {
 					return r.class
 				}
 			}
