@@ -234,6 +234,7 @@ func buildModel() {
 
 	// parse.go
 	tokenSyntax = buildTokenSyntax()
+	versionBytes = buildVersionBytes()
 	blockByte = buildBlockByte()
 
 	// robot.go
