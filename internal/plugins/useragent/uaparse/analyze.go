@@ -244,7 +244,9 @@ func fillHacker(v *[numAttributes]string, h hackerInfo) {
 // scanTokens records the simple flags the other rules use.
 func (s *state) scanTokens() {
 	p := s.p
-	if len(p.products) > 0 && strings.EqualFold(p.products[0].word, "mozilla") {
+	// The lower case word, compared as bytes, is strings.EqualFold of the
+	// word: "mozilla" has no letter that a non-ASCII rune folds to (k, s).
+	if len(p.products) > 0 && p.products[0].lword == "mozilla" {
 		s.mozilla = true
 	}
 	for _, pr := range p.products {
