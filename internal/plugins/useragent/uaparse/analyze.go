@@ -123,7 +123,7 @@ func analyze(ua string) Result {
 // name of each finding whose value the order of the rules decided (see
 // slot.tied); tests use it, analysis passes nil.
 func analyzeReporting(ua string, tied func(finding string)) Result {
-	// One copy of a ready array instead of a loop of stores: the loop
+	// One copy of a ready array instead of a loop of stores, which would
 	// cost 1 % of an analysis.
 	v := allUnknown
 	if len(ua) > maxLength {

@@ -25,7 +25,7 @@ type modelClassRule struct {
 	// the shape (kinds "shape" and "start"); for kind "within", when the
 	// shape's first element matches c. A bit test rules out most models
 	// for a rule before the call of fixedStartFits or the search, which
-	// were most of modelClass's instructions.
+	// would otherwise be most of modelClass's instructions.
 	first byteSet
 }
 
@@ -102,8 +102,8 @@ func (r *ruleSet) or(o ruleSet) { r[0], r[1] = r[0]|o[0], r[1]|o[1] }
 // "start" row, a first byte in its set first (of the model, or for a
 // shape of its last word); a "within" row is always tried. modelClass
 // goes through the rows of the union in order, so the first match is the
-// same as when it tried all 74 rows in turn, the cost of which was half
-// of its instructions.
+// one a trial of every row in turn would find, at a fraction of the cost
+// (the trial of all 74 rows is half of modelClass's instructions).
 var (
 	classWordByEnd    [256]ruleSet
 	classShapeByFirst [256]ruleSet

@@ -218,7 +218,7 @@ func (n *needleSet) scan(s string, found *needleBits) {
 	// Eight bytes can be read at every position but the last seven. The
 	// window is an array pointer made from the string's address, not a
 	// slice of b: the loop condition already keeps it inside the string,
-	// and &b[i] with its slice cost two bounds checks and the slice
+	// and &b[i] with its slice would add two bounds checks and the slice
 	// arithmetic, a third of the instructions of a position.
 	for ; i+8 <= len(b); i++ {
 		x := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(base, i))[:])
