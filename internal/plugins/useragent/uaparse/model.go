@@ -330,6 +330,7 @@ func buildModel() {
 
 	// device.go
 	brandsByInitial = buildBrandsByInitial()
+	brandSeconds = buildBrandSeconds()
 
 	// tables.go
 	windowsOEMs = tableMap("windows_oem.tsv", tableColumns["windows_oem.tsv"])
