@@ -1,6 +1,7 @@
 package uaparse
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"unsafe"
 )
@@ -214,7 +215,35 @@ func pack(v *[numAttributes]string) Result {
 	off, k := 0, 0
 	for m := known &^ wideBit; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros64(m)
-		off += copyText(unsafe.Add(base, header+off), v[i])
+		// Values are short (a name, a version): one of 4 to 16 bytes is
+		// copied as two words, which beats both a loop of bytes and the
+		// call of memmove that copy makes. The words are stored
+		// little-endian as they were read, so the bytes land in their
+		// order on every architecture. The copy is written out here
+		// rather than called: as a function of its own it is past the
+		// compiler's inlining budget, and the call would cost as much as
+		// the copy.
+		t := v[i]
+		d := unsafe.Slice((*byte)(unsafe.Add(base, header+off)), len(t))
+		switch l := len(t); {
+		case l > 16:
+			copy(d, t)
+		case l >= 8:
+			// The first and the last eight bytes, which overlap when
+			// the value is shorter than 16.
+			last := le64(t, l-8)
+			binary.LittleEndian.PutUint64(d, le64(t, 0))
+			binary.LittleEndian.PutUint64(d[l-8:], last)
+		case l >= 4:
+			last := le32(t, l-4)
+			binary.LittleEndian.PutUint32(d, le32(t, 0))
+			binary.LittleEndian.PutUint32(d[l-4:], last)
+		default:
+			for j := range d {
+				d[j] = t[j]
+			}
+		}
+		off += len(t)
 		k++
 		if width == 2 {
 			*(*uint16)(unsafe.Add(base, 8+2*k)) = uint16(off)
@@ -223,20 +252,6 @@ func pack(v *[numAttributes]string) Result {
 		}
 	}
 	return Result{p: base}
-}
-
-// copyText copies s to dst, which has room for it, and returns its length.
-// Values are short (a name, a version), for which a loop of bytes beats the
-// call of memmove that copy makes.
-func copyText(dst unsafe.Pointer, s string) int {
-	if len(s) > 16 {
-		return copy(unsafe.Slice((*byte)(dst), len(s)), s)
-	}
-	d := unsafe.Slice((*byte)(dst), len(s))
-	for j := range d {
-		d[j] = s[j]
-	}
-	return len(s)
 }
 
 // value returns attribute i; i is in range. It is what a cached answer

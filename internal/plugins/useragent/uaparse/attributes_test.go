@@ -7,8 +7,9 @@ import (
 
 // TestPackLayouts checks both layouts of a Result: the narrow one every real
 // answer takes, and the wide one for text of 64 KiB or more, with Unknown,
-// empty values (also last) and values of every length around the byte loop's
-// limit of copyText.
+// empty values (also last) and values of every length around the limits of
+// pack's word copies (4, 8 and 16 bytes), with bytes that differ, so that a
+// word written to the wrong place shows.
 func TestPackLayouts(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -31,7 +32,7 @@ func TestPackLayouts(t *testing.T) {
 				case 2:
 					v[i] = string(rune('a' + i%26))
 				default:
-					v[i] = strings.Repeat("x", i%18) + "."
+					v[i] = "0123456789abcdefgh"[:i%18] + "."
 				}
 			}
 			v[numAttributes-1] = ""

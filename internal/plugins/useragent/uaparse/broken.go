@@ -468,9 +468,7 @@ func hasThreeSpaces(ua string) bool {
 	var prev uint64 // space bits of the eight bytes before
 	i := 0
 	for ; i+8 <= len(ua); i += 8 {
-		// The compiler turns these eight byte loads into one.
-		x := uint64(ua[i]) | uint64(ua[i+1])<<8 | uint64(ua[i+2])<<16 | uint64(ua[i+3])<<24 |
-			uint64(ua[i+4])<<32 | uint64(ua[i+5])<<40 | uint64(ua[i+6])<<48 | uint64(ua[i+7])<<56
+		x := le64(ua, i)
 		// y has a zero byte where x has a space; the top bit of a byte
 		// of m is set exactly for those (no borrow runs between bytes:
 		// the low seven bits are added without carry out of the byte).

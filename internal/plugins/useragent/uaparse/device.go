@@ -464,7 +464,11 @@ func startsWithBrand(tok string) bool {
 	if tok == "" {
 		return false
 	}
-	for _, b := range brandsByInitial[lowerASCII(tok[0])] {
+	c := lowerASCII(tok[0])
+	if len(tok) > 1 && !brandSeconds[c].has(lowerASCII(tok[1])) {
+		return false
+	}
+	for _, b := range brandsByInitial[c] {
 		if len(tok) >= len(b) && asciiHasPrefixLower(tok, b) {
 			return true
 		}
@@ -475,6 +479,26 @@ func startsWithBrand(tok string) bool {
 // brandsByInitial lists the distinct brand names of brandPrefixes in lower
 // case, by their first byte.
 var brandsByInitial [256][]string
+
+// brandSeconds has, by a brand's first byte, the set of the second bytes
+// of the brands of brandsByInitial (every byte for a brand of one letter).
+// A token whose second byte is none of them starts with no brand: one bit
+// test spares the comparisons with every brand of the initial, which
+// deviceFromTokens would make for most tokens of every user agent.
+var brandSeconds [256]byteSet
+
+func buildBrandSeconds() (t [256]byteSet) {
+	for c, bs := range brandsByInitial {
+		for _, b := range bs {
+			if len(b) == 1 {
+				t[c] = byteSet{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+				continue
+			}
+			t[c][b[1]>>6] |= 1 << (b[1] & 63)
+		}
+	}
+	return t
+}
 
 func buildBrandsByInitial() (t [256][]string) {
 	seen := map[string]bool{}

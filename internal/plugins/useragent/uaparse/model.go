@@ -228,6 +228,7 @@ func buildModel() {
 
 	// parse.go
 	tokenSyntax = buildTokenSyntax()
+	versionBytes = buildVersionBytes()
 	blockByte = buildBlockByte()
 
 	// robot.go
@@ -324,6 +325,7 @@ func buildModel() {
 
 	// device.go
 	brandsByInitial = buildBrandsByInitial()
+	brandSeconds = buildBrandSeconds()
 
 	// tables.go
 	windowsOEMs = tableMap("windows_oem.tsv", tableColumns["windows_oem.tsv"])
@@ -388,5 +390,4 @@ func buildModel() {
 	// needles.go's init function: index the needles once all are
 	// registered.
 	uaNeedles.build()
-	needlesAllIndexed = uaNeedles.allIndexed
 }

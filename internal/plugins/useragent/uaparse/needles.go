@@ -2,6 +2,7 @@ package uaparse
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/bits"
 	"slices"
 	"strings"
@@ -19,10 +20,12 @@ import (
 // needleID identifies a needle registered in uaNeedles.
 type needleID uint16
 
-// needleCap is the number of needles the bit set of a parse holds. Needles
-// registered beyond it (and needles shorter than two bytes, which the
-// two-byte index cannot hold) still work: they are answered by a scan of
-// the string, as before, so growing the rules never breaks an answer.
+// needleCap is the number of needles the bit set of a parse holds. Every
+// needle has its bit, so that has is a bit test and nothing else (it is
+// asked some two hundred times an analysis): build refuses more needles
+// than this, and the constant is then to be raised. Needles shorter than
+// two bytes, which the index cannot hold, are searched for after the pass
+// and get their bit too.
 const needleCap = 1024
 
 type needleBits [needleCap / 64]uint64
@@ -45,10 +48,6 @@ type needleSet struct {
 	words []string
 	ids   map[string]needleID
 
-	// allIndexed is set by build when every needle is in the bit set,
-	// which spares has the check of each identifier.
-	allIndexed bool
-
 	grams [65536 / 64]uint64
 	// rank[w] counts the bits of grams in its words before w, so that
 	// the hashes present are numbered in order: spans[rank[h>>6] + bits
@@ -66,15 +65,23 @@ type needleSet struct {
 	// word b; short lists those needles.
 	pairs [65536 / 64]uint64
 	short []shortNeedle
+
+	// tiny lists the needles shorter than two bytes, searched for one by
+	// one (there are none in the tables as they stand).
+	tiny []shortNeedle
 }
 
 type shortNeedle struct {
 	pair uint16
 	id   needleID
+	word string // for a tiny needle
 }
 
 // gramHash hashes the three low bytes of x.
-func gramHash(x uint64) uint16 { return uint16((uint32(x) & 0xffffff) * 0x9e3779b1 >> 16) }
+func gramHash(x uint64) uint16 { return uint16(gramHash32(x)) }
+
+// gramHash32 is gramHash as a 32-bit word.
+func gramHash32(x uint64) uint32 { return (uint32(x) & 0xffffff) * 0x9e3779b1 >> 16 }
 
 type needleSpan struct{ lo, hi uint16 }
 
@@ -93,8 +100,7 @@ type needleEntry struct {
 // injection signature occur"), as a mask over the bit set.
 type needleGroup struct {
 	mask   needleBits
-	lo, hi int        // the words of mask that can be non-zero: [lo, hi)
-	slow   []needleID // needles outside the bit set, answered by a scan
+	lo, hi int // the words of mask that can be non-zero: [lo, hi)
 }
 
 var uaNeedles *needleSet
@@ -119,9 +125,8 @@ func (n *needleSet) group(words []string) needleGroup {
 		id := n.add(w)
 		if n.indexed(id) {
 			g.mask.set(id)
-		} else {
-			g.slow = append(g.slow, id)
 		}
+		// A needle past needleCap makes build fail, so none is lost.
 	}
 	// The needles of a group are mostly registered together, so their
 	// bits fall in a few words; hasAny looks only at those.
@@ -137,15 +142,20 @@ func (n *needleSet) group(words []string) needleGroup {
 	return g
 }
 
-// indexed reports whether a needle is found by the scan rather than by a
-// search of its own.
+// indexed reports whether a needle has its bit in the set; build makes
+// sure every one has.
 func (n *needleSet) indexed(id needleID) bool {
-	return int(id) < needleCap && len(n.words[id]) >= 2
+	return int(id) < needleCap
 }
 
-// build makes the index once every needle is registered.
+// build makes the index once every needle is registered. It panics when
+// there are more needles than the bit set holds: that is a change of the
+// tables, found by any test before the build is shipped, and the answer
+// is to raise needleCap.
 func (n *needleSet) build() {
-	n.allIndexed = true
+	if len(n.words) > needleCap {
+		panic(fmt.Sprintf("uaparse: %d needles registered, the bit set holds %d: raise needleCap", len(n.words), needleCap))
+	}
 	byHash := map[uint16][]needleEntry{}
 	var order []uint16
 	file := func(h uint16, e needleEntry) {
@@ -156,8 +166,8 @@ func (n *needleSet) build() {
 	}
 	for i, w := range n.words {
 		id := needleID(i)
-		if !n.indexed(id) {
-			n.allIndexed = false
+		if len(w) < 2 {
+			n.tiny = append(n.tiny, shortNeedle{id: id, word: w})
 			continue
 		}
 		e := needleEntry{n: len(w), id: id}
@@ -192,26 +202,32 @@ func (n *needleSet) build() {
 	}
 }
 
-// needlesAllIndexed copies uaNeedles.allIndexed into a plain variable,
-// which keeps has within the compiler's inlining budget. buildModel sets
-// it once every needle is registered and uaNeedles built.
-var needlesAllIndexed bool
-
-// scan records in found every indexed needle that occurs in s.
+// scan records in found every needle that occurs in s.
 func (n *needleSet) scan(s string, found *needleBits) {
+	for _, e := range n.tiny {
+		if strings.Contains(s, e.word) {
+			found.set(e.id)
+		}
+	}
 	if len(s) < 2 {
 		return
 	}
 	b := unsafe.Slice(unsafe.StringData(s), len(s))
+	base := unsafe.Pointer(unsafe.StringData(s))
 	i := 0
-	// Eight bytes can be read at every position but the last seven. A
-	// window of constant length spares the bounds checks and the slice
-	// arithmetic of b[i:] at each position.
+	// Eight bytes can be read at every position but the last seven. The
+	// window is an array pointer made from the string's address, not a
+	// slice of b: the loop condition already keeps it inside the string,
+	// and &b[i] with its slice would add two bounds checks and the slice
+	// arithmetic, a third of the instructions of a position.
 	for ; i+8 <= len(b); i++ {
-		x := binary.LittleEndian.Uint64(unsafe.Slice(&b[i], 8))
-		h, pair := gramHash(x), uint16(x)
-		if (n.grams[h>>6]>>(h&63)|n.pairs[pair>>6]>>(pair&63))&1 != 0 {
-			n.candidates(s[i:], x, h, found)
+		x := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(base, i))[:])
+		// The hash and the pair as 32-bit words (below 65,536 by their
+		// shift and mask, which the compiler sees): indexing with
+		// uint16 values costs a zero extension each.
+		h, pair := gramHash32(x), uint32(x)&0xffff
+		if n.grams[h>>6]&(1<<(h&63)) != 0 || n.pairs[pair>>6]&(1<<(pair&63)) != 0 {
+			n.candidates(s[i:], x, uint16(h), found)
 		}
 	}
 	for ; i+1 < len(b); i++ {
@@ -222,7 +238,7 @@ func (n *needleSet) scan(s string, found *needleBits) {
 			x = x<<8 | uint64(b[j])
 		}
 		h, pair := gramHash(x), uint16(x)
-		if (n.grams[h>>6]>>(h&63)|n.pairs[pair>>6]>>(pair&63))&1 != 0 {
+		if n.grams[h>>6]&(1<<(h&63)) != 0 || n.pairs[pair>>6]&(1<<(pair&63)) != 0 {
 			n.candidates(s[i:], x, h, found)
 		}
 	}
@@ -253,24 +269,11 @@ func (n *needleSet) candidates(rest string, x uint64, h uint16, found *needleBit
 
 // has reports whether the needle occurs in the lower case user agent.
 //
-// It is asked thousands of times per analysis, so it is kept small enough
-// to be inlined: the bit test when every needle is indexed (the case the
-// tests enforce), a call otherwise.
+// It is asked some two hundred times per analysis, so it is one bit test:
+// every needle has its bit (build). Every identifier is below needleCap,
+// so the mask only spares the bounds check.
 func (p *parsed) has(id needleID) bool {
-	if needlesAllIndexed {
-		// Every identifier is below needleCap here, so the mask only
-		// spares the bounds check.
-		return p.found[id>>6&(needleCap/64-1)]&(1<<(id&63)) != 0
-	}
-	return p.hasSlow(id)
-}
-
-// hasSlow answers has when some needle is outside the bit set.
-func (p *parsed) hasSlow(id needleID) bool {
-	if uaNeedles.indexed(id) {
-		return p.found.has(id)
-	}
-	return strings.Contains(p.low, uaNeedles.words[id])
+	return p.found[id>>6&(needleCap/64-1)]&(1<<(id&63)) != 0
 }
 
 // index returns the position of the first occurrence of the needle in the
@@ -288,11 +291,6 @@ func (p *parsed) index(id needleID) int {
 func (p *parsed) hasAny(g *needleGroup) bool {
 	for i := g.lo; i < g.hi; i++ {
 		if p.found[i]&g.mask[i] != 0 {
-			return true
-		}
-	}
-	for _, id := range g.slow {
-		if strings.Contains(p.low, uaNeedles.words[id]) {
 			return true
 		}
 	}
@@ -380,9 +378,7 @@ func newNeedleList(ids []needleID) *needleList {
 	rows := map[needleID][]uint16{}
 	for i, id := range ids {
 		if !uaNeedles.indexed(id) {
-			// rowsFound reads the bit set only; a list with such a
-			// needle is answered row by row.
-			l.group.slow = append(l.group.slow, id)
+			// A needle past needleCap makes build fail.
 			continue
 		}
 		l.group.mask.set(id)
@@ -409,14 +405,6 @@ func newNeedleList(ids []needleID) *needleList {
 // asking p.has of each row in turn.
 func (p *parsed) rowsFound(l *needleList, buf []uint16) []uint16 {
 	out := buf[:0]
-	if len(l.group.slow) != 0 {
-		for i, id := range l.ids {
-			if p.has(id) {
-				out = append(out, uint16(i))
-			}
-		}
-		return out
-	}
 	for w := l.group.lo; w < l.group.hi; w++ {
 		for m := p.found[w] & l.group.mask[w]; m != 0; m &= m - 1 {
 			sp := l.byID[w*64+bits.TrailingZeros64(m)]

@@ -8,14 +8,15 @@ import (
 )
 
 // TestNeedlesIndexed checks that every needle is answered by the single
-// scan: one shorter than two bytes or beyond the bit set would still be
-// answered, but by a scan of its own, which is the cost the set removes.
+// scan: one shorter than two bytes would still be answered, but by a search
+// of its own, which is the cost the set removes (and more needles than the
+// bit set holds make the model fail to build).
 func TestNeedlesIndexed(t *testing.T) {
 	if len(uaNeedles.words) > needleCap {
 		t.Errorf("%d needles registered, the bit set holds %d", len(uaNeedles.words), needleCap)
 	}
 	for i, w := range uaNeedles.words {
-		if !uaNeedles.indexed(needleID(i)) {
+		if !uaNeedles.indexed(needleID(i)) || len(w) < 2 {
 			t.Errorf("needle %q is not indexed", w)
 		}
 		if w != strings.ToLower(w) {
@@ -183,5 +184,25 @@ func TestRowsFoundMatchesHas(t *testing.T) {
 		if checked[name] == 0 {
 			t.Errorf("%s: no row found in any user agent, the comparison tests nothing", name)
 		}
+	}
+}
+
+// TestTinyNeedles checks that a needle shorter than two bytes, which the
+// index cannot hold, still gets its bit from the scan.
+func TestTinyNeedles(t *testing.T) {
+	n := &needleSet{ids: map[string]needleID{}}
+	x, ab, abc, q := n.add("x"), n.add("ab"), n.add("abc"), n.add("q")
+	n.build()
+	var found needleBits
+	n.scan("zzabx", &found)
+	for id, want := range map[needleID]bool{x: true, ab: true, abc: false, q: false} {
+		if got := found.has(id); got != want {
+			t.Errorf("needle %q in %q: %v, want %v", n.words[id], "zzabx", got, want)
+		}
+	}
+	found = needleBits{}
+	n.scan("x", &found)
+	if !found.has(x) {
+		t.Error("one-byte needle not found in a one-byte string")
 	}
 }

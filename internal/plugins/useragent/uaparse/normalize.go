@@ -15,7 +15,7 @@ func normalizeName(s string) string { return normalizeNameIn(nil, s) }
 // normalizeNameIn is normalizeName with the result in the analysis's
 // arena (parsed.concat) when p has one.
 func normalizeNameIn(p *parsed, s string) string {
-	s = strings.TrimSpace(s)
+	s = trimSpace(s)
 	if s == "" {
 		return s
 	}
@@ -124,7 +124,7 @@ func versionMajor(v string) string {
 
 // cleanVersion trims decorations around a version token.
 func cleanVersion(v string) string {
-	v = strings.TrimSpace(v)
+	v = trimSpace(v)
 	v = cutVersionTail.trimRight(v)
 	if v == "" {
 		return Unknown

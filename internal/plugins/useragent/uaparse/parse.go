@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -98,9 +99,7 @@ func asciiLowerInto(s string, buf []byte) string {
 	// anything above 'Z'. The letters get 0x20 added.
 	const ones = 0x0101010101010101
 	for ; i+8 <= len(s); i += 8 {
-		// The compiler turns these eight byte loads into one.
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		x := le64(s, i)
 		low7 := x &^ (0x80 * ones)
 		upper := (low7 + (0x80-'A')*ones) &^ (low7 + (0x80-'Z'-1)*ones) &^ x & (0x80 * ones)
 		binary.LittleEndian.PutUint64(b[i:], x|upper>>2)
@@ -113,6 +112,22 @@ func asciiLowerInto(s string, buf []byte) string {
 		b[i] = c
 	}
 	return unsafe.String(&b[0], len(b))
+}
+
+// le64 returns the eight bytes of s from i as a little-endian word; i+8 is
+// at most len(s). The one slice expression leaves the compiler a string of
+// known length, so the eight byte loads become one load with a single
+// bounds check instead of one check per byte.
+func le64(s string, i int) uint64 {
+	w := s[i : i+8]
+	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+}
+
+// le32 is le64 for four bytes.
+func le32(s string, i int) uint32 {
+	w := s[i : i+4]
+	return uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24
 }
 
 // asciiLower lower-cases ASCII letters only, so byte offsets stay valid even
@@ -169,6 +184,27 @@ func (p *parsed) inLow(s string) bool {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// trimSpace is strings.TrimSpace with a quick answer for the usual token,
+// whose first and last bytes are ASCII and not white space: then there is
+// nothing to trim (an ASCII byte is a whole character, so no space can
+// start or end the string). Tokens, versions and names are trimmed some
+// ten times an analysis; two table look-ups cost a fraction of
+// strings.TrimSpace's scans from both ends.
+func trimSpace(s string) string {
+	if s == "" || solidEdge[s[0]] && solidEdge[s[len(s)-1]] {
+		return s
+	}
+	return strings.TrimSpace(s)
+}
+
+// solidEdge marks the ASCII bytes that strings.TrimSpace does not trim.
+var solidEdge = func() (t [256]bool) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		t[c] = !unicode.IsSpace(rune(c))
+	}
+	return t
+}()
 
 // parsedPool recycles the parse state, the largest allocation of an
 // analysis (about 2 KB with its token arrays and buffers). No answer
@@ -252,7 +288,7 @@ func (p *parsed) tokenise() *parsed {
 			for ns < i && isSpace(ua[ns]) {
 				ns++
 			}
-			name := strings.TrimSpace(ua[ns:i])
+			name := trimSpace(ua[ns:i])
 			if cfNetwork {
 				if app, v, rest, ok := splitGluedApp(name); ok {
 					p.addProduct(app, v)
@@ -306,10 +342,30 @@ func buildTokenSyntax() (t [256]bool) {
 	return t
 }
 
+// versionBytes classifies the bytes for scanVersion: versionEnd for white
+// space, a block or a separator, versionUpper for an upper case letter, 0
+// for the rest.
+var versionBytes [256]uint8
+
+const (
+	versionEnd = 1 + iota
+	versionUpper
+)
+
+func buildVersionBytes() (t [256]uint8) {
+	for _, c := range []byte(" \t\r\n()[];,/") {
+		t[c] = versionEnd
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = versionUpper
+	}
+	return t
+}
+
 // addWords records trailing text without a version ("like Gecko",
 // "SmartTV") as products with an empty version, one per word run.
 func (p *parsed) addWords(s, e int) {
-	t := strings.TrimSpace(p.ua[s:e])
+	t := trimSpace(p.ua[s:e])
 	if t == "" {
 		return
 	}
@@ -327,7 +383,7 @@ func (p *parsed) addWords(s, e int) {
 	}
 	// "Opera 8.50", "Links (2.8": a name followed by a bare version.
 	if k := strings.LastIndexByte(t, ' '); k > 0 && isVersionLike(t[k+1:]) && !isVersionLike(t) {
-		p.addProduct(strings.TrimSpace(t[:k]), t[k+1:])
+		p.addProduct(trimSpace(t[:k]), t[k+1:])
 		return
 	}
 	p.addProduct(t, "")
@@ -343,7 +399,7 @@ func (p *parsed) addProduct(name, version string) {
 	}
 	lname := p.lowerOf(name)
 	lword := lname[len(lname)-len(word):]
-	p.products = append(p.products, product{name: name, word: word, version: strings.TrimSpace(version),
+	p.products = append(p.products, product{name: name, word: word, version: trimSpace(version),
 		lname: lname, lword: lword})
 	if len(lword) > 0 {
 		k := productKey(len(lword), lword[0])
@@ -359,10 +415,17 @@ func scanVersion(s string, i int) int {
 	n := len(s)
 	for i < n {
 		c := s[i]
-		if isSpace(c) || c == '(' || c == ')' || c == ';' || c == ',' || c == '/' || c == '[' || c == ']' {
+		// One look-up instead of eleven comparisons per byte of the
+		// version, most of which are digits and dots.
+		vc := versionBytes[c]
+		if vc == 0 {
+			i++
+			continue
+		}
+		if vc == versionEnd {
 			return i
 		}
-		if c >= 'A' && c <= 'Z' && i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+		if i > 0 && s[i-1] >= '0' && s[i-1] <= '9' { // c is an upper case letter
 			j := i
 			for j < n && ((s[j] >= 'a' && s[j] <= 'z') || (s[j] >= 'A' && s[j] <= 'Z')) {
 				j++

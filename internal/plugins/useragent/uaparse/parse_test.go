@@ -27,3 +27,14 @@ func TestASCIILowerInto(t *testing.T) {
 		}
 	}
 }
+
+// TestTrimSpace compares trimSpace with strings.TrimSpace on strings whose
+// edges are ASCII, white space of either kind, or not valid UTF-8.
+func TestTrimSpace(t *testing.T) {
+	for _, s := range []string{"", " ", "a", " a ", "a b", "\va", "a\f", "\ta\n", "a\u00a0", "\u00a0a",
+		"\u2003x\u2003", "a\u0085", "\u0085a", "\xff", "a\xff", "\xc2", "é", "x\u3000"} {
+		if got, want := trimSpace(s), strings.TrimSpace(s); got != want {
+			t.Errorf("trimSpace(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
