@@ -677,7 +677,34 @@ func referenceModel(m, lastWord string) string {
 		(m[2*k+1] == '-' || m[2*k+1] == '_') {
 		m = m[k+1:]
 	}
+	return withoutNetworkTag(m)
+}
+
+// withoutNetworkTag is a reference phone's model without the tags its
+// browser adds for China Mobile's network: "_TD" for the TD-SCDMA radio
+// and "_CMCC" for the carrier ("Coolpad8190_CMCC_TD", "GT-S6818_TD"). The
+// maker's model is what stands before them.
+func withoutNetworkTag(m string) string {
+	if len(m) > 4 && hasSuffixFold(m, "_td") {
+		m = m[:len(m)-3]
+		if len(m) > 6 && hasSuffixFold(m, "_cmcc") {
+			m = m[:len(m)-5]
+		}
+	}
 	return m
+}
+
+// embeddedReference is the model of a reference phone's browser product
+// written whole into the Android comment's model field
+// ("SAMSUNG-GT-S7568_TD/1.0 Android/4.0.4 Release/07.15.2012
+// Browser/AppleWebKit534.30 Build/IMM76D"): the model is the product's
+// name, before its release and the system's and browser's products.
+func embeddedReference(m string) (string, bool) {
+	k := strings.IndexByte(m, '/')
+	if k <= 0 || !strings.Contains(m[k:], " Android/") {
+		return m, false
+	}
+	return withoutNetworkTag(m[:k]), true
 }
 
 // lumiaDesktopMode reads Edge on Windows 10 Mobile asking for the desktop
@@ -747,7 +774,7 @@ func (s *state) androidDevice() {
 		if k := strings.Index(lt, "build/"); k >= 0 {
 			m := strings.TrimSpace(t[:k])
 			if m != "" {
-				model = m
+				model, _ = embeddedReference(m)
 				build = lt[k+len("build/"):]
 				break
 			}
@@ -980,6 +1007,11 @@ func (s *state) modelElsewhere() (model string, reference bool) {
 		// The browsers of MediaTek's reference phones start with the
 		// model and its hardware revision: "Athens15_TD/V2 Linux/3.0.13
 		// Android/4.0 Release/02.15.2012 Browser/AppleWebKit534.30".
+		// A known maker's model loses the network's tags
+		// ("Philips T3566_TD/V1"); an unknown one keeps them.
+		if b, _ := brandOfModel(p.products[0].name); b != "" {
+			return withoutNetworkTag(p.products[0].name), true
+		}
 		return p.products[0].name, true
 	}
 	if n := len(p.products); n > 1 && len(p.entries) > 0 && p.products[n-1].version == "" && strings.IndexByte(p.products[n-1].name, ' ') > 0 {

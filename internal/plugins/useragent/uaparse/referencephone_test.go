@@ -25,6 +25,28 @@ func TestReferencePhoneModel(t *testing.T) {
 	})
 }
 
+// TestReferencePhoneNetworkTags shows the tags the browsers of reference
+// phones add for China Mobile's network ("_TD" for the TD-SCDMA radio,
+// "_CMCC" for the carrier) left out of the model, on user agents written
+// for the test, and the browser's whole product written into the Android
+// comment's model field cut to its model: its release, the system's and
+// the browser's products are no part of the device's name.
+func TestReferencePhoneNetworkTags(t *testing.T) {
+	dev := func(brand, name string) map[string]string {
+		return map[string]string{"DeviceClass": "Phone", "DeviceBrand": brand, "DeviceName": name, "OperatingSystemName": "Android"}
+	}
+	const tail = " Linux/3.4.5 Android/4.2.2 Release/05.02.2013 Browser/AppleWebKit534.30 Mobile Safari/534.30"
+	checkRuleCases(t, []ruleCase{
+		{"EXAMPLO-Q999_TD/1.0" + tail, dev("Examplo", "Examplo Q999")},
+		{"Examplo_Q7_CMCC_TD/1.0" + tail, dev("Examplo", "Examplo Q7")},
+		{"Philips X999_TD/V1" + tail, dev("Philips", "Philips X999")},
+		{"Mozilla/5.0 (Linux; U; Android 4.0.4; zh-cn; SAMSUNG-GT-S7568_TD/1.0 Android/4.0.4 Release/07.15.2012 Browser/AppleWebKit534.30 Build/IMM76D) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30",
+			dev("Samsung", "Samsung GT-S7568")},
+		{"Mozilla/5.0 (Linux; U; Android 4.0.3; zh-cn; EXAMPLO_Q8_TD/1.0 Android/4.0.3 Release/6.20.2013 Browser/AppleWebKit534.30 Build/MocorDroid4.0.3) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30",
+			dev("Examplo", "Examplo Q8")},
+	})
+}
+
 // TestDeviceProduct shows an Android app's own "Device/<Maker>-<Model>"
 // product naming the phone, on user agents written for the test, the
 // maker written twice or not.
