@@ -694,17 +694,24 @@ func withoutNetworkTag(m string) string {
 	return m
 }
 
-// embeddedReference is the model of a reference phone's browser product
-// written whole into the Android comment's model field
-// ("SAMSUNG-GT-S7568_TD/1.0 Android/4.0.4 Release/07.15.2012
-// Browser/AppleWebKit534.30 Build/IMM76D"): the model is the product's
-// name, before its release and the system's and browser's products.
+// embeddedReference is the model of a phone's browser product written
+// whole into the Android comment's model field, with more products after
+// it: a reference phone's ("SAMSUNG-GT-S7568_TD/1.0 Android/4.0.4
+// Release/07.15.2012 Browser/AppleWebKit534.30 Build/IMM76D") or a
+// maker's build ("HUAWEI P7-L10/HuaweiP7-L10C02B129 Browser/Browser/4.4.2").
+// The model is the first product's name. A firmware after the slash with
+// nothing after it stays ("SAMSUNG GT-I8190N/I8190NXXANI1", as Yauaa
+// writes it).
 func embeddedReference(m string) (string, bool) {
 	k := strings.IndexByte(m, '/')
-	if k <= 0 || !strings.Contains(m[k:], " Android/") {
+	if k <= 0 {
 		return m, false
 	}
-	return withoutNetworkTag(m[:k]), true
+	sp := strings.IndexByte(m[k:], ' ')
+	if sp < 0 || strings.IndexByte(m[k+sp:], '/') < 0 {
+		return m, false
+	}
+	return withoutNetworkTag(strings.TrimSpace(m[:k])), true
 }
 
 // lumiaDesktopMode reads Edge on Windows 10 Mobile asking for the desktop
@@ -783,7 +790,7 @@ func (s *state) androidDevice() {
 		if isAndroidNoise(lt) && !modelLikeLocale(t) {
 			continue
 		}
-		model = t
+		model, _ = embeddedReference(t)
 		break
 	}
 	// Only the model of the Android comment, or the one a reference

@@ -28,9 +28,11 @@ func TestReferencePhoneModel(t *testing.T) {
 // TestReferencePhoneNetworkTags shows the tags the browsers of reference
 // phones add for China Mobile's network ("_TD" for the TD-SCDMA radio,
 // "_CMCC" for the carrier) left out of the model, on user agents written
-// for the test, and the browser's whole product written into the Android
-// comment's model field cut to its model: its release, the system's and
-// the browser's products are no part of the device's name.
+// for the test, and a browser's whole product written into the Android
+// comment's model field, with more products after it, cut to its model:
+// its release, the system's and the browser's products are no part of the
+// device's name; a firmware alone after the model stays, as Yauaa writes
+// it.
 func TestReferencePhoneNetworkTags(t *testing.T) {
 	dev := func(brand, name string) map[string]string {
 		return map[string]string{"DeviceClass": "Phone", "DeviceBrand": brand, "DeviceName": name, "OperatingSystemName": "Android"}
@@ -44,6 +46,10 @@ func TestReferencePhoneNetworkTags(t *testing.T) {
 			dev("Samsung", "Samsung GT-S7568")},
 		{"Mozilla/5.0 (Linux; U; Android 4.0.3; zh-cn; EXAMPLO_Q8_TD/1.0 Android/4.0.3 Release/6.20.2013 Browser/AppleWebKit534.30 Build/MocorDroid4.0.3) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30",
 			dev("Examplo", "Examplo Q8")},
+		{"Mozilla/5.0 (Linux; U; Android 4.4.2; EXAMPLO Q7-L10/ExamploQ7-L10C02B129 Browser/Browser/4.4.2) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/30.0.0.0 Mobile Safari/537.36",
+			dev("Examplo", "Examplo Q7-L10")},
+		{"Mozilla/5.0 (Linux; U; Android 4.1.2; nl-be; SAMSUNG GT-I9999N/I9999NXXANI1 Build/JZO54K) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30",
+			dev("Samsung", "Samsung GT-I9999N/I9999NXXANI1")},
 	})
 }
 
