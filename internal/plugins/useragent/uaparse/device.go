@@ -861,6 +861,14 @@ func (s *state) androidDevice() {
 		// ("Build/HUAWEIMAR-L21A") even when the model field is odd.
 		brand, rest = "Huawei", model
 	}
+	if brand == "Huawei" && len(build) > len(model)+3 && strings.EqualFold(build[len(build)-len(model):], model) {
+		// The phones other makers sell on Huawei's designs keep
+		// Huawei's model codes; their builds name the maker before the
+		// model, as Huawei's own do ("GAR-AN00 Build/WIKOGAR-AN00").
+		if b, ok := knownBrand(build[:len(build)-len(model)]); ok && b != "Huawei" && b != "Honor" {
+			brand = b
+		}
+	}
 	if inComment {
 		// The catalogue's exact model names the maker where no prefix
 		// row names another; a prefix row may still give the class.

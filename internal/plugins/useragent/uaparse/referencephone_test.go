@@ -179,3 +179,19 @@ func TestMAUIBrowser(t *testing.T) {
 			map[string]string{"AgentName": "Opera Mini"}},
 	})
 }
+
+// TestMakerInBuild shows the phones other makers sell on Huawei's designs,
+// with Huawei's model codes, named after the maker their build writes
+// before the model, as Huawei's own builds do, on user agents written for
+// the test; Huawei's own build keeps Huawei.
+func TestMakerInBuild(t *testing.T) {
+	dev := func(brand, name string) map[string]string {
+		return map[string]string{"DeviceClass": "Phone", "DeviceBrand": brand, "DeviceName": name, "OperatingSystemName": "Android"}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 11; GAR-AN99 Build/WIKOGAR-AN99; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/88.0.4324.93 Mobile Safari/537.36",
+			dev("Wiko", "Wiko GAR-AN99")},
+		{"Mozilla/5.0 (Linux; Android 10; ELS-AN99 Build/HUAWEIELS-AN99; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/88.0.4324.93 Mobile Safari/537.36",
+			dev("Huawei", "Huawei ELS-AN99")},
+	})
+}
