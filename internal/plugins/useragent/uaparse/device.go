@@ -565,7 +565,56 @@ func (s *state) featurePhone() {
 				s.devName.set(b+" "+normalizeName(model), confProduct)
 			}
 		}
+		if (s.devBrand.v == "" || s.devBrand.v == Unknown) && p.has(kwMAUI) {
+			if k := strings.Index(p.low, "maui/"); k >= 0 {
+				if b, model := mauiBuildMaker(p.ua[k+5:]); model != "" {
+					s.devBrand.set(b, confGeneric)
+					s.devName.set(b+" "+normalizeName(model), confProduct)
+				} else if b != "" {
+					s.devBrand.set(b, confGeneric)
+					s.devName.set(b, confProduct)
+				}
+			}
+		}
 	}
+}
+
+// mauiBuildMaker reads the maker and the model a MediaTek feature phone's
+// firmware build names after "MAUI/", where the product in front is only
+// the board ("TIANQIN61M_11C_HW (MRE/3.1.00(64);
+// MAUI/_T19A_MAXVI_P11_MTK6261D_V02_20180721;..."): a word of the build
+// that is a maker of tables/brands.tsv, then the model's word. A word that
+// is no model (a version with its leading zero, "V02", or digits alone)
+// leaves the model "": the maker alone names the phone.
+func mauiBuildMaker(build string) (brand, model string) {
+	if k := strings.IndexAny(build, ";) "); k >= 0 {
+		build = build[:k]
+	}
+	for len(build) > 0 {
+		k := strings.IndexAny(build, "_-")
+		word := build
+		if k >= 0 {
+			word, build = build[:k], build[k+1:]
+		} else {
+			build = ""
+		}
+		if len(word) < 4 || !allLetters(word) {
+			continue
+		}
+		b, ok := knownBrand(word)
+		if !ok {
+			continue
+		}
+		next := build
+		if k := strings.IndexAny(next, "_-"); k >= 0 {
+			next = next[:k]
+		}
+		if next == "" || !allAlnum(next) || isDigits(next) || len(next) > 2 && (next[0] == 'V' || next[0] == 'v') && next[1] == '0' && isDigits(next[2:]) {
+			return b, ""
+		}
+		return b, next
+	}
+	return "", ""
 }
 
 // wapBrowserSlot reads the browser a WAP phone writes where a version

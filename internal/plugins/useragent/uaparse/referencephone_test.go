@@ -195,3 +195,22 @@ func TestMakerInBuild(t *testing.T) {
 			dev("Huawei", "Huawei ELS-AN99")},
 	})
 }
+
+// TestMAUIBuildMaker shows a MediaTek feature phone named by the maker and
+// model its firmware build writes after "MAUI/", on user agents written for
+// the test: the product in front is the board; a maker the brands table
+// does not know names nothing, and a version where the model would be
+// leaves the maker alone.
+func TestMAUIBuildMaker(t *testing.T) {
+	const head, tail = "EXAMPLO61M_11C_HW (MRE/3.1.00(64);MAUI/", ";BDATE/2018/07/21 11:50;LCD/240320;CHIP/MT6261;KEY/Normal;TOUCH/0;CAMERA/1;SENSOR/0;DEV/EXAMPLO61M_11C_HW;WAP Browser/MAUI (HTTP PGDL;HTTPS);) Q03C1-2.40 en-US"
+	dev := func(brand, name string) map[string]string {
+		return map[string]string{"DeviceClass": "Mobile", "DeviceBrand": brand, "DeviceName": name}
+	}
+	checkRuleCases(t, []ruleCase{
+		{head + "_T19A_MAXVI_P99_MTK6261D_V02_20180721" + tail, dev("MAXVI", "MAXVI P99")},
+		{head + "XB59_ARTEL_V9_V06_170621_MP" + tail, dev("Artel", "Artel V9")},
+		{head + "_DE33781-EXPLAY-FIN_L104" + tail, dev("Explay", "Explay FIN")},
+		{head + "_Q9_EXAMPLO_P11_20180721" + tail, map[string]string{"DeviceBrand": "Unknown"}},
+		{head + "ARTEL_V07_20171117_MP" + tail, dev("Artel", "Artel")},
+	})
+}
