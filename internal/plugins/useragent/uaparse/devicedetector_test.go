@@ -750,6 +750,7 @@ func ddMatch(name, got string, want []string) bool {
 			got = strings.TrimSpace(got[:k])
 		}
 		got = ddWithoutRegion(got)
+		got = ddWithoutMeizuTag(got)
 	}
 	squash := name == "DeviceName" || name == "AgentName" || name == "OperatingSystemName"
 	for _, w := range want {
@@ -772,6 +773,21 @@ func ddWithoutRegion(name string) string {
 		return name[:k]
 	}
 	return name
+}
+
+// ddWithoutMeizuTag is a Meizu phone's name without the "MZ-" its browser
+// writes before every model, which Yauaa keeps in the device's name
+// ("Meizu MZ-Meizu M5" for "MZ-MEIZU_M5", a DEV answer) and device-detector
+// leaves out, with the maker's name it may repeat after the tag.
+func ddWithoutMeizuTag(name string) string {
+	rest, ok := strings.CutPrefix(name, "Meizu MZ-")
+	if !ok {
+		return name
+	}
+	if len(rest) > 6 && strings.EqualFold(rest[:6], "meizu ") {
+		rest = rest[6:]
+	}
+	return "Meizu " + rest
 }
 
 // ddSquash is a name in lower case without spaces, dashes and underscores.
