@@ -277,6 +277,10 @@ var ddBrand = map[string][]string{
 	"Redmi":          {"Redmi", "Xiaomi"},
 }
 
+// ddSubBrands are device-detector's brands that are a maker's sub-brand,
+// by maker.
+var ddSubBrands = map[string]string{"POCO": "Xiaomi", "Redmi": "Xiaomi"}
+
 func ddAccept(m map[string][]string, v string) []string {
 	if alt, ok := m[v]; ok {
 		return alt
@@ -338,6 +342,13 @@ func ddExpected(c ddCase) map[string][]string {
 			var names []string
 			for _, b := range brands {
 				names = append(names, b+" "+m)
+			}
+			if maker, ok := ddSubBrands[b]; ok {
+				// Yauaa names a sub-brand's phone after the maker with
+				// the sub-brand kept in the model ("Xiaomi Pocophone
+				// F1", "Xiaomi Redmi 7A" in its DEV cases), where
+				// device-detector's model leaves the sub-brand out.
+				names = append(names, maker+" "+b+" "+m)
 			}
 			exp["DeviceName"] = append(names, m)
 		}
