@@ -214,3 +214,13 @@ func TestMAUIBuildMaker(t *testing.T) {
 		{head + "ARTEL_V07_20171117_MP" + tail, dev("Artel", "Artel")},
 	})
 }
+
+// TestWindowsMobileTrailer shows a Windows Mobile phone's maker and model
+// after the browser's comment, on user agents written for the test: a
+// maker of tables/brands.tsv names the device.
+func TestWindowsMobileTrailer(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows CE; IEMobile 7.6) PPC; 240x320; GIGABYTE-MS999",
+			map[string]string{"DeviceClass": "Mobile", "DeviceBrand": "Gigabyte", "DeviceName": "Gigabyte MS999"}},
+	})
+}
