@@ -913,6 +913,12 @@ func (s *state) osmetaDevice() {
 		if b, ok := knownBrand(firstWord(m)); ok && len(m) > len(b) {
 			s.devBrand.set(b, confFamily)
 			s.devName.set(b+" "+strings.TrimSpace(m[len(b):]), confFamily)
+		} else if r, ok := modelPrefixOf(m); ok {
+			// "FBMD/Satellite A500": the computer's product line
+			// without its maker's name, which a row of
+			// tables/model_prefixes.tsv gives.
+			s.devBrand.set(r.brand, confFamily)
+			s.devName.set(r.brand+" "+m, confFamily)
 		}
 		return
 	}

@@ -589,7 +589,56 @@ func (s *state) featurePhone() {
 				s.devName.set(b+" "+normalizeName(model), confProduct)
 			}
 		}
+		if (s.devBrand.v == "" || s.devBrand.v == Unknown) && p.has(kwMAUI) {
+			if k := strings.Index(p.low, "maui/"); k >= 0 {
+				if b, model := mauiBuildMaker(p.ua[k+5:]); model != "" {
+					s.devBrand.set(b, confGeneric)
+					s.devName.set(b+" "+normalizeName(model), confProduct)
+				} else if b != "" {
+					s.devBrand.set(b, confGeneric)
+					s.devName.set(b, confProduct)
+				}
+			}
+		}
 	}
+}
+
+// mauiBuildMaker reads the maker and the model a MediaTek feature phone's
+// firmware build names after "MAUI/", where the product in front is only
+// the board ("TIANQIN61M_11C_HW (MRE/3.1.00(64);
+// MAUI/_T19A_MAXVI_P11_MTK6261D_V02_20180721;..."): a word of the build
+// that is a maker of tables/brands.tsv, then the model's word. A word that
+// is no model (a version with its leading zero, "V02", or digits alone)
+// leaves the model "": the maker alone names the phone.
+func mauiBuildMaker(build string) (brand, model string) {
+	if k := strings.IndexAny(build, ";) "); k >= 0 {
+		build = build[:k]
+	}
+	for len(build) > 0 {
+		k := strings.IndexAny(build, "_-")
+		word := build
+		if k >= 0 {
+			word, build = build[:k], build[k+1:]
+		} else {
+			build = ""
+		}
+		if len(word) < 4 || !allLetters(word) {
+			continue
+		}
+		b, ok := knownBrand(word)
+		if !ok {
+			continue
+		}
+		next := build
+		if k := strings.IndexAny(next, "_-"); k >= 0 {
+			next = next[:k]
+		}
+		if next == "" || !allAlnum(next) || isDigits(next) || len(next) > 2 && (next[0] == 'V' || next[0] == 'v') && next[1] == '0' && isDigits(next[2:]) {
+			return b, ""
+		}
+		return b, next
+	}
+	return "", ""
 }
 
 // wapBrowserSlot reads the browser a WAP phone writes where a version
@@ -701,7 +750,41 @@ func referenceModel(m, lastWord string) string {
 		(m[2*k+1] == '-' || m[2*k+1] == '_') {
 		m = m[k+1:]
 	}
+	return withoutNetworkTag(m)
+}
+
+// withoutNetworkTag is a reference phone's model without the tags its
+// browser adds for China Mobile's network: "_TD" for the TD-SCDMA radio
+// and "_CMCC" for the carrier ("Coolpad8190_CMCC_TD", "GT-S6818_TD"). The
+// maker's model is what stands before them.
+func withoutNetworkTag(m string) string {
+	if len(m) > 4 && hasSuffixFold(m, "_td") {
+		m = m[:len(m)-3]
+		if len(m) > 6 && hasSuffixFold(m, "_cmcc") {
+			m = m[:len(m)-5]
+		}
+	}
 	return m
+}
+
+// embeddedReference is the model of a phone's browser product written
+// whole into the Android comment's model field, with more products after
+// it: a reference phone's ("SAMSUNG-GT-S7568_TD/1.0 Android/4.0.4
+// Release/07.15.2012 Browser/AppleWebKit534.30 Build/IMM76D") or a
+// maker's build ("HUAWEI P7-L10/HuaweiP7-L10C02B129 Browser/Browser/4.4.2").
+// The model is the first product's name. A firmware after the slash with
+// nothing after it stays ("SAMSUNG GT-I8190N/I8190NXXANI1", as Yauaa
+// writes it).
+func embeddedReference(m string) (string, bool) {
+	k := strings.IndexByte(m, '/')
+	if k <= 0 {
+		return m, false
+	}
+	sp := strings.IndexByte(m[k:], ' ')
+	if sp < 0 || strings.IndexByte(m[k+sp:], '/') < 0 {
+		return m, false
+	}
+	return withoutNetworkTag(strings.TrimSpace(m[:k])), true
 }
 
 // lumiaDesktopMode reads Edge on Windows 10 Mobile asking for the desktop
@@ -771,7 +854,7 @@ func (s *state) androidDevice() {
 		if k := strings.Index(lt, "build/"); k >= 0 {
 			m := strings.TrimSpace(t[:k])
 			if m != "" {
-				model = m
+				model, _ = embeddedReference(m)
 				build = lt[k+len("build/"):]
 				break
 			}
@@ -780,7 +863,7 @@ func (s *state) androidDevice() {
 		if isAndroidNoise(lt) && !modelLikeLocale(t) {
 			continue
 		}
-		model = t
+		model, _ = embeddedReference(t)
 		break
 	}
 	// Only the model of the Android comment, or the one a reference
@@ -850,6 +933,14 @@ func (s *state) androidDevice() {
 		// Huawei and Honor name their builds after the maker and model
 		// ("Build/HUAWEIMAR-L21A") even when the model field is odd.
 		brand, rest = "Huawei", model
+	}
+	if brand == "Huawei" && len(build) > len(model)+3 && strings.EqualFold(build[len(build)-len(model):], model) {
+		// The phones other makers sell on Huawei's designs keep
+		// Huawei's model codes; their builds name the maker before the
+		// model, as Huawei's own do ("GAR-AN00 Build/WIKOGAR-AN00").
+		if b, ok := knownBrand(build[:len(build)-len(model)]); ok && b != "Huawei" && b != "Honor" {
+			brand = b
+		}
 	}
 	if inComment {
 		// The catalogue's exact model names the maker where no prefix
@@ -1004,6 +1095,11 @@ func (s *state) modelElsewhere() (model string, reference bool) {
 		// The browsers of MediaTek's reference phones start with the
 		// model and its hardware revision: "Athens15_TD/V2 Linux/3.0.13
 		// Android/4.0 Release/02.15.2012 Browser/AppleWebKit534.30".
+		// A known maker's model loses the network's tags
+		// ("Philips T3566_TD/V1"); an unknown one keeps them.
+		if b, _ := brandOfModel(p.products[0].name); b != "" {
+			return withoutNetworkTag(p.products[0].name), true
+		}
 		return p.products[0].name, true
 	}
 	if n := len(p.products); n > 1 && len(p.entries) > 0 && p.products[n-1].version == "" && strings.IndexByte(p.products[n-1].name, ' ') > 0 {

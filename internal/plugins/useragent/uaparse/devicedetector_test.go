@@ -277,6 +277,10 @@ var ddBrand = map[string][]string{
 	"Redmi":          {"Redmi", "Xiaomi"},
 }
 
+// ddSubBrands are device-detector's brands that are a maker's sub-brand,
+// by maker.
+var ddSubBrands = map[string]string{"POCO": "Xiaomi", "Redmi": "Xiaomi"}
+
 func ddAccept(m map[string][]string, v string) []string {
 	if alt, ok := m[v]; ok {
 		return alt
@@ -338,6 +342,13 @@ func ddExpected(c ddCase) map[string][]string {
 			var names []string
 			for _, b := range brands {
 				names = append(names, b+" "+m)
+			}
+			if maker, ok := ddSubBrands[b]; ok {
+				// Yauaa names a sub-brand's phone after the maker with
+				// the sub-brand kept in the model ("Xiaomi Pocophone
+				// F1", "Xiaomi Redmi 7A" in its DEV cases), where
+				// device-detector's model leaves the sub-brand out.
+				names = append(names, maker+" "+b+" "+m)
 			}
 			exp["DeviceName"] = append(names, m)
 		}
@@ -750,6 +761,7 @@ func ddMatch(name, got string, want []string) bool {
 			got = strings.TrimSpace(got[:k])
 		}
 		got = ddWithoutRegion(got)
+		got = ddWithoutMeizuTag(got)
 	}
 	squash := name == "DeviceName" || name == "AgentName" || name == "OperatingSystemName"
 	for _, w := range want {
@@ -772,6 +784,21 @@ func ddWithoutRegion(name string) string {
 		return name[:k]
 	}
 	return name
+}
+
+// ddWithoutMeizuTag is a Meizu phone's name without the "MZ-" its browser
+// writes before every model, which Yauaa keeps in the device's name
+// ("Meizu MZ-Meizu M5" for "MZ-MEIZU_M5", a DEV answer) and device-detector
+// leaves out, with the maker's name it may repeat after the tag.
+func ddWithoutMeizuTag(name string) string {
+	rest, ok := strings.CutPrefix(name, "Meizu MZ-")
+	if !ok {
+		return name
+	}
+	if len(rest) > 6 && strings.EqualFold(rest[:6], "meizu ") {
+		rest = rest[6:]
+	}
+	return "Meizu " + rest
 }
 
 // ddSquash is a name in lower case without spaces, dashes and underscores.

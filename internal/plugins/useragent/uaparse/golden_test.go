@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "359cd06cc9b4a36e88e2314faa4b99b3e45dd4a50e52383424bbb7858f5d01a7",
-	"dev-variants": "dfa1740ac2273736230e379106475f448236dacf3720ad8cda53357fb78ed768",
+	"dev":          "859a1f5ac91a8f6f17efd99288d38df8780123aad12d3d5517d57d825df28352",
+	"dev-variants": "38d43588c834bb74abcc52114f7465e6a877e151bf2f8087cd26861b877b37c0",
 	"access-log":   "27340d4bc719e9632e408218e09b801860eafe6db6c8b229a3e80324291ff713",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }

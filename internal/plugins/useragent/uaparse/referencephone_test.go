@@ -25,6 +25,34 @@ func TestReferencePhoneModel(t *testing.T) {
 	})
 }
 
+// TestReferencePhoneNetworkTags shows the tags the browsers of reference
+// phones add for China Mobile's network ("_TD" for the TD-SCDMA radio,
+// "_CMCC" for the carrier) left out of the model, on user agents written
+// for the test, and a browser's whole product written into the Android
+// comment's model field, with more products after it, cut to its model:
+// its release, the system's and the browser's products are no part of the
+// device's name; a firmware alone after the model stays, as Yauaa writes
+// it.
+func TestReferencePhoneNetworkTags(t *testing.T) {
+	dev := func(brand, name string) map[string]string {
+		return map[string]string{"DeviceClass": "Phone", "DeviceBrand": brand, "DeviceName": name, "OperatingSystemName": "Android"}
+	}
+	const tail = " Linux/3.4.5 Android/4.2.2 Release/05.02.2013 Browser/AppleWebKit534.30 Mobile Safari/534.30"
+	checkRuleCases(t, []ruleCase{
+		{"EXAMPLO-Q999_TD/1.0" + tail, dev("Examplo", "Examplo Q999")},
+		{"Examplo_Q7_CMCC_TD/1.0" + tail, dev("Examplo", "Examplo Q7")},
+		{"Philips X999_TD/V1" + tail, dev("Philips", "Philips X999")},
+		{"Mozilla/5.0 (Linux; U; Android 4.0.4; zh-cn; SAMSUNG-GT-S7568_TD/1.0 Android/4.0.4 Release/07.15.2012 Browser/AppleWebKit534.30 Build/IMM76D) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30",
+			dev("Samsung", "Samsung GT-S7568")},
+		{"Mozilla/5.0 (Linux; U; Android 4.0.3; zh-cn; EXAMPLO_Q8_TD/1.0 Android/4.0.3 Release/6.20.2013 Browser/AppleWebKit534.30 Build/MocorDroid4.0.3) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30",
+			dev("Examplo", "Examplo Q8")},
+		{"Mozilla/5.0 (Linux; U; Android 4.4.2; EXAMPLO Q7-L10/ExamploQ7-L10C02B129 Browser/Browser/4.4.2) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/30.0.0.0 Mobile Safari/537.36",
+			dev("Examplo", "Examplo Q7-L10")},
+		{"Mozilla/5.0 (Linux; U; Android 4.1.2; nl-be; SAMSUNG GT-I9999N/I9999NXXANI1 Build/JZO54K) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30",
+			dev("Samsung", "Samsung GT-I9999N/I9999NXXANI1")},
+	})
+}
+
 // TestDeviceProduct shows an Android app's own "Device/<Maker>-<Model>"
 // product naming the phone, on user agents written for the test, the
 // maker written twice or not.
@@ -149,5 +177,50 @@ func TestMAUIBrowser(t *testing.T) {
 		{"Examplo X999/Q03C MAUI-Browser Profile/MIDP-2.0 Configuration/CLDC-1.1", maui},
 		{"Opera/9.80 (MAUI Runtime; Opera Mini/4.4.39010/37.7936; U; nl) Presto/2.12.423 Version/12.16",
 			map[string]string{"AgentName": "Opera Mini"}},
+	})
+}
+
+// TestMakerInBuild shows the phones other makers sell on Huawei's designs,
+// with Huawei's model codes, named after the maker their build writes
+// before the model, as Huawei's own builds do, on user agents written for
+// the test; Huawei's own build keeps Huawei.
+func TestMakerInBuild(t *testing.T) {
+	dev := func(brand, name string) map[string]string {
+		return map[string]string{"DeviceClass": "Phone", "DeviceBrand": brand, "DeviceName": name, "OperatingSystemName": "Android"}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 11; GAR-AN99 Build/WIKOGAR-AN99; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/88.0.4324.93 Mobile Safari/537.36",
+			dev("Wiko", "Wiko GAR-AN99")},
+		{"Mozilla/5.0 (Linux; Android 10; ELS-AN99 Build/HUAWEIELS-AN99; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/88.0.4324.93 Mobile Safari/537.36",
+			dev("Huawei", "Huawei ELS-AN99")},
+	})
+}
+
+// TestMAUIBuildMaker shows a MediaTek feature phone named by the maker and
+// model its firmware build writes after "MAUI/", on user agents written for
+// the test: the product in front is the board; a maker the brands table
+// does not know names nothing, and a version where the model would be
+// leaves the maker alone.
+func TestMAUIBuildMaker(t *testing.T) {
+	const head, tail = "EXAMPLO61M_11C_HW (MRE/3.1.00(64);MAUI/", ";BDATE/2018/07/21 11:50;LCD/240320;CHIP/MT6261;KEY/Normal;TOUCH/0;CAMERA/1;SENSOR/0;DEV/EXAMPLO61M_11C_HW;WAP Browser/MAUI (HTTP PGDL;HTTPS);) Q03C1-2.40 en-US"
+	dev := func(brand, name string) map[string]string {
+		return map[string]string{"DeviceClass": "Mobile", "DeviceBrand": brand, "DeviceName": name}
+	}
+	checkRuleCases(t, []ruleCase{
+		{head + "_T19A_MAXVI_P99_MTK6261D_V02_20180721" + tail, dev("MAXVI", "MAXVI P99")},
+		{head + "XB59_ARTEL_V9_V06_170621_MP" + tail, dev("Artel", "Artel V9")},
+		{head + "_DE33781-EXPLAY-FIN_L104" + tail, dev("Explay", "Explay FIN")},
+		{head + "_Q9_EXAMPLO_P11_20180721" + tail, map[string]string{"DeviceBrand": "Unknown"}},
+		{head + "ARTEL_V07_20171117_MP" + tail, dev("Artel", "Artel")},
+	})
+}
+
+// TestWindowsMobileTrailer shows a Windows Mobile phone's maker and model
+// after the browser's comment, on user agents written for the test: a
+// maker of tables/brands.tsv names the device.
+func TestWindowsMobileTrailer(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows CE; IEMobile 7.6) PPC; 240x320; GIGABYTE-MS999",
+			map[string]string{"DeviceClass": "Mobile", "DeviceBrand": "Gigabyte", "DeviceName": "Gigabyte MS999"}},
 	})
 }
