@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "359cd06cc9b4a36e88e2314faa4b99b3e45dd4a50e52383424bbb7858f5d01a7",
-	"dev-variants": "dfa1740ac2273736230e379106475f448236dacf3720ad8cda53357fb78ed768",
-	"access-log":   "27340d4bc719e9632e408218e09b801860eafe6db6c8b229a3e80324291ff713",
+	"dev":          "81647acaeefe1de6d69d7db82dbc04855237738fb88e4cbda45a7e876c676a68",
+	"dev-variants": "c7ffbef5451f80ddefb46c927db3dafb89cee7e574effa766fe63e96b5aa8683",
+	"access-log":   "c0b1621cc1ef5d0d32442482520b4610417b26f5cabcf6d7c7e6f41dbb32ccab",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
 
