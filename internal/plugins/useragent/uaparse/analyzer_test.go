@@ -172,6 +172,16 @@ func TestKnownBrowsers(t *testing.T) {
 		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
 			map[string]string{"DeviceClass": "Robot", "AgentClass": "Robot", "AgentName": "Googlebot", "OperatingSystemName": "Google Cloud"}},
 		{"curl/7.47.0", map[string]string{"DeviceClass": "Robot", "AgentName": "Curl", "AgentVersionMajor": "7"}},
+		// The system's media framework and download service fetch for any
+		// app: parts of the system, not apps.
+		{"AppleCoreMedia/1.0.0.21A351 (iPhone; U; CPU OS 17_0 like Mac OS X; en_gb)",
+			map[string]string{"AgentClass": "Special", "AgentName": "AppleCoreMedia", "DeviceName": "Apple iPhone", "OperatingSystemName": "iOS"}},
+		{"AndroidDownloadManager/13 (Linux; U; Android 13; Pixel 7 Build/TQ3A.230805.001)",
+			map[string]string{"AgentClass": "Special", "AgentName": "AndroidDownloadManager", "DeviceName": "Google Pixel 7"}},
+		// Tesla's own browser of its cars gives no version.
+		{"Mozilla/5.0 (X11; GNU/Linux) AppleWebKit/601.1 (KHTML, like Gecko) Tesla QtCarBrowser Safari/601.1",
+			map[string]string{"DeviceClass": "Car", "DeviceBrand": "Tesla", "AgentClass": "Browser", "AgentName": "Tesla Browser",
+				"AgentVersion": "Unknown", "LayoutEngineName": "AppleWebKit"}},
 		// ANT's Galio browser of televisions writes its product after the HbbTV profile.
 		{"HbbTV/1.1.1 (;Examplo;EX5396;;;) ANTGalio/3.2.0.C341.06",
 			map[string]string{"AgentName": "ANTGalio", "AgentVersionMajor": "3", "DeviceClass": "TV"}},

@@ -204,6 +204,12 @@ func (s *state) wearable() {
 		s.setDevice(confFamily, "Voice", "Amazon", "Amazon Alexa")
 	case p.has(kwQtCarBrowser) || p.has(kwTeslaSlash) && s.os.name == "Linux":
 		s.setDevice(confFamily, "Car", "Tesla", "Tesla")
+		if p.has(kwQtCarBrowser) {
+			// The cars' own Qt browser, before Tesla moved to Chromium
+			// ("Chromium/79 ... Tesla/2020.12"), gives no version of
+			// its own: the Safari token after it is WebKit's.
+			s.setAgent(confFamily, "Browser", "Tesla Browser", Unknown)
+		}
 	}
 }
 

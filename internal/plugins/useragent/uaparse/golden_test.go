@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "f283a03e1c359f5cc69e1f791481b2ebab69b024c1cdd81798eb8e03770d326c",
-	"dev-variants": "d0367eae9a42cf89ce1aefb06358e9e937937102afa3ef89700edc9fb0a975e3",
+	"dev":          "a40ad58d0c78c2726dd0d165be527f1185ad9b8696edd17e7628a470ec310a69",
+	"dev-variants": "f86d5da870d5a5440113a137f88be1396cadf539027702da38fcdefb8f263974",
 	"access-log":   "c0b1621cc1ef5d0d32442482520b4610417b26f5cabcf6d7c7e6f41dbb32ccab",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
