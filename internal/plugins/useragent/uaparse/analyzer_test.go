@@ -182,6 +182,14 @@ func TestKnownBrowsers(t *testing.T) {
 		{"Mozilla/5.0 (X11; GNU/Linux) AppleWebKit/601.1 (KHTML, like Gecko) Tesla QtCarBrowser Safari/601.1",
 			map[string]string{"DeviceClass": "Car", "DeviceBrand": "Tesla", "AgentClass": "Browser", "AgentName": "Tesla Browser",
 				"AgentVersion": "Unknown", "LayoutEngineName": "AppleWebKit"}},
+		// CellOS is the PlayStation 3's system.
+		{"PS3Application libhttp/4.8.5-000 (CellOS)",
+			map[string]string{"DeviceClass": "Game Console", "DeviceName": "Sony PlayStation 3", "OperatingSystemName": "CellOS"}},
+		// Amazon's voice assistant, on an Echo and in the Alexa app.
+		{"AlexaService/2.2.305814.0 (Linux;Android 9) ExoPlayerLib/2.8.4",
+			map[string]string{"DeviceClass": "Voice", "DeviceName": "Amazon Alexa", "AgentClass": "Voice", "AgentName": "AlexaService"}},
+		{"AlexaMediaPlayer/2.1.2860.0 (Linux;Android 12) ExoPlayerLib/2.18.1",
+			map[string]string{"DeviceName": "Android Mobile", "AgentClass": "Voice", "AgentName": "AlexaMediaPlayer"}},
 		// ANT's Galio browser of televisions writes its product after the HbbTV profile.
 		{"HbbTV/1.1.1 (;Examplo;EX5396;;;) ANTGalio/3.2.0.C341.06",
 			map[string]string{"AgentName": "ANTGalio", "AgentVersionMajor": "3", "DeviceClass": "TV"}},

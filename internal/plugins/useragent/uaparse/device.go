@@ -214,7 +214,9 @@ func (s *state) detectDevice() {
 		s.setDevice(confGeneric, "Game Console", "Nintendo", "Nintendo")
 		s.gameConsole()
 	case "CellOS":
-		s.setDevice(confGeneric, "Game Console", "Sony", "Sony PlayStation")
+		// CellOS runs on the PlayStation 3 only; a later console that
+		// the entry names is read by gameConsole.
+		s.setDevice(confGeneric, "Game Console", "Sony", "Sony PlayStation 3")
 		s.gameConsole()
 	default:
 		if s.os.linux {

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "a40ad58d0c78c2726dd0d165be527f1185ad9b8696edd17e7628a470ec310a69",
-	"dev-variants": "f86d5da870d5a5440113a137f88be1396cadf539027702da38fcdefb8f263974",
+	"dev":          "3f6051118ef0e916351046bdc3f356992bd0f7a00a34cf62e14fce493a716fdf",
+	"dev-variants": "9e033ec49d3517f22a638235cd15eba195765c2ae4f4d58a775249b08548179a",
 	"access-log":   "c0b1621cc1ef5d0d32442482520b4610417b26f5cabcf6d7c7e6f41dbb32ccab",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
