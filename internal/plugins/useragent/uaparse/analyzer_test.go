@@ -182,6 +182,10 @@ func TestKnownBrowsers(t *testing.T) {
 		{"Mozilla/5.0 (X11; GNU/Linux) AppleWebKit/601.1 (KHTML, like Gecko) Tesla QtCarBrowser Safari/601.1",
 			map[string]string{"DeviceClass": "Car", "DeviceBrand": "Tesla", "AgentClass": "Browser", "AgentName": "Tesla Browser",
 				"AgentVersion": "Unknown", "LayoutEngineName": "AppleWebKit"}},
+		// An app's comment that gives its build, the API level and the
+		// device it runs on.
+		{"Example Shop/Android/3.2.1 (Build 4321 with API 33 on samsung SM-A536B)",
+			map[string]string{"DeviceBrand": "Samsung", "DeviceName": "Samsung SM-A536B", "OperatingSystemName": "Android", "AgentName": "Example Shop"}},
 		// CellOS is the PlayStation 3's system.
 		{"PS3Application libhttp/4.8.5-000 (CellOS)",
 			map[string]string{"DeviceClass": "Game Console", "DeviceName": "Sony PlayStation 3", "OperatingSystemName": "CellOS"}},

@@ -948,6 +948,11 @@ func (s *state) modelElsewhere() (model string, reference bool) {
 			continue
 		}
 		t := strings.TrimPrefix(p.text(e), "Model ")
+		if k := strings.LastIndex(lt, " on "); k > 0 && strings.Contains(lt[:k], " api ") {
+			// "(Build 33470 with API 31 on OPPO CPH2223)": an app's
+			// build, the API level and the device it runs on.
+			t = p.text(e)[k+len(" on "):]
+		}
 		if k := strings.IndexByte(t, ':'); k > 0 && strings.Contains(lt, " android:") {
 			// "LenovoTB-X606X_EEA:mt8768 Android:29": the model and its
 			// chipset, then the API level. Exynos chipsets are Samsung's.

@@ -16,7 +16,7 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "3f6051118ef0e916351046bdc3f356992bd0f7a00a34cf62e14fce493a716fdf",
+	"dev":          "e64d0d1694f2937ea6bb6d9fe28c3d0799665bbc091c90034f73b2f1618f35e6",
 	"dev-variants": "9e033ec49d3517f22a638235cd15eba195765c2ae4f4d58a775249b08548179a",
 	"access-log":   "c0b1621cc1ef5d0d32442482520b4610417b26f5cabcf6d7c7e6f41dbb32ccab",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
