@@ -178,6 +178,12 @@ func TestKnownBrowsers(t *testing.T) {
 			map[string]string{"AgentClass": "Special", "AgentName": "AppleCoreMedia", "DeviceName": "Apple iPhone", "OperatingSystemName": "iOS"}},
 		{"AndroidDownloadManager/13 (Linux; U; Android 13; Pixel 7 Build/TQ3A.230805.001)",
 			map[string]string{"AgentClass": "Special", "AgentName": "AndroidDownloadManager", "DeviceName": "Google Pixel 7"}},
+		// A browser that sends the token of the browser it is built on
+		// after its own, or of a browser it is not built on at all.
+		{"Mozilla/5.0 (Windows; U; Windows NT 5.1; en-US; rv:1.8.1.24) Gecko/20200101 RetroZilla/2.2 SeaMonkey/1.1.19 Firefox/2.0.20",
+			map[string]string{"AgentName": "RetroZilla", "AgentVersion": "2.2"}},
+		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/49.0.2623.111 Maxthon/4.9.0 QupZilla/2.2.0 Safari/537.36",
+			map[string]string{"AgentName": "QupZilla", "AgentVersion": "2.2.0"}},
 		// Tesla's own browser of its cars gives no version.
 		{"Mozilla/5.0 (X11; GNU/Linux) AppleWebKit/601.1 (KHTML, like Gecko) Tesla QtCarBrowser Safari/601.1",
 			map[string]string{"DeviceClass": "Car", "DeviceBrand": "Tesla", "AgentClass": "Browser", "AgentName": "Tesla Browser",

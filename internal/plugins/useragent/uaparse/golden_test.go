@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "e64d0d1694f2937ea6bb6d9fe28c3d0799665bbc091c90034f73b2f1618f35e6",
-	"dev-variants": "9e033ec49d3517f22a638235cd15eba195765c2ae4f4d58a775249b08548179a",
+	"dev":          "a8da9442ed22f3889a68b4d1ea7f314ac7bf29e6138608631840b945f4932f3c",
+	"dev-variants": "9dbd1f7def54580770708cce8f0f533227f040a28fc441bda82b52f779594379",
 	"access-log":   "c0b1621cc1ef5d0d32442482520b4610417b26f5cabcf6d7c7e6f41dbb32ccab",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
