@@ -192,6 +192,9 @@ func TestKnownBrowsers(t *testing.T) {
 		// device it runs on.
 		{"Example Shop/Android/3.2.1 (Build 4321 with API 33 on samsung SM-A536B)",
 			map[string]string{"DeviceBrand": "Samsung", "DeviceName": "Samsung SM-A536B", "OperatingSystemName": "Android", "AgentName": "Example Shop"}},
+		// An app named with its platform and version is no model.
+		{"BBC Sport Android 2.1.0/5501 uk (android_os/12)",
+			map[string]string{"DeviceBrand": "Unknown", "DeviceName": "Android Mobile", "OperatingSystemName": "Android"}},
 		// CellOS is the PlayStation 3's system.
 		{"PS3Application libhttp/4.8.5-000 (CellOS)",
 			map[string]string{"DeviceClass": "Game Console", "DeviceName": "Sony PlayStation 3", "OperatingSystemName": "CellOS"}},

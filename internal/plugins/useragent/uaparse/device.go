@@ -1023,6 +1023,11 @@ func (s *state) modelElsewhere() (model string, reference bool) {
 			// the model, then the system the version belongs to.
 			name = name[:k]
 		}
+		if strings.Contains(pr.lname, " android ") {
+			// "BBC News Android 4.7.1.29/107998": an app's name, the
+			// platform it is built for and its version, not a model.
+			continue
+		}
 		if b, _ := brandOfModel(name); b != "" && strings.ContainsAny(name, "-0123456789") {
 			return name, false
 		}

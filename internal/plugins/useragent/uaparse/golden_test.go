@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "a8da9442ed22f3889a68b4d1ea7f314ac7bf29e6138608631840b945f4932f3c",
-	"dev-variants": "9dbd1f7def54580770708cce8f0f533227f040a28fc441bda82b52f779594379",
+	"dev":          "acc47ddcde3dc7e2dfbc3e27ad8d26934719388e7c0b71bee13ebdf7c09f2b13",
+	"dev-variants": "b9f6d34a735b25ffe91410aa945b28caf7310efddfd4041213d0b50fc6342060",
 	"access-log":   "c0b1621cc1ef5d0d32442482520b4610417b26f5cabcf6d7c7e6f41dbb32ccab",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
