@@ -184,6 +184,9 @@ func TestKnownBrowsers(t *testing.T) {
 			map[string]string{"AgentName": "RetroZilla", "AgentVersion": "2.2"}},
 		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/49.0.2623.111 Maxthon/4.9.0 QupZilla/2.2.0 Safari/537.36",
 			map[string]string{"AgentName": "QupZilla", "AgentVersion": "2.2.0"}},
+		// Kodi's client fetches for its add-ons.
+		{"Kodi/20.2 (X11; Linux x86_64) Ubuntu/22.04 App_Bitness/64 Version/20.2-(20.2.0)-Git:20230624-5f418d0b13",
+			map[string]string{"AgentClass": "Browser", "AgentName": "Kodi", "AgentVersionMajor": "20"}},
 		// Tesla's own browser of its cars gives no version.
 		{"Mozilla/5.0 (X11; GNU/Linux) AppleWebKit/601.1 (KHTML, like Gecko) Tesla QtCarBrowser Safari/601.1",
 			map[string]string{"DeviceClass": "Car", "DeviceBrand": "Tesla", "AgentClass": "Browser", "AgentName": "Tesla Browser",

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "acc47ddcde3dc7e2dfbc3e27ad8d26934719388e7c0b71bee13ebdf7c09f2b13",
-	"dev-variants": "b9f6d34a735b25ffe91410aa945b28caf7310efddfd4041213d0b50fc6342060",
+	"dev":          "4caf5196b5c36b7c69ca2cc032e8d4f15f13b8bebe934107f1fe06833ae8089f",
+	"dev-variants": "79adfcf99e0e1c335a3d1f7f6c3f131e18015097b57db3bca803d1572236c33a",
 	"access-log":   "c0b1621cc1ef5d0d32442482520b4610417b26f5cabcf6d7c7e6f41dbb32ccab",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
