@@ -172,6 +172,40 @@ func TestKnownBrowsers(t *testing.T) {
 		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
 			map[string]string{"DeviceClass": "Robot", "AgentClass": "Robot", "AgentName": "Googlebot", "OperatingSystemName": "Google Cloud"}},
 		{"curl/7.47.0", map[string]string{"DeviceClass": "Robot", "AgentName": "Curl", "AgentVersionMajor": "7"}},
+		// The system's media framework and download service fetch for any
+		// app: parts of the system, not apps.
+		{"AppleCoreMedia/1.0.0.21A351 (iPhone; U; CPU OS 17_0 like Mac OS X; en_gb)",
+			map[string]string{"AgentClass": "Special", "AgentName": "AppleCoreMedia", "DeviceName": "Apple iPhone", "OperatingSystemName": "iOS"}},
+		{"AndroidDownloadManager/13 (Linux; U; Android 13; Pixel 7 Build/TQ3A.230805.001)",
+			map[string]string{"AgentClass": "Special", "AgentName": "AndroidDownloadManager", "DeviceName": "Google Pixel 7"}},
+		// A browser that sends the token of the browser it is built on
+		// after its own, or of a browser it is not built on at all.
+		{"Mozilla/5.0 (Windows; U; Windows NT 5.1; en-US; rv:1.8.1.24) Gecko/20200101 RetroZilla/2.2 SeaMonkey/1.1.19 Firefox/2.0.20",
+			map[string]string{"AgentName": "RetroZilla", "AgentVersion": "2.2"}},
+		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/49.0.2623.111 Maxthon/4.9.0 QupZilla/2.2.0 Safari/537.36",
+			map[string]string{"AgentName": "QupZilla", "AgentVersion": "2.2.0"}},
+		// Kodi's client fetches for its add-ons.
+		{"Kodi/20.2 (X11; Linux x86_64) Ubuntu/22.04 App_Bitness/64 Version/20.2-(20.2.0)-Git:20230624-5f418d0b13",
+			map[string]string{"AgentClass": "Browser", "AgentName": "Kodi", "AgentVersionMajor": "20"}},
+		// Tesla's own browser of its cars gives no version.
+		{"Mozilla/5.0 (X11; GNU/Linux) AppleWebKit/601.1 (KHTML, like Gecko) Tesla QtCarBrowser Safari/601.1",
+			map[string]string{"DeviceClass": "Car", "DeviceBrand": "Tesla", "AgentClass": "Browser", "AgentName": "Tesla Browser",
+				"AgentVersion": "Unknown", "LayoutEngineName": "AppleWebKit"}},
+		// An app's comment that gives its build, the API level and the
+		// device it runs on.
+		{"Example Shop/Android/3.2.1 (Build 4321 with API 33 on samsung SM-A536B)",
+			map[string]string{"DeviceBrand": "Samsung", "DeviceName": "Samsung SM-A536B", "OperatingSystemName": "Android", "AgentName": "Example Shop"}},
+		// An app named with its platform and version is no model.
+		{"BBC Sport Android 2.1.0/5501 uk (android_os/12)",
+			map[string]string{"DeviceBrand": "Unknown", "DeviceName": "Android Mobile", "OperatingSystemName": "Android"}},
+		// CellOS is the PlayStation 3's system.
+		{"PS3Application libhttp/4.8.5-000 (CellOS)",
+			map[string]string{"DeviceClass": "Game Console", "DeviceName": "Sony PlayStation 3", "OperatingSystemName": "CellOS"}},
+		// Amazon's voice assistant, on an Echo and in the Alexa app.
+		{"AlexaService/2.2.305814.0 (Linux;Android 9) ExoPlayerLib/2.8.4",
+			map[string]string{"DeviceClass": "Voice", "DeviceName": "Amazon Alexa", "AgentClass": "Voice", "AgentName": "AlexaService"}},
+		{"AlexaMediaPlayer/2.1.2860.0 (Linux;Android 12) ExoPlayerLib/2.18.1",
+			map[string]string{"DeviceName": "Android Mobile", "AgentClass": "Voice", "AgentName": "AlexaMediaPlayer"}},
 		// ANT's Galio browser of televisions writes its product after the HbbTV profile.
 		{"HbbTV/1.1.1 (;Examplo;EX5396;;;) ANTGalio/3.2.0.C341.06",
 			map[string]string{"AgentName": "ANTGalio", "AgentVersionMajor": "3", "DeviceClass": "TV"}},

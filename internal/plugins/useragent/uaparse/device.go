@@ -214,7 +214,9 @@ func (s *state) detectDevice() {
 		s.setDevice(confGeneric, "Game Console", "Nintendo", "Nintendo")
 		s.gameConsole()
 	case "CellOS":
-		s.setDevice(confGeneric, "Game Console", "Sony", "Sony PlayStation")
+		// CellOS runs on the PlayStation 3 only; a later console that
+		// the entry names is read by gameConsole.
+		s.setDevice(confGeneric, "Game Console", "Sony", "Sony PlayStation 3")
 		s.gameConsole()
 	default:
 		if s.os.linux {
@@ -1061,6 +1063,11 @@ func (s *state) modelElsewhere() (model string, reference bool) {
 			continue
 		}
 		t := strings.TrimPrefix(p.text(e), "Model ")
+		if k := strings.LastIndex(lt, " on "); k > 0 && strings.Contains(lt[:k], " api ") {
+			// "(Build 33470 with API 31 on OPPO CPH2223)": an app's
+			// build, the API level and the device it runs on.
+			t = p.text(e)[k+len(" on "):]
+		}
 		if k := strings.IndexByte(t, ':'); k > 0 && strings.Contains(lt, " android:") {
 			// "LenovoTB-X606X_EEA:mt8768 Android:29": the model and its
 			// chipset, then the API level. Exynos chipsets are Samsung's.
@@ -1135,6 +1142,11 @@ func (s *state) modelElsewhere() (model string, reference bool) {
 			// "Appie/8.32.1 Doro 8040 Android/11", "AB-C12 Linux/3.0.13":
 			// the model, then the system the version belongs to.
 			name = name[:k]
+		}
+		if strings.Contains(pr.lname, " android ") {
+			// "BBC News Android 4.7.1.29/107998": an app's name, the
+			// platform it is built for and its version, not a model.
+			continue
 		}
 		if b, _ := brandOfModel(name); b != "" && strings.ContainsAny(name, "-0123456789") {
 			return name, false

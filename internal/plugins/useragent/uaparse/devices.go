@@ -199,11 +199,22 @@ func (s *state) wearable() {
 			s.devBrand.set("LG", confFamily)
 			s.devName.set("LG "+s.devName.v, confFamily)
 		}
-	case s.os.name == "Android" && len(p.products) > 0 && p.products[0].name == "AlexaService":
-		// Amazon's voice service on its Echo devices.
-		s.setDevice(confFamily, "Voice", "Amazon", "Amazon Alexa")
+	case s.os.name == "Android" && len(p.products) > 0 && (p.products[0].name == "AlexaService" || p.products[0].name == "AlexaMediaPlayer"):
+		// Amazon's voice assistant: its service on the Echo devices,
+		// and the player that plays what it is asked for, on an Echo
+		// or in the Alexa app of a phone, whose device it does not name.
+		s.agClass.set("Voice", confFamily)
+		if p.products[0].name == "AlexaService" {
+			s.setDevice(confFamily, "Voice", "Amazon", "Amazon Alexa")
+		}
 	case p.has(kwQtCarBrowser) || p.has(kwTeslaSlash) && s.os.name == "Linux":
 		s.setDevice(confFamily, "Car", "Tesla", "Tesla")
+		if p.has(kwQtCarBrowser) {
+			// The cars' own Qt browser, before Tesla moved to Chromium
+			// ("Chromium/79 ... Tesla/2020.12"), gives no version of
+			// its own: the Safari token after it is WebKit's.
+			s.setAgent(confFamily, "Browser", "Tesla Browser", Unknown)
+		}
 	}
 }
 

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "859a1f5ac91a8f6f17efd99288d38df8780123aad12d3d5517d57d825df28352",
-	"dev-variants": "38d43588c834bb74abcc52114f7465e6a877e151bf2f8087cd26861b877b37c0",
-	"access-log":   "27340d4bc719e9632e408218e09b801860eafe6db6c8b229a3e80324291ff713",
+	"dev":          "26054397fd4b674fcf7d7c4c55cb25eec3738928e1dd43e8c66e50a5e1f2e61d",
+	"dev-variants": "69ec42a309f3b609910c3ca4afd1252a15519e2c77498a9f5c375daccf7136f0",
+	"access-log":   "c0b1621cc1ef5d0d32442482520b4610417b26f5cabcf6d7c7e6f41dbb32ccab",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
 

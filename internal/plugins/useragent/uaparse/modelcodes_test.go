@@ -81,7 +81,7 @@ func TestModelClassExamples(t *testing.T) {
 			}
 		}
 	}
-	for _, m := range []string{"SM-G960F", "Pixel 7", "Redmi Note 8", "V2303A", "moto e13", "CPH2219", "22101316UCP", "Nokia 3.4", "LG-H961N", "TX9 Pro", "KM0702", "RunboX6", "RunboX5-W", "TurboX_Ray", "HTV-L09", "KOB2K-L09"} {
+	for _, m := range []string{"SM-G960F", "Pixel 7", "Redmi Note 8", "V2303A", "moto e13", "CPH2219", "22101316UCP", "Nokia 3.4", "LG-H961N", "TX9 Pro", "KM0702", "RunboX6", "RunboX5-W", "TurboX_Ray", "HTV-L09", "KOB2K-L09", "Lenovo A7000-a", "Lenovo A6020a40", "Lenovo A5000"} {
 		if got := modelClass(m); got != "" {
 			t.Errorf("phone model %q gets class %q", m, got)
 		}

@@ -46,6 +46,13 @@ func (s *state) namedApp() {
 		if !ok {
 			continue
 		}
+		if !isVersionLike(pr.version) && s.agName.v == r.name {
+			// "MicroMessenger/8.0.35.2360(0x28002353) WeChat/arm64":
+			// the app already named by its own token keeps that token's
+			// version where the named product carries a processor tag
+			// or another word instead of one.
+			return
+		}
 		s.setAgent(confNamedApp, r.class, r.name, cleanVersion(pr.version))
 		s.wvName.set("", confNamedApp)
 		s.wvVersion.set("", confNamedApp)

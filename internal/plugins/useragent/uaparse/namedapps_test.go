@@ -27,6 +27,10 @@ func TestNamedApps(t *testing.T) {
 		// A product name with a space.
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Ghostery Dawn/2023.10",
 			app("Browser", "Ghostery Dawn", "2023.10")},
+		// A named product whose version is a processor tag leaves the
+		// version of the app's own token.
+		{"Mozilla/5.0 (Linux; Android 13; Pixel 7 Build/TQ3A.230805.001; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/116.0.5845.72 Mobile Safari/537.36 XWEB/1160065 MicroMessenger/8.0.40.2420(0x28002837) WeChat/arm64 Weixin NetType/WIFI",
+			map[string]string{"AgentClass": "Mobile App", "AgentName": "WeChat", "AgentVersion": "8.0.40.2420"}},
 		// A robot that names an app is still a robot: the robot reading
 		// outranks the app's name.
 		{"Mozilla/5.0 (compatible; ExampleBot/1.0) Presearch",

@@ -120,6 +120,9 @@ func (s *state) detectRobot() {
 		agent = normalizeRobotAgent(name)
 	}
 	keepAgent := false
+	// byContactPage: a robot known only by the page it links to, which
+	// keeps the layout engine its browser string claims.
+	byContactPage := false
 	brand := s.robotBrand(lname)
 	if brand == Unknown && trailingSite != "" {
 		// "datafeeds fetcher aanbiedingvandedag.nl": the site with the
@@ -188,16 +191,16 @@ func (s *state) detectRobot() {
 			s.devBrand.set(brand, confRobot+1)
 		}
 		// Only a robot that links to a page about itself ("+http://
-		// example.com/bot.html") introduces itself as a robot, a product
-		// of its company; one that gives just its owner's site or mail
-		// address is whatever client it says it is, run by that owner,
-		// and so is a project published on a code hosting site.
+		// example.com/bot.html") introduces itself as a robot; one that
+		// gives just its owner's site or mail address is whatever client
+		// it says it is, run by that owner, and so is a project published
+		// on a code hosting site. Either way the device is the company's
+		// robot ("(compatible; BarkRowler/0.9; +https://babbar.tech/
+		// crawler)" is Babbar's), as Yauaa names it: the name says nothing
+		// a reader knows, so it names no product of the company.
 		keepAgent = !s.urlHasPath() && !described
-		if keepAgent || described || s.codeHostingURL() {
-			s.devName.set(brand+" Robot", confRobot)
-		} else {
-			s.devName.set(robotDeviceName(s.p, brand, agent, lname), confRobot)
-		}
+		byContactPage = !keepAgent && !described && !s.codeHostingURL()
+		s.devName.set(brand+" Robot", confRobot)
 	default:
 		if brand == Unknown && !endsInRobotWord(lname) {
 			// A robot without a contact and without a generic robot
@@ -248,10 +251,19 @@ func (s *state) detectRobot() {
 	if _, mapped := robotAgentNames[lname]; mapped {
 		name = agent
 	}
-	if n, ok := robotEngineNames[lname]; ok {
+	n, engineNamed := robotEngineNames[lname]
+	if engineNamed {
 		name = n
 	}
-	s.setEngine(confRobot, "Robot", name, cleanVersion(ver))
+	if byContactPage && s.mozilla && !engineNamed {
+		// A robot's product in a browser string that only its page
+		// makes a robot is no layout engine: the string's own engine
+		// (Mozilla in a compatible section, Gecko behind rv:) stays,
+		// a robot's.
+		s.engClass.set("Robot", confRobot)
+	} else {
+		s.setEngine(confRobot, "Robot", name, cleanVersion(ver))
+	}
 	s.setAgent(confRobot, "Robot", agent, cleanVersion(ver))
 	if strings.HasPrefix(lname, "googlebot") {
 		// Google's many Googlebots ("Googlebot-Video/1.0") share one

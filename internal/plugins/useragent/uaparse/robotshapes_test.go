@@ -11,6 +11,11 @@ func TestRobotShapes(t *testing.T) {
 			"LayoutEngineClass": "Robot", "AgentName": agent}
 	}
 	checkRuleCases(t, []ruleCase{
+		// A compatible section whose product only its page makes a
+		// robot: the company's robot, on the engine the string claims.
+		{"Mozilla/5.0 (compatible; Fetchwell/2.3; +https://example.tech/crawler)",
+			map[string]string{"DeviceClass": "Robot", "DeviceName": "Example Robot", "AgentClass": "Robot", "AgentName": "Fetchwell",
+				"LayoutEngineClass": "Robot", "LayoutEngineName": "Mozilla", "LayoutEngineVersion": "5.0"}},
 		// A crawler framework where the version would be.
 		{"acme/Nutch-1.19", robot("Acme")},
 		{"Example Search/Nutch-1.19 (+https://search.example.org/about)", robot("Example Search")},
