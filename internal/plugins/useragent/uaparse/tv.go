@@ -470,9 +470,14 @@ func (s *state) vestelUID() {
 // or as an entry of the platform comment ("(Linux armv6l; U;
 // Panasonic.bd.2012.Mediatek; en)"). The kind of device is a row
 // "operaProfile" of tables/tv_devices.tsv; the maker is the brand. It is
-// asked only of a desktop Linux that no other rule made a television.
+// asked only of a desktop Linux that no other rule made a television, and
+// reads only Opera's own user agents ("Opera/9.80 (Linux mips; ..."), so
+// that other desktops pay nothing for it.
 func (s *state) operaProfile() {
 	p := s.p
+	if !strings.HasPrefix(p.low, "opera/") {
+		return
+	}
 	if i := strings.Index(p.low, "avdn/"); i >= 0 {
 		s.readOperaProfile(p.ua[i+len("avdn/"):])
 		return
