@@ -470,6 +470,12 @@ func buildTVDevices() {
 			}
 			words = append(words, r[1])
 		}
+		if r[0] == "operaProfile" {
+			operaProfileKinds = append(operaProfileKinds, struct {
+				kind string
+				tvMarkerDevice
+			}{r[1], d})
+		}
 		if r[0] == "starboardDevice" {
 			starboard = append(starboard, r[1])
 			starboardTypes = append(starboardTypes, struct{ token, class string }{strings.ToUpper(r[1]), d.class})

@@ -92,6 +92,7 @@ func (s *state) tvDevice() {
 				s.vestelUID()
 				s.skyQDevice()
 				s.infomirMAG()
+				s.operaProfile()
 			}
 		}
 	}
@@ -461,6 +462,79 @@ func (s *state) vestelUID() {
 	s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
 }
 
+// operaProfile reads the device profile that Opera's browser for
+// televisions and Blu-ray players names, "<Maker>.<kind>.<year>" with more
+// words between or after the parts: after "avdn/" in the list of the
+// browser's capabilities, where "-v" after the maker marks a set Vestel
+// builds ("(avkb/pc,B:461;avvp/ssl;avui/tv;avst/off;avdn/AKAI-v.tv.2013)"),
+// or as an entry of the platform comment ("(Linux armv6l; U;
+// Panasonic.bd.2012.Mediatek; en)"). The kind of device is a row
+// "operaProfile" of tables/tv_devices.tsv; the maker is the brand. It is
+// asked only of a desktop Linux that no other rule made a television, and
+// reads only Opera's own user agents ("Opera/9.80 (Linux mips; ..."), so
+// that other desktops pay nothing for it.
+func (s *state) operaProfile() {
+	p := s.p
+	if !strings.HasPrefix(p.low, "opera/") {
+		return
+	}
+	if i := strings.Index(p.low, "avdn/"); i >= 0 {
+		s.readOperaProfile(p.ua[i+len("avdn/"):])
+		return
+	}
+	for _, e := range p.entries {
+		if s.readOperaProfile(p.text(e)) {
+			return
+		}
+	}
+}
+
+// readOperaProfile reads one profile of operaProfile, ending at the first
+// space, semicolon or parenthesis, and reports whether it was one: a
+// maker of letters, a kind of tables/tv_devices.tsv and a year among the
+// words after it.
+func (s *state) readOperaProfile(v string) bool {
+	if k := strings.IndexAny(v, " ;()"); k >= 0 {
+		v = v[:k]
+	}
+	dot := strings.IndexByte(v, '.')
+	if dot <= 1 {
+		return false
+	}
+	maker := v[:dot]
+	if k := strings.IndexByte(maker, '-'); k > 0 {
+		maker = maker[:k]
+	}
+	for i := 0; i < len(maker); i++ {
+		if !isLetter(maker[i]) {
+			return false
+		}
+	}
+	var kind tvMarkerDevice
+	var hasKind, hasYear bool
+	for w := range strings.SplitSeq(v[dot+1:], ".") {
+		for _, k := range operaProfileKinds {
+			if !hasKind && strings.EqualFold(w, k.kind) {
+				kind, hasKind = k.tvMarkerDevice, true
+			}
+		}
+		if len(w) == 4 && strings.HasPrefix(w, "20") && isDigits(w[2:]) {
+			hasYear = true
+		}
+	}
+	if !hasKind || !hasYear {
+		return false
+	}
+	s.devClass.set(kind.class, confFamily)
+	s.devBrand.set(brandSpelling(maker), confFamily+1)
+	if kind.class == "TV" {
+		s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
+	} else {
+		s.devName.set(s.devBrand.v+" "+kind.class, confFamily+1)
+	}
+	return true
+}
+
 // skyQDevice reads Sky's Q set-top boxes, whose browser ends its user
 // agent with the box's role and "(maker, model, )": "GW-Device/1.0.0
 // (Sky, ES140, )" for the main box (the gateway), "MR-Device/1.0.0 (Sky,
@@ -672,6 +746,14 @@ var (
 // tvWordNeedles are the words that make a television of a user agent
 // wherever they occur (the rows "tvWord" of tables/tv_devices.tsv).
 var tvWordNeedles needleGroup
+
+// operaProfileKinds are the kinds of device of the profiles Opera's
+// browser for televisions and players names (the rows "operaProfile" of
+// tables/tv_devices.tsv), with the lower case kind ("tv", "bd").
+var operaProfileKinds []struct {
+	kind string
+	tvMarkerDevice
+}
 
 // starboardTypes are the device types of Cobalt's (Starboard's) products,
 // in table order, as the product writes them ("_TV_"), with the class each

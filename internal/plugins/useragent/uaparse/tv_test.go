@@ -40,6 +40,8 @@ func TestTVPlatforms(t *testing.T) {
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sony", "DeviceName": "Sony KDL-00EX000"}},
 		{"BrightSign/9.0.109 (LS000) Mozilla/5.0 (X11; Linux aarch64) AppleWebKit/537.36 (KHTML, like Gecko) QtWebEngine/5.15.2 Chrome/87.0.4280.144 Safari/537.36",
 			map[string]string{"DeviceClass": "Set-top box", "OperatingSystemName": "BrightSignOS", "OperatingSystemVersion": "9.0.109", "DeviceBrand": "BrightSign", "DeviceName": "BrightSign LS000"}},
+		{"Mozilla/5.0 (QtEmbedded; U; Linux; C) AppleWebKit/533.3 (KHTML, like Gecko) WDSimpleBrowser/0.2.10 Safari/533.3",
+			map[string]string{"DeviceClass": "Set-top box", "DeviceBrand": "Western Digital", "DeviceName": "Western Digital WD TV"}},
 		{"Opera/9.80 (Linux mips; U; xx) Presto/2.10.287 Version/12.00 DuneHD/1.0 (example; 130515_2104_b6)",
 			map[string]string{"DeviceClass": "Set-top box", "DeviceBrand": "Dune HD", "DeviceName": "Dune HD"}},
 		// A platform of one maker names it, after a browser of many
