@@ -444,6 +444,15 @@ func buildScreenTokens() []screenToken {
 	return out
 }
 
+// optionalCell returns a table cell's value, or "" for "-", the tables'
+// mark of a column a row leaves empty.
+func optionalCell(c string) string {
+	if c == "-" {
+		return ""
+	}
+	return c
+}
+
 // buildTVDevices reads tables/tv_devices.tsv into the rows the readers of
 // tv.go write (tvKreaTV and the others) and into starboardTypes. A row a
 // reader needs and the table lacks is a programming error found by the
@@ -453,16 +462,7 @@ func buildTVDevices() {
 	byKey := make(map[string]tvMarkerDevice, len(rows))
 	var starboard, words []string
 	for _, r := range rows {
-		d := tvMarkerDevice{class: r[2]}
-		if r[3] != "-" {
-			d.maker = r[3]
-		}
-		if r[4] != "-" {
-			d.device = r[4]
-		}
-		if r[5] != "-" {
-			d.system = r[5]
-		}
+		d := tvMarkerDevice{class: r[2], maker: optionalCell(r[3]), device: optionalCell(r[4]), system: optionalCell(r[5])}
 		byKey[r[0]+" "+r[1]] = d
 		if r[0] == "tvWord" {
 			if d.class != "TV" {

@@ -671,10 +671,7 @@ func buildTVPlatforms() map[string]tvPlatformRow {
 	rows := loadTable("tv_platforms.tsv", tableColumns["tv_platforms.tsv"])
 	m := make(map[string]tvPlatformRow, len(rows))
 	for _, r := range rows {
-		row := tvPlatformRow{class: r[1]}
-		if r[2] != "-" {
-			row.system = r[2]
-		}
+		row := tvPlatformRow{class: r[1], system: optionalCell(r[2])}
 		if r[3] != "-" {
 			row.maker = r[3]
 			switch {
