@@ -931,15 +931,15 @@ func scoreYauaaPart(t *testing.T, part int) devScore {
 // check parts' failures are never printed.
 var checkFloors = map[string]map[string]float64{
 	"device-detector": {
-		"core": 95.1, "DeviceClass": 93.9, "DeviceBrand": 82.6, "DeviceName": 84.4,
-		"OperatingSystemName": 98.3, "OperatingSystemVersion": 97.9, "LayoutEngineName": 98.9,
-		"LayoutEngineVersionMajor": 99.3, "AgentClass": 89.2, "AgentName": 98.1, "AgentVersionMajor": 99.0,
+		"core": 95.6, "DeviceClass": 94.2, "DeviceBrand": 84.5, "DeviceName": 85.3,
+		"OperatingSystemName": 98.4, "OperatingSystemVersion": 98.5, "LayoutEngineName": 99.0,
+		"LayoutEngineVersionMajor": 99.3, "AgentClass": 89.2, "AgentName": 98.3, "AgentVersionMajor": 99.1,
 	},
 	"yauaa-dev": {
-		"core": 98.2, "DeviceClass": 98.5, "DeviceBrand": 97.7, "DeviceName": 96.3,
+		"core": 98.3, "DeviceClass": 98.6, "DeviceBrand": 97.7, "DeviceName": 96.4,
 		"OperatingSystemClass": 99.0, "OperatingSystemName": 99.0, "OperatingSystemVersion": 98.6,
 		"LayoutEngineClass": 99.2, "LayoutEngineName": 98.6, "LayoutEngineVersionMajor": 98.8,
-		"AgentClass": 98.0, "AgentName": 96.6, "AgentVersionMajor": 97.3,
+		"AgentClass": 98.1, "AgentName": 96.8, "AgentVersionMajor": 97.6,
 	},
 }
 
