@@ -104,10 +104,13 @@ func detectOS(p *parsed) osInfo {
 		// Internet Explorer 10 on it) sends the kernel of Windows 8.
 		best.name, best.version, best.class, best.prio = "Windows Phone", "8", "Mobile", 10
 	}
-	for i, pr := range p.products {
+	for i := range p.products {
+		// The product is read in place: a copy of its five strings for
+		// each product would cost more than most of the tests below.
+		pr := &p.products[i]
 		lw := pr.lword
 		if best.name == "Linux" && i > 0 && i+1 < len(p.products) && p.products[i-1].lword == "gecko" && p.products[i+1].lword == "firefox" {
-			consider(geckoBuildOS(pr))
+			consider(geckoBuildOS(*pr))
 		}
 		if best.prio < 8 && distro {
 			var rows [8]uint16
