@@ -62,10 +62,10 @@ func analyzeUnguarded(t *testing.T, ua string) {
 	analyze(ua)
 }
 
-// TestHasThreeSpaces compares the search of eight bytes at a time with
+// TestHasThreeSpaces compares the search of every third byte with
 // strings.Contains on every string of up to eighteen bytes of spaces and
-// other bytes (a tab, 0xa0: bytes next to a space's bits), so every run
-// across one and two word boundaries and in the tail.
+// other bytes (a tab, 0xa0: bytes close to a space), so every run at every
+// offset, at the start and at the end.
 func TestHasThreeSpaces(t *testing.T) {
 	for n := 0; n <= 18; n++ {
 		for m := 0; m < 1<<n; m++ {

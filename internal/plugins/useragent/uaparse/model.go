@@ -221,7 +221,7 @@ func buildModel() {
 	kwMetaSr = uaNeedles.add("metasr")
 	kwOpera = uaNeedles.add("opera")
 	osSwitchNeedles = []needleID{kwIPhoneOS, kwIPadOS, kwIPhoneOSNoSpace, kwMacOSX, kwMacOSXOneSpace, kwMacOSXNoSpace}
-	osSwitchInitial = buildOSSwitchInitial()
+	osSwitchSeconds = buildOSSwitchSeconds()
 	osSwitchGroup = newNeedleList(osSwitchNeedles).group
 	darwinMajorMacOS = buildDarwinMajorMacOS()
 	darwinMajorIOS = buildDarwinMajorIOS()

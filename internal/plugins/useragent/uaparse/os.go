@@ -104,10 +104,13 @@ func detectOS(p *parsed) osInfo {
 		// Internet Explorer 10 on it) sends the kernel of Windows 8.
 		best.name, best.version, best.class, best.prio = "Windows Phone", "8", "Mobile", 10
 	}
-	for i, pr := range p.products {
+	for i := range p.products {
+		// The product is read in place: a copy of its five strings for
+		// each product would cost more than most of the tests below.
+		pr := &p.products[i]
 		lw := pr.lword
 		if best.name == "Linux" && i > 0 && i+1 < len(p.products) && p.products[i-1].lword == "gecko" && p.products[i+1].lword == "firefox" {
-			consider(geckoBuildOS(pr))
+			consider(geckoBuildOS(*pr))
 		}
 		if best.prio < 8 && distro {
 			var rows [8]uint16
@@ -339,23 +342,27 @@ var (
 	kwOpera          needleID
 )
 
-// osSwitchInitials are the first bytes of every text that the switch
-// in osFromEntry tests an entry to start with or to equal, and
-// osSwitchNeedles the needles that guard its tests of text anywhere in
-// the entry; an entry that starts with none of those bytes, in a user
-// agent with none of those needles, matches no case of the switch, so
-// the switch is skipped (TestOSSwitchGate checks the switch against
-// both lists). Most entries ("X11", "K", "rv:109.0", "en-US", model
-// names) are spared some sixty prefix tests so.
-const osSwitchInitials = "abcilmnoprsw"
+// osSwitchOpenings are the first two bytes of every text that the
+// switch in osFromEntry tests an entry to start with or to equal (none
+// is shorter than two bytes), and osSwitchNeedles the needles that guard
+// its tests of text anywhere in the entry; an entry that opens with none
+// of those pairs, in a user agent with none of those needles, matches no
+// case of the switch, so the switch is skipped (TestOSSwitchGate checks
+// the switch against both lists). Most entries ("Linux", "X11", "K",
+// "rv:109.0", "en-US", "Build/...", model names) are spared some sixty
+// prefix tests so; a test of the first byte alone let "Linux" and "rv:"
+// through, which begin as "loh/" and "rim tablet os" do.
+const osSwitchOpenings = "ad an bb bl cp cr cy io ip lo ma mi nt os pi ri se sy wa wi"
 
 var osSwitchNeedles []needleID
 
-var osSwitchInitial [256]bool
+// osSwitchSeconds has, by an opening's first byte, the set of its second
+// bytes.
+var osSwitchSeconds [256]byteSet
 
-func buildOSSwitchInitial() (t [256]bool) {
-	for i := 0; i < len(osSwitchInitials); i++ {
-		t[osSwitchInitials[i]] = true
+func buildOSSwitchSeconds() (t [256]byteSet) {
+	for _, o := range strings.Fields(osSwitchOpenings) {
+		t[o[0]][o[1]>>6] |= 1 << (o[1] & 63)
 	}
 	return t
 }
@@ -363,7 +370,7 @@ func buildOSSwitchInitial() (t [256]bool) {
 // osSwitchMayMatch reports whether some case of the switch in
 // osFromEntry can match the entry lt.
 func osSwitchMayMatch(p *parsed, lt string) bool {
-	if len(lt) > 0 && osSwitchInitial[lt[0]] {
+	if len(lt) > 1 && osSwitchSeconds[lt[0]].has(lt[1]) {
 		return true
 	}
 	return p.hasAny(&osSwitchGroup)

@@ -12,8 +12,8 @@ import (
 // TestOSSwitchGate proves the gate osSwitchMayMatch against the source
 // of osFromEntry: every alternative (operand of ||) of every case of
 // its switch must require, through an && chain, an entry that starts
-// with or equals a literal whose first byte is in osSwitchInitials, or
-// a needle of osSwitchNeedles. A case added without that fails here,
+// with or equals a literal whose first two bytes are an opening of
+// osSwitchOpenings, or a needle of osSwitchNeedles. A case added without that fails here,
 // rather than being skipped silently by the gate.
 func TestOSSwitchGate(t *testing.T) {
 	gate := map[string]needleID{"kwIPhoneOS": kwIPhoneOS, "kwIPadOS": kwIPadOS, "kwIPhoneOSNoSpace": kwIPhoneOSNoSpace,
@@ -48,6 +48,17 @@ func TestOSSwitchGate(t *testing.T) {
 	if sw == nil {
 		t.Fatal("no switch in osFromEntry")
 	}
+	openings := map[string]bool{}
+	for _, o := range strings.Fields(osSwitchOpenings) {
+		if len(o) != 2 {
+			t.Fatalf("opening %q of osSwitchOpenings is not two bytes", o)
+		}
+		openings[o] = true
+		if !osSwitchSeconds[o[0]].has(o[1]) {
+			t.Fatalf("opening %q is not in osSwitchSeconds", o)
+		}
+	}
+	opens := func(s string) bool { return len(s) >= 2 && openings[s[:2]] }
 	literal := func(e ast.Expr) (string, bool) {
 		b, ok := e.(*ast.BasicLit)
 		if !ok || b.Kind != token.STRING {
@@ -67,7 +78,7 @@ func TestOSSwitchGate(t *testing.T) {
 		case *ast.BinaryExpr:
 			if x.Op == token.EQL && isLt(x.X) {
 				if s, ok := literal(x.Y); ok {
-					return s != "" && strings.IndexByte(osSwitchInitials, s[0]) >= 0
+					return opens(s)
 				}
 			}
 		case *ast.CallExpr:
@@ -77,7 +88,7 @@ func TestOSSwitchGate(t *testing.T) {
 			}
 			if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "strings" && sel.Sel.Name == "HasPrefix" && isLt(x.Args[0]) {
 				s, ok := literal(x.Args[1])
-				return ok && s != "" && strings.IndexByte(osSwitchInitials, s[0]) >= 0
+				return ok && opens(s)
 			}
 			if recv, ok := sel.X.(*ast.Ident); ok && recv.Name == "p" && sel.Sel.Name == "has" {
 				id, ok := x.Args[0].(*ast.Ident)

@@ -947,6 +947,13 @@ func (s *state) libraryAt(i int) (string, bool) {
 	}
 	pr := p.products[i]
 	lw := pr.lname
+	if lw == "mozilla" {
+		// The first product of most user agents is the browsers' token,
+		// which neither the table lists nor libraryNamed takes
+		// (TestLibraryAtMozilla): the test spares most user agents a
+		// lookup and libraryNamed's searches.
+		return "", false
+	}
 	if httpLibraries[lw] == "" && !strings.HasPrefix(lw, "jakarta commons-httpclient") && !libraryNamed(lw) {
 		return "", false
 	}

@@ -127,3 +127,12 @@ func TestRobotCompanyExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestLibraryAtMozilla checks the short cut of libraryAt: "mozilla" is
+// neither a library of tables/http_libraries.tsv nor named like one.
+func TestLibraryAtMozilla(t *testing.T) {
+	ensureModel()
+	if httpLibraries["mozilla"] != "" || libraryNamed("mozilla") || strings.HasPrefix("mozilla", "jakarta commons-httpclient") {
+		t.Fatal("mozilla is a library name: libraryAt must not skip it")
+	}
+}
