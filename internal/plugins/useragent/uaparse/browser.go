@@ -516,6 +516,15 @@ func (s *state) genericAgent() {
 		if lw == "" || lw == "like" || lw == "gecko" || lw == "khtml" {
 			continue
 		}
+		if dottedNumber(pr.name) {
+			// A name that is only a version ("2.1.0 (Linux; U; Android
+			// 7.0; ...)", Dalvik's user agent with its name cut off,
+			// "Mozilla/4.0 (compatible; MSIE) 5.0; Windows 95") names
+			// no agent, and what follows it is no product of the
+			// agent's either: the agent is Unknown, as for Dalvik's,
+			// or Netscape after a bare Mozilla token.
+			break
+		}
 		if strings.HasPrefix(lw, "ddg_") || strings.HasPrefix(lw, "ddg-") {
 			// "ddg_android/5.107.0": DuckDuckGo's own browser app.
 			s.setAgent(confGeneric, "Browser", "DuckDuckGo", cleanVersion(pr.version))
@@ -790,4 +799,19 @@ func (s *state) iosAppAfterMobile() bool {
 		return true
 	}
 	return false
+}
+
+// dottedNumber reports whether s is digits and dots only, with at least
+// one dot: a version standing where a name should be.
+func dottedNumber(s string) bool {
+	dot := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.' && i > 0:
+			dot = true
+		case c < '0' || c > '9':
+			return false
+		}
+	}
+	return dot
 }

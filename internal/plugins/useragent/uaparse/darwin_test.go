@@ -33,6 +33,9 @@ func TestDarwinReleases(t *testing.T) {
 		{"Example Tool (unknown version) CFNetwork/720.2.4 Darwin/14.2.0 (x86_64)", mac("10.10.?")},
 		{"Example Tool (unknown version) CFNetwork/976 Darwin/18.2.0 (x86_64)", mac("10.14.1")},
 		{"Example Tool (unknown version) CFNetwork/1128 Darwin/19.6.0 (x86_64)", mac("10.15.6 beta 2")},
+		// Snow Leopard's 32-bit kernel names the older Intel processor.
+		{"Safari/6534 CFNetwork/454 Darwin/10.8.0 (i386)", mac("10.6.8")},
+		{"ExampleReader/812 CFNetwork/454.12.4 Darwin/10.8.0 (i386)", mac("10.6.8")},
 	})
 }
 
@@ -71,5 +74,22 @@ func TestWatchOS(t *testing.T) {
 	checkRuleCases(t, []ruleCase{
 		{"example-service [Watch OS,10.0,21R355,Watch7,4]", watch("10.0")},
 		{"ExampleWatchApp/4.3.0 (Watch1,2; watchOS 3.2.2)", watch("3.2.2")},
+	})
+}
+
+// TestIPhoneAsWord shows the iPhone read only where the word stands as a
+// word: inside an app's bundle identifier ("com.Example.ExampleIphone.beta")
+// it names no device, and the device is Yauaa's generic "Apple iOS Device".
+// The app names are made up.
+func TestIPhoneAsWord(t *testing.T) {
+	generic := map[string]string{"DeviceClass": "Mobile", "DeviceName": "Apple iOS Device", "OperatingSystemName": "iOS"}
+	phone := map[string]string{"DeviceClass": "Phone", "DeviceName": "Apple iPhone", "OperatingSystemName": "iOS"}
+	checkRuleCases(t, []ruleCase{
+		{"Beta-Example/13 (com.Example.ExampleIphone.beta; build:1137; iOS 13.2.2) Alamofire/5.2.2", generic},
+		{"Example/2.1 (com.example.appiphone; iOS 14.4) Alamofire/5.4.1", generic},
+		{"Example/2.1 (iPhone; iOS 14.4; Scale/3.00)", phone},
+		{"Example/2.1 (com.example.app; iOS 14.4) Alamofire/5.4.1 iPhone/14.4", phone},
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 14_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBForIPhone]", phone},
+		{"Mozilla/5.0(iPhone;CPUiPhoneOS18_6likeMacOSX)AppleWebKit/605.1.15(KHTML,likeGecko)Mobile/15E148", phone},
 	})
 }

@@ -43,7 +43,7 @@ func (s *state) detectDevice() {
 		case p.has(kwIPod):
 			s.devClass.set("Phone", confGeneric)
 			s.devName.set("Apple iPod", confGeneric)
-		case p.has(kwIPhone):
+		case p.has(kwIPhone) && (p.has(kwIPhoneOS) || p.has(kwIPhoneOSNoSpace) || p.iphoneWord()):
 			s.devClass.set("Phone", confGeneric)
 			s.devName.set("Apple iPhone", confGeneric)
 		default:
@@ -1329,4 +1329,24 @@ func isModelNumber(m string) bool {
 		}
 	}
 	return letters > 0 && digits > 0
+}
+
+// iphoneWord reports whether "iphone" stands in the lower case user agent
+// as the start of a word, not inside one: an application's bundle
+// identifier ("com.Redoute.RedouteIphone.beta") names the phone without
+// saying the device is one, and Yauaa then answers the generic "Apple iOS
+// Device". Every browser on an iPhone says "iPhone OS" (or "iPhoneOS"),
+// which the caller tests first, so only applications' user agents pay for
+// the search.
+func (p *parsed) iphoneWord() bool {
+	for i, low := 0, p.low; ; {
+		j := strings.Index(low[i:], "iphone")
+		if j < 0 {
+			return false
+		}
+		if i+j == 0 || !isAlnumByte(low[i+j-1]) {
+			return true
+		}
+		i += j + len("iphone")
+	}
 }

@@ -484,15 +484,21 @@ func ddExpected(c ddCase) map[string][]string {
 				// device-detector UCTurbo's.
 				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" UCBrowser/"):]))
 			}
-			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && n == "QtWebEngine" {
+			// The analyzer reads tokens whatever their case, so the
+			// conventions below look for them in the lower case user
+			// agent (same byte offsets): a user agent written wholly in
+			// lower case ("... version/4.0 chrome/30.0.0.0 mobile
+			// safari/537.36") follows them too.
+			low := asciiLower(c.UA)
+			if k := strings.Index(low, " chrome/"); k >= 0 && n == "QtWebEngine" {
 				// Yauaa names the Chromium inside Qt's web engine Chrome,
 				// with Chromium's version ("QtWebEngine/5.15.2
 				// Chrome/83.0.4103.122" is Chrome 83 in its OS/2 case).
 				exp["AgentName"] = []string{"QtWebEngine", "Chrome"}
 				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" Chrome/"):]))
 			}
-			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && (strings.Contains(c.UA, "; wv)") || strings.Contains(c.UA, "; wv AppleWebKit/") ||
-				strings.Contains(c.UA, "Version/4.0 Chrome/") && strings.Contains(c.UA, "Android")) {
+			if k := strings.Index(low, " chrome/"); k >= 0 && (strings.Contains(low, "; wv)") || strings.Contains(low, "; wv applewebkit/") ||
+				strings.Contains(low, "version/4.0 chrome/") && strings.Contains(low, "android")) {
 				// Device-detector names the app inside an Android web
 				// view; Yauaa names the web view (and the app in
 				// WebviewAppName). An Android app's browser whose agent

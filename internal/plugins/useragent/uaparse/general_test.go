@@ -256,3 +256,24 @@ func TestBrowserTokenAfterVersionSegment(t *testing.T) {
 			map[string]string{"AgentName": "Huawei Browser"}},
 	})
 }
+
+// TestVersionIsNoName shows a product named only by a version ("2.1.0
+// (Linux; U; Android 7.0; ...)", Dalvik's user agent with its name cut
+// off): it names no agent, as Dalvik's own names none.
+func TestVersionIsNoName(t *testing.T) {
+	none := map[string]string{"AgentName": Unknown, "AgentVersion": Unknown, "OperatingSystemName": "Android"}
+	checkRuleCases(t, []ruleCase{
+		{"2.1.0 (Linux; U; Android 7.0; ONEPLUS A3000 Build/NRD90M)", none},
+		{"Dalvik/2.1.0 (Linux; U; Android 7.0; ONEPLUS A3000 Build/NRD90M)", none},
+		// A name with a digit in it is still a name.
+		{"Example360/2.1.0 (Linux; U; Android 7.0; ONEPLUS A3000 Build/NRD90M)", map[string]string{"AgentName": "Example360"}},
+	})
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{{"2.1.0", true}, {"1.0", true}, {"360", false}, {".5", false}, {"2.1a", false}, {"", false}} {
+		if got := dottedNumber(c.s); got != c.want {
+			t.Errorf("dottedNumber(%q) = %v, want %v", c.s, got, c.want)
+		}
+	}
+}

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "26054397fd4b674fcf7d7c4c55cb25eec3738928e1dd43e8c66e50a5e1f2e61d",
-	"dev-variants": "69ec42a309f3b609910c3ca4afd1252a15519e2c77498a9f5c375daccf7136f0",
+	"dev":          "9c47e6649ac5f5f16c500d385a298dbf1fd51242e1dbdd28a3d420870d9354aa",
+	"dev-variants": "503eb82ed7b25aee9dc3cf2fbb57d6f5f8b4cc90eb7da237750fda075cfd6cb9",
 	"access-log":   "c0b1621cc1ef5d0d32442482520b4610417b26f5cabcf6d7c7e6f41dbb32ccab",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }

@@ -193,6 +193,7 @@ func buildModel() {
 	kwWeb0S = uaNeedles.add("web0s")
 	kwWebAppManager = uaNeedles.add("webappmanager")
 	kwX86x64 = uaNeedles.add("x86_64")
+	kwI386 = uaNeedles.add("i386")
 	kwXbox = uaNeedles.add("xbox")
 
 	// os.go

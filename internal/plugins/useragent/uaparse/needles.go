@@ -355,6 +355,7 @@ var (
 	kwWeb0S                needleID
 	kwWebAppManager        needleID
 	kwX86x64               needleID
+	kwI386                 needleID
 	kwXbox                 needleID
 )
 

@@ -814,9 +814,11 @@ func darwinRelease(releases map[string]string, v string) (string, bool) {
 }
 
 // darwinOS maps the Darwin kernel version that CFNetwork clients send to the
-// Apple operating system release it shipped with.
+// Apple operating system release it shipped with. The processor Darwin
+// names ("Darwin/10.8.0 (i386)", "(x86_64)") is a Mac's: iOS devices run on
+// ARM and their clients name no processor.
 func darwinOS(v string, p *parsed) osInfo {
-	mac := p.has(kwX86x64) || p.has(kwMacintosh) || p.has(kwMacBook) || p.has(kwIMac)
+	mac := p.has(kwX86x64) || p.has(kwI386) || p.has(kwMacintosh) || p.has(kwMacBook) || p.has(kwIMac)
 	releases, majors, name, class := darwinIOS, darwinMajorIOS, "iOS", "Mobile"
 	if mac {
 		releases, majors, name, class = darwinMacOS, darwinMajorMacOS, "Mac OS", "Desktop"

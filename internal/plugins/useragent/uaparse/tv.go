@@ -709,6 +709,8 @@ func (s *state) tvPlatformMaker(r tvPlatformRow, product string) {
 		// there, "AQUOSBrowser/1.0 (AS00DTV;V;0001;0001)").
 		if m, _, _ := strings.Cut(c, ";"); isModelNumber(m) {
 			s.devName.set(r.maker+" "+m, confTVPlatformMaker)
+		} else if m := duneHDModel(m); m != "" && strings.EqualFold(product, "DuneHD") {
+			s.devName.set(r.maker+" "+m, confTVPlatformMaker)
 		}
 	}
 	if i := strings.Index(s.p.low, " model/"); i > 0 && s.p.inComment(i) {
@@ -1058,4 +1060,25 @@ func (s *state) starboardDevice() {
 		}
 		return
 	}
+}
+
+// duneHDModel returns the model a Dune HD player writes first in its
+// comment, or "". Dune HD names its models in lower case, by a code or a
+// word ("DuneHD/1.0 (tv102; ...)", "(connect; ...)"), which isModelNumber
+// would refuse; an operator's build puts its own name before two
+// underscores ("(polskytv__tv102; ...)"), and the model is what follows
+// them, as device-detector reads it.
+func duneHDModel(m string) string {
+	if k := strings.LastIndex(m, "__"); k >= 0 {
+		m = m[k+2:]
+	}
+	if m == "" || len(m) > 24 {
+		return ""
+	}
+	for i := 0; i < len(m); i++ {
+		if !isAlnumByte(m[i]) {
+			return ""
+		}
+	}
+	return m
 }

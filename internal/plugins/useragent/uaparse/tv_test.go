@@ -42,8 +42,8 @@ func TestTVPlatforms(t *testing.T) {
 			map[string]string{"DeviceClass": "Set-top box", "OperatingSystemName": "BrightSignOS", "OperatingSystemVersion": "9.0.109", "DeviceBrand": "BrightSign", "DeviceName": "BrightSign LS000"}},
 		{"Mozilla/5.0 (QtEmbedded; U; Linux; C) AppleWebKit/533.3 (KHTML, like Gecko) WDSimpleBrowser/0.2.10 Safari/533.3",
 			map[string]string{"DeviceClass": "Set-top box", "DeviceBrand": "Western Digital", "DeviceName": "Western Digital WD TV"}},
-		{"Opera/9.80 (Linux mips; U; xx) Presto/2.10.287 Version/12.00 DuneHD/1.0 (example; 130515_2104_b6)",
-			map[string]string{"DeviceClass": "Set-top box", "DeviceBrand": "Dune HD", "DeviceName": "Dune HD"}},
+		{"Opera/9.80 (Linux mips; U; xx) Presto/2.10.287 Version/12.00 DuneHD/1.0 (tv102; 130515_2104_b6)",
+			map[string]string{"DeviceClass": "Set-top box", "DeviceBrand": "Dune HD", "DeviceName": "Dune HD tv102"}},
 		// A platform of one maker names it, after a browser of many
 		// ("Espial/6.1.5 AQUOSBrowser/2.0") or in the comment; a
 		// "Model/Maker-Model" product still names the set.
@@ -221,4 +221,21 @@ func TestSetTopBoxMakerRows(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDuneHDModel shows a Dune HD player's model read from its comment,
+// in the lower case Dune HD writes it, after an operator's name and two
+// underscores where a build carries one.
+func TestDuneHDModel(t *testing.T) {
+	dune := func(name string) map[string]string {
+		return map[string]string{"DeviceClass": "Set-top box", "DeviceBrand": "Dune HD", "DeviceName": name}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"DuneHD/1.0 (tv102; Firmware/140904_0400_r11)", dune("Dune HD tv102")},
+		{"DuneHD/1.0 (connect; 140223_0132_b6)", dune("Dune HD connect")},
+		{"Opera/9.80 (Linux mips; U; xx) Presto/2.10.287 Version/12.00 DuneHD/1.0 (exampletv__tv102; 130527_1328_b5) CE-HTML/1.0", dune("Dune HD tv102")},
+		// No model: the maker's box.
+		{"DuneHD/1.0", dune("Dune HD")},
+		{"DuneHD/1.0 (Linux 2.6; mips)", dune("Dune HD")},
+	})
 }
