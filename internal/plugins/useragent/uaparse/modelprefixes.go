@@ -102,8 +102,19 @@ func prefixBrand(model, found string, r modelPrefix) (brand, rest string, ok boo
 // aside ("RunboF1", "O+ Crunch"), else the longest run of whole words
 // (ended by a space, dash or underscore) whose letters and digits start the
 // name's, two at least ("NUU_A1" of NUU Mobile). The model is kept whole
-// when nothing would be left.
+// when nothing would be left. A word naming the kind of device before the
+// brand's name goes with it: "Tablet_DL_3411" is DL's 3411 and "Smartphone
+// DL Horizon H8" DL's Horizon H8, where keeping the word would name the
+// maker twice.
 func withoutBrandWords(model, brand string) string {
+	for _, kind := range [...]string{"tablet", "smartphone"} {
+		if len(model) > len(kind)+1 && hasPrefixFold(model, kind) && isModelGap(model[len(kind)]) {
+			if rest := withoutBrandWords(model[len(kind)+1:], brand); rest != model[len(kind)+1:] {
+				return rest
+			}
+			break
+		}
+	}
 	cut := 0
 	bi := 0 // the next byte of the brand to match
 	for i := 0; i < len(model); i++ {
@@ -169,3 +180,6 @@ func (s *state) modelPrefixFacts(model string, hasClass bool, row modelPrefix, b
 		s.devClass.set(row.class, confGeneric+1)
 	}
 }
+
+// isModelGap reports a byte that separates the words of a model code.
+func isModelGap(c byte) bool { return c == ' ' || c == '-' || c == '_' }

@@ -95,6 +95,9 @@ func TestModelPrefixLookup(t *testing.T) {
 		{"Runbo", "Runbo", "Runbo"},
 		{"YT5760L", "XY Auto", "YT5760L"},
 		{"X5 Pro", "X-TIGI", "X5 Pro"},
+		{"Tablet_DL_3411", "DL", "3411"},
+		{"Smartphone DL Horizon H8", "DL", "Horizon H8"},
+		{"Tablet S", "Sony", "Tablet S"},
 	} {
 		if got := withoutBrandWords(c.model, c.brand); got != c.rest {
 			t.Errorf("withoutBrandWords(%q, %q) = %q, want %q", c.model, c.brand, got, c.rest)
