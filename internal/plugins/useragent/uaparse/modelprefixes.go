@@ -94,6 +94,12 @@ func prefixBrand(model, found string, r modelPrefix) (brand, rest string, ok boo
 	if found == r.brand || found != "" && brandByShape(model) {
 		return "", model, false
 	}
+	if n := len(found); n > 0 && len(model) > n+1 && isModelGap(model[n]) && hasPrefixFold(model, found) {
+		// "Ulefone_S1": the model starts with the maker's name as
+		// brands.tsv spells it, and the row spells it as Yauaa does
+		// (Ulephone); the name is still the maker's, not the model's.
+		return r.brand, cutModelGap.trimLeft(model[n:]), true
+	}
 	return r.brand, withoutBrandWords(model, r.brand), true
 }
 
