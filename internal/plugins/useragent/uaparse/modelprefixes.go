@@ -3,6 +3,7 @@ package uaparse
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Most makers of Android devices name their models with a few fixed
@@ -131,17 +132,25 @@ func withoutBrandWords(model, brand string) string {
 			}
 			continue
 		}
-		for bi < len(brand) && !isAlnum(brand[bi]) {
+		for bi < len(brand) && !isAlnum(brand[bi]) && brand[bi] < utf8.RuneSelf {
 			bi++
 		}
 		if bi >= len(brand) {
 			cut = i // the whole name matched
 			break
 		}
-		if lowerASCII(brand[bi]) != c {
+		b, w := lowerASCII(brand[bi]), 1
+		if b >= utf8.RuneSelf {
+			// Models are written in ASCII: "Kruger&Matz DRIVE 4" and
+			// "OWN S3000D" name Krüger&Matz and öwn.
+			var r rune
+			r, w = utf8.DecodeRuneInString(brand[bi:])
+			b = latinBase(r)
+		}
+		if b != c {
 			break
 		}
-		bi++
+		bi += w
 	}
 	if cut == 0 {
 		return model
@@ -189,3 +198,16 @@ func (s *state) modelPrefixFacts(model string, hasClass bool, row modelPrefix, b
 
 // isModelGap reports a byte that separates the words of a model code.
 func isModelGap(c byte) bool { return c == ' ' || c == '-' || c == '_' }
+
+// latinBase is the lower case ASCII letter a Latin letter with a diacritic
+// is written as in ASCII ("ü" as "u"), or 0 for any other rune.
+func latinBase(r rune) byte {
+	const base = "aaaaaaaceeeeiiiidnooooo/ouuuuyty" // U+00E0 to U+00FF
+	if r >= 0xC0 && r <= 0xDE && r != 0xD7 {
+		r += 0x20 // the capitals are 0x20 below their small letters
+	}
+	if r >= 0xE0 && r <= 0xFF && r != 0xF7 {
+		return base[r-0xE0]
+	}
+	return 0
+}

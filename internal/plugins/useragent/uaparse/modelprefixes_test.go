@@ -98,6 +98,8 @@ func TestModelPrefixLookup(t *testing.T) {
 		{"Tablet_DL_3411", "DL", "3411"},
 		{"Smartphone DL Horizon H8", "DL", "Horizon H8"},
 		{"Tablet S", "Sony", "Tablet S"},
+		{"Kruger&Matz DRIVE 4", "Krüger&Matz", "DRIVE 4"},
+		{"OWN S3000D", "öwn", "S3000D"},
 	} {
 		if got := withoutBrandWords(c.model, c.brand); got != c.rest {
 			t.Errorf("withoutBrandWords(%q, %q) = %q, want %q", c.model, c.brand, got, c.rest)
