@@ -3,6 +3,7 @@ package uaparse
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Most makers of Android devices name their models with a few fixed
@@ -94,6 +95,12 @@ func prefixBrand(model, found string, r modelPrefix) (brand, rest string, ok boo
 	if found == r.brand || found != "" && brandByShape(model) {
 		return "", model, false
 	}
+	if n := len(found); n > 0 && len(model) > n+1 && isModelGap(model[n]) && hasPrefixFold(model, found) {
+		// "Ulefone_S1": the model starts with the maker's name as
+		// brands.tsv spells it, and the row spells it as Yauaa does
+		// (Ulephone); the name is still the maker's, not the model's.
+		return r.brand, cutModelGap.trimLeft(model[n:]), true
+	}
 	return r.brand, withoutBrandWords(model, r.brand), true
 }
 
@@ -102,8 +109,19 @@ func prefixBrand(model, found string, r modelPrefix) (brand, rest string, ok boo
 // aside ("RunboF1", "O+ Crunch"), else the longest run of whole words
 // (ended by a space, dash or underscore) whose letters and digits start the
 // name's, two at least ("NUU_A1" of NUU Mobile). The model is kept whole
-// when nothing would be left.
+// when nothing would be left. A word naming the kind of device before the
+// brand's name goes with it: "Tablet_DL_3411" is DL's 3411 and "Smartphone
+// DL Horizon H8" DL's Horizon H8, where keeping the word would name the
+// maker twice.
 func withoutBrandWords(model, brand string) string {
+	for _, kind := range [...]string{"tablet", "smartphone"} {
+		if len(model) > len(kind)+1 && hasPrefixFold(model, kind) && isModelGap(model[len(kind)]) {
+			if rest := withoutBrandWords(model[len(kind)+1:], brand); rest != model[len(kind)+1:] {
+				return rest
+			}
+			break
+		}
+	}
 	cut := 0
 	bi := 0 // the next byte of the brand to match
 	for i := 0; i < len(model); i++ {
@@ -114,17 +132,25 @@ func withoutBrandWords(model, brand string) string {
 			}
 			continue
 		}
-		for bi < len(brand) && !isAlnum(brand[bi]) {
+		for bi < len(brand) && !isAlnum(brand[bi]) && brand[bi] < utf8.RuneSelf {
 			bi++
 		}
 		if bi >= len(brand) {
 			cut = i // the whole name matched
 			break
 		}
-		if lowerASCII(brand[bi]) != c {
+		b, w := lowerASCII(brand[bi]), 1
+		if b >= utf8.RuneSelf {
+			// Models are written in ASCII: "Kruger&Matz DRIVE 4" and
+			// "OWN S3000D" name Krüger&Matz and öwn.
+			var r rune
+			r, w = utf8.DecodeRuneInString(brand[bi:])
+			b = latinBase(r)
+		}
+		if b != c {
 			break
 		}
-		bi++
+		bi += w
 	}
 	if cut == 0 {
 		return model
@@ -168,4 +194,20 @@ func (s *state) modelPrefixFacts(model string, hasClass bool, row modelPrefix, b
 	if !hasClass && row.class != "" && row.brand == *brand && (s.devClass.v != "Mobile" || row.class == "TV") {
 		s.devClass.set(row.class, confGeneric+1)
 	}
+}
+
+// isModelGap reports a byte that separates the words of a model code.
+func isModelGap(c byte) bool { return c == ' ' || c == '-' || c == '_' }
+
+// latinBase is the lower case ASCII letter a Latin letter with a diacritic
+// is written as in ASCII ("ü" as "u"), or 0 for any other rune.
+func latinBase(r rune) byte {
+	const base = "aaaaaaaceeeeiiiidnooooo/ouuuuyty" // U+00E0 to U+00FF
+	if r >= 0xC0 && r <= 0xDE && r != 0xD7 {
+		r += 0x20 // the capitals are 0x20 below their small letters
+	}
+	if r >= 0xE0 && r <= 0xFF && r != 0xF7 {
+		return base[r-0xE0]
+	}
+	return 0
 }

@@ -95,9 +95,25 @@ func TestModelPrefixLookup(t *testing.T) {
 		{"Runbo", "Runbo", "Runbo"},
 		{"YT5760L", "XY Auto", "YT5760L"},
 		{"X5 Pro", "X-TIGI", "X5 Pro"},
+		{"Tablet_DL_3411", "DL", "3411"},
+		{"Smartphone DL Horizon H8", "DL", "Horizon H8"},
+		{"Tablet S", "Sony", "Tablet S"},
+		{"Kruger&Matz DRIVE 4", "Krüger&Matz", "DRIVE 4"},
+		{"OWN S3000D", "öwn", "S3000D"},
 	} {
 		if got := withoutBrandWords(c.model, c.brand); got != c.rest {
 			t.Errorf("withoutBrandWords(%q, %q) = %q, want %q", c.model, c.brand, got, c.rest)
+		}
+	}
+	// The maker's name as brands.tsv spells it comes off the model when the
+	// row spells the maker otherwise; a name that only starts a word stays.
+	for _, c := range []struct{ model, found, brand, rest string }{
+		{"Ulefone_S1", "Ulefone", "Ulephone", "S1"},
+		{"Ulefone Armor 6E", "Ulefone", "Ulephone", "Armor 6E"},
+		{"ITELL_K3500N", "itel", "iLife", "ITELL_K3500N"},
+	} {
+		if b, rest, _ := prefixBrand(c.model, c.found, modelPrefix{brand: c.brand}); b != c.brand || rest != c.rest {
+			t.Errorf("prefixBrand(%q, %q) = %q, %q, want %q, %q", c.model, c.found, b, rest, c.brand, c.rest)
 		}
 	}
 }
