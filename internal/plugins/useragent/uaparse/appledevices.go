@@ -252,7 +252,15 @@ func ordinalAt(n string, i int) bool {
 // underscore ("mdcr_macbookpro14,1", "fbdv/iphone10,4"), or the whole
 // entry when there is none or only digits follow.
 func trailingTag(lt string) string {
-	if k := strings.LastIndexAny(lt, "/_"); k >= 0 && k+1 < len(lt) && !isDigits(lt[k+1:]) {
+	// A loop over the bytes from the end finds the separator:
+	// strings.LastIndexAny would first build a set of the two bytes on
+	// every call, which costs more than the search, and both separators
+	// are ASCII, so a byte equal to one is that character.
+	k := len(lt) - 1
+	for k >= 0 && lt[k] != '/' && lt[k] != '_' {
+		k--
+	}
+	if k >= 0 && k+1 < len(lt) && !isDigits(lt[k+1:]) {
 		return lt[k+1:]
 	}
 	return lt

@@ -398,7 +398,11 @@ func (s *state) officeApp() bool {
 			}
 		}
 	}
-	if _, ok := p.product("Office"); !ok || !p.has(kwMicrosoftOfficeSlash) {
+	// The needle bit first: it is cheaper than product's call.
+	if !p.has(kwMicrosoftOfficeSlash) {
+		return false
+	}
+	if _, ok := p.product("Office"); !ok {
 		return false
 	}
 	for _, e := range p.entries {

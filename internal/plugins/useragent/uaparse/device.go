@@ -1183,6 +1183,12 @@ func (s *state) anonymized() {
 		s.devClass.set("Anonymized", confFamily+1)
 		return
 	}
+	// Every product's name lies in the user agent, so a product named
+	// Opera sets the needle bit of "opera"; the bit test spares most user
+	// agents product's call.
+	if !p.has(kwOpera) {
+		return
+	}
 	if op, ok := p.product("Opera"); ok && strings.HasPrefix(op.version, "9.") && len(op.version) == 4 {
 		if minor := atoiPrefix(op.version[2:]); minor > 80 {
 			s.devClass.set("Anonymized", confFamily+1)

@@ -159,6 +159,12 @@ func (s *state) osVersionBuild() {
 			}
 		}
 	}
+	// A product named GoogleTV sets the needle bit of "googletv" (its name
+	// lies in the user agent): the bit test spares most user agents
+	// product's call.
+	if !p.has(kwGoogleTV) {
+		return
+	}
 	if g, ok := p.product("GoogleTV"); ok && g.version != "" && isDigits(g.version) {
 		s.osBuild.set(g.version, confStructure)
 	}

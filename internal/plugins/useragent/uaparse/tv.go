@@ -892,16 +892,23 @@ func (s *state) tvModelProduct() bool {
 // the places each marker is read from stay in Go.
 func (s *state) setTopBox() bool {
 	p := s.p
-	if pr, ok := p.product("KreaTV"); ok && p.has(kwKreaTV) && isVersionLike(pr.version) {
-		s.os = osInfo{name: tvKreaTV.system, version: pr.version, class: "Embedded", cpu: s.os.cpu}
-		s.setDevice(confFamily, tvKreaTV.class, tvKreaTV.maker, tvKreaTV.device)
-		s.ceDevice()
-		return true
+	// The needle bits are tested before the products are searched: a bit
+	// test is cheaper than product's call, and nearly every user agent
+	// has neither needle.
+	if p.has(kwKreaTV) {
+		if pr, ok := p.product("KreaTV"); ok && isVersionLike(pr.version) {
+			s.os = osInfo{name: tvKreaTV.system, version: pr.version, class: "Embedded", cpu: s.os.cpu}
+			s.setDevice(confFamily, tvKreaTV.class, tvKreaTV.maker, tvKreaTV.device)
+			s.ceDevice()
+			return true
+		}
 	}
-	if pr, ok := p.product("Roku"); ok && p.has(kwRokuDVP) {
-		s.os = osInfo{name: tvRoku.system, version: pr.version, class: "Embedded", cpu: s.os.cpu}
-		s.setDevice(confFamily, tvRoku.class, tvRoku.maker, tvRoku.device)
-		return true
+	if p.has(kwRokuDVP) {
+		if pr, ok := p.product("Roku"); ok {
+			s.os = osInfo{name: tvRoku.system, version: pr.version, class: "Embedded", cpu: s.os.cpu}
+			s.setDevice(confFamily, tvRoku.class, tvRoku.maker, tvRoku.device)
+			return true
+		}
 	}
 	// The word "box" in any case holds the three ASCII letters (no rune
 	// from outside ASCII folds to b, o or x): indexLower, one pass without
