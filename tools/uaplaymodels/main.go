@@ -276,7 +276,7 @@ func catalogue(records [][]string, spell map[string]string) (entries []entry, dr
 		if brand == "" || len(key) < 4 || strings.ContainsAny(key, ",()\t\"") || strings.ToUpper(r[2]) == r[2] {
 			continue
 		}
-		class := classOf(r[1] + " " + r[3])
+		class := classOf(r[1]+" "+r[3], r[0])
 		e, ok := devices[key]
 		switch {
 		case !ok:
@@ -298,7 +298,7 @@ func catalogue(records [][]string, spell map[string]string) (entries []entry, dr
 		if brand == "" || len(key) < 3 || strings.ContainsAny(key, ",()\t\"") {
 			continue
 		}
-		class := classOf(r[1] + " " + r[3])
+		class := classOf(r[1]+" "+r[3], r[0])
 		e, ok := byKey[key]
 		switch {
 		case !ok:
@@ -381,13 +381,17 @@ func yauaaCase(s string) string {
 }
 
 // classOf reads the marketing name and model for a tablet or a television.
-func classOf(name string) string {
+// The maker's own name is no such word: TechPad and Klipad sell phones
+// under a name that ends in "pad" ("TECHPAD X5", "KLIPAD_V355B").
+func classOf(name, maker string) string {
 	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
+	maker = strings.ToLower(strings.ReplaceAll(maker, " ", ""))
 	class := ""
 	for _, w := range words {
 		switch {
+		case w == maker:
 		case w == "tv" || w == "smarttv" || w == "androidtv" || w == "googletv" || w == "chromecast":
 			return "TV"
 		case w == "tab" || w == "tablet" || w == "pad" || strings.HasSuffix(w, "pad") && len(w) > 4 && w != "notepad" ||

@@ -46,18 +46,20 @@ func TestBrandName(t *testing.T) {
 }
 
 func TestClassOf(t *testing.T) {
-	for _, tc := range []struct{ name, want string }{
-		{"Galaxy Tab A SM-T510", "Tablet"},
-		{"MatePad 11", "Tablet"},
-		{"Lenovo TAB4 10", "Tablet"},
-		{"Mi TV Stick", "TV"},
-		{"Chromecast HD", "TV"},
-		{"Redmi Note 8", ""},
-		{"Notepad X", ""},
-		{"Tabby 5", ""},
+	for _, tc := range []struct{ name, maker, want string }{
+		{"Galaxy Tab A SM-T510", "Samsung", "Tablet"},
+		{"MatePad 11", "Huawei", "Tablet"},
+		{"Lenovo TAB4 10", "Lenovo", "Tablet"},
+		{"Mi TV Stick", "Xiaomi", "TV"},
+		{"Chromecast HD", "Google", "TV"},
+		{"Redmi Note 8", "Xiaomi", ""},
+		{"Notepad X", "Example", ""},
+		{"Tabby 5", "Example", ""},
+		{"TECHPAD X5 Techpad X5", "Techpad", ""},
+		{"V355B KLIPAD_V355B", "Klipad", ""},
 	} {
-		if got := classOf(tc.name); got != tc.want {
-			t.Errorf("classOf(%q) = %q, want %q", tc.name, got, tc.want)
+		if got := classOf(tc.name, tc.maker); got != tc.want {
+			t.Errorf("classOf(%q, %q) = %q, want %q", tc.name, tc.maker, got, tc.want)
 		}
 	}
 }

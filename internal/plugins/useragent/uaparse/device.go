@@ -911,6 +911,12 @@ func (s *state) androidDevice() {
 		return
 	}
 	c := modelClass(model)
+	if c == "" && tvBuild(build) {
+		// The build names the television branch of Android the
+		// device runs; the model, where it names a class, outranks it
+		// ("Google TV Stick" is a set-top box).
+		c = "TV"
+	}
 	if c != "" {
 		// The model's own words and shape outrank the Mobile and Tablet
 		// tokens (tables/model_classes.tsv).
@@ -1355,4 +1361,36 @@ func (p *parsed) iphoneWord() bool {
 		}
 		i += j + len("iphone")
 	}
+}
+
+// tvBuild reports whether an Android build ID (lower case) comes from one of
+// Google's branches for televisions and their boxes. The second letter of a
+// build ID names the branch it was built from, and the builds of Android TV
+// have a T there after the release's letter: "PTT5.181126.002" (Android 9 on
+// Google's ADT-2), "QTT8.201201.002", "PTO7.200925.001", "QTG1.230301.001",
+// "RTT0.210829.002", "STTC.230104.002"; operators' boxes also write the two
+// letters alone ("Build/RT"). Phones and tablets build from other branches
+// ("QP1A.191105.004", "RP1A.200720.011", "TP1A.220624.014").
+func tvBuild(build string) bool {
+	if len(build) < 2 || build[0] < 'o' || build[0] > 'v' || build[1] != 't' {
+		return false
+	}
+	if len(build) == 2 {
+		return true
+	}
+	// The branch and build letters (one or two more), a dot and the
+	// six digits of the date.
+	k := 2
+	for k < len(build) && k < 5 && (build[k] >= 'a' && build[k] <= 'z' || build[k] >= '0' && build[k] <= '9') {
+		k++
+	}
+	if k == 2 || k+7 > len(build) || build[k] != '.' {
+		return false
+	}
+	for _, c := range []byte(build[k+1 : k+7]) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return k+7 == len(build) || build[k+7] == '.'
 }

@@ -66,3 +66,30 @@ func TestPartnerFields(t *testing.T) {
 			map[string]string{"DeviceBrand": "Sonos", "DeviceName": "Sonos ONE"}},
 	})
 }
+
+// TestTVBuilds checks that a build of Android's television branches makes
+// a model of no class of its own a television, and that the builds of
+// phones and tablets do not.
+func TestTVBuilds(t *testing.T) {
+	for _, b := range []string{"ptt5.181126.002", "qtt8.201201.002", "pto7.200925.001", "qtg1.230301.001", "rtt0.210829.002", "sttc.230104.002", "rt", "qt"} {
+		if !tvBuild(b) {
+			t.Errorf("tvBuild(%q) = false, want true", b)
+		}
+	}
+	for _, b := range []string{"", "t", "qp1a.191105.004", "rp1a.200720.011", "tp1a.220624.014", "ppr2.180905.006.a1", "nhg47l", "pi", "st1", "rtt0.2108", "ttest.build"} {
+		if tvBuild(b) {
+			t.Errorf("tvBuild(%q) = true, want false", b)
+		}
+	}
+	a := New(Options{})
+	for ua, want := range map[string]string{
+		"Dalvik/2.1.0 (Linux; U; Android 9; ADT-2 Build/PTT5.181126.002)":                                                                                                      "TV",
+		"Mozilla/5.0 (Linux; Android 11; DV9135 Build/RT; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/122.0.6261.105 Mobile Safari/537.36":                   "TV",
+		"Mozilla/5.0 (Linux; Android 11; 4K Google TV Stick Build/RTT0.210829.002; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.134 Safari/537.36": "Set-top box",
+		"Mozilla/5.0 (Linux; Android 11; SM-A125F Build/RP1A.200720.012) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/96.0.4664.45 Mobile Safari/537.36":                      "Phone",
+	} {
+		if got := a.Analyze(ua).Get("DeviceClass"); got != want {
+			t.Errorf("%q: DeviceClass %q, want %q", ua, got, want)
+		}
+	}
+}

@@ -117,6 +117,11 @@ func buildModelClassRules() []modelClassRule {
 	out := make([]modelClassRule, 0, len(rows))
 	for _, r := range rows {
 		mr := modelClassRule{kind: r[0], k: modelClassKinds[r[0]], pattern: strings.ToLower(r[1]), class: r[2]}
+		if mr.class == "-" {
+			// A word that names no kind of device: the row matches,
+			// so no later row does, and the model has no class.
+			mr.class = ""
+		}
 		mr.bpattern = []byte(mr.pattern)
 		switch r[0] {
 		case "word", "contains":
