@@ -25,6 +25,13 @@ func TestBrandProductLines(t *testing.T) {
 		"Aqua Lite": "Intex", "Aqua_Power_HD": "Intex", "Aqua.Active": "Intex", "Easy L Pro": "Highscreen", "Easy_S_Pro": "Highscreen", "Easy-Power": "Highscreen", "NT-0704S": "IconBIT", "NT-1017T": "IconBIT", "NT-3506M": "IconBIT",
 		"SIE-S55": "Siemens", "Q.Boss P99": "ZYQ", "Q.Next J2": "ZYQ", "SUNWIND SKY 7 E200 3G ST7230MG": "Sunwind",
 		"STARADDICT 6": "SFR", "KaiCloud942": "Kaiomy", "TNNH-AN00": "Huawei", "BTKR-W09": "Huawei", "AGRK-L09": "Huawei", "VOTO-T8100": "", "STARNAUTE3": "SFR", "STARSHINE III": "SFR", "HiSmart 4K ATV4": "Hisense",
+		"Lumia 430 Dual SIM": "Microsoft", "Lumia 435": "Microsoft", "Lumia 532": "Microsoft", "Lumia 535": "Microsoft", "Lumia 540 Dual SIM": "Microsoft",
+		"Lumia 550": "Microsoft", "Lumia 640 XL": "Microsoft", "Lumia 650": "Microsoft", "Lumia 950 XL": "Microsoft", "Lumia 930": "Nokia", "Lumia 1320": "Nokia",
+		"CarPad-III-P": "NewsMy", "Mac Audio Spro": "MAC AUDIO", "X-Force(TM-5009)": "teXet", "X-PlusTM-5577": "teXet", "X Point": "teXet", "X-point TM-4510": "teXet",
+		"Elite Grace": "Swipe", "Elite_Grace": "Swipe", "Elite Star": "Swipe", "Elite Note": "Swipe", "Elite Power": "Swipe",
+		"Vivo One Plus": "Blu", "Vivo XL3 Plus": "Blu", "Vivo XI+": "Blu", "VIVO GO": "Blu", "Vivo Air": "Blu", "Vivo Selfie": "Blu", "vivo 1820": "Vivo",
+		"Energy S500": "Energizer", "ENERGY S600": "Energizer", "Energy E500": "Energizer", "Energy 100": "Energizer", "Energy 200": "Energizer", "Energy 400 LTE": "Energizer",
+		"Energy 500": "Energizer", "Energy400": "Energizer", "Energy500": "Energizer", "Energy_400": "Energizer", "ENERGY_500_LTE": "Energizer", "Energy Phone Pro": "Energy Sistem",
 	} {
 		if b, _ := brandOfModel(model); b != want {
 			t.Errorf("brandOfModel(%q) = %q, want %q", model, b, want)
