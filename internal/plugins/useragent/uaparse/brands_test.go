@@ -101,3 +101,21 @@ func TestProcessorEntryBeforeModel(t *testing.T) {
 		}
 	}
 }
+
+// TestBuilderBrand shows an Android build that names its maker, alone or
+// before the model, on user agents written for the test; a build of
+// Huawei's or one that names no maker leaves the model's own reading.
+func TestBuilderBrand(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 4.4.2; TQ800X Build/GOCLEVER) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/30.0.0.0 Safari/537.36",
+			map[string]string{"DeviceBrand": "GOCLEVER", "DeviceName": "GOCLEVER TQ800X"}},
+		{"Mozilla/5.0 (Linux; U; Android 4.2.2; en-us; Q900 Build/XOLOQ900) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30",
+			map[string]string{"DeviceBrand": "Xolo", "DeviceName": "Xolo Q900"}},
+		{"Mozilla/5.0 (Linux; Android 4.4.3; F7 Build/MOFUTF7) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/33.0.0.0 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Mofut", "DeviceName": "Mofut F7"}},
+		{"Mozilla/5.0 (Linux; Android 10; GAR-AN00 Build/WIKOGAR-AN00) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/88.0.4324.93 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Wiko"}},
+		{"Mozilla/5.0 (Linux; Android 9; SM-A105F Build/PPR1.180610.011) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/80.0.3987.99 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Samsung"}},
+	})
+}

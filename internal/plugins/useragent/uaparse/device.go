@@ -944,6 +944,11 @@ func (s *state) androidDevice() {
 			brand = b
 		}
 	}
+	if build != "" && (brand == "" || !hasPrefixFold(model, brand)) {
+		if b, ok := builderBrand(build, model); ok {
+			brand, rest = b, model
+		}
+	}
 	if inComment {
 		// The catalogue's exact model names the maker where no prefix
 		// row names another; a prefix row may still give the class.
@@ -1355,4 +1360,45 @@ func (p *parsed) iphoneWord() bool {
 		}
 		i += j + len("iphone")
 	}
+}
+
+// builderBrand returns the maker that an Android build names, build in
+// lower case: small makers name their builds after themselves, alone
+// ("TQ700N Build/GOCLEVER") or before the model ("Q700 Build/XOLOQ700",
+// "E60w Build/PioneerE60w"), where the model alone has no maker's name or
+// only a look another maker's codes share. The maker must be a brand of
+// tables/brands.tsv or tables/model_prefixes.tsv; Huawei and Honor, whose builds other makers' phones
+// on their designs copy, are read by their own rule.
+func builderBrand(build, model string) (string, bool) {
+	name := ""
+	switch {
+	case len(build) > len(model)+2 && strings.EqualFold(build[len(build)-len(model):], model):
+		name = build[:len(build)-len(model)]
+	case len(build) >= 4 && allLetters(build):
+		name = build
+	default:
+		return "", false
+	}
+	b, ok := knownBrand(name)
+	if !ok {
+		b, ok = prefixBrandNames[name]
+	}
+	if !ok || b == "Huawei" || b == "Honor" {
+		return "", false
+	}
+	return b, true
+}
+
+// prefixBrandNames maps the lower case name of each brand of
+// tables/model_prefixes.tsv to its spelling: the small makers a build
+// names are more often rows there than of brands.tsv, whose brands every
+// word of a user agent is compared with.
+var prefixBrandNames map[string]string
+
+func buildPrefixBrandNames() map[string]string {
+	m := map[string]string{}
+	for _, r := range modelPrefixes {
+		m[asciiLower(r.brand)] = r.brand
+	}
+	return m
 }
