@@ -119,3 +119,16 @@ func TestBuilderBrand(t *testing.T) {
 			map[string]string{"DeviceBrand": "Samsung"}},
 	})
 }
+
+// TestSonyXperiaBrand checks the Xperia series codes by era: Sony
+// Ericsson's before 2012, Sony's after.
+func TestSonyXperiaBrand(t *testing.T) {
+	for model, want := range map[string]string{
+		"LT18i": "SonyEricsson", "ST18i": "SonyEricsson", "MT25i": "SonyEricsson", "SK17a": "SonyEricsson", "WT19i": "SonyEricsson", "MK16i": "SonyEricsson",
+		"LT22i": "Sony", "LT28h": "Sony", "ST21i": "Sony", "ST25i": "Sony", "MT27i": "Sony", "L39h": "Sony", "LT10": "Sony", "SK20": "",
+	} {
+		if b := sonyXperiaBrand(model); b != want {
+			t.Errorf("sonyXperiaBrand(%q) = %q, want %q", model, b, want)
+		}
+	}
+}
