@@ -113,6 +113,8 @@ func TestBuilderBrand(t *testing.T) {
 			map[string]string{"DeviceBrand": "Xolo", "DeviceName": "Xolo Q900"}},
 		{"Mozilla/5.0 (Linux; Android 4.4.3; F7 Build/MOFUTF7) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/33.0.0.0 Mobile Safari/537.36",
 			map[string]string{"DeviceBrand": "Mofut", "DeviceName": "Mofut F7"}},
+		{"Mozilla/5.0 (Linux; Android 10; LGN-LX9 Build/HONORLGN-L39) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/88.0.4324.93 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Huawei", "DeviceName": "Huawei LGN-LX9"}},
 		{"Mozilla/5.0 (Linux; Android 10; GAR-AN00 Build/WIKOGAR-AN00) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/88.0.4324.93 Mobile Safari/537.36",
 			map[string]string{"DeviceBrand": "Wiko"}},
 		{"Mozilla/5.0 (Linux; Android 9; SM-A105F Build/PPR1.180610.011) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/80.0.3987.99 Mobile Safari/537.36",

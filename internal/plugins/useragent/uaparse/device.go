@@ -936,6 +936,12 @@ func (s *state) androidDevice() {
 		// ("Build/HUAWEIMAR-L21A") even when the model field is odd.
 		brand, rest = "Huawei", model
 	}
+	if brand != "" && brand != "Huawei" && huaweiBuildSeries(build, model) {
+		// A prefix row of another maker ("lg", "vk") takes a Huawei
+		// series code that its build names after Huawei or Honor
+		// ("LGN-LX1 Build/HONORLGN-L31").
+		brand, rest = "Huawei", model
+	}
 	if brand == "Huawei" && len(build) > len(model)+3 && strings.EqualFold(build[len(build)-len(model):], model) {
 		// The phones other makers sell on Huawei's designs keep
 		// Huawei's model codes; their builds name the maker before the
@@ -1401,4 +1407,24 @@ func buildPrefixBrandNames() map[string]string {
 		m[asciiLower(r.brand)] = r.brand
 	}
 	return m
+}
+
+// huaweiBuildSeries reports a build, in lower case, that writes Huawei or
+// Honor before the model's series code and its dash ("HONORLGN-L31" for
+// the model "LGN-LX1"; the variant may differ between the two).
+func huaweiBuildSeries(build, model string) bool {
+	if build == "" || build[0] != 'h' {
+		return false
+	}
+	tag := 0
+	switch {
+	case strings.HasPrefix(build, "honor"):
+		tag = len("honor")
+	case strings.HasPrefix(build, "huawei"):
+		tag = len("huawei")
+	default:
+		return false
+	}
+	k := strings.IndexByte(model, '-')
+	return k >= 2 && k <= 4 && len(build) > tag+k+1 && strings.EqualFold(build[tag:tag+k+1], model[:k+1])
 }
