@@ -176,6 +176,9 @@ func brandOfModel(model string) (brand, rest string) {
 	case xiaomiModel(model):
 		return "Xiaomi", redmiName(model)
 	case alcatelModel(model):
+		if tclNumber(model) {
+			return "TCL", model
+		}
 		return "Alcatel", model
 	}
 	if b := sonyXperiaBrand(model); b != "" {
@@ -279,6 +282,19 @@ func alcatelModel(m string) bool {
 		return isDigits(m[:4]) && m[0] != '0' && m[4] >= 'A' && m[4] <= 'Z'
 	}
 	return false
+}
+
+// tclNumber reports a model number of alcatelModel's shape with a variant
+// letter whose second digit is not 0 ("4188S", "6159A", "9460G"): the
+// numbers of the phones and tablets TCL Communication sells under its own
+// name since 2020 (TCL 20Y is 6156D, TCL 205 4187D), where the OneTouch
+// numbers of its Alcatel phones keep a 0 there ("5033D", "6025H"). A few
+// Alcatels have such numbers too (the Pop 3's 5116J, the 1B of 2022's
+// 5131E); the catalogue of Android models, which knows the exact model,
+// speaks for them.
+func tclNumber(m string) bool {
+	m = strings.TrimSuffix(m, "_EEA")
+	return len(m) == 5 && m[1] != '0'
 }
 
 // allLetters reports a non-empty string of ASCII letters only.

@@ -134,3 +134,21 @@ func TestSonyXperiaBrand(t *testing.T) {
 		}
 	}
 }
+
+// TestTCLNumbers checks TCL's own model numbers beside the OneTouch
+// numbers of its Alcatel phones, and that the catalogue's exact model
+// speaks for an Alcatel with a number of TCL's shape.
+func TestTCLNumbers(t *testing.T) {
+	ensureModel()
+	for model, want := range map[string]string{
+		"4188S": "TCL", "6159A": "TCL", "9460G": "TCL", "6125H_EEA": "TCL", "5033D": "Alcatel", "6025H": "Alcatel", "8063": "Alcatel",
+	} {
+		if b, _ := brandOfModel(model); b != want {
+			t.Errorf("brandOfModel(%q) = %q, want %q", model, b, want)
+		}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 5.1; 5116J Build/LMY47I) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/39.0.0.0 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Alcatel"}},
+	})
+}
