@@ -23,7 +23,7 @@ func TestBrandProductLines(t *testing.T) {
 		"M-PPG700": "Mediacom", "M-SP10EGP": "Mediacom", "TM-7055HD": "teXet", "VIA_A1": "Casper", "VIA A3": "Casper", "BQru-4526": "BQ", "Aquaris X5 Plus": "BQ", "BQS-4005": "BQ",
 		"nova 8": "Huawei", "Mate 40 RS": "Huawei", "Enjoy Z 5G": "Huawei", "Maimang 9": "Huawei", "Qin 1s+": "Xiaomi", "QIN2 Pro": "Xiaomi", "Black Shark 3S": "Xiaomi",
 		"Aqua Lite": "Intex", "Aqua_Power_HD": "Intex", "Aqua.Active": "Intex", "Easy L Pro": "Highscreen", "Easy_S_Pro": "Highscreen", "Easy-Power": "Highscreen", "NT-0704S": "IconBIT", "NT-1017T": "IconBIT", "NT-3506M": "IconBIT",
-		"SIE-S55": "Siemens", "QC-2325": "Kyocera", "QC-5135": "Kyocera", "Q.Boss P99": "ZYQ", "Q.Next J2": "ZYQ", "SUNWIND SKY 7 E200 3G ST7230MG": "Sunwind",
+		"SIE-S55": "Siemens", "QC-2325": "Kyocera", "QC-5135": "Kyocera", "OW19W1": "Oppo", "OW20W1": "Oppo", "RX17Neo": "Oppo", "RX17 Pro": "Oppo", "Q.Boss P99": "ZYQ", "Q.Next J2": "ZYQ", "SUNWIND SKY 7 E200 3G ST7230MG": "Sunwind",
 		"STARADDICT 6": "SFR", "KaiCloud942": "Kaiomy", "TNNH-AN00": "Huawei", "BTKR-W09": "Huawei", "AGRK-L09": "Huawei", "VOTO-T8100": "", "STARNAUTE3": "SFR", "STARSHINE III": "SFR", "HiSmart 4K ATV4": "Hisense",
 		"Lumia 430 Dual SIM": "Microsoft", "Lumia 435": "Microsoft", "Lumia 532": "Microsoft", "Lumia 535": "Microsoft", "Lumia 540 Dual SIM": "Microsoft",
 		"Lumia 550": "Microsoft", "Lumia 640 XL": "Microsoft", "Lumia 650": "Microsoft", "Lumia 950 XL": "Microsoft", "Lumia 930": "Nokia", "Lumia 1320": "Nokia",
