@@ -176,10 +176,13 @@ func brandOfModel(model string) (brand, rest string) {
 	case xiaomiModel(model):
 		return "Xiaomi", redmiName(model)
 	case alcatelModel(model):
+		if tclNumber(model) {
+			return "TCL", model
+		}
 		return "Alcatel", model
 	}
-	if sonyCarrierModel(model) {
-		return "Sony", model
+	if b := sonyXperiaBrand(model); b != "" {
+		return b, model
 	}
 	if b := modelCodeBrand(model); b != "" {
 		return b, model
@@ -187,19 +190,44 @@ func brandOfModel(model string) (brand, rest string) {
 	return "", model
 }
 
-// sonyCarrierModel reports Sony's Xperia "LT28h" / "MT11i" / "ST25i"
-// series codes (the carriers' "601SO" codes are in tables/model_codes.tsv).
-func sonyCarrierModel(m string) bool {
-	if len(m) >= 4 && len(m) <= 5 && (strings.HasPrefix(m, "LT") || strings.HasPrefix(m, "MT") || strings.HasPrefix(m, "ST")) &&
-		isDigits(m[2:4]) && (len(m) == 4 || m[4] >= 'a' && m[4] <= 'z') {
-		return true
+// sonyXperiaBrand returns the brand of Sony's Xperia "LT28h" / "MT11i" /
+// "ST25i" series codes (the carriers' "601SO" codes are in
+// tables/model_codes.tsv), or "". The phones launched before Sony bought
+// Ericsson's half of the company in 2012 were sold as Sony Ericsson's: the
+// lower numbers of each series (LT18i, the Xperia arc S; ST18i, the Xperia
+// ray; MT25i, the Xperia neo L) and the SK17, WT19 and MK16 series, which
+// ended with it (the first of the series were LT15i, ST15i and MT11i). LT22i (the Xperia P), ST21i (the Xperia tipo) and MT27i
+// (the Xperia sola) came out under Sony's name.
+func sonyXperiaBrand(m string) string {
+	if len(m) >= 4 && len(m) <= 5 && isDigits(m[2:4]) && (len(m) == 4 || m[4] >= 'a' && m[4] <= 'z') {
+		n := int(m[2]-'0')*10 + int(m[3]-'0')
+		switch m[:2] {
+		case "LT":
+			return sonyOrEricsson(n >= 15 && n < 22)
+		case "ST":
+			return sonyOrEricsson(n >= 15 && n < 21)
+		case "MT":
+			return sonyOrEricsson(n >= 11 && n < 27)
+		case "SK", "WT", "MK":
+			if n >= 16 && n <= 19 {
+				return "SonyEricsson"
+			}
+		}
 	}
 	// The Xperia models made for China: "L39h", "L50t", "L55u".
 	if len(m) == 4 && (m[0] == 'L' || m[0] == 'l') && isDigits(m[1:3]) && (m[3] == 'h' || m[3] == 't' || m[3] == 'u' || m[3] == 'w' ||
 		m[3] == 'T' || m[3] == 'H' || m[3] == 'U' || m[3] == 'W') {
-		return true
+		return "Sony"
 	}
-	return false
+	return ""
+}
+
+// sonyOrEricsson names Sony Ericsson for a model of its years, else Sony.
+func sonyOrEricsson(ericsson bool) string {
+	if ericsson {
+		return "SonyEricsson"
+	}
+	return "Sony"
 }
 
 func isDigits(s string) bool {
@@ -254,6 +282,19 @@ func alcatelModel(m string) bool {
 		return isDigits(m[:4]) && m[0] != '0' && m[4] >= 'A' && m[4] <= 'Z'
 	}
 	return false
+}
+
+// tclNumber reports a model number of alcatelModel's shape with a variant
+// letter whose second digit is not 0 ("4188S", "6159A", "9460G"): the
+// numbers of the phones and tablets TCL Communication sells under its own
+// name since 2020 (TCL 20Y is 6156D, TCL 205 4187D), where the OneTouch
+// numbers of its Alcatel phones keep a 0 there ("5033D", "6025H"). A few
+// Alcatels have such numbers too (the Pop 3's 5116J, the 1B of 2022's
+// 5131E); the catalogue of Android models, which knows the exact model,
+// speaks for them.
+func tclNumber(m string) bool {
+	m = strings.TrimSuffix(m, "_EEA")
+	return len(m) == 5 && m[1] != '0'
 }
 
 // allLetters reports a non-empty string of ASCII letters only.

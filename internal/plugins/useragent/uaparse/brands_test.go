@@ -23,8 +23,15 @@ func TestBrandProductLines(t *testing.T) {
 		"M-PPG700": "Mediacom", "M-SP10EGP": "Mediacom", "TM-7055HD": "teXet", "VIA_A1": "Casper", "VIA A3": "Casper", "BQru-4526": "BQ", "Aquaris X5 Plus": "BQ", "BQS-4005": "BQ",
 		"nova 8": "Huawei", "Mate 40 RS": "Huawei", "Enjoy Z 5G": "Huawei", "Maimang 9": "Huawei", "Qin 1s+": "Xiaomi", "QIN2 Pro": "Xiaomi", "Black Shark 3S": "Xiaomi",
 		"Aqua Lite": "Intex", "Aqua_Power_HD": "Intex", "Aqua.Active": "Intex", "Easy L Pro": "Highscreen", "Easy_S_Pro": "Highscreen", "Easy-Power": "Highscreen", "NT-0704S": "IconBIT", "NT-1017T": "IconBIT", "NT-3506M": "IconBIT",
-		"SIE-S55": "Siemens", "Q.Boss P99": "ZYQ", "Q.Next J2": "ZYQ", "SUNWIND SKY 7 E200 3G ST7230MG": "Sunwind",
+		"SIE-S55": "Siemens", "QC-2325": "Kyocera", "QC-5135": "Kyocera", "OW19W1": "Oppo", "OW20W1": "Oppo", "RX17Neo": "Oppo", "RX17 Pro": "Oppo", "Q.Boss P99": "ZYQ", "Q.Next J2": "ZYQ", "SUNWIND SKY 7 E200 3G ST7230MG": "Sunwind",
 		"STARADDICT 6": "SFR", "KaiCloud942": "Kaiomy", "TNNH-AN00": "Huawei", "BTKR-W09": "Huawei", "AGRK-L09": "Huawei", "VOTO-T8100": "", "STARNAUTE3": "SFR", "STARSHINE III": "SFR", "HiSmart 4K ATV4": "Hisense",
+		"Lumia 430 Dual SIM": "Microsoft", "Lumia 435": "Microsoft", "Lumia 532": "Microsoft", "Lumia 535": "Microsoft", "Lumia 540 Dual SIM": "Microsoft",
+		"Lumia 550": "Microsoft", "Lumia 640 XL": "Microsoft", "Lumia 650": "Microsoft", "Lumia 950 XL": "Microsoft", "Lumia 930": "Nokia", "Lumia 1320": "Nokia",
+		"CarPad-III-P": "NewsMy", "Mac Audio Spro": "MAC AUDIO", "X-Force(TM-5009)": "teXet", "X-PlusTM-5577": "teXet", "X Point": "teXet", "X-point TM-4510": "teXet",
+		"Elite Grace": "Swipe", "Elite_Grace": "Swipe", "Elite Star": "Swipe", "Elite Note": "Swipe", "Elite Power": "Swipe",
+		"Vivo One Plus": "Blu", "Vivo XL3 Plus": "Blu", "Vivo XI+": "Blu", "VIVO GO": "Blu", "Vivo Air": "Blu", "Vivo Selfie": "Blu", "vivo 1820": "Vivo",
+		"Energy S500": "Energizer", "ENERGY S600": "Energizer", "Energy E500": "Energizer", "Energy 100": "Energizer", "Energy 200": "Energizer", "Energy 400 LTE": "Energizer",
+		"Energy 500": "Energizer", "Energy400": "Energizer", "Energy500": "Energizer", "Energy_400": "Energizer", "ENERGY_500_LTE": "Energizer", "Energy Phone Pro": "Energy Sistem",
 	} {
 		if b, _ := brandOfModel(model); b != want {
 			t.Errorf("brandOfModel(%q) = %q, want %q", model, b, want)
@@ -93,4 +100,55 @@ func TestProcessorEntryBeforeModel(t *testing.T) {
 			t.Errorf("%s: DeviceName %q, want Huawei ART-L29N", ua, got)
 		}
 	}
+}
+
+// TestBuilderBrand shows an Android build that names its maker, alone or
+// before the model, on user agents written for the test; a build of
+// Huawei's or one that names no maker leaves the model's own reading.
+func TestBuilderBrand(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 4.4.2; TQ800X Build/GOCLEVER) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/30.0.0.0 Safari/537.36",
+			map[string]string{"DeviceBrand": "GOCLEVER", "DeviceName": "GOCLEVER TQ800X"}},
+		{"Mozilla/5.0 (Linux; U; Android 4.2.2; en-us; Q900 Build/XOLOQ900) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30",
+			map[string]string{"DeviceBrand": "Xolo", "DeviceName": "Xolo Q900"}},
+		{"Mozilla/5.0 (Linux; Android 4.4.3; F7 Build/MOFUTF7) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/33.0.0.0 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Mofut", "DeviceName": "Mofut F7"}},
+		{"Mozilla/5.0 (Linux; Android 10; LGN-LX9 Build/HONORLGN-L39) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/88.0.4324.93 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Huawei", "DeviceName": "Huawei LGN-LX9"}},
+		{"Mozilla/5.0 (Linux; Android 10; GAR-AN00 Build/WIKOGAR-AN00) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/88.0.4324.93 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Wiko"}},
+		{"Mozilla/5.0 (Linux; Android 9; SM-A105F Build/PPR1.180610.011) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/80.0.3987.99 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Samsung"}},
+	})
+}
+
+// TestSonyXperiaBrand checks the Xperia series codes by era: Sony
+// Ericsson's before 2012, Sony's after.
+func TestSonyXperiaBrand(t *testing.T) {
+	for model, want := range map[string]string{
+		"LT18i": "SonyEricsson", "ST18i": "SonyEricsson", "MT25i": "SonyEricsson", "SK17a": "SonyEricsson", "WT19i": "SonyEricsson", "MK16i": "SonyEricsson",
+		"LT22i": "Sony", "LT28h": "Sony", "ST21i": "Sony", "ST25i": "Sony", "MT27i": "Sony", "L39h": "Sony", "LT10": "Sony", "SK20": "",
+	} {
+		if b := sonyXperiaBrand(model); b != want {
+			t.Errorf("sonyXperiaBrand(%q) = %q, want %q", model, b, want)
+		}
+	}
+}
+
+// TestTCLNumbers checks TCL's own model numbers beside the OneTouch
+// numbers of its Alcatel phones, and that the catalogue's exact model
+// speaks for an Alcatel with a number of TCL's shape.
+func TestTCLNumbers(t *testing.T) {
+	ensureModel()
+	for model, want := range map[string]string{
+		"4188S": "TCL", "6159A": "TCL", "9460G": "TCL", "6125H_EEA": "TCL", "5033D": "Alcatel", "6025H": "Alcatel", "8063": "Alcatel",
+	} {
+		if b, _ := brandOfModel(model); b != want {
+			t.Errorf("brandOfModel(%q) = %q, want %q", model, b, want)
+		}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 5.1; 5116J Build/LMY47I) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/39.0.0.0 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Alcatel"}},
+	})
 }

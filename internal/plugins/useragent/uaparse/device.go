@@ -942,12 +942,23 @@ func (s *state) androidDevice() {
 		// ("Build/HUAWEIMAR-L21A") even when the model field is odd.
 		brand, rest = "Huawei", model
 	}
+	if brand != "" && brand != "Huawei" && huaweiBuildSeries(build, model) {
+		// A prefix row of another maker ("lg", "vk") takes a Huawei
+		// series code that its build names after Huawei or Honor
+		// ("LGN-LX1 Build/HONORLGN-L31").
+		brand, rest = "Huawei", model
+	}
 	if brand == "Huawei" && len(build) > len(model)+3 && strings.EqualFold(build[len(build)-len(model):], model) {
 		// The phones other makers sell on Huawei's designs keep
 		// Huawei's model codes; their builds name the maker before the
 		// model, as Huawei's own do ("GAR-AN00 Build/WIKOGAR-AN00").
 		if b, ok := knownBrand(build[:len(build)-len(model)]); ok && b != "Huawei" && b != "Honor" {
 			brand = b
+		}
+	}
+	if build != "" && (brand == "" || !hasPrefixFold(model, brand)) {
+		if b, ok := builderBrand(build, model); ok {
+			brand, rest = b, model
 		}
 	}
 	if inComment {
@@ -1393,4 +1404,65 @@ func tvBuild(build string) bool {
 		}
 	}
 	return k+7 == len(build) || build[k+7] == '.'
+}
+
+// builderBrand returns the maker that an Android build names, build in
+// lower case: small makers name their builds after themselves, alone
+// ("TQ700N Build/GOCLEVER") or before the model ("Q700 Build/XOLOQ700",
+// "E60w Build/PioneerE60w"), where the model alone has no maker's name or
+// only a look another maker's codes share. The maker must be a brand of
+// tables/brands.tsv or tables/model_prefixes.tsv; Huawei and Honor, whose builds other makers' phones
+// on their designs copy, are read by their own rule.
+func builderBrand(build, model string) (string, bool) {
+	name := ""
+	switch {
+	case len(build) > len(model)+2 && strings.EqualFold(build[len(build)-len(model):], model):
+		name = build[:len(build)-len(model)]
+	case len(build) >= 4 && allLetters(build):
+		name = build
+	default:
+		return "", false
+	}
+	b, ok := knownBrand(name)
+	if !ok {
+		b, ok = prefixBrandNames[name]
+	}
+	if !ok || b == "Huawei" || b == "Honor" {
+		return "", false
+	}
+	return b, true
+}
+
+// prefixBrandNames maps the lower case name of each brand of
+// tables/model_prefixes.tsv to its spelling: the small makers a build
+// names are more often rows there than of brands.tsv, whose brands every
+// word of a user agent is compared with.
+var prefixBrandNames map[string]string
+
+func buildPrefixBrandNames() map[string]string {
+	m := map[string]string{}
+	for _, r := range modelPrefixes {
+		m[asciiLower(r.brand)] = r.brand
+	}
+	return m
+}
+
+// huaweiBuildSeries reports a build, in lower case, that writes Huawei or
+// Honor before the model's series code and its dash ("HONORLGN-L31" for
+// the model "LGN-LX1"; the variant may differ between the two).
+func huaweiBuildSeries(build, model string) bool {
+	if build == "" || build[0] != 'h' {
+		return false
+	}
+	tag := 0
+	switch {
+	case strings.HasPrefix(build, "honor"):
+		tag = len("honor")
+	case strings.HasPrefix(build, "huawei"):
+		tag = len("huawei")
+	default:
+		return false
+	}
+	k := strings.IndexByte(model, '-')
+	return k >= 2 && k <= 4 && len(build) > tag+k+1 && strings.EqualFold(build[tag:tag+k+1], model[:k+1])
 }

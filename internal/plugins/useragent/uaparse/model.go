@@ -314,6 +314,7 @@ func buildModel() {
 	brandPrefixes = withShapes(brandPrefixes)
 	modelClassRules = buildModelClassRules()
 	modelPrefixes, modelPrefixLengths = buildModelPrefixes()
+	prefixBrandNames = buildPrefixBrandNames()
 
 	// catalog.go
 	androidModelsStart = catalogStart(androidModels)
