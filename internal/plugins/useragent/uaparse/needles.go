@@ -288,9 +288,13 @@ func (p *parsed) index(id needleID) int {
 
 // hasAny reports whether any needle of the group occurs in the lower case
 // user agent.
+//
+// It is asked many times an analysis, over several words each: the
+// index is masked to the size of the bit set, which lo and hi never leave,
+// so that the compiler drops the two bounds checks of each word.
 func (p *parsed) hasAny(g *needleGroup) bool {
 	for i := g.lo; i < g.hi; i++ {
-		if p.found[i]&g.mask[i] != 0 {
+		if p.found[i&(needleCap/64-1)]&g.mask[i&(needleCap/64-1)] != 0 {
 			return true
 		}
 	}
