@@ -67,9 +67,16 @@ type parsed struct {
 	// rules make most, product(name) and entryVersion(prefix): a bit per
 	// productKey of each product's last word, and a bit per first byte of
 	// each comment entry's lower case text. A lookup whose bit is clear
-	// answers "none" without looping over the tokens.
-	productKeys, entryStarts [4]uint64
+	// answers "none" without looping over the tokens. entryPairs has a
+	// bit per entryPairKey of the first two bytes of each entry that has
+	// two: the first byte alone lets through many lookups of the common
+	// prefixes ("msie " starts like "mobile", "trident/" like "touch").
+	productKeys, entryStarts, entryPairs [4]uint64
 }
+
+// entryPairKey hashes the first two bytes of an entry's lower case text
+// into the 256 bits of parsed.entryPairs.
+func entryPairKey(c0, c1 byte) uint8 { return c0*31 ^ c1 }
 
 // productKey hashes the length and first byte of a product's lower case
 // last word into the 256 bits of parsed.productKeys.
@@ -223,7 +230,7 @@ func releaseParsed(p *parsed) {
 	p.ua, p.low, p.products, p.entries, p.blocks = "", "", nil, nil, 0
 	p.arena = nil
 	p.found = needleBits{}
-	p.productKeys, p.entryStarts = [4]uint64{}, [4]uint64{}
+	p.productKeys, p.entryStarts, p.entryPairs = [4]uint64{}, [4]uint64{}, [4]uint64{}
 	parsedPool.Put(p)
 }
 
@@ -548,6 +555,10 @@ func (p *parsed) addEntry(s, e, block int) {
 	p.entries = append(p.entries, entry{start: s, end: e, block: block})
 	c := p.low[s]
 	p.entryStarts[c>>6] |= 1 << (c & 63)
+	if e-s >= 2 {
+		k := entryPairKey(c, p.low[s+1])
+		p.entryPairs[k>>6] |= 1 << (k & 63)
+	}
 }
 
 // product returns the first product whose last word equals name, ignoring
@@ -598,6 +609,14 @@ func (p *parsed) entryVersion(prefix string) (string, bool) {
 	// are lower case, as the entries' text is).
 	if len(prefix) > 0 && p.entryStarts[prefix[0]>>6]&(1<<(prefix[0]&63)) == 0 {
 		return "", false
+	}
+	// A prefix of three bytes or more, and the same without its final
+	// space, is longer than two bytes, so the entries it matches have a
+	// bit in entryPairs.
+	if len(prefix) >= 3 {
+		if k := entryPairKey(prefix[0], prefix[1]); p.entryPairs[k>>6]&(1<<(k&63)) == 0 {
+			return "", false
+		}
 	}
 	// A prefix that ends in a space also matches without it before a
 	// digit: user agents that lost their spaces send "MSIE8.0".
