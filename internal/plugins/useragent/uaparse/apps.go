@@ -525,7 +525,8 @@ var appSuffixes = []string{"-ios", "-android", "-desktop"}
 func (s *state) appendedApp() bool {
 	p := s.p
 	last, webkit := -1, -1
-	for i, pr := range p.products {
+	for i := range p.products {
+		pr := &p.products[i]
 		switch pr.lword {
 		case "safari":
 			last = i
