@@ -582,11 +582,53 @@ func (p *parsed) product(name string) (product, bool) {
 	for i := range p.products {
 		// Comparing lengths first skips almost every product cheaply;
 		// indexing instead of ranging spares copying each product.
-		if lw := p.products[i].lword; len(lw) == len(name) && strings.EqualFold(lw, name) {
+		if lw := p.products[i].lword; len(lw) == len(name) && lowerEqualFold(lw, name) {
 			return p.products[i], true
 		}
 	}
 	return product{}, false
+}
+
+// lowerEqualFold reports strings.EqualFold(lw, name) for lw in ASCII lower
+// case (the form of a product's words) and name of the same length. Names
+// are short ASCII words ("Chrome", "AppleWebKit"), so it compares them a
+// word of memory at a time, name lower-cased as asciiLowerInto does,
+// where strings.EqualFold takes a byte at a time; a byte of either above
+// ASCII leaves the answer to strings.EqualFold. A difference between two
+// ASCII parts is a difference for strings.EqualFold too: it compares
+// character by character, and so far every character was one ASCII byte.
+func lowerEqualFold(lw, name string) bool {
+	const ones = 0x0101010101010101
+	lower := func(x uint64) uint64 {
+		upper := (x + (0x80-'A')*ones) &^ (x + (0x80-'Z'-1)*ones) & (0x80 * ones)
+		return x | upper>>2
+	}
+	n := len(name)
+	if len(lw) != n {
+		return false
+	}
+	switch {
+	case n >= 8:
+		for i := 0; i < n; i += 8 {
+			j := min(i, n-8) // the last word overlaps the one before
+			x, y := le64(name, j), le64(lw, j)
+			if (x|y)&(0x80*ones) != 0 {
+				return strings.EqualFold(lw, name)
+			}
+			if lower(x) != y {
+				return false
+			}
+		}
+		return true
+	case n >= 4:
+		x := uint64(le32(name, 0)) | uint64(le32(name, n-4))<<32
+		y := uint64(le32(lw, 0)) | uint64(le32(lw, n-4))<<32
+		if (x|y)&(0x80*ones) != 0 {
+			return strings.EqualFold(lw, name)
+		}
+		return lower(x) == y
+	}
+	return strings.EqualFold(lw, name)
 }
 
 // productsAfter returns the products that follow the first one first
