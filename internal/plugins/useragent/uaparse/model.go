@@ -258,6 +258,7 @@ func buildModel() {
 
 	// cpuwords.go
 	cpuWords = buildCPUWords()
+	cpuWordNeedles = buildCPUWordNeedles()
 
 	// hacker.go
 	sqlSignatures = attackSignatures("sql")
