@@ -250,7 +250,8 @@ func (s *state) scanTokens() {
 	if len(p.products) > 0 && p.products[0].lword == "mozilla" {
 		s.mozilla = true
 	}
-	for _, pr := range p.products {
+	for i := range p.products {
+		pr := &p.products[i]
 		lw := pr.lname
 		// "Version/4.0Mobile Safari" and "MobileSafari" are what is left of
 		// "Mobile Safari" when spaces were lost.

@@ -319,6 +319,11 @@ func buildElectronPlatform() map[string]bool {
 // Chrome/61.0.3163.100 Electron/2.0.5").
 func (s *state) electronApp() bool {
 	p := s.p
+	// A product named Electron sets the needle bit of "electron": the
+	// bit test spares most user agents product's call.
+	if !p.has(kwElectron) {
+		return false
+	}
 	if _, ok := p.product("Electron"); !ok {
 		return false
 	}
@@ -343,20 +348,23 @@ func (s *state) electronApp() bool {
 // full version, and Outlook for Mac ("MacOutlook/16.24").
 func (s *state) officeApp() bool {
 	p := s.p
-	if pr, ok := p.product("MacOutlook"); ok {
-		s.setAgent(confFamily, "Email Client", "Microsoft Outlook", cleanVersion(pr.version))
-		if s.os.name == "Mac OS" && strings.HasSuffix(s.os.version, "?") {
-			// "(Intelx64 Mac OS X Version 10.15.6 (Build 19G73))".
-			for _, e := range p.entries {
-				lt := p.ltext(e)
-				if i := strings.Index(lt, "mac os x version "); i >= 0 {
-					if v := leadingVersion(lt[i+17:]); v != "" {
-						s.os.version = v
+	// The needle bit first: it is cheaper than product's call.
+	if p.has(kwMacOutlook) {
+		if pr, ok := p.product("MacOutlook"); ok {
+			s.setAgent(confFamily, "Email Client", "Microsoft Outlook", cleanVersion(pr.version))
+			if s.os.name == "Mac OS" && strings.HasSuffix(s.os.version, "?") {
+				// "(Intelx64 Mac OS X Version 10.15.6 (Build 19G73))".
+				for _, e := range p.entries {
+					lt := p.ltext(e)
+					if i := strings.Index(lt, "mac os x version "); i >= 0 {
+						if v := leadingVersion(lt[i+17:]); v != "" {
+							s.os.version = v
+						}
 					}
 				}
 			}
+			return true
 		}
-		return true
 	}
 	if len(p.products) > 0 {
 		first := p.products[0]
@@ -517,7 +525,8 @@ var appSuffixes = []string{"-ios", "-android", "-desktop"}
 func (s *state) appendedApp() bool {
 	p := s.p
 	last, webkit := -1, -1
-	for i, pr := range p.products {
+	for i := range p.products {
+		pr := &p.products[i]
 		switch pr.lword {
 		case "safari":
 			last = i

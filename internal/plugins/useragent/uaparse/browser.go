@@ -732,7 +732,8 @@ func (s *state) markedBrowser() bool {
 // "<Something>Browser/1.2" ("HiBrowser", "LG Browser", "PicoBrowser").
 // The big ones that also send a Chrome token are in browserTokens.
 func (s *state) namedBrowser() bool {
-	for _, pr := range s.p.products {
+	for i := range s.p.products {
+		pr := &s.p.products[i]
 		ln := pr.lname
 		if !strings.HasSuffix(ln, "browser") || ln == "browser" || !isVersionLike(pr.version) {
 			continue

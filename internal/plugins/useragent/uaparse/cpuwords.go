@@ -1,6 +1,9 @@
 package uaparse
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // cpuWords maps the lower case key of every row of tables/cpu_words.tsv
 // to the processor; its keys are in wholeNameMasks.
@@ -16,6 +19,21 @@ func buildCPUWords() map[string]string {
 		cpuWordStarts.add(key)
 	}
 	return m
+}
+
+// cpuWordNeedles has every key of cpuWords as a needle. Every text
+// cpuFromWords looks up is a part of the lower case user agent, so a key
+// it can find is one the scan saw: without any, the search is skipped, as
+// it is for most user agents that get there.
+var cpuWordNeedles needleGroup
+
+func buildCPUWordNeedles() needleGroup {
+	keys := make([]string, 0, len(cpuWords))
+	for k := range cpuWords {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // the needles' identifiers do not depend on the map's order
+	return uaNeedles.group(keys)
 }
 
 // cpuWordStarts are the first two bytes of the processor tags.
@@ -39,6 +57,14 @@ func lookupCPUWord(t string) (string, bool) {
 // is that word alone ("Linux mips", "NetBSD alpha"). Within a step the
 // first entry wins. It returns "" when no tag is found.
 func (s *state) cpuFromWords() string {
+	if !s.p.hasAny(&cpuWordNeedles) {
+		return ""
+	}
+	return s.searchCPUWords()
+}
+
+// searchCPUWords is cpuFromWords without the test of the needles.
+func (s *state) searchCPUWords() string {
 	p := s.p
 	for i := range p.products {
 		if p.products[i].lword == "sys_cpu" {

@@ -302,74 +302,77 @@ func (s *state) detectDevice() {
 // unrelated word.
 func (s *state) deviceFromTokens() {
 	p := s.p
-	// The first pass wants a brand with a model; only if none is found
-	// does a bare brand ("(SAMSUNG; ...)", "OPPO") count.
-	for _, needModel := range [2]bool{true, false} {
-		try := func(tok string) bool {
-			tok = trimSpaceSemicolonComma(tok)
-			if len(tok) < 3 || !startsWithBrand(tok) || hasSuffixFold(tok, "browser") || hasSuffixFold(tok, "toolbar") {
-				return false
-			}
-			b, rest := brandOfModel(tok)
-			if b == "" || !hasPrefixFold(tok, b) {
-				return false
-			}
-			rest = cutSpaceDash.trim(rest)
-			if rest == "" || strings.EqualFold(rest, b) {
-				if needModel {
-					return false
-				}
-				s.devBrand.set(b, confProduct)
-				if s.devName.v == "" || s.devName.v == Unknown {
-					s.devName.set(b, confProduct)
-				}
-				return true
-			}
-			s.devBrand.set(b, confProduct)
-			s.devName.set(b+" "+normalizeName(rest), confProduct)
-			return true
+	// A brand with a model wins; only if none is found does a bare brand
+	// ("(SAMSUNG; ...)", "OPPO") count, the first one in the order of the
+	// search. One pass finds both: a second pass for the bare brand would
+	// repeat every test of the first, which set nothing.
+	bare := ""
+	try := func(tok string) bool {
+		tok = trimSpaceSemicolonComma(tok)
+		if len(tok) < 3 || !startsWithBrand(tok) || hasSuffixFold(tok, "browser") || hasSuffixFold(tok, "toolbar") {
+			return false
 		}
-		for _, e := range p.entries {
-			t := p.text(e)
-			if k := strings.IndexByte(t, '/'); k > 0 {
-				// "LYF/F101K/LYF-F101K-000-01-39-130818": the maker, the
-				// model and the firmware, each after a slash.
-				if b, ok := knownBrand(strings.TrimLeft(t[:k], "$")); ok {
-					if m, _, _ := strings.Cut(t[k+1:], "/"); m != "" && strings.IndexByte(t[k+1:], '/') > 0 {
-						s.devBrand.set(b, confProduct)
-						s.devName.set(b+" "+m, confProduct)
-						return
-					}
-				}
-				t = t[:k]
+		b, rest := brandOfModel(tok)
+		if b == "" || !hasPrefixFold(tok, b) {
+			return false
+		}
+		rest = cutSpaceDash.trim(rest)
+		if rest == "" || strings.EqualFold(rest, b) {
+			if bare == "" {
+				bare = b
 			}
-			if try(t) {
+			return false
+		}
+		s.devBrand.set(b, confProduct)
+		s.devName.set(b+" "+normalizeName(rest), confProduct)
+		return true
+	}
+	for _, e := range p.entries {
+		t := p.text(e)
+		if k := strings.IndexByte(t, '/'); k > 0 {
+			// "LYF/F101K/LYF-F101K-000-01-39-130818": the maker, the
+			// model and the firmware, each after a slash.
+			if b, ok := knownBrand(strings.TrimLeft(t[:k], "$")); ok {
+				if m, _, _ := strings.Cut(t[k+1:], "/"); m != "" && strings.IndexByte(t[k+1:], '/') > 0 {
+					s.devBrand.set(b, confProduct)
+					s.devName.set(b+" "+m, confProduct)
+					return
+				}
+			}
+			t = t[:k]
+		}
+		if try(t) {
+			return
+		}
+		// The words between spaces and slashes, as
+		// strings.FieldsFunc splits them (both bytes are ASCII, so
+		// no UTF-8 sequence holds one), without its iterator.
+		txt := p.text(e)
+		for j := 0; j < len(txt); {
+			for j < len(txt) && (txt[j] == ' ' || txt[j] == '/') {
+				j++
+			}
+			k := j
+			for k < len(txt) && txt[k] != ' ' && txt[k] != '/' {
+				k++
+			}
+			if k > j && try(txt[j:k]) {
 				return
 			}
-			// The words between spaces and slashes, as
-			// strings.FieldsFunc splits them (both bytes are ASCII, so
-			// no UTF-8 sequence holds one), without its iterator.
-			txt := p.text(e)
-			for j := 0; j < len(txt); {
-				for j < len(txt) && (txt[j] == ' ' || txt[j] == '/') {
-					j++
-				}
-				k := j
-				for k < len(txt) && txt[k] != ' ' && txt[k] != '/' {
-					k++
-				}
-				if k > j && try(txt[j:k]) {
-					return
-				}
-				j = k
+			j = k
+		}
+	}
+	for _, pr := range p.products {
+		for w := range strings.FieldsSeq(pr.name) {
+			if try(w) {
+				return
 			}
 		}
-		for _, pr := range p.products {
-			for w := range strings.FieldsSeq(pr.name) {
-				if try(w) {
-					return
-				}
-			}
+	}
+	if bare != "" {
+		s.devBrand.set(bare, confProduct)
+		if s.devName.v == "" || s.devName.v == Unknown {
+			s.devName.set(bare, confProduct)
 		}
 	}
 }

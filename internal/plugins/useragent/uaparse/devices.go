@@ -104,17 +104,23 @@ func (s *state) sonyConsoleOS(model, version string) {
 // themselves in the model entry instead.
 func (s *state) eReader() {
 	p := s.p
-	if pr, ok := p.product("PocketBook"); ok && isVersionLike(pr.version) {
-		s.setDevice(confFamily, "eReader", "PocketBook", "PocketBook")
-		s.setEngine(confFamily, "eReader", "PocketBook", cleanVersion(pr.version))
-		s.agClass.set("eReader", confFamily)
-		s.os.class = "Mobile"
-		return
+	// The products' names lie in the user agent: the needle bits spare
+	// most user agents two calls of product.
+	if p.has(kwPocketBook) {
+		if pr, ok := p.product("PocketBook"); ok && isVersionLike(pr.version) {
+			s.setDevice(confFamily, "eReader", "PocketBook", "PocketBook")
+			s.setEngine(confFamily, "eReader", "PocketBook", cleanVersion(pr.version))
+			s.agClass.set("eReader", confFamily)
+			s.os.class = "Mobile"
+			return
+		}
 	}
-	if pr, ok := p.product("Kindle"); ok && isVersionLike(pr.version) && !strings.Contains(pr.lname, "fire") {
-		s.setDevice(confFamily, "eReader", "Amazon", "Amazon Kindle")
-		s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
-		return
+	if p.has(kwKindle) {
+		if pr, ok := p.product("Kindle"); ok && isVersionLike(pr.version) && !strings.Contains(pr.lname, "fire") {
+			s.setDevice(confFamily, "eReader", "Amazon", "Amazon Kindle")
+			s.os = osInfo{name: "FireOS", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+			return
+		}
 	}
 	for _, e := range p.entries {
 		lt := p.ltext(e)

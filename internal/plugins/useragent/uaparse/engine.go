@@ -236,9 +236,10 @@ func (p *parsed) goanna() (product, bool) {
 // front of it ("Brave Chrome/80.0") are reported on their WebKit base, as
 // Yauaa does.
 func (p *parsed) chromeProduct() (product, bool) {
-	for _, pr := range p.products {
+	for i := range p.products {
+		pr := &p.products[i]
 		if len(pr.lword) == 6 && pr.lword == "chrome" && (len(pr.lname) == 6 || pr.lname == "mobile chrome") {
-			return pr, true
+			return *pr, true
 		}
 	}
 	return product{}, false

@@ -221,6 +221,10 @@ func buildModel() {
 	kwExoPlayer = uaNeedles.add("exoplayerlib/")
 	kwMetaSr = uaNeedles.add("metasr")
 	kwOpera = uaNeedles.add("opera")
+	kwElectron = uaNeedles.add("electron")
+	kwMacOutlook = uaNeedles.add("macoutlook")
+	kwPocketBook = uaNeedles.add("pocketbook")
+	kwKindle = uaNeedles.add("kindle")
 	osSwitchNeedles = []needleID{kwIPhoneOS, kwIPadOS, kwIPhoneOSNoSpace, kwMacOSX, kwMacOSXOneSpace, kwMacOSXNoSpace}
 	osSwitchSeconds = buildOSSwitchSeconds()
 	osSwitchGroup = newNeedleList(osSwitchNeedles).group
@@ -254,6 +258,7 @@ func buildModel() {
 
 	// cpuwords.go
 	cpuWords = buildCPUWords()
+	cpuWordNeedles = buildCPUWordNeedles()
 
 	// hacker.go
 	sqlSignatures = attackSignatures("sql")

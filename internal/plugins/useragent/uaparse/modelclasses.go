@@ -27,6 +27,15 @@ type modelClassRule struct {
 	// for a rule before the call of fixedStartFits or the search, which
 	// would otherwise be most of modelClass's instructions.
 	first byteSet
+
+	// second has bit c set when a model may match a "within" row at a
+	// position followed by byte c: the bytes of the shape's second
+	// element when the first is one character and the second at least
+	// one ("-" and a digit for "-#{2}@{2,3}#{2}"). Most positions whose
+	// byte passes first fail there ("SM-G950F"), before the search.
+	// withSecond is false when the shape does not allow the test.
+	second     byteSet
+	withSecond bool
 }
 
 // byteSet is a set of bytes.
@@ -135,6 +144,9 @@ func buildModelClassRules() []modelClassRule {
 				// The bytes of the first element, the test modelClass
 				// makes at each position.
 				mr.first = elemBytes(mc.elems[0])
+				if e := mc.elems; len(e) > 1 && e[0].min == 1 && e[0].max == 1 && e[1].min >= 1 {
+					mr.second, mr.withSecond = elemBytes(e[1]), true
+				}
 			} else {
 				mr.first = firstBytes(mc.elems)
 			}
@@ -303,7 +315,8 @@ func modelClassTry(i int, model, last string, lm []byte, words [][2]uint8, conta
 		}
 	case kindWithin:
 		for k := range model {
-			if r.first.has(model[k]) && matchCodeStart(r.shape.elems, model[k:]) {
+			if r.first.has(model[k]) && (!r.withSecond || k+1 < len(model) && r.second.has(model[k+1])) &&
+				matchCodeStart(r.shape.elems, model[k:]) {
 				return r.class, true
 			}
 		}

@@ -101,6 +101,27 @@ type needleEntry struct {
 type needleGroup struct {
 	mask   needleBits
 	lo, hi int // the words of mask that can be non-zero: [lo, hi)
+	// words[:n] are the indexes of the non-zero words of mask, which
+	// hasAny reads: a group whose needles were registered at different
+	// times spans many words of which few are non-zero (two of ten for
+	// the distributions' names).
+	words [needleCap / 64]uint8
+	n     int
+}
+
+// index sets lo, hi, words and n from mask.
+func (g *needleGroup) index() {
+	g.lo, g.hi, g.n = len(g.mask), 0, 0
+	for i, m := range g.mask {
+		if m != 0 {
+			g.lo, g.hi = min(g.lo, i), i+1
+			g.words[g.n] = uint8(i)
+			g.n++
+		}
+	}
+	if g.hi == 0 {
+		g.lo = 0
+	}
 }
 
 var uaNeedles *needleSet
@@ -130,15 +151,7 @@ func (n *needleSet) group(words []string) needleGroup {
 	}
 	// The needles of a group are mostly registered together, so their
 	// bits fall in a few words; hasAny looks only at those.
-	g.lo, g.hi = len(g.mask), 0
-	for i, m := range g.mask {
-		if m != 0 {
-			g.lo, g.hi = min(g.lo, i), i+1
-		}
-	}
-	if g.hi == 0 {
-		g.lo = 0
-	}
+	g.index()
 	return g
 }
 
@@ -288,9 +301,13 @@ func (p *parsed) index(id needleID) int {
 
 // hasAny reports whether any needle of the group occurs in the lower case
 // user agent.
+//
+// It is asked many times an analysis: it reads only the non-zero words of
+// the group's mask, and masks their indexes to the size of the bit set
+// (which they never leave) so that the compiler drops the bounds checks.
 func (p *parsed) hasAny(g *needleGroup) bool {
-	for i := g.lo; i < g.hi; i++ {
-		if p.found[i]&g.mask[i] != 0 {
+	for _, w := range g.words[:g.n] {
+		if p.found[w&(needleCap/64-1)]&g.mask[w&(needleCap/64-1)] != 0 {
 			return true
 		}
 	}
@@ -385,15 +402,7 @@ func newNeedleList(ids []needleID) *needleList {
 		l.group.mask.set(id)
 		rows[id] = append(rows[id], uint16(i))
 	}
-	l.group.lo, l.group.hi = len(l.group.mask), 0
-	for i, m := range l.group.mask {
-		if m != 0 {
-			l.group.lo, l.group.hi = min(l.group.lo, i), i+1
-		}
-	}
-	if l.group.hi == 0 {
-		l.group.lo = 0
-	}
+	l.group.index()
 	for id, r := range rows {
 		l.byID[id] = needleSpan{uint16(len(l.flat)), uint16(len(l.flat) + len(r))}
 		l.flat = append(l.flat, r...)

@@ -340,6 +340,10 @@ var (
 	kwExoPlayer      needleID
 	kwMetaSr         needleID
 	kwOpera          needleID
+	kwElectron       needleID
+	kwMacOutlook     needleID
+	kwPocketBook     needleID
+	kwKindle         needleID
 )
 
 // osSwitchOpenings are the first two bytes of every text that the

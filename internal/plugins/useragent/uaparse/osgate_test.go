@@ -188,3 +188,32 @@ func TestCPUTagNeedles(t *testing.T) {
 		t.Fatalf("compared %d entries, %d naming a processor: the DEV set did not exercise the test", compared, found)
 	}
 }
+
+// TestCPUWordNeedles shows that the needle test of cpuFromWords hides no
+// processor tag: on every DEV user agent, and on a comment entry of each
+// key of tables/cpu_words.tsv alone and in a window of two words, it
+// answers as the search without the test.
+func TestCPUWordNeedles(t *testing.T) {
+	uas := []string{}
+	for _, c := range loadDev(t) {
+		uas = append(uas, collapseSpaces(urlDecode(c.UA)))
+	}
+	for k := range cpuWords {
+		uas = append(uas, "Mozilla/5.0 (X11; "+k+")", "Kodi/19.4 (X11; Linux "+strings.ToUpper(k)+" foo) Sys_CPU/"+k)
+	}
+	compared, found := 0, 0
+	for _, ua := range uas {
+		p := parse(ua)
+		got, want := (&state{p: p}).cpuFromWords(), (&state{p: p}).searchCPUWords()
+		if got != want {
+			t.Fatalf("cpuFromWords in %q = %q, want %q", ua, got, want)
+		}
+		compared++
+		if want != "" {
+			found++
+		}
+	}
+	if compared == 0 || found < len(cpuWords) {
+		t.Fatalf("compared %d user agents, %d naming a processor: the test did not exercise every key", compared, found)
+	}
+}

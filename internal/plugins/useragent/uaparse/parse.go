@@ -67,9 +67,16 @@ type parsed struct {
 	// rules make most, product(name) and entryVersion(prefix): a bit per
 	// productKey of each product's last word, and a bit per first byte of
 	// each comment entry's lower case text. A lookup whose bit is clear
-	// answers "none" without looping over the tokens.
-	productKeys, entryStarts [4]uint64
+	// answers "none" without looping over the tokens. entryPairs has a
+	// bit per entryPairKey of the first two bytes of each entry that has
+	// two: the first byte alone lets through many lookups of the common
+	// prefixes ("msie " starts like "mobile", "trident/" like "touch").
+	productKeys, entryStarts, entryPairs [4]uint64
 }
+
+// entryPairKey hashes the first two bytes of an entry's lower case text
+// into the 256 bits of parsed.entryPairs.
+func entryPairKey(c0, c1 byte) uint8 { return c0*31 ^ c1 }
 
 // productKey hashes the length and first byte of a product's lower case
 // last word into the 256 bits of parsed.productKeys.
@@ -223,7 +230,7 @@ func releaseParsed(p *parsed) {
 	p.ua, p.low, p.products, p.entries, p.blocks = "", "", nil, nil, 0
 	p.arena = nil
 	p.found = needleBits{}
-	p.productKeys, p.entryStarts = [4]uint64{}, [4]uint64{}
+	p.productKeys, p.entryStarts, p.entryPairs = [4]uint64{}, [4]uint64{}, [4]uint64{}
 	parsedPool.Put(p)
 }
 
@@ -548,6 +555,10 @@ func (p *parsed) addEntry(s, e, block int) {
 	p.entries = append(p.entries, entry{start: s, end: e, block: block})
 	c := p.low[s]
 	p.entryStarts[c>>6] |= 1 << (c & 63)
+	if e-s >= 2 {
+		k := entryPairKey(c, p.low[s+1])
+		p.entryPairs[k>>6] |= 1 << (k & 63)
+	}
 }
 
 // product returns the first product whose last word equals name, ignoring
@@ -571,11 +582,53 @@ func (p *parsed) product(name string) (product, bool) {
 	for i := range p.products {
 		// Comparing lengths first skips almost every product cheaply;
 		// indexing instead of ranging spares copying each product.
-		if lw := p.products[i].lword; len(lw) == len(name) && strings.EqualFold(lw, name) {
+		if lw := p.products[i].lword; len(lw) == len(name) && lowerEqualFold(lw, name) {
 			return p.products[i], true
 		}
 	}
 	return product{}, false
+}
+
+// lowerEqualFold reports strings.EqualFold(lw, name) for lw in ASCII lower
+// case (the form of a product's words) and name of the same length. Names
+// are short ASCII words ("Chrome", "AppleWebKit"), so it compares them a
+// word of memory at a time, name lower-cased as asciiLowerInto does,
+// where strings.EqualFold takes a byte at a time; a byte of either above
+// ASCII leaves the answer to strings.EqualFold. A difference between two
+// ASCII parts is a difference for strings.EqualFold too: it compares
+// character by character, and so far every character was one ASCII byte.
+func lowerEqualFold(lw, name string) bool {
+	const ones = 0x0101010101010101
+	lower := func(x uint64) uint64 {
+		upper := (x + (0x80-'A')*ones) &^ (x + (0x80-'Z'-1)*ones) & (0x80 * ones)
+		return x | upper>>2
+	}
+	n := len(name)
+	if len(lw) != n {
+		return false
+	}
+	switch {
+	case n >= 8:
+		for i := 0; i < n; i += 8 {
+			j := min(i, n-8) // the last word overlaps the one before
+			x, y := le64(name, j), le64(lw, j)
+			if (x|y)&(0x80*ones) != 0 {
+				return strings.EqualFold(lw, name)
+			}
+			if lower(x) != y {
+				return false
+			}
+		}
+		return true
+	case n >= 4:
+		x := uint64(le32(name, 0)) | uint64(le32(name, n-4))<<32
+		y := uint64(le32(lw, 0)) | uint64(le32(lw, n-4))<<32
+		if (x|y)&(0x80*ones) != 0 {
+			return strings.EqualFold(lw, name)
+		}
+		return lower(x) == y
+	}
+	return strings.EqualFold(lw, name)
 }
 
 // productsAfter returns the products that follow the first one first
@@ -598,6 +651,14 @@ func (p *parsed) entryVersion(prefix string) (string, bool) {
 	// are lower case, as the entries' text is).
 	if len(prefix) > 0 && p.entryStarts[prefix[0]>>6]&(1<<(prefix[0]&63)) == 0 {
 		return "", false
+	}
+	// A prefix of three bytes or more, and the same without its final
+	// space, is longer than two bytes, so the entries it matches have a
+	// bit in entryPairs.
+	if len(prefix) >= 3 {
+		if k := entryPairKey(prefix[0], prefix[1]); p.entryPairs[k>>6]&(1<<(k&63)) == 0 {
+			return "", false
+		}
 	}
 	// A prefix that ends in a space also matches without it before a
 	// digit: user agents that lost their spaces send "MSIE8.0".

@@ -38,3 +38,33 @@ func TestTrimSpace(t *testing.T) {
 		}
 	}
 }
+
+// TestLowerEqualFold compares lowerEqualFold with strings.EqualFold for a
+// lower case word and names of the same length: ASCII in any case, every
+// length up to two words, and the characters outside ASCII that fold into
+// it (the Kelvin sign and the long s).
+func TestLowerEqualFold(t *testing.T) {
+	names := []string{"Chrome", "AppleWebKit", "MSIE", "Go", "x", "Version", "Firefox", "SamsungBrowser",
+		"@[`{AZaz", "Kk", "\u212Ak", "k\u212A", "\u017Fs", "s\u017F", "\xff\xfe", "é", "É"}
+	for n := 1; n <= 17; n++ {
+		names = append(names, strings.Repeat("Ab", n)[:n], strings.Repeat("zZ", n)[:n], strings.Repeat("[@", n)[:n])
+	}
+	for _, name := range names {
+		lws := []string{asciiLower(name), strings.ToLower(name), "\u212Ak", "k\u212A", "kk"}
+		for i := range len(name) {
+			b := []byte(asciiLower(name))
+			b[i] ^= 0x20
+			lws = append(lws, asciiLower(string(b)))
+			b[i] = 0xc3
+			lws = append(lws, string(b))
+		}
+		for _, lw := range lws {
+			if len(lw) != len(name) {
+				continue
+			}
+			if got, want := lowerEqualFold(lw, name), strings.EqualFold(lw, name); got != want {
+				t.Errorf("lowerEqualFold(%q, %q) = %v, want %v", lw, name, got, want)
+			}
+		}
+	}
+}
