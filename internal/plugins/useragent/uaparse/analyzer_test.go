@@ -182,6 +182,24 @@ func TestKnownBrowsers(t *testing.T) {
 		// after its own, or of a browser it is not built on at all.
 		{"Mozilla/5.0 (Windows; U; Windows NT 5.1; en-US; rv:1.8.1.24) Gecko/20200101 RetroZilla/2.2 SeaMonkey/1.1.19 Firefox/2.0.20",
 			map[string]string{"AgentName": "RetroZilla", "AgentVersion": "2.2"}},
+		// Cheetah Mobile's CM Browser sends the company's token; Baidu
+		// Browser's international edition its own after the T5 engine's.
+		{"Mozilla/5.0 (Linux; U; Android 4.2.1; en-us; Example One Build/JOP40D) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30 ACHEETAHI/2100502002",
+			map[string]string{"AgentName": "CM Browser", "AgentClass": "Browser"}},
+		{"Mozilla/5.0 (Linux; U; Android 4.4.2; en-us; Example One Build/KOT49H) AppleWebKit/534.24 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.24 T5/2.0 bdbrowser_i18n/4.6.0.7",
+			map[string]string{"AgentName": "Baidu Browser", "AgentVersionMajor": "4"}},
+		// Opera for televisions: Opera at the OPR version where it is on
+		// Chromium's later builds, its own OMI version where it sends no
+		// OPR, and never Opera Mobile on an Android TV set.
+		{"Mozilla/5.0 (Linux; Android 8.0; EX4KTV Build/OPR5.170623.014) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/49.0.2623.112 Safari/537.36 OPR/32.0.2128.0 OMI/4.8.0.142.Example2.47",
+			map[string]string{"AgentName": "Opera", "AgentVersionMajor": "32"}},
+		{"Mozilla/5.0 (Linux; Android 11; EXAMPLE TV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/127.0.6533.120 Safari/537.36 OMI/4.25.1.92.Example.5",
+			map[string]string{"AgentName": "Opera", "AgentVersionMajor": "4"}},
+		// An Android user agent cut after its engine is the system's own
+		// browser, at the system's version, as a bare engine on a Mac is
+		// Safari.
+		{"Mozilla/5.0 (Linux; U; Android 2.2; en-us; Example One Build/FRF91) AppleWebKit/533.1",
+			map[string]string{"AgentName": "Stock Android Browser", "AgentVersionMajor": "2"}},
 		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/49.0.2623.111 Maxthon/4.9.0 QupZilla/2.2.0 Safari/537.36",
 			map[string]string{"AgentName": "QupZilla", "AgentVersion": "2.2.0"}},
 		// Kodi's client fetches for its add-ons.

@@ -118,7 +118,9 @@ func (s *state) detectAgent() {
 				s.agVersion.set(chromeVersion(ch.version), confProduct+1)
 			}
 		case "opr":
-			if s.os.name == "Android" || p.has(kwAndroid) {
+			if _, tv := p.product("OMI"); !tv && (s.os.name == "Android" || p.has(kwAndroid)) {
+				// Opera for televisions ("OPR/46.0.2207.0 OMI/4.13.2.294")
+				// runs on Android TV sets and boxes too, and stays Opera.
 				s.agName.set("Opera Mobile", confProduct)
 			}
 		case "gsa":
@@ -288,6 +290,13 @@ func (s *state) detectAgent() {
 			// Gecko)": Samsung's Tizen browser names nothing but its
 			// engine; its version is not written.
 			s.setAgent(confGeneric, "Browser", "TizenBrowser", Unknown)
+			return
+		}
+		if s.os.name == "Android" {
+			// "(Linux; U; Android; en-us; KaiCloud942 Build/FRF91)
+			// AppleWebKit/533.1": the system's own browser, cut after its
+			// engine, as a bare engine on a Mac is Safari.
+			s.setAgent(confGeneric, "Browser", "Stock Android Browser", orUnknown(s.os.version))
 			return
 		}
 		s.setAgent(confGeneric, "Browser", "AppleWebKit", s.engVersion.v)

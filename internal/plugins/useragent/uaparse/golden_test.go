@@ -17,7 +17,7 @@ import (
 // same commit, saying so.
 var goldenSets = map[string]string{
 	"dev":          "9c47e6649ac5f5f16c500d385a298dbf1fd51242e1dbdd28a3d420870d9354aa",
-	"dev-variants": "503eb82ed7b25aee9dc3cf2fbb57d6f5f8b4cc90eb7da237750fda075cfd6cb9",
+	"dev-variants": "96897c0f1698b8c002bd6a839a1363e79a93556fc25319d61a5c9d182167a285",
 	"access-log":   "c0b1621cc1ef5d0d32442482520b4610417b26f5cabcf6d7c7e6f41dbb32ccab",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
