@@ -195,6 +195,11 @@ func TestKnownBrowsers(t *testing.T) {
 			map[string]string{"AgentName": "Opera", "AgentVersionMajor": "32"}},
 		{"Mozilla/5.0 (Linux; Android 11; EXAMPLE TV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/127.0.6533.120 Safari/537.36 OMI/4.25.1.92.Example.5",
 			map[string]string{"AgentName": "Opera", "AgentVersionMajor": "4"}},
+		// Maxthon on Internet Explorer, with its version in the comment.
+		{"Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 5.1; Trident/4.0; MAXTHON 2.0)",
+			map[string]string{"AgentName": "Maxthon", "AgentVersionMajor": "2"}},
+		{"Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 5.1; Trident/4.0; Maxthon/3.0)",
+			map[string]string{"AgentName": "Maxthon", "AgentVersionMajor": "3"}},
 		// An Android user agent cut after its engine is the system's own
 		// browser, at the system's version, as a bare engine on a Mac is
 		// Safari.

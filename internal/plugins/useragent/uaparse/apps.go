@@ -443,6 +443,11 @@ func (s *state) ieShell() bool {
 		case lt == "maxthon" || lt == "myie2":
 			s.setAgent(confFamily, "Browser", "Maxthon", Unknown)
 			return true
+		case (strings.HasPrefix(lt, "maxthon ") || strings.HasPrefix(lt, "maxthon/")) && isVersionLike(lt[len("maxthon "):]):
+			// "MAXTHON 2.0", "Maxthon/3.0": Maxthon's releases on
+			// Internet Explorer give their version.
+			s.setAgent(confFamily, "Browser", "Maxthon", cleanVersion(lt[len("maxthon "):]))
+			return true
 		case lt == "fdm":
 			// The download manager fetches files on its own.
 			s.setAgent(confFamily, "Robot", "Free Download Manager", Unknown)

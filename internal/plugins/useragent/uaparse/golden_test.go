@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "9c47e6649ac5f5f16c500d385a298dbf1fd51242e1dbdd28a3d420870d9354aa",
-	"dev-variants": "96897c0f1698b8c002bd6a839a1363e79a93556fc25319d61a5c9d182167a285",
-	"access-log":   "c0b1621cc1ef5d0d32442482520b4610417b26f5cabcf6d7c7e6f41dbb32ccab",
+	"dev":          "c242807febbbb44058ff01c953936a36fe1a33efac11404bc3a5fecc7b48da14",
+	"dev-variants": "9e218ef9c10591b164d486ee0c653b1eb625c9747ffdacd8c0b27ac34fcc2ac5",
+	"access-log":   "b90a3b0ff2fd0fb753e0bf2001e827d653974ef1fc6ee76ff585f2c137cd0da9",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
 
