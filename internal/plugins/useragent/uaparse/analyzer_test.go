@@ -188,6 +188,18 @@ func TestKnownBrowsers(t *testing.T) {
 			map[string]string{"AgentName": "CM Browser", "AgentClass": "Browser"}},
 		{"Mozilla/5.0 (Linux; U; Android 4.4.2; en-us; Example One Build/KOT49H) AppleWebKit/534.24 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.24 T5/2.0 bdbrowser_i18n/4.6.0.7",
 			map[string]string{"AgentName": "Baidu Browser", "AgentVersionMajor": "4"}},
+		// Baidu Browser under its first name and its later short token,
+		// HONOR's browser built with Baidu (tables/app_spellings.tsv).
+		{"Mozilla/5.0 (Linux; U; Android 4.0.4; zh-cn; Example One Build/IMM76D) AppleWebKit/534.30 (KHTML, like Gecko) FlyFlow/2.2 Version/4.0 Mobile Safari/534.30",
+			map[string]string{"AgentName": "Baidu Browser", "AgentVersionMajor": "2"}},
+		{"Mozilla/5.0 (Linux; Android 5.1; Example One Build/LMY47I) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/39.0.0.0 Mobile Safari/537.36 bdbrowser/6.4.0.3",
+			map[string]string{"AgentName": "Baidu Browser", "AgentVersionMajor": "6"}},
+		{"Mozilla/5.0 (Linux; Android 14; EXA-AN00 Build/EXAMPLE;) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/97.0.4692.98 Mobile Safari/537.36 T7/13.38 SP-engine/2.76.0 bdhonorbrowser/13.38.0.1",
+			map[string]string{"AgentName": "HONOR Browser", "AgentVersionMajor": "13"}},
+		// The Qt web engine's browser of Sky's boxes, which name the
+		// device after it.
+		{"Mozilla/5.0 (X11; Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) QtWebEngine/5.9.7 Chrome/69.0.3497.113 Safari/537.36 GW-Device/1.0.0 (Sky, ES340, )",
+			map[string]string{"AgentName": "Chrome", "AgentVersionMajor": "69"}},
 		// Opera for televisions: Opera at the OPR version where it is on
 		// Chromium's later builds, its own OMI version where it sends no
 		// OPR, and never Opera Mobile on an Android TV set.

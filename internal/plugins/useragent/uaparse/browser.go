@@ -776,6 +776,10 @@ func (s *state) namedBrowser() bool {
 		if strings.IndexByte(name, '_') > 0 && !hasUpper(name) {
 			name = appName(name) // "coc_coc_browser" is "Coc Coc Browser"
 		}
+		if sp, ok := appSpellings[last]; ok {
+			// "bdbrowser/6.4.0.3" is Baidu Browser (tables/app_spellings.tsv).
+			name = sp
+		}
 		s.setAgent(confGeneric, "Browser", name, cleanVersion(pr.version))
 		return true
 	}
