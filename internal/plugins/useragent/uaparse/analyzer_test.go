@@ -269,6 +269,20 @@ func TestKnownBrowsers(t *testing.T) {
 			map[string]string{"AgentName": "Safari", "AgentVersionMajor": "5531", "LayoutEngineName": "Safari", "OperatingSystemName": "Mac OS"}},
 		{"OmniWeb622.8.0.112941 CFNetwork/438.14 Darwin/9.8.0 (Power%20Macintosh) (PowerMac7%2C3)",
 			map[string]string{"AgentName": "OmniWeb", "AgentVersionMajor": "622"}},
+		// Digital's OSF/1 and Alibaba's YunOS, by the start of a comment
+		// entry (tables/systems.tsv); an OSF/1 workstation is a desktop
+		// (tables/unix_desktops.tsv).
+		{"Mozilla/3.0 (X11; I; OSF1 V4.0 alpha)",
+			map[string]string{"OperatingSystemName": "OSF1", "DeviceClass": "Desktop"}},
+		{"Mozilla/5.0 (Linux; U; YunOs 1.0.0.3; en-; Example W619 Build/AliyunOs-2012) AppleWebKit/533.1 (KHTML, like Gecko) Version/4.0 Mobile Safari/533.1",
+			map[string]string{"OperatingSystemName": "YunOS", "OperatingSystemVersion": "1.0.0.3"}},
+		{"Mozilla/5.0 (Linux; U;AliyunOS 1.5.1.18; zh-cn; Example W688 Build/AliyunOs-2012) AppleWebKit/533.1 (KHTML, like Gecko) Version/4.0 Mobile Safari/533.1",
+			map[string]string{"OperatingSystemName": "YunOS"}},
+		// An app that names its platform in words after its own product.
+		{"Example/5.0.4 Android", map[string]string{"OperatingSystemName": "Android", "OperatingSystemVersion": "Unknown"}},
+		{"Example/65.0.0 Android 12/samsung SM-A125F", map[string]string{"OperatingSystemName": "Android", "OperatingSystemVersion": "12"}},
+		{"Example/1.11.3 build 121/iOS 13.3", map[string]string{"OperatingSystemName": "iOS"}},
+		{"Example/1.20.1 build 148/Android 29", map[string]string{"OperatingSystemName": "Android", "OperatingSystemVersion": "Unknown"}},
 		// Qualcomm's BREW phones name their platform in the comment
 		// (tables/systems.tsv).
 		{"Mozilla/4.0 (compatible; Examplo 2.1; BREW 3.1.5; en)/176X220 Examplo e100",

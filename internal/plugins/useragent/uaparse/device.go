@@ -107,7 +107,7 @@ func (s *state) detectDevice() {
 		// The Raspberry Pi foundation's own distribution.
 		s.setDevice(confGeneric, "Desktop", "Raspberry", "Raspberry PI")
 	case "FreeBSD", "OpenBSD", "NetBSD", "DragonFly BSD", "SunOS", "Solaris", "IRIX", "AIX", "HP-UX", "BeOS/Haiku", "RISC OS", "OS/2",
-		"MorphOS", "AmigaOS", "UNIX BSD/SYSV", "illumOS":
+		"MorphOS", "AmigaOS", "UNIX BSD/SYSV", "illumOS", "OSF1":
 		s.setDevice(confGeneric, "Desktop", Unknown, "Desktop")
 		if d, ok := unixDesktops[s.os.name]; ok {
 			s.devName.set(d.name, confProduct)

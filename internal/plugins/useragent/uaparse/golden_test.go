@@ -17,7 +17,7 @@ import (
 // same commit, saying so.
 var goldenSets = map[string]string{
 	"dev":          "c242807febbbb44058ff01c953936a36fe1a33efac11404bc3a5fecc7b48da14",
-	"dev-variants": "9e218ef9c10591b164d486ee0c653b1eb625c9747ffdacd8c0b27ac34fcc2ac5",
+	"dev-variants": "ddb2ec0a2a7e606d9007682bbf55050d10cb23a02969a67d520abcb09c182d88",
 	"access-log":   "f41efa40075458a2d49630c58eacdf09068690120c5cd6e1f9a317fdc878ffd6",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
