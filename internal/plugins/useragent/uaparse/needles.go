@@ -303,6 +303,7 @@ var (
 	kwAppEngineGoogle      needleID
 	kwAndroid              needleID
 	kwAndroidTV            needleID
+	kwIOSWord              needleID
 	kwBingbotHTM           needleID
 	kwCrKey                needleID
 	kwEmptyBraces          needleID

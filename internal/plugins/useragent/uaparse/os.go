@@ -136,7 +136,7 @@ func detectOS(p *parsed) osInfo {
 		switch {
 		case lw == "android" && pr.version != "":
 			consider(osInfo{name: "Android", version: androidVersion(pr.version), class: "Mobile", prio: 7})
-		case best.prio < 5 && i > 0 && appPlatformWord(pr) != "":
+		case best.prio < 5 && i > 0 && (p.has(kwAndroid) || p.has(kwIOSWord)) && appPlatformWord(pr) != "":
 			// "Podeo/5.0.4 Android", "LBC/65.0.0 Android 12/samsung
 			// SM-A125F", "Podimo/1.11.3 build 121/iOS 13.3": an app's user
 			// agent that names its platform in words after its own
