@@ -207,6 +207,10 @@ func TestKnownBrowsers(t *testing.T) {
 			map[string]string{"AgentName": "Opera", "AgentVersionMajor": "32"}},
 		{"Mozilla/5.0 (Linux; Android 11; EXAMPLE TV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/127.0.6533.120 Safari/537.36 OMI/4.25.1.92.Example.5",
 			map[string]string{"AgentName": "Opera", "AgentVersionMajor": "4"}},
+		// Opera Mini built for an operator names the operator before its
+		// version.
+		{"ExamplePhone/1.0; Mozilla/5.0 (Profile/MIDP-2.0 Configuration/CLDC-1.1; Opera Mini/att/4.2.19039; U; en-US) Opera 9.50",
+			map[string]string{"AgentName": "Opera Mini", "AgentVersionMajor": "4"}},
 		// Maxthon on Internet Explorer, with its version in the comment.
 		{"Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 5.1; Trident/4.0; MAXTHON 2.0)",
 			map[string]string{"AgentName": "Maxthon", "AgentVersionMajor": "2"}},

@@ -207,7 +207,13 @@ func (s *state) detectAgent() {
 			// "(Android; Opera Mini/7.5.33135/191.273; U; ar) ...
 			// Version/12.16": the Version token is that of the Presto
 			// engine on Opera's servers; the client names its own.
-			if mv, ok := p.entryVersion("opera mini/"); ok && isVersionLike(mv) {
+			mv, ok := p.entryVersion("opera mini/")
+			if k := strings.IndexByte(mv, '/'); ok && k > 0 && !isVersionLike(mv) {
+				// "Opera Mini/att/4.2.18216": an operator's build names
+				// the operator before the version.
+				mv = mv[k+1:]
+			}
+			if ok && isVersionLike(mv) {
 				if k := strings.IndexByte(mv, '/'); k > 0 {
 					mv = mv[:k]
 				}
