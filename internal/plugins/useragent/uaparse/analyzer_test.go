@@ -211,6 +211,12 @@ func TestKnownBrowsers(t *testing.T) {
 		// version.
 		{"ExamplePhone/1.0; Mozilla/5.0 (Profile/MIDP-2.0 Configuration/CLDC-1.1; Opera Mini/att/4.2.19039; U; en-US) Opera 9.50",
 			map[string]string{"AgentName": "Opera Mini", "AgentVersionMajor": "4"}},
+		// A WAP phone's Obigo browser written where a version would be, at
+		// its release code.
+		{"EXAMPLE-M636/001.00 WAP/OBIGO/Q05A",
+			map[string]string{"AgentName": "Obigo", "AgentVersion": "Q05A"}},
+		{"EXAMPLE/R01 Browser/Obigo/Q05A Profile/MIDP-2.0 Configuration/CLDC-1.1",
+			map[string]string{"AgentName": "Obigo", "AgentVersion": "Q05A"}},
 		// Maxthon on Internet Explorer, with its version in the comment.
 		{"Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 5.1; Trident/4.0; MAXTHON 2.0)",
 			map[string]string{"AgentName": "Maxthon", "AgentVersionMajor": "2"}},
