@@ -288,6 +288,9 @@ func TestKnownBrowsers(t *testing.T) {
 			map[string]string{"OperatingSystemName": "YunOS", "OperatingSystemVersion": "1.0.0.3"}},
 		{"Mozilla/5.0 (Linux; U;AliyunOS 1.5.1.18; zh-cn; Example W688 Build/AliyunOs-2012) AppleWebKit/533.1 (KHTML, like Gecko) Version/4.0 Mobile Safari/533.1",
 			map[string]string{"OperatingSystemName": "YunOS"}},
+		// QuickTime writes the system as a key and value.
+		{"QuickTime/7.6.2 (qtver=7.6.2;os=Windows NT 5.1Service Pack 3)",
+			map[string]string{"OperatingSystemName": "Windows NT", "OperatingSystemVersion": "XP"}},
 		// An app that names its platform in words after its own product.
 		{"Example/5.0.4 Android", map[string]string{"OperatingSystemName": "Android", "OperatingSystemVersion": "Unknown"}},
 		{"Example/65.0.0 Android 12/samsung SM-A125F", map[string]string{"OperatingSystemName": "Android", "OperatingSystemVersion": "12"}},

@@ -413,9 +413,12 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 			}
 			return osInfo{name: "Windows CE", version: v, class: "Mobile", prio: 8}
 		case strings.HasPrefix(lt, "windows nt") || strings.HasPrefix(lt, "windows-nt") || strings.HasPrefix(lt, "winnt") ||
-			strings.HasPrefix(lt, "windowsnt") || strings.HasPrefix(lt, "windows_nt") || strings.HasPrefix(lt, "nt "):
+			strings.HasPrefix(lt, "windowsnt") || strings.HasPrefix(lt, "windows_nt") || strings.HasPrefix(lt, "nt ") ||
+			strings.HasPrefix(lt, "os=windows nt"):
+			// ("qtver=7.7.4;os=Windows NT 6.0Service Pack 2": QuickTime
+			// writes the system as a key and value.)
 			rest := lt
-			for _, pre := range []string{"windows nt", "windows-nt", "windows_nt", "windowsnt", "winnt", "nt "} {
+			for _, pre := range []string{"windows nt", "windows-nt", "windows_nt", "windowsnt", "winnt", "nt ", "os=windows nt"} {
 				if strings.HasPrefix(rest, pre) {
 					rest = strings.TrimLeft(rest[len(pre):], " ")
 					break
