@@ -182,6 +182,51 @@ func TestKnownBrowsers(t *testing.T) {
 		// after its own, or of a browser it is not built on at all.
 		{"Mozilla/5.0 (Windows; U; Windows NT 5.1; en-US; rv:1.8.1.24) Gecko/20200101 RetroZilla/2.2 SeaMonkey/1.1.19 Firefox/2.0.20",
 			map[string]string{"AgentName": "RetroZilla", "AgentVersion": "2.2"}},
+		// Cheetah Mobile's CM Browser sends the company's token; Baidu
+		// Browser's international edition its own after the T5 engine's.
+		{"Mozilla/5.0 (Linux; U; Android 4.2.1; en-us; Example One Build/JOP40D) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30 ACHEETAHI/2100502002",
+			map[string]string{"AgentName": "CM Browser", "AgentClass": "Browser"}},
+		{"Mozilla/5.0 (Linux; U; Android 4.4.2; en-us; Example One Build/KOT49H) AppleWebKit/534.24 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.24 T5/2.0 bdbrowser_i18n/4.6.0.7",
+			map[string]string{"AgentName": "Baidu Browser", "AgentVersionMajor": "4"}},
+		// Baidu Browser under its first name and its later short token,
+		// HONOR's browser built with Baidu (tables/app_spellings.tsv).
+		{"Mozilla/5.0 (Linux; U; Android 4.0.4; zh-cn; Example One Build/IMM76D) AppleWebKit/534.30 (KHTML, like Gecko) FlyFlow/2.2 Version/4.0 Mobile Safari/534.30",
+			map[string]string{"AgentName": "Baidu Browser", "AgentVersionMajor": "2"}},
+		{"Mozilla/5.0 (Linux; Android 5.1; Example One Build/LMY47I) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/39.0.0.0 Mobile Safari/537.36 bdbrowser/6.4.0.3",
+			map[string]string{"AgentName": "Baidu Browser", "AgentVersionMajor": "6"}},
+		{"Mozilla/5.0 (Linux; Android 14; EXA-AN00 Build/EXAMPLE;) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/97.0.4692.98 Mobile Safari/537.36 T7/13.38 SP-engine/2.76.0 bdhonorbrowser/13.38.0.1",
+			map[string]string{"AgentName": "HONOR Browser", "AgentVersionMajor": "13"}},
+		// The Qt web engine's browser of Sky's boxes, which name the
+		// device after it.
+		{"Mozilla/5.0 (X11; Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) QtWebEngine/5.9.7 Chrome/69.0.3497.113 Safari/537.36 GW-Device/1.0.0 (Sky, ES340, )",
+			map[string]string{"AgentName": "Chrome", "AgentVersionMajor": "69"}},
+		// Opera for televisions: Opera at the OPR version where it is on
+		// Chromium's later builds, its own OMI version where it sends no
+		// OPR, and never Opera Mobile on an Android TV set.
+		{"Mozilla/5.0 (Linux; Android 8.0; EX4KTV Build/OPR5.170623.014) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/49.0.2623.112 Safari/537.36 OPR/32.0.2128.0 OMI/4.8.0.142.Example2.47",
+			map[string]string{"AgentName": "Opera", "AgentVersionMajor": "32"}},
+		{"Mozilla/5.0 (Linux; Android 11; EXAMPLE TV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/127.0.6533.120 Safari/537.36 OMI/4.25.1.92.Example.5",
+			map[string]string{"AgentName": "Opera", "AgentVersionMajor": "4"}},
+		// Opera Mini built for an operator names the operator before its
+		// version.
+		{"ExamplePhone/1.0; Mozilla/5.0 (Profile/MIDP-2.0 Configuration/CLDC-1.1; Opera Mini/att/4.2.19039; U; en-US) Opera 9.50",
+			map[string]string{"AgentName": "Opera Mini", "AgentVersionMajor": "4"}},
+		// A WAP phone's Obigo browser written where a version would be, at
+		// its release code.
+		{"EXAMPLE-M636/001.00 WAP/OBIGO/Q05A",
+			map[string]string{"AgentName": "Obigo", "AgentVersion": "Q05A"}},
+		{"EXAMPLE/R01 Browser/Obigo/Q05A Profile/MIDP-2.0 Configuration/CLDC-1.1",
+			map[string]string{"AgentName": "Obigo", "AgentVersion": "Q05A"}},
+		// Maxthon on Internet Explorer, with its version in the comment.
+		{"Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 5.1; Trident/4.0; MAXTHON 2.0)",
+			map[string]string{"AgentName": "Maxthon", "AgentVersionMajor": "2"}},
+		{"Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 5.1; Trident/4.0; Maxthon/3.0)",
+			map[string]string{"AgentName": "Maxthon", "AgentVersionMajor": "3"}},
+		// An Android user agent cut after its engine is the system's own
+		// browser, at the system's version, as a bare engine on a Mac is
+		// Safari.
+		{"Mozilla/5.0 (Linux; U; Android 2.2; en-us; Example One Build/FRF91) AppleWebKit/533.1",
+			map[string]string{"AgentName": "Stock Android Browser", "AgentVersionMajor": "2"}},
 		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/49.0.2623.111 Maxthon/4.9.0 QupZilla/2.2.0 Safari/537.36",
 			map[string]string{"AgentName": "QupZilla", "AgentVersion": "2.2.0"}},
 		// Kodi's client fetches for its add-ons.
@@ -234,6 +279,23 @@ func TestKnownBrowsers(t *testing.T) {
 			map[string]string{"AgentName": "Safari", "AgentVersionMajor": "5531", "LayoutEngineName": "Safari", "OperatingSystemName": "Mac OS"}},
 		{"OmniWeb622.8.0.112941 CFNetwork/438.14 Darwin/9.8.0 (Power%20Macintosh) (PowerMac7%2C3)",
 			map[string]string{"AgentName": "OmniWeb", "AgentVersionMajor": "622"}},
+		// Digital's OSF/1 and Alibaba's YunOS, by the start of a comment
+		// entry (tables/systems.tsv); an OSF/1 workstation is a desktop
+		// (tables/unix_desktops.tsv).
+		{"Mozilla/3.0 (X11; I; OSF1 V4.0 alpha)",
+			map[string]string{"OperatingSystemName": "OSF1", "DeviceClass": "Desktop"}},
+		{"Mozilla/5.0 (Linux; U; YunOs 1.0.0.3; en-; Example W619 Build/AliyunOs-2012) AppleWebKit/533.1 (KHTML, like Gecko) Version/4.0 Mobile Safari/533.1",
+			map[string]string{"OperatingSystemName": "YunOS", "OperatingSystemVersion": "1.0.0.3"}},
+		{"Mozilla/5.0 (Linux; U;AliyunOS 1.5.1.18; zh-cn; Example W688 Build/AliyunOs-2012) AppleWebKit/533.1 (KHTML, like Gecko) Version/4.0 Mobile Safari/533.1",
+			map[string]string{"OperatingSystemName": "YunOS"}},
+		// QuickTime writes the system as a key and value.
+		{"QuickTime/7.6.2 (qtver=7.6.2;os=Windows NT 5.1Service Pack 3)",
+			map[string]string{"OperatingSystemName": "Windows NT", "OperatingSystemVersion": "XP"}},
+		// An app that names its platform in words after its own product.
+		{"Example/5.0.4 Android", map[string]string{"OperatingSystemName": "Android", "OperatingSystemVersion": "Unknown"}},
+		{"Example/65.0.0 Android 12/samsung SM-A125F", map[string]string{"OperatingSystemName": "Android", "OperatingSystemVersion": "12"}},
+		{"Example/1.11.3 build 121/iOS 13.3", map[string]string{"OperatingSystemName": "iOS"}},
+		{"Example/1.20.1 build 148/Android 29", map[string]string{"OperatingSystemName": "Android", "OperatingSystemVersion": "Unknown"}},
 		// Qualcomm's BREW phones name their platform in the comment
 		// (tables/systems.tsv).
 		{"Mozilla/4.0 (compatible; Examplo 2.1; BREW 3.1.5; en)/176X220 Examplo e100",

@@ -451,6 +451,11 @@ func (s *state) ieShell() bool {
 		case lt == "maxthon" || lt == "myie2":
 			s.setAgent(confFamily, "Browser", "Maxthon", Unknown)
 			return true
+		case (strings.HasPrefix(lt, "maxthon ") || strings.HasPrefix(lt, "maxthon/")) && isVersionLike(lt[len("maxthon "):]):
+			// "MAXTHON 2.0", "Maxthon/3.0": Maxthon's releases on
+			// Internet Explorer give their version.
+			s.setAgent(confFamily, "Browser", "Maxthon", cleanVersion(lt[len("maxthon "):]))
+			return true
 		case lt == "fdm":
 			// The download manager fetches files on its own.
 			s.setAgent(confFamily, "Robot", "Free Download Manager", Unknown)
@@ -641,6 +646,9 @@ func buildAppendedNoise() map[string]bool {
 		"pre": true, "mbbms": true, "android": true, "linux": true, "sugarlabs": true, "firephp": true, "chromeplus": true,
 		"chrome": true, "cfnetwork": true, "darwin": true, "gsa": true,
 		"ubuntu": true, "fedora": true, "debian": true, "centos": true, "mint": true, "qtwebengine": true, "qt": true,
+		// Sky's boxes name the device after the Qt web engine's
+		// browser ("Safari/537.36 GW-Device/1.0.0 (Sky, ES140, )").
+		"gw-device": true, "mr-device": true,
 	}
 }
 

@@ -118,7 +118,9 @@ func (s *state) detectAgent() {
 				s.agVersion.set(chromeVersion(ch.version), confProduct+1)
 			}
 		case "opr":
-			if s.os.name == "Android" || p.has(kwAndroid) {
+			if _, tv := p.product("OMI"); !tv && (s.os.name == "Android" || p.has(kwAndroid)) {
+				// Opera for televisions ("OPR/46.0.2207.0 OMI/4.13.2.294")
+				// runs on Android TV sets and boxes too, and stays Opera.
 				s.agName.set("Opera Mobile", confProduct)
 			}
 		case "gsa":
@@ -205,7 +207,13 @@ func (s *state) detectAgent() {
 			// "(Android; Opera Mini/7.5.33135/191.273; U; ar) ...
 			// Version/12.16": the Version token is that of the Presto
 			// engine on Opera's servers; the client names its own.
-			if mv, ok := p.entryVersion("opera mini/"); ok && isVersionLike(mv) {
+			mv, ok := p.entryVersion("opera mini/")
+			if k := strings.IndexByte(mv, '/'); ok && k > 0 && !isVersionLike(mv) {
+				// "Opera Mini/att/4.2.18216": an operator's build names
+				// the operator before the version.
+				mv = mv[k+1:]
+			}
+			if ok && isVersionLike(mv) {
 				if k := strings.IndexByte(mv, '/'); k > 0 {
 					mv = mv[:k]
 				}
@@ -288,6 +296,13 @@ func (s *state) detectAgent() {
 			// Gecko)": Samsung's Tizen browser names nothing but its
 			// engine; its version is not written.
 			s.setAgent(confGeneric, "Browser", "TizenBrowser", Unknown)
+			return
+		}
+		if s.os.name == "Android" {
+			// "(Linux; U; Android; en-us; KaiCloud942 Build/FRF91)
+			// AppleWebKit/533.1": the system's own browser, cut after its
+			// engine, as a bare engine on a Mac is Safari.
+			s.setAgent(confGeneric, "Browser", "Stock Android Browser", orUnknown(s.os.version))
 			return
 		}
 		s.setAgent(confGeneric, "Browser", "AppleWebKit", s.engVersion.v)
@@ -767,6 +782,10 @@ func (s *state) namedBrowser() bool {
 		}
 		if strings.IndexByte(name, '_') > 0 && !hasUpper(name) {
 			name = appName(name) // "coc_coc_browser" is "Coc Coc Browser"
+		}
+		if sp, ok := appSpellings[last]; ok {
+			// "bdbrowser/6.4.0.3" is Baidu Browser (tables/app_spellings.tsv).
+			name = sp
 		}
 		s.setAgent(confGeneric, "Browser", name, cleanVersion(pr.version))
 		return true

@@ -107,7 +107,7 @@ func (s *state) detectDevice() {
 		// The Raspberry Pi foundation's own distribution.
 		s.setDevice(confGeneric, "Desktop", "Raspberry", "Raspberry PI")
 	case "FreeBSD", "OpenBSD", "NetBSD", "DragonFly BSD", "SunOS", "Solaris", "IRIX", "AIX", "HP-UX", "BeOS/Haiku", "RISC OS", "OS/2",
-		"MorphOS", "AmigaOS", "UNIX BSD/SYSV", "illumOS":
+		"MorphOS", "AmigaOS", "UNIX BSD/SYSV", "illumOS", "OSF1":
 		s.setDevice(confGeneric, "Desktop", Unknown, "Desktop")
 		if d, ok := unixDesktops[s.os.name]; ok {
 			s.devName.set(d.name, confProduct)
@@ -647,14 +647,15 @@ func mauiBuildMaker(build string) (brand, model string) {
 }
 
 // wapBrowserSlot reads the browser a WAP phone writes where a version
-// would be, "SonyEricssonJ108i/R1x Browser/NetFront/3.5 Profile/MIDP-2.1":
-// a product named Browser whose version is a browser of
-// tables/browsers.tsv, at the version that starts the next product. NetFront
-// is its own layout engine, of the same version.
+// would be, "SonyEricssonJ108i/R1x Browser/NetFront/3.5 Profile/MIDP-2.1",
+// "HUAWEI-M636/001.00 WAP/OBIGO/Q05A": a product named Browser or WAP whose
+// version is a browser of tables/browsers.tsv, at the version that starts
+// the next product, or Obigo's release code there. NetFront is its own
+// layout engine, of the same version.
 func (s *state) wapBrowserSlot() {
 	p := s.p
 	for i := 0; i+1 < len(p.products); i++ {
-		if p.products[i].lname != "browser" {
+		if ln := p.products[i].lname; ln != "browser" && ln != "wap" {
 			continue
 		}
 		name := p.products[i].version
@@ -662,7 +663,7 @@ func (s *state) wapBrowserSlot() {
 		if k := strings.IndexByte(v, ' '); k > 0 {
 			v = v[:k]
 		}
-		if !isVersionLike(v) {
+		if !isVersionLike(v) && !(strings.EqualFold(name, "obigo") && obigoRelease(v)) {
 			return
 		}
 		for _, bt := range browserTokens {
@@ -677,6 +678,21 @@ func (s *state) wapBrowserSlot() {
 		}
 		return
 	}
+}
+
+// obigoRelease reports a release code of the Obigo browser, a Q and a
+// digit or an O mistyped for a zero, then letters and digits ("Q03C",
+// "Q05A", "QO3C", "Q7").
+func obigoRelease(v string) bool {
+	if len(v) < 2 || len(v) > 8 || (v[0] != 'Q' && v[0] != 'q') || !(v[1] >= '0' && v[1] <= '9' || v[1] == 'O') {
+		return false
+	}
+	for i := 2; i < len(v); i++ {
+		if !isAlnumByte(v[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // wapMakerModel splits a WAP phone's "<Maker>-<Model>" (or "_", ".")

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "9c47e6649ac5f5f16c500d385a298dbf1fd51242e1dbdd28a3d420870d9354aa",
-	"dev-variants": "503eb82ed7b25aee9dc3cf2fbb57d6f5f8b4cc90eb7da237750fda075cfd6cb9",
-	"access-log":   "ece45feb452c39245f9787888f1526af94885b9a17df356866d42dbbedb464d0",
+	"dev":          "c242807febbbb44058ff01c953936a36fe1a33efac11404bc3a5fecc7b48da14",
+	"dev-variants": "ddb2ec0a2a7e606d9007682bbf55050d10cb23a02969a67d520abcb09c182d88",
+	"access-log":   "b1a91eed06f85eba4e7d9a2e83325f1f428011d5c603e76b6a70a9d6764e7bf8",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
 

@@ -141,6 +141,7 @@ func buildModel() {
 	kwAppEngineGoogle = uaNeedles.add("appengine-google")
 	kwAndroid = uaNeedles.add("android")
 	kwAndroidTV = uaNeedles.add("android tv")
+	kwIOSWord = uaNeedles.add("ios")
 	kwBingbotHTM = uaNeedles.add("; +http://www.bing.com/bingbot.htm")
 	kwCrKey = uaNeedles.add("crkey")
 	kwEmptyBraces = uaNeedles.add("{}")

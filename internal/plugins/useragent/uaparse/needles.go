@@ -320,6 +320,7 @@ var (
 	kwAppEngineGoogle      needleID
 	kwAndroid              needleID
 	kwAndroidTV            needleID
+	kwIOSWord              needleID
 	kwBingbotHTM           needleID
 	kwCrKey                needleID
 	kwEmptyBraces          needleID

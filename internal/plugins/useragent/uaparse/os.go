@@ -136,6 +136,14 @@ func detectOS(p *parsed) osInfo {
 		switch {
 		case lw == "android" && pr.version != "":
 			consider(osInfo{name: "Android", version: androidVersion(pr.version), class: "Mobile", prio: 7})
+		case best.prio < 5 && i > 0 && (p.has(kwAndroid) || p.has(kwIOSWord)) && appPlatformWord(pr) != "":
+			// "Podeo/5.0.4 Android", "LBC/65.0.0 Android 12/samsung
+			// SM-A125F", "Podimo/1.11.3 build 121/iOS 13.3": an app's user
+			// agent that names its platform in words after its own
+			// product, as the system's own clients never do. (The
+			// platform where the first product's version would be,
+			// "Shopify Mobile/Android/9.129.0", is the apps' rule's.)
+			consider(appPlatformOS(pr))
 		case pr.lname == "msft-wp":
 			// "MSFT-WP/7.10.8860": Windows Phone's own HTTP stack.
 			consider(osInfo{name: "Windows Phone", version: orUnknown(pr.version), class: "Mobile", prio: 7})
@@ -409,9 +417,12 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 			}
 			return osInfo{name: "Windows CE", version: v, class: "Mobile", prio: 8}
 		case strings.HasPrefix(lt, "windows nt") || strings.HasPrefix(lt, "windows-nt") || strings.HasPrefix(lt, "winnt") ||
-			strings.HasPrefix(lt, "windowsnt") || strings.HasPrefix(lt, "windows_nt") || strings.HasPrefix(lt, "nt "):
+			strings.HasPrefix(lt, "windowsnt") || strings.HasPrefix(lt, "windows_nt") || strings.HasPrefix(lt, "nt ") ||
+			strings.HasPrefix(lt, "os=windows nt"):
+			// ("qtver=7.7.4;os=Windows NT 6.0Service Pack 2": QuickTime
+			// writes the system as a key and value.)
 			rest := lt
-			for _, pre := range []string{"windows nt", "windows-nt", "windows_nt", "windowsnt", "winnt", "nt "} {
+			for _, pre := range []string{"windows nt", "windows-nt", "windows_nt", "windowsnt", "winnt", "nt ", "os=windows nt"} {
 				if strings.HasPrefix(rest, pre) {
 					rest = strings.TrimLeft(rest[len(pre):], " ")
 					break
@@ -884,4 +895,40 @@ func distroRelease(v string) string {
 		return r + " Security"
 	}
 	return r
+}
+
+// appPlatformWord returns "android" or "ios" when a product after an app's
+// own names the app's platform: the word alone ("Android"), the word and a
+// release ("Android 12"), or the word where the version would be
+// ("build 121/iOS"); it returns "" otherwise.
+func appPlatformWord(pr *product) string {
+	for _, w := range [2]string{"android", "ios"} {
+		switch {
+		case pr.lname == w && pr.version == "",
+			len(pr.lname) > len(w)+1 && pr.lname[len(w)] == ' ' && strings.HasPrefix(pr.lname, w) && isVersionLike(pr.lname[len(w)+1:]),
+			strings.EqualFold(pr.version, w):
+			return w
+		}
+	}
+	return ""
+}
+
+// appPlatformOS is the system appPlatformWord found in a product, at the
+// release written after the word ("Android 12"). A release after the word
+// where the version would be ("build 121/iOS 13.3") is not read, as it
+// cannot be told from the app's own version ("/Android/9.129.0"). An
+// Android number above 16 is an API level, not a release.
+func appPlatformOS(pr *product) osInfo {
+	w := appPlatformWord(pr)
+	v := ""
+	if len(pr.lname) > len(w)+1 && strings.HasPrefix(pr.lname, w) {
+		v = leadingVersion(pr.lname[len(w)+1:])
+	}
+	if w == "ios" {
+		return osInfo{name: "iOS", version: orUnknown(v), class: "Mobile", prio: 5}
+	}
+	if k := strings.IndexByte(v, '.'); (k < 0 && len(v) > 2) || (k < 0 && v > "16" && len(v) == 2) || k > 2 {
+		v = ""
+	}
+	return osInfo{name: "Android", version: orUnknown(v), class: "Mobile", prio: 5}
 }
