@@ -348,7 +348,9 @@ func (s *state) homeDevice() {
 		s.devBrand.set("Sonos", confFamily)
 		s.devName.set("Sonos", confFamily)
 		for _, e := range p.entries {
-			if t := p.text(e); isModelNumber(t) || len(t) == 4 && isModelNumber(t+"-") {
+			// "(ZPS12)", the model code, or "(Play:3)", the name Sonos
+			// sells its Play speakers under.
+			if t := p.text(e); isModelNumber(t) || len(t) == 4 && isModelNumber(t+"-") || len(t) == 6 && strings.HasPrefix(t, "Play:") && isDigits(t[5:]) {
 				s.devName.set("Sonos "+t, confFamily+1)
 				break
 			}
