@@ -18,7 +18,7 @@ import (
 var goldenSets = map[string]string{
 	"dev":          "9c47e6649ac5f5f16c500d385a298dbf1fd51242e1dbdd28a3d420870d9354aa",
 	"dev-variants": "503eb82ed7b25aee9dc3cf2fbb57d6f5f8b4cc90eb7da237750fda075cfd6cb9",
-	"access-log":   "ece45feb452c39245f9787888f1526af94885b9a17df356866d42dbbedb464d0",
+	"access-log":   "8a431369c8e74838393ea8f5515fef2c0d1cb6d3fc3b7a263e1714b2273b57eb",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
 
