@@ -214,6 +214,19 @@ func (s *state) hbbTVDevice() bool {
 			s.devBrand.set(tvLoewe.maker, confFamily+1)
 			s.devName.set(tvLoewe.device, confFamily+1)
 			s.os = osInfo{name: tvLoewe.system, version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
+		} else if pr, ok := p.product("LOEWE"); ok && strings.EqualFold(pr.version, "TV") {
+			// "LOEWE/TV HbbTV/1.1.1 CE-HTML/1.0 SL121/16.16.0": Loewe's
+			// older sets name the maker first and the chassis, with its
+			// software version, last; the chassis is the model the
+			// later sets write in the HbbTV entry ("SL32x", "SL310").
+			s.devBrand.set(tvLoewe.maker, confFamily+1)
+			s.devName.set(tvLoewe.device, confFamily+1)
+			for _, q := range p.products {
+				if d := strings.TrimRight(q.name, "xX"); len(d) > 2 && len(q.name) <= 6 && hasPrefixFold(d, "sl") && isDigits(d[2:]) {
+					s.devName.set(tvLoewe.maker+" "+normalizeName(q.name), confFamily+3)
+					break
+				}
+			}
 		} else if v := hbbTVListVendor(p.ua[j:]); v != "" {
 			s.devBrand.set(brandSpelling(v), confFamily+1)
 			s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)

@@ -73,11 +73,18 @@ func TestTVPlatforms(t *testing.T) {
 
 // TestHbbTVVendorEntry shows a television that sends the HbbTV version
 // without its parenthesised list and names its maker in a "Vendor/" entry
-// of its own. The software version is made up.
+// of its own, or as Loewe's first product. The software versions and
+// models are made up.
 func TestHbbTVVendorEntry(t *testing.T) {
 	checkRuleCases(t, []ruleCase{
 		{"Opera/9.80 (X11;Linux armv7i;NETRANGEMMH;HbbTV/1.1.1;CE-HTML/1.0;Vendor/THOMSON;SW-Version/V8-EXAMPLE;Cnt/GBR;Lan/eng;U;en) AppleWebKit/534.24 (KHTML, like Gecko) Version/12.0",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Thomson", "DeviceName": "Thomson Unspecified TV"}},
+		// Loewe's older sets: the maker first, the chassis last, a
+		// product of its own; another product is no chassis.
+		{"LOEWE/TV HbbTV/1.1.1 CE-HTML/1.0 SL199/16.16.0",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Loewe", "DeviceName": "Loewe SL199"}},
+		{"LOEWE/TV HbbTV/1.1.1 CE-HTML/1.0 Slim/16.16.0",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Loewe", "DeviceName": "Loewe Unspecified TV"}},
 		// The same list with its parentheses stripped by a proxy.
 		{"Opera/9.80 X11;Linux armv7i;NETRANGEMMH;HbbTV/1.1.1;CE-HTML/1.0;Vendor/THOMSON;SW-Version/V8-EXAMPLE;Cnt/GBR;Lan/eng;U;en AppleWebKit/534.24 KHTML, like Gecko Safari/534.24",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Thomson"}},
