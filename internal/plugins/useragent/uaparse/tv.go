@@ -330,6 +330,29 @@ func (p *parsed) commentAfter(prefix string) (string, bool) {
 	return rest[1:end], true
 }
 
+// sonyCEModel reads the model in the comment of Sony's browser, the entry
+// before the firmware ("SonyCEBrowser/1.0 (BDPlayer; BDP-S1700;
+// BDP2016/M36.D.0020; XAE; )", "SonyCEBrowser/1.0 (KD-55X8500B;
+// CTV2014/PKG2.263GAA; AUS)"); the kind of device a player writes first
+// is none. It gives "" where no entry with a slash follows a model.
+func sonyCEModel(p *parsed) string {
+	c, ok := p.commentAfter("SonyCEBrowser/")
+	if !ok {
+		return ""
+	}
+	model := ""
+	for f := range strings.SplitSeq(c, ";") {
+		f = strings.TrimSpace(f)
+		if strings.IndexByte(f, '/') > 0 {
+			return model
+		}
+		if !strings.EqualFold(f, "BDPlayer") {
+			model = f
+		}
+	}
+	return ""
+}
+
 // hbbTVListVendor finds the maker in the entries that follow an HbbTV
 // version sent without its parenthesised list, in the comment or, where a
 // proxy stripped the parentheses, in the bare list: an entry of its own
@@ -725,6 +748,9 @@ func (s *state) tvPlatformMaker(r tvPlatformRow, product string) {
 		} else if m := duneHDModel(m); m != "" && strings.EqualFold(product, "DuneHD") {
 			s.devName.set(r.maker+" "+m, confTVPlatformMaker)
 		}
+	}
+	if m := sonyCEModel(s.p); m != "" && r.maker == "Sony" {
+		s.devName.set(r.maker+" "+normalizeName(m), confTVPlatformMaker)
 	}
 	if i := strings.Index(s.p.low, " model/"); i > 0 && s.p.inComment(i) {
 		// "VIZIO SmartCast(Conjure/... Model/V435-J01)": the model in

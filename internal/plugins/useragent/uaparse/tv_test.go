@@ -50,7 +50,14 @@ func TestTVPlatforms(t *testing.T) {
 		{"Mozilla/5.0 (DTV) AppleWebKit/531.2+ (KHTML, like Gecko) Espial/6.1.5 AQUOSBrowser/2.0 (XX00DTV;V;0001;0001)",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sharp", "DeviceName": "Sharp Unspecified TV"}},
 		{"Opera/9.80 (Linux armv6l; Opera TV Store/4563; U; SonyCEBrowser/1.0 (BDPlayer; BDP-X0000; BDP2016/M36.D.0020; XAE; ); en) Presto/2.10.250 Version/11.60",
-			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sony"}},
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sony", "DeviceName": "Sony BDP-X0000"}},
+		// Sony's browser names the model before the firmware, the kind
+		// of device a player writes first aside; without a firmware
+		// entry the comment names no model.
+		{"Opera/9.80 (Linux armv6l; Opera TV Store/5599) Presto/2.12.362 Version/12.11 SonyCEBrowser/1.0 (BDP0G_AX; BDP2013/M14.R.0197; AUS; )",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sony", "DeviceName": "Sony BDP0G AX"}},
+		{"Opera/9.80 (Linux armv6l; Opera TV Store/5599) Presto/2.12.362 Version/12.11 SonyCEBrowser/1.0 (BDPlayer; AUS)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sony", "DeviceName": "Sony Unspecified TV"}},
 		{"Mozilla/5.0 (X11; FreeBSD; U; Viera; en-GB) AppleWebKit/537.11 (KHTML, like Gecko) Viera/3.10.0 Chrome/23.0.1271.97 Safari/537.11",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Panasonic", "DeviceName": "Panasonic Viera"}},
 		// Browsers that television makers ship: Yandex Browser's
