@@ -250,6 +250,15 @@ func (s *state) hbbTVDevice() bool {
 	if vendor == "" {
 		return true
 	}
+	if hasPrefixFold(model, "smarttv_") {
+		// "(+DRM;Hisense;SmartTV_2021;V0000.01.00U.M0421;50A60GEVS_0003;
+		// SmartTV_2021;)": Hisense's platforms write the platform's name
+		// where the model goes and the model, with a variant after an
+		// underscore, in the hardware version.
+		if m, _, _ := strings.Cut(fields[4], "_"); isModelNumber(m) {
+			model = m
+		}
+	}
 	if vendor != fields[1] && strings.EqualFold(fields[1], "Amazon") {
 		// A Fire TV set of another maker: the maker and model it adds to
 		// Amazon's code outrank what the code says in

@@ -102,8 +102,9 @@ func TestHbbTVVendorEntry(t *testing.T) {
 // televisions built by one company for many brands: the chain of an HbbTV
 // vendor ("LGE/ODM/BRAND"), Vestel's "CUS:" customer mark, a brand whose
 // spaces are underscores, the brand at the end of a VIDAA model field, the
-// Freeview Play entry and the comment of TiVo OS. The brands and models are
-// made up in these shapes.
+// Freeview Play entry and the comment of TiVo OS, and the model Hisense's
+// platforms write in the hardware version. The brands and models are made
+// up in these shapes.
 func TestTVVendorFields(t *testing.T) {
 	brand := func(b string) map[string]string { return map[string]string{"DeviceClass": "TV", "DeviceBrand": b} }
 	checkRuleCases(t, []ruleCase{
@@ -142,6 +143,13 @@ func TestTVVendorFields(t *testing.T) {
 		// Vestel's Opera sets: the brand in the UID marker.
 		{"Opera/9.80 (Linux mips; U; ; en) Presto/2.10.287 Version/12.00 UID(00:00:00:00:00:00/MB91/QWZYTEC/3.2.9.r)+CE-HTML;MEM:HIGH",
 			brand("Qwzytec")},
+		// Hisense's platforms: the platform's name in the model field, the
+		// model with its variant in the hardware version; a hardware
+		// version that is no model code leaves the platform's name.
+		{"Mozilla/5.0 (Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/84.0.4147.140 Safari/537.36 OPR/46.0.2207.0 OMI/4.21.2.50.Honey.189 HbbTV/1.5.1 (+DRM;Hisense;SmartTV_2021;V0000.01.00U.M0421;00A00QWZY_0003;SmartTV_2021;) FVC/5.0 (Hisense;SmartTV_2021;)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Hisense", "DeviceName": "Hisense 00A00QWZY"}},
+		{"Mozilla/5.0 (Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/84.0.4147.140 Safari/537.36 OPR/46.0.2207.0 OMI/4.21.2.50.Honey.189 HbbTV/1.5.1 (+DRM;Hisense;SmartTV_2021;V0000.01.00U.M0421;;SmartTV_2021;) FVC/5.0 (Hisense;SmartTV_2021;)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Hisense", "DeviceName": "Hisense SmartTv 2021"}},
 		// A platform named with its version in the vendor field stays as
 		// it is.
 		{"Opera/9.80 (Linux mips; HbbTV/1.2.1 (; Freesat/1.0; qx1000s; 1.0.0; 1.0.0; wired); ce-html/1.0) Presto/2.12.407 Version/12.50",
