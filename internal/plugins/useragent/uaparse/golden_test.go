@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "9ee3b132bd6392aaf46401cf94750f193e345cec746148afd27f97707d0d36f8",
-	"dev-variants": "03f17bbb985e6ebd15979dcf528fd715042fd84e4a9112a40409313230246cc2",
+	"dev":          "ff59c091d5adac42976bf765b201d2512fb2613844a62e9805a00804723d111c",
+	"dev-variants": "bf07ecb27c600e3e3e2df24730f8086359bfab297b32955f1fe67fa9a96abf8a",
 	"access-log":   "8a431369c8e74838393ea8f5515fef2c0d1cb6d3fc3b7a263e1714b2273b57eb",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
