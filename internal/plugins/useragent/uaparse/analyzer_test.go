@@ -300,6 +300,12 @@ func TestKnownBrowsers(t *testing.T) {
 		// (tables/systems.tsv).
 		{"Mozilla/4.0 (compatible; Examplo 2.1; BREW 3.1.5; en)/176X220 Examplo e100",
 			map[string]string{"OperatingSystemName": "BREW", "OperatingSystemVersion": "3.1.5"}},
+		// Palm's Blazer names PalmSource and the handheld after "Palm-",
+		// behind a desktop Windows it does not run (tables/systems.tsv).
+		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows 98; PalmSource/Palm-Q99; Blazer/4.3) 16;320x320",
+			map[string]string{"OperatingSystemName": "PalmOS", "DeviceClass": "Mobile", "DeviceBrand": "Palm", "DeviceName": "Palm Q99"}},
+		{"Mozilla/5.0 [en] (PalmOS; U; WebPro/3.5; Palm-Q99)",
+			map[string]string{"OperatingSystemName": "PalmOS", "DeviceClass": "Mobile", "DeviceBrand": "Palm", "DeviceName": "Palm Q99"}},
 		// Huawei's ArkWeb names itself beside the Chromium it is built on.
 		{"Mozilla/5.0 (Phone; OpenHarmony 5.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 ArkWeb/4.1.7.2 Mobile",
 			map[string]string{"LayoutEngineName": "ArkWeb", "LayoutEngineVersionMajor": "4"}},

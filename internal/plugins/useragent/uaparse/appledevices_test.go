@@ -45,6 +45,7 @@ func TestAppleHardware(t *testing.T) {
 		{"ExampleTunes-iPad/5.1.1 (4; 32GB; dt:77)", "Tablet", "Apple", "Apple iPad", "iOS", ""},
 		{"ExampleTunes-iPhone/4.3.3 (4; 16GB)", "Phone", "Apple", "Apple iPhone", "iOS", ""},
 		{"Linux UPnP/1.0 Sonos/53.3-71050 (ZPS12)", "Unknown", "Sonos", "Sonos ZPS12", "Linux", "Unknown"},
+		{"Sonos/71.0-37271 (Play:3)", "Unknown", "Sonos", "Sonos Play:3", "Unknown", "Unknown"},
 		{"ExampleCrawler/1.0 (+https://example.org/bot; iPhone10,1)", "Robot Mobile", "", "", "", ""},
 	} {
 		r := New(Options{}).Analyze(c.ua)

@@ -568,12 +568,20 @@ func (s *state) featurePhone() {
 					// The Java profile ("MIDP-2.0"), never a model.
 					continue
 				}
-				if k := strings.LastIndexByte(name, ' '); k > 0 && allLetters(name[k+1:]) && pr.version != "" {
+				if k := strings.LastIndexByte(name, ' '); k > 0 && allLetters(name[k+1:]) && pr.version != "" && isBrowserWord(name[k+1:]) {
 					// "SAMSUNG GT-S3332 Opera/9.80": the model, then the
-					// browser the version belongs to.
+					// browser the version belongs to. Any other last word
+					// is the model's ("T-Mobile Vairy Touch II/5.0", "LAVA
+					// KKT Pearl/MIDP-2.0").
 					name = name[:k]
 				}
 				if b, rest := brandOfModel(name); b != "" {
+					if len(rest) > 1 && rest[0] == '.' {
+						// "LAVA.DISCOVER136.R016_V01": Lava's MediaTek
+						// phones write the maker, the model and the
+						// firmware, each after a dot.
+						rest, _, _ = strings.Cut(rest[1:], ".")
+					}
 					s.devBrand.set(b, confGeneric)
 					s.devName.set(b, confGeneric)
 					if rest != "" {
@@ -606,6 +614,21 @@ func (s *state) featurePhone() {
 			}
 		}
 	}
+}
+
+// isBrowserWord reports a word that is Opera (whose Presto versions the
+// code reads, not a table) or a browser's token of tables/browsers.tsv,
+// whatever its case. It runs only for a feature phone's products.
+func isBrowserWord(w string) bool {
+	if strings.EqualFold(w, "opera") {
+		return true
+	}
+	for _, bt := range browserTokens {
+		if strings.EqualFold(bt.token, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // mauiBuildMaker reads the maker and the model a MediaTek feature phone's

@@ -761,10 +761,28 @@ func ddMatch(name, got string, want []string) bool {
 		}
 	}
 	if name == "DeviceName" {
+		// A model device-detector names whole, with what Yauaa keeps and
+		// it usually leaves out ("50LEX-8173/UTS2C", "A390 ROW",
+		// "HF60LS-EU"), matches as written before each of the parts below
+		// is taken off.
+		matches := func(got string) bool {
+			for _, w := range want {
+				if strings.EqualFold(got, w) || ddSquash(got) == ddSquash(w) {
+					return true
+				}
+			}
+			return false
+		}
+		if matches(got) {
+			return true
+		}
 		// Yauaa keeps the firmware a model carries after a slash
 		// ("Samsung GT-I8190N/I8190NXXANI1"), device-detector leaves it out.
 		if k := strings.IndexByte(got, '/'); k > 0 {
 			got = strings.TrimSpace(got[:k])
+			if matches(got) {
+				return true
+			}
 		}
 		got = ddWithoutRegion(got)
 		got = ddWithoutMeizuTag(got)

@@ -348,7 +348,9 @@ func (s *state) homeDevice() {
 		s.devBrand.set("Sonos", confFamily)
 		s.devName.set("Sonos", confFamily)
 		for _, e := range p.entries {
-			if t := p.text(e); isModelNumber(t) || len(t) == 4 && isModelNumber(t+"-") {
+			// "(ZPS12)", the model code, or "(Play:3)", the name Sonos
+			// sells its Play speakers under.
+			if t := p.text(e); isModelNumber(t) || len(t) == 4 && isModelNumber(t+"-") || len(t) == 6 && strings.HasPrefix(t, "Play:") && isDigits(t[5:]) {
 				s.devName.set("Sonos "+t, confFamily+1)
 				break
 			}
@@ -798,11 +800,23 @@ func (s *state) symbianGeneric() {
 }
 
 // palmPDA names the handhelds of Palm OS: personal digital assistants
-// rather than phones, named after their product line when the browser
-// says it ("Tungsten Proxyless 1.1"), otherwise "Palm OS PDA".
+// rather than phones, named by the model the browser writes after "Palm-"
+// ("PalmSource/Palm-TunX", "WebPro/3.5; Palm-Zi72"), else after their
+// product line when the browser says it ("Tungsten Proxyless 1.1"),
+// otherwise "Palm OS PDA".
 func (s *state) palmPDA() {
 	p := s.p
 	s.setDevice(confFamily, "Mobile", "Palm", "Palm OS PDA")
+	for _, e := range p.entries {
+		t := p.text(e)
+		if k := strings.IndexByte(t, '/'); k > 0 && strings.EqualFold(t[:k], "PalmSource") {
+			t = t[k+1:]
+		}
+		if len(t) > 5 && hasPrefixFold(t, "palm-") && isAlnumByte(t[5]) {
+			s.devName.set("Palm "+normalizeName(t[5:]), confFamily+2)
+			return
+		}
+	}
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		for _, line := range [...]string{"tungsten", "treo", "zire", "centro"} {

@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "c242807febbbb44058ff01c953936a36fe1a33efac11404bc3a5fecc7b48da14",
-	"dev-variants": "ddb2ec0a2a7e606d9007682bbf55050d10cb23a02969a67d520abcb09c182d88",
-	"access-log":   "b1a91eed06f85eba4e7d9a2e83325f1f428011d5c603e76b6a70a9d6764e7bf8",
+	"dev":          "6427bfec93fd6e0cbcd90c81259e8ac47bc67fe91bcccd131dd293ec5a9d7902",
+	"dev-variants": "712619992f17986edf358e52ce3e8fe7eb3f2d6e92cb213b33b3df8e775ffbbc",
+	"access-log":   "b0cb450f043b6d11f17e269b1d579923682e5c2553e889d6ed546decc0a5998c",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
 

@@ -108,7 +108,10 @@ func prefixBrand(model, found string, r modelPrefix) (brand, rest string, ok boo
 // written in the model's own way: the whole name, spaces and punctuation
 // aside ("RunboF1", "O+ Crunch"), else the longest run of whole words
 // (ended by a space, dash or underscore) whose letters and digits start the
-// name's, two at least ("NUU_A1" of NUU Mobile). The model is kept whole
+// name's, three at least ("NUU_A1" of NUU Mobile, "UMI_Diamond" of
+// Umidigi), or two that are a word of the name. Two letters that only start
+// it are the maker's tag, part of the model ("TA-2" of Tambo, "OV-Quattor10"
+// of Overmax), as Yauaa writes such models. The model is kept whole
 // when nothing would be left. A word naming the kind of device before the
 // brand's name goes with it: "Tablet_DL_3411" is DL's 3411 and "Smartphone
 // DL Horizon H8" DL's Horizon H8, where keeping the word would name the
@@ -127,7 +130,7 @@ func withoutBrandWords(model, brand string) string {
 	for i := 0; i < len(model); i++ {
 		c := lowerASCII(model[i])
 		if !isAlnum(c) {
-			if (c == ' ' || c == '-' || c == '_') && bi >= 2 {
+			if (c == ' ' || c == '-' || c == '_') && (bi >= 3 || bi == 2 && (bi == len(brand) || !isAlnum(lowerASCII(brand[bi])))) {
 				cut = i
 			}
 			continue

@@ -100,6 +100,10 @@ func TestModelPrefixLookup(t *testing.T) {
 		{"Tablet S", "Sony", "Tablet S"},
 		{"Kruger&Matz DRIVE 4", "Krüger&Matz", "DRIVE 4"},
 		{"OWN S3000D", "öwn", "S3000D"},
+		{"TA-2", "Tambo", "TA-2"},
+		{"OV-Vertis-02", "Overmax", "OV-Vertis-02"},
+		{"LG-X220", "LG", "X220"},
+		{"DL_3411", "DL Tech", "3411"},
 	} {
 		if got := withoutBrandWords(c.model, c.brand); got != c.rest {
 			t.Errorf("withoutBrandWords(%q, %q) = %q, want %q", c.model, c.brand, got, c.rest)

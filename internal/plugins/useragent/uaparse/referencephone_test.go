@@ -84,6 +84,25 @@ func TestWAPMakerModel(t *testing.T) {
 	})
 }
 
+// TestFeaturePhoneProductModel shows a feature phone of a maker of
+// tables/brands.tsv naming its model in its first product, on user agents
+// written for the test: a last word that is no browser belongs to the
+// model, the Java profile where the version would be names no browser,
+// and a maker that writes its firmware after the model behind dots has
+// the model between the first two.
+func TestFeaturePhoneProductModel(t *testing.T) {
+	dev := func(brand, name string) map[string]string {
+		return map[string]string{"DeviceClass": "Mobile", "DeviceBrand": brand, "DeviceName": name}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"SAMSUNG GT-S9999 Opera/9.80 (J2ME/MIDP; Opera Mini/7.1.32840/37.7936; U; en) Presto/2.12.423 Version/12.16", dev("Samsung", "Samsung GT-S9999")},
+		{"LAVA KKT Ruby/MIDP-2.0 Configuration/CLDC-1.1/Screen-240x320", dev("Lava", "Lava KKT Ruby")},
+		{"T-Mobile Examplo Touch II/5.0  Obigo/Q03C  Profile/MIDP-2.0 Configuration/CLDC-1.1", dev("T-Mobile", "T-Mobile Examplo Touch II")},
+		{"LAVA.DISCOVER99.R016_V01 (MRE/3.1.00(2048);MAUI/Discover99_S119_20131010;BDATE/2013/10/10 22:24;LCD/320480;CHIP/MT6260)", dev("Lava", "Lava DISCOVER99")},
+		{"LAVA.KKT OPAL.LEGEND61D_11C_HW_V02 (MRE/3.1.00(1);MAUI/KKT_Opal_S107_20170206;BDATE/2017/02/06 11:15;LCD/240320;CHIP/MT6260)", dev("Lava", "Lava KKT Opal")},
+	})
+}
+
 // TestWAPBrowserSlot shows a feature phone's WAP browser written where a
 // version would be ("Browser/NetFront/3.5") naming the agent, and NetFront
 // its engine, at the version that follows, on user agents written for the

@@ -214,6 +214,19 @@ func (s *state) hbbTVDevice() bool {
 			s.devBrand.set(tvLoewe.maker, confFamily+1)
 			s.devName.set(tvLoewe.device, confFamily+1)
 			s.os = osInfo{name: tvLoewe.system, version: orUnknown(leadingVersion(v)), class: "Embedded", cpu: s.os.cpu}
+		} else if pr, ok := p.product("LOEWE"); ok && strings.EqualFold(pr.version, "TV") {
+			// "LOEWE/TV HbbTV/1.1.1 CE-HTML/1.0 SL121/16.16.0": Loewe's
+			// older sets name the maker first and the chassis, with its
+			// software version, last; the chassis is the model the
+			// later sets write in the HbbTV entry ("SL32x", "SL310").
+			s.devBrand.set(tvLoewe.maker, confFamily+1)
+			s.devName.set(tvLoewe.device, confFamily+1)
+			for _, q := range p.products {
+				if d := strings.TrimRight(q.name, "xX"); len(d) > 2 && len(q.name) <= 6 && hasPrefixFold(d, "sl") && isDigits(d[2:]) {
+					s.devName.set(tvLoewe.maker+" "+normalizeName(q.name), confFamily+3)
+					break
+				}
+			}
 		} else if v := hbbTVListVendor(p.ua[j:]); v != "" {
 			s.devBrand.set(brandSpelling(v), confFamily+1)
 			s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
@@ -236,6 +249,15 @@ func (s *state) hbbTVDevice() bool {
 	vendor, model, software := hbbTVVendor(fields[1], fields[2]), fields[2], fields[3]
 	if vendor == "" {
 		return true
+	}
+	if hasPrefixFold(model, "smarttv_") {
+		// "(+DRM;Hisense;SmartTV_2021;V0000.01.00U.M0421;50A60GEVS_0003;
+		// SmartTV_2021;)": Hisense's platforms write the platform's name
+		// where the model goes and the model, with a variant after an
+		// underscore, in the hardware version.
+		if m, _, _ := strings.Cut(fields[4], "_"); isModelNumber(m) {
+			model = m
+		}
 	}
 	if vendor != fields[1] && strings.EqualFold(fields[1], "Amazon") {
 		// A Fire TV set of another maker: the maker and model it adds to
@@ -315,6 +337,29 @@ func (p *parsed) commentAfter(prefix string) (string, bool) {
 		return "", false
 	}
 	return rest[1:end], true
+}
+
+// sonyCEModel reads the model in the comment of Sony's browser, the entry
+// before the firmware ("SonyCEBrowser/1.0 (BDPlayer; BDP-S1700;
+// BDP2016/M36.D.0020; XAE; )", "SonyCEBrowser/1.0 (KD-55X8500B;
+// CTV2014/PKG2.263GAA; AUS)"); the kind of device a player writes first
+// is none. It gives "" where no entry with a slash follows a model.
+func sonyCEModel(p *parsed) string {
+	c, ok := p.commentAfter("SonyCEBrowser/")
+	if !ok {
+		return ""
+	}
+	model := ""
+	for f := range strings.SplitSeq(c, ";") {
+		f = strings.TrimSpace(f)
+		if strings.IndexByte(f, '/') > 0 {
+			return model
+		}
+		if !strings.EqualFold(f, "BDPlayer") {
+			model = f
+		}
+	}
+	return ""
 }
 
 // hbbTVListVendor finds the maker in the entries that follow an HbbTV
@@ -712,6 +757,9 @@ func (s *state) tvPlatformMaker(r tvPlatformRow, product string) {
 		} else if m := duneHDModel(m); m != "" && strings.EqualFold(product, "DuneHD") {
 			s.devName.set(r.maker+" "+m, confTVPlatformMaker)
 		}
+	}
+	if m := sonyCEModel(s.p); m != "" && r.maker == "Sony" {
+		s.devName.set(r.maker+" "+normalizeName(m), confTVPlatformMaker)
 	}
 	if i := strings.Index(s.p.low, " model/"); i > 0 && s.p.inComment(i) {
 		// "VIZIO SmartCast(Conjure/... Model/V435-J01)": the model in

@@ -50,7 +50,14 @@ func TestTVPlatforms(t *testing.T) {
 		{"Mozilla/5.0 (DTV) AppleWebKit/531.2+ (KHTML, like Gecko) Espial/6.1.5 AQUOSBrowser/2.0 (XX00DTV;V;0001;0001)",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sharp", "DeviceName": "Sharp Unspecified TV"}},
 		{"Opera/9.80 (Linux armv6l; Opera TV Store/4563; U; SonyCEBrowser/1.0 (BDPlayer; BDP-X0000; BDP2016/M36.D.0020; XAE; ); en) Presto/2.10.250 Version/11.60",
-			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sony"}},
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sony", "DeviceName": "Sony BDP-X0000"}},
+		// Sony's browser names the model before the firmware, the kind
+		// of device a player writes first aside; without a firmware
+		// entry the comment names no model.
+		{"Opera/9.80 (Linux armv6l; Opera TV Store/5599) Presto/2.12.362 Version/12.11 SonyCEBrowser/1.0 (BDP0G_AX; BDP2013/M14.R.0197; AUS; )",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sony", "DeviceName": "Sony BDP0G AX"}},
+		{"Opera/9.80 (Linux armv6l; Opera TV Store/5599) Presto/2.12.362 Version/12.11 SonyCEBrowser/1.0 (BDPlayer; AUS)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sony", "DeviceName": "Sony Unspecified TV"}},
 		{"Mozilla/5.0 (X11; FreeBSD; U; Viera; en-GB) AppleWebKit/537.11 (KHTML, like Gecko) Viera/3.10.0 Chrome/23.0.1271.97 Safari/537.11",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Panasonic", "DeviceName": "Panasonic Viera"}},
 		// Browsers that television makers ship: Yandex Browser's
@@ -73,11 +80,18 @@ func TestTVPlatforms(t *testing.T) {
 
 // TestHbbTVVendorEntry shows a television that sends the HbbTV version
 // without its parenthesised list and names its maker in a "Vendor/" entry
-// of its own. The software version is made up.
+// of its own, or as Loewe's first product. The software versions and
+// models are made up.
 func TestHbbTVVendorEntry(t *testing.T) {
 	checkRuleCases(t, []ruleCase{
 		{"Opera/9.80 (X11;Linux armv7i;NETRANGEMMH;HbbTV/1.1.1;CE-HTML/1.0;Vendor/THOMSON;SW-Version/V8-EXAMPLE;Cnt/GBR;Lan/eng;U;en) AppleWebKit/534.24 (KHTML, like Gecko) Version/12.0",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Thomson", "DeviceName": "Thomson Unspecified TV"}},
+		// Loewe's older sets: the maker first, the chassis last, a
+		// product of its own; another product is no chassis.
+		{"LOEWE/TV HbbTV/1.1.1 CE-HTML/1.0 SL199/16.16.0",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Loewe", "DeviceName": "Loewe SL199"}},
+		{"LOEWE/TV HbbTV/1.1.1 CE-HTML/1.0 Slim/16.16.0",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Loewe", "DeviceName": "Loewe Unspecified TV"}},
 		// The same list with its parentheses stripped by a proxy.
 		{"Opera/9.80 X11;Linux armv7i;NETRANGEMMH;HbbTV/1.1.1;CE-HTML/1.0;Vendor/THOMSON;SW-Version/V8-EXAMPLE;Cnt/GBR;Lan/eng;U;en AppleWebKit/534.24 KHTML, like Gecko Safari/534.24",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Thomson"}},
@@ -88,8 +102,9 @@ func TestHbbTVVendorEntry(t *testing.T) {
 // televisions built by one company for many brands: the chain of an HbbTV
 // vendor ("LGE/ODM/BRAND"), Vestel's "CUS:" customer mark, a brand whose
 // spaces are underscores, the brand at the end of a VIDAA model field, the
-// Freeview Play entry and the comment of TiVo OS. The brands and models are
-// made up in these shapes.
+// Freeview Play entry and the comment of TiVo OS, and the model Hisense's
+// platforms write in the hardware version. The brands and models are made
+// up in these shapes.
 func TestTVVendorFields(t *testing.T) {
 	brand := func(b string) map[string]string { return map[string]string{"DeviceClass": "TV", "DeviceBrand": b} }
 	checkRuleCases(t, []ruleCase{
@@ -128,6 +143,13 @@ func TestTVVendorFields(t *testing.T) {
 		// Vestel's Opera sets: the brand in the UID marker.
 		{"Opera/9.80 (Linux mips; U; ; en) Presto/2.10.287 Version/12.00 UID(00:00:00:00:00:00/MB91/QWZYTEC/3.2.9.r)+CE-HTML;MEM:HIGH",
 			brand("Qwzytec")},
+		// Hisense's platforms: the platform's name in the model field, the
+		// model with its variant in the hardware version; a hardware
+		// version that is no model code leaves the platform's name.
+		{"Mozilla/5.0 (Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/84.0.4147.140 Safari/537.36 OPR/46.0.2207.0 OMI/4.21.2.50.Honey.189 HbbTV/1.5.1 (+DRM;Hisense;SmartTV_2021;V0000.01.00U.M0421;00A00QWZY_0003;SmartTV_2021;) FVC/5.0 (Hisense;SmartTV_2021;)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Hisense", "DeviceName": "Hisense 00A00QWZY"}},
+		{"Mozilla/5.0 (Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/84.0.4147.140 Safari/537.36 OPR/46.0.2207.0 OMI/4.21.2.50.Honey.189 HbbTV/1.5.1 (+DRM;Hisense;SmartTV_2021;V0000.01.00U.M0421;;SmartTV_2021;) FVC/5.0 (Hisense;SmartTV_2021;)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Hisense", "DeviceName": "Hisense SmartTv 2021"}},
 		// A platform named with its version in the vendor field stays as
 		// it is.
 		{"Opera/9.80 (Linux mips; HbbTV/1.2.1 (; Freesat/1.0; qx1000s; 1.0.0; 1.0.0; wired); ce-html/1.0) Presto/2.12.407 Version/12.50",
