@@ -108,6 +108,8 @@ var playBrandNames = map[string]string{
 	"NewBridge":                "New Bridge",
 	"Future Mobile Technology": "FMT",
 	"FCNT":                     "Fujitsu",
+	"MTS (RU)":                 "MTC",
+	"MobileTeleSystem":         "MTC",
 }
 
 // companyWords end a retail brand that is a company's name rather than the
