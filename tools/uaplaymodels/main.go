@@ -110,6 +110,12 @@ var playBrandNames = map[string]string{
 	"FCNT":                     "Fujitsu",
 	"MTS (RU)":                 "MTC",
 	"MobileTeleSystem":         "MTC",
+	"Barnes and Noble":         "Barnes & Noble",
+	"Bell Canada":              "Bell",
+	"F-Plus":                   "F+",
+	"fplus":                    "F+",
+	"Maze_speed":               "Maze Speed",
+	"SSmooth":                  "Smooth Mobile",
 }
 
 // companyWords end a retail brand that is a company's name rather than the
