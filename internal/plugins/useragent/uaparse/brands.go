@@ -184,10 +184,39 @@ func brandOfModel(model string) (brand, rest string) {
 	if b := sonyXperiaBrand(model); b != "" {
 		return b, model
 	}
+	if teclastBoard(model) {
+		return "Teclast", model
+	}
 	if b := modelCodeBrand(model); b != "" {
 		return b, model
 	}
 	return "", model
+}
+
+// teclastBoard reports Teclast's way of writing a tablet's model: the
+// product's name, then the code of its board in brackets, a capital, a
+// digit, a capital and a digit ("M40(N9H3)", "T10(E3C6)", "P20HD(N6H7)",
+// "98(M1E5)"), as its firmware downloads name each board. The closing
+// bracket is asked first, so other models pay one comparison.
+func teclastBoard(m string) bool {
+	n := len(m)
+	if n < 8 || n > 16 || m[n-1] != ')' || m[n-6] != '(' {
+		return false
+	}
+	b := m[n-5 : n-1]
+	if !isUpper(b[0]) || !isDigitByte(b[1]) || !isUpper(b[2]) || !isDigitByte(b[3]) {
+		return false
+	}
+	name := strings.TrimRight(m[:n-6], " ")
+	if name == "" || !isUpper(name[0]) && !isDigitByte(name[0]) {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !isAlnumByte(c) && c != ' ' {
+			return false
+		}
+	}
+	return true
 }
 
 // sonyXperiaBrand returns the brand of Sony's Xperia "LT28h" / "MT11i" /
@@ -390,3 +419,6 @@ type prefixRef struct {
 	index  int
 	second byte
 }
+
+// isDigitByte reports an ASCII digit.
+func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }

@@ -153,3 +153,20 @@ func TestTCLNumbers(t *testing.T) {
 			map[string]string{"DeviceBrand": "Alcatel"}},
 	})
 }
+
+// TestTeclastBoard checks Teclast's models written with their board's code
+// in brackets, and models of the same look that are not one.
+func TestTeclastBoard(t *testing.T) {
+	for model, want := range map[string]bool{
+		"M40(N9H3)": true, "T10(E3C6)": true, "P20HD(N6H7)": true, "98(M1E5)": true, "98 (M1E3)": true, "T40 Plus(M7T3)": true,
+		"Redbox Mini 5(MTS)": false, "M40": false, "(N9H3)": false, "m40(N9H3)": false, "M40(n9h3)": false, "M40_X(N9H3)": false,
+	} {
+		if got := teclastBoard(model); got != want {
+			t.Errorf("teclastBoard(%q) = %v, want %v", model, got, want)
+		}
+	}
+	ensureModel()
+	if b, _ := brandOfModel("M40(N9H2)"); b != "Teclast" {
+		t.Errorf("brandOfModel(M40(N9H2)) = %q, want Teclast", b)
+	}
+}
