@@ -149,6 +149,11 @@ func brandOfModel(model string) (brand, rest string) {
 			return b, r
 		}
 	}
+	if teclastBoard(model) {
+		// The board's code in brackets is Teclast's alone; its product
+		// names ("P10S", "X10") start as other makers' prefixes do.
+		return "Teclast", model
+	}
 	if bp := brandPrefixOf(lm); bp != nil {
 		own := hasPrefixFold(lm, bp.brand)
 		if bp.digits || bp.shaped && !own {
@@ -183,9 +188,6 @@ func brandOfModel(model string) (brand, rest string) {
 	}
 	if b := sonyXperiaBrand(model); b != "" {
 		return b, model
-	}
-	if teclastBoard(model) {
-		return "Teclast", model
 	}
 	if b := modelCodeBrand(model); b != "" {
 		return b, model
