@@ -108,6 +108,14 @@ var playBrandNames = map[string]string{
 	"NewBridge":                "New Bridge",
 	"Future Mobile Technology": "FMT",
 	"FCNT":                     "Fujitsu",
+	"MTS (RU)":                 "MTC",
+	"MobileTeleSystem":         "MTC",
+	"Barnes and Noble":         "Barnes & Noble",
+	"Bell Canada":              "Bell",
+	"F-Plus":                   "F+",
+	"fplus":                    "F+",
+	"Maze_speed":               "Maze Speed",
+	"SSmooth":                  "Smooth Mobile",
 }
 
 // companyWords end a retail brand that is a company's name rather than the

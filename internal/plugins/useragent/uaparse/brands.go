@@ -390,3 +390,4 @@ type prefixRef struct {
 	index  int
 	second byte
 }
+
