@@ -258,15 +258,24 @@ func (n *needleSet) scan(s string, found *needleBits) {
 		h := gramHash32(x)
 		if g := n.grams[h>>6]; g&(1<<(h&63)) != 0 {
 			// The hash's rank counts the bits of its word up to and
-			// including its own, shifted to the top: a shift by
-			// 63-(h&63), which the compiler knows is below 64.
-			sp := n.spans[int(n.rank[h>>6])+bits.OnesCount64(g<<((63-h)&63))-1]
+			// including its own, shifted to the top (a shift by
+			// 63-(h&63), which the compiler knows is below 64). The
+			// words are sparse, 536 hashes in 1,024 words, so a loop
+			// over the bits takes one or two turns; bits.OnesCount64,
+			// with its test for the instruction and the call it falls
+			// back to, made the compiler save and restore six
+			// registers around it.
+			k := int(n.rank[h>>6]) - 1
+			for m := g << ((63 - h) & 63); m != 0; m &= m - 1 {
+				k++
+			}
+			sp := n.spans[k]
 			// A pointer to each entry, not a copy of its 40 bytes. Eight
 			// bytes are left at i, so only a longer needle needs the
 			// length of the rest tested.
 			for k := sp.lo; k < sp.hi; k++ {
 				e := &n.entries[k]
-				if x&e.mask == e.head && (e.n <= 8 || int(e.n) <= len(b)-i && s[i+8:i+int(e.n)] == e.tail) {
+				if x&e.mask == e.head && (e.n <= 8 || int(e.n) <= len(b)-i && sameBytes(s[i+8:i+int(e.n)], e.tail)) {
 					found.set(e.id)
 				}
 			}
@@ -300,6 +309,20 @@ func (n *needleSet) scan(s string, found *needleBits) {
 			n.comparePair(uint16(pair), found)
 		}
 	}
+}
+
+// sameBytes reports whether a and b, of the same length, are equal. It is
+// a loop rather than a comparison of strings, whose call to the runtime
+// made the compiler save and restore the scan's registers at every
+// position a hash let through; few needles are longer than eight bytes
+// and their tails are short.
+func sameBytes(a, b string) bool {
+	for j := 0; j < len(a) && j < len(b); j++ {
+		if a[j] != b[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // comparePair records the two-byte needles equal to pair.
