@@ -469,9 +469,12 @@ func newNeedleList(ids []needleID) *needleList {
 // asking p.has of each row in turn.
 func (p *parsed) rowsFound(l *needleList, buf []uint16) []uint16 {
 	out := buf[:0]
-	for w := l.group.lo; w < l.group.hi; w++ {
+	// Only the non-zero words of the mask, as in hasAny, in increasing
+	// order.
+	for _, w := range l.group.words[:l.group.n] {
+		w &= needleCap/64 - 1
 		for m := p.found[w] & l.group.mask[w]; m != 0; m &= m - 1 {
-			sp := l.byID[w*64+bits.TrailingZeros64(m)]
+			sp := l.byID[int(w)*64+bits.TrailingZeros64(m)]
 			out = append(out, l.flat[sp.lo:sp.hi]...)
 		}
 	}
