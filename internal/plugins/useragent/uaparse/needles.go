@@ -105,28 +105,23 @@ type needleEntry struct {
 // needleGroup is a set of needles asked about together ("does any SQL
 // injection signature occur"), as a mask over the bit set.
 type needleGroup struct {
-	mask   needleBits
-	lo, hi int // the words of mask that can be non-zero: [lo, hi)
-	// words[:n] are the indexes of the non-zero words of mask, which
-	// hasAny reads: a group whose needles were registered at different
-	// times spans many words of which few are non-zero (two of ten for
-	// the distributions' names).
+	mask needleBits
+	// words[:n] are the indexes of the non-zero words of mask, in
+	// increasing order, which hasAny and rowsFound read: a group whose
+	// needles were registered at different times spans many words of
+	// which few are non-zero (two of ten for the distributions' names).
 	words [needleCap / 64]uint8
 	n     int
 }
 
-// index sets lo, hi, words and n from mask.
+// index sets words and n from mask.
 func (g *needleGroup) index() {
-	g.lo, g.hi, g.n = len(g.mask), 0, 0
+	g.n = 0
 	for i, m := range g.mask {
 		if m != 0 {
-			g.lo, g.hi = min(g.lo, i), i+1
 			g.words[g.n] = uint8(i)
 			g.n++
 		}
-	}
-	if g.hi == 0 {
-		g.lo = 0
 	}
 }
 
