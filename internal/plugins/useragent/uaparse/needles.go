@@ -37,13 +37,14 @@ func (b *needleBits) has(id needleID) bool { return b[id>>6]&(1<<(id&63)) != 0 }
 // first three bytes. A bit set of those hashes lets the scan skip almost
 // every position of an ordinary user agent with one load, a multiplication
 // and one test; at the remaining positions only the few needles with that
-// hash are compared. (An index of the first two bytes, as before, let a
-// third of the positions through: "; ", "mo", "in" start many needles and
-// occur in every user agent.) The few two-byte needles ("64", "$(", "{}")
-// have a bit set of their own, indexed by the two bytes: filed under every
-// possible third byte, as before, they took 2,048 of the 2,497 hashes and
-// let every position that ended in one of them through (18 % of the
-// positions of DEV instead of 7 %).
+// hash are compared. A bit set of the needles' first two bytes comes
+// first: it lets a third of the positions through ("; ", "mo", "in" start
+// many needles and occur in every user agent), and at the other two thirds
+// its one test, without the hash, is all the scan does. The few two-byte
+// needles ("64", "$(", "{}") have a bit set of their own, indexed by the
+// two bytes: filed under every possible third byte they would take 2,048
+// of some 2,500 hashes and let every position that ended in one of them
+// through (18 % of the positions of DEV instead of 12 %).
 type needleSet struct {
 	words []string
 	ids   map[string]needleID
@@ -65,6 +66,11 @@ type needleSet struct {
 	// word b; short lists those needles.
 	pairs [65536 / 64]uint64
 	short []shortNeedle
+
+	// firsts has bit b set when a needle of two bytes or more starts
+	// with the little-endian word b: a third of the positions of DEV,
+	// which the scan tests before it hashes.
+	firsts [65536 / 64]uint64
 
 	// tiny lists the needles shorter than two bytes, searched for one by
 	// one (there are none in the tables as they stand).
@@ -92,35 +98,30 @@ type needleSpan struct{ lo, hi uint16 }
 type needleEntry struct {
 	head, mask uint64
 	tail       string
-	n          int // length of the needle
+	n          int32 // length of the needle
 	id         needleID
 }
 
 // needleGroup is a set of needles asked about together ("does any SQL
 // injection signature occur"), as a mask over the bit set.
 type needleGroup struct {
-	mask   needleBits
-	lo, hi int // the words of mask that can be non-zero: [lo, hi)
-	// words[:n] are the indexes of the non-zero words of mask, which
-	// hasAny reads: a group whose needles were registered at different
-	// times spans many words of which few are non-zero (two of ten for
-	// the distributions' names).
+	mask needleBits
+	// words[:n] are the indexes of the non-zero words of mask, in
+	// increasing order, which hasAny and rowsFound read: a group whose
+	// needles were registered at different times spans many words of
+	// which few are non-zero (two of ten for the distributions' names).
 	words [needleCap / 64]uint8
 	n     int
 }
 
-// index sets lo, hi, words and n from mask.
+// index sets words and n from mask.
 func (g *needleGroup) index() {
-	g.lo, g.hi, g.n = len(g.mask), 0, 0
+	g.n = 0
 	for i, m := range g.mask {
 		if m != 0 {
-			g.lo, g.hi = min(g.lo, i), i+1
 			g.words[g.n] = uint8(i)
 			g.n++
 		}
-	}
-	if g.hi == 0 {
-		g.lo = 0
 	}
 }
 
@@ -183,7 +184,9 @@ func (n *needleSet) build() {
 			n.tiny = append(n.tiny, shortNeedle{id: id, word: w})
 			continue
 		}
-		e := needleEntry{n: len(w), id: id}
+		e := needleEntry{n: int32(len(w)), id: id}
+		first := uint16(w[0]) | uint16(w[1])<<8
+		n.firsts[first>>6] |= 1 << (first & 63)
 		for j := 0; j < len(w) && j < 8; j++ {
 			e.head |= uint64(w[j]) << (8 * j)
 			e.mask |= 0xff << (8 * j)
@@ -233,49 +236,95 @@ func (n *needleSet) scan(s string, found *needleBits) {
 	// slice of b: the loop condition already keeps it inside the string,
 	// and &b[i] with its slice would add two bounds checks and the slice
 	// arithmetic, a third of the instructions of a position.
+	//
+	// The needles of a hash are compared here rather than by a function:
+	// the call, at one position in eight, cost more than the comparisons,
+	// and the bit set's word is at hand for the rank.
 	for ; i+8 <= len(b); i++ {
 		x := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(base, i))[:])
-		// The hash and the pair as 32-bit words (below 65,536 by their
-		// shift and mask, which the compiler sees): indexing with
-		// uint16 values costs a zero extension each.
-		h, pair := gramHash32(x), uint32(x)&0xffff
-		if n.grams[h>>6]&(1<<(h&63)) != 0 || n.pairs[pair>>6]&(1<<(pair&63)) != 0 {
-			n.candidates(s[i:], x, uint16(h), found)
+		// The pair as a 32-bit word (below 65,536 by its mask, which
+		// the compiler sees): indexing with a uint16 costs a zero
+		// extension. Two positions in three start no needle, and the
+		// pair's bit alone tells them.
+		pair := uint32(x) & 0xffff
+		if n.firsts[pair>>6]&(1<<(pair&63)) == 0 {
+			continue
+		}
+		h := gramHash32(x)
+		if g := n.grams[h>>6]; g&(1<<(h&63)) != 0 {
+			// The hash's rank counts the bits of its word up to and
+			// including its own, shifted to the top (a shift by
+			// 63-(h&63), which the compiler knows is below 64). The
+			// words are sparse, 536 hashes in 1,024 words, so a loop
+			// over the bits takes one or two turns; bits.OnesCount64,
+			// with its test for the instruction and the call it falls
+			// back to, made the compiler save and restore six
+			// registers around it.
+			k := int(n.rank[h>>6]) - 1
+			for m := g << ((63 - h) & 63); m != 0; m &= m - 1 {
+				k++
+			}
+			sp := n.spans[k]
+			// A pointer to each entry, not a copy of its 40 bytes. Eight
+			// bytes are left at i, so only a longer needle needs the
+			// length of the rest tested.
+			for k := sp.lo; k < sp.hi; k++ {
+				e := &n.entries[k]
+				if x&e.mask == e.head && (e.n <= 8 || int(e.n) <= len(b)-i && sameBytes(s[i+8:i+int(e.n)], e.tail)) {
+					found.set(e.id)
+				}
+			}
+		}
+		if n.pairs[pair>>6]&(1<<(pair&63)) != 0 {
+			n.comparePair(uint16(pair), found)
 		}
 	}
+	// Near the end the missing bytes read as zero, which no needle
+	// contains: a needle longer than what is left has a zero byte of x
+	// under its mask. The window of each of the last positions is the
+	// string's last word shifted, read once, rather than assembled byte
+	// by byte at each.
+	var last uint64
+	lastAt := max(len(b)-8, 0)
+	for j := len(b) - 1; j >= lastAt; j-- {
+		last = last<<8 | uint64(b[j])
+	}
 	for ; i+1 < len(b); i++ {
-		// Near the end the missing bytes read as zero, which no needle
-		// contains; candidates rejects needles longer than what is left.
-		var x uint64
-		for j := len(b) - 1; j >= i; j-- {
-			x = x<<8 | uint64(b[j])
+		x := last >> (8 * (i - lastAt))
+		h, pair := gramHash32(x), uint32(x)&0xffff
+		if g := n.grams[h>>6]; g&(1<<(h&63)) != 0 {
+			sp := n.spans[int(n.rank[h>>6])+bits.OnesCount64(g&(1<<(h&63)-1))]
+			for k := sp.lo; k < sp.hi; k++ {
+				if e := &n.entries[k]; x&e.mask == e.head && e.n <= 8 {
+					found.set(e.id)
+				}
+			}
 		}
-		h, pair := gramHash(x), uint16(x)
-		if n.grams[h>>6]&(1<<(h&63)) != 0 || n.pairs[pair>>6]&(1<<(pair&63)) != 0 {
-			n.candidates(s[i:], x, h, found)
+		if n.pairs[pair>>6]&(1<<(pair&63)) != 0 {
+			n.comparePair(uint16(pair), found)
 		}
 	}
 }
 
-// candidates compares the needles that may start at rest, whose first eight
-// bytes (zero past the end) are x and whose three-byte hash is h.
-func (n *needleSet) candidates(rest string, x uint64, h uint16, found *needleBits) {
-	if n.grams[h>>6]&(1<<(h&63)) != 0 {
-		sp := n.spans[int(n.rank[h>>6])+bits.OnesCount64(n.grams[h>>6]&(1<<(h&63)-1))]
-		for _, e := range n.entries[sp.lo:sp.hi] {
-			if x&e.mask != e.head || e.n > len(rest) {
-				continue
-			}
-			if e.n <= 8 || rest[8:e.n] == e.tail {
-				found.set(e.id)
-			}
+// sameBytes reports whether a and b, of the same length, are equal. It is
+// a loop rather than a comparison of strings, whose call to the runtime
+// made the compiler save and restore the scan's registers at every
+// position a hash let through; few needles are longer than eight bytes
+// and their tails are short.
+func sameBytes(a, b string) bool {
+	for j := 0; j < len(a) && j < len(b); j++ {
+		if a[j] != b[j] {
+			return false
 		}
 	}
-	if pair := uint16(x); n.pairs[pair>>6]&(1<<(pair&63)) != 0 {
-		for _, e := range n.short {
-			if e.pair == pair {
-				found.set(e.id)
-			}
+	return true
+}
+
+// comparePair records the two-byte needles equal to pair.
+func (n *needleSet) comparePair(pair uint16, found *needleBits) {
+	for _, e := range n.short {
+		if e.pair == pair {
+			found.set(e.id)
 		}
 	}
 }
@@ -416,9 +465,12 @@ func newNeedleList(ids []needleID) *needleList {
 // asking p.has of each row in turn.
 func (p *parsed) rowsFound(l *needleList, buf []uint16) []uint16 {
 	out := buf[:0]
-	for w := l.group.lo; w < l.group.hi; w++ {
+	// Only the non-zero words of the mask, as in hasAny, in increasing
+	// order.
+	for _, w := range l.group.words[:l.group.n] {
+		w &= needleCap/64 - 1
 		for m := p.found[w] & l.group.mask[w]; m != 0; m &= m - 1 {
-			sp := l.byID[w*64+bits.TrailingZeros64(m)]
+			sp := l.byID[int(w)*64+bits.TrailingZeros64(m)]
 			out = append(out, l.flat[sp.lo:sp.hi]...)
 		}
 	}
