@@ -255,7 +255,7 @@ func (n *needleSet) scan(s string, found *needleBits) {
 			// The hash's rank counts the bits of its word up to and
 			// including its own, shifted to the top (a shift by
 			// 63-(h&63), which the compiler knows is below 64). The
-			// words are sparse, 536 hashes in 1,024 words, so a loop
+			// words are sparse, fewer hashes than the 1,024 words, so a loop
 			// over the bits takes one or two turns; bits.OnesCount64,
 			// with its test for the instruction and the call it falls
 			// back to, made the compiler save and restore six
