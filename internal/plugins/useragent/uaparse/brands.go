@@ -390,4 +390,3 @@ type prefixRef struct {
 	index  int
 	second byte
 }
-
