@@ -118,6 +118,21 @@ var playBrandNames = map[string]string{
 	"SSmooth":                  "Smooth Mobile",
 }
 
+// sonyNamedXperias are the marketing names of the Xperia devices launched
+// under Sony's name, from the Xperia S in 2012 on, after Sony bought
+// Ericsson's half of Sony Ericsson. The list files many of them under
+// "Sony Ericsson", the maker name their first firmware reported; they
+// were sold as Sony's (the Xperia phones of 2010 and 2011, the arc, neo,
+// ray, mini and PLAY, stay Sony Ericsson's).
+var sonyNamedXperias = map[string]bool{
+	"xperia s": true, "xperia sl": true, "xperia acro s": true, "xperia acro hd": true, "xperia p": true,
+	"xperia u": true, "xperia sola": true, "xperia go": true, "xperia tipo": true, "xperia tipo dual": true,
+	"xperia miro": true, "xperia ion": true, "xperia j": true, "xperia t": true, "xperia tx": true,
+	"xperia v": true, "xperia vl": true, "xperia ul": true, "xperia ax": true, "xperia gx": true,
+	"xperia sx": true, "xperia sp": true, "xperia c": true, "xperia z": true, "xperia z1": true,
+	"xperia z ultra": true, "xperia tablet z": true,
+}
+
 // companyWords end a retail brand that is a company's name rather than the
 // brand on its devices ("MLS Innovation", "FPT Trading"); they are taken
 // off.
@@ -301,6 +316,9 @@ func catalogue(records [][]string, spell map[string]string) (entries []entry, dr
 			// Google sold the Nexus devices under its own name; the list
 			// names the makers (LGE's Nexus 5).
 			brand = "Google"
+		}
+		if brand == "SonyEricsson" && sonyNamedXperias[strings.ToLower(strings.TrimSpace(r[1]))] {
+			brand = "Sony"
 		}
 		key := uaparse.CatalogueKey(r[3])
 		if brand == "" || len(key) < 3 || strings.ContainsAny(key, ",()\t\"") {
