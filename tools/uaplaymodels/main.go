@@ -116,6 +116,8 @@ var playBrandNames = map[string]string{
 	"fplus":                    "F+",
 	"Maze_speed":               "Maze Speed",
 	"SSmooth":                  "Smooth Mobile",
+	// A retailer that lists its house brand's devices under its own name.
+	"Plaisio": "Turbo-X",
 }
 
 // sonyNamedXperias are the marketing names of the Xperia devices launched
@@ -136,7 +138,7 @@ var sonyNamedXperias = map[string]bool{
 // companyWords end a retail brand that is a company's name rather than the
 // brand on its devices ("MLS Innovation", "FPT Trading"); they are taken
 // off.
-var companyWords = []string{" Innovation", " Trading", " Electronics", " Phones", " Group", " Wireless", " Corporation",
+var companyWords = []string{" Innovation", " Trading", " Electronics", " Phones", " Fones", " Group", " Wireless", " Corporation",
 	" Technology", " Technologies", " Co., Ltd.", " Ltd.", " Ltd", " Inc.", " Inc", " SRL", " S.A.", " digital"}
 
 // entry is a model of the list: the key it is looked up by, the brand and

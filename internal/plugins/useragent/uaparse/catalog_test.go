@@ -90,6 +90,10 @@ func TestCatalogueExamples(t *testing.T) {
 		{"SO-04D", "Sony", "", ""},
 		{"SOL22", "Sony", "", ""},
 		{"SO-02C", "SonyEricsson", "", ""},
+		// A retailer's house brand, and a company's brand without the
+		// company's word.
+		{"RubikII7", "Turbo-X", "", ""},
+		{"Famous 5Plus", "Famous", "", ""},
 	} {
 		ua := "Mozilla/5.0 (Linux; Android 10; " + tc.model + ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36"
 		r := a.Analyze(ua)

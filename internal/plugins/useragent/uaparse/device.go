@@ -1352,6 +1352,9 @@ func brandSpelling(vendor string) string {
 	if b, ok := tvVendors[strings.ToLower(vendor)]; ok {
 		return b
 	}
+	if len(vendor) > 4 && strings.EqualFold(vendor[:3], "tcl") && vendor[3] >= '0' && vendor[3] <= '9' {
+		return "TCL" // TCL's chassis code written for the vendor ("TCL72671D")
+	}
 	if b, ok := knownBrand(vendor); ok {
 		return b
 	}
