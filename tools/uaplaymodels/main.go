@@ -293,10 +293,7 @@ func catalogue(records [][]string, spell map[string]string) (entries []entry, dr
 	devices := map[string]*entry{}
 	ambiguousDevices := map[string]bool{}
 	for _, r := range records {
-		brand := brandName(r[0], spell)
-		if strings.HasPrefix(strings.ToLower(r[3]), "nexus ") {
-			brand = "Google"
-		}
+		brand := recordBrand(r, spell)
 		key := uaparse.CatalogueKey(r[2])
 		if brand == "" || len(key) < 4 || strings.ContainsAny(key, ",()\t\"") || strings.ToUpper(r[2]) == r[2] {
 			continue
@@ -313,15 +310,7 @@ func catalogue(records [][]string, spell map[string]string) (entries []entry, dr
 		}
 	}
 	for _, r := range records {
-		brand := brandName(r[0], spell)
-		if strings.HasPrefix(strings.ToLower(r[3]), "nexus ") {
-			// Google sold the Nexus devices under its own name; the list
-			// names the makers (LGE's Nexus 5).
-			brand = "Google"
-		}
-		if brand == "SonyEricsson" && sonyNamedXperias[strings.ToLower(strings.TrimSpace(r[1]))] {
-			brand = "Sony"
-		}
+		brand := recordBrand(r, spell)
 		key := uaparse.CatalogueKey(r[3])
 		if brand == "" || len(key) < 3 || strings.ContainsAny(key, ",()\t\"") {
 			continue
@@ -367,6 +356,26 @@ func fold(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// recordBrand is the brand a device of the list (retail brand, marketing
+// name, device, model) is sold under, in the analyzer's name for it.
+func recordBrand(r []string, spell map[string]string) string {
+	brand := brandName(r[0], spell)
+	switch {
+	case strings.HasPrefix(strings.ToLower(r[3]), "nexus "):
+		// Google sold the Nexus devices under its own name; the list
+		// names the makers (LGE's Nexus 5).
+		return "Google"
+	case brand == "SonyEricsson" && sonyNamedXperias[strings.ToLower(strings.TrimSpace(r[1]))]:
+		return "Sony"
+	case brand == "Fujitsu" && strings.HasPrefix(strings.ToLower(r[1]), "regza"):
+		// REGZA is Toshiba's brand: the REGZA Phones (IS04, T-01C) were
+		// Toshiba's, whose phone business went to Fujitsu in 2010, under
+		// whose name the list files them.
+		return "Toshiba"
+	}
+	return brand
 }
 
 // brandName is the analyzer's name of a retail brand of the list.

@@ -90,6 +90,8 @@ func TestCatalogueExamples(t *testing.T) {
 		{"SO-04D", "Sony", "", ""},
 		{"SOL22", "Sony", "", ""},
 		{"SO-02C", "SonyEricsson", "", ""},
+		// Toshiba's REGZA Phones, which the list files under Fujitsu.
+		{"T-01C", "Toshiba", "", ""},
 		// A retailer's house brand, and a company's brand without the
 		// company's word.
 		{"RubikII7", "Turbo-X", "", ""},
