@@ -116,12 +116,29 @@ var playBrandNames = map[string]string{
 	"fplus":                    "F+",
 	"Maze_speed":               "Maze Speed",
 	"SSmooth":                  "Smooth Mobile",
+	// A retailer that lists its house brand's devices under its own name.
+	"Plaisio": "Turbo-X",
+}
+
+// sonyNamedXperias are the marketing names of the Xperia devices launched
+// under Sony's name, from the Xperia S in 2012 on, after Sony bought
+// Ericsson's half of Sony Ericsson. The list files many of them under
+// "Sony Ericsson", the maker name their first firmware reported; they
+// were sold as Sony's (the Xperia phones of 2010 and 2011, the arc, neo,
+// ray, mini and PLAY, stay Sony Ericsson's).
+var sonyNamedXperias = map[string]bool{
+	"xperia s": true, "xperia sl": true, "xperia acro s": true, "xperia acro hd": true, "xperia p": true,
+	"xperia u": true, "xperia sola": true, "xperia go": true, "xperia tipo": true, "xperia tipo dual": true,
+	"xperia miro": true, "xperia ion": true, "xperia j": true, "xperia t": true, "xperia tx": true,
+	"xperia v": true, "xperia vl": true, "xperia ul": true, "xperia ax": true, "xperia gx": true,
+	"xperia sx": true, "xperia sp": true, "xperia c": true, "xperia z": true, "xperia z1": true,
+	"xperia z ultra": true, "xperia tablet z": true,
 }
 
 // companyWords end a retail brand that is a company's name rather than the
 // brand on its devices ("MLS Innovation", "FPT Trading"); they are taken
 // off.
-var companyWords = []string{" Innovation", " Trading", " Electronics", " Phones", " Group", " Wireless", " Corporation",
+var companyWords = []string{" Innovation", " Trading", " Electronics", " Phones", " Fones", " Group", " Wireless", " Corporation",
 	" Technology", " Technologies", " Co., Ltd.", " Ltd.", " Ltd", " Inc.", " Inc", " SRL", " S.A.", " digital"}
 
 // entry is a model of the list: the key it is looked up by, the brand and
@@ -276,10 +293,7 @@ func catalogue(records [][]string, spell map[string]string) (entries []entry, dr
 	devices := map[string]*entry{}
 	ambiguousDevices := map[string]bool{}
 	for _, r := range records {
-		brand := brandName(r[0], spell)
-		if strings.HasPrefix(strings.ToLower(r[3]), "nexus ") {
-			brand = "Google"
-		}
+		brand := recordBrand(r, spell)
 		key := uaparse.CatalogueKey(r[2])
 		if brand == "" || len(key) < 4 || strings.ContainsAny(key, ",()\t\"") || strings.ToUpper(r[2]) == r[2] {
 			continue
@@ -296,12 +310,7 @@ func catalogue(records [][]string, spell map[string]string) (entries []entry, dr
 		}
 	}
 	for _, r := range records {
-		brand := brandName(r[0], spell)
-		if strings.HasPrefix(strings.ToLower(r[3]), "nexus ") {
-			// Google sold the Nexus devices under its own name; the list
-			// names the makers (LGE's Nexus 5).
-			brand = "Google"
-		}
+		brand := recordBrand(r, spell)
 		key := uaparse.CatalogueKey(r[3])
 		if brand == "" || len(key) < 3 || strings.ContainsAny(key, ",()\t\"") {
 			continue
@@ -347,6 +356,26 @@ func fold(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// recordBrand is the brand a device of the list (retail brand, marketing
+// name, device, model) is sold under, in the analyzer's name for it.
+func recordBrand(r []string, spell map[string]string) string {
+	brand := brandName(r[0], spell)
+	switch {
+	case strings.HasPrefix(strings.ToLower(r[3]), "nexus "):
+		// Google sold the Nexus devices under its own name; the list
+		// names the makers (LGE's Nexus 5).
+		return "Google"
+	case brand == "SonyEricsson" && sonyNamedXperias[strings.ToLower(strings.TrimSpace(r[1]))]:
+		return "Sony"
+	case brand == "Fujitsu" && strings.HasPrefix(strings.ToLower(r[1]), "regza"):
+		// REGZA is Toshiba's brand: the REGZA Phones (IS04, T-01C) were
+		// Toshiba's, whose phone business went to Fujitsu in 2010, under
+		// whose name the list files them.
+		return "Toshiba"
+	}
+	return brand
 }
 
 // brandName is the analyzer's name of a retail brand of the list.

@@ -34,6 +34,8 @@ func TestBrandName(t *testing.T) {
 		{"Onn (Walmart)", "Onn"},     // qualifier dropped
 		{"DOOGEE", "Doogee"},         // the analyzer's spelling
 		{"MLS Innovation", "MLS"},    // a company's word dropped
+		{"Famous Fones", "Famous"},   // the same, spelt with an F
+		{"Plaisio", "Turbo-X"},       // a retailer's house brand
 		{"UMIDIGI", "Umidigi"},       // capitals as the analyzer writes a maker's name
 		{"BLU", "BLU"},               // three letters stay
 		{"Tecno", "Tecno"},           // mapped before the spellings

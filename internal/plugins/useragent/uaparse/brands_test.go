@@ -78,9 +78,10 @@ func TestModelLikeLocale(t *testing.T) {
 		"en-us":      "Samsung SM-A515F",
 		"zh_CN":      "Samsung SM-A515F",
 		"Ar-eg":      "Samsung SM-A515F",
+		"BE_xl":      "Bleck BE XL",
 	} {
 		ua := "Mozilla/5.0 (Linux; U; Android 10; " + entry + "; SM-A515F) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.66 Mobile Safari/537.36"
-		if entry == "PX_Pro" || entry == "Le_Spark" || entry == "UP_Groove" {
+		if entry == "PX_Pro" || entry == "Le_Spark" || entry == "UP_Groove" || entry == "BE_xl" {
 			ua = "Mozilla/5.0 (Linux; Android 10; " + entry + ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.66 Mobile Safari/537.36"
 		}
 		if got := a.Analyze(ua).Get("DeviceName"); got != want {

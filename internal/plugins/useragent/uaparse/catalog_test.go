@@ -85,6 +85,17 @@ func TestCatalogueExamples(t *testing.T) {
 		{"lineage_j5y17lte", "Samsung", "", ""},
 		{"AOSP on Manta", "Google", "", ""},
 		{"Vienna", "BlackBerry", "", ""},
+		// The Xperia devices launched under Sony's name, which Google's
+		// list files under Sony Ericsson; the older ones stay its.
+		{"SO-04D", "Sony", "", ""},
+		{"SOL22", "Sony", "", ""},
+		{"SO-02C", "SonyEricsson", "", ""},
+		// Toshiba's REGZA Phones, which the list files under Fujitsu.
+		{"T-01C", "Toshiba", "", ""},
+		// A retailer's house brand, and a company's brand without the
+		// company's word.
+		{"RubikII7", "Turbo-X", "", ""},
+		{"Famous 5Plus", "Famous", "", ""},
 	} {
 		ua := "Mozilla/5.0 (Linux; Android 10; " + tc.model + ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36"
 		r := a.Analyze(ua)

@@ -1323,7 +1323,13 @@ func isAndroidNoise(lt string) bool {
 // when a proxy has put it in capitals ("EN-GB", "ZH-HANS-CN") its second
 // part is a country of two letters or a script of four followed by the
 // country; a model starts with a capital and goes on with a longer word.
+// Two capitals before a country in lower case ("BE_xl", Bleck's) are a
+// model too: a locale in capitals writes its country in capitals.
 func modelLikeLocale(t string) bool {
+	if len(t) == 5 && (t[2] == '-' || t[2] == '_') && isUpper(t[0]) && isUpper(t[1]) &&
+		isLower(t[3]) && isLower(t[4]) {
+		return true
+	}
 	if len(t) < 6 || t[0] < 'A' || t[0] > 'Z' || t[2] != '-' && t[2] != '_' {
 		return false
 	}
@@ -1345,6 +1351,9 @@ func brandSpelling(vendor string) string {
 	}
 	if b, ok := tvVendors[strings.ToLower(vendor)]; ok {
 		return b
+	}
+	if len(vendor) > 4 && strings.EqualFold(vendor[:3], "tcl") && vendor[3] >= '0' && vendor[3] <= '9' {
+		return "TCL" // TCL's chassis code written for the vendor ("TCL72671D")
 	}
 	if b, ok := knownBrand(vendor); ok {
 		return b

@@ -919,6 +919,17 @@ func (s *state) tvModelProduct() bool {
 	if !two || maker == "" || model == "" || !isLetter(maker[0]) {
 		return false
 	}
+	if _, known := knownBrand(maker); !known {
+		// TCL's Opera sets name their platform after its chip, with
+		// TCL's own code for the chassis in the comment that follows
+		// ("Model/ELM-NT72563C(TCL72563C;V8-NT63CLA-LF1V628;...)").
+		for _, e := range s.p.entries {
+			if lt := s.p.ltext(e); len(lt) > 4 && strings.HasPrefix(lt, "tcl") && lt[3] >= '0' && lt[3] <= '9' {
+				maker = "TCL"
+				break
+			}
+		}
+	}
 	s.devBrand.set(normalizeName(maker), confTVPlatform)
 	s.devName.set(normalizeName(maker)+" "+model, confTVPlatform)
 	return true

@@ -124,6 +124,10 @@ func TestTVVendorFields(t *testing.T) {
 			brand("Qwzytec")},
 		{"Mozilla/5.0 (Linux ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/108.0.5359.128 Safari/537.36 OPR/46.0.2207.0 OMI/4.23.2.96.LIMA2.117 Model/Vestel-MB181 VSTVB MB100 TiVoOS/1.0.0 (Vestel MB181 QWZYTEC) SmartTvA/3.0.0",
 			brand("Qwzytec")},
+		// TCL's Opera sets name the chip's platform, with TCL's code for
+		// the chassis in the comment after it.
+		{"Mozilla/5.0 (Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/77.0.3865.120 Safari/537.36 OPR/46.0.2207.0 OMI/4.20.4.54.Elm.33 Model/ELM-NT00000X(TCL00000X;V8-NT00XLA-LF1V000;T000.000.000.0) SmartTvA/3.0.0",
+			brand("TCL")},
 		// A webOS set LG builds for another brand names only LG; its model
 		// number is the brand's (tables/model_codes.tsv).
 		{"Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chr0me/68.0.3440.106 Safari/537.36 LG Browser/8.00.00(LGE; OV32000; 04.50.62; 0x00000001; DTV_C20L); webOS.TV-2020; LG NetCast.TV-2013 Compatible (LGE, OV32000, wireless)",
@@ -191,6 +195,9 @@ func TestTVVendorSpellings(t *testing.T) {
 	// The sets VIDAA runs on for other brands add their builder's or
 	// market's code to the brand.
 	checkRuleCases(t, []ruleCase{
+		// TCL's chassis code written where the vendor would be.
+		{"Mozilla/5.0 (Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/77.0.3865.120 Safari/537.36 OPR/46.0.2207.0 OMI/4.20.4.54.Elm.9 HbbTV/1.5.1 (+DRM; TCL00000X;V8-NT00XLA-LF1V000;T000.000.000.0;;) SmartTvA/3.0.0",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "TCL"}},
 		{"Mozilla/5.0 (X11; Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/88.0.4324.182 Odin/88.4324.2.10 Safari/537.36 Model/Hisense-MT9602 VIDAA/6.0(QWZYTEC_cx;SmartTV;VS0000FD1;MTK9602/V0000.01.00)",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Qwzytec"}},
 		{"Mozilla/5.0 (X11; Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/88.0.4324.182 Odin/88.4324.2.10 Safari/537.36 Model/Hisense-MT9602 VIDAA/6.0(ICONEGOLD;SmartTV;VT0000UC1;MTK9602/V0000.01.00)",
