@@ -93,3 +93,16 @@ func TestTVBuilds(t *testing.T) {
 		}
 	}
 }
+
+// TestMobileVRHeadsets shows the headsets whose browser, Firefox Reality
+// or its successor Wolvic, writes "Mobile VR" where a phone's writes
+// "Mobile": a virtual reality headset, in Gecko's comment or after
+// Chromium's version. The models are made up.
+func TestMobileVRHeadsets(t *testing.T) {
+	class := func(c string) map[string]string { return map[string]string{"DeviceClass": c} }
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Android 10; Mobile VR; rv:105.0) Gecko/105.0 Firefox/105.0 Wolvic/1.2", class("Virtual Reality")},
+		{"Mozilla/5.0 (Linux; Android 10; Qwzy H1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 Mobile VR Wolvic/1.0", class("Virtual Reality")},
+		{"Mozilla/5.0 (Linux; Android 10; Qwzy P7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36", class("Phone")},
+	})
+}

@@ -151,6 +151,7 @@ func (p *parsed) inComment(i int) bool {
 // Needles of the wearable, headset and car rules.
 var (
 	kwVRSafari     needleID
+	kwMobileVR     needleID
 	kwOculus       needleID
 	kwWatch        needleID
 	kwWatchOS      needleID
@@ -162,7 +163,9 @@ var (
 // wearable recognises devices worn or driven rather than held:
 //   - virtual reality headsets, whose browsers (Samsung Internet for Gear
 //     VR, the Oculus and Pico browsers) say "VR Safari" where a phone says
-//     "Mobile Safari"; Oculus headsets name only their code name
+//     "Mobile Safari", and Firefox Reality and its successor Wolvic
+//     "Mobile VR" ("(Android 10; Mobile VR; rv:105.0)", "Mobile VR
+//     Wolvic/1.0"); Oculus headsets name only their code name
 //     ("Pacific", "Quest") and Pico headsets their model and system
 //     ("PICO 4 OS5.9.2 like Quest");
 //   - watches, whose model names say so ("SmartWatch 3", "LG Watch
@@ -171,7 +174,7 @@ var (
 func (s *state) wearable() {
 	p := s.p
 	switch {
-	case p.has(kwVRSafari) || p.has(kwOculus) && !p.has(kwPico):
+	case p.has(kwVRSafari) || p.has(kwMobileVR) || p.has(kwOculus) && !p.has(kwPico):
 		s.devClass.set("Virtual Reality", confFamily)
 		if s.devBrand.v == "" || s.devBrand.v == Unknown || s.devBrand.v == "Quest" || s.devBrand.v == "Pacific" {
 			// Oculus headsets name only their code name ("Pacific",

@@ -65,6 +65,9 @@ func TestTVPlatforms(t *testing.T) {
 		{"Mozilla/5.0 (Linux; Android 11; Qwzy 43 Build/RP1A.200720.011; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/113.0.5672.163 YaBrowser/24.1.2.86 (lite) TV Safari/537.36", class("TV")},
 		{"Mozilla/5.0 (Linux ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/77.0.3865.120 Safari/537.36 OPR/46.0.2207.0 OMI/4.20.5.61.LIMA.164", class("TV")},
 		{"TV Bro/1.0 Mozilla/5.0 (Linux; Android 10; Qwzy Q1 Build/QTT5.200429.010; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/103.0.5060.71 Safari/537.36", class("TV")},
+		// TiviMate, an IPTV player of Android TV, names the box in its
+		// comment.
+		{"TiviMate/4.7.0 (Example Box X1; Android 11)", class("TV")},
 		// VIZIO's SmartCast names the maker and, in its comment, the
 		// model; the set is no Chromecast although its Cast receiver
 		// sends "CrKey".
