@@ -431,9 +431,11 @@ func (s *state) tizenDevice() {
 	if s.devBrand.v == "" || s.devBrand.v == Unknown {
 		s.devBrand.set("Samsung", confFamily)
 	}
-	if lm := asciiLower(s.devName.v); strings.HasPrefix(lm, "samsung sm-r7") || strings.HasPrefix(lm, "samsung sm-r8") ||
-		strings.HasPrefix(lm, "samsung sm-r9") {
-		s.devClass.set("Watch", confFamily) // the Gear S and Galaxy Watch models
+	if lm := asciiLower(s.devName.v); strings.HasPrefix(lm, "samsung sm-r5") || strings.HasPrefix(lm, "samsung sm-r6") ||
+		strings.HasPrefix(lm, "samsung sm-r7") || strings.HasPrefix(lm, "samsung sm-r8") || strings.HasPrefix(lm, "samsung sm-r9") {
+		// The Galaxy Watch Active (SM-R5), the Gear Sport (SM-R6), the
+		// Gear S and the Galaxy Watch models.
+		s.devClass.set("Watch", confFamily)
 		return
 	}
 	if s.devClass.v == "TV" || p.has(kwTVSafari) {
