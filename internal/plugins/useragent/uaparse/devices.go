@@ -176,9 +176,11 @@ func (s *state) wearable() {
 	switch {
 	case p.has(kwVRSafari) || p.has(kwMobileVR) || p.has(kwOculus) && !p.has(kwPico):
 		s.devClass.set("Virtual Reality", confFamily)
-		if s.devBrand.v == "" || s.devBrand.v == Unknown || s.devBrand.v == "Quest" || s.devBrand.v == "Pacific" {
+		if (p.has(kwVRSafari) || p.has(kwOculus)) &&
+			(s.devBrand.v == "" || s.devBrand.v == Unknown || s.devBrand.v == "Quest" || s.devBrand.v == "Pacific") {
 			// Oculus headsets name only their code name ("Pacific",
-			// "Quest 2"), which the generic rule took for a maker.
+			// "Quest 2"), which the generic rule took for a maker;
+			// Wolvic's "Mobile VR" runs on headsets of many makers.
 			if s.devBrand.v == "" || s.devBrand.v == Unknown {
 				s.devName.set("Oculus", confFamily)
 			}
