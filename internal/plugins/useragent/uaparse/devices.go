@@ -51,7 +51,18 @@ func (s *state) gameConsole() {
 				model, version = m, v
 			}
 			version = strings.TrimSpace(version)
+			if v, _, ok := strings.Cut(version, "/"); ok {
+				// "PlayStation 5 3.03/SmartTV": the console's media
+				// apps write the mode they run in after the firmware.
+				version = v
+			}
 			s.setDevice(confFamily, "Game Console", "Sony", "Sony PlayStation "+normalizeName(model))
+			if model == "3" || model == "4" || model == "5" {
+				// A home console's own name outranks the television
+				// word of that mode ("SmartTV"); the Vita and the
+				// Portable are handhelds (sonyConsoleOS).
+				s.devClass.set("Game Console", confFamily+1)
+			}
 			s.sonyConsoleOS(asciiLower(model), version)
 			if pr, ok := p.product("RNPS"); ok && isVersionLike(pr.version) {
 				// React Native for PlayStation apps run on their own
