@@ -246,6 +246,10 @@ func TestKnownBrowsers(t *testing.T) {
 		// CellOS is the PlayStation 3's system.
 		{"PS3Application libhttp/4.8.5-000 (CellOS)",
 			map[string]string{"DeviceClass": "Game Console", "DeviceName": "Sony PlayStation 3", "OperatingSystemName": "CellOS"}},
+		// A PlayStation's media apps write their television mode after
+		// the firmware: the console is still the device.
+		{"Mozilla/5.0 (PlayStation 5 9.99/SmartTV) AppleWebKit/605.1.15 (KHTML, like Gecko)",
+			map[string]string{"DeviceClass": "Game Console", "DeviceName": "Sony PlayStation 5", "OperatingSystemVersion": "9.99"}},
 		// Amazon's voice assistant, on an Echo and in the Alexa app.
 		{"AlexaService/2.2.305814.0 (Linux;Android 9) ExoPlayerLib/2.8.4",
 			map[string]string{"DeviceClass": "Voice", "DeviceName": "Amazon Alexa", "AgentClass": "Voice", "AgentName": "AlexaService"}},

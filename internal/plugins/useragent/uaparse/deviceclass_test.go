@@ -93,3 +93,30 @@ func TestTVBuilds(t *testing.T) {
 		}
 	}
 }
+
+// TestMobileVRHeadsets shows the headsets whose browser, Firefox Reality
+// or its successor Wolvic, writes "Mobile VR" where a phone's writes
+// "Mobile": a virtual reality headset, in Gecko's comment or after
+// Chromium's version. The models are made up.
+func TestMobileVRHeadsets(t *testing.T) {
+	class := func(c string) map[string]string { return map[string]string{"DeviceClass": c} }
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Android 10; Mobile VR; rv:105.0) Gecko/105.0 Firefox/105.0 Wolvic/1.2", class("Virtual Reality")},
+		{"Mozilla/5.0 (Linux; Android 10; Qwzy H1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 Mobile VR Wolvic/1.0", class("Virtual Reality")},
+		{"Mozilla/5.0 (Linux; Android 10; Qwzy P7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36", class("Phone")},
+	})
+}
+
+// TestTizenWatches shows Samsung's watches on Tizen by the series of their
+// model code: the Galaxy Watch Active (SM-R5), the Gear Sport (SM-R6), the
+// Gear S (SM-R7) and the Galaxy Watch (SM-R8); a Tizen phone (SM-Z) stays a
+// phone. The variants are made up.
+func TestTizenWatches(t *testing.T) {
+	class := func(c string) map[string]string { return map[string]string{"DeviceClass": c} }
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Tizen 4.0; SAMSUNG SM-R500X) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/2.0 Chrome/56.0.2924.0 Mobile Safari/537.36", class("Watch")},
+		{"Mozilla/5.0 (Linux; Tizen 4.0; SAMSUNG SM-R600X) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/2.0 Chrome/56.0.2924.0 Mobile Safari/537.36", class("Watch")},
+		{"Mozilla/5.0 (Linux; Tizen 5.5; SAMSUNG SM-R800X) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/2.0 Chrome/69.0.3497.106 Mobile Safari/537.36", class("Watch")},
+		{"Mozilla/5.0 (Linux; Tizen 3.0; SAMSUNG SM-Z400X) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/1.0 Chrome/47.0.2526.69 Mobile Safari/537.36", class("Phone")},
+	})
+}

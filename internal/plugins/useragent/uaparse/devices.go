@@ -51,7 +51,18 @@ func (s *state) gameConsole() {
 				model, version = m, v
 			}
 			version = strings.TrimSpace(version)
+			if v, _, ok := strings.Cut(version, "/"); ok {
+				// "PlayStation 5 3.03/SmartTV": the console's media
+				// apps write the mode they run in after the firmware.
+				version = v
+			}
 			s.setDevice(confFamily, "Game Console", "Sony", "Sony PlayStation "+normalizeName(model))
+			if model == "3" || model == "4" || model == "5" {
+				// A home console's own name outranks the television
+				// word of that mode ("SmartTV"); the Vita and the
+				// Portable are handhelds (sonyConsoleOS).
+				s.devClass.set("Game Console", confFamily+1)
+			}
 			s.sonyConsoleOS(asciiLower(model), version)
 			if pr, ok := p.product("RNPS"); ok && isVersionLike(pr.version) {
 				// React Native for PlayStation apps run on their own
@@ -151,6 +162,7 @@ func (p *parsed) inComment(i int) bool {
 // Needles of the wearable, headset and car rules.
 var (
 	kwVRSafari     needleID
+	kwMobileVR     needleID
 	kwOculus       needleID
 	kwWatch        needleID
 	kwWatchOS      needleID
@@ -162,7 +174,9 @@ var (
 // wearable recognises devices worn or driven rather than held:
 //   - virtual reality headsets, whose browsers (Samsung Internet for Gear
 //     VR, the Oculus and Pico browsers) say "VR Safari" where a phone says
-//     "Mobile Safari"; Oculus headsets name only their code name
+//     "Mobile Safari", and Firefox Reality and its successor Wolvic
+//     "Mobile VR" ("(Android 10; Mobile VR; rv:105.0)", "Mobile VR
+//     Wolvic/1.0"); Oculus headsets name only their code name
 //     ("Pacific", "Quest") and Pico headsets their model and system
 //     ("PICO 4 OS5.9.2 like Quest");
 //   - watches, whose model names say so ("SmartWatch 3", "LG Watch
@@ -171,11 +185,13 @@ var (
 func (s *state) wearable() {
 	p := s.p
 	switch {
-	case p.has(kwVRSafari) || p.has(kwOculus) && !p.has(kwPico):
+	case p.has(kwVRSafari) || p.has(kwMobileVR) || p.has(kwOculus) && !p.has(kwPico):
 		s.devClass.set("Virtual Reality", confFamily)
-		if s.devBrand.v == "" || s.devBrand.v == Unknown || s.devBrand.v == "Quest" || s.devBrand.v == "Pacific" {
+		if (p.has(kwVRSafari) || p.has(kwOculus)) &&
+			(s.devBrand.v == "" || s.devBrand.v == Unknown || s.devBrand.v == "Quest" || s.devBrand.v == "Pacific") {
 			// Oculus headsets name only their code name ("Pacific",
-			// "Quest 2"), which the generic rule took for a maker.
+			// "Quest 2"), which the generic rule took for a maker;
+			// Wolvic's "Mobile VR" runs on headsets of many makers.
 			if s.devBrand.v == "" || s.devBrand.v == Unknown {
 				s.devName.set("Oculus", confFamily)
 			}
@@ -428,9 +444,11 @@ func (s *state) tizenDevice() {
 	if s.devBrand.v == "" || s.devBrand.v == Unknown {
 		s.devBrand.set("Samsung", confFamily)
 	}
-	if lm := asciiLower(s.devName.v); strings.HasPrefix(lm, "samsung sm-r7") || strings.HasPrefix(lm, "samsung sm-r8") ||
-		strings.HasPrefix(lm, "samsung sm-r9") {
-		s.devClass.set("Watch", confFamily) // the Gear S and Galaxy Watch models
+	if lm := asciiLower(s.devName.v); strings.HasPrefix(lm, "samsung sm-r5") || strings.HasPrefix(lm, "samsung sm-r6") ||
+		strings.HasPrefix(lm, "samsung sm-r7") || strings.HasPrefix(lm, "samsung sm-r8") || strings.HasPrefix(lm, "samsung sm-r9") {
+		// The Galaxy Watch Active (SM-R5), the Gear Sport (SM-R6), the
+		// Gear S and the Galaxy Watch models.
+		s.devClass.set("Watch", confFamily)
 		return
 	}
 	if s.devClass.v == "TV" || p.has(kwTVSafari) {

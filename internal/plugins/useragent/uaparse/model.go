@@ -107,6 +107,7 @@ func buildModel() {
 
 	// devices.go
 	kwVRSafari = uaNeedles.add("vr safari")
+	kwMobileVR = uaNeedles.add("mobile vr")
 	kwOculus = uaNeedles.add("oculusbrowser")
 	kwWatch = uaNeedles.add("watch")
 	kwWatchOS = uaNeedles.add("watchos/")

@@ -680,9 +680,9 @@ var (
 )
 
 // setTopBoxMakers are companies that make set-top boxes only; a comment
-// entry that starts with one of them ("Arris MediaPlayer 2.0") names such
-// a box (tables/set_top_box_makers.tsv; the prefix is the lower case name
-// and a space).
+// entry that starts with one of them ("Arris MediaPlayer 2.0",
+// "Sagemcom-OTT-DTIW384") names such a box (tables/set_top_box_makers.tsv;
+// the prefix is the lower case name and a space, or a dash in its place).
 var setTopBoxMakers []struct{ prefix, brand string }
 
 func buildSetTopBoxMakers() []struct{ prefix, brand string } {
@@ -698,9 +698,9 @@ func buildSetTopBoxMakers() []struct{ prefix, brand string } {
 var setTopBoxNeedles needleGroup
 
 func buildSetTopBoxNeedles() needleGroup {
-	out := make([]string, len(setTopBoxMakers))
-	for i, m := range setTopBoxMakers {
-		out[i] = m.prefix
+	out := make([]string, 0, 2*len(setTopBoxMakers))
+	for _, m := range setTopBoxMakers {
+		out = append(out, m.prefix, m.prefix[:len(m.prefix)-1]+"-")
 	}
 	return uaNeedles.group(out)
 }
@@ -1000,7 +1000,9 @@ func (s *state) setTopBox() bool {
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		for _, m := range setTopBoxMakers {
-			if strings.HasPrefix(lt, m.prefix) {
+			// The maker and the model, after a space or a dash
+			// ("Sagemcom-OTT-DTIW384 VF").
+			if n := len(m.prefix) - 1; len(lt) > n && strings.HasPrefix(lt, m.prefix[:n]) && (lt[n] == ' ' || lt[n] == '-') {
 				model := strings.TrimSpace(p.text(e)[len(m.prefix):])
 				if k := strings.LastIndexByte(model, ' '); k > 0 && isVersionLike(model[k+1:]) {
 					model = model[:k]

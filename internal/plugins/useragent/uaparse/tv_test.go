@@ -65,6 +65,12 @@ func TestTVPlatforms(t *testing.T) {
 		{"Mozilla/5.0 (Linux; Android 11; Qwzy 43 Build/RP1A.200720.011; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/113.0.5672.163 YaBrowser/24.1.2.86 (lite) TV Safari/537.36", class("TV")},
 		{"Mozilla/5.0 (Linux ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/77.0.3865.120 Safari/537.36 OPR/46.0.2207.0 OMI/4.20.5.61.LIMA.164", class("TV")},
 		{"TV Bro/1.0 Mozilla/5.0 (Linux; Android 10; Qwzy Q1 Build/QTT5.200429.010; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/103.0.5060.71 Safari/537.36", class("TV")},
+		// TiviMate, an IPTV player of Android TV, names the box in its
+		// comment.
+		{"TiviMate/4.7.0 (Example Box X1; Android 11)", class("TV")},
+		// Sharp's AQUOS platform, before the set's model.
+		{"Opera/9.80 (Linux armv6l; U; en) Presto/2.8.115 Version/11.10 AQUOS-AS/1.0 LC-00XX000X",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sharp"}},
 		// VIZIO's SmartCast names the maker and, in its comment, the
 		// model; the set is no Chromecast although its Cast receiver
 		// sends "CrKey".
@@ -240,13 +246,17 @@ func TestTVDeviceExamples(t *testing.T) {
 func TestSetTopBoxMakerRows(t *testing.T) {
 	a := New(Options{})
 	for _, r := range loadTable("set_top_box_makers.tsv", tableColumns["set_top_box_makers.tsv"]) {
-		ua := "Mozilla/5.0 (X11; Linux armv7l; " + r[1] + " QX100) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/68.0.3440.106 Safari/537.36"
-		got := a.Analyze(ua)
-		for _, c := range []struct{ attr, want string }{
-			{"DeviceClass", "Set-top box"}, {"DeviceBrand", r[1]}, {"DeviceName", r[1] + " QX100"},
-		} {
-			if got.Get(c.attr) != c.want {
-				t.Errorf("maker %q: %s = %q, want %q", r[0], c.attr, got.Get(c.attr), c.want)
+		// The maker and the model after a space or a dash
+		// ("Sagemcom-OTT-DTIW384 VF").
+		for _, sep := range []string{" ", "-"} {
+			ua := "Mozilla/5.0 (X11; Linux armv7l; " + r[1] + sep + "QX100) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/68.0.3440.106 Safari/537.36"
+			got := a.Analyze(ua)
+			for _, c := range []struct{ attr, want string }{
+				{"DeviceClass", "Set-top box"}, {"DeviceBrand", r[1]}, {"DeviceName", r[1] + " QX100"},
+			} {
+				if got.Get(c.attr) != c.want {
+					t.Errorf("maker %q, %q: %s = %q, want %q", r[0], sep, c.attr, got.Get(c.attr), c.want)
+				}
 			}
 		}
 	}
