@@ -443,6 +443,12 @@ func (s *state) lastUnknownProduct() bool {
 		if pr.name == "" || !isLetter(pr.name[0]) && pr.name[0] < '0' || len(pr.name) > 40 || isDistroProduct(ln) {
 			continue
 		}
+		if isDigits(ln) || dottedNumber(ln) {
+			// "_LBANK_LBANK/iOS/5.0.1/iPhone 12/16.0": the parts of an
+			// app's product after its slashes, a version and a model's
+			// number, are no product of their own.
+			continue
+		}
 		name := pr.name
 		if strings.HasPrefix(ln, "gecko ") {
 			name = name[6:] // "Gecko Kazehakase/0.5.4"

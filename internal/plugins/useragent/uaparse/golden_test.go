@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "6427bfec93fd6e0cbcd90c81259e8ac47bc67fe91bcccd131dd293ec5a9d7902",
-	"dev-variants": "712619992f17986edf358e52ce3e8fe7eb3f2d6e92cb213b33b3df8e775ffbbc",
+	"dev":          "e43894fc57dd088e488d0839a890fed70872e5e646b4e9538ab0140b508eb6fe",
+	"dev-variants": "04bd2ca4270c68ed0a4aea644329f38f53bcd5d375bb86e0bf4a2d8a52b4771c",
 	"access-log":   "b0cb450f043b6d11f17e269b1d579923682e5c2553e889d6ed546decc0a5998c",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
