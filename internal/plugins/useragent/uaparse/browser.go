@@ -569,7 +569,17 @@ func (s *state) genericAgent() {
 			continue
 		}
 		s.agName.set(name, confGeneric)
-		s.agClass.set("Special", confGeneric)
+		class := "Special"
+		if s.mozilla && s.os.name != "" && s.os.name != Unknown {
+			// "Mozilla/5.0 (Windows NT; Windows NT 10.0; fr-FR)
+			// WindowsPowerShell/5.1": a client that writes a browser's
+			// Mozilla token and a platform first presents itself as a
+			// browser, as Yauaa classes it. A bare "Mozilla/5.0
+			// Keydrop" names no platform and stays a special agent, as
+			// robots that borrow the token are.
+			class = "Browser"
+		}
+		s.agClass.set(class, confGeneric)
 		if s.os.class == "Mobile" && !s.appUsesLibrary(i) {
 			s.agClass.set("Mobile App", confProduct)
 		}

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "e43894fc57dd088e488d0839a890fed70872e5e646b4e9538ab0140b508eb6fe",
-	"dev-variants": "04bd2ca4270c68ed0a4aea644329f38f53bcd5d375bb86e0bf4a2d8a52b4771c",
+	"dev":          "4d6ab8224732808979f84e94aff0c2adf88bc1a2f0e0ff0be8b48ad320504301",
+	"dev-variants": "b229d61b2d3deac4cb4d46dded095c3c321b7dc0c8e6c52da6d0334c89d3b3b0",
 	"access-log":   "b0cb450f043b6d11f17e269b1d579923682e5c2553e889d6ed546decc0a5998c",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
