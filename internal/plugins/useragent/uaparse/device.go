@@ -553,8 +553,12 @@ func (s *state) featurePhone() {
 		for _, e := range p.entries {
 			if p.ltext(e) == "java" {
 				// "UCWEB/2.0 (Java; U; MIDP-2.0; Nokia112)": the Java
-				// edition of a browser for phones.
+				// edition of a browser for phones, which runs on the
+				// phone's Java platform, the system Yauaa names Java.
 				s.devClass.set("Phone", confProduct)
+				if s.os.name == "" || s.os.name == Unknown {
+					s.os = osInfo{name: "Java", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+				}
 				if s.os.class == "" || s.os.class == Unknown {
 					s.os.class = "Mobile"
 				}

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "4d6ab8224732808979f84e94aff0c2adf88bc1a2f0e0ff0be8b48ad320504301",
-	"dev-variants": "b229d61b2d3deac4cb4d46dded095c3c321b7dc0c8e6c52da6d0334c89d3b3b0",
+	"dev":          "698b0619d4a4dfccb7b11e54196de39afa16a93b76f6e601554e379ede7bc2fc",
+	"dev-variants": "52d482bdd18f8ca42f383caa31f67e1297056d8acb694e5d71d31aa48de91f45",
 	"access-log":   "b0cb450f043b6d11f17e269b1d579923682e5c2553e889d6ed546decc0a5998c",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }

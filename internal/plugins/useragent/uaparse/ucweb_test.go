@@ -19,3 +19,15 @@ func TestUCOperaMiniPhone(t *testing.T) {
 			map[string]string{"DeviceClass": "Desktop", "DeviceName": "Linux Desktop"}},
 	})
 }
+
+// TestUCJavaEdition shows the Java edition of UC Browser for feature
+// phones: the system it says it runs on is Java, where a phone's Java
+// profile alone names none.
+func TestUCJavaEdition(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"UCWEB/2.0 (Java; U; MIDP-2.0; en-US; Nokia2690/10.10) U2/1.0.0 UCBrowser/9.4.0.342 U2/1.0.0 Mobile",
+			map[string]string{"DeviceClass": "Phone", "OperatingSystemName": "Java", "OperatingSystemClass": "Mobile", "AgentName": "UCBrowser"}},
+		{"Nokia2690/2.0 (10.10) Profile/MIDP-2.1 Configuration/CLDC-1.1",
+			map[string]string{"OperatingSystemName": Unknown}},
+	})
+}
