@@ -31,3 +31,15 @@ func TestUCJavaEdition(t *testing.T) {
 			map[string]string{"OperatingSystemName": Unknown}},
 	})
 }
+
+// TestUCiOSRelease shows the iOS release in UC Browser's own writings of
+// the platform: "iPh OS" in its compact format, "CPU OS_" in its older one.
+func TestUCiOSRelease(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"UCWEB/2.0 (iOS; U; iPh OS 7_1; en-US; iPh6,1) U2/1.0.0 UCBrowser/9.6.0.401 U2/1.0.0 Mobile",
+			map[string]string{"OperatingSystemName": "iOS", "OperatingSystemVersion": "7.1"}},
+		{"UCWEB/8.9 (iPhone; CPU OS_5; en-US)AppleWebKit/534.1 U3/3.0.0 Mobile",
+			map[string]string{"OperatingSystemName": "iOS", "OperatingSystemVersion": "5"}},
+		{"Example/1.0 (iOS; Tablet)", map[string]string{"OperatingSystemName": "iOS", "OperatingSystemVersion": Unknown}},
+	})
+}
