@@ -43,3 +43,22 @@ func TestUCiOSRelease(t *testing.T) {
 		{"Example/1.0 (iOS; Tablet)", map[string]string{"OperatingSystemName": "iOS", "OperatingSystemVersion": Unknown}},
 	})
 }
+
+// TestUCiPhone shows the iPhone UC Browser's compact format writes "iPh".
+func TestUCiPhone(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"UCWEB/2.0 (iOS; U; iPh OS 7_1; en-US; iPh6,1) U2/1.0.0 UCBrowser/9.6.0.401 U2/1.0.0 Mobile",
+			map[string]string{"DeviceClass": "Phone", "DeviceName": "Apple iPhone"}},
+		{"Example/2.0 (iOS; U; iPh OS 7_1; en-US)",
+			map[string]string{"DeviceName": "Apple iOS Device"}},
+	})
+}
+
+// TestUCBlackBerry shows the BlackBerry model UC Browser's compact format
+// writes before the firmware.
+func TestUCBlackBerry(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"UCWEB/2.0(BlackBerry; U; 7.1.0.346; en-us; 9360/7.1.0.346) U2/1.0.0 UCBrowser/8.1.0.216 U2/1.0.0 Mobile",
+			map[string]string{"DeviceClass": "Phone", "DeviceBrand": "BlackBerry", "DeviceName": "BlackBerry 9360"}},
+	})
+}
