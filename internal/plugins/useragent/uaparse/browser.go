@@ -570,11 +570,14 @@ func (s *state) genericAgent() {
 		}
 		s.agName.set(name, confGeneric)
 		class := "Special"
-		if s.mozilla && s.os.name != "" && s.os.name != Unknown {
+		if (s.mozilla || s.engName.v == "Gecko") && s.os.name != "" && s.os.name != Unknown {
 			// "Mozilla/5.0 (Windows NT; Windows NT 10.0; fr-FR)
 			// WindowsPowerShell/5.1": a client that writes a browser's
 			// Mozilla token and a platform first presents itself as a
-			// browser, as Yauaa classes it. A bare "Mozilla/5.0
+			// browser, as Yauaa classes it, and so does one on Gecko,
+			// which is only ever a browser's engine ("Ice/0.1 (X11;
+			// Linux x86_64; rv:0.1) Gecko/20100101 Ice/0.1"; apps
+			// such as iTunes embed WebKit). A bare "Mozilla/5.0
 			// Keydrop" names no platform and stays a special agent, as
 			// robots that borrow the token are.
 			class = "Browser"

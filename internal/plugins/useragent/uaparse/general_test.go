@@ -288,6 +288,9 @@ func TestMozillaPlatformClient(t *testing.T) {
 		{"Mozilla/5.0 (X11; Linux x86_64) Lantern/3.1",
 			map[string]string{"AgentClass": "Browser", "AgentName": "Lantern"}},
 		{"Mozilla/5.0 Lantern/3.1", map[string]string{"AgentClass": "Special", "AgentName": "Lantern"}},
+		// A client on Gecko, a browser's engine only, without Mozilla's token.
+		{"Lantern/0.3 (X11; Linux x86_64; rv:0.3) Gecko/20100101 Lantern/0.3",
+			map[string]string{"AgentClass": "Browser", "AgentName": "Lantern"}},
 		{"Lantern/3.1 (Windows NT 10.0)", map[string]string{"AgentClass": "Special", "AgentName": "Lantern"}},
 	})
 }
