@@ -294,3 +294,13 @@ func TestMozillaPlatformClient(t *testing.T) {
 		{"Lantern/3.1 (Windows NT 10.0)", map[string]string{"AgentClass": "Special", "AgentName": "Lantern"}},
 	})
 }
+
+// TestAndroidBrowserDownloads covers the download manager of Samsung's
+// Android browser, which names itself after the system and the phone.
+func TestAndroidBrowserDownloads(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Android-SAMSUNG-GT-S7580/101.40404",
+			map[string]string{"DeviceBrand": "Samsung", "DeviceName": "Samsung GT-S7580", "OperatingSystemName": "Android",
+				"LayoutEngineName": "AppleWebKit", "AgentClass": "Browser", "AgentName": "Stock Android Browser", "AgentVersionMajor": "101"}},
+	})
+}

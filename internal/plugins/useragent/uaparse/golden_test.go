@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "72b46ceefba9de3455bd1f14f7d1d520c030a00928897d8edd03b25d4d6b3a20",
-	"dev-variants": "56db6a0fb7619824a857c2c4729daef6ce1a8c0432c897a77ebb815cf7906098",
+	"dev":          "4b4ef23a6600ac303e0277cee37fb853dedc32499b44ed9f5727d4727a5577db",
+	"dev-variants": "5a89ffbfba330cc2a60c95b727ec2fc051ebcb37610878429814211878106b3f",
 	"access-log":   "b0cb450f043b6d11f17e269b1d579923682e5c2553e889d6ed546decc0a5998c",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
