@@ -509,6 +509,22 @@ func (s *state) genericAgent() {
 		return
 	}
 	for i, pr := range p.products {
+		if pr.version == "" {
+			continue
+		}
+		if i > 0 && isVersionLike(pr.version) && strings.Count(pr.name, ".") >= 2 && s.os.class == "Mobile" {
+			// "SM-G930F (compatible; Mobile2.0) HandelsbladProduction,
+			// com.twipemobile.nrc 5.1.1 (508) / Android 26": after the
+			// device and the publisher, which carry no version, the
+			// app's package identifier and version name the app.
+			if name := packageAppName(pr.name); name != "" {
+				s.setAgent(confGeneric, "Mobile App", name, cleanVersion(pr.version))
+				return
+			}
+		}
+		break
+	}
+	for i, pr := range p.products {
 		lw := pr.lword
 		if i == 0 && lw == "mozilla" {
 			// "Mozilla/5.0 (compatible; Name/1.0; ...)": the name is the

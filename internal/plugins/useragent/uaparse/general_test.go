@@ -304,3 +304,12 @@ func TestAndroidBrowserDownloads(t *testing.T) {
 				"LayoutEngineName": "AppleWebKit", "AgentClass": "Browser", "AgentName": "Stock Android Browser", "AgentVersionMajor": "101"}},
 	})
 }
+
+// TestPackageAfterDevice covers an app that writes the device and its
+// publisher without versions before its package identifier and version.
+func TestPackageAfterDevice(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"SM-A515F (compatible; Mobile2.0) ExamplePressProduction, com.example.dailynews 3.4.2 (311) / Android 30",
+			map[string]string{"AgentClass": "Mobile App", "AgentName": "Dailynews", "AgentVersionMajor": "3", "DeviceName": "Samsung SM-A515F"}},
+	})
+}

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "4b4ef23a6600ac303e0277cee37fb853dedc32499b44ed9f5727d4727a5577db",
-	"dev-variants": "5a89ffbfba330cc2a60c95b727ec2fc051ebcb37610878429814211878106b3f",
+	"dev":          "50ee929c8408ff4e381912f1c3d490e23a1f1114dde2091cb8ce73ef4a0ad2c8",
+	"dev-variants": "2a82c9cdd7733ccf2235c4a98dea1a4541c3cb23acb416048088c8e1794cc635",
 	"access-log":   "b0cb450f043b6d11f17e269b1d579923682e5c2553e889d6ed546decc0a5998c",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
