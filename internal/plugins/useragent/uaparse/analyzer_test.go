@@ -261,6 +261,10 @@ func TestKnownBrowsers(t *testing.T) {
 		// UC Browser's later releases for Android send UCMobile.
 		{"Mozilla/5.0 (Linux; Android 15; en-US; EX2469N Build/AP3A.240905.015.A2) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/123.0.6312.80 UCMobile/15.0.6.1382 Mobile Safari/537.36",
 			map[string]string{"AgentName": "UCBrowser", "AgentVersionMajor": "15"}},
+		// UC Browser Mini writes its own version after UC's compact
+		// format's UCWEB/2.0.
+		{"UCWEB/2.0 (Linux; U; Opera Mini/7.1.32052/30.3697; en-US; Example X5 Build/LMY47D) U2/1.0.0 UCMini/10.9.0.946 (SpeedMode; Android 5.1; Example X5 Build/LMY47D) Mobile",
+			map[string]string{"AgentName": "UCBrowser", "AgentVersionMajor": "10"}},
 		// UC Browser's edition for China Mobile adds the operator to its token.
 		{"Mozilla/5.0 (Linux; U; Android 4.4.2; zh-CN; Example T7 Build/KOT49H) AppleWebKit/533.1 (KHTML, like Gecko) Version/4.0 UCBrowser-CMCC/9.9.2.467 U3/0.8.0 Mobile Safari/533.1",
 			map[string]string{"AgentName": "UCBrowser", "AgentVersionMajor": "9", "OperatingSystemName": "Android"}},

@@ -418,9 +418,24 @@ func (s *state) fakeWindowsNT() {
 //   - "Mobile/15E148 MAGAPPX|6.1.6-6.1.6-137|iOS 17.5.1 iPhone 12|...":
 //     fields separated by bars, name first;
 //   - "Mobile/15E148 H@U2FsdGVkX19...==@h Snorlax/2.6.1.2": an opaque
-//     token (with '@') before the app's product.
+//     token (with '@') before the app's product;
+//   - "Mobile/13D15 MOBILE-LEQUIPE/IOS/PHONE/6.9.3": an app that names its
+//     platform where its version would be, read as the Android apps that
+//     do so are ("member-react-native-application/android/1.11.12"), the
+//     platform word standing for the version;
+//   - "Mobile/13G34 EmbeddedBrowser/Delfi/440": the embedded browser of a
+//     publisher's app, named by its own product, with the app's name and
+//     then the app's version after it;
+//   - "Mozilla/5.0 Delfi/504.53.0 EmbeddedBrowser (iPad; ...": the same
+//     browser named after Mozilla's token, the app's product first.
 func (s *state) brokenIOSApp() {
 	p := s.p
+	if len(p.products) > 2 && p.products[2].lname == "embeddedbrowser" && p.products[2].version == "" {
+		if app := p.products[1]; app.name != "" && isLetter(app.name[0]) && !strings.ContainsAny(app.name, " ():@") {
+			s.setAgent(confRepair, "Mobile App", app.name, cleanVersion(app.version))
+			return
+		}
+	}
 	if p.has(kwDDGiOS) {
 		i := p.index(kwDDGiOS) + len("ddg-ios-")
 		j := i
@@ -447,6 +462,12 @@ func (s *state) brokenIOSApp() {
 			}
 			if isVersionLike(v) && !strings.ContainsAny(name[:k], " /") {
 				s.setAgent(confRepair, "Mobile App", name[:k], cleanVersion(v))
+			}
+		case name != "" && isLetter(name[0]) && strings.EqualFold(next.version, "ios") && !strings.ContainsAny(name, " ():@"):
+			s.setAgent(confRepair, "Mobile App", name, next.version)
+		case next.lname == "embeddedbrowser" && next.version != "" && isLetter(next.version[0]) && i+2 < len(p.products):
+			if v := leadingVersion(p.products[i+2].name); v != "" {
+				s.setAgent(confRepair, "Mobile App", name, v)
 			}
 		case strings.IndexByte(name, '@') >= 0 && i+2 < len(p.products):
 			app := p.products[i+2]

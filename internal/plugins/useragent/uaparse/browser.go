@@ -443,6 +443,12 @@ func (s *state) lastUnknownProduct() bool {
 		if pr.name == "" || !isLetter(pr.name[0]) && pr.name[0] < '0' || len(pr.name) > 40 || isDistroProduct(ln) {
 			continue
 		}
+		if isDigits(ln) || dottedNumber(ln) {
+			// "_LBANK_LBANK/iOS/5.0.1/iPhone 12/16.0": the parts of an
+			// app's product after its slashes, a version and a model's
+			// number, are no product of their own.
+			continue
+		}
 		name := pr.name
 		if strings.HasPrefix(ln, "gecko ") {
 			name = name[6:] // "Gecko Kazehakase/0.5.4"
@@ -501,6 +507,22 @@ func (s *state) genericAgent() {
 		// the phone's board or model that comes first.
 		s.setAgent(confGeneric, "Browser", "MAUI WAP Browser", Unknown)
 		return
+	}
+	for i, pr := range p.products {
+		if pr.version == "" {
+			continue
+		}
+		if i > 0 && isVersionLike(pr.version) && strings.Count(pr.name, ".") >= 2 && s.os.class == "Mobile" {
+			// "SM-G930F (compatible; Mobile2.0) HandelsbladProduction,
+			// com.twipemobile.nrc 5.1.1 (508) / Android 26": after the
+			// device and the publisher, which carry no version, the
+			// app's package identifier and version name the app.
+			if name := packageAppName(pr.name); name != "" {
+				s.setAgent(confGeneric, "Mobile App", name, cleanVersion(pr.version))
+				return
+			}
+		}
+		break
 	}
 	for i, pr := range p.products {
 		lw := pr.lword
@@ -563,7 +585,20 @@ func (s *state) genericAgent() {
 			continue
 		}
 		s.agName.set(name, confGeneric)
-		s.agClass.set("Special", confGeneric)
+		class := "Special"
+		if (s.mozilla || s.engName.v == "Gecko") && s.os.name != "" && s.os.name != Unknown {
+			// "Mozilla/5.0 (Windows NT; Windows NT 10.0; fr-FR)
+			// WindowsPowerShell/5.1": a client that writes a browser's
+			// Mozilla token and a platform first presents itself as a
+			// browser, as Yauaa classes it, and so does one on Gecko,
+			// which is only ever a browser's engine ("Ice/0.1 (X11;
+			// Linux x86_64; rv:0.1) Gecko/20100101 Ice/0.1"; apps
+			// such as iTunes embed WebKit). A bare "Mozilla/5.0
+			// Keydrop" names no platform and stays a special agent, as
+			// robots that borrow the token are.
+			class = "Browser"
+		}
+		s.agClass.set(class, confGeneric)
 		if s.os.class == "Mobile" && !s.appUsesLibrary(i) {
 			s.agClass.set("Mobile App", confProduct)
 		}

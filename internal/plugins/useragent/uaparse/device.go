@@ -43,7 +43,7 @@ func (s *state) detectDevice() {
 		case p.has(kwIPod):
 			s.devClass.set("Phone", confGeneric)
 			s.devName.set("Apple iPod", confGeneric)
-		case p.has(kwIPhone) && (p.has(kwIPhoneOS) || p.has(kwIPhoneOSNoSpace) || p.iphoneWord()):
+		case p.has(kwIPhone) && (p.has(kwIPhoneOS) || p.has(kwIPhoneOSNoSpace) || p.iphoneWord()) || p.ucIPhone():
 			s.devClass.set("Phone", confGeneric)
 			s.devName.set("Apple iPhone", confGeneric)
 		default:
@@ -143,6 +143,16 @@ func (s *state) detectDevice() {
 	case "RIM OS":
 		// The model ("BlackBerry 9900") is read by deviceFromTokens.
 		s.devClass.set("Phone", confGeneric)
+		if len(p.products) > 0 && p.products[0].lname == "ucweb" {
+			for _, e := range p.entries {
+				// UC Browser's compact format writes the model number
+				// and the firmware last: "UCWEB/2.0(BlackBerry; U;
+				// 9.105.0.16; en-us; 9720/9.105.0.16)".
+				if m, _, ok := strings.Cut(p.text(e), "/"); ok && len(m) == 4 && isDigits(m) {
+					s.setDevice(confProduct, "Phone", "BlackBerry", "BlackBerry "+m)
+				}
+			}
+		}
 	case "RIM Tablet OS":
 		s.setDevice(confGeneric, "Tablet", "BlackBerry", "BlackBerry PlayBook")
 	case "HarmonyOS", "Sailfish":
@@ -543,6 +553,20 @@ func hasSuffixFold(s, suffix string) bool {
 	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }
 
+// ucIPhone reports UC Browser's compact format on an iPhone, which it
+// writes "iPh": "UCWEB/2.0 (iOS; U; iPh OS 6_1; zh-CN; iPh5,2)".
+func (p *parsed) ucIPhone() bool {
+	if len(p.products) == 0 || p.products[0].lname != "ucweb" {
+		return false
+	}
+	for _, e := range p.entries {
+		if strings.HasPrefix(p.ltext(e), "iph os ") {
+			return true
+		}
+	}
+	return false
+}
+
 // featurePhone recognises the Java ME and MediaTek MAUI phones and their
 // browsers: they announce the MIDP profile or a WAP browser.
 func (s *state) featurePhone() {
@@ -553,8 +577,12 @@ func (s *state) featurePhone() {
 		for _, e := range p.entries {
 			if p.ltext(e) == "java" {
 				// "UCWEB/2.0 (Java; U; MIDP-2.0; Nokia112)": the Java
-				// edition of a browser for phones.
+				// edition of a browser for phones, which runs on the
+				// phone's Java platform, the system Yauaa names Java.
 				s.devClass.set("Phone", confProduct)
+				if s.os.name == "" || s.os.name == Unknown {
+					s.os = osInfo{name: "Java", version: Unknown, class: "Mobile", cpu: s.os.cpu}
+				}
 				if s.os.class == "" || s.os.class == Unknown {
 					s.os.class = "Mobile"
 				}

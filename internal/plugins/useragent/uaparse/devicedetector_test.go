@@ -231,8 +231,9 @@ var ddOSName = map[string][]string{
 	// ("ZTE-Z431/1.4.0 NetFront/4.2 QTV5.1 Profile/MIDP-2.1
 	// Configuration/CLDC-1.1" and "Nokia2320c-2b/2.0(ATT.11.10)
 	// Profile/MIDP-2.1 Configuration/CLDC-1.1" are Unknown in its DEV
-	// cases).
-	"Java ME": {"Java ME", "JVM", Unknown},
+	// cases), and Java where the browser says it runs on Java
+	// ("UCWEB/2.0 (Java; U; MIDP-2.0; Nokia203/20.37)" is Java there).
+	"Java ME": {"Java ME", "JVM", "Java", Unknown},
 	// Systems built on Android that Yauaa names Android.
 	"Android TV":   {"Android TV", "Android"},
 	"Wear OS":      {"Wear OS", "Android"},

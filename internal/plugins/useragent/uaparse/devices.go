@@ -284,9 +284,12 @@ func (s *state) homeDevice() {
 		switch {
 		case strings.HasPrefix(first.lname, "android-") && len(first.name) > 8:
 			// "Android-SAMSUNG-GT-I9060C/101.40404": the download manager
-			// of Samsung's Android browser, with the phone's model.
+			// of Samsung's Android browser, with the phone's model; the
+			// agent is that browser, on Android's WebKit.
 			s.os = osInfo{name: "Android", version: Unknown, class: "Mobile", cpu: s.os.cpu}
 			s.devClass.set("Mobile", confFamily)
+			s.setAgent(confFamily, "Browser", "Stock Android Browser", cleanVersion(first.version))
+			s.setEngine(confFamily, "Browser", "AppleWebKit", Unknown)
 			if b, rest := brandOfModel(first.name[8:]); b != "" && rest != "" {
 				s.devBrand.set(b, confFamily)
 				s.devName.set(b+" "+normalizeName(rest), confFamily)

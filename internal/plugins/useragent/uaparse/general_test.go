@@ -159,7 +159,7 @@ func TestContactWithoutScheme(t *testing.T) {
 		{"Example.com/3.4.5 (Android 12; Pixel 6; Phone)", "Example.com"},
 		{"ExampleApp/1.0 (com.example.app; build:7; iOS 16.2.0) Alamofire/5.6.4", "com.example.app"},
 		{"Exampler API/2.0 +exampler.net", "exampler.net"},
-		{"Fetcher for exampledata.co.uk", "exampledata.co.uk"},
+		{"Lantern for exampledata.co.uk", "exampledata.co.uk"},
 		// Not host names: versions, .NET, numbered tokens, e-mail domains.
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64; .NET4.0C; InfoPath.3) Gecko/20100101 Firefox/115.0", ""},
 		{"ExampleBot/1.0 (bot@example.org)", ""},
@@ -175,7 +175,7 @@ func TestContactWithoutScheme(t *testing.T) {
 		{"ExampleBot (www.example.org)", map[string]string{"AgentInformationUrl": "www.example.org"}},
 		{"Mozilla/5.0 (compatible; ExampleBot/2.0; +http://example.org/bot.html)", map[string]string{"AgentInformationUrl": "http://example.org/bot.html"}},
 		{"Mozilla/5.0 (compatible; ExampleBot/1.0; +crawler@example.org)", map[string]string{"AgentInformationEmail": "crawler@example.org"}},
-		{"ExampleFetcher/0.9 (mailto:+ops@example.net)", map[string]string{"AgentInformationEmail": "ops@example.net"}},
+		{"ExampleLantern/0.9 (mailto:+ops@example.net)", map[string]string{"AgentInformationEmail": "ops@example.net"}},
 	})
 }
 
@@ -276,4 +276,40 @@ func TestVersionIsNoName(t *testing.T) {
 			t.Errorf("dottedNumber(%q) = %v, want %v", c.s, got, c.want)
 		}
 	}
+}
+
+// TestMozillaPlatformClient covers the clients that write Mozilla's token
+// and a platform before their own product: a browser, as Yauaa classes
+// them, where a bare Mozilla token before a name leaves a special agent.
+func TestMozillaPlatformClient(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Windows NT; Windows NT 6.3; en-US) ExampleShell/7.2.0",
+			map[string]string{"AgentClass": "Browser", "AgentName": "ExampleShell", "AgentVersionMajor": "7"}},
+		{"Mozilla/5.0 (X11; Linux x86_64) Lantern/3.1",
+			map[string]string{"AgentClass": "Browser", "AgentName": "Lantern"}},
+		{"Mozilla/5.0 Lantern/3.1", map[string]string{"AgentClass": "Special", "AgentName": "Lantern"}},
+		// A client on Gecko, a browser's engine only, without Mozilla's token.
+		{"Lantern/0.3 (X11; Linux x86_64; rv:0.3) Gecko/20100101 Lantern/0.3",
+			map[string]string{"AgentClass": "Browser", "AgentName": "Lantern"}},
+		{"Lantern/3.1 (Windows NT 10.0)", map[string]string{"AgentClass": "Special", "AgentName": "Lantern"}},
+	})
+}
+
+// TestAndroidBrowserDownloads covers the download manager of Samsung's
+// Android browser, which names itself after the system and the phone.
+func TestAndroidBrowserDownloads(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Android-SAMSUNG-GT-S7580/101.40404",
+			map[string]string{"DeviceBrand": "Samsung", "DeviceName": "Samsung GT-S7580", "OperatingSystemName": "Android",
+				"LayoutEngineName": "AppleWebKit", "AgentClass": "Browser", "AgentName": "Stock Android Browser", "AgentVersionMajor": "101"}},
+	})
+}
+
+// TestPackageAfterDevice covers an app that writes the device and its
+// publisher without versions before its package identifier and version.
+func TestPackageAfterDevice(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"SM-A515F (compatible; Mobile2.0) ExamplePressProduction, com.example.dailynews 3.4.2 (311) / Android 30",
+			map[string]string{"AgentClass": "Mobile App", "AgentName": "Dailynews", "AgentVersionMajor": "3", "DeviceName": "Samsung SM-A515F"}},
+	})
 }

@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "6427bfec93fd6e0cbcd90c81259e8ac47bc67fe91bcccd131dd293ec5a9d7902",
-	"dev-variants": "712619992f17986edf358e52ce3e8fe7eb3f2d6e92cb213b33b3df8e775ffbbc",
+	"dev":          "50ee929c8408ff4e381912f1c3d490e23a1f1114dde2091cb8ce73ef4a0ad2c8",
+	"dev-variants": "2a82c9cdd7733ccf2235c4a98dea1a4541c3cb23acb416048088c8e1794cc635",
 	"access-log":   "b0cb450f043b6d11f17e269b1d579923682e5c2553e889d6ed546decc0a5998c",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }

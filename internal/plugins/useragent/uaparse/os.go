@@ -495,6 +495,8 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 				v = leadingVersion(lt[8:]) // "CPU iOS 15_5 like Mac OS X"
 			} else if i >= 0 {
 				v = leadingVersion(lt[i+4:])
+			} else if strings.HasPrefix(lt, "cpu os_") {
+				v = leadingVersion(lt[7:]) // UC Browser's "(iPhone; CPU OS_6; en-US)"
 			}
 			return osInfo{name: "iOS", version: orUnknown(v), class: "Mobile", prio: 8}
 		case p.has(kwIPhoneOSNoSpace) && strings.Contains(lt, "iphoneos") || strings.HasPrefix(lt, "cpuos"):
@@ -516,7 +518,18 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 			// "iOS 16.5", and "iOS/14.2" of Microsoft Office's apps, whose
 			// comment names the system as a product: "(iOS/14.2; Tablet;
 			// en-US; AppStore; Apple/iPad8,1)".
-			return osInfo{name: "iOS", version: orUnknown(leadingVersion(cutSpaceSlash.trimLeft(lt[3:]))), class: "Mobile", prio: 8}
+			v := leadingVersion(cutSpaceSlash.trimLeft(lt[3:]))
+			if lt == "ios" {
+				for _, e := range p.entries {
+					if l := p.ltext(e); strings.HasPrefix(l, "iph os ") {
+						// UC Browser's compact format: "(iOS; U; iPh OS
+						// 6_1; zh-CN; iPh5,2)", the release after iPh OS.
+						v = leadingVersion(l[7:])
+						break
+					}
+				}
+			}
+			return osInfo{name: "iOS", version: orUnknown(v), class: "Mobile", prio: 8}
 		case strings.HasPrefix(lt, "watchos "):
 			// "(Watch1,2; watchOS 3.2.2)": an Apple Watch app.
 			return osInfo{name: "watchOS", version: orUnknown(leadingVersion(lt[8:])), class: "Mobile", prio: 8}

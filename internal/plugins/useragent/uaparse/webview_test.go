@@ -71,3 +71,28 @@ func TestUnknownVersionMark(t *testing.T) {
 			map[string]string{"AgentName": Unknown, "AgentNameVersion": Unknown, "AgentNameVersionMajor": Unknown}},
 	})
 }
+
+// TestIOSAppShapes covers the iOS apps around the system web view whose
+// product the regular reading after "Mobile/<build>" does not accept.
+func TestIOSAppShapes(t *testing.T) {
+	app := func(name, version string) map[string]string {
+		return map[string]string{"AgentClass": "Mobile App", "AgentName": name, "AgentVersionMajor": version}
+	}
+	checkRuleCases(t, []ruleCase{
+		// The platform written where the version would be.
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 12_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/16G77 NEWS-APP/iOS/TABLET/2.1.0",
+			app("NEWS-APP", "iOS")},
+		// A publisher's embedded browser: its own product, the app, the version.
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 11_2 like Mac OS X) AppleWebKit/604.4.7 (KHTML, like Gecko) Mobile/15C114 EmbeddedBrowser/Kurier/512 KURIER",
+			app("EmbeddedBrowser", "512")},
+		// The same browser named after Mozilla's token, the app first.
+		{"Mozilla/5.0 Kurier/612.1.0 EmbeddedBrowser (iPhone; CPU iPhone OS 13_3 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+			app("Kurier", "612")},
+		{"Mozilla/5.0 Kurier/ EmbeddedBrowser (iPhone; CPU iPhone OS 13_3 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+			app("Kurier", Unknown)},
+		// The parts after an app's slashes, a version and a model's
+		// number, name no agent.
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 15_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) EXCHANGE/iOS/3.2.0/iPhone 13/15.1/2",
+			map[string]string{"AgentName": "EXCHANGE", "AgentVersionMajor": "iOS"}},
+	})
+}
