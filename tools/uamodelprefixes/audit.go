@@ -214,9 +214,10 @@ func (c *catalogue) contradicts(prefix, brand string) bool {
 }
 
 // audit prints, for each row of the prefix table learned from the tuning
-// part (its source says so), the catalogue's evidence, and names the rows
-// the catalogue contradicts. It returns how many it names.
-func audit(w io.Writer, tablePath string, c *catalogue) (int, error) {
+// part (its source says so), and for the rows written by hand too when
+// hand is set, the catalogue's evidence, and names the rows the catalogue
+// contradicts. It returns how many it names.
+func audit(w io.Writer, tablePath string, c *catalogue, hand bool) (int, error) {
 	f, err := os.Open(tablePath)
 	if err != nil {
 		return 0, fmt.Errorf("open prefix table: %w", err)
@@ -232,7 +233,7 @@ func audit(w io.Writer, tablePath string, c *catalogue) (int, error) {
 			continue
 		}
 		cols := strings.Split(line, "\t")
-		if len(cols) < 5 || !strings.HasPrefix(cols[4], "device-detector tuning part") {
+		if len(cols) < 5 || !hand && !strings.HasPrefix(cols[4], "device-detector tuning part") {
 			continue
 		}
 		prefix, brand := cols[0], cols[1]

@@ -99,6 +99,7 @@ func main() {
 	listPath := flag.String("list", "testdata/useragents/google-play-devices/supported_devices.csv.gz", "Google Play's list of supported devices, whose models the catalogue's makers are looked up for")
 	tablePath := flag.String("table", "internal/plugins/useragent/uaparse/tables/model_prefixes.tsv", "the prefix table -audit checks")
 	doAudit := flag.Bool("audit", false, "check the table's learned rows against the catalogue instead of printing rows")
+	hand := flag.Bool("hand", false, "with -audit, check the rows written by hand too")
 	noCheck := flag.Bool("nocatalog", false, "derive rows without the catalogue check")
 	half := flag.Int("half", -1, "derive from one half (0 or 1) of the tuning part only, split by the hash uaparse's UAPARSE_DD_HALVES reports by, to see how the rows do on the other half")
 	flag.Parse()
@@ -108,7 +109,7 @@ func main() {
 		os.Exit(1)
 	}
 	if *doAudit {
-		bad, err := audit(os.Stdout, *tablePath, cat)
+		bad, err := audit(os.Stdout, *tablePath, cat, *hand)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
