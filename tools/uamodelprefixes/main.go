@@ -18,8 +18,17 @@
 // models and predicting the brands of the other half, which is how the
 // settings are chosen without looking at the check part.
 //
+// A candidate is then checked against evidence no user agent went into:
+// Google Play's list of supported devices, with the makers the analyzer's
+// catalogue names for its models. A prefix that at least three listed
+// models start with, more than half of them other makers', is no row, and
+// the longer prefixes of its models are considered in its place, so that
+// the row narrows to the part of the prefix its maker owns. -audit prints
+// that evidence for each learned row of the committed table.
+//
 //	go run ./tools/uamodelprefixes -cv
 //	go run ./tools/uamodelprefixes > /tmp/rows.tsv
+//	go run ./tools/uamodelprefixes -audit
 //
 // The rows are candidates: they are reviewed before they are committed.
 package main
@@ -86,8 +95,32 @@ func main() {
 	purity := flag.Float64("purity", 0.95, "least share of those models with the row's brand")
 	minLen := flag.Int("min", 3, "shortest prefix")
 	cv := flag.Bool("cv", false, "score a grid of -support and -purity on two halves of the tuning part instead of printing rows")
+	catalogPath := flag.String("catalog", "internal/plugins/useragent/uaparse/tables/catalog/android_models.tsv", "the catalogue of Android models, the independent evidence a row is checked against")
+	listPath := flag.String("list", "testdata/useragents/google-play-devices/supported_devices.csv.gz", "Google Play's list of supported devices, whose models the catalogue's makers are looked up for")
+	tablePath := flag.String("table", "internal/plugins/useragent/uaparse/tables/model_prefixes.tsv", "the prefix table -audit checks")
+	doAudit := flag.Bool("audit", false, "check the table's learned rows against the catalogue instead of printing rows")
+	hand := flag.Bool("hand", false, "with -audit, check the rows written by hand too")
+	noCheck := flag.Bool("nocatalog", false, "derive rows without the catalogue check")
 	half := flag.Int("half", -1, "derive from one half (0 or 1) of the tuning part only, split by the hash uaparse's UAPARSE_DD_HALVES reports by, to see how the rows do on the other half")
 	flag.Parse()
+	cat, err := readCatalogue(*catalogPath, *listPath)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if *doAudit {
+		bad, err := audit(os.Stdout, *tablePath, cat, *hand)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "%d rows contradicted by the catalogue\n", bad)
+		return
+	}
+	check := cat.contradicts
+	if *noCheck {
+		check = nil
+	}
 	spell, err := spellings(*brandsFile)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -99,10 +132,10 @@ func main() {
 		os.Exit(1)
 	}
 	if *cv {
-		crossValidate(models, *minLen)
+		crossValidate(models, *minLen, check)
 		return
 	}
-	for _, r := range derive(models, *support, *purity, *minLen) {
+	for _, r := range derive(models, *support, *purity, *minLen, check) {
 		class := r.class
 		if class == "" {
 			class = "-"
@@ -246,7 +279,12 @@ type row struct {
 // derive makes the rows: the shortest prefixes that enough models start
 // and that mostly one brand uses, and the longer ones that also give a
 // class.
-func derive(models []model, support int, purity float64, minLen int) []row {
+//
+// A candidate that contradicted reports (the catalogue's check, or nil for
+// none) is no row; a longer prefix of the same models may still be one, so
+// a prefix that several makers' codes start with narrows to the part of it
+// the row's maker owns.
+func derive(models []model, support int, purity float64, minLen int, contradicted func(prefix, brand string) bool) []row {
 	type tally struct {
 		brands, classes map[string]int
 		n               int
@@ -308,7 +346,7 @@ func derive(models []model, support int, purity float64, minLen int) []row {
 				break
 			}
 		}
-		if covered {
+		if covered || contradicted != nil && contradicted(p, brand) {
 			continue
 		}
 		kept[p] = row{brand: brand, class: class}
@@ -354,7 +392,7 @@ func predict(rows map[string]string, code string, minLen int) (string, bool) {
 
 // crossValidate derives rows from one half of the models (by a hash of the
 // code) and scores them on the other, both ways, for a grid of settings.
-func crossValidate(models []model, minLen int) {
+func crossValidate(models []model, minLen int, contradicted func(prefix, brand string) bool) {
 	var halves [2][]model
 	for _, m := range models {
 		h := sha256.Sum256([]byte("cv\x00" + m.code))
@@ -367,7 +405,7 @@ func crossValidate(models []model, minLen int) {
 			nrows, covered, right, total, seenRight := 0, 0, 0, 0, 0
 			for k := 0; k < 2; k++ {
 				rows := map[string]string{}
-				for _, r := range derive(halves[k], sup, pur, minLen) {
+				for _, r := range derive(halves[k], sup, pur, minLen, contradicted) {
 					rows[r.prefix] = r.brand
 					nrows++
 				}
