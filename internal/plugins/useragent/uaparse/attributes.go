@@ -238,10 +238,11 @@ func pack(v *[numAttributes]string) Result {
 			last := le32(t, l-4)
 			binary.LittleEndian.PutUint32(d, le32(t, 0))
 			binary.LittleEndian.PutUint32(d[l-4:], last)
-		default:
-			for j := range d {
-				d[j] = t[j]
-			}
+		case l > 0:
+			// One to three bytes: the first, the middle and the last,
+			// which overlap for shorter values, without a loop whose
+			// turns vary from value to value.
+			d[0], d[l/2], d[l-1] = t[0], t[l/2], t[l-1]
 		}
 		off += len(t)
 		k++

@@ -111,6 +111,16 @@ func asciiLowerInto(s string, buf []byte) string {
 		upper := (low7 + (0x80-'A')*ones) &^ (low7 + (0x80-'Z'-1)*ones) &^ x & (0x80 * ones)
 		binary.LittleEndian.PutUint64(b[i:], x|upper>>2)
 	}
+	// The last bytes as the string's last word, which overlaps bytes
+	// already written with the same lower case bytes: one step of the
+	// loop above instead of up to seven of the loop below.
+	if i < len(s) && len(s) >= 8 {
+		x := le64(s, len(s)-8)
+		low7 := x &^ (0x80 * ones)
+		upper := (low7 + (0x80-'A')*ones) &^ (low7 + (0x80-'Z'-1)*ones) &^ x & (0x80 * ones)
+		binary.LittleEndian.PutUint64(b[len(s)-8:], x|upper>>2)
+		i = len(s)
+	}
 	for ; i < len(s); i++ {
 		c := s[i]
 		if c >= 'A' && c <= 'Z' {

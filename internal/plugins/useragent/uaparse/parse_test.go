@@ -7,8 +7,8 @@ import (
 
 // TestASCIILowerInto checks the eight-bytes-at-a-time lower casing against
 // the byte loop of asciiLower: every byte value at every position of the
-// word, the tail after the last full word, and strings that do not fit
-// the buffer.
+// word, the tail after the last full word, every length up to three words,
+// and strings that do not fit the buffer.
 func TestASCIILowerInto(t *testing.T) {
 	buf := make([]byte, 64)
 	for c := 0; c < 256; c++ {
@@ -19,6 +19,14 @@ func TestASCIILowerInto(t *testing.T) {
 			if got, want := asciiLowerInto(s, buf), asciiLower(s); got != want {
 				t.Fatalf("asciiLowerInto(%q) = %q, want %q", s, got, want)
 			}
+		}
+	}
+	// Every length around the word's: the last word overlaps the bytes
+	// before it by a different amount at each.
+	for n := 0; n <= 24; n++ {
+		s := strings.Repeat("AZaz@[`{", 3)[:n]
+		if got, want := asciiLowerInto(s, buf), asciiLower(s); got != want {
+			t.Errorf("asciiLowerInto(%q) = %q, want %q", s, got, want)
 		}
 	}
 	for _, s := range []string{"", "abc", "ABC", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36", strings.Repeat("AZaz@[`{", 9)} {
