@@ -91,7 +91,7 @@ func (s *state) detectDevice() {
 	case "Chrome OS":
 		s.setDevice(confGeneric, "Desktop", Unknown, "Chromebook")
 	case "Linux", "Ubuntu", "Kubuntu", "Xubuntu", "Lubuntu", "Linux Mint", "Fedora", "Debian", "Gentoo Linux", "Mageia",
-		"SUSE", "CentOS", "Red Hat", "Arch Linux", "Mandriva", "Slackware", "Manjaro":
+		"SUSE", "CentOS", "Red Hat", "Arch Linux", "Mandriva", "Slackware", "Manjaro", "Sabayon", "Ordissimo":
 		if s.ucOperaMiniPhone() {
 			s.androidDevice()
 			break
