@@ -227,6 +227,10 @@ func TestKnownBrowsers(t *testing.T) {
 		// Safari.
 		{"Mozilla/5.0 (Linux; U; Android 2.2; en-us; Example One Build/FRF91) AppleWebKit/533.1",
 			map[string]string{"AgentName": "Stock Android Browser", "AgentVersionMajor": "2"}},
+		// Cut before its Safari token, after its Version and Mobile, it is
+		// the same browser.
+		{"Mozilla/5.0 (Linux; U; Android 4.0.3; en-us; Example One Build/IML74K) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile",
+			map[string]string{"AgentClass": "Browser", "AgentName": "Stock Android Browser", "AgentVersionMajor": "4"}},
 		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/49.0.2623.111 Maxthon/4.9.0 QupZilla/2.2.0 Safari/537.36",
 			map[string]string{"AgentName": "QupZilla", "AgentVersion": "2.2.0"}},
 		// Kodi's client fetches for its add-ons.
