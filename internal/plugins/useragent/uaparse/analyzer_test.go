@@ -227,6 +227,9 @@ func TestKnownBrowsers(t *testing.T) {
 		// Safari.
 		{"Mozilla/5.0 (Linux; U; Android 2.2; en-us; Example One Build/FRF91) AppleWebKit/533.1",
 			map[string]string{"AgentName": "Stock Android Browser", "AgentVersionMajor": "2"}},
+		// The first builds of iOS 26 wrote the release as 19.
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 19_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/23A344 ExampleApp/1.0",
+			map[string]string{"OperatingSystemName": "iOS", "OperatingSystemVersion": "26.0"}},
 		// Cut before its Safari token, after its Version and Mobile, it is
 		// the same browser.
 		{"Mozilla/5.0 (Linux; U; Android 4.0.3; en-us; Example One Build/IML74K) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile",
