@@ -217,6 +217,13 @@ func TestKnownBrowsers(t *testing.T) {
 			map[string]string{"AgentName": "Obigo", "AgentVersion": "Q05A"}},
 		{"EXAMPLE/R01 Browser/Obigo/Q05A Profile/MIDP-2.0 Configuration/CLDC-1.1",
 			map[string]string{"AgentName": "Obigo", "AgentVersion": "Q05A"}},
+		// Obigo by its full name, or by Teleca's, in a chain of slashes.
+		{"EXAMPLE_Phone/ObigoInternetBrowser/QO3C Profile/MIDP2.0 Configuration/CLDC-1.1",
+			map[string]string{"AgentName": "Obigo", "AgentVersion": "QO3C"}},
+		{"Example/1.0/EXAMPLE_G100/Obigo Browser/Q03C Browser/Q03C MMS/1.0/MIDP-2.0 Configuration/CLDC-1.1",
+			map[string]string{"AgentName": "Obigo", "AgentVersion": "Q03C"}},
+		{"ExampleK15i/R3AE021 TelecaBrowser/Q07C1-1 Profile/MIDP-2.0 Configuration/CLDC-1.1",
+			map[string]string{"AgentName": "Obigo", "AgentVersion": "Q07C1"}},
 		// Maxthon on Internet Explorer, with its version in the comment.
 		{"Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 5.1; Trident/4.0; MAXTHON 2.0)",
 			map[string]string{"AgentName": "Maxthon", "AgentVersionMajor": "2"}},
