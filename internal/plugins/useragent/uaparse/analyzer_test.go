@@ -234,6 +234,11 @@ func TestKnownBrowsers(t *testing.T) {
 		// Safari.
 		{"Mozilla/5.0 (Linux; U; Android 2.2; en-us; Example One Build/FRF91) AppleWebKit/533.1",
 			map[string]string{"AgentName": "Stock Android Browser", "AgentVersionMajor": "2"}},
+		// WebKit under a misspelt or a maker's name on Android.
+		{"Mozilla/5.0 (Linux; U; Android 4.0.4; zh-cn; EXAMPLE-S100_TD/1.0 Android/4.0.4 Release/07.15.2012 Browser/AppleWebKit534.30 Build/IMM76D) ApplelWebkit/534.30 (KHTML,like Gecko) Version/4.0 Mobile Safari/534.30",
+			map[string]string{"LayoutEngineName": "AppleWebKit", "LayoutEngineVersionMajor": "534"}},
+		{"Mozilla/5.0 (Linux; U; Android 2.3.5; zh-cn; Example_7260; 480*800; CTC/2.0) ExampleWebkit/533.1",
+			map[string]string{"LayoutEngineName": "AppleWebKit", "LayoutEngineVersionMajor": "533"}},
 		// The first builds of iOS 26 wrote the release as 19.
 		{"Mozilla/5.0 (iPhone; CPU iPhone OS 19_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/23A344 ExampleApp/1.0",
 			map[string]string{"OperatingSystemName": "iOS", "OperatingSystemVersion": "26.0"}},
