@@ -217,6 +217,13 @@ func TestKnownBrowsers(t *testing.T) {
 			map[string]string{"AgentName": "Obigo", "AgentVersion": "Q05A"}},
 		{"EXAMPLE/R01 Browser/Obigo/Q05A Profile/MIDP-2.0 Configuration/CLDC-1.1",
 			map[string]string{"AgentName": "Obigo", "AgentVersion": "Q05A"}},
+		// Obigo by its full name, or by Teleca's, in a chain of slashes.
+		{"EXAMPLE_Phone/ObigoInternetBrowser/QO3C Profile/MIDP2.0 Configuration/CLDC-1.1",
+			map[string]string{"AgentName": "Obigo", "AgentVersion": "QO3C"}},
+		{"Example/1.0/EXAMPLE_G100/Obigo Browser/Q03C Browser/Q03C MMS/1.0/MIDP-2.0 Configuration/CLDC-1.1",
+			map[string]string{"AgentName": "Obigo", "AgentVersion": "Q03C"}},
+		{"ExampleK15i/R3AE021 TelecaBrowser/Q07C1-1 Profile/MIDP-2.0 Configuration/CLDC-1.1",
+			map[string]string{"AgentName": "Obigo", "AgentVersion": "Q07C1"}},
 		// Maxthon on Internet Explorer, with its version in the comment.
 		{"Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 5.1; Trident/4.0; MAXTHON 2.0)",
 			map[string]string{"AgentName": "Maxthon", "AgentVersionMajor": "2"}},
@@ -227,6 +234,18 @@ func TestKnownBrowsers(t *testing.T) {
 		// Safari.
 		{"Mozilla/5.0 (Linux; U; Android 2.2; en-us; Example One Build/FRF91) AppleWebKit/533.1",
 			map[string]string{"AgentName": "Stock Android Browser", "AgentVersionMajor": "2"}},
+		// WebKit under a misspelt or a maker's name on Android.
+		{"Mozilla/5.0 (Linux; U; Android 4.0.4; zh-cn; EXAMPLE-S100_TD/1.0 Android/4.0.4 Release/07.15.2012 Browser/AppleWebKit534.30 Build/IMM76D) ApplelWebkit/534.30 (KHTML,like Gecko) Version/4.0 Mobile Safari/534.30",
+			map[string]string{"LayoutEngineName": "AppleWebKit", "LayoutEngineVersionMajor": "534"}},
+		{"Mozilla/5.0 (Linux; U; Android 2.3.5; zh-cn; Example_7260; 480*800; CTC/2.0) ExampleWebkit/533.1",
+			map[string]string{"LayoutEngineName": "AppleWebKit", "LayoutEngineVersionMajor": "533"}},
+		// The first builds of iOS 26 wrote the release as 19.
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 19_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/23A344 ExampleApp/1.0",
+			map[string]string{"OperatingSystemName": "iOS", "OperatingSystemVersion": "26.0"}},
+		// Cut before its Safari token, after its Version and Mobile, it is
+		// the same browser.
+		{"Mozilla/5.0 (Linux; U; Android 4.0.3; en-us; Example One Build/IML74K) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile",
+			map[string]string{"AgentClass": "Browser", "AgentName": "Stock Android Browser", "AgentVersionMajor": "4"}},
 		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/49.0.2623.111 Maxthon/4.9.0 QupZilla/2.2.0 Safari/537.36",
 			map[string]string{"AgentName": "QupZilla", "AgentVersion": "2.2.0"}},
 		// Kodi's client fetches for its add-ons.

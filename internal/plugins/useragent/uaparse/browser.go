@@ -290,7 +290,7 @@ func (s *state) detectAgent() {
 	if (s.engName.v == "AppleWebKit" || s.engName.v == "WebKitGTK" || s.engName.v == "Gecko") && s.mozilla && s.lastUnknownProduct() {
 		return
 	}
-	if s.engName.v == "AppleWebKit" && s.mozilla && len(p.products) <= 3 {
+	if s.engName.v == "AppleWebKit" && s.mozilla && (len(p.products) <= 3 || s.os.name == "Android" && stockTailOnly(p.products)) {
 		if s.os.name == "Tizen" {
 			// "(Linux; Tizen 2.3) AppleWebKit/538.1 (KHTML, like
 			// Gecko)": Samsung's Tizen browser names nothing but its
@@ -317,6 +317,22 @@ func (s *state) detectAgent() {
 		return
 	}
 	s.genericAgent()
+}
+
+// stockTailOnly reports a user agent whose products past Mozilla's token
+// and the engine are only the stock browser's Version and Mobile, cut
+// before its Safari token ("AppleWebKit/534.30 (KHTML, like Gecko)
+// Version/4.0 Mobile"): a browser that names nothing of its own.
+func stockTailOnly(prs []product) bool {
+	if len(prs) > 5 || len(prs) < 2 || prs[1].lword != "applewebkit" {
+		return false
+	}
+	for i := 2; i < len(prs); i++ {
+		if prs[i].lword != "version" && prs[i].lword != "mobile" {
+			return false
+		}
+	}
+	return true
 }
 
 // firefoxAddOns are the products that Firefox extensions and toolbars

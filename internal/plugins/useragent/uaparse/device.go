@@ -91,7 +91,7 @@ func (s *state) detectDevice() {
 	case "Chrome OS":
 		s.setDevice(confGeneric, "Desktop", Unknown, "Chromebook")
 	case "Linux", "Ubuntu", "Kubuntu", "Xubuntu", "Lubuntu", "Linux Mint", "Fedora", "Debian", "Gentoo Linux", "Mageia",
-		"SUSE", "CentOS", "Red Hat", "Arch Linux", "Mandriva", "Slackware", "Manjaro":
+		"SUSE", "CentOS", "Red Hat", "Arch Linux", "Mandriva", "Slackware", "Manjaro", "Sabayon", "Ordissimo":
 		if s.ucOperaMiniPhone() {
 			s.androidDevice()
 			break
@@ -620,6 +620,9 @@ func (s *state) featurePhone() {
 			}
 		}
 		s.wapBrowserSlot()
+		if (p.has(kwObigo) || p.has(kwTeleca)) && s.agName.c < confProduct {
+			s.obigoByName()
+		}
 		if (s.devBrand.v == "" || s.devBrand.v == Unknown) && len(p.products) > 0 && p.products[0].version != "" {
 			// A maker the brands table does not know, in the first
 			// product, as phones' WAP browsers write it: "Amoi-CA6/1.0",
@@ -726,6 +729,31 @@ func (s *state) wapBrowserSlot() {
 				s.setEngine(confProduct, "Browser", bt.name, cleanVersion(v))
 			}
 			return
+		}
+		return
+	}
+}
+
+// obigoByName reads the Obigo browser where a phone writes it by its full
+// name or by the name of Teleca, the company that made it before, in a
+// chain of slashes rather than as a product of its own
+// ("NGM_Coffee/ObigoInternetBrowser/QO3C", "HUAWEI_G6310/Obigo
+// Browser/Q03C", "TelecaBrowser/Q07C1-1"): Obigo, at the release code
+// that follows.
+func (s *state) obigoByName() {
+	p := s.p
+	for _, w := range [...]string{"obigointernetbrowser/", "obigo browser/", "telecabrowser/"} {
+		k := strings.Index(p.low, w)
+		if k < 0 {
+			continue
+		}
+		v := p.ua[k+len(w):]
+		n := 0
+		for n < len(v) && isAlnumByte(v[n]) {
+			n++
+		}
+		if obigoRelease(v[:n]) {
+			s.setAgent(confProduct, "Browser", "Obigo", v[:n])
 		}
 		return
 	}

@@ -195,6 +195,20 @@ func (s *state) detectEngine() {
 		s.setEngine(confGeneric, "Browser", "Blink", twoParts(cleanVersion(chromeVersion(ch.version))))
 		return
 	}
+	if s.os.name == "Android" {
+		for _, pr := range p.products {
+			if len(pr.lname) > 6 && strings.HasSuffix(pr.lname, "webkit") && isVersionLike(pr.version) {
+				// WebKit under a misspelt or a maker's name, where no
+				// AppleWebKit token is written: Samsung's TD-SCDMA
+				// builds' "ApplelWebkit/535.19", a Nook's "Apple
+				// WebKit/533.1", Coolpad's "CoolpadWebkit/533.1". A bare
+				// "WebKit/531.2+" keeps the reading of the browsers that
+				// write it (Midori).
+				s.setEngine(confGeneric, "Browser", "AppleWebKit", cleanVersion(pr.version))
+				return
+			}
+		}
+	}
 	if s.mozilla {
 		s.setEngine(confGeneric, "Browser", "Mozilla", cleanVersion(p.products[0].version))
 		return

@@ -92,6 +92,12 @@ func detectOS(p *parsed) osInfo {
 	if best.name == "iOS" && strings.Contains(p.low, "apple tv") {
 		best.name = "tvOS" // "(Apple TV; U; CPU OS 8_1_3 like Mac OS X)"
 	}
+	if best.name == "iOS" && (best.version == "19" || strings.HasPrefix(best.version, "19.")) {
+		// Apple numbered the release after iOS 18 26, after the year;
+		// its first builds (23A) still wrote "iPhone OS 19_0". No iOS 19
+		// was ever released.
+		best.version = "26" + best.version[2:]
+	}
 	if best.name == "WebOS" && best.class == "Embedded" && best.version == Unknown {
 		if ch, ok := p.product("Chrome"); ok {
 			if r, ok := webOSTVReleases[versionMajor(ch.version)]; ok {
