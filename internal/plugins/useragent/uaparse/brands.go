@@ -153,8 +153,8 @@ func brandOfModel(model string) (brand, rest string) {
 		own := hasPrefixFold(lm, bp.brand)
 		if bp.digits || bp.shaped && !own {
 			// A whole model-code shape (Sharp's "509SH", Coby's
-			// "MID7012", DEXP's "F32G8000C") says more than the few
-			// leading characters of a model code ("508", "mid", "f3");
+			// "MID7012") says more than the few leading characters of
+			// a model code ("508", "mid");
 			// a model that starts with the maker's own name keeps it.
 			if b := modelCodeBrand(model); b != "" {
 				return b, model

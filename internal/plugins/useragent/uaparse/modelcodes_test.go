@@ -128,7 +128,7 @@ func TestShapedPrefixes(t *testing.T) {
 	for _, bp := range brandPrefixes {
 		shaped[bp.prefix] = bp.shaped
 	}
-	for prefix, want := range map[string]bool{"mid": true, "f3": true, "h32": true, "sm-": false, "samsung": false, "nokia": false} {
+	for prefix, want := range map[string]bool{"mid": true, "lg": true, "sm-": false, "samsung": false, "nokia": false} {
 		if got, ok := shaped[prefix]; !ok || got != want {
 			t.Errorf("prefix %q: shaped %v (listed %v), want %v", prefix, got, ok, want)
 		}
@@ -136,6 +136,24 @@ func TestShapedPrefixes(t *testing.T) {
 	for model, want := range map[string]string{"MID7012": "Coby Kyros", "MID705": "Manta", "F32G8000C": "DEXP", "F3111": "Sony", "SM-G960F": "Samsung"} {
 		if b, _ := brandOfModel(model); b != want {
 			t.Errorf("brandOfModel(%q) = %q, want %q", model, b, want)
+		}
+	}
+}
+
+// TestSonySeriesDigits checks that Sony's model numbers are told by their
+// series digit, as Google Play's list shows them: other makers' numbers of
+// the same letter-and-digits shape, and short models that only start with
+// one of Sony's letters and a digit, are not Sony's.
+func TestSonySeriesDigits(t *testing.T) {
+	ensureModel()
+	for _, m := range []string{"C6903", "D2533", "E5823", "F8331", "G1109", "H9436", "J9110"} {
+		if b, _ := brandOfModel(m); b != "Sony" {
+			t.Errorf("brandOfModel(%q) = %q, want Sony", m, b)
+		}
+	}
+	for _, m := range []string{"C3600", "F4502", "E7533", "C11", "C1_Max", "E60w", "F5_Color_M5", "C50USY24F", "H32H5001SA"} {
+		if b, _ := brandOfModel(m); b == "Sony" {
+			t.Errorf("brandOfModel(%q) = Sony, want another maker or none", m)
 		}
 	}
 }
