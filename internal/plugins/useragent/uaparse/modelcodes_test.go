@@ -157,3 +157,20 @@ func TestSonySeriesDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestCatNumbers checks that only the numbers of Caterpillar's phones are
+// CAT's: other makers' S numbers and the models that only start with S3,
+// S4, S6, T2 or B3 are not.
+func TestCatNumbers(t *testing.T) {
+	ensureModel()
+	for _, m := range []string{"S42", "S48c", "S61", "S75", "Cat S62 Pro"} {
+		if b, _ := brandOfModel(m); b != "CAT" {
+			t.Errorf("brandOfModel(%q) = %q, want CAT", m, b)
+		}
+	}
+	for _, m := range []string{"S35", "S55", "S59", "S3_Pro", "S4020", "S452+", "S6", "T2000", "B3-A40"} {
+		if b, _ := brandOfModel(m); b == "CAT" {
+			t.Errorf("brandOfModel(%q) = CAT, want another maker or none", m)
+		}
+	}
+}
