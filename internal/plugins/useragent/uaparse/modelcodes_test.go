@@ -174,3 +174,19 @@ func TestCatNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestLGVerizonNumbers checks LG's VK and VS numbers for Verizon against
+// other makers' models that start with the same two letters.
+func TestLGVerizonNumbers(t *testing.T) {
+	ensureModel()
+	for _, m := range []string{"VK810", "VS985", "VS415PP", "VS980 4G", "VS995"} {
+		if b, _ := brandOfModel(m); b != "LG" {
+			t.Errorf("brandOfModel(%q) = %q, want LG", m, b)
+		}
+	}
+	for _, m := range []string{"VK700X", "vk6735", "VK-740-BL", "vKB011B", "VS5012", "VSD221"} {
+		if b, _ := brandOfModel(m); b == "LG" {
+			t.Errorf("brandOfModel(%q) = LG, want another maker or none", m)
+		}
+	}
+}
