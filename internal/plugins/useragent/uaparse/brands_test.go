@@ -154,3 +154,25 @@ func TestTCLNumbers(t *testing.T) {
 			map[string]string{"DeviceBrand": "Alcatel"}},
 	})
 }
+
+// TestNarrowedPrefixes checks the maker's own rows that stand for short
+// prefixes Google Play's list shows other makers use: the maker's models
+// keep their brand, and the other makers' models no longer take it.
+func TestNarrowedPrefixes(t *testing.T) {
+	ensureModel()
+	for model, want := range map[string]string{
+		"SD4930UR": "Amazon", "Z2 Play": "Motorola", "Z2 Force": "Motorola", "E10319": "Medion", "P1061X": "Medion", "X1030X": "Medion",
+	} {
+		if b, _ := brandOfModel(model); b != want {
+			t.Errorf("brandOfModel(%q) = %q, want %q", model, b, want)
+		}
+	}
+	for model, not := range map[string]string{
+		"SD01M": "Amazon", "SDSTB02": "Amazon", "Z2 Plus": "Motorola", "Z28Pro": "Motorola", "SOLE_POP_S50": "Sony", "SOLO_Aspire": "Sony",
+		"E101GCM": "Medion", "P10S": "Medion", "X1013": "Medion", "X10S": "Medion", "5102O": "Alcatel", "Rio": "HTC", "Evolio X": "HTC",
+	} {
+		if b, _ := brandOfModel(model); b == not {
+			t.Errorf("brandOfModel(%q) = %q, want another maker or none", model, b)
+		}
+	}
+}
