@@ -176,3 +176,16 @@ func TestNarrowedPrefixes(t *testing.T) {
 		}
 	}
 }
+
+// TestHuaweiVariantShapes checks Huawei's series-and-variant shape against
+// other makers' models of three letters, a dash, a letter and one digit.
+func TestHuaweiVariantShapes(t *testing.T) {
+	for m, want := range map[string]bool{
+		"VNS-L21": true, "MAR-LX1M": true, "AGS-W09": true, "LYA-L0C": true, "ANA-AN00": true,
+		"SKW-A0": false, "SAC-A0": false, "MES-B1": false,
+	} {
+		if got := huaweiModel(m); got != want {
+			t.Errorf("huaweiModel(%q) = %v, want %v", m, got, want)
+		}
+	}
+}
