@@ -161,7 +161,7 @@ func TestTCLNumbers(t *testing.T) {
 func TestNarrowedPrefixes(t *testing.T) {
 	ensureModel()
 	for model, want := range map[string]string{
-		"SD4930UR": "Amazon", "Z2 Play": "Motorola", "Z2 Force": "Motorola", "E10319": "Medion", "P1061X": "Medion", "X1030X": "Medion",
+		"TEL-AN00": "Huawei", "TAG-L21": "Huawei", "SD4930UR": "Amazon", "Z2 Play": "Motorola", "Z2 Force": "Motorola", "E10319": "Medion", "P1061X": "Medion", "X1030X": "Medion",
 	} {
 		if b, _ := brandOfModel(model); b != want {
 			t.Errorf("brandOfModel(%q) = %q, want %q", model, b, want)
@@ -170,7 +170,7 @@ func TestNarrowedPrefixes(t *testing.T) {
 	for model, not := range map[string]string{
 		"SD01M": "Amazon", "SDSTB02": "Amazon", "Z2 Plus": "Motorola", "Z28Pro": "Motorola", "SOLE_POP_S50": "Sony", "SOLO_Aspire": "Sony",
 		"E101GCM": "Medion", "P10S": "Medion", "X1013": "Medion", "X10S": "Medion", "5102O": "Alcatel", "Rio": "HTC", "Evolio X": "HTC",
-		"VERTEX Impress_Open": "HTC", "DREAMSTAR W2": "HTC", "Primo H8": "HTC", "Vision_Tab_10": "HTC", "Gemini Pro": "HTC", "Magic5 Pro": "HTC",
+		"TEL-74GIQ": "Huawei", "4K Google TV Stick": "Google", "VERTEX Impress_Open": "HTC", "DREAMSTAR W2": "HTC", "Primo H8": "HTC", "Vision_Tab_10": "HTC", "Gemini Pro": "HTC", "Magic5 Pro": "HTC",
 	} {
 		if b, _ := brandOfModel(model); b == not {
 			t.Errorf("brandOfModel(%q) = %q, want another maker or none", model, b)
