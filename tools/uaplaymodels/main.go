@@ -369,6 +369,11 @@ func recordBrand(r []string, spell map[string]string) string {
 		return "Google"
 	case brand == "SonyEricsson" && sonyNamedXperias[strings.ToLower(strings.TrimSpace(r[1]))]:
 		return "Sony"
+	case brand == "Alcatel" && strings.HasPrefix(strings.ToLower(r[1]), "tcl "):
+		// TCL Communication makes both brands and files both under
+		// "TCT (Alcatel)"; the marketing name says which one a device
+		// is sold under (6127A is the TCL 30E).
+		return "TCL"
 	case brand == "Fujitsu" && strings.HasPrefix(strings.ToLower(r[1]), "regza"):
 		// REGZA is Toshiba's brand: the REGZA Phones (IS04, T-01C) were
 		// Toshiba's, whose phone business went to Fujitsu in 2010, under

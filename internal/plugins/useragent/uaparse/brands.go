@@ -48,6 +48,13 @@ func huaweiModel(m string) bool {
 	if letters < 1 || letters > 3 || digits < 1 || digits > 3 || tail > 3 {
 		return false
 	}
+	if letters == 1 && digits == 1 && tail == 0 {
+		// Huawei writes one network letter with two digits ("L09",
+		// "W09"); a letter and one digit alone ("SKW-A0", "SAC-A0",
+		// "MES-B1") is Black Shark's, Coolpad's and other makers' in
+		// Google Play's list, which has no Huawei or Honor model so.
+		return false
+	}
 	for ; i < len(rest); i++ {
 		if !isLetter(rest[i]) && (rest[i] < '0' || rest[i] > '9') {
 			return false
@@ -153,8 +160,8 @@ func brandOfModel(model string) (brand, rest string) {
 		own := hasPrefixFold(lm, bp.brand)
 		if bp.digits || bp.shaped && !own {
 			// A whole model-code shape (Sharp's "509SH", Coby's
-			// "MID7012", DEXP's "F32G8000C") says more than the few
-			// leading characters of a model code ("508", "mid", "f3");
+			// "MID7012") says more than the few leading characters of
+			// a model code ("508", "mid");
 			// a model that starts with the maker's own name keeps it.
 			if b := modelCodeBrand(model); b != "" {
 				return b, model

@@ -154,3 +154,39 @@ func TestTCLNumbers(t *testing.T) {
 			map[string]string{"DeviceBrand": "Alcatel"}},
 	})
 }
+
+// TestNarrowedPrefixes checks the maker's own rows that stand for short
+// prefixes Google Play's list shows other makers use: the maker's models
+// keep their brand, and the other makers' models no longer take it.
+func TestNarrowedPrefixes(t *testing.T) {
+	ensureModel()
+	for model, want := range map[string]string{
+		"TEL-AN00": "Huawei", "TAG-L21": "Huawei", "SD4930UR": "Amazon", "Z2 Play": "Motorola", "Z2 Force": "Motorola", "E10319": "Medion", "P1061X": "Medion", "X1030X": "Medion",
+	} {
+		if b, _ := brandOfModel(model); b != want {
+			t.Errorf("brandOfModel(%q) = %q, want %q", model, b, want)
+		}
+	}
+	for model, not := range map[string]string{
+		"SD01M": "Amazon", "SDSTB02": "Amazon", "Z2 Plus": "Motorola", "Z28Pro": "Motorola", "SOLE_POP_S50": "Sony", "SOLO_Aspire": "Sony",
+		"E101GCM": "Medion", "P10S": "Medion", "X1013": "Medion", "X10S": "Medion", "5102O": "Alcatel", "Rio": "HTC", "Evolio X": "HTC",
+		"TEL-74GIQ": "Huawei", "4K Google TV Stick": "Google", "VERTEX Impress_Open": "HTC", "DREAMSTAR W2": "HTC", "Primo H8": "HTC", "Vision_Tab_10": "HTC", "Gemini Pro": "HTC", "Magic5 Pro": "HTC",
+	} {
+		if b, _ := brandOfModel(model); b == not {
+			t.Errorf("brandOfModel(%q) = %q, want another maker or none", model, b)
+		}
+	}
+}
+
+// TestHuaweiVariantShapes checks Huawei's series-and-variant shape against
+// other makers' models of three letters, a dash, a letter and one digit.
+func TestHuaweiVariantShapes(t *testing.T) {
+	for m, want := range map[string]bool{
+		"VNS-L21": true, "MAR-LX1M": true, "AGS-W09": true, "LYA-L0C": true, "ANA-AN00": true,
+		"SKW-A0": false, "SAC-A0": false, "MES-B1": false,
+	} {
+		if got := huaweiModel(m); got != want {
+			t.Errorf("huaweiModel(%q) = %v, want %v", m, got, want)
+		}
+	}
+}

@@ -92,6 +92,12 @@ func TestCatalogueExamples(t *testing.T) {
 		{"SO-02C", "SonyEricsson", "", ""},
 		// Toshiba's REGZA Phones, which the list files under Fujitsu.
 		{"T-01C", "Toshiba", "", ""},
+		// TCL's phones and tablets, which the list files under "TCT
+		// (Alcatel)" with a marketing name that starts with TCL; its
+		// Alcatels stay Alcatel's.
+		{"6127A", "TCL", "", ""},
+		{"A509DL", "TCL", "", ""},
+		{"7040N", "Alcatel", "", ""},
 		// A retailer's house brand, and a company's brand without the
 		// company's word.
 		{"RubikII7", "Turbo-X", "", ""},

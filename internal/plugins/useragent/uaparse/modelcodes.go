@@ -250,8 +250,8 @@ func modelCodeOf(model string) *modelCode {
 }
 
 // withShapes marks the prefixes of brands.tsv that a model-code shape of
-// another maker can start with ("mid" and Coby's "MID#{4}", "f3" and DEXP's
-// "F#{2}@#{4}@"): only for those does brandOfModel match the whole model
+// another maker can start with ("mid" and Coby's "MID#{4}"): only for
+// those does brandOfModel match the whole model
 // against the shapes, so that the models of other prefixes ("sm-") pay
 // nothing for the comparison.
 func withShapes(prefixes []brandPrefix) []brandPrefix {

@@ -128,7 +128,7 @@ func TestShapedPrefixes(t *testing.T) {
 	for _, bp := range brandPrefixes {
 		shaped[bp.prefix] = bp.shaped
 	}
-	for prefix, want := range map[string]bool{"mid": true, "f3": true, "h32": true, "sm-": false, "samsung": false, "nokia": false} {
+	for prefix, want := range map[string]bool{"mid": true, "lg": true, "sm-": false, "samsung": false, "nokia": false} {
 		if got, ok := shaped[prefix]; !ok || got != want {
 			t.Errorf("prefix %q: shaped %v (listed %v), want %v", prefix, got, ok, want)
 		}
@@ -136,6 +136,57 @@ func TestShapedPrefixes(t *testing.T) {
 	for model, want := range map[string]string{"MID7012": "Coby Kyros", "MID705": "Manta", "F32G8000C": "DEXP", "F3111": "Sony", "SM-G960F": "Samsung"} {
 		if b, _ := brandOfModel(model); b != want {
 			t.Errorf("brandOfModel(%q) = %q, want %q", model, b, want)
+		}
+	}
+}
+
+// TestSonySeriesDigits checks that Sony's model numbers are told by their
+// series digit, as Google Play's list shows them: other makers' numbers of
+// the same letter-and-digits shape, and short models that only start with
+// one of Sony's letters and a digit, are not Sony's.
+func TestSonySeriesDigits(t *testing.T) {
+	ensureModel()
+	for _, m := range []string{"C6903", "D2533", "E5823", "F8331", "G1109", "H9436", "J9110"} {
+		if b, _ := brandOfModel(m); b != "Sony" {
+			t.Errorf("brandOfModel(%q) = %q, want Sony", m, b)
+		}
+	}
+	for _, m := range []string{"C3600", "F4502", "E7533", "C11", "C1_Max", "E60w", "F5_Color_M5", "C50USY24F", "H32H5001SA"} {
+		if b, _ := brandOfModel(m); b == "Sony" {
+			t.Errorf("brandOfModel(%q) = Sony, want another maker or none", m)
+		}
+	}
+}
+
+// TestCatNumbers checks that only the numbers of Caterpillar's phones are
+// CAT's: other makers' S numbers and the models that only start with S3,
+// S4, S6, T2 or B3 are not.
+func TestCatNumbers(t *testing.T) {
+	ensureModel()
+	for _, m := range []string{"S42", "S48c", "S61", "S75", "Cat S62 Pro"} {
+		if b, _ := brandOfModel(m); b != "CAT" {
+			t.Errorf("brandOfModel(%q) = %q, want CAT", m, b)
+		}
+	}
+	for _, m := range []string{"S35", "S55", "S59", "S3_Pro", "S4020", "S452+", "S6", "T2000", "B3-A40"} {
+		if b, _ := brandOfModel(m); b == "CAT" {
+			t.Errorf("brandOfModel(%q) = CAT, want another maker or none", m)
+		}
+	}
+}
+
+// TestLGVerizonNumbers checks LG's VK and VS numbers for Verizon against
+// other makers' models that start with the same two letters.
+func TestLGVerizonNumbers(t *testing.T) {
+	ensureModel()
+	for _, m := range []string{"VK810", "VS985", "VS415PP", "VS980 4G", "VS995"} {
+		if b, _ := brandOfModel(m); b != "LG" {
+			t.Errorf("brandOfModel(%q) = %q, want LG", m, b)
+		}
+	}
+	for _, m := range []string{"VK700X", "vk6735", "VK-740-BL", "vKB011B", "VS5012", "VSD221"} {
+		if b, _ := brandOfModel(m); b == "LG" {
+			t.Errorf("brandOfModel(%q) = LG, want another maker or none", m)
 		}
 	}
 }
