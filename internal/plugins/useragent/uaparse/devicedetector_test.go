@@ -956,15 +956,15 @@ func scoreYauaaPart(t *testing.T, part int) devScore {
 // check parts' failures are never printed.
 var checkFloors = map[string]map[string]float64{
 	"device-detector": {
-		"core": 95.6, "DeviceClass": 94.2, "DeviceBrand": 84.5, "DeviceName": 85.3,
-		"OperatingSystemName": 98.4, "OperatingSystemVersion": 98.5, "LayoutEngineName": 99.0,
-		"LayoutEngineVersionMajor": 99.3, "AgentClass": 89.2, "AgentName": 98.3, "AgentVersionMajor": 99.1,
+		"core": 95.9, "DeviceClass": 94.5, "DeviceBrand": 85.6, "DeviceName": 86.9,
+		"OperatingSystemName": 98.5, "OperatingSystemVersion": 98.6, "LayoutEngineName": 99.1,
+		"LayoutEngineVersionMajor": 99.4, "AgentClass": 89.2, "AgentName": 98.4, "AgentVersionMajor": 99.2,
 	},
 	"yauaa-dev": {
-		"core": 98.3, "DeviceClass": 98.6, "DeviceBrand": 97.7, "DeviceName": 96.4,
-		"OperatingSystemClass": 99.0, "OperatingSystemName": 99.0, "OperatingSystemVersion": 98.6,
+		"core": 98.3, "DeviceClass": 98.6, "DeviceBrand": 97.7, "DeviceName": 96.5,
+		"OperatingSystemClass": 99.1, "OperatingSystemName": 99.0, "OperatingSystemVersion": 98.7,
 		"LayoutEngineClass": 99.2, "LayoutEngineName": 98.6, "LayoutEngineVersionMajor": 98.8,
-		"AgentClass": 98.1, "AgentName": 96.8, "AgentVersionMajor": 97.6,
+		"AgentClass": 98.4, "AgentName": 97.0, "AgentVersionMajor": 97.8,
 	},
 }
 
