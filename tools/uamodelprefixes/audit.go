@@ -2,19 +2,14 @@ package main
 
 import (
 	"bufio"
-	"compress/gzip"
-	"encoding/binary"
-	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf16"
 
 	"github.com/weir-streams/weir/internal/plugins/useragent/uaparse"
+	"github.com/weir-streams/weir/tools/internal/playdevices"
 )
 
 // catalogue is the evidence a prefix row is checked against: the models
@@ -56,7 +51,7 @@ func readCatalogue(catalogPath, listPath string) (*catalogue, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read catalogue: %w", err)
 	}
-	records, err := readList(listPath)
+	records, err := playdevices.Read(listPath)
 	if err != nil {
 		return nil, err
 	}
@@ -74,46 +69,6 @@ func readCatalogue(catalogPath, listPath string) (*catalogue, error) {
 	}
 	sort.Strings(c.models)
 	return c, nil
-}
-
-// readList reads Google's CSV (retail brand, marketing name, device,
-// model), which is UTF-16 with a byte order mark, gzip compressed as it is
-// kept in testdata.
-func readList(path string) ([][]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open device list: %w", err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("read device list: %w", err)
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, fmt.Errorf("read device list: %w", err)
-	}
-	if len(raw) < 2 || len(raw)%2 != 0 || !(raw[0] == 0xff && raw[1] == 0xfe || raw[0] == 0xfe && raw[1] == 0xff) {
-		return nil, errors.New("device list: not UTF-16 with a byte order mark")
-	}
-	order := binary.ByteOrder(binary.LittleEndian)
-	if raw[0] == 0xfe {
-		order = binary.BigEndian
-	}
-	u := make([]uint16, 0, len(raw)/2-1)
-	for i := 2; i < len(raw); i += 2 {
-		u = append(u, order.Uint16(raw[i:]))
-	}
-	r := csv.NewReader(strings.NewReader(string(utf16.Decode(u))))
-	r.FieldsPerRecord = 4
-	records, err := r.ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("parse device list: %w", err)
-	}
-	if len(records) == 0 {
-		return nil, errors.New("device list: empty")
-	}
-	return records[1:], nil
 }
 
 // each calls f with the maker of each model of the list that starts with
@@ -180,19 +135,8 @@ func sameMaker(b, brand string) bool {
 			return true
 		}
 	}
-	fb, fr := fold(b), fold(brand)
+	fb, fr := playdevices.Fold(b), playdevices.Fold(brand)
 	return fb == fr || fb != "" && fr != "" && (strings.HasPrefix(fb, fr) || strings.HasPrefix(fr, fb))
-}
-
-// fold is a name's letters and digits in lower case.
-func fold(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // Thresholds of the catalogue check: a prefix is contradicted when the

@@ -19,18 +19,15 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
-	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf16"
 
 	"github.com/weir-streams/weir/internal/plugins/useragent/uaparse"
+	"github.com/weir-streams/weir/tools/internal/playdevices"
 )
 
 // Default paths, relative to the repository's root.
@@ -168,7 +165,7 @@ func run(w io.Writer, in string, spellingTables ...string) error {
 			return err
 		}
 	}
-	records, err := readList(in)
+	records, err := playdevices.Read(in)
 	if err != nil {
 		return err
 	}
@@ -208,58 +205,6 @@ const header = `# Android models by the model name a device reports (Build.MODEL
 #   go run ./tools/uaplaymodels > internal/plugins/useragent/uaparse/tables/catalog/android_models.tsv
 `
 
-// readList reads Google's CSV, which is UTF-16 with a byte order mark,
-// gzip compressed as it is kept in testdata.
-func readList(path string) ([][]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open device list: %w", err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("read device list: %w", err)
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, fmt.Errorf("read device list: %w", err)
-	}
-	text, err := decodeUTF16(raw)
-	if err != nil {
-		return nil, err
-	}
-	r := csv.NewReader(strings.NewReader(text))
-	r.FieldsPerRecord = 4
-	records, err := r.ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("parse device list: %w", err)
-	}
-	if len(records) == 0 || strings.Join(records[0], ",") != "Retail Branding,Marketing Name,Device,Model" {
-		return nil, errors.New("device list: unexpected header")
-	}
-	return records[1:], nil
-}
-
-// decodeUTF16 decodes little- or big-endian UTF-16 with a byte order mark.
-func decodeUTF16(b []byte) (string, error) {
-	if len(b) < 2 || len(b)%2 != 0 {
-		return "", errors.New("device list: not UTF-16")
-	}
-	little := b[0] == 0xff && b[1] == 0xfe
-	if !little && !(b[0] == 0xfe && b[1] == 0xff) {
-		return "", errors.New("device list: no UTF-16 byte order mark")
-	}
-	u := make([]uint16, 0, len(b)/2-1)
-	for i := 2; i < len(b); i += 2 {
-		if little {
-			u = append(u, uint16(b[i])|uint16(b[i+1])<<8)
-		} else {
-			u = append(u, uint16(b[i])<<8|uint16(b[i+1]))
-		}
-	}
-	return string(utf16.Decode(u)), nil
-}
-
 // readSpellings adds the brand column (the second) of an analyzer table to
 // spell, by the brand's letters and digits in lower case.
 func readSpellings(path string, spell map[string]string) error {
@@ -273,7 +218,7 @@ func readSpellings(path string, spell map[string]string) error {
 		}
 		cols := strings.Split(line, "\t")
 		if len(cols) > 1 {
-			if k := fold(cols[1]); spell[k] == "" {
+			if k := playdevices.Fold(cols[1]); spell[k] == "" {
 				spell[k] = cols[1]
 			}
 		}
@@ -347,17 +292,6 @@ func catalogue(records [][]string, spell map[string]string) (entries []entry, dr
 	return entries, dropped, droppedDevices
 }
 
-// fold is a brand's letters and digits in lower case.
-func fold(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
 // recordBrand is the brand a device of the list (retail brand, marketing
 // name, device, model) is sold under, in the analyzer's name for it.
 func recordBrand(r []string, spell map[string]string) string {
@@ -400,7 +334,7 @@ func brandName(retail string, spell map[string]string) string {
 	if retail == "" {
 		return ""
 	}
-	if s, ok := spell[fold(retail)]; ok {
+	if s, ok := spell[playdevices.Fold(retail)]; ok {
 		return s
 	}
 	if strings.ToUpper(retail) == retail && len(retail) > 3 {
