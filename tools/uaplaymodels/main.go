@@ -115,6 +115,17 @@ var playBrandNames = map[string]string{
 	"SSmooth":                  "Smooth Mobile",
 	// A retailer that lists its house brand's devices under its own name.
 	"Plaisio": "Turbo-X",
+	// Product lines and sub-brands the list files as retail brands, by
+	// the maker they are sold under: Microsoft's Surface Duo, Gigabyte's
+	// GSmart phones, Coolpad's Dazen, Sky Devices' Elite phones (SKY EVO),
+	// and the spellings of öwn (OwnMobile) and F150 (IIIF150) that their
+	// model names write otherwise ("OWN FUN 6", "Air1 Pro").
+	"Surface":   "Microsoft",
+	"GSmart":    "Gigabyte",
+	"dazen":     "Coolpad",
+	"SKY EVO":   "Sky",
+	"OwnMobile": "öwn",
+	"IIIF150":   "F150",
 }
 
 // sonyNamedXperias are the marketing names of the Xperia devices launched

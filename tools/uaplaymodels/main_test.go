@@ -36,6 +36,7 @@ func TestBrandName(t *testing.T) {
 		{"MLS Innovation", "MLS"},    // a company's word dropped
 		{"Famous Fones", "Famous"},   // the same, spelt with an F
 		{"Plaisio", "Turbo-X"},       // a retailer's house brand
+		{"GSmart", "Gigabyte"},       // a maker's product line
 		{"UMIDIGI", "Umidigi"},       // capitals as the analyzer writes a maker's name
 		{"BLU", "BLU"},               // three letters stay
 		{"Tecno", "Tecno"},           // mapped before the spellings

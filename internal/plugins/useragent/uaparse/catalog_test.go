@@ -102,6 +102,10 @@ func TestCatalogueExamples(t *testing.T) {
 		// company's word.
 		{"RubikII7", "Turbo-X", "", ""},
 		{"Famous 5Plus", "Famous", "", ""},
+		// A product line or sub-brand the list files as a retail
+		// brand, by its maker (GSmart, SKY EVO).
+		{"Akta_A4", "Gigabyte", "", ""},
+		{"Elite L55", "Sky", "", ""},
 	} {
 		ua := "Mozilla/5.0 (Linux; Android 10; " + tc.model + ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36"
 		r := a.Analyze(ua)
