@@ -157,7 +157,7 @@ var companyWords = []string{" Innovation", " Trading", " Electronics", " Phones"
 // on blueline", "rosemary").
 type entry struct {
 	key, brand, class string
-	device            bool
+	device, bare      bool
 }
 
 func main() {
@@ -181,14 +181,17 @@ func run(w io.Writer, in string, spellingTables ...string) error {
 		return err
 	}
 	entries, dropped, droppedDevices := catalogue(records, spell)
-	models := 0
+	models, bare := 0, 0
 	for _, e := range entries {
-		if !e.device {
+		switch {
+		case e.bare:
+			bare++
+		case !e.device:
 			models++
 		}
 	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, header, models, len(entries)-models, dropped, droppedDevices)
+	fmt.Fprintf(bw, header, models, len(entries)-models-bare, bare, dropped, droppedDevices)
 	for _, e := range entries {
 		class := e.class
 		if class == "" {
@@ -196,6 +199,10 @@ func run(w io.Writer, in string, spellingTables ...string) error {
 		}
 		if e.device {
 			fmt.Fprintf(bw, "%s\t%s\t%s\tdevice\n", e.key, e.brand, class)
+			continue
+		}
+		if e.bare {
+			fmt.Fprintf(bw, "%s\t%s\t%s\tbare\n", e.key, e.brand, class)
 			continue
 		}
 		fmt.Fprintf(bw, "%s\t%s\t%s\n", e.key, e.brand, class)
@@ -208,10 +215,11 @@ const header = `# Android models by the model name a device reports (Build.MODEL
 # model in lower case without spaces, dashes and underscores), brand (the analyzer's name for the
 # maker), class (Tablet or TV where the marketing name says so, else "-"), and "device" on a row
 # keyed by a device's code name (Build.DEVICE, in lower case in the list) that no model is named,
-# which custom systems and some firmware report as the model. Sorted by key, one row per key, so
-# that the analyzer finds a model by binary search in the embedded text without building
-# anything. %d models and %d code names; %d models and %d code names named by more than one brand
-# are left out.
+# which custom systems and some firmware report as the model, and "bare" on a row keyed by a
+# model code the list writes after its maker's name ("ZTE A2022P"), without it. Sorted by key,
+# one row per key, so that the analyzer finds a model by binary search in the embedded text
+# without building anything. %d models, %d code names and %d bare codes; %d models and %d code
+# names named by more than one brand are left out.
 # Made by tools/uaplaymodels; do not edit by hand:
 #   go run ./tools/uaplaymodels > internal/plugins/useragent/uaparse/tables/catalog/android_models.tsv
 `
@@ -299,9 +307,84 @@ func catalogue(records [][]string, spell map[string]string) (entries []entry, dr
 		}
 		entries = append(entries, *e)
 	}
+	entries = append(entries, bareEntries(records, spell, byKey, ambiguous, devices)...)
 	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
 	return entries, dropped, droppedDevices
 }
+
+// bareEntries are the models the list writes after the maker's name
+// ("ZTE A2022P", "Lenovo A7600-H", "Micromax AQ5001"), keyed without it:
+// the same devices report the bare code too, in other firmware or
+// markets ("A2022P", "A7600-H"). Only a code counts, letters and digits
+// of four characters or more: a marketing name without its maker ("Note
+// 9", "Titan", "X6 Pro") is as likely another maker's. A key that is a
+// model's or a code name's, or that two brands name, is left out.
+func bareEntries(records [][]string, spell map[string]string, byKey map[string]*entry, ambiguous map[string]bool, devices map[string]*entry) []entry {
+	bare := map[string]*entry{}
+	ambiguousBare := map[string]bool{}
+	for _, r := range records {
+		brand := recordBrand(r, spell)
+		if brand == "" {
+			continue
+		}
+		rest, ok := afterMakerName(strings.TrimSpace(r[3]), strings.TrimSpace(r[0]), brand)
+		key := uaparse.CatalogueKey(rest)
+		if !ok || !bareCode(rest, key) || byKey[key] != nil || ambiguous[key] || devices[key] != nil {
+			continue
+		}
+		class := classOf(r[1]+" "+r[3], r[0])
+		e, seen := bare[key]
+		switch {
+		case !seen:
+			bare[key] = &entry{key: key, brand: brand, class: class, bare: true}
+		case e.brand != brand:
+			ambiguousBare[key] = true
+		case e.class != class:
+			e.class = ""
+		}
+	}
+	var entries []entry
+	for k, e := range bare {
+		if !ambiguousBare[k] {
+			entries = append(entries, *e)
+		}
+	}
+	return entries
+}
+
+// afterMakerName is the model after the maker's name (the list's retail
+// brand or the analyzer's name for it) and a space, dash or underscore.
+func afterMakerName(model string, names ...string) (string, bool) {
+	for _, n := range names {
+		if len(model) > len(n)+1 && strings.EqualFold(model[:len(n)], n) && strings.ContainsRune(" -_", rune(model[len(n)])) {
+			return strings.TrimSpace(model[len(n)+1:]), true
+		}
+	}
+	return "", false
+}
+
+// bareCode reports whether a model without its maker's name is a model
+// code: a letter and a digit in a key of four to 24 characters and no
+// punctuation a model code has not (commas, brackets, slashes), and no
+// word of a marketing name (Pro, Max, Plus, Lite, Mini, Ultra, Neo, Prime,
+// Note, Power) after its series and number ("X6 Pro", "P8 Max").
+func bareCode(rest, key string) bool {
+	if len(key) < 4 || len(key) > 24 || strings.ContainsAny(key, ",()/\t\"") || !strings.ContainsAny(key, "0123456789") || strings.IndexFunc(key, unicode.IsLetter) < 0 {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(rest), func(r rune) bool { return r == ' ' || r == '-' || r == '_' }) {
+		for _, m := range marketingWords {
+			if strings.HasSuffix(w, m) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// marketingWords are the words of marketing names that end a word of a
+// model ("X6pro", "P8 Max").
+var marketingWords = []string{"pro", "max", "plus", "lite", "mini", "ultra", "neo", "prime", "note", "power"}
 
 // recordBrand is the brand a device of the list (retail brand, marketing
 // name, device, model) is sold under, in the analyzer's name for it.

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/weir-streams/weir/internal/plugins/useragent/uaparse"
 )
 
 // TestCatalogueUpToDate checks that the committed catalogue is what the
@@ -63,6 +65,27 @@ func TestClassOf(t *testing.T) {
 	} {
 		if got := classOf(tc.name, tc.maker); got != tc.want {
 			t.Errorf("classOf(%q, %q) = %q, want %q", tc.name, tc.maker, got, tc.want)
+		}
+	}
+}
+
+func TestBareCode(t *testing.T) {
+	for _, tc := range []struct {
+		model, maker string
+		want         bool
+	}{
+		{"ZTE A2022P", "ZTE", true},
+		{"Lenovo A7600-H", "Lenovo", true},
+		{"Micromax AQ5001", "Micromax", true},
+		{"Nokia G50", "Nokia", false},        // too short for a code
+		{"Infinix S2 Pro", "Infinix", false}, // a marketing name
+		{"Meizu Note 9", "Meizu", false},     // the same
+		{"Pixus Titan", "Pixus", false},      // no digit
+		{"Lava", "Lava", false},              // nothing after the maker's name
+	} {
+		rest, ok := afterMakerName(tc.model, tc.maker)
+		if got := ok && bareCode(rest, uaparse.CatalogueKey(rest)); got != tc.want {
+			t.Errorf("%q: bare code %v, want %v", tc.model, got, tc.want)
 		}
 	}
 }

@@ -26,10 +26,12 @@ import (
 var androidModels string
 
 // catalogRow is a row of the catalogue. A device row is keyed by a
-// device's code name ("kenzo", "j5y17lte") rather than a model name.
+// device's code name ("kenzo", "j5y17lte") rather than a model name; a
+// bare row by a model code the list writes after its maker's name
+// ("ZTE A2022P"), which the device also reports without it.
 type catalogRow struct {
 	brand, class string
-	device       bool
+	device, bare bool
 }
 
 // catalogKeyLongest is the longest model name looked up; longer ones are
@@ -91,6 +93,8 @@ func catalogLookup(model string) (catalogRow, bool) {
 			r := catalogRow{brand: rest[:t], class: rest[t+1:]}
 			if c, ok := strings.CutSuffix(r.class, "\tdevice"); ok {
 				r.class, r.device = c, true
+			} else if c, ok := strings.CutSuffix(r.class, "\tbare"); ok {
+				r.class, r.bare = c, true
 			}
 			if r.class == "-" {
 				r.class = ""
@@ -229,9 +233,14 @@ func catalogStart(text string) int {
 // seller's name, whatever brand it starts with). A model written with
 // capitals that is also some device's code name ("Vienna", "Presto") is
 // more likely another maker's model of that name.
+//
+// A bare row (a code the list writes after its maker's name, "ZTE
+// A2022P") counts only where no earlier rule found a maker: the list's
+// makers write their names before their codes, so the bare code is
+// weaker evidence than the whole model's row.
 func (s *state) catalogFacts(model string, codeName, hasClass bool, prefix modelPrefix, hasPrefix bool, brand, rest *string) (classSet bool) {
 	row, ok := catalogLookup(model)
-	if !ok || row.device && !codeName && hasUpper(model) {
+	if !ok || row.device && !codeName && hasUpper(model) || row.bare && *brand != "" {
 		return false
 	}
 	if hasPrefix && prefix.brand != row.brand {

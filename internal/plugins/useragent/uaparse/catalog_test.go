@@ -17,11 +17,11 @@ func TestCatalogueWellFormed(t *testing.T) {
 	prev := ""
 	for i, line := range rows {
 		cols := strings.Split(line, "\t")
-		if len(cols) == 4 && cols[3] == "device" {
+		if len(cols) == 4 && (cols[3] == "device" || cols[3] == "bare") {
 			cols = cols[:3]
 		}
 		if len(cols) != 3 {
-			t.Fatalf("row %d %q: %d columns, want 3, or 4 with device", i, line, len(cols))
+			t.Fatalf("row %d %q: %d columns, want 3, or 4 with device or bare", i, line, len(cols))
 		}
 		key, brand, class := cols[0], cols[1], cols[2]
 		if key <= prev {
@@ -106,6 +106,12 @@ func TestCatalogueExamples(t *testing.T) {
 		// brand, by its maker (GSmart, SKY EVO).
 		{"Akta_A4", "Gigabyte", "", ""},
 		{"Elite L55", "Sky", "", ""},
+		// A code the list writes after its maker's name ("ZTE A2022P",
+		// "Lenovo A7600-H"), reported bare; a marketing name so written
+		// ("Nokia G50") is not taken bare.
+		{"A2022P", "ZTE", "ZTE A2022P", ""},
+		{"A7600-H", "Lenovo", "", ""},
+		{"G50", "Unknown", "", ""},
 	} {
 		ua := "Mozilla/5.0 (Linux; Android 10; " + tc.model + ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36"
 		r := a.Analyze(ua)
