@@ -240,6 +240,9 @@ func catalogStart(text string) int {
 // weaker evidence than the whole model's row.
 func (s *state) catalogFacts(model string, codeName, hasClass bool, prefix modelPrefix, hasPrefix bool, brand, rest *string) (classSet bool) {
 	row, ok := catalogLookup(model)
+	if !ok && codeName && *brand == "" {
+		row, ok = codeNameFamily(model)
+	}
 	if !ok || row.device && !codeName && hasUpper(model) || row.bare && *brand != "" {
 		return false
 	}
@@ -262,6 +265,53 @@ func (s *state) catalogFacts(model string, codeName, hasClass bool, prefix model
 		classSet = true
 	}
 	return classSet
+}
+
+// codeNameFamily finds the device a custom system's code name stands for
+// where the catalogue has not the code name itself, by the two ways makers
+// and custom systems vary a code name: the device's code names of its
+// variants start with it ("osprey" of LineageOS, "osprey_umts" and
+// "osprey_u2" in Google's list; "A6020", "A6020a40"), which must all name
+// one maker, or it is a listed code name with a region's or carrier's
+// suffix of up to three letters ("serranoltexx", Samsung's international
+// "xx" after "serranolte"). The code name keeps five characters at least;
+// only device rows count. It runs only for a code name behind a custom
+// system's tag that no rule gave a maker, which few user agents carry.
+func codeNameFamily(model string) (catalogRow, bool) {
+	var buf [catalogKeyLongest]byte
+	k, ok := catalogKey(model, buf[:0])
+	b, inBucket := catalogBucket(k)
+	if !ok || len(k) < 5 || !inBucket {
+		return catalogRow{}, false
+	}
+	var family catalogRow
+	found := false
+	for i := int(catalogIndex[b]); i < int(catalogIndex[b+1]); i++ {
+		row := catalogRowText(i)
+		if len(row) <= len(k) || compareKey(k, row[:len(k)]) != 0 {
+			continue
+		}
+		r, ok := catalogLookup(row[:strings.IndexByte(row, '\t')])
+		switch {
+		case !ok || !r.device:
+			return catalogRow{}, false
+		case !found:
+			family, found = r, true
+		case r.brand != family.brand:
+			return catalogRow{}, false
+		case r.class != family.class:
+			family.class = ""
+		}
+	}
+	if found {
+		return family, true
+	}
+	for n := len(model) - 1; n >= len(model)-3 && n >= 5; n-- {
+		if r, ok := catalogLookup(model[:n]); ok && r.device && isLetter(model[n]) && allLetters(model[n:]) {
+			return r, true
+		}
+	}
+	return catalogRow{}, false
 }
 
 // compareKey compares a key with a row's key byte by byte, as

@@ -85,6 +85,13 @@ func TestCatalogueExamples(t *testing.T) {
 		{"lineage_j5y17lte", "Samsung", "", ""},
 		{"AOSP on Manta", "Google", "", ""},
 		{"Vienna", "BlackBerry", "", ""},
+		// A custom system's code name the list has only as the start of
+		// its variants' code names, or with a region's suffix; one it
+		// does not know stays unknown.
+		{"lineage_osprey", "Motorola", "", ""},
+		{"lineage_A6020", "Lenovo", "", ""},
+		{"lineage_serranoltexx", "Samsung", "", ""},
+		{"lineage_zzzzzz", "Unknown", "", ""},
 		// The Xperia devices launched under Sony's name, which Google's
 		// list files under Sony Ericsson; the older ones stay its.
 		{"SO-04D", "Sony", "", ""},
