@@ -240,8 +240,23 @@ func catalogStart(text string) int {
 // weaker evidence than the whole model's row.
 func (s *state) catalogFacts(model string, codeName, hasClass bool, prefix modelPrefix, hasPrefix bool, brand, rest *string) (classSet bool) {
 	row, ok := catalogLookup(model)
-	if !ok && codeName && *brand == "" {
+	switch {
+	case ok || *brand != "":
+	case codeName:
 		row, ok = codeNameFamily(model)
+	case variantLetter(model):
+		// A variant's letter after the code ("SO51Aa", "A239s"):
+		// of the listed models so written whose code the list also
+		// has without the letter, 97 % are the same maker's.
+		code := model[:len(model)-1]
+		if row, ok = catalogLookup(code); row.device {
+			ok = false
+		}
+		if mc := modelCodeOf(code); ok && mc != nil && mc.subBrand {
+			// The code's shape names a sub-brand the catalogue
+			// files under its company ("NX529Jq" of Nubia, ZTE's).
+			row.brand = mc.brand
+		}
 	}
 	if !ok || row.device && !codeName && hasUpper(model) || row.bare && *brand != "" {
 		return false
@@ -312,6 +327,21 @@ func codeNameFamily(model string) (catalogRow, bool) {
 		}
 	}
 	return catalogRow{}, false
+}
+
+// variantLetter reports a model code of five characters or more, with a
+// digit, that ends in a lower case letter after a digit or a capital: the
+// letter makers add for a variant of a model ("SO51Aa", "A239s",
+// "LG-D855k").
+func variantLetter(model string) bool {
+	n := len(model)
+	if n < 5 || model[n-1] < 'a' || model[n-1] > 'z' {
+		return false
+	}
+	if c := model[n-2]; !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z') {
+		return false
+	}
+	return strings.IndexAny(model, "0123456789") >= 0
 }
 
 // compareKey compares a key with a row's key byte by byte, as

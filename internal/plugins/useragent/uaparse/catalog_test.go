@@ -79,6 +79,10 @@ func TestCatalogueExamples(t *testing.T) {
 		{"Z160", "Acer", "Acer Z160", ""},
 		// A shape flagged sub-brand outranks the catalogue's maker.
 		{"NX563J", "Nubia", "Nubia NX563J", ""},
+		// A variant's letter after a listed code; a sub-brand's shape
+		// still names the sub-brand.
+		{"SO51Aa", "Sony", "", ""},
+		{"NX529Jq", "Nubia", "", ""},
 		// A device's code name, as firmware and custom systems report
 		// it; written with capitals, a code name is not taken for one.
 		{"rosemary", "Xiaomi", "", ""},
