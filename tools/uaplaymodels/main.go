@@ -126,6 +126,18 @@ var playBrandNames = map[string]string{
 	"SKY EVO":   "Sky",
 	"OwnMobile": "öwn",
 	"IIIF150":   "F150",
+	// Brands the list spells otherwise than they write themselves (iQ&T,
+	// waipu.tv, i.safe MOBILE), a maker's store or line under its own
+	// name (Hi-online of Hi, geaneePro of Geanee, 8849, Unihertz's rugged
+	// phones) and ZUK, Lenovo's brand for China.
+	"iQandT":        "iQ&T",
+	"waiputv":       "waipu.tv",
+	"Isafe":         "iSafe Mobile",
+	"i.safe MOBILE": "iSafe Mobile",
+	"Hi-online":     "Hi",
+	"geaneePro":     "Geanee",
+	"8849":          "Unihertz",
+	"Zuk":           "Lenovo",
 }
 
 // sonyNamedXperias are the marketing names of the Xperia devices launched

@@ -39,6 +39,7 @@ func TestBrandName(t *testing.T) {
 		{"Famous Fones", "Famous"},   // the same, spelt with an F
 		{"Plaisio", "Turbo-X"},       // a retailer's house brand
 		{"GSmart", "Gigabyte"},       // a maker's product line
+		{"iQandT", "iQ&T"},           // the brand's own spelling
 		{"UMIDIGI", "Umidigi"},       // capitals as the analyzer writes a maker's name
 		{"BLU", "BLU"},               // three letters stay
 		{"Tecno", "Tecno"},           // mapped before the spellings
