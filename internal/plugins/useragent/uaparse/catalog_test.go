@@ -137,3 +137,27 @@ func TestCatalogueExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogueAppSyntaxes checks the apps' syntaxes that write a device
+// without its maker, which only the catalogue names.
+func TestCatalogueAppSyntaxes(t *testing.T) {
+	a := New(Options{})
+	for _, tc := range []struct{ ua, brand, name string }{
+		// The code name as a product after the system's.
+		{"Pandora/2401.1 Android/13 beyond1q (ExoPlayerLib1.5.14.1)", "Samsung", "Samsung BEYOND1Q"},
+		// The model first in the comment of an app named for Android.
+		{"Pinterest for Android/10.1.0 (H270; 12)", "DEXP", "DEXP H270"},
+		// The model first in a comment whose next entry is the system.
+		{"PodcastPlayer/3.1 (S40Pro; Android 11)", "Doogee", "Doogee S40PRO"},
+		// A capitalised word is no code name.
+		{"Pandora/2401.1 Android/13 Mobile (ExoPlayerLib1.5.14.1)", "Unknown", ""},
+	} {
+		r := a.Analyze(tc.ua)
+		if got := r.Get("DeviceBrand"); got != tc.brand {
+			t.Errorf("%s: DeviceBrand %q, want %q", tc.ua, got, tc.brand)
+		}
+		if got := r.Get("DeviceName"); tc.name != "" && got != tc.name {
+			t.Errorf("%s: DeviceName %q, want %q", tc.ua, got, tc.name)
+		}
+	}
+}
