@@ -138,6 +138,12 @@ var playBrandNames = map[string]string{
 	"geaneePro":     "Geanee",
 	"8849":          "Unihertz",
 	"Zuk":           "Lenovo",
+	// UMX is Unimax's brand for its prepaid phones; VNPT Technology and
+	// Unnion Technologies sell under the company's whole name, which the
+	// company words would cut.
+	"Umx(Ultimate Mobile Experience)": "Unimax",
+	"VNPT Technology":                 "VNPT Technology",
+	"Unnion Technologies":             "Unnion Technologies",
 }
 
 // sonyNamedXperias are the marketing names of the Xperia devices launched
