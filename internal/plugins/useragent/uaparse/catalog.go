@@ -91,10 +91,14 @@ func catalogLookup(model string) (catalogRow, bool) {
 				return catalogRow{}, false
 			}
 			r := catalogRow{brand: rest[:t], class: rest[t+1:]}
-			if c, ok := strings.CutSuffix(r.class, "\tdevice"); ok {
-				r.class, r.device = c, true
-			} else if c, ok := strings.CutSuffix(r.class, "\tbare"); ok {
-				r.class, r.bare = c, true
+			// Only the markers "device" and "bare" end in 'e': the
+			// classes end in '-', 't' and 'V'.
+			if n := len(r.class); n > 0 && r.class[n-1] == 'e' {
+				if c, ok := strings.CutSuffix(r.class, "\tdevice"); ok {
+					r.class, r.device = c, true
+				} else if c, ok := strings.CutSuffix(r.class, "\tbare"); ok {
+					r.class, r.bare = c, true
+				}
 			}
 			if r.class == "-" {
 				r.class = ""
@@ -341,7 +345,7 @@ func variantLetter(model string) bool {
 	if c := model[n-2]; !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z') {
 		return false
 	}
-	return strings.IndexAny(model, "0123456789") >= 0
+	return strings.ContainsAny(model, "0123456789")
 }
 
 // compareKey compares a key with a row's key byte by byte, as

@@ -1222,8 +1222,11 @@ func modelAfterPrefix(model, found string) (m, brand, rest string, ok bool) {
 // model field is.
 func (s *state) modelElsewhere() (model string, reference bool) {
 	p := s.p
-	if m, ok := appDeviceModel(p); ok {
-		return m, true
+	if !s.mozilla {
+		// Apps' own syntaxes; a browser's Mozilla/5.0 has none of them.
+		if m, ok := appDeviceModel(p); ok {
+			return m, true
+		}
 	}
 	bare := "" // a brand without a model, used only if no model is found
 	for i, e := range p.entries {
