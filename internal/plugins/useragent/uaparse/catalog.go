@@ -290,8 +290,10 @@ func (s *state) catalogFacts(model string, codeName, hasClass bool, prefix model
 // where the catalogue has not the code name itself, by the two ways makers
 // and custom systems vary a code name: the device's code names of its
 // variants start with it ("osprey" of LineageOS, "osprey_umts" and
-// "osprey_u2" in Google's list; "A6020", "A6020a40"), which must all name
-// one maker, or it is a listed code name with a region's or carrier's
+// "osprey_u2" in Google's list; "A6020", "A6020a40"), two at least, which
+// must all name one maker (a single longer code name may be the only row
+// left of a code name two makers used, which the catalogue leaves out),
+// or it is a listed code name with a region's or carrier's
 // suffix of up to three letters ("serranoltexx", Samsung's international
 // "xx" after "serranolte"). The code name keeps five characters at least;
 // only device rows count. It runs only for a code name behind a custom
@@ -304,7 +306,7 @@ func codeNameFamily(model string) (catalogRow, bool) {
 		return catalogRow{}, false
 	}
 	var family catalogRow
-	found := false
+	found := 0
 	for i := int(catalogIndex[b]); i < int(catalogIndex[b+1]); i++ {
 		row := catalogRowText(i)
 		if len(row) <= len(k) || compareKey(k, row[:len(k)]) != 0 {
@@ -314,15 +316,16 @@ func codeNameFamily(model string) (catalogRow, bool) {
 		switch {
 		case !ok || !r.device:
 			return catalogRow{}, false
-		case !found:
-			family, found = r, true
+		case found == 0:
+			family = r
 		case r.brand != family.brand:
 			return catalogRow{}, false
 		case r.class != family.class:
 			family.class = ""
 		}
+		found++
 	}
-	if found {
+	if found > 1 {
 		return family, true
 	}
 	for n := len(model) - 1; n >= len(model)-3 && n >= 5; n-- {
