@@ -144,6 +144,21 @@ var playBrandNames = map[string]string{
 	"Umx(Ultimate Mobile Experience)": "Unimax",
 	"VNPT Technology":                 "VNPT Technology",
 	"Unnion Technologies":             "Unnion Technologies",
+	// Brands the list names with a word the analyzer's tables do not
+	// write: the company's or a line's ("Tecno Mobile", "HumaxDigital",
+	// "FPT Telecom", "Dialog Blaze"), the kind of device ("Sansui TV",
+	// "Smart-Tech TV") or the meaning of the name ("IMO(In My Opinion)").
+	"Tecno Mobile":       "Tecno",
+	"IMO(In My Opinion)": "IMO Mobile",
+	"HumaxDigital":       "Humax",
+	"FPT Telecom":        "FPT",
+	"Dunns":              "DUNNS Mobile",
+	"IVA Mobile":         "iVA",
+	"Dialog Blaze":       "Dialog",
+	"Dialog_TV":          "Dialog",
+	"Sansui TV":          "Sansui",
+	"Orange TV":          "Orange",
+	"Smart-Tech TV":      "Smart Tech",
 }
 
 // sonyNamedXperias are the marketing names of the Xperia devices launched
