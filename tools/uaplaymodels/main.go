@@ -35,7 +35,13 @@ const (
 	defaultIn       = "testdata/useragents/google-play-devices/supported_devices.csv.gz"
 	defaultBrands   = "internal/plugins/useragent/uaparse/tables/brands.tsv"
 	defaultPrefixes = "internal/plugins/useragent/uaparse/tables/model_prefixes.tsv"
+	defaultCodes    = "internal/plugins/useragent/uaparse/tables/model_codes.tsv"
+	defaultVendors  = "internal/plugins/useragent/uaparse/tables/tv_vendors.tsv"
 )
+
+// spellingTables are the analyzer's tables whose brand column (the second)
+// gives the analyzer's spelling of a brand, tried in this order.
+var spellingTables = []string{defaultBrands, defaultPrefixes, defaultCodes, defaultVendors}
 
 // playBrandNames maps Google Play's retail brands to the analyzer's brand
 // names, which follow Yauaa: the maker rather than a sub-brand or the
@@ -159,6 +165,9 @@ var playBrandNames = map[string]string{
 	"Sansui TV":          "Sansui",
 	"Orange TV":          "Orange",
 	"Smart-Tech TV":      "Smart Tech",
+	// Starlight's phones (I Star, C_Note) are not the Spanish television
+	// brand Star-Light that tv_vendors.tsv spells alike.
+	"Starlight": "Starlight",
 }
 
 // sonyNamedXperias are the marketing names of the Xperia devices launched
@@ -194,7 +203,7 @@ type entry struct {
 }
 
 func main() {
-	if err := run(os.Stdout, defaultIn, defaultBrands, defaultPrefixes); err != nil {
+	if err := run(os.Stdout, defaultIn, spellingTables...); err != nil {
 		fmt.Fprintln(os.Stderr, "uaplaymodels:", err)
 		os.Exit(1)
 	}
