@@ -75,7 +75,7 @@ var playBrandNames = map[string]string{
 	"Verizon Wireless":   "Verizon",
 	"ColorsMobile":       "Colors",
 	"Denver Electronics": "Denver",
-	"ACE France":         "ACE",
+	"ACE France":         "Ace",
 	"HYUNDAI_MAESTRO":    "Hyundai",
 	"Tecno":              "Tecno",
 	"Blackshark":         "Xiaomi",
