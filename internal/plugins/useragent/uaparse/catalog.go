@@ -262,7 +262,7 @@ func (s *state) catalogFacts(model string, codeName, hasClass bool, prefix model
 			row.brand = mc.brand
 		}
 	}
-	if !ok || row.device && !codeName && hasUpper(model) || row.bare && *brand != "" {
+	if !ok || row.device && !codeName && hasUpper(model) && !cappedCodeName(model, *brand) || row.bare && *brand != "" {
 		return false
 	}
 	if hasPrefix && prefix.brand != row.brand {
@@ -334,6 +334,25 @@ func codeNameFamily(model string) (catalogRow, bool) {
 		}
 	}
 	return catalogRow{}, false
+}
+
+// cappedCodeName reports a model written with capitals that may still be
+// the device's code name the firmware reports in capitals ("AC45NE", Archos
+// 45 Neon's "ac45ne"; "Roma R2", "Z2 Plus"): no rule named a maker, and
+// the model has a digit and a key of six characters or more. A shorter
+// name, or one without a digit ("Vienna", "Presto"), matches some other
+// device's code name by chance too often ("C70W", "C1_Max").
+func cappedCodeName(model, brand string) bool {
+	if brand != "" || !strings.ContainsAny(model, "0123456789") {
+		return false
+	}
+	n := 0
+	for i := 0; i < len(model); i++ {
+		if c := model[i]; c != ' ' && c != '-' && c != '_' {
+			n++
+		}
+	}
+	return n >= 6
 }
 
 // variantLetter reports a model code of five characters or more, with a

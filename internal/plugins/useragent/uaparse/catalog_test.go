@@ -89,6 +89,10 @@ func TestCatalogueExamples(t *testing.T) {
 		{"lineage_j5y17lte", "Samsung", "", ""},
 		{"AOSP on Manta", "Google", "", ""},
 		{"Vienna", "BlackBerry", "", ""},
+		// A code name in capitals, with a digit and six characters or
+		// more, where no rule named a maker; a shorter one is not taken.
+		{"AC45NE", "Archos", "", ""},
+		{"C70W", "Unknown", "", ""},
 		// A custom system's code name the list has only as the start of
 		// its variants' code names, or with a region's suffix; one it
 		// does not know stays unknown.
