@@ -93,6 +93,10 @@ func TestCatalogueExamples(t *testing.T) {
 		// more, where no rule named a maker; a shorter one is not taken.
 		{"AC45NE", "Archos", "", ""},
 		{"C70W", "Unknown", "", ""},
+		// "Model " before a model is a build's word, unless the list
+		// names the whole as a model.
+		{"Model SM-G960F", "Samsung", "Samsung SM-G960F", ""},
+		{"Model 5", "Hyatta", "Hyatta Model 5", ""},
 		// A custom system's code name the list has only as the start of
 		// its variants' code names, or with a region's suffix; one it
 		// does not know stays unknown.

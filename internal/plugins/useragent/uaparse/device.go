@@ -977,7 +977,15 @@ func (s *state) androidDevice() {
 	if k := strings.Index(p.lowerOf(model), " miui/"); k > 0 {
 		model = model[:k]
 	}
-	model = strings.TrimSpace(strings.TrimPrefix(model, "Model "))
+	if m, ok := strings.CutPrefix(model, "Model "); ok {
+		// "Model SM-G960F": the word some builds put before the model,
+		// unless the catalogue lists the whole name as a model
+		// ("Model Y" is Sunmax's, "Model 6s" Hyatta's).
+		if _, listed := catalogLookup(model); !listed {
+			model = m
+		}
+	}
+	model = strings.TrimSpace(model)
 	switch {
 	case s.tvScreen:
 		// A browser made for televisions says so in its own marker
