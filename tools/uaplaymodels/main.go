@@ -326,6 +326,9 @@ func catalogue(records [][]string, spell map[string]string) (entries []entry, dr
 		switch {
 		case !ok:
 			byKey[key] = &entry{key: key, brand: brand, class: class}
+		case subBrands[brand] == e.brand:
+		case subBrands[e.brand] == brand:
+			e.brand = brand
 		case e.brand != brand:
 			ambiguous[key] = true
 		case e.class != class:
@@ -428,6 +431,13 @@ func bareCode(rest, key string) bool {
 // model ("X6pro", "P8 Max").
 var marketingWords = []string{"pro", "max", "plus", "lite", "mini", "ultra", "neo", "prime", "note", "power"}
 
+// subBrands are the brands recordBrand takes from a marketing name, by the
+// company the list files them under. A model the list names once with the
+// sub-brand's marketing name and once with the company's is sold under
+// both ("Z2350", the nubia V60 Design and the ZTE Blade V60 Design) and
+// keeps the company's name, as it would without the sub-brand's rule.
+var subBrands = map[string]string{"Nubia": "ZTE", "Motorola": "Lenovo"}
+
 // recordBrand is the brand a device of the list (retail brand, marketing
 // name, device, model) is sold under, in the analyzer's name for it.
 func recordBrand(r []string, spell map[string]string) string {
@@ -444,6 +454,17 @@ func recordBrand(r []string, spell map[string]string) string {
 		// "TCT (Alcatel)"; the marketing name says which one a device
 		// is sold under (6127A is the TCL 30E).
 		return "TCL"
+	case brand == "ZTE" && strings.HasPrefix(strings.ToLower(r[1]), "nubia"):
+		// ZTE sells nubia as a brand of its own and files its later
+		// models under its name; the marketing name says which (Z2353
+		// is the nubia Music).
+		return "Nubia"
+	case brand == "Lenovo" && strings.HasPrefix(strings.ToLower(r[1]), "moto") && strings.HasPrefix(r[3], "XT"):
+		// Lenovo owns Motorola and files some of its phones under its
+		// own name; those with Motorola's XT numbers are sold as
+		// Motorolas (XT1663, the Motorola M). Lenovo's own tablet sold
+		// as the Moto Tab (TB-X704A) stays Lenovo's.
+		return "Motorola"
 	case brand == "Fujitsu" && strings.HasPrefix(strings.ToLower(r[1]), "regza"):
 		// REGZA is Toshiba's brand: the REGZA Phones (IS04, T-01C) were
 		// Toshiba's, whose phone business went to Fujitsu in 2010, under

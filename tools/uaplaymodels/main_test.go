@@ -94,3 +94,20 @@ func TestBareCode(t *testing.T) {
 		}
 	}
 }
+
+func TestRecordBrand(t *testing.T) {
+	for _, tc := range []struct {
+		record []string
+		want   string
+	}{
+		{[]string{"ZTE", "nubia Music", "P963F11", "Z2353"}, "Nubia"},
+		{[]string{"ZTE", "ZTE Blade V60", "P616F02", "Z2356"}, "ZTE"},
+		{[]string{"Lenovo", "Motorola M", "XT1663", "XT1663"}, "Motorola"},
+		{[]string{"Lenovo", "Moto TAB", "X704A", "TB-X704A"}, "Lenovo"}, // Lenovo's tablet, not an XT number
+		{[]string{"TCT (Alcatel)", "TCL 30E", "Seoul", "6127A"}, "TCL"},
+	} {
+		if got := recordBrand(tc.record, map[string]string{}); got != tc.want {
+			t.Errorf("recordBrand(%q) = %q, want %q", tc.record, got, tc.want)
+		}
+	}
+}
