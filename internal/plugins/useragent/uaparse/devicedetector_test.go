@@ -302,8 +302,14 @@ func ddMajor(v string) string {
 func ddExpected(c ddCase) map[string][]string {
 	exp := map[string][]string{}
 	if c.Bot != nil {
-		exp["DeviceClass"] = []string{"Robot", "Robot Mobile", "Robot Imitator", "Cloud"}
-		exp["AgentClass"] = []string{"Robot", "Robot Mobile", "Robot Imitator", "Cloud Application", "Special"}
+		// Device-detector files every automated client among its bots,
+		// attack tools and federated servers too; Yauaa has classes of
+		// its own for those: Hacker for an attack tool or probe
+		// ("${jndi:ldap://...}", "sqlmap/1.0-dev" in its DEV cases) and
+		// a Cloud device with a Server agent for a federated server
+		// ("Synapse/1.68.0", "http.rb/5.1.0 (Mastodon/4.0.2; +https://...)").
+		exp["DeviceClass"] = []string{"Robot", "Robot Mobile", "Robot Imitator", "Cloud", "Hacker"}
+		exp["AgentClass"] = []string{"Robot", "Robot Mobile", "Robot Imitator", "Cloud Application", "Special", "Hacker", "Server"}
 		return exp
 	}
 	if v, ok := ddDeviceClass[c.Device["type"]]; ok {
