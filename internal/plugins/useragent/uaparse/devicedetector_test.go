@@ -833,7 +833,11 @@ func ddWithoutMeizuTag(name string) string {
 // Y51L") nor following one, unless what it follows is the brand
 // ("PantechP9060"). A model of device-detector's own naming ("3", "X",
 // "10") would otherwise count as written wherever its letters happen to
-// stand ("5053A", "RMX3615").
+// stand ("5053A", "RMX3615"). For the same reason a model that starts or
+// ends with a digit is not written as a part of a version number, next to
+// its dot ("1" in "Android 8.1.0", "5" in "Mozilla/5.0", "11" in
+// "YaBrowser/21.11.4"), nor as the release after "Android" ("12" in
+// "Android 12; 2201123C", device-detector's Xiaomi 12).
 func ddWritten(ua, model, brand string) bool {
 	var sq []byte
 	var pos []int // the index in ua of each byte of sq
@@ -861,11 +865,28 @@ func ddWritten(ua, model, brand string) bool {
 		start, end := pos[k], pos[k+len(m)-1]+1
 		left := start == 0 || !isWordByte(lowerASCII(ua[start-1])) || b != "" && strings.HasSuffix(string(sq[:k]), b)
 		right := end == len(ua) || !isWordByte(lowerASCII(ua[end]))
-		if left && right {
+		if left && right && !ddInVersion(ua, start, end) {
 			return true
 		}
 		from = k + 1
 	}
+}
+
+// ddInVersion reports whether ua[start:end], a model found written as a
+// whole, is a part of a version number: it starts with a digit after a
+// digit and a dot or after "Android ", or ends with a digit before a dot
+// and a digit.
+func ddInVersion(ua string, start, end int) bool {
+	digit := func(c byte) bool { return c >= '0' && c <= '9' }
+	if digit(ua[start]) {
+		if start >= 2 && ua[start-1] == '.' && digit(ua[start-2]) {
+			return true
+		}
+		if before := strings.ToLower(ua[:start]); strings.HasSuffix(before, "android ") || strings.HasSuffix(before, "android/") {
+			return true
+		}
+	}
+	return digit(ua[end-1]) && end+1 < len(ua) && ua[end] == '.' && digit(ua[end+1])
 }
 
 func ddSquash(s string) string {
