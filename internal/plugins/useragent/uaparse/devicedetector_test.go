@@ -785,7 +785,21 @@ func ddMatch(name, got string, want []string) bool {
 				return true
 			}
 		}
-		got = ddWithoutRegion(got)
+		// A sales region, a network, a memory size or Vivo's network
+		// letter after the model, as the maker writes them and Yauaa
+		// keeps them; device-detector names the model without them,
+		// unless its model has them too, which the comparison before
+		// each is taken off finds.
+		for {
+			t := ddWithoutVariantTag(ddWithoutRegion(got))
+			if t == got {
+				break
+			}
+			got = t
+			if matches(got) {
+				return true
+			}
+		}
 		got = ddWithoutMeizuTag(got)
 	}
 	squash := name == "DeviceName" || name == "AgentName" || name == "OperatingSystemName"
@@ -806,6 +820,41 @@ var ddRegions = map[string]bool{"eea": true, "row": true, "ru": true, "eu": true
 func ddWithoutRegion(name string) string {
 	k := strings.LastIndexAny(name, " -_")
 	if k > 0 && ddRegions[strings.ToLower(name[k+1:])] {
+		return name[:k]
+	}
+	return name
+}
+
+// ddNetworks are the networks a maker writes after a model ("Redmi Note 9
+// 4G", "Studio J8 LTE", "Redmi Note 14 5G", China Mobile's TD-SCDMA
+// "T8300_TD"), which Yauaa keeps in the device's name ("Xiaomi MI Note
+// LTE", "Motorola Moto G54 5G", "Nokia 8110 4G", "Samsung SCH-I545 4G",
+// "ATHENS15 TD" are DEV answers) and device-detector leaves out where its
+// model has no network: the same device built for another network.
+var ddNetworks = map[string]bool{"3g": true, "4g": true, "lte": true, "5g": true, "td": true}
+
+// ddWithoutVariantTag is a device's name without one trailing word that
+// tells a variant of the same device apart: a network (ddNetworks), a
+// memory size ("A10_Lite_2GB", "S19 MAX 32GB", "P13 Blue MAX 128 GB") or
+// the network letter (A, D or L) Vivo writes after its models ("vivo
+// X9Plus L", "vivo X6S A"), each kept by Yauaa as written and left out by
+// device-detector.
+func ddWithoutVariantTag(name string) string {
+	k := strings.LastIndexAny(name, " -_")
+	if k <= 0 {
+		return name
+	}
+	w := strings.ToLower(name[k+1:])
+	switch {
+	case ddNetworks[w]:
+		return name[:k]
+	case len(w) > 2 && strings.HasSuffix(w, "gb") && isDigits(w[:len(w)-2]):
+		return name[:k]
+	case w == "gb":
+		if j := strings.LastIndexByte(name[:k], ' '); j > 0 && isDigits(name[j+1:k]) {
+			return name[:j]
+		}
+	case (w == "a" || w == "d" || w == "l") && k > len("vivo ") && strings.EqualFold(name[:len("vivo ")], "vivo "):
 		return name[:k]
 	}
 	return name
