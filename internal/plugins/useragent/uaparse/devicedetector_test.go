@@ -766,9 +766,16 @@ func ddMatch(name, got string, want []string) bool {
 		// it usually leaves out ("50LEX-8173/UTS2C", "A390 ROW",
 		// "HF60LS-EU"), matches as written before each of the parts below
 		// is taken off.
+		brands := ddWantedBrands(want)
 		matches := func(got string) bool {
 			for _, w := range want {
 				if strings.EqualFold(got, w) || ddSquash(got) == ddSquash(w) {
+					return true
+				}
+			}
+			// Or without the maker's tag in front of the model.
+			for _, b := range brands {
+				if t := ddWithoutMakerTag(got, b); t != got && ddMatchesName(t, want) {
 					return true
 				}
 			}
@@ -793,14 +800,13 @@ func ddMatch(name, got string, want []string) bool {
 		for {
 			t := ddWithoutVariantTag(ddWithoutRegion(got))
 			if t == got {
-				break
+				return false
 			}
 			got = t
 			if matches(got) {
 				return true
 			}
 		}
-		got = ddWithoutMeizuTag(got)
 	}
 	squash := name == "DeviceName" || name == "AgentName" || name == "OperatingSystemName"
 	for _, w := range want {
@@ -860,19 +866,74 @@ func ddWithoutVariantTag(name string) string {
 	return name
 }
 
-// ddWithoutMeizuTag is a Meizu phone's name without the "MZ-" its browser
-// writes before every model, which Yauaa keeps in the device's name
-// ("Meizu MZ-Meizu M5" for "MZ-MEIZU_M5", a DEV answer) and device-detector
-// leaves out, with the maker's name it may repeat after the tag.
-func ddWithoutMeizuTag(name string) string {
-	rest, ok := strings.CutPrefix(name, "Meizu MZ-")
-	if !ok {
+// ddMatchesName reports whether a device's name is one of the wanted
+// names, case, spaces, dashes and underscores aside.
+func ddMatchesName(got string, want []string) bool {
+	for _, w := range want {
+		if strings.EqualFold(got, w) || ddSquash(got) == ddSquash(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// ddWantedBrands are the brands the wanted names of a device start with:
+// each wanted name but the last is a brand, a space and the model, which
+// is the last.
+func ddWantedBrands(want []string) []string {
+	if len(want) < 2 {
+		return nil
+	}
+	m := want[len(want)-1]
+	var brands []string
+	for _, w := range want[:len(want)-1] {
+		if k := len(w) - len(m) - 1; k > 0 && w[k] == ' ' && strings.EqualFold(w[k+1:], m) {
+			brands = append(brands, w[:k])
+		}
+	}
+	return brands
+}
+
+// ddWithoutMakerTag is a device's name without the maker's tag that the
+// model starts with, two to four letters of the maker's name in their
+// order, its first letter first, before a space, a dash or an underscore
+// ("OV-Vertis-02" of Overmax, "CW-Vi7" of Chuwi, "LP_Prado" of Leader
+// Phone, the "MZ-" Meizu's browser writes), and without the maker's name
+// the tag may be followed by ("HW-HUAWEI_C8815", "MZ-MEIZU_M5"). Yauaa
+// keeps the tag in the device's name ("Meizu MZ-Meizu M5" for
+// "MZ-MEIZU_M5", "Qware QW TB-1380QHD" for "QW TB-1380QHD" are DEV
+// answers), device-detector leaves it out.
+func ddWithoutMakerTag(name, brand string) string {
+	if len(name) <= len(brand)+1 || name[len(brand)] != ' ' || !strings.EqualFold(name[:len(brand)], brand) {
 		return name
 	}
-	if len(rest) > 6 && strings.EqualFold(rest[:6], "meizu ") {
-		rest = rest[6:]
+	rest := name[len(brand)+1:]
+	i := 0
+	for i < len(rest) && (rest[i] >= 'a' && rest[i] <= 'z' || rest[i] >= 'A' && rest[i] <= 'Z') {
+		i++
 	}
-	return "Meizu " + rest
+	if i < 2 || i > 4 || i+1 >= len(rest) || !strings.ContainsRune(" -_", rune(rest[i])) {
+		return name
+	}
+	b := ddSquash(brand)
+	tag := strings.ToLower(rest[:i])
+	if b == "" || tag[0] != b[0] {
+		return name
+	}
+	for k, j := 1, 1; k < len(tag); k++ {
+		for j < len(b) && b[j] != tag[k] {
+			j++
+		}
+		if j == len(b) {
+			return name
+		}
+		j++
+	}
+	rest = rest[i+1:]
+	if len(rest) > len(brand)+1 && strings.EqualFold(rest[:len(brand)], brand) && strings.ContainsRune(" -_", rune(rest[len(brand)])) {
+		rest = rest[len(brand)+1:]
+	}
+	return name[:len(brand)+1] + rest
 }
 
 // ddSquash is a name in lower case without spaces, dashes and underscores.
