@@ -70,7 +70,9 @@ func TestTVPlatforms(t *testing.T) {
 		{"TiviMate/4.7.0 (Example Box X1; Android 11)", class("TV")},
 		// Sharp's AQUOS platform, before the set's model.
 		{"Opera/9.80 (Linux armv6l; U; en) Presto/2.8.115 Version/11.10 AQUOS-AS/1.0 LC-00XX000X",
-			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sharp"}},
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sharp", "DeviceName": "Sharp LC-00XX000X"}},
+		{"Mozilla/5.0 (DTV) AppleWebKit/531.2+ (KHTML, like Gecko) Espial/6.1.6 AQUOSBrowser/1.0 (XX00DTV;V;0001;0001)AQUOS-AS/2.0 LC-00XX000X",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sharp", "DeviceName": "Sharp LC-00XX000X"}},
 		// VIZIO's SmartCast names the maker and, in its comment, the
 		// model; the set is no Chromecast although its Cast receiver
 		// sends "CrKey".
