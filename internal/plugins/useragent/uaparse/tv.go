@@ -259,6 +259,11 @@ func (s *state) hbbTVDevice() bool {
 			model = m
 		}
 	}
+	if k := strings.IndexByte(model, ':'); k > len("smarttv") && k+1 < len(model) && hasPrefixFold(model, "smarttv") {
+		// "(+DRM;Samsung;SmartTV2021:QAQ80;...)": Samsung's platform of
+		// a year written before the model, after a colon.
+		model = model[k+1:]
+	}
 	if vendor != fields[1] && strings.EqualFold(fields[1], "Amazon") {
 		// A Fire TV set of another maker: the maker and model it adds to
 		// Amazon's code outrank what the code says in
