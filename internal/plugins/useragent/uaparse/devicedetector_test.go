@@ -773,9 +773,13 @@ func ddMatch(name, got string, want []string) bool {
 					return true
 				}
 			}
-			// Or without the maker's tag in front of the model.
+			// Or without the maker's tag or the kind of device in front
+			// of the model.
 			for _, b := range brands {
 				if t := ddWithoutMakerTag(got, b); t != got && ddMatchesName(t, want) {
+					return true
+				}
+				if t := ddWithoutKindWord(got, b); t != got && ddMatchesName(t, want) {
 					return true
 				}
 			}
@@ -818,9 +822,10 @@ func ddMatch(name, got string, want []string) bool {
 }
 
 // ddRegions are the sales regions a maker writes after a model
-// ("TB-X606X_EEA", "S920_ROW"), which Yauaa keeps in the device's name and
-// device-detector leaves out: the same device sold in another market.
-var ddRegions = map[string]bool{"eea": true, "row": true, "ru": true, "eu": true}
+// ("TB-X606X_EEA", "S920_ROW", "MYSTERY_TV_D3155CH31_UA"), which Yauaa
+// keeps in the device's name and device-detector leaves out: the same
+// device sold in another market.
+var ddRegions = map[string]bool{"eea": true, "row": true, "ru": true, "eu": true, "ua": true}
 
 // ddWithoutRegion is a device's name without a trailing sales region.
 func ddWithoutRegion(name string) string {
@@ -896,6 +901,25 @@ func ddWantedBrands(want []string) []string {
 		}
 	}
 	return brands
+}
+
+// ddKindWords are the words naming the kind of device that makers write
+// between their name and the model ("Cat Tablet StarGate 2",
+// "MYSTERY_TV_D3155SH12", "Smotreshka Box 213"), which Yauaa keeps as
+// written and device-detector leaves out of the model.
+var ddKindWords = map[string]bool{"tablet": true, "tv": true, "box": true, "smartbox": true, "smartphone": true}
+
+// ddWithoutKindWord is a device's name without a word of ddKindWords
+// between the brand and the rest of the model.
+func ddWithoutKindWord(name, brand string) string {
+	if len(name) <= len(brand)+1 || name[len(brand)] != ' ' || !strings.EqualFold(name[:len(brand)], brand) {
+		return name
+	}
+	rest := name[len(brand)+1:]
+	if w, after, ok := strings.Cut(rest, " "); ok && after != "" && ddKindWords[strings.ToLower(w)] {
+		return name[:len(brand)+1] + after
+	}
+	return name
 }
 
 // ddWithoutMakerTag is a device's name without the maker's tag that the
