@@ -796,8 +796,9 @@ func ddMatch(name, got string, want []string) bool {
 				return true
 			}
 		}
-		// A sales region, a network, a memory size, a second SIM or
-		// Vivo's network letter after the model, as the maker writes them and Yauaa
+		// A sales region, a network, a memory size, a second SIM, a
+		// television's variant star or Vivo's network letter after the
+		// model, as the maker writes them and Yauaa
 		// keeps them; device-detector names the model without them,
 		// unless its model has them too, which the comparison before
 		// each is taken off finds.
@@ -847,13 +848,19 @@ var ddNetworks = map[string]bool{"3g": true, "4g": true, "lte": true, "5g": true
 // ddWithoutVariantTag is a device's name without one trailing word that
 // tells a variant of the same device apart: a network (ddNetworks), a
 // memory size ("A10_Lite_2GB", "S19 MAX 32GB", "P13 Blue MAX 128 GB"), a
-// second SIM card's slot ("Lumia 640 XL Dual SIM") or
+// second SIM card's slot ("Lumia 640 XL Dual SIM"), the star and digit a
+// television's consumer electronics trailer writes for the variants of a
+// set ("(TCL,U65P60*6,wired)"; "TCL U49P60*6" and "TCL 49DP60*" are DEV
+// answers) or
 // the network letter (A, D or L) Vivo writes after its models ("vivo
 // X9Plus L", "vivo X6S A"), each kept by Yauaa as written and left out by
 // device-detector.
 func ddWithoutVariantTag(name string) string {
 	if n := len(name) - len(" dual sim"); n > 0 && strings.EqualFold(name[n:], " dual sim") {
 		return name[:n]
+	}
+	if k := strings.IndexByte(name, '*'); k > 0 && (k+1 == len(name) || isDigits(name[k+1:])) {
+		return name[:k]
 	}
 	k := strings.LastIndexAny(name, " -_")
 	if k <= 0 {
