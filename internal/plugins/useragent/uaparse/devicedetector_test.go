@@ -846,15 +846,15 @@ func ddWithoutRegion(name string) string {
 var ddNetworks = map[string]bool{"3g": true, "4g": true, "lte": true, "5g": true, "td": true}
 
 // ddWithoutVariantTag is a device's name without one trailing word that
-// tells a variant of the same device apart: a network (ddNetworks), a
-// memory size ("A10_Lite_2GB", "S19 MAX 32GB", "P13 Blue MAX 128 GB"), a
-// second SIM card's slot ("Lumia 640 XL Dual SIM"), the star and digit a
-// television's consumer electronics trailer writes for the variants of a
-// set ("(TCL,U65P60*6,wired)"; "TCL U49P60*6" and "TCL 49DP60*" are DEV
-// answers) or
-// the network letter (A, D or L) Vivo writes after its models ("vivo
-// X9Plus L", "vivo X6S A"), each kept by Yauaa as written and left out by
-// device-detector.
+// tells a variant of the same device apart or names its kind, each kept by
+// Yauaa as written and left out by device-detector: a network
+// (ddNetworks), a memory size ("A10_Lite_2GB", "S19 MAX 32GB", "P13 Blue
+// MAX 128 GB"), a second SIM card's slot ("Lumia 640 XL Dual SIM"), the
+// star and digit a television's consumer electronics trailer writes for
+// the variants of a set ("(TCL,U65P60*6,wired)"; "TCL U49P60*6" and "TCL
+// 49DP60*" are DEV answers), the network letter (A, D or L) Vivo writes
+// after its models ("vivo X9Plus L", "vivo X6S A"), or the kind of device
+// ("Scepter 8 Tablet", `Bush Spira D2 5.5" Smartphone`).
 func ddWithoutVariantTag(name string) string {
 	if n := len(name) - len(" dual sim"); n > 0 && strings.EqualFold(name[n:], " dual sim") {
 		return name[:n]
@@ -868,7 +868,7 @@ func ddWithoutVariantTag(name string) string {
 	}
 	w := strings.ToLower(name[k+1:])
 	switch {
-	case ddNetworks[w]:
+	case ddNetworks[w], w == "tablet", w == "smartphone":
 		return name[:k]
 	case len(w) > 2 && strings.HasSuffix(w, "gb") && isDigits(w[:len(w)-2]):
 		return name[:k]
