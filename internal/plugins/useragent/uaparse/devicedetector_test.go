@@ -853,8 +853,10 @@ var ddNetworks = map[string]bool{"3g": true, "4g": true, "lte": true, "5g": true
 // star and digit a television's consumer electronics trailer writes for
 // the variants of a set ("(TCL,U65P60*6,wired)"; "TCL U49P60*6" and "TCL
 // 49DP60*" are DEV answers), the network letter (A, D or L) Vivo writes
-// after its models ("vivo X9Plus L", "vivo X6S A"), or the kind of device
-// ("Scepter 8 Tablet", `Bush Spira D2 5.5" Smartphone`).
+// after its models ("vivo X9Plus L", "vivo X6S A"), the "TM" of the builds
+// Allview and Vonino make for an operator (Google Play's list names
+// "A5_Easy_TM" the A5 Easy, on the device "A5_Easy" that "A5_Easy" is), or
+// the kind of device ("Scepter 8 Tablet", `Bush Spira D2 5.5" Smartphone`).
 func ddWithoutVariantTag(name string) string {
 	if n := len(name) - len(" dual sim"); n > 0 && strings.EqualFold(name[n:], " dual sim") {
 		return name[:n]
@@ -868,7 +870,7 @@ func ddWithoutVariantTag(name string) string {
 	}
 	w := strings.ToLower(name[k+1:])
 	switch {
-	case ddNetworks[w], w == "tablet", w == "smartphone":
+	case ddNetworks[w], w == "tm", w == "tablet", w == "smartphone":
 		return name[:k]
 	case len(w) > 2 && strings.HasSuffix(w, "gb") && isDigits(w[:len(w)-2]):
 		return name[:k]
