@@ -855,7 +855,10 @@ var ddNetworks = map[string]bool{"3g": true, "4g": true, "lte": true, "5g": true
 // 49DP60*" are DEV answers), the network letter (A, D or L) Vivo writes
 // after its models ("vivo X9Plus L", "vivo X6S A"), the "TM" of the builds
 // Allview and Vonino make for an operator (Google Play's list names
-// "A5_Easy_TM" the A5 Easy, on the device "A5_Easy" that "A5_Easy" is), or
+// "A5_Easy_TM" the A5 Easy, on the device "A5_Easy" that "A5_Easy" is),
+// the operator's code and number of Bmobile's builds ("BL60_TG05",
+// "BL60M_MV05"; the list names its devices "Bmobile_AX1017_TG05" and
+// "Bmobile_AX1017_MV12" both AX1017), or
 // the kind of device ("Scepter 8 Tablet", `Bush Spira D2 5.5" Smartphone`).
 func ddWithoutVariantTag(name string) string {
 	if n := len(name) - len(" dual sim"); n > 0 && strings.EqualFold(name[n:], " dual sim") {
@@ -871,6 +874,8 @@ func ddWithoutVariantTag(name string) string {
 	w := strings.ToLower(name[k+1:])
 	switch {
 	case ddNetworks[w], w == "tm", w == "tablet", w == "smartphone":
+		return name[:k]
+	case len(w) == 4 && (w[:2] == "tg" || w[:2] == "mv") && isDigits(w[2:]):
 		return name[:k]
 	case len(w) > 2 && strings.HasSuffix(w, "gb") && isDigits(w[:len(w)-2]):
 		return name[:k]
