@@ -772,9 +772,20 @@ func ddMatch(name, got string, want []string) bool {
 		// it usually leaves out ("50LEX-8173/UTS2C", "A390 ROW",
 		// "HF60LS-EU"), matches as written before each of the parts below
 		// is taken off.
+		brands := ddWantedBrands(want)
 		matches := func(got string) bool {
 			for _, w := range want {
 				if strings.EqualFold(got, w) || ddSquash(got) == ddSquash(w) {
+					return true
+				}
+			}
+			// Or without the maker's tag or the kind of device in front
+			// of the model.
+			for _, b := range brands {
+				if t := ddWithoutMakerTag(got, b); t != got && ddMatchesName(t, want) {
+					return true
+				}
+				if t := ddWithoutKindWord(got, b); t != got && ddMatchesName(t, want) {
 					return true
 				}
 			}
@@ -791,8 +802,22 @@ func ddMatch(name, got string, want []string) bool {
 				return true
 			}
 		}
-		got = ddWithoutRegion(got)
-		got = ddWithoutMeizuTag(got)
+		// A sales region, a network, a memory size, a second SIM, a
+		// television's variant star or Vivo's network letter after the
+		// model, as the maker writes them and Yauaa
+		// keeps them; device-detector names the model without them,
+		// unless its model has them too, which the comparison before
+		// each is taken off finds.
+		for {
+			t := ddWithoutVariantTag(ddWithoutRegion(got))
+			if t == got {
+				return false
+			}
+			got = t
+			if matches(got) {
+				return true
+			}
+		}
 	}
 	squash := name == "DeviceName" || name == "AgentName" || name == "OperatingSystemName"
 	for _, w := range want {
@@ -804,9 +829,10 @@ func ddMatch(name, got string, want []string) bool {
 }
 
 // ddRegions are the sales regions a maker writes after a model
-// ("TB-X606X_EEA", "S920_ROW"), which Yauaa keeps in the device's name and
-// device-detector leaves out: the same device sold in another market.
-var ddRegions = map[string]bool{"eea": true, "row": true, "ru": true, "eu": true}
+// ("TB-X606X_EEA", "S920_ROW", "MYSTERY_TV_D3155CH31_UA"), which Yauaa
+// keeps in the device's name and device-detector leaves out: the same
+// device sold in another market.
+var ddRegions = map[string]bool{"eea": true, "row": true, "ru": true, "eu": true, "ua": true}
 
 // ddWithoutRegion is a device's name without a trailing sales region.
 func ddWithoutRegion(name string) string {
@@ -817,19 +843,145 @@ func ddWithoutRegion(name string) string {
 	return name
 }
 
-// ddWithoutMeizuTag is a Meizu phone's name without the "MZ-" its browser
-// writes before every model, which Yauaa keeps in the device's name
-// ("Meizu MZ-Meizu M5" for "MZ-MEIZU_M5", a DEV answer) and device-detector
-// leaves out, with the maker's name it may repeat after the tag.
-func ddWithoutMeizuTag(name string) string {
-	rest, ok := strings.CutPrefix(name, "Meizu MZ-")
-	if !ok {
+// ddNetworks are the networks a maker writes after a model ("Redmi Note 9
+// 4G", "Studio J8 LTE", "Redmi Note 14 5G", China Mobile's TD-SCDMA
+// "T8300_TD"), which Yauaa keeps in the device's name ("Xiaomi MI Note
+// LTE", "Motorola Moto G54 5G", "Nokia 8110 4G", "Samsung SCH-I545 4G",
+// "ATHENS15 TD" are DEV answers) and device-detector leaves out where its
+// model has no network: the same device built for another network.
+var ddNetworks = map[string]bool{"3g": true, "4g": true, "lte": true, "5g": true, "td": true}
+
+// ddWithoutVariantTag is a device's name without one trailing word that
+// tells a variant of the same device apart or names its kind, each kept by
+// Yauaa as written and left out by device-detector: a network
+// (ddNetworks), a memory size ("A10_Lite_2GB", "S19 MAX 32GB", "P13 Blue
+// MAX 128 GB"), a second SIM card's slot ("Lumia 640 XL Dual SIM"), the
+// star and digit a television's consumer electronics trailer writes for
+// the variants of a set ("(TCL,U65P60*6,wired)"; "TCL U49P60*6" and "TCL
+// 49DP60*" are DEV answers), the network letter (A, D or L) Vivo writes
+// after its models ("vivo X9Plus L", "vivo X6S A"), the "TM" of the builds
+// Allview and Vonino make for an operator (Google Play's list names
+// "A5_Easy_TM" the A5 Easy, on the device "A5_Easy" that "A5_Easy" is),
+// the operator's code and number of Bmobile's builds ("BL60_TG05",
+// "BL60M_MV05"; the list names its devices "Bmobile_AX1017_TG05" and
+// "Bmobile_AX1017_MV12" both AX1017), or
+// the kind of device ("Scepter 8 Tablet", `Bush Spira D2 5.5" Smartphone`).
+func ddWithoutVariantTag(name string) string {
+	if n := len(name) - len(" dual sim"); n > 0 && strings.EqualFold(name[n:], " dual sim") {
+		return name[:n]
+	}
+	if k := strings.IndexByte(name, '*'); k > 0 && (k+1 == len(name) || isDigits(name[k+1:])) {
+		return name[:k]
+	}
+	k := strings.LastIndexAny(name, " -_")
+	if k <= 0 {
 		return name
 	}
-	if len(rest) > 6 && strings.EqualFold(rest[:6], "meizu ") {
-		rest = rest[6:]
+	w := strings.ToLower(name[k+1:])
+	switch {
+	case ddNetworks[w], w == "tm", w == "tablet", w == "smartphone":
+		return name[:k]
+	case len(w) == 4 && (w[:2] == "tg" || w[:2] == "mv") && isDigits(w[2:]):
+		return name[:k]
+	case len(w) > 2 && strings.HasSuffix(w, "gb") && isDigits(w[:len(w)-2]):
+		return name[:k]
+	case w == "gb":
+		if j := strings.LastIndexByte(name[:k], ' '); j > 0 && isDigits(name[j+1:k]) {
+			return name[:j]
+		}
+	case (w == "a" || w == "d" || w == "l") && k > len("vivo ") && strings.EqualFold(name[:len("vivo ")], "vivo "):
+		return name[:k]
 	}
-	return "Meizu " + rest
+	return name
+}
+
+// ddMatchesName reports whether a device's name is one of the wanted
+// names, case, spaces, dashes and underscores aside.
+func ddMatchesName(got string, want []string) bool {
+	for _, w := range want {
+		if strings.EqualFold(got, w) || ddSquash(got) == ddSquash(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// ddWantedBrands are the brands the wanted names of a device start with:
+// each wanted name but the last is a brand, a space and the model, which
+// is the last.
+func ddWantedBrands(want []string) []string {
+	if len(want) < 2 {
+		return nil
+	}
+	m := want[len(want)-1]
+	var brands []string
+	for _, w := range want[:len(want)-1] {
+		if k := len(w) - len(m) - 1; k > 0 && w[k] == ' ' && strings.EqualFold(w[k+1:], m) {
+			brands = append(brands, w[:k])
+		}
+	}
+	return brands
+}
+
+// ddKindWords are the words naming the kind of device that makers write
+// between their name and the model ("Cat Tablet StarGate 2",
+// "MYSTERY_TV_D3155SH12", "Smotreshka Box 213"), which Yauaa keeps as
+// written and device-detector leaves out of the model.
+var ddKindWords = map[string]bool{"tablet": true, "tv": true, "box": true, "smartbox": true, "smartphone": true}
+
+// ddWithoutKindWord is a device's name without a word of ddKindWords
+// between the brand and the rest of the model.
+func ddWithoutKindWord(name, brand string) string {
+	if len(name) <= len(brand)+1 || name[len(brand)] != ' ' || !strings.EqualFold(name[:len(brand)], brand) {
+		return name
+	}
+	rest := name[len(brand)+1:]
+	if w, after, ok := strings.Cut(rest, " "); ok && after != "" && ddKindWords[strings.ToLower(w)] {
+		return name[:len(brand)+1] + after
+	}
+	return name
+}
+
+// ddWithoutMakerTag is a device's name without the maker's tag that the
+// model starts with, two to four letters of the maker's name in their
+// order, its first letter first, before a space, a dash or an underscore
+// ("OV-Vertis-02" of Overmax, "CW-Vi7" of Chuwi, "LP_Prado" of Leader
+// Phone, the "MZ-" Meizu's browser writes), and without the maker's name
+// the tag may be followed by ("HW-HUAWEI_C8815", "MZ-MEIZU_M5"). Yauaa
+// keeps the tag in the device's name ("Meizu MZ-Meizu M5" for
+// "MZ-MEIZU_M5", "Qware QW TB-1380QHD" for "QW TB-1380QHD" are DEV
+// answers), device-detector leaves it out.
+func ddWithoutMakerTag(name, brand string) string {
+	if len(name) <= len(brand)+1 || name[len(brand)] != ' ' || !strings.EqualFold(name[:len(brand)], brand) {
+		return name
+	}
+	rest := name[len(brand)+1:]
+	i := 0
+	for i < len(rest) && (rest[i] >= 'a' && rest[i] <= 'z' || rest[i] >= 'A' && rest[i] <= 'Z') {
+		i++
+	}
+	if i < 2 || i > 4 || i+1 >= len(rest) || !strings.ContainsRune(" -_", rune(rest[i])) {
+		return name
+	}
+	b := ddSquash(brand)
+	tag := strings.ToLower(rest[:i])
+	if b == "" || tag[0] != b[0] {
+		return name
+	}
+	for k, j := 1, 1; k < len(tag); k++ {
+		for j < len(b) && b[j] != tag[k] {
+			j++
+		}
+		if j == len(b) {
+			return name
+		}
+		j++
+	}
+	rest = rest[i+1:]
+	if len(rest) > len(brand)+1 && strings.EqualFold(rest[:len(brand)], brand) && strings.ContainsRune(" -_", rune(rest[len(brand)])) {
+		rest = rest[len(brand)+1:]
+	}
+	return name[:len(brand)+1] + rest
 }
 
 // ddSquash is a name in lower case without spaces, dashes and underscores.
@@ -839,7 +991,11 @@ func ddWithoutMeizuTag(name string) string {
 // Y51L") nor following one, unless what it follows is the brand
 // ("PantechP9060"). A model of device-detector's own naming ("3", "X",
 // "10") would otherwise count as written wherever its letters happen to
-// stand ("5053A", "RMX3615").
+// stand ("5053A", "RMX3615"). For the same reason a model that starts or
+// ends with a digit is not written as a part of a version number, next to
+// its dot ("1" in "Android 8.1.0", "5" in "Mozilla/5.0", "11" in
+// "YaBrowser/21.11.4"), nor as the release after "Android" ("12" in
+// "Android 12; 2201123C", device-detector's Xiaomi 12).
 func ddWritten(ua, model, brand string) bool {
 	var sq []byte
 	var pos []int // the index in ua of each byte of sq
@@ -867,11 +1023,28 @@ func ddWritten(ua, model, brand string) bool {
 		start, end := pos[k], pos[k+len(m)-1]+1
 		left := start == 0 || !isWordByte(lowerASCII(ua[start-1])) || b != "" && strings.HasSuffix(string(sq[:k]), b)
 		right := end == len(ua) || !isWordByte(lowerASCII(ua[end]))
-		if left && right {
+		if left && right && !ddInVersion(ua, start, end) {
 			return true
 		}
 		from = k + 1
 	}
+}
+
+// ddInVersion reports whether ua[start:end], a model found written as a
+// whole, is a part of a version number: it starts with a digit after a
+// digit and a dot or after "Android ", or ends with a digit before a dot
+// and a digit.
+func ddInVersion(ua string, start, end int) bool {
+	digit := func(c byte) bool { return c >= '0' && c <= '9' }
+	if digit(ua[start]) {
+		if start >= 2 && ua[start-1] == '.' && digit(ua[start-2]) {
+			return true
+		}
+		if before := strings.ToLower(ua[:start]); strings.HasSuffix(before, "android ") || strings.HasSuffix(before, "android/") {
+			return true
+		}
+	}
+	return digit(ua[end-1]) && end+1 < len(ua) && ua[end] == '.' && digit(ua[end+1])
 }
 
 func ddSquash(s string) string {
