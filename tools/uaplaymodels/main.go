@@ -195,7 +195,7 @@ func run(w io.Writer, in string, spellingTables ...string) error {
 const header = `# Android models by the model name a device reports (Build.MODEL), from Google Play's list of
 # supported devices (testdata/useragents/google-play-devices, README beside it). Columns: key (the
 # model in lower case without spaces, dashes and underscores), brand (the analyzer's name for the
-# maker), class (Tablet or TV where the marketing name says so, else "-"), and "device" on a row
+# maker), class (Tablet, TV, Watch or Camera where the marketing name says so, else "-"), and "device" on a row
 # keyed by a device's code name (Build.DEVICE, in lower case in the list) that no model is named,
 # which custom systems and some firmware report as the model. Sorted by key, one row per key, so
 # that the analyzer finds a model by binary search in the embedded text without building
@@ -356,20 +356,28 @@ func yauaaCase(s string) string {
 	return strings.Join(words, " ")
 }
 
-// classOf reads the marketing name and model for a tablet or a television.
-// The maker's own name is no such word: TechPad and Klipad sell phones
-// under a name that ends in "pad" ("TECHPAD X5", "KLIPAD_V355B").
+// classOf reads the marketing name and model for a tablet, a television, a
+// watch or a camera. The maker's own name is no such word: TechPad and
+// Klipad sell phones under a name that ends in "pad" ("TECHPAD X5",
+// "KLIPAD_V355B"). The cameras are the ones sold as cameras that run
+// Android: Samsung's Galaxy Camera and Galaxy NX and Nikon's COOLPIX; a
+// phone named for its camera ("Dual Camera", "Camera Edition") stays a
+// phone.
 func classOf(name, maker string) string {
 	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
 	maker = strings.ToLower(strings.ReplaceAll(maker, " ", ""))
 	class := ""
-	for _, w := range words {
+	for i, w := range words {
 		switch {
 		case w == maker:
 		case w == "tv" || w == "smarttv" || w == "androidtv" || w == "googletv" || w == "chromecast":
 			return "TV"
+		case w == "watch" || strings.HasPrefix(w, "watch") && isDigits(w[5:]) || w == "smartwatch" || w == "zenwatch" || w == "ticwatch":
+			return "Watch"
+		case w == "coolpix", i > 0 && words[i-1] == "galaxy" && (w == "camera" || w == "nx"):
+			return "Camera"
 		case w == "tab" || w == "tablet" || w == "pad" || strings.HasSuffix(w, "pad") && len(w) > 4 && w != "notepad" ||
 			strings.HasPrefix(w, "tab") && len(w) > 3 && isDigits(w[3:]):
 			class = "Tablet"

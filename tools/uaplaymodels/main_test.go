@@ -59,6 +59,15 @@ func TestClassOf(t *testing.T) {
 		{"Tabby 5", "Example", ""},
 		{"TECHPAD X5 Techpad X5", "Techpad", ""},
 		{"V355B KLIPAD_V355B", "Klipad", ""},
+		{"Galaxy Watch4 SM-R860", "Samsung", "Watch"},
+		{"TicWatch Pro 3 TicWatch Pro 3", "Mobvoi", "Watch"},
+		{"Wear OS by Google Smartwatch Julianna HR", "Fossil", "Watch"},
+		{"V , FGL-00004 LifeWatch V", "LifeWatch", ""},
+		{"Galaxy Camera 2 EK-GC200", "Samsung", "Camera"},
+		{"Galaxy NX EK-GN120", "Samsung", "Camera"},
+		{"COOLPIX S800c", "Nikon", "Camera"},
+		{"BUSH SPIRA D5 Dual Camera BUSH SPIRA D5 Dual Camera", "Archos", ""},
+		{"One M9+ (Prime Camera Edition) HTC 0PK71", "HTC", ""},
 	} {
 		if got := classOf(tc.name, tc.maker); got != tc.want {
 			t.Errorf("classOf(%q, %q) = %q, want %q", tc.name, tc.maker, got, tc.want)
