@@ -571,6 +571,13 @@ func (p *parsed) wapPhoneProduct() bool {
 	return false
 }
 
+// cloudPhone reports CloudMosa's Cloud Phone, which names itself first in
+// the comment, with its release ("Mozilla/5.0 (Cloud Phone 2.4; Nokia 225
+// 4G; UNISOC)", "(Cloud Phone; Generic)").
+func (p *parsed) cloudPhone() bool {
+	return len(p.entries) > 0 && strings.HasPrefix(p.ltext(p.entries[0]), "cloud phone")
+}
+
 // ucIPhone reports UC Browser's compact format on an iPhone, which it
 // writes "iPh": "UCWEB/2.0 (iOS; U; iPh OS 6_1; zh-CN; iPh5,2)".
 func (p *parsed) ucIPhone() bool {
@@ -592,13 +599,16 @@ func (s *state) featurePhone() {
 	p := s.p
 	if p.has(kwMIDP) || p.has(kwMAUI) || p.has(kwWAPBrowser) || p.has(kwUPBrowser) || p.has(kwJ2ME) ||
 		p.has(kwOperaMini) || p.has(kwSEMCBrowser) || p.has(kwObigo) || p.has(kwTeleca) || p.wapPhoneProduct() ||
-		s.os.name == "BREW" {
+		s.os.name == "BREW" || p.cloudPhone() {
 		s.devClass.set("Mobile", confGeneric)
-		if s.os.name == "BREW" {
+		if s.os.name == "BREW" || p.cloudPhone() {
 			// Qualcomm's BREW runs only on phones, the CDMA feature
 			// phones of KDDI, Verizon and others ("(KDDI-KC4A; BREW;
 			// Opera Mobi; U; ja)", "(compatible; Polaris 6.2; Brew
-			// 3.1.5; en)").
+			// 3.1.5; en)"), and CloudMosa's Cloud Phone is the
+			// platform of feature phones whose apps run in its cloud
+			// ("(Cloud Phone 2.4; Nokia 225 4G; UNISOC) ...
+			// Puffin/132.0.8.80800FP").
 			s.devClass.set("Phone", confProduct)
 		}
 		for _, e := range p.entries {

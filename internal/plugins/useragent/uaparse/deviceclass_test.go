@@ -137,3 +137,14 @@ func TestFeaturePhoneProducts(t *testing.T) {
 		{"ExampleApp/1.0 DoCoMo/2.0", map[string]string{"DeviceClass": "Unknown"}},
 	})
 }
+
+// TestCloudPhone shows CloudMosa's Cloud Phone, the platform of feature
+// phones whose apps run in its cloud: a Phone, with or without its
+// release. The model is made up.
+func TestCloudPhone(t *testing.T) {
+	class := func(c string) map[string]string { return map[string]string{"DeviceClass": c} }
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Cloud Phone 2.4; Qwzy 225 4G; UNISOC) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/132.0.6834.210 Mobile Safari/537.36 Puffin/132.0.8.80800FP", class("Phone")},
+		{"Mozilla/5.0 (Cloud Phone; Generic) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.243 Mobile Safari/537.36 Puffin/12.1.1.51391FP", class("Phone")},
+	})
+}
