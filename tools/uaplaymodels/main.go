@@ -4,7 +4,7 @@
 // (testdata/useragents/google-play-devices): for each model as a device
 // reports it in Build.MODEL, which is what an Android user agent carries,
 // the maker that sells it and, where the marketing name says so, whether
-// it is a tablet or a television.
+// it is a tablet, a television, a set-top box, a watch or a camera.
 //
 // The list is Google's, not a test set: nothing of device-detector's or
 // Yauaa's cases is read, so the analyzer's accuracy on their check parts
