@@ -1075,7 +1075,14 @@ func (s *state) androidDevice() {
 	}
 	if brand == "" {
 		// Unknown maker: Yauaa shows the first word as the brand when the
-		// model is "Maker Model".
+		// model is "Maker Model", unless that word starts many makers'
+		// models and names none ("MAX 3", "TAB_868_PRO";
+		// tables/product_words.tsv).
+		if k := strings.IndexAny(model, " -_"); k > 0 && isProductWord(model[:k]) {
+			s.devBrand.set(Unknown, confGeneric)
+			s.devName.set(normalizeName(model), confGeneric)
+			return
+		}
 		if k := strings.IndexByte(model, ' '); k > 0 && !isVersionLike(model) {
 			brand = normalizeName(model[:k])
 			rest = model[k+1:]
