@@ -1077,16 +1077,11 @@ func (s *state) androidDevice() {
 		// Unknown maker: Yauaa shows the first word as the brand when the
 		// model is "Maker Model", unless that word starts many makers'
 		// models and names none ("MAX 3", "TAB_868_PRO";
-		// tables/product_words.tsv).
-		if k := strings.IndexAny(model, " -_"); k > 0 && isProductWord(model[:k]) {
-			s.devBrand.set(Unknown, confGeneric)
-			s.devName.set(normalizeName(model), confGeneric)
-			return
-		}
-		if k := strings.IndexByte(model, ' '); k > 0 && !isVersionLike(model) {
+		// tables/product_words.tsv) or is a single letter ("S-715").
+		if k := strings.IndexByte(model, ' '); k > 0 && !isVersionLike(model) && makerWord(model[:k]) {
 			brand = normalizeName(model[:k])
 			rest = model[k+1:]
-		} else if k := strings.IndexAny(model, "-_"); k > 0 && k+1 < len(model) && isLetter(model[0]) && allAlnum(model[:k]) {
+		} else if k := strings.IndexAny(model, "-_"); k > 0 && k+1 < len(model) && isLetter(model[0]) && allAlnum(model[:k]) && makerWord(model[:k]) {
 			// "YC-83P", "Tesla_SP9_2": the same with the maker and the
 			// model joined by a dash or an underscore.
 			brand = normalizeName(model[:k])
@@ -1116,6 +1111,20 @@ func (s *state) androidDevice() {
 			}
 		}
 	}
+}
+
+// makerWord reports whether the first word of a model whose maker no rule
+// found can be the maker's name: not a single letter, and not a product word
+// of tables/product_words.tsv, alone or before an underscore ("Smart_TV");
+// a dash may join a maker's name ("E-Boda Supreme X80").
+func makerWord(w string) bool {
+	if len(w) < 2 {
+		return false
+	}
+	if k := strings.IndexByte(w, '_'); k > 0 {
+		w = w[:k]
+	}
+	return !isProductWord(w)
 }
 
 // customSystems are the tags custom Android systems put before the device's

@@ -55,7 +55,13 @@ func TestProductWordExamples(t *testing.T) {
 	if b := a.Analyze(ua).Get("DeviceBrand"); b != "Zqvx" {
 		t.Errorf("%q: DeviceBrand %q, want Zqvx", ua, b)
 	}
-	for _, model := range []string{"MAX 3", "TAB_868_PRO", "Note 18 GT"} {
+	// A dash may join a maker's name; a single letter before it is a
+	// series letter, no maker ("Zqvx" is made up).
+	ua = "Mozilla/5.0 (Linux; Android 10; Z-Qvx V11) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36"
+	if b := a.Analyze(ua).Get("DeviceBrand"); b != "Z-QVX" {
+		t.Errorf("%q: DeviceBrand %q, want Z-QVX", ua, b)
+	}
+	for _, model := range []string{"MAX 3", "TAB_868_PRO", "Note 18 GT", "Smart_TV BQ", "Z-715"} {
 		ua := "Mozilla/5.0 (Linux; Android 10; " + model + ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36"
 		if b := a.Analyze(ua).Get("DeviceBrand"); b != Unknown {
 			t.Errorf("%q: DeviceBrand %q, want %s", ua, b, Unknown)
