@@ -68,3 +68,16 @@ func TestProductWordExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestXiaomiNumberMonth shows that a bare number shaped like Xiaomi's
+// (year, month, five digits, market letters) is Xiaomi's only where its
+// month is one: the dates other makers number their models with are not
+// (tables/model_codes.tsv). The second model is made up.
+func TestXiaomiNumberMonth(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 12; 22041219PG) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Xiaomi"}},
+		{"Mozilla/5.0 (Linux; Android 9; 20190699Q) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Unknown"}},
+	})
+}
