@@ -1115,8 +1115,9 @@ func (s *state) androidDevice() {
 
 // makerWord reports whether the first word of a model whose maker no rule
 // found can be the maker's name: not a single letter, and not a product word
-// of tables/product_words.tsv, alone or before an underscore ("Smart_TV");
-// a dash may join a maker's name ("E-Boda Supreme X80").
+// of tables/product_words.tsv, alone or before an underscore ("Smart_TV"),
+// or followed by the model's number ("TAB9 Kids", "NOTE58 Pro"); a dash may
+// join a maker's name ("E-Boda Supreme X80").
 func makerWord(w string) bool {
 	if len(w) < 2 {
 		return false
@@ -1124,7 +1125,11 @@ func makerWord(w string) bool {
 	if k := strings.IndexByte(w, '_'); k > 0 {
 		w = w[:k]
 	}
-	return !isProductWord(w)
+	n := len(w)
+	for n > 0 && w[n-1] >= '0' && w[n-1] <= '9' {
+		n--
+	}
+	return !isProductWord(w[:n])
 }
 
 // customSystems are the tags custom Android systems put before the device's

@@ -61,7 +61,7 @@ func TestProductWordExamples(t *testing.T) {
 	if b := a.Analyze(ua).Get("DeviceBrand"); b != "Z-QVX" {
 		t.Errorf("%q: DeviceBrand %q, want Z-QVX", ua, b)
 	}
-	for _, model := range []string{"MAX 3", "TAB_868_PRO", "Note 18 GT", "Smart_TV BQ", "Z-715"} {
+	for _, model := range []string{"MAX 3", "TAB_868_PRO", "Note 18 GT", "Smart_TV BQ", "Z-715", "TAB9 Kids", "NOTE58 Pro"} {
 		ua := "Mozilla/5.0 (Linux; Android 10; " + model + ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36"
 		if b := a.Analyze(ua).Get("DeviceBrand"); b != Unknown {
 			t.Errorf("%q: DeviceBrand %q, want %s", ua, b, Unknown)
