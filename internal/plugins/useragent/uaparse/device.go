@@ -1113,11 +1113,13 @@ func (s *state) androidDevice() {
 	}
 	if brand == "" {
 		// Unknown maker: Yauaa shows the first word as the brand when the
-		// model is "Maker Model".
-		if k := strings.IndexByte(model, ' '); k > 0 && !isVersionLike(model) {
+		// model is "Maker Model", unless that word starts many makers'
+		// models and names none ("MAX 3", "TAB_868_PRO";
+		// tables/product_words.tsv) or is a single letter ("S-715").
+		if k := strings.IndexByte(model, ' '); k > 0 && !isVersionLike(model) && makerWord(model[:k]) {
 			brand = normalizeName(model[:k])
 			rest = model[k+1:]
-		} else if k := strings.IndexAny(model, "-_"); k > 0 && k+1 < len(model) && isLetter(model[0]) && allAlnum(model[:k]) {
+		} else if k := strings.IndexAny(model, "-_"); k > 0 && k+1 < len(model) && isLetter(model[0]) && allAlnum(model[:k]) && makerWord(model[:k]) {
 			// "YC-83P", "Tesla_SP9_2": the same with the maker and the
 			// model joined by a dash or an underscore.
 			brand = normalizeName(model[:k])
@@ -1147,6 +1149,25 @@ func (s *state) androidDevice() {
 			}
 		}
 	}
+}
+
+// makerWord reports whether the first word of a model whose maker no rule
+// found can be the maker's name: not a single letter, and not a product word
+// of tables/product_words.tsv, alone or before an underscore ("Smart_TV"),
+// or followed by the model's number ("TAB9 Kids", "NOTE58 Pro"); a dash may
+// join a maker's name ("E-Boda Supreme X80").
+func makerWord(w string) bool {
+	if len(w) < 2 {
+		return false
+	}
+	if k := strings.IndexByte(w, '_'); k > 0 {
+		w = w[:k]
+	}
+	n := len(w)
+	for n > 0 && w[n-1] >= '0' && w[n-1] <= '9' {
+		n--
+	}
+	return !isProductWord(w[:n])
 }
 
 // customSystems are the tags custom Android systems put before the device's

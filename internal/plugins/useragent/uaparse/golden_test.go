@@ -17,8 +17,8 @@ import (
 // same commit, saying so.
 var goldenSets = map[string]string{
 	"dev":          "50ee929c8408ff4e381912f1c3d490e23a1f1114dde2091cb8ce73ef4a0ad2c8",
-	"dev-variants": "2a82c9cdd7733ccf2235c4a98dea1a4541c3cb23acb416048088c8e1794cc635",
-	"access-log":   "b0cb450f043b6d11f17e269b1d579923682e5c2553e889d6ed546decc0a5998c",
+	"dev-variants": "1fa009336e321e213f3ecec27912705b98d57c4aa49fec0a8dc859c3f779bf22",
+	"access-log":   "22ad37a851cc711f1a23b0e20ee96327a5e7bb39184ad331cf81ddf8a9c4785c",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
 

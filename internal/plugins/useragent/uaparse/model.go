@@ -330,6 +330,7 @@ func buildModel() {
 	// brands.go (continued)
 	anonymizers = buildAnonymizers()
 	screenTokens = buildScreenTokens()
+	productWords = buildProductWords()
 	appPlatforms = buildAppPlatforms()
 
 	// device.go
