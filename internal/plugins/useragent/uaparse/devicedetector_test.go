@@ -248,6 +248,9 @@ var ddOSName = map[string][]string{
 	// ("Opera/9.80 (Linux mips; ) Presto/2.12.407 ... MB95/3.6.3.J"):
 	// Yauaa names the system Linux in its Opera TV Store cases.
 	"Opera TV": {"Opera TV", "Linux"},
+	// Yauaa names Solaris by the name it writes, "SunOS" ("(X11; I;
+	// SunOS 5.8 sun4u)" is SunOS 5.8 in its DEV cases).
+	"Solaris": {"Solaris", "SunOS"},
 }
 
 // ddEngineName maps layout engine names: device-detector's WebKit is
@@ -364,7 +367,6 @@ func ddExpected(c ddCase) map[string][]string {
 			// Hisense-MSD6886(Hisense;...").
 			exp["OperatingSystemName"] = []string{"Linux", "Vidaa"}
 		}
-		ddTVSystemConventions(c.UA, n, exp)
 		if v := c.OS["version"]; v != "" {
 			exp["OperatingSystemVersion"] = []string{v, ">=" + v}
 			if k := strings.LastIndexByte(v, '.'); k > 0 && strings.Contains(c.UA, "Darwin/") {
@@ -375,10 +377,13 @@ func ddExpected(c ddCase) map[string][]string {
 				// cases); device-detector gives a point release.
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], v[:k]+".?")
 			}
-			if n == "webOS" && (v == ddMajor(v) || strings.HasSuffix(v, ".0")) {
+			if n == "webOS" {
 				// Yauaa writes a webOS TV release by its major number
 				// ("Web0S ... Chrome/68.0.3440.106 ... WebAppManager" is
-				// WebOS 5.x in its DEV case); device-detector 5.0.
+				// WebOS 5.x in its DEV case), as the Chromium version it
+				// reads it from is shared by the point releases of one
+				// major (Chrome 38 by webOS 3.0 and 3.5); device-detector
+				// 5.0.
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], ddMajor(v)+".x")
 			}
 			if n == "webOS" && strings.Contains(c.UA, "Web0S") && !strings.Contains(c.UA, "WebAppManager") {
@@ -430,7 +435,15 @@ func ddExpected(c ddCase) map[string][]string {
 				// gives the version as written.
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], "10.0")
 			}
+			if n == "BlackBerry OS" && strings.Contains(c.UA, "BlackBerry; U; BlackBerry ") {
+				// Yauaa's release of BlackBerry's own browser is the
+				// system's name ("(BlackBerry; U; BlackBerry 9900; nl)
+				// ... Version/7.1.0.714" is RIM OS at RIM OS in its DEV
+				// cases); device-detector the browser's Version/.
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], "RIM OS")
+			}
 		}
+		ddTVSystemConventions(c.UA, n, exp)
 	}
 	if c.Client["type"] == "browser" {
 		if n := c.Client["name"]; n != "" {
@@ -603,6 +616,33 @@ func ddTVSystemConventions(ua, name string, exp map[string][]string) {
 		exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "LOH")
 	case (name == "Orsay" || name == "Whale OS") && strings.Contains(ua, "Linux"):
 		exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "Linux")
+		if name == "Whale OS" && exp["OperatingSystemVersion"] != nil {
+			// Whale OS's release is not written in the Linux agent it
+			// sends: Yauaa's Linux has none ("Zeasn/2.0 NETTV/4.5.0
+			// Mozilla/5.0 (Linux;CE-HTML/1.0;U;en), ... Tbrowser/2.0" is
+			// Linux ?? in its DEV cases).
+			exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], Unknown)
+		}
+	case name == "PlayStation":
+		// Yauaa names the system of each PlayStation after the console:
+		// the PlayStation 4's Orbis OS and the PlayStation 5's PS5 OS
+		// (its DEV cases "(PlayStation; PlayStation 4/11.52)" and
+		// "(PlayStation 5 2.03)"), at the firmware version as written;
+		// device-detector writes the console's number before it
+		// ("PlayStation 4 1.52" is its 4.1.52).
+		for _, c := range []struct{ model, system string }{{"PlayStation 4", "Orbis OS"}, {"PlayStation 5", "PS5 OS"}} {
+			if !strings.Contains(ua, c.model) {
+				continue
+			}
+			exp["OperatingSystemName"] = append(exp["OperatingSystemName"], c.system)
+			prefix := c.model[len(c.model)-1:] + "."
+			for _, v := range exp["OperatingSystemVersion"] {
+				if strings.HasPrefix(v, prefix) {
+					exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], v[len(prefix):])
+					break
+				}
+			}
+		}
 	}
 }
 
