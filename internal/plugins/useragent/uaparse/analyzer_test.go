@@ -342,6 +342,21 @@ func TestKnownBrowsers(t *testing.T) {
 		// Tizen's browser names only its engine.
 		{"Mozilla/5.0 (Linux; Tizen 2.4) AppleWebKit/538.1 (KHTML, like Gecko)",
 			map[string]string{"AgentName": "TizenBrowser", "AgentVersionMajor": "Unknown", "LayoutEngineName": "AppleWebKit"}},
+		// A television maker's name for the browser it ships
+		// (tables/tv_platforms.tsv) comes after the browser's own product,
+		// which names the agent.
+		{"Opera/9.80 (Linux armv7l; Opera TV Store/6000) Presto/2.12.407 Version/12.50 SonyCEBrowser/1.0 (KDL-40W600B; CTV2014/PKG3.000GAA; EUR)",
+			map[string]string{"AgentName": "Opera", "AgentVersionMajor": "12", "DeviceClass": "TV", "DeviceBrand": "Sony"}},
+		{"Mozilla/5.0 (DTV) AppleWebKit/531.2+ (KHTML, like Gecko) Espial/6.2.1 AQUOSBrowser/3.0 (XX00DTV;V;0001;0001)",
+			map[string]string{"AgentName": "Espial", "AgentVersionMajor": "6", "DeviceClass": "TV", "DeviceBrand": "Sharp"}},
+		{"Mozilla/5.0 (DTV; TSBNetTV/T32010000.0100.1AB; TVwithVideoPlayer; like Gecko) NetFront/4.1 DTVNetBrowser/2.2 (000039;T32010000;0100;1AB) InettvBrowser/2.2 (000039;T32010000;0100;1AB)",
+			map[string]string{"AgentName": "Netfront", "AgentVersionMajor": "4", "DeviceClass": "TV"}},
+		// MediaTek's feature phones name the MAUI Runtime Environment
+		// they run, with its build glued to the release or not.
+		{"EXAMPLE61D_11C_HW (MRE/3.1.00(64);MAUI/EXAMPLE_S100_20170101;BDATE/2017/01/01 10:00;LCD/240320;CHIP/MT6261;KEY/Normal;WAP Browser/MAUI ();)",
+			map[string]string{"OperatingSystemName": "MRE", "OperatingSystemVersion": "3.1", "AgentName": "MAUI WAP Browser", "DeviceClass": "Mobile"}},
+		{"EXAMPLE61D_11C_HW MRE/3.1.00900;MAUI/EXAMPLE_V01_20170101_MP;BDATE/2017/01/01 10:00;LCD/128160;CHIP/MT6261;WAP Browser/MAUI ;",
+			map[string]string{"OperatingSystemName": "MRE", "OperatingSystemVersion": "3.1", "AgentName": "MAUI WAP Browser"}},
 	}
 	a := New(Options{})
 	for _, tt := range tests {

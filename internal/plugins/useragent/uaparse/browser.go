@@ -517,7 +517,7 @@ func (s *state) chromeWebview(ch product) {
 // known browser matched: apps and tools put their own name first.
 func (s *state) genericAgent() {
 	p := s.p
-	if p.has(kwMAUI) && s.os.name == "" {
+	if p.has(kwMAUI) && (s.os.name == "" || s.os.name == "MRE") {
 		// MediaTek's feature phones ("WAP Browser/MAUI", "MAUI-Browser",
 		// "MRE/3.1.00(64);MAUI/..."): their built-in WAP browser, after
 		// the phone's board or model that comes first.
@@ -815,6 +815,14 @@ func (s *state) namedBrowser() bool {
 			// word the previous product's second version ran into is not
 			// the browser's name.
 			last = ln[k+1:]
+		}
+		if _, tv := tvPlatforms[last]; tv {
+			// "Presto/2.12.362 Version/12.11 SonyCEBrowser/1.0",
+			// "Espial/6.1.5 AQUOSBrowser/2.0", "NetFront/4.1
+			// DTVNetBrowser/2.2": a television maker's name for the
+			// browser it ships, written after the browser's own product
+			// (tables/tv_platforms.tsv), which names the agent.
+			continue
 		}
 		switch last {
 		case "samsungbrowser", "yabrowser", "ucbrowser", "qqbrowser", "mqqbrowser", "huaweibrowser", "miuibrowser",

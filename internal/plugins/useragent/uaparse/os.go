@@ -203,6 +203,22 @@ func detectOS(p *parsed) osInfo {
 			consider(osInfo{name: "iOS", version: Unknown, class: "Mobile", prio: 1})
 		}
 	}
+	if best.name == "" && p.has(kwMAUI) {
+		// "MRE/3.1.00(64);MAUI/...", "MRE/3.1.00900;MAUI/...": the MAUI
+		// Runtime Environment, MediaTek's platform of the feature phones
+		// its MAUI firmware drives, at its release (3.1; the digits
+		// after it are the build, which some phones glue to it).
+		if k := strings.Index(p.low, "mre/"); k >= 0 {
+			if v := leadingVersion(p.low[k+4:]); v != "" {
+				if d := strings.IndexByte(v, '.'); d > 0 {
+					if e := strings.IndexByte(v[d+1:], '.'); e >= 0 {
+						v = v[:d+1+e]
+					}
+				}
+				best = osInfo{name: "MRE", version: v, class: "Mobile", prio: 7}
+			}
+		}
+	}
 	return best
 }
 
