@@ -351,6 +351,14 @@ func TestKnownBrowsers(t *testing.T) {
 			map[string]string{"AgentName": "Espial", "AgentVersionMajor": "6", "DeviceClass": "TV", "DeviceBrand": "Sharp"}},
 		{"Mozilla/5.0 (DTV; TSBNetTV/T32010000.0100.1AB; TVwithVideoPlayer; like Gecko) NetFront/4.1 DTVNetBrowser/2.2 (000039;T32010000;0100;1AB) InettvBrowser/2.2 (000039;T32010000;0100;1AB)",
 			map[string]string{"AgentName": "Netfront", "AgentVersionMajor": "4", "DeviceClass": "TV"}},
+		// AOL's client names its release beside the Internet Explorer it
+		// embeds.
+		{"Mozilla/4.0 (compatible; MSIE 8.0; AOL 9.7; AOLBuild 4343.1028; Windows NT 6.1; Trident/4.0)",
+			map[string]string{"AgentName": "AOL", "AgentVersionMajor": "9", "LayoutEngineName": "Trident"}},
+		// Qihoo 360's browser for Android writes its release in
+		// parentheses after its name.
+		{"Mozilla/5.0 (Linux; U; Android 4.4.2; zh-cn; HM NOTE 1LTE Build/KOT49H) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30; 360 Aphone Browser (7.0.1.30)",
+			map[string]string{"AgentName": "360 Phone Browser", "AgentVersionMajor": "7", "LayoutEngineName": "AppleWebKit"}},
 		// MediaTek's feature phones name the MAUI Runtime Environment
 		// they run, with its build glued to the release or not.
 		{"EXAMPLE61D_11C_HW (MRE/3.1.00(64);MAUI/EXAMPLE_S100_20170101;BDATE/2017/01/01 10:00;LCD/240320;CHIP/MT6261;KEY/Normal;WAP Browser/MAUI ();)",

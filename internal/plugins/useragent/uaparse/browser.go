@@ -190,6 +190,13 @@ func (s *state) detectAgent() {
 		if ieVersion == "" {
 			ieVersion = Unknown
 		}
+		if av, ok := p.entryVersion("aol "); ok && isVersionLike(av) {
+			// "(compatible; MSIE 6.0; AOL 9.0; Windows NT 5.0)": AOL's
+			// client, which shows pages with the Internet Explorer it
+			// embeds and names its own release beside it.
+			s.setAgent(confGeneric, "Browser", "AOL", cleanVersion(av))
+			return
+		}
 		s.setAgent(confGeneric, "Browser", name, ieVersion)
 		return
 	}
@@ -775,6 +782,19 @@ func (s *state) markedBrowser() bool {
 			s.setAgent(confGeneric, "Browser", "Mi Browser", p.ua[j:k])
 			return true
 		}
+	}
+	if i := p.index(kwAphoneBrowser); i >= 0 {
+		// "Safari/534.30; 360 Aphone Browser (6.9.9.22)": Qihoo 360's
+		// browser for Android, its release in parentheses after its
+		// name.
+		v := Unknown
+		if j := i + len("aphone browser"); strings.HasPrefix(p.ua[j:], " (") {
+			if w := leadingVersion(p.ua[j+2:]); w != "" {
+				v = w
+			}
+		}
+		s.setAgent(confGeneric, "Browser", "360 Phone Browser", v)
+		return true
 	}
 	if i := p.index(kwQihu); i >= 0 {
 		if v := word(i + len("qihu ")); v != "" {

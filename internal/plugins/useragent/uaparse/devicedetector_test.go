@@ -209,6 +209,10 @@ var ddAgentName = map[string][]string{
 	"GOG Galaxy":                 {"GOG Galaxy", "GOGGalaxyClient"},
 	"Puffin Secure Browser":      {"Puffin Secure Browser", "Puffin"},
 	"Yandex Browser Lite":        {"Yandex Browser Lite", "Yandex Browser"},
+	// AOL's client on the Internet Explorer it embeds ("(compatible;
+	// MSIE 3.02; Update a; AOL 3.0; Windows 95)" is AOL 3 in Yauaa's DEV
+	// case).
+	"AOL Explorer": {"AOL Explorer", "AOL"},
 }
 
 // ddOSName maps operating system names.

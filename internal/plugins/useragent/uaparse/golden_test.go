@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "50ee929c8408ff4e381912f1c3d490e23a1f1114dde2091cb8ce73ef4a0ad2c8",
-	"dev-variants": "2a82c9cdd7733ccf2235c4a98dea1a4541c3cb23acb416048088c8e1794cc635",
-	"access-log":   "b0cb450f043b6d11f17e269b1d579923682e5c2553e889d6ed546decc0a5998c",
+	"dev":          "6dcd9207ebabd10cfc42d981d8267af5cca6baf56ef7ec482daf4a17fbb10277",
+	"dev-variants": "1d45aaffccca47009c40e24dab90991ecf189a99446c33218dcdc663f6a9450c",
+	"access-log":   "cdf412c349a985634afc5859887130a420e5e5de66b5df56edda85952c42655d",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
 

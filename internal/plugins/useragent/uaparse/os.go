@@ -357,6 +357,7 @@ var (
 	// starts with a byte pair that ordinary user agents seldom contain,
 	// so that the scan stays cheap.
 	kwQihu           needleID
+	kwAphoneBrowser  needleID
 	kwCFNetwork      needleID
 	kwAlamofire      needleID
 	kwSamsungBrowser needleID
