@@ -359,6 +359,16 @@ func TestKnownBrowsers(t *testing.T) {
 		// parentheses after its name.
 		{"Mozilla/5.0 (Linux; U; Android 4.4.2; zh-cn; HM NOTE 1LTE Build/KOT49H) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30; 360 Aphone Browser (7.0.1.30)",
 			map[string]string{"AgentName": "360 Phone Browser", "AgentVersionMajor": "7", "LayoutEngineName": "AppleWebKit"}},
+		// A reference phone's firmware names the system before its date;
+		// its stock browser may name the WAP profile instead of its
+		// engine.
+		{"EXAMPLE-A10 Linux/3.0.13 Android/4.0.4 Release/01.02.2013 Browser/AppleWebKit534.30 Profile/MIDP-2.0 Configuration/CLDC-1.1 Mobile Safari/534.30 Android 4.0.1;",
+			map[string]string{"OperatingSystemVersion": "4.0.4", "AgentName": "Stock Android Browser", "AgentVersion": "4.0.4"}},
+		{"EXAMPLE_E100_TD/1.0 Android/2.3.5 (Linux 2.6.35.7) Release/01.02.2012 Browser/WAP2.0 Profile/MIDP-2.0 Configuration/CLDC-1.1",
+			map[string]string{"OperatingSystemVersion": "2.3.5", "AgentName": "Stock Android Browser", "AgentVersionMajor": "2"}},
+		// UC Browser for Android's early agent names it before the engine.
+		{"Mozilla/5.0 (Linux; U; Android 2.3.5; en-us; GT-S5830 Build/GINGERBREAD) UC AppleWebKit/530+ (KHTML, like Gecko) Mobile Safari/530",
+			map[string]string{"AgentName": "UCBrowser", "AgentVersion": "Unknown", "LayoutEngineName": "AppleWebKit", "LayoutEngineVersionMajor": "530"}},
 		// MediaTek's feature phones name the MAUI Runtime Environment
 		// they run, with its build glued to the release or not.
 		{"EXAMPLE61D_11C_HW (MRE/3.1.00(64);MAUI/EXAMPLE_S100_20170101;BDATE/2017/01/01 10:00;LCD/240320;CHIP/MT6261;KEY/Normal;WAP Browser/MAUI ();)",

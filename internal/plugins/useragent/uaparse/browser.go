@@ -243,6 +243,13 @@ func (s *state) detectAgent() {
 		if s.appendedApp() || s.appInVersion() {
 			return
 		}
+		if wk, ok := p.product("AppleWebKit"); ok && wk.lname == "uc applewebkit" {
+			// "(Linux; U; Android 2.3.6; ...) UC AppleWebKit/530+ (KHTML,
+			// like Gecko) Mobile Safari/530": UC Browser for Android,
+			// which writes its name before the engine and no release.
+			s.setAgent(confGeneric, "Browser", "UCBrowser", Unknown)
+			return
+		}
 		if ver, ok := p.product("Version"); ok {
 			if s.os.name == "Android" {
 				s.setAgent(confGeneric, "Browser", "Stock Android Browser", cleanVersion(ver.version))
@@ -282,6 +289,16 @@ func (s *state) detectAgent() {
 			// system's version.
 			s.setAgent(confGeneric, "Browser", "Stock Android Browser", orUnknown(s.os.version))
 			return
+		}
+		if b, ok := p.product("Browser"); ok && hasPrefixFold(b.version, "wap") {
+			if _, ok := p.product("Release"); ok {
+				// "DESAY_TS908_CMCC_TD/1.0 Android/2.3.7 (LinuxOS
+				// 2.6.35.7) Release/04.13.2012 Browser/WAP2.0": the same
+				// reference phones' stock browser, named by the WAP
+				// profile it supports instead of its engine.
+				s.setAgent(confGeneric, "Browser", "Stock Android Browser", orUnknown(s.os.version))
+				return
+			}
 		}
 	}
 	if s.os.name == "iOS" && s.engName.v == "AppleWebKit" {

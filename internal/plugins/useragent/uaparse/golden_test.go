@@ -16,8 +16,8 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "6dcd9207ebabd10cfc42d981d8267af5cca6baf56ef7ec482daf4a17fbb10277",
-	"dev-variants": "1d45aaffccca47009c40e24dab90991ecf189a99446c33218dcdc663f6a9450c",
+	"dev":          "0802f632b9cb31a987b415df7cf0ced57d8ce72e7dfacdd4bf4a8d43051fa20b",
+	"dev-variants": "de96fa4fd9ed9914f10feb8f09316ea6886e0f5d9016d0c8cbc146bbd3d436de",
 	"access-log":   "cdf412c349a985634afc5859887130a420e5e5de66b5df56edda85952c42655d",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }

@@ -141,7 +141,16 @@ func detectOS(p *parsed) osInfo {
 		}
 		switch {
 		case lw == "android" && pr.version != "":
-			consider(osInfo{name: "Android", version: androidVersion(pr.version), class: "Mobile", prio: 7})
+			prio := 7
+			if i+1 < len(p.products) && p.products[i+1].lword == "release" {
+				// "AT-AS40SE Linux/3.0.13 Android/4.0.4 Release/04.10.2013
+				// ... Mobile Safari/534.30 Android 4.0.1;": a reference
+				// phone's firmware names the system it runs before the
+				// firmware's date; the release its browser writes at the
+				// end is the one the browser was built for.
+				prio = 8
+			}
+			consider(osInfo{name: "Android", version: androidVersion(pr.version), class: "Mobile", prio: prio})
 		case best.prio < 5 && i > 0 && (p.has(kwAndroid) || p.has(kwIOSWord)) && appPlatformWord(pr) != "":
 			// "Podeo/5.0.4 Android", "LBC/65.0.0 Android 12/samsung
 			// SM-A125F", "Podimo/1.11.3 build 121/iOS 13.3": an app's user
