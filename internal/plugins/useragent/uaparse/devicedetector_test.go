@@ -255,6 +255,14 @@ var ddOSName = map[string][]string{
 	// Yauaa names Solaris by the name it writes, "SunOS" ("(X11; I;
 	// SunOS 5.8 sun4u)" is SunOS 5.8 in its DEV cases).
 	"Solaris": {"Solaris", "SunOS"},
+	// Yauaa's names in its DEV cases: "(Maemo; Linux; U; Sailfish;
+	// Mobile; rv:38.0)" is Sailfish, "(PlayBook; U; RIM Tablet OS
+	// 2.0.1; en-US)" RIM Tablet OS, and "(BeOS; U; Haiku BePC; en-US;
+	// ...)" BeOS/Haiku.
+	"Sailfish OS":          {"Sailfish OS", "Sailfish"},
+	"BlackBerry Tablet OS": {"BlackBerry Tablet OS", "RIM Tablet OS"},
+	"BeOS":                 {"BeOS", "BeOS/Haiku"},
+	"Haiku OS":             {"Haiku OS", "BeOS/Haiku"},
 }
 
 // ddEngineName maps layout engine names: device-detector's WebKit is
@@ -363,6 +371,28 @@ func ddExpected(c ddCase) map[string][]string {
 	}
 	if n := c.OS["name"]; n != "" {
 		exp["OperatingSystemName"] = ddAccept(ddOSName, n)
+		switch {
+		case n == "Android" && c.Device["brand"] == "Amazon":
+			// Yauaa names the Android of Amazon's devices FireOS ("Android
+			// 4.2.2; Amazon Kindle Fire Build/JDQ39E" is FireOS 4.2.2 in
+			// its DEV case); device-detector the older ones Android.
+			exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "FireOS")
+		case n == "webOS" && strings.Contains(c.UA, "hpwOS/"):
+			// HP's webOS, "(hp-tablet; Linux; hpwOS/3.0.5; U; en-US)", is
+			// HP WebOS in Yauaa's DEV case.
+			exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "HP WebOS")
+		case n == "Meta Horizon":
+			// Meta's headsets send the Android or the desktop Linux their
+			// system is built on, which Yauaa names ("(Linux; Android
+			// 7.1.1; Pacific) ... OculusBrowser/10.16" is Android 7.1.1 and
+			// "(X11; Linux x86_64; Quest) ... OculusBrowser/22.2" Linux in
+			// its DEV cases).
+			if strings.Contains(c.UA, "Android ") {
+				exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "Android")
+			} else if strings.Contains(c.UA, "Linux") {
+				exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "Linux")
+			}
+		}
 		if n == "GNU/Linux" && (strings.Contains(c.UA, "VIDAA") || strings.Contains(c.UA, "Hisense")) {
 			// Hisense's Linux for televisions, which Yauaa names Vidaa in
 			// all its VIDAA cases and in its Hisense cases that do not
@@ -438,6 +468,17 @@ func ddExpected(c ddCase) map[string][]string {
 				// Windows 10 and 11 both say "Windows NT 10.0"; Yauaa
 				// gives the version as written.
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], "10.0")
+			}
+			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && n == "Chrome OS" && strings.Contains(c.UA, "CrOS ") {
+				// Yauaa's release of Chrome OS is the browser's Chrome
+				// version ("(X11; CrOS x86_64 13904.97.0) ...
+				// Chrome/91.0.4472.167" is Chrome OS 91.0.4472.167 in its
+				// DEV cases), device-detector's the platform's.
+				cv := c.UA[k+len(" Chrome/"):]
+				if e := strings.IndexAny(cv, " )"); e >= 0 {
+					cv = cv[:e]
+				}
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], cv)
 			}
 			if n == "BlackBerry OS" && strings.Contains(c.UA, "BlackBerry; U; BlackBerry ") {
 				// Yauaa's release of BlackBerry's own browser is the
