@@ -763,6 +763,13 @@ func ddEngineConventions(ua, engine string, exp map[string][]string) {
 		exp["LayoutEngineName"] = append(exp["LayoutEngineName"], "AppleWebKit")
 		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], "537")
 	}
+	if k := strings.Index(ua, "MSIE "); k >= 0 && engine == "Trident" && strings.Contains(ua, "Trident/3.") && exp["LayoutEngineVersionMajor"] != nil {
+		// The Trident 3.1 of Internet Explorer 7 on Windows Phone 7,
+		// whose engine Yauaa names Internet Explorer at the browser's
+		// release ("MSIE 7.0; Windows Phone OS 7.0; Trident/3.1;
+		// IEMobile/7.0" is Internet Explorer 7 in its DEV case).
+		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(ua[k+len("MSIE "):]))
+	}
 }
 
 // ddHandheldUnsaid reports a user agent of Android, Windows CE or a MIDP
