@@ -243,7 +243,7 @@ func (s *state) detectAgent() {
 		if s.appendedApp() || s.appInVersion() {
 			return
 		}
-		if wk, ok := p.product("AppleWebKit"); ok && wk.lname == "uc applewebkit" {
+		if p.has(kwUCAppleWebKit) {
 			// "(Linux; U; Android 2.3.6; ...) UC AppleWebKit/530+ (KHTML,
 			// like Gecko) Mobile Safari/530": UC Browser for Android,
 			// which writes its name before the engine and no release.
@@ -853,6 +853,11 @@ func (s *state) namedBrowser() bool {
 			// the browser's name.
 			last = ln[k+1:]
 		}
+		switch last {
+		case "samsungbrowser", "yabrowser", "ucbrowser", "qqbrowser", "mqqbrowser", "huaweibrowser", "miuibrowser",
+			"baidu.sogo.uc.ucbrowser", "mxbrowser", "yasearchbrowser", "qwantbrowser":
+			return false
+		}
 		if _, tv := tvPlatforms[last]; tv {
 			// "Presto/2.12.362 Version/12.11 SonyCEBrowser/1.0",
 			// "Espial/6.1.5 AQUOSBrowser/2.0", "NetFront/4.1
@@ -860,11 +865,6 @@ func (s *state) namedBrowser() bool {
 			// browser it ships, written after the browser's own product
 			// (tables/tv_platforms.tsv), which names the agent.
 			continue
-		}
-		switch last {
-		case "samsungbrowser", "yabrowser", "ucbrowser", "qqbrowser", "mqqbrowser", "huaweibrowser", "miuibrowser",
-			"baidu.sogo.uc.ucbrowser", "mxbrowser", "yasearchbrowser", "qwantbrowser":
-			return false
 		}
 		name := pr.name
 		if last != "browser" {

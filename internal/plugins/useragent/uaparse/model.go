@@ -211,6 +211,7 @@ func buildModel() {
 	kwMSIE = uaNeedles.add("msie")
 	kwQihu = uaNeedles.add("qihu ")
 	kwAphoneBrowser = uaNeedles.add("aphone browser")
+	kwUCAppleWebKit = uaNeedles.add("uc applewebkit")
 	kwCFNetwork = uaNeedles.add("cfnetwork/")
 	kwAlamofire = uaNeedles.add("alamofire/")
 	kwSamsungBrowser = uaNeedles.add("sungbrowser")

@@ -367,6 +367,7 @@ var (
 	// so that the scan stays cheap.
 	kwQihu           needleID
 	kwAphoneBrowser  needleID
+	kwUCAppleWebKit  needleID
 	kwCFNetwork      needleID
 	kwAlamofire      needleID
 	kwSamsungBrowser needleID
