@@ -366,6 +366,9 @@ func TestKnownBrowsers(t *testing.T) {
 			map[string]string{"OperatingSystemVersion": "4.0.4", "AgentName": "Stock Android Browser", "AgentVersion": "4.0.4"}},
 		{"EXAMPLE_E100_TD/1.0 Android/2.3.5 (Linux 2.6.35.7) Release/01.02.2012 Browser/WAP2.0 Profile/MIDP-2.0 Configuration/CLDC-1.1",
 			map[string]string{"OperatingSystemVersion": "2.3.5", "AgentName": "Stock Android Browser", "AgentVersionMajor": "2"}},
+		// An agent made of nothing but Android's release, engine and build.
+		{"Android 4.2.2;AppleWebKit/534.30;Build/JDQ39;EXAMPLE A10 Build/JDQ39",
+			map[string]string{"OperatingSystemVersion": "4.2.2", "AgentName": "Stock Android Browser", "AgentVersionMajor": "4", "LayoutEngineName": "AppleWebKit"}},
 		// UC Browser for Android's early agent names it before the engine.
 		{"Mozilla/5.0 (Linux; U; Android 2.3.5; en-us; GT-S5830 Build/GINGERBREAD) UC AppleWebKit/530+ (KHTML, like Gecko) Mobile Safari/530",
 			map[string]string{"AgentName": "UCBrowser", "AgentVersion": "Unknown", "LayoutEngineName": "AppleWebKit", "LayoutEngineVersionMajor": "530"}},

@@ -340,7 +340,30 @@ func (s *state) detectAgent() {
 		s.setAgent(confGeneric, "Browser", "Konqueror", cleanVersion(v))
 		return
 	}
+	if s.os.name == "Android" && androidPartsOnly(p.products) {
+		// "Android 4.4.2;AppleWebKit/537.36;Build/KOT49H;M-PPxX520U
+		// Build/KOT49H": an agent made of nothing but the system's
+		// release, its engine and its build names no app: the system's
+		// own browser, as an Android agent cut after its engine is.
+		s.setAgent(confGeneric, "Browser", "Stock Android Browser", orUnknown(s.os.version))
+		return
+	}
 	s.genericAgent()
+}
+
+// androidPartsOnly reports an agent whose products are Android's release
+// first and then only its engine and its build ("Android 4.1.2;
+// AppleWebKit/533.1;Build/JZO54K;Model Build/JZO54K").
+func androidPartsOnly(prs []product) bool {
+	if len(prs) < 2 || prs[0].lname != "android" {
+		return false
+	}
+	for i := 1; i < len(prs); i++ {
+		if prs[i].lword != "applewebkit" && prs[i].lword != "build" {
+			return false
+		}
+	}
+	return true
 }
 
 // stockTailOnly reports a user agent whose products past Mozilla's token
