@@ -410,6 +410,13 @@ func ddExpected(c ddCase) map[string][]string {
 				// "CFNetwork/978.0.7 Darwin/18.7.0" iOS 12.? in its DEV
 				// cases); device-detector gives a point release.
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], v[:k]+".?")
+				if strings.Count(v, ".") == 1 {
+					// Yauaa writes the first release of a Darwin version
+					// with its point release, ".0" ("Darwin/18.2.0
+					// (x86_64)" is Mac OS 10.14.1 in its DEV case, so
+					// Darwin/19.0.0 is 10.15.0); device-detector 10.15.
+					exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], v+".0")
+				}
 			}
 			if n == "webOS" {
 				// Yauaa writes a webOS TV release by its major number
