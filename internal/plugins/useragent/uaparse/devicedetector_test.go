@@ -427,13 +427,16 @@ func ddExpected(c ddCase) map[string][]string {
 				// 5.0.
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], ddMajor(v)+".x")
 			}
-			if n == "webOS" && strings.Contains(c.UA, "Web0S") && !strings.Contains(c.UA, "WebAppManager") {
-				// Yauaa reads a webOS TV release only from the web app
-				// runtime's agent ("... WebAppManager"); LG's browser,
-				// which device-detector dates by its "webOS.TV-2020"
-				// token, has no version in Yauaa's answer ("LG
-				// Browser/7.00.00(LGE; WEBOS1; ...); webOS.TV-2014" is
-				// WebOS ?? in its DEV case).
+			if n == "webOS" && strings.Contains(c.UA, "Web0S") && (!strings.Contains(c.UA, "WebAppManager") || !strings.Contains(c.UA, " Chrome/")) {
+				// Yauaa reads a webOS TV release only from the Chromium
+				// version of the web app runtime's agent ("Chrome/68.0
+				// ... WebAppManager"); LG's browser, which
+				// device-detector dates by its "webOS.TV-2020" token, has
+				// no version in Yauaa's answer ("LG Browser/7.00.00(LGE;
+				// WEBOS1; ...); webOS.TV-2014" is WebOS ?? in its DEV
+				// case), nor has the first runtime, before Chromium
+				// ("AppleWebKit/537.41 ... Large Screen WebAppManager
+				// Safari/537.41", WebOS ?? in its DEV case).
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], Unknown)
 			}
 			if k := strings.Index(c.UA, "SymbianOS/"); k >= 0 && n == "Symbian OS Series 60" {
@@ -541,6 +544,21 @@ func ddExpected(c ddCase) map[string][]string {
 				// cases answer Opera 46, device-detector's Opera Devices
 				// 4.
 				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" OPR/"):]))
+			}
+			if (n == "Chrome" || n == "Safari") && strings.Contains(c.UA, "Web0S") && strings.Contains(c.UA, "WebAppManager") {
+				// The web app runtime of LG's webOS televisions, which
+				// device-detector names after the Chrome or Safari token
+				// it sends and Yauaa LG Browser at the webOS release the
+				// Chromium version tells ("Web0S ... Chrome/68.0.3440.106
+				// Safari/537.36 WebAppManager" is LG Browser 5.x in its
+				// DEV case).
+				ensureModel()
+				exp["AgentName"] = append(exp["AgentName"], "LG Browser")
+				if k := strings.Index(c.UA, " Chrome/"); k >= 0 && exp["AgentVersionMajor"] != nil {
+					if r, ok := webOSTVReleases[ddMajor(c.UA[k+len(" Chrome/"):])]; ok {
+						exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(r))
+					}
+				}
 			}
 			if k := strings.Index(c.UA, " UCBrowser/"); k >= 0 && n == "UC Browser Turbo" {
 				// UC Browser Turbo writes its own version in "UCTurbo/1.10.3"
