@@ -209,6 +209,10 @@ var ddAgentName = map[string][]string{
 	"GOG Galaxy":                 {"GOG Galaxy", "GOGGalaxyClient"},
 	"Puffin Secure Browser":      {"Puffin Secure Browser", "Puffin"},
 	"Yandex Browser Lite":        {"Yandex Browser Lite", "Yandex Browser"},
+	// AOL's client on the Internet Explorer it embeds ("(compatible;
+	// MSIE 3.02; Update a; AOL 3.0; Windows 95)" is AOL 3 in Yauaa's DEV
+	// case).
+	"AOL Explorer": {"AOL Explorer", "AOL"},
 }
 
 // ddOSName maps operating system names.
@@ -248,6 +252,17 @@ var ddOSName = map[string][]string{
 	// ("Opera/9.80 (Linux mips; ) Presto/2.12.407 ... MB95/3.6.3.J"):
 	// Yauaa names the system Linux in its Opera TV Store cases.
 	"Opera TV": {"Opera TV", "Linux"},
+	// Yauaa names Solaris by the name it writes, "SunOS" ("(X11; I;
+	// SunOS 5.8 sun4u)" is SunOS 5.8 in its DEV cases).
+	"Solaris": {"Solaris", "SunOS"},
+	// Yauaa's names in its DEV cases: "(Maemo; Linux; U; Sailfish;
+	// Mobile; rv:38.0)" is Sailfish, "(PlayBook; U; RIM Tablet OS
+	// 2.0.1; en-US)" RIM Tablet OS, and "(BeOS; U; Haiku BePC; en-US;
+	// ...)" BeOS/Haiku.
+	"Sailfish OS":          {"Sailfish OS", "Sailfish"},
+	"BlackBerry Tablet OS": {"BlackBerry Tablet OS", "RIM Tablet OS"},
+	"BeOS":                 {"BeOS", "BeOS/Haiku"},
+	"Haiku OS":             {"Haiku OS", "BeOS/Haiku"},
 }
 
 // ddEngineName maps layout engine names: device-detector's WebKit is
@@ -362,6 +377,28 @@ func ddExpected(c ddCase) map[string][]string {
 	}
 	if n := c.OS["name"]; n != "" {
 		exp["OperatingSystemName"] = ddAccept(ddOSName, n)
+		switch {
+		case n == "Android" && c.Device["brand"] == "Amazon":
+			// Yauaa names the Android of Amazon's devices FireOS ("Android
+			// 4.2.2; Amazon Kindle Fire Build/JDQ39E" is FireOS 4.2.2 in
+			// its DEV case); device-detector the older ones Android.
+			exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "FireOS")
+		case n == "webOS" && strings.Contains(c.UA, "hpwOS/"):
+			// HP's webOS, "(hp-tablet; Linux; hpwOS/3.0.5; U; en-US)", is
+			// HP WebOS in Yauaa's DEV case.
+			exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "HP WebOS")
+		case n == "Meta Horizon":
+			// Meta's headsets send the Android or the desktop Linux their
+			// system is built on, which Yauaa names ("(Linux; Android
+			// 7.1.1; Pacific) ... OculusBrowser/10.16" is Android 7.1.1 and
+			// "(X11; Linux x86_64; Quest) ... OculusBrowser/22.2" Linux in
+			// its DEV cases).
+			if strings.Contains(c.UA, "Android ") {
+				exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "Android")
+			} else if strings.Contains(c.UA, "Linux") {
+				exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "Linux")
+			}
+		}
 		if n == "GNU/Linux" && (strings.Contains(c.UA, "VIDAA") || strings.Contains(c.UA, "Hisense")) {
 			// Hisense's Linux for televisions, which Yauaa names Vidaa in
 			// all its VIDAA cases and in its Hisense cases that do not
@@ -370,7 +407,6 @@ func ddExpected(c ddCase) map[string][]string {
 			// Hisense-MSD6886(Hisense;...").
 			exp["OperatingSystemName"] = []string{"Linux", "Vidaa"}
 		}
-		ddTVSystemConventions(c.UA, n, exp)
 		if v := c.OS["version"]; v != "" {
 			exp["OperatingSystemVersion"] = []string{v, ">=" + v}
 			if k := strings.LastIndexByte(v, '.'); k > 0 && strings.Contains(c.UA, "Darwin/") {
@@ -380,20 +416,33 @@ func ddExpected(c ddCase) map[string][]string {
 				// "CFNetwork/978.0.7 Darwin/18.7.0" iOS 12.? in its DEV
 				// cases); device-detector gives a point release.
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], v[:k]+".?")
+				if strings.Count(v, ".") == 1 {
+					// Yauaa writes the first release of a Darwin version
+					// with its point release, ".0" ("Darwin/18.2.0
+					// (x86_64)" is Mac OS 10.14.1 in its DEV case, so
+					// Darwin/19.0.0 is 10.15.0); device-detector 10.15.
+					exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], v+".0")
+				}
 			}
-			if n == "webOS" && (v == ddMajor(v) || strings.HasSuffix(v, ".0")) {
+			if n == "webOS" {
 				// Yauaa writes a webOS TV release by its major number
 				// ("Web0S ... Chrome/68.0.3440.106 ... WebAppManager" is
-				// WebOS 5.x in its DEV case); device-detector 5.0.
+				// WebOS 5.x in its DEV case), as the Chromium version it
+				// reads it from is shared by the point releases of one
+				// major (Chrome 38 by webOS 3.0 and 3.5); device-detector
+				// 5.0.
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], ddMajor(v)+".x")
 			}
-			if n == "webOS" && strings.Contains(c.UA, "Web0S") && !strings.Contains(c.UA, "WebAppManager") {
-				// Yauaa reads a webOS TV release only from the web app
-				// runtime's agent ("... WebAppManager"); LG's browser,
-				// which device-detector dates by its "webOS.TV-2020"
-				// token, has no version in Yauaa's answer ("LG
-				// Browser/7.00.00(LGE; WEBOS1; ...); webOS.TV-2014" is
-				// WebOS ?? in its DEV case).
+			if n == "webOS" && strings.Contains(c.UA, "Web0S") && (!strings.Contains(c.UA, "WebAppManager") || !strings.Contains(c.UA, " Chrome/")) {
+				// Yauaa reads a webOS TV release only from the Chromium
+				// version of the web app runtime's agent ("Chrome/68.0
+				// ... WebAppManager"); LG's browser, which
+				// device-detector dates by its "webOS.TV-2020" token, has
+				// no version in Yauaa's answer ("LG Browser/7.00.00(LGE;
+				// WEBOS1; ...); webOS.TV-2014" is WebOS ?? in its DEV
+				// case), nor has the first runtime, before Chromium
+				// ("AppleWebKit/537.41 ... Large Screen WebAppManager
+				// Safari/537.41", WebOS ?? in its DEV case).
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], Unknown)
 			}
 			if k := strings.Index(c.UA, "SymbianOS/"); k >= 0 && n == "Symbian OS Series 60" {
@@ -436,7 +485,26 @@ func ddExpected(c ddCase) map[string][]string {
 				// gives the version as written.
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], "10.0")
 			}
+			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && n == "Chrome OS" && strings.Contains(c.UA, "CrOS ") {
+				// Yauaa's release of Chrome OS is the browser's Chrome
+				// version ("(X11; CrOS x86_64 13904.97.0) ...
+				// Chrome/91.0.4472.167" is Chrome OS 91.0.4472.167 in its
+				// DEV cases), device-detector's the platform's.
+				cv := c.UA[k+len(" Chrome/"):]
+				if e := strings.IndexAny(cv, " )"); e >= 0 {
+					cv = cv[:e]
+				}
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], cv)
+			}
+			if n == "BlackBerry OS" && strings.Contains(c.UA, "BlackBerry; U; BlackBerry ") {
+				// Yauaa's release of BlackBerry's own browser is the
+				// system's name ("(BlackBerry; U; BlackBerry 9900; nl)
+				// ... Version/7.1.0.714" is RIM OS at RIM OS in its DEV
+				// cases); device-detector the browser's Version/.
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], "RIM OS")
+			}
 		}
+		ddTVSystemConventions(c.UA, n, exp)
 	}
 	if c.Client["type"] == "browser" {
 		if n := c.Client["name"]; n != "" {
@@ -482,6 +550,21 @@ func ddExpected(c ddCase) map[string][]string {
 				// cases answer Opera 46, device-detector's Opera Devices
 				// 4.
 				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" OPR/"):]))
+			}
+			if (n == "Chrome" || n == "Safari") && strings.Contains(c.UA, "Web0S") && strings.Contains(c.UA, "WebAppManager") {
+				// The web app runtime of LG's webOS televisions, which
+				// device-detector names after the Chrome or Safari token
+				// it sends and Yauaa LG Browser at the webOS release the
+				// Chromium version tells ("Web0S ... Chrome/68.0.3440.106
+				// Safari/537.36 WebAppManager" is LG Browser 5.x in its
+				// DEV case).
+				ensureModel()
+				exp["AgentName"] = append(exp["AgentName"], "LG Browser")
+				if k := strings.Index(c.UA, " Chrome/"); k >= 0 && exp["AgentVersionMajor"] != nil {
+					if r, ok := webOSTVReleases[ddMajor(c.UA[k+len(" Chrome/"):])]; ok {
+						exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(r))
+					}
+				}
 			}
 			if k := strings.Index(c.UA, " UCBrowser/"); k >= 0 && n == "UC Browser Turbo" {
 				// UC Browser Turbo writes its own version in "UCTurbo/1.10.3"
@@ -609,6 +692,33 @@ func ddTVSystemConventions(ua, name string, exp map[string][]string) {
 		exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "LOH")
 	case (name == "Orsay" || name == "Whale OS") && strings.Contains(ua, "Linux"):
 		exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "Linux")
+		if name == "Whale OS" && exp["OperatingSystemVersion"] != nil {
+			// Whale OS's release is not written in the Linux agent it
+			// sends: Yauaa's Linux has none ("Zeasn/2.0 NETTV/4.5.0
+			// Mozilla/5.0 (Linux;CE-HTML/1.0;U;en), ... Tbrowser/2.0" is
+			// Linux ?? in its DEV cases).
+			exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], Unknown)
+		}
+	case name == "PlayStation":
+		// Yauaa names the system of each PlayStation after the console:
+		// the PlayStation 4's Orbis OS and the PlayStation 5's PS5 OS
+		// (its DEV cases "(PlayStation; PlayStation 4/11.52)" and
+		// "(PlayStation 5 2.03)"), at the firmware version as written;
+		// device-detector writes the console's number before it
+		// ("PlayStation 4 1.52" is its 4.1.52).
+		for _, c := range []struct{ model, system string }{{"PlayStation 4", "Orbis OS"}, {"PlayStation 5", "PS5 OS"}} {
+			if !strings.Contains(ua, c.model) {
+				continue
+			}
+			exp["OperatingSystemName"] = append(exp["OperatingSystemName"], c.system)
+			prefix := c.model[len(c.model)-1:] + "."
+			for _, v := range exp["OperatingSystemVersion"] {
+				if strings.HasPrefix(v, prefix) {
+					exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], v[len(prefix):])
+					break
+				}
+			}
+		}
 	}
 }
 
@@ -683,6 +793,13 @@ func ddEngineConventions(ua, engine string, exp map[string][]string) {
 		strings.Contains(ua, "AppleWebKit/537.") {
 		exp["LayoutEngineName"] = append(exp["LayoutEngineName"], "AppleWebKit")
 		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], "537")
+	}
+	if k := strings.Index(ua, "MSIE "); k >= 0 && engine == "Trident" && strings.Contains(ua, "Trident/3.") && exp["LayoutEngineVersionMajor"] != nil {
+		// The Trident 3.1 of Internet Explorer 7 on Windows Phone 7,
+		// whose engine Yauaa names Internet Explorer at the browser's
+		// release ("MSIE 7.0; Windows Phone OS 7.0; Trident/3.1;
+		// IEMobile/7.0" is Internet Explorer 7 in its DEV case).
+		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(ua[k+len("MSIE "):]))
 	}
 }
 
