@@ -85,25 +85,22 @@ func catalogPrefixFacts(model string) (brand, rest string) {
 }
 
 // firstWordKeyLen is the length in the catalogue's key of the word that
-// androidDevice takes for an unknown maker's name: the model's first word
-// before a space, or, where there is none, before a dash or an underscore
-// when it is letters and digits that start with a letter ("YC-83P"). It is
-// 0 for a model of one word.
+// androidDevice takes for an unknown maker's name, and 0 when it takes
+// none: the model's first word before a space, or, where there is none,
+// before a dash or an underscore when it is letters and digits that start
+// with a letter ("YC-83P"); not a product word or a single letter
+// (makerWord), which it does not take.
 func firstWordKeyLen(model string) int {
-	n := 0
-	for i := 0; i < len(model); i++ {
-		switch c := model[i]; c {
-		case ' ':
-			if n > 0 {
-				return n
+	if k := strings.IndexByte(model, ' '); k > 0 && !isVersionLike(model) && makerWord(model[:k]) {
+		n := 0
+		for i := 0; i < k; i++ {
+			if c := model[i]; c != '-' && c != '_' {
+				n++
 			}
-		case '-', '_':
-		default:
-			n++
 		}
+		return n
 	}
-	k := strings.IndexAny(model, "-_")
-	if k > 0 && k+1 < len(model) && isLetter(model[0]) && allAlnum(model[:k]) {
+	if k := strings.IndexAny(model, "-_"); k > 0 && k+1 < len(model) && isLetter(model[0]) && allAlnum(model[:k]) && makerWord(model[:k]) {
 		return k
 	}
 	return 0
