@@ -89,6 +89,9 @@ func TestCataloguePrefixExamples(t *testing.T) {
 		{"TP7A9", "Philco", "Philco TP7A9"},
 		{"SHF39", "Sharp", "Sharp SHF39"},
 		{"LMK599QM", "LG", "LG LMK599QM"},
+		// A product word, which the analyzer never takes for the maker,
+		// gives way to the prefix.
+		{"ELITE P99", "Sky", "Sky Elite P99"},
 		// The first word is a maker's name the list does not know,
 		// though Konka's and Terra's listed models start with its
 		// first letters.
