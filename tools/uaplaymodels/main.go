@@ -12,13 +12,24 @@
 //
 //	go run ./tools/uaplaymodels > internal/plugins/useragent/uaparse/tables/catalog/android_models.tsv
 //
-// The output is deterministic; TestCatalogueUpToDate checks that the
-// committed table is what the tool makes.
+// With -prefixes it makes the table of model-code prefixes beside it
+// (android_prefixes.tsv, prefixes.go): the maker of a model the list does
+// not hold, by the start that listed models of one maker share; -loo
+// prints how often such a prefix names the maker of a listed model left
+// out, for a grid of settings.
+//
+//	go run ./tools/uaplaymodels -prefixes > internal/plugins/useragent/uaparse/tables/catalog/android_prefixes.tsv
+//	go run ./tools/uaplaymodels -loo
+//
+// The output is deterministic; TestCatalogueUpToDate and
+// TestCataloguePrefixesUpToDate check that the committed tables are what
+// the tool makes.
 package main
 
 import (
 	"bufio"
 	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -150,7 +161,17 @@ type entry struct {
 }
 
 func main() {
-	if err := run(os.Stdout, defaultIn, defaultBrands, defaultPrefixes); err != nil {
+	prefixes := flag.Bool("prefixes", false, "write the table of model-code prefixes (android_prefixes.tsv) instead of the catalogue")
+	loo := flag.Bool("loo", false, "print the prefix settings' leave-one-out score on the list")
+	flag.Parse()
+	write := run
+	switch {
+	case *prefixes:
+		write = runPrefixes
+	case *loo:
+		write = runLeaveOneOut
+	}
+	if err := write(os.Stdout, defaultIn, defaultBrands, defaultPrefixes); err != nil {
 		fmt.Fprintln(os.Stderr, "uaplaymodels:", err)
 		os.Exit(1)
 	}

@@ -1111,6 +1111,11 @@ func (s *state) androidDevice() {
 			s.modelPrefixFacts(model, c != "" || classSet, prefix, &brand, &rest)
 		}
 	}
+	if brand == "" && inComment && !codeName {
+		// The last word on the maker: the start of the model that Google
+		// Play's list gives one maker (catalogprefixes.go).
+		brand, rest = catalogPrefixFacts(model)
+	}
 	if brand == "" {
 		// Unknown maker: Yauaa shows the first word as the brand when the
 		// model is "Maker Model", unless that word starts many makers'

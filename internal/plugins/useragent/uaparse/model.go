@@ -329,6 +329,9 @@ func buildModel() {
 	androidModelsStart = catalogStart(androidModels)
 	catalogRowStarts, catalogIndex = buildCatalogIndex(androidModels, androidModelsStart)
 
+	// catalogprefixes.go
+	catalogPrefixKeys, catalogPrefixBrands = buildCatalogPrefixes(androidPrefixes)
+
 	// brands.go (continued)
 	anonymizers = buildAnonymizers()
 	screenTokens = buildScreenTokens()
