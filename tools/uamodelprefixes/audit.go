@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -30,26 +29,16 @@ type catalogue struct {
 // readCatalogue reads the list at listPath and the makers of its models
 // from the catalogue at catalogPath.
 func readCatalogue(catalogPath, listPath string) (*catalogue, error) {
-	f, err := os.Open(catalogPath)
-	if err != nil {
-		return nil, fmt.Errorf("open catalogue: %w", err)
-	}
-	defer f.Close()
 	makers := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		cols := strings.Split(line, "\t")
+	err := eachRow(catalogPath, "catalogue", func(cols []string) error {
 		if len(cols) < 3 || len(cols) > 3 && cols[3] == "device" {
-			continue // a code name, not a model's name
+			return nil // a code name, not a model's name
 		}
 		makers[cols[0]] = cols[1]
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read catalogue: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	records, err := playdevices.Read(listPath)
 	if err != nil {
@@ -162,23 +151,12 @@ func (c *catalogue) contradicts(prefix, brand string) bool {
 // hand is set, the catalogue's evidence, and names the rows the catalogue
 // contradicts. It returns how many it names.
 func audit(w io.Writer, tablePath string, c *catalogue, hand bool) (int, error) {
-	f, err := os.Open(tablePath)
-	if err != nil {
-		return 0, fmt.Errorf("open prefix table: %w", err)
-	}
-	defer f.Close()
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, "# verdict\tprefix\tbrand\tcatalogue models\tof other brands\tthe other brands")
 	bad := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		cols := strings.Split(line, "\t")
+	err := eachRow(tablePath, "prefix table", func(cols []string) error {
 		if len(cols) < 5 || !hand && !strings.HasPrefix(cols[4], "device-detector tuning part") {
-			continue
+			return nil
 		}
 		prefix, brand := cols[0], cols[1]
 		n, others := c.evidence(prefix, brand)
@@ -191,9 +169,10 @@ func audit(w io.Writer, tablePath string, c *catalogue, hand bool) (int, error) 
 			bad++
 		}
 		fmt.Fprintf(bw, "%s\t%s\t%s\t%d\t%d\t%s\n", verdict, prefix, brand, n, others, c.otherBrands(prefix, brand))
-	}
-	if err := sc.Err(); err != nil {
-		return 0, fmt.Errorf("read prefix table: %w", err)
+		return nil
+	})
+	if err != nil {
+		return 0, err
 	}
 	return bad, bw.Flush()
 }

@@ -147,26 +147,16 @@ func main() {
 // spellings reads the brands table's brand column: a brand it names is
 // written as it writes it.
 func spellings(path string) (map[string]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open brands table: %w", err)
-	}
-	defer f.Close()
 	m := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		cols := strings.Split(line, "\t")
+	err := eachRow(path, "brands table", func(cols []string) error {
 		if len(cols) > 1 {
 			if l := strings.ToLower(cols[1]); m[l] == "" {
 				m[l] = cols[1]
 			}
 		}
-	}
-	return m, sc.Err()
+		return nil
+	})
+	return m, err
 }
 
 // tuningModels reads the Android model codes and their brands and classes

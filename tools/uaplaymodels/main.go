@@ -4,7 +4,7 @@
 // (testdata/useragents/google-play-devices): for each model as a device
 // reports it in Build.MODEL, which is what an Android user agent carries,
 // the maker that sells it and, where the marketing name says so, whether
-// it is a tablet or a television.
+// it is a tablet, a television, a set-top box, a watch or a camera.
 //
 // The list is Google's, not a test set: nothing of device-detector's or
 // Yauaa's cases is read, so the analyzer's accuracy on their check parts
@@ -12,13 +12,24 @@
 //
 //	go run ./tools/uaplaymodels > internal/plugins/useragent/uaparse/tables/catalog/android_models.tsv
 //
-// The output is deterministic; TestCatalogueUpToDate checks that the
-// committed table is what the tool makes.
+// With -prefixes it makes the table of model-code prefixes beside it
+// (android_prefixes.tsv, prefixes.go): the maker of a model the list does
+// not hold, by the start that listed models of one maker share; -loo
+// prints how often such a prefix names the maker of a listed model left
+// out, for a grid of settings.
+//
+//	go run ./tools/uaplaymodels -prefixes > internal/plugins/useragent/uaparse/tables/catalog/android_prefixes.tsv
+//	go run ./tools/uaplaymodels -loo
+//
+// The output is deterministic; TestCatalogueUpToDate and
+// TestCataloguePrefixesUpToDate check that the committed tables are what
+// the tool makes.
 package main
 
 import (
 	"bufio"
 	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -203,7 +214,17 @@ type entry struct {
 }
 
 func main() {
-	if err := run(os.Stdout, defaultIn, spellingTables...); err != nil {
+	prefixes := flag.Bool("prefixes", false, "write the table of model-code prefixes (android_prefixes.tsv) instead of the catalogue")
+	loo := flag.Bool("loo", false, "print the prefix settings' leave-one-out score on the list")
+	flag.Parse()
+	write := run
+	switch {
+	case *prefixes:
+		write = runPrefixes
+	case *loo:
+		write = runLeaveOneOut
+	}
+	if err := write(os.Stdout, defaultIn, spellingTables...); err != nil {
 		fmt.Fprintln(os.Stderr, "uaplaymodels:", err)
 		os.Exit(1)
 	}
@@ -255,7 +276,7 @@ func run(w io.Writer, in string, spellingTables ...string) error {
 const header = `# Android models by the model name a device reports (Build.MODEL), from Google Play's list of
 # supported devices (testdata/useragents/google-play-devices, README beside it). Columns: key (the
 # model in lower case without spaces, dashes and underscores), brand (the analyzer's name for the
-# maker), class (Tablet or TV where the marketing name says so, else "-"), and "device" on a row
+# maker), class (Tablet, TV, Set-top box, Watch or Camera where the marketing name says so, else "-"), and "device" on a row
 # keyed by a device's code name (Build.DEVICE, in lower case in the list) that no model is named,
 # which custom systems and some firmware report as the model, and "bare" on a row keyed by a
 # model code the list writes after its maker's name ("ZTE A2022P"), without it. Sorted by key,
@@ -513,26 +534,58 @@ func yauaaCase(s string) string {
 	return strings.Join(words, " ")
 }
 
-// classOf reads the marketing name and model for a tablet or a television.
-// The maker's own name is no such word: TechPad and Klipad sell phones
-// under a name that ends in "pad" ("TECHPAD X5", "KLIPAD_V355B").
+// classOf reads the marketing name and model for a tablet, a television, a
+// set-top box, a watch or a camera; a television's word outranks a box's
+// ("Mi TV Stick" is TV, as the sets' names are). The maker's own name is no such word: TechPad and
+// Klipad sell phones under a name that ends in "pad" ("TECHPAD X5",
+// "KLIPAD_V355B"). The cameras are the ones sold as cameras that run
+// Android: Samsung's Galaxy Camera and Galaxy NX and Nikon's COOLPIX; a
+// phone named for its camera ("Dual Camera", "Camera Edition") stays a
+// phone.
 func classOf(name, maker string) string {
 	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
 	maker = strings.ToLower(strings.ReplaceAll(maker, " ", ""))
 	class := ""
-	for _, w := range words {
+	for i, w := range words {
 		switch {
 		case w == maker:
 		case w == "tv" || w == "smarttv" || w == "androidtv" || w == "googletv" || w == "chromecast":
 			return "TV"
+		case isBoxWord(w):
+			class = "Set-top box"
+		case w == "watch" || strings.HasPrefix(w, "watch") && isDigits(w[5:]) || w == "smartwatch" || w == "zenwatch" || w == "ticwatch":
+			return "Watch"
+		case w == "coolpix", i > 0 && words[i-1] == "galaxy" && (w == "camera" || w == "nx"):
+			return "Camera"
 		case w == "tab" || w == "tablet" || w == "pad" || strings.HasSuffix(w, "pad") && len(w) > 4 && w != "notepad" ||
 			strings.HasPrefix(w, "tab") && len(w) > 3 && isDigits(w[3:]):
 			class = "Tablet"
 		}
 	}
 	return class
+}
+
+// notBoxes are the words ending in "box" of the list that name no box
+// that connects a television: Google's Chromebox and DigiLand's PC box
+// are computers, the sound boxes speakers, and Turbo-X (Plaisio's brand,
+// "TurboX") and CommBox makers.
+var notBoxes = map[string]bool{"chromebox": true, "pcbox": true, "soundbox": true, "flowsoundbox": true, "turbox": true, "commbox": true}
+
+// isBoxWord reports a word of a marketing name or model that names a
+// set-top box, a stick or a dongle that connects a television: "Box" and
+// the operators' and makers' names that end in it ("Mi Box", "Beebox",
+// "MEObox", "Freebox"), "Box" and a generation ("Box5"), "Stick",
+// "Dongle", "Streamer".
+func isBoxWord(w string) bool {
+	switch {
+	case w == "stick" || w == "dongle" || w == "streamer":
+		return true
+	case strings.HasPrefix(w, "box") && isDigits(w[3:]):
+		return true
+	}
+	return strings.HasSuffix(w, "box") && !notBoxes[w]
 }
 
 func isDigits(s string) bool {

@@ -67,6 +67,20 @@ func TestClassOf(t *testing.T) {
 		{"Tabby 5", "Example", ""},
 		{"TECHPAD X5 Techpad X5", "Techpad", ""},
 		{"V355B KLIPAD_V355B", "Klipad", ""},
+		{"Galaxy Watch4 SM-R860", "Samsung", "Watch"},
+		{"Beebox SWG2001A-A", "Beeline", "Set-top box"},
+		{"Mi Box MIBOX3", "Xiaomi", "Set-top box"},
+		{"Homatics Dongle Q", "Homatics", "Set-top box"},
+		{"Chromebox CXI4", "AOpen", ""},
+		{"RubikII7 TurboX", "Plaisio", ""},
+		{"TicWatch Pro 3 TicWatch Pro 3", "Mobvoi", "Watch"},
+		{"Wear OS by Google Smartwatch Julianna HR", "Fossil", "Watch"},
+		{"V , FGL-00004 LifeWatch V", "LifeWatch", ""},
+		{"Galaxy Camera 2 EK-GC200", "Samsung", "Camera"},
+		{"Galaxy NX EK-GN120", "Samsung", "Camera"},
+		{"COOLPIX S800c", "Nikon", "Camera"},
+		{"BUSH SPIRA D5 Dual Camera BUSH SPIRA D5 Dual Camera", "Archos", ""},
+		{"One M9+ (Prime Camera Edition) HTC 0PK71", "HTC", ""},
 	} {
 		if got := classOf(tc.name, tc.maker); got != tc.want {
 			t.Errorf("classOf(%q, %q) = %q, want %q", tc.name, tc.maker, got, tc.want)

@@ -342,6 +342,42 @@ func TestKnownBrowsers(t *testing.T) {
 		// Tizen's browser names only its engine.
 		{"Mozilla/5.0 (Linux; Tizen 2.4) AppleWebKit/538.1 (KHTML, like Gecko)",
 			map[string]string{"AgentName": "TizenBrowser", "AgentVersionMajor": "Unknown", "LayoutEngineName": "AppleWebKit"}},
+		// A television maker's name for the browser it ships
+		// (tables/tv_platforms.tsv) comes after the browser's own product,
+		// which names the agent.
+		{"Opera/9.80 (Linux armv7l; Opera TV Store/6000) Presto/2.12.407 Version/12.50 SonyCEBrowser/1.0 (KDL-40W600B; CTV2014/PKG3.000GAA; EUR)",
+			map[string]string{"AgentName": "Opera", "AgentVersionMajor": "12", "DeviceClass": "TV", "DeviceBrand": "Sony"}},
+		{"Mozilla/5.0 (DTV) AppleWebKit/531.2+ (KHTML, like Gecko) Espial/6.2.1 AQUOSBrowser/3.0 (XX00DTV;V;0001;0001)",
+			map[string]string{"AgentName": "Espial", "AgentVersionMajor": "6", "DeviceClass": "TV", "DeviceBrand": "Sharp"}},
+		{"Mozilla/5.0 (DTV; TSBNetTV/T32010000.0100.1AB; TVwithVideoPlayer; like Gecko) NetFront/4.1 DTVNetBrowser/2.2 (000039;T32010000;0100;1AB) InettvBrowser/2.2 (000039;T32010000;0100;1AB)",
+			map[string]string{"AgentName": "Netfront", "AgentVersionMajor": "4", "DeviceClass": "TV"}},
+		// AOL's client names its release beside the Internet Explorer it
+		// embeds.
+		{"Mozilla/4.0 (compatible; MSIE 8.0; AOL 9.7; AOLBuild 4343.1028; Windows NT 6.1; Trident/4.0)",
+			map[string]string{"AgentName": "AOL", "AgentVersionMajor": "9", "LayoutEngineName": "Trident"}},
+		// Qihoo 360's browser for Android writes its release in
+		// parentheses after its name.
+		{"Mozilla/5.0 (Linux; U; Android 4.4.2; zh-cn; HM NOTE 1LTE Build/KOT49H) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30; 360 Aphone Browser (7.0.1.30)",
+			map[string]string{"AgentName": "360 Phone Browser", "AgentVersionMajor": "7", "LayoutEngineName": "AppleWebKit"}},
+		// A reference phone's firmware names the system before its date;
+		// its stock browser may name the WAP profile instead of its
+		// engine.
+		{"EXAMPLE-A10 Linux/3.0.13 Android/4.0.4 Release/01.02.2013 Browser/AppleWebKit534.30 Profile/MIDP-2.0 Configuration/CLDC-1.1 Mobile Safari/534.30 Android 4.0.1;",
+			map[string]string{"OperatingSystemVersion": "4.0.4", "AgentName": "Stock Android Browser", "AgentVersion": "4.0.4"}},
+		{"EXAMPLE_E100_TD/1.0 Android/2.3.5 (Linux 2.6.35.7) Release/01.02.2012 Browser/WAP2.0 Profile/MIDP-2.0 Configuration/CLDC-1.1",
+			map[string]string{"OperatingSystemVersion": "2.3.5", "AgentName": "Stock Android Browser", "AgentVersionMajor": "2"}},
+		// An agent made of nothing but Android's release, engine and build.
+		{"Android 4.2.2;AppleWebKit/534.30;Build/JDQ39;EXAMPLE A10 Build/JDQ39",
+			map[string]string{"OperatingSystemVersion": "4.2.2", "AgentName": "Stock Android Browser", "AgentVersionMajor": "4", "LayoutEngineName": "AppleWebKit"}},
+		// UC Browser for Android's early agent names it before the engine.
+		{"Mozilla/5.0 (Linux; U; Android 2.3.5; en-us; GT-S5830 Build/GINGERBREAD) UC AppleWebKit/530+ (KHTML, like Gecko) Mobile Safari/530",
+			map[string]string{"AgentName": "UCBrowser", "AgentVersion": "Unknown", "LayoutEngineName": "AppleWebKit", "LayoutEngineVersionMajor": "530"}},
+		// MediaTek's feature phones name the MAUI Runtime Environment
+		// they run, with its build glued to the release or not.
+		{"EXAMPLE61D_11C_HW (MRE/3.1.00(64);MAUI/EXAMPLE_S100_20170101;BDATE/2017/01/01 10:00;LCD/240320;CHIP/MT6261;KEY/Normal;WAP Browser/MAUI ();)",
+			map[string]string{"OperatingSystemName": "MRE", "OperatingSystemVersion": "3.1", "AgentName": "MAUI WAP Browser", "DeviceClass": "Mobile"}},
+		{"EXAMPLE61D_11C_HW MRE/3.1.00900;MAUI/EXAMPLE_V01_20170101_MP;BDATE/2017/01/01 10:00;LCD/128160;CHIP/MT6261;WAP Browser/MAUI ;",
+			map[string]string{"OperatingSystemName": "MRE", "OperatingSystemVersion": "3.1", "AgentName": "MAUI WAP Browser"}},
 	}
 	a := New(Options{})
 	for _, tt := range tests {

@@ -1206,7 +1206,9 @@ func (s *state) ucAgentEngine() {
 			return
 		}
 	}
-	if s.engName.v == "AppleWebKit" {
+	if s.engName.v == "AppleWebKit" && s.agVersion.v != Unknown {
+		// (Without a release, "UC AppleWebKit/530+", there is none to
+		// give the engine, which stays the WebKit it names.)
 		s.engName.set("UCBrowser", confFamily)
 		s.engVersion.set(s.agVersion.v, confFamily)
 	}

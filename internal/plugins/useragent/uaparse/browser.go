@@ -190,6 +190,13 @@ func (s *state) detectAgent() {
 		if ieVersion == "" {
 			ieVersion = Unknown
 		}
+		if av, ok := p.entryVersion("aol "); ok && isVersionLike(av) {
+			// "(compatible; MSIE 6.0; AOL 9.0; Windows NT 5.0)": AOL's
+			// client, which shows pages with the Internet Explorer it
+			// embeds and names its own release beside it.
+			s.setAgent(confGeneric, "Browser", "AOL", cleanVersion(av))
+			return
+		}
 		s.setAgent(confGeneric, "Browser", name, ieVersion)
 		return
 	}
@@ -236,6 +243,13 @@ func (s *state) detectAgent() {
 		if s.appendedApp() || s.appInVersion() {
 			return
 		}
+		if p.has(kwUCAppleWebKit) {
+			// "(Linux; U; Android 2.3.6; ...) UC AppleWebKit/530+ (KHTML,
+			// like Gecko) Mobile Safari/530": UC Browser for Android,
+			// which writes its name before the engine and no release.
+			s.setAgent(confGeneric, "Browser", "UCBrowser", Unknown)
+			return
+		}
 		if ver, ok := p.product("Version"); ok {
 			if s.os.name == "Android" {
 				s.setAgent(confGeneric, "Browser", "Stock Android Browser", cleanVersion(ver.version))
@@ -275,6 +289,16 @@ func (s *state) detectAgent() {
 			// system's version.
 			s.setAgent(confGeneric, "Browser", "Stock Android Browser", orUnknown(s.os.version))
 			return
+		}
+		if b, ok := p.product("Browser"); ok && hasPrefixFold(b.version, "wap") {
+			if _, ok := p.product("Release"); ok {
+				// "DESAY_TS908_CMCC_TD/1.0 Android/2.3.7 (LinuxOS
+				// 2.6.35.7) Release/04.13.2012 Browser/WAP2.0": the same
+				// reference phones' stock browser, named by the WAP
+				// profile it supports instead of its engine.
+				s.setAgent(confGeneric, "Browser", "Stock Android Browser", orUnknown(s.os.version))
+				return
+			}
 		}
 	}
 	if s.os.name == "iOS" && s.engName.v == "AppleWebKit" {
@@ -316,7 +340,30 @@ func (s *state) detectAgent() {
 		s.setAgent(confGeneric, "Browser", "Konqueror", cleanVersion(v))
 		return
 	}
+	if s.os.name == "Android" && androidPartsOnly(p.products) {
+		// "Android 4.4.2;AppleWebKit/537.36;Build/KOT49H;M-PPxX520U
+		// Build/KOT49H": an agent made of nothing but the system's
+		// release, its engine and its build names no app: the system's
+		// own browser, as an Android agent cut after its engine is.
+		s.setAgent(confGeneric, "Browser", "Stock Android Browser", orUnknown(s.os.version))
+		return
+	}
 	s.genericAgent()
+}
+
+// androidPartsOnly reports an agent whose products are Android's release
+// first and then only its engine and its build ("Android 4.1.2;
+// AppleWebKit/533.1;Build/JZO54K;Model Build/JZO54K").
+func androidPartsOnly(prs []product) bool {
+	if len(prs) < 2 || prs[0].lname != "android" {
+		return false
+	}
+	for i := 1; i < len(prs); i++ {
+		if prs[i].lword != "applewebkit" && prs[i].lword != "build" {
+			return false
+		}
+	}
+	return true
 }
 
 // stockTailOnly reports a user agent whose products past Mozilla's token
@@ -517,7 +564,7 @@ func (s *state) chromeWebview(ch product) {
 // known browser matched: apps and tools put their own name first.
 func (s *state) genericAgent() {
 	p := s.p
-	if p.has(kwMAUI) && s.os.name == "" {
+	if p.has(kwMAUI) && (s.os.name == "" || s.os.name == "MRE") {
 		// MediaTek's feature phones ("WAP Browser/MAUI", "MAUI-Browser",
 		// "MRE/3.1.00(64);MAUI/..."): their built-in WAP browser, after
 		// the phone's board or model that comes first.
@@ -776,6 +823,19 @@ func (s *state) markedBrowser() bool {
 			return true
 		}
 	}
+	if i := p.index(kwAphoneBrowser); i >= 0 {
+		// "Safari/534.30; 360 Aphone Browser (6.9.9.22)": Qihoo 360's
+		// browser for Android, its release in parentheses after its
+		// name.
+		v := Unknown
+		if j := i + len("aphone browser"); strings.HasPrefix(p.ua[j:], " (") {
+			if w := leadingVersion(p.ua[j+2:]); w != "" {
+				v = w
+			}
+		}
+		s.setAgent(confGeneric, "Browser", "360 Phone Browser", v)
+		return true
+	}
 	if i := p.index(kwQihu); i >= 0 {
 		if v := word(i + len("qihu ")); v != "" {
 			s.setAgent(confGeneric, "Browser", "Qihoo 360 Safe Browser", v)
@@ -820,6 +880,14 @@ func (s *state) namedBrowser() bool {
 		case "samsungbrowser", "yabrowser", "ucbrowser", "qqbrowser", "mqqbrowser", "huaweibrowser", "miuibrowser",
 			"baidu.sogo.uc.ucbrowser", "mxbrowser", "yasearchbrowser", "qwantbrowser":
 			return false
+		}
+		if _, tv := tvPlatforms[last]; tv {
+			// "Presto/2.12.362 Version/12.11 SonyCEBrowser/1.0",
+			// "Espial/6.1.5 AQUOSBrowser/2.0", "NetFront/4.1
+			// DTVNetBrowser/2.2": a television maker's name for the
+			// browser it ships, written after the browser's own product
+			// (tables/tv_platforms.tsv), which names the agent.
+			continue
 		}
 		name := pr.name
 		if last != "browser" {

@@ -15,7 +15,8 @@ import (
 // tools/uaplaymodels (see its header). A model found there takes its maker
 // from the row unless a maker's shape, the seller's name at the start of
 // the model or a prefix row names another (catalogFacts), and its class
-// when the marketing name says tablet or television.
+// when the marketing name says tablet, television, set-top box, watch or
+// camera.
 
 // androidModels is the catalogue's text: header comments, then one sorted
 // row per key. It is embedded as a string, which lives in the binary's
@@ -229,7 +230,8 @@ func catalogStart(text string) int {
 // made). It gives the class when the model's own words gave none
 // (hasClass), and reports whether it did (classSet). A Mobile, an app's
 // device that says neither Mobile nor Tablet, stays one unless the row
-// names a television, as with the model prefixes.
+// names a device that is no handheld of that kind (a television, a box, a
+// watch, a camera), as with the model prefixes.
 //
 // A device row counts only for a code name: a model written in lower case
 // as code names are ("rosemary"), or one a custom system's tag preceded
@@ -279,7 +281,7 @@ func (s *state) catalogFacts(model string, codeName, hasClass bool, prefix model
 	if *brand != row.brand && (*brand == "" || codeName || !subBrandCode(model) && !hasPrefixFold(model, *brand)) {
 		*brand, *rest = row.brand, withoutBrandWords(model, row.brand)
 	}
-	if !hasClass && row.class != "" && (s.devClass.v != "Mobile" || row.class == "TV") {
+	if !hasClass && row.class != "" && (s.devClass.v != "Mobile" || row.class != "Tablet") {
 		s.devClass.set(row.class, confGeneric+1)
 		classSet = true
 	}

@@ -34,8 +34,8 @@ func TestCatalogueWellFormed(t *testing.T) {
 		if brand == "" || strings.TrimSpace(brand) != brand {
 			t.Errorf("row %d: brand %q", i, brand)
 		}
-		if class != "-" && class != "Tablet" && class != "TV" {
-			t.Errorf("row %d: class %q is not -, Tablet or TV", i, class)
+		if class != "-" && class != "Tablet" && class != "TV" && class != "Set-top box" && class != "Watch" && class != "Camera" {
+			t.Errorf("row %d: class %q is not -, Tablet, TV, Set-top box, Watch or Camera", i, class)
 		}
 		if r, ok := catalogLookup(key); !ok || r.brand != brand {
 			t.Fatalf("row %d: lookup of %q gives %+v, %v", i, key, r, ok)
@@ -67,6 +67,13 @@ func TestCatalogueExamples(t *testing.T) {
 		{"M40_Air_EEA", "Teclast", "", ""},
 		// The marketing name says tablet, the user agent says Mobile.
 		{"AGS2-W19", "Huawei", "", "Tablet"},
+		// The marketing name says watch or camera: a Galaxy Watch4 and a
+		// Galaxy Camera, whose browsers send Mobile Safari as a phone's.
+		{"SM-R860", "Samsung", "", "Watch"},
+		{"EK-GC100", "Samsung", "", "Camera"},
+		{"COOLPIX S800c", "Nikon", "", "Camera"},
+		// A box that the marketing name calls one: Beeline's Beebox.
+		{"SWG2001A-A", "Beeline", "", "Set-top box"},
 		// Google sold the Nexus phones under its name.
 		{"Nexus 5", "Google", "Google Nexus 5", ""},
 		// A prefix row of the brand the models are sold under outranks

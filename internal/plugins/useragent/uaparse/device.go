@@ -553,6 +553,31 @@ func hasSuffixFold(s, suffix string) bool {
 	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }
 
+// wapPhoneProduct reports a product only phones send: NTT docomo's i-mode
+// phones, which name the network first ("DoCoMo/1.0/D501i", "DoCoMo/2.0
+// N905i(c100;TB;W24H16)"), Openwave's browser under the name its first
+// releases had ("SIE-S40/2.3 UP/4.1.16r", before UP.Browser), and the WAP
+// browser of phones of makers in India and China ("Karbonn K595
+// WAP-Browser/1.0.0").
+func (p *parsed) wapPhoneProduct() bool {
+	for i, pr := range p.products {
+		if i == 0 && pr.lname == "docomo" {
+			return true
+		}
+		if pr.lword == "up" || pr.lword == "wap-browser" {
+			return true
+		}
+	}
+	return false
+}
+
+// cloudPhone reports CloudMosa's Cloud Phone, which names itself first in
+// the comment, with its release ("Mozilla/5.0 (Cloud Phone 2.4; Nokia 225
+// 4G; UNISOC)", "(Cloud Phone; Generic)").
+func (p *parsed) cloudPhone() bool {
+	return len(p.entries) > 0 && strings.HasPrefix(p.ltext(p.entries[0]), "cloud phone")
+}
+
 // ucIPhone reports UC Browser's compact format on an iPhone, which it
 // writes "iPh": "UCWEB/2.0 (iOS; U; iPh OS 6_1; zh-CN; iPh5,2)".
 func (p *parsed) ucIPhone() bool {
@@ -568,12 +593,24 @@ func (p *parsed) ucIPhone() bool {
 }
 
 // featurePhone recognises the Java ME and MediaTek MAUI phones and their
-// browsers: they announce the MIDP profile or a WAP browser.
+// browsers: they announce the MIDP profile or a WAP browser, run BREW, or
+// send a product only phones send (wapPhoneProduct).
 func (s *state) featurePhone() {
 	p := s.p
 	if p.has(kwMIDP) || p.has(kwMAUI) || p.has(kwWAPBrowser) || p.has(kwUPBrowser) || p.has(kwJ2ME) ||
-		p.has(kwOperaMini) || p.has(kwSEMCBrowser) || p.has(kwObigo) || p.has(kwTeleca) {
+		p.has(kwOperaMini) || p.has(kwSEMCBrowser) || p.has(kwObigo) || p.has(kwTeleca) || p.wapPhoneProduct() ||
+		s.os.name == "BREW" || p.cloudPhone() {
 		s.devClass.set("Mobile", confGeneric)
+		if s.os.name == "BREW" || p.cloudPhone() {
+			// Qualcomm's BREW runs only on phones, the CDMA feature
+			// phones of KDDI, Verizon and others ("(KDDI-KC4A; BREW;
+			// Opera Mobi; U; ja)", "(compatible; Polaris 6.2; Brew
+			// 3.1.5; en)"), and CloudMosa's Cloud Phone is the
+			// platform of feature phones whose apps run in its cloud
+			// ("(Cloud Phone 2.4; Nokia 225 4G; UNISOC) ...
+			// Puffin/132.0.8.80800FP").
+			s.devClass.set("Phone", confProduct)
+		}
 		for _, e := range p.entries {
 			if p.ltext(e) == "java" {
 				// "UCWEB/2.0 (Java; U; MIDP-2.0; Nokia112)": the Java
@@ -596,9 +633,10 @@ func (s *state) featurePhone() {
 					// The Java profile ("MIDP-2.0"), never a model.
 					continue
 				}
-				if k := strings.LastIndexByte(name, ' '); k > 0 && allLetters(name[k+1:]) && pr.version != "" && isBrowserWord(name[k+1:]) {
-					// "SAMSUNG GT-S3332 Opera/9.80": the model, then the
-					// browser the version belongs to. Any other last word
+				if k := strings.LastIndexByte(name, ' '); k > 0 && pr.version != "" && (allLetters(name[k+1:]) && isBrowserWord(name[k+1:]) || strings.EqualFold(name[k+1:], "wap-browser")) {
+					// "SAMSUNG GT-S3332 Opera/9.80", "Karbonn K595
+					// WAP-Browser/1.0.0": the model, then the browser the
+					// version belongs to. Any other last word
 					// is the model's ("T-Mobile Vairy Touch II/5.0", "LAVA
 					// KKT Pearl/MIDP-2.0").
 					name = name[:k]
@@ -1081,13 +1119,20 @@ func (s *state) androidDevice() {
 			s.modelPrefixFacts(model, c != "" || classSet, prefix, &brand, &rest)
 		}
 	}
+	if brand == "" && inComment && !codeName {
+		// The last word on the maker: the start of the model that Google
+		// Play's list gives one maker (catalogprefixes.go).
+		brand, rest = catalogPrefixFacts(model)
+	}
 	if brand == "" {
 		// Unknown maker: Yauaa shows the first word as the brand when the
-		// model is "Maker Model".
-		if k := strings.IndexByte(model, ' '); k > 0 && !isVersionLike(model) {
+		// model is "Maker Model", unless that word starts many makers'
+		// models and names none ("MAX 3", "TAB_868_PRO";
+		// tables/product_words.tsv) or is a single letter ("S-715").
+		if k := strings.IndexByte(model, ' '); k > 0 && !isVersionLike(model) && makerWord(model[:k]) {
 			brand = normalizeName(model[:k])
 			rest = model[k+1:]
-		} else if k := strings.IndexAny(model, "-_"); k > 0 && k+1 < len(model) && isLetter(model[0]) && allAlnum(model[:k]) {
+		} else if k := strings.IndexAny(model, "-_"); k > 0 && k+1 < len(model) && isLetter(model[0]) && allAlnum(model[:k]) && makerWord(model[:k]) {
 			// "YC-83P", "Tesla_SP9_2": the same with the maker and the
 			// model joined by a dash or an underscore.
 			brand = normalizeName(model[:k])
@@ -1168,6 +1213,25 @@ func appModelWord(s string, codeName bool) bool {
 		}
 	}
 	return digit || codeName && !upper
+}
+
+// makerWord reports whether the first word of a model whose maker no rule
+// found can be the maker's name: not a single letter, and not a product word
+// of tables/product_words.tsv, alone or before an underscore ("Smart_TV"),
+// or followed by the model's number ("TAB9 Kids", "NOTE58 Pro"); a dash may
+// join a maker's name ("E-Boda Supreme X80").
+func makerWord(w string) bool {
+	if len(w) < 2 {
+		return false
+	}
+	if k := strings.IndexByte(w, '_'); k > 0 {
+		w = w[:k]
+	}
+	n := len(w)
+	for n > 0 && w[n-1] >= '0' && w[n-1] <= '9' {
+		n--
+	}
+	return !isProductWord(w[:n])
 }
 
 // customSystems are the tags custom Android systems put before the device's

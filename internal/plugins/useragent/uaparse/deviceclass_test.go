@@ -120,3 +120,31 @@ func TestTizenWatches(t *testing.T) {
 		{"Mozilla/5.0 (Linux; Tizen 3.0; SAMSUNG SM-Z400X) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/1.0 Chrome/47.0.2526.69 Mobile Safari/537.36", class("Phone")},
 	})
 }
+
+// TestFeaturePhoneProducts shows the feature phones known by what only
+// phones send: NTT docomo's i-mode product first, Openwave's browser under
+// its first name (UP/), a maker's WAP-Browser product, and Qualcomm's
+// BREW, a system of phones only. The models are made up.
+func TestFeaturePhoneProducts(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"DoCoMo/1.0/Q502i", map[string]string{"DeviceClass": "Mobile"}},
+		{"DoCoMo/2.0 Q905i(c100;TB;W24H16)", map[string]string{"DeviceClass": "Mobile"}},
+		{"SIE-Q45/2.1 UP/4.1.16r", map[string]string{"DeviceClass": "Mobile", "DeviceBrand": "Siemens"}},
+		{"Karbonn Q595 WAP-Browser/1.0.0", map[string]string{"DeviceClass": "Mobile", "DeviceName": "Karbonn Q595"}},
+		{"Mozilla/5.0 Opera/9.80 (KDDI-QW4A; BREW; Opera Mobi; U; ja) Presto/2.4.18 Version/10.00", map[string]string{"DeviceClass": "Phone", "OperatingSystemName": "BREW"}},
+		{"Mozilla/4.0 (compatible; Polaris 6.2; Brew 3.1.5; en)/240X320 Samsung sam-q631", map[string]string{"DeviceClass": "Phone"}},
+		// A product named DoCoMo after another is no i-mode phone.
+		{"ExampleApp/1.0 DoCoMo/2.0", map[string]string{"DeviceClass": "Unknown"}},
+	})
+}
+
+// TestCloudPhone shows CloudMosa's Cloud Phone, the platform of feature
+// phones whose apps run in its cloud: a Phone, with or without its
+// release. The model is made up.
+func TestCloudPhone(t *testing.T) {
+	class := func(c string) map[string]string { return map[string]string{"DeviceClass": c} }
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Cloud Phone 2.4; Qwzy 225 4G; UNISOC) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/132.0.6834.210 Mobile Safari/537.36 Puffin/132.0.8.80800FP", class("Phone")},
+		{"Mozilla/5.0 (Cloud Phone; Generic) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.243 Mobile Safari/537.36 Puffin/12.1.1.51391FP", class("Phone")},
+	})
+}

@@ -209,6 +209,10 @@ var ddAgentName = map[string][]string{
 	"GOG Galaxy":                 {"GOG Galaxy", "GOGGalaxyClient"},
 	"Puffin Secure Browser":      {"Puffin Secure Browser", "Puffin"},
 	"Yandex Browser Lite":        {"Yandex Browser Lite", "Yandex Browser"},
+	// AOL's client on the Internet Explorer it embeds ("(compatible;
+	// MSIE 3.02; Update a; AOL 3.0; Windows 95)" is AOL 3 in Yauaa's DEV
+	// case).
+	"AOL Explorer": {"AOL Explorer", "AOL"},
 }
 
 // ddOSName maps operating system names.
@@ -248,6 +252,17 @@ var ddOSName = map[string][]string{
 	// ("Opera/9.80 (Linux mips; ) Presto/2.12.407 ... MB95/3.6.3.J"):
 	// Yauaa names the system Linux in its Opera TV Store cases.
 	"Opera TV": {"Opera TV", "Linux"},
+	// Yauaa names Solaris by the name it writes, "SunOS" ("(X11; I;
+	// SunOS 5.8 sun4u)" is SunOS 5.8 in its DEV cases).
+	"Solaris": {"Solaris", "SunOS"},
+	// Yauaa's names in its DEV cases: "(Maemo; Linux; U; Sailfish;
+	// Mobile; rv:38.0)" is Sailfish, "(PlayBook; U; RIM Tablet OS
+	// 2.0.1; en-US)" RIM Tablet OS, and "(BeOS; U; Haiku BePC; en-US;
+	// ...)" BeOS/Haiku.
+	"Sailfish OS":          {"Sailfish OS", "Sailfish"},
+	"BlackBerry Tablet OS": {"BlackBerry Tablet OS", "RIM Tablet OS"},
+	"BeOS":                 {"BeOS", "BeOS/Haiku"},
+	"Haiku OS":             {"Haiku OS", "BeOS/Haiku"},
 }
 
 // ddEngineName maps layout engine names: device-detector's WebKit is
@@ -302,8 +317,14 @@ func ddMajor(v string) string {
 func ddExpected(c ddCase) map[string][]string {
 	exp := map[string][]string{}
 	if c.Bot != nil {
-		exp["DeviceClass"] = []string{"Robot", "Robot Mobile", "Robot Imitator", "Cloud"}
-		exp["AgentClass"] = []string{"Robot", "Robot Mobile", "Robot Imitator", "Cloud Application", "Special"}
+		// Device-detector files every automated client among its bots,
+		// attack tools and federated servers too; Yauaa has classes of
+		// its own for those: Hacker for an attack tool or probe
+		// ("${jndi:ldap://...}", "sqlmap/1.0-dev" in its DEV cases) and
+		// a Cloud device with a Server agent for a federated server
+		// ("Synapse/1.68.0", "http.rb/5.1.0 (Mastodon/4.0.2; +https://...)").
+		exp["DeviceClass"] = []string{"Robot", "Robot Mobile", "Robot Imitator", "Cloud", "Hacker"}
+		exp["AgentClass"] = []string{"Robot", "Robot Mobile", "Robot Imitator", "Cloud Application", "Special", "Hacker", "Server"}
 		return exp
 	}
 	if v, ok := ddDeviceClass[c.Device["type"]]; ok {
@@ -356,6 +377,28 @@ func ddExpected(c ddCase) map[string][]string {
 	}
 	if n := c.OS["name"]; n != "" {
 		exp["OperatingSystemName"] = ddAccept(ddOSName, n)
+		switch {
+		case n == "Android" && c.Device["brand"] == "Amazon":
+			// Yauaa names the Android of Amazon's devices FireOS ("Android
+			// 4.2.2; Amazon Kindle Fire Build/JDQ39E" is FireOS 4.2.2 in
+			// its DEV case); device-detector the older ones Android.
+			exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "FireOS")
+		case n == "webOS" && strings.Contains(c.UA, "hpwOS/"):
+			// HP's webOS, "(hp-tablet; Linux; hpwOS/3.0.5; U; en-US)", is
+			// HP WebOS in Yauaa's DEV case.
+			exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "HP WebOS")
+		case n == "Meta Horizon":
+			// Meta's headsets send the Android or the desktop Linux their
+			// system is built on, which Yauaa names ("(Linux; Android
+			// 7.1.1; Pacific) ... OculusBrowser/10.16" is Android 7.1.1 and
+			// "(X11; Linux x86_64; Quest) ... OculusBrowser/22.2" Linux in
+			// its DEV cases).
+			if strings.Contains(c.UA, "Android ") {
+				exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "Android")
+			} else if strings.Contains(c.UA, "Linux") {
+				exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "Linux")
+			}
+		}
 		if n == "GNU/Linux" && (strings.Contains(c.UA, "VIDAA") || strings.Contains(c.UA, "Hisense")) {
 			// Hisense's Linux for televisions, which Yauaa names Vidaa in
 			// all its VIDAA cases and in its Hisense cases that do not
@@ -364,7 +407,6 @@ func ddExpected(c ddCase) map[string][]string {
 			// Hisense-MSD6886(Hisense;...").
 			exp["OperatingSystemName"] = []string{"Linux", "Vidaa"}
 		}
-		ddTVSystemConventions(c.UA, n, exp)
 		if v := c.OS["version"]; v != "" {
 			exp["OperatingSystemVersion"] = []string{v, ">=" + v}
 			if k := strings.LastIndexByte(v, '.'); k > 0 && strings.Contains(c.UA, "Darwin/") {
@@ -374,20 +416,33 @@ func ddExpected(c ddCase) map[string][]string {
 				// "CFNetwork/978.0.7 Darwin/18.7.0" iOS 12.? in its DEV
 				// cases); device-detector gives a point release.
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], v[:k]+".?")
+				if strings.Count(v, ".") == 1 {
+					// Yauaa writes the first release of a Darwin version
+					// with its point release, ".0" ("Darwin/18.2.0
+					// (x86_64)" is Mac OS 10.14.1 in its DEV case, so
+					// Darwin/19.0.0 is 10.15.0); device-detector 10.15.
+					exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], v+".0")
+				}
 			}
-			if n == "webOS" && (v == ddMajor(v) || strings.HasSuffix(v, ".0")) {
+			if n == "webOS" {
 				// Yauaa writes a webOS TV release by its major number
 				// ("Web0S ... Chrome/68.0.3440.106 ... WebAppManager" is
-				// WebOS 5.x in its DEV case); device-detector 5.0.
+				// WebOS 5.x in its DEV case), as the Chromium version it
+				// reads it from is shared by the point releases of one
+				// major (Chrome 38 by webOS 3.0 and 3.5); device-detector
+				// 5.0.
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], ddMajor(v)+".x")
 			}
-			if n == "webOS" && strings.Contains(c.UA, "Web0S") && !strings.Contains(c.UA, "WebAppManager") {
-				// Yauaa reads a webOS TV release only from the web app
-				// runtime's agent ("... WebAppManager"); LG's browser,
-				// which device-detector dates by its "webOS.TV-2020"
-				// token, has no version in Yauaa's answer ("LG
-				// Browser/7.00.00(LGE; WEBOS1; ...); webOS.TV-2014" is
-				// WebOS ?? in its DEV case).
+			if n == "webOS" && strings.Contains(c.UA, "Web0S") && (!strings.Contains(c.UA, "WebAppManager") || !strings.Contains(c.UA, " Chrome/")) {
+				// Yauaa reads a webOS TV release only from the Chromium
+				// version of the web app runtime's agent ("Chrome/68.0
+				// ... WebAppManager"); LG's browser, which
+				// device-detector dates by its "webOS.TV-2020" token, has
+				// no version in Yauaa's answer ("LG Browser/7.00.00(LGE;
+				// WEBOS1; ...); webOS.TV-2014" is WebOS ?? in its DEV
+				// case), nor has the first runtime, before Chromium
+				// ("AppleWebKit/537.41 ... Large Screen WebAppManager
+				// Safari/537.41", WebOS ?? in its DEV case).
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], Unknown)
 			}
 			if k := strings.Index(c.UA, "SymbianOS/"); k >= 0 && n == "Symbian OS Series 60" {
@@ -430,7 +485,26 @@ func ddExpected(c ddCase) map[string][]string {
 				// gives the version as written.
 				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], "10.0")
 			}
+			if k := strings.Index(c.UA, " Chrome/"); k >= 0 && n == "Chrome OS" && strings.Contains(c.UA, "CrOS ") {
+				// Yauaa's release of Chrome OS is the browser's Chrome
+				// version ("(X11; CrOS x86_64 13904.97.0) ...
+				// Chrome/91.0.4472.167" is Chrome OS 91.0.4472.167 in its
+				// DEV cases), device-detector's the platform's.
+				cv := c.UA[k+len(" Chrome/"):]
+				if e := strings.IndexAny(cv, " )"); e >= 0 {
+					cv = cv[:e]
+				}
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], cv)
+			}
+			if n == "BlackBerry OS" && strings.Contains(c.UA, "BlackBerry; U; BlackBerry ") {
+				// Yauaa's release of BlackBerry's own browser is the
+				// system's name ("(BlackBerry; U; BlackBerry 9900; nl)
+				// ... Version/7.1.0.714" is RIM OS at RIM OS in its DEV
+				// cases); device-detector the browser's Version/.
+				exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], "RIM OS")
+			}
 		}
+		ddTVSystemConventions(c.UA, n, exp)
 	}
 	if c.Client["type"] == "browser" {
 		if n := c.Client["name"]; n != "" {
@@ -476,6 +550,21 @@ func ddExpected(c ddCase) map[string][]string {
 				// cases answer Opera 46, device-detector's Opera Devices
 				// 4.
 				exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(c.UA[k+len(" OPR/"):]))
+			}
+			if (n == "Chrome" || n == "Safari") && strings.Contains(c.UA, "Web0S") && strings.Contains(c.UA, "WebAppManager") {
+				// The web app runtime of LG's webOS televisions, which
+				// device-detector names after the Chrome or Safari token
+				// it sends and Yauaa LG Browser at the webOS release the
+				// Chromium version tells ("Web0S ... Chrome/68.0.3440.106
+				// Safari/537.36 WebAppManager" is LG Browser 5.x in its
+				// DEV case).
+				ensureModel()
+				exp["AgentName"] = append(exp["AgentName"], "LG Browser")
+				if k := strings.Index(c.UA, " Chrome/"); k >= 0 && exp["AgentVersionMajor"] != nil {
+					if r, ok := webOSTVReleases[ddMajor(c.UA[k+len(" Chrome/"):])]; ok {
+						exp["AgentVersionMajor"] = append(exp["AgentVersionMajor"], ddMajor(r))
+					}
+				}
 			}
 			if k := strings.Index(c.UA, " UCBrowser/"); k >= 0 && n == "UC Browser Turbo" {
 				// UC Browser Turbo writes its own version in "UCTurbo/1.10.3"
@@ -603,6 +692,33 @@ func ddTVSystemConventions(ua, name string, exp map[string][]string) {
 		exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "LOH")
 	case (name == "Orsay" || name == "Whale OS") && strings.Contains(ua, "Linux"):
 		exp["OperatingSystemName"] = append(exp["OperatingSystemName"], "Linux")
+		if name == "Whale OS" && exp["OperatingSystemVersion"] != nil {
+			// Whale OS's release is not written in the Linux agent it
+			// sends: Yauaa's Linux has none ("Zeasn/2.0 NETTV/4.5.0
+			// Mozilla/5.0 (Linux;CE-HTML/1.0;U;en), ... Tbrowser/2.0" is
+			// Linux ?? in its DEV cases).
+			exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], Unknown)
+		}
+	case name == "PlayStation":
+		// Yauaa names the system of each PlayStation after the console:
+		// the PlayStation 4's Orbis OS and the PlayStation 5's PS5 OS
+		// (its DEV cases "(PlayStation; PlayStation 4/11.52)" and
+		// "(PlayStation 5 2.03)"), at the firmware version as written;
+		// device-detector writes the console's number before it
+		// ("PlayStation 4 1.52" is its 4.1.52).
+		for _, c := range []struct{ model, system string }{{"PlayStation 4", "Orbis OS"}, {"PlayStation 5", "PS5 OS"}} {
+			if !strings.Contains(ua, c.model) {
+				continue
+			}
+			exp["OperatingSystemName"] = append(exp["OperatingSystemName"], c.system)
+			prefix := c.model[len(c.model)-1:] + "."
+			for _, v := range exp["OperatingSystemVersion"] {
+				if strings.HasPrefix(v, prefix) {
+					exp["OperatingSystemVersion"] = append(exp["OperatingSystemVersion"], v[len(prefix):])
+					break
+				}
+			}
+		}
 	}
 }
 
@@ -677,6 +793,13 @@ func ddEngineConventions(ua, engine string, exp map[string][]string) {
 		strings.Contains(ua, "AppleWebKit/537.") {
 		exp["LayoutEngineName"] = append(exp["LayoutEngineName"], "AppleWebKit")
 		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], "537")
+	}
+	if k := strings.Index(ua, "MSIE "); k >= 0 && engine == "Trident" && strings.Contains(ua, "Trident/3.") && exp["LayoutEngineVersionMajor"] != nil {
+		// The Trident 3.1 of Internet Explorer 7 on Windows Phone 7,
+		// whose engine Yauaa names Internet Explorer at the browser's
+		// release ("MSIE 7.0; Windows Phone OS 7.0; Trident/3.1;
+		// IEMobile/7.0" is Internet Explorer 7 in its DEV case).
+		exp["LayoutEngineVersionMajor"] = append(exp["LayoutEngineVersionMajor"], ddMajor(ua[k+len("MSIE "):]))
 	}
 }
 
@@ -766,9 +889,20 @@ func ddMatch(name, got string, want []string) bool {
 		// it usually leaves out ("50LEX-8173/UTS2C", "A390 ROW",
 		// "HF60LS-EU"), matches as written before each of the parts below
 		// is taken off.
+		brands := ddWantedBrands(want)
 		matches := func(got string) bool {
 			for _, w := range want {
 				if strings.EqualFold(got, w) || ddSquash(got) == ddSquash(w) {
+					return true
+				}
+			}
+			// Or without the maker's tag or the kind of device in front
+			// of the model.
+			for _, b := range brands {
+				if t := ddWithoutMakerTag(got, b); t != got && ddMatchesName(t, want) {
+					return true
+				}
+				if t := ddWithoutKindWord(got, b); t != got && ddMatchesName(t, want) {
 					return true
 				}
 			}
@@ -785,8 +919,22 @@ func ddMatch(name, got string, want []string) bool {
 				return true
 			}
 		}
-		got = ddWithoutRegion(got)
-		got = ddWithoutMeizuTag(got)
+		// A sales region, a network, a memory size, a second SIM, a
+		// television's variant star or Vivo's network letter after the
+		// model, as the maker writes them and Yauaa
+		// keeps them; device-detector names the model without them,
+		// unless its model has them too, which the comparison before
+		// each is taken off finds.
+		for {
+			t := ddWithoutVariantTag(ddWithoutRegion(got))
+			if t == got {
+				return false
+			}
+			got = t
+			if matches(got) {
+				return true
+			}
+		}
 	}
 	squash := name == "DeviceName" || name == "AgentName" || name == "OperatingSystemName"
 	for _, w := range want {
@@ -798,9 +946,10 @@ func ddMatch(name, got string, want []string) bool {
 }
 
 // ddRegions are the sales regions a maker writes after a model
-// ("TB-X606X_EEA", "S920_ROW"), which Yauaa keeps in the device's name and
-// device-detector leaves out: the same device sold in another market.
-var ddRegions = map[string]bool{"eea": true, "row": true, "ru": true, "eu": true}
+// ("TB-X606X_EEA", "S920_ROW", "MYSTERY_TV_D3155CH31_UA"), which Yauaa
+// keeps in the device's name and device-detector leaves out: the same
+// device sold in another market.
+var ddRegions = map[string]bool{"eea": true, "row": true, "ru": true, "eu": true, "ua": true}
 
 // ddWithoutRegion is a device's name without a trailing sales region.
 func ddWithoutRegion(name string) string {
@@ -811,19 +960,145 @@ func ddWithoutRegion(name string) string {
 	return name
 }
 
-// ddWithoutMeizuTag is a Meizu phone's name without the "MZ-" its browser
-// writes before every model, which Yauaa keeps in the device's name
-// ("Meizu MZ-Meizu M5" for "MZ-MEIZU_M5", a DEV answer) and device-detector
-// leaves out, with the maker's name it may repeat after the tag.
-func ddWithoutMeizuTag(name string) string {
-	rest, ok := strings.CutPrefix(name, "Meizu MZ-")
-	if !ok {
+// ddNetworks are the networks a maker writes after a model ("Redmi Note 9
+// 4G", "Studio J8 LTE", "Redmi Note 14 5G", China Mobile's TD-SCDMA
+// "T8300_TD"), which Yauaa keeps in the device's name ("Xiaomi MI Note
+// LTE", "Motorola Moto G54 5G", "Nokia 8110 4G", "Samsung SCH-I545 4G",
+// "ATHENS15 TD" are DEV answers) and device-detector leaves out where its
+// model has no network: the same device built for another network.
+var ddNetworks = map[string]bool{"3g": true, "4g": true, "lte": true, "5g": true, "td": true}
+
+// ddWithoutVariantTag is a device's name without one trailing word that
+// tells a variant of the same device apart or names its kind, each kept by
+// Yauaa as written and left out by device-detector: a network
+// (ddNetworks), a memory size ("A10_Lite_2GB", "S19 MAX 32GB", "P13 Blue
+// MAX 128 GB"), a second SIM card's slot ("Lumia 640 XL Dual SIM"), the
+// star and digit a television's consumer electronics trailer writes for
+// the variants of a set ("(TCL,U65P60*6,wired)"; "TCL U49P60*6" and "TCL
+// 49DP60*" are DEV answers), the network letter (A, D or L) Vivo writes
+// after its models ("vivo X9Plus L", "vivo X6S A"), the "TM" of the builds
+// Allview and Vonino make for an operator (Google Play's list names
+// "A5_Easy_TM" the A5 Easy, on the device "A5_Easy" that "A5_Easy" is),
+// the operator's code and number of Bmobile's builds ("BL60_TG05",
+// "BL60M_MV05"; the list names its devices "Bmobile_AX1017_TG05" and
+// "Bmobile_AX1017_MV12" both AX1017), or
+// the kind of device ("Scepter 8 Tablet", `Bush Spira D2 5.5" Smartphone`).
+func ddWithoutVariantTag(name string) string {
+	if n := len(name) - len(" dual sim"); n > 0 && strings.EqualFold(name[n:], " dual sim") {
+		return name[:n]
+	}
+	if k := strings.IndexByte(name, '*'); k > 0 && (k+1 == len(name) || isDigits(name[k+1:])) {
+		return name[:k]
+	}
+	k := strings.LastIndexAny(name, " -_")
+	if k <= 0 {
 		return name
 	}
-	if len(rest) > 6 && strings.EqualFold(rest[:6], "meizu ") {
-		rest = rest[6:]
+	w := strings.ToLower(name[k+1:])
+	switch {
+	case ddNetworks[w], w == "tm", w == "tablet", w == "smartphone":
+		return name[:k]
+	case len(w) == 4 && (w[:2] == "tg" || w[:2] == "mv") && isDigits(w[2:]):
+		return name[:k]
+	case len(w) > 2 && strings.HasSuffix(w, "gb") && isDigits(w[:len(w)-2]):
+		return name[:k]
+	case w == "gb":
+		if j := strings.LastIndexByte(name[:k], ' '); j > 0 && isDigits(name[j+1:k]) {
+			return name[:j]
+		}
+	case (w == "a" || w == "d" || w == "l") && k > len("vivo ") && strings.EqualFold(name[:len("vivo ")], "vivo "):
+		return name[:k]
 	}
-	return "Meizu " + rest
+	return name
+}
+
+// ddMatchesName reports whether a device's name is one of the wanted
+// names, case, spaces, dashes and underscores aside.
+func ddMatchesName(got string, want []string) bool {
+	for _, w := range want {
+		if strings.EqualFold(got, w) || ddSquash(got) == ddSquash(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// ddWantedBrands are the brands the wanted names of a device start with:
+// each wanted name but the last is a brand, a space and the model, which
+// is the last.
+func ddWantedBrands(want []string) []string {
+	if len(want) < 2 {
+		return nil
+	}
+	m := want[len(want)-1]
+	var brands []string
+	for _, w := range want[:len(want)-1] {
+		if k := len(w) - len(m) - 1; k > 0 && w[k] == ' ' && strings.EqualFold(w[k+1:], m) {
+			brands = append(brands, w[:k])
+		}
+	}
+	return brands
+}
+
+// ddKindWords are the words naming the kind of device that makers write
+// between their name and the model ("Cat Tablet StarGate 2",
+// "MYSTERY_TV_D3155SH12", "Smotreshka Box 213"), which Yauaa keeps as
+// written and device-detector leaves out of the model.
+var ddKindWords = map[string]bool{"tablet": true, "tv": true, "box": true, "smartbox": true, "smartphone": true}
+
+// ddWithoutKindWord is a device's name without a word of ddKindWords
+// between the brand and the rest of the model.
+func ddWithoutKindWord(name, brand string) string {
+	if len(name) <= len(brand)+1 || name[len(brand)] != ' ' || !strings.EqualFold(name[:len(brand)], brand) {
+		return name
+	}
+	rest := name[len(brand)+1:]
+	if w, after, ok := strings.Cut(rest, " "); ok && after != "" && ddKindWords[strings.ToLower(w)] {
+		return name[:len(brand)+1] + after
+	}
+	return name
+}
+
+// ddWithoutMakerTag is a device's name without the maker's tag that the
+// model starts with, two to four letters of the maker's name in their
+// order, its first letter first, before a space, a dash or an underscore
+// ("OV-Vertis-02" of Overmax, "CW-Vi7" of Chuwi, "LP_Prado" of Leader
+// Phone, the "MZ-" Meizu's browser writes), and without the maker's name
+// the tag may be followed by ("HW-HUAWEI_C8815", "MZ-MEIZU_M5"). Yauaa
+// keeps the tag in the device's name ("Meizu MZ-Meizu M5" for
+// "MZ-MEIZU_M5", "Qware QW TB-1380QHD" for "QW TB-1380QHD" are DEV
+// answers), device-detector leaves it out.
+func ddWithoutMakerTag(name, brand string) string {
+	if len(name) <= len(brand)+1 || name[len(brand)] != ' ' || !strings.EqualFold(name[:len(brand)], brand) {
+		return name
+	}
+	rest := name[len(brand)+1:]
+	i := 0
+	for i < len(rest) && (rest[i] >= 'a' && rest[i] <= 'z' || rest[i] >= 'A' && rest[i] <= 'Z') {
+		i++
+	}
+	if i < 2 || i > 4 || i+1 >= len(rest) || !strings.ContainsRune(" -_", rune(rest[i])) {
+		return name
+	}
+	b := ddSquash(brand)
+	tag := strings.ToLower(rest[:i])
+	if b == "" || tag[0] != b[0] {
+		return name
+	}
+	for k, j := 1, 1; k < len(tag); k++ {
+		for j < len(b) && b[j] != tag[k] {
+			j++
+		}
+		if j == len(b) {
+			return name
+		}
+		j++
+	}
+	rest = rest[i+1:]
+	if len(rest) > len(brand)+1 && strings.EqualFold(rest[:len(brand)], brand) && strings.ContainsRune(" -_", rune(rest[len(brand)])) {
+		rest = rest[len(brand)+1:]
+	}
+	return name[:len(brand)+1] + rest
 }
 
 // ddSquash is a name in lower case without spaces, dashes and underscores.
@@ -833,7 +1108,11 @@ func ddWithoutMeizuTag(name string) string {
 // Y51L") nor following one, unless what it follows is the brand
 // ("PantechP9060"). A model of device-detector's own naming ("3", "X",
 // "10") would otherwise count as written wherever its letters happen to
-// stand ("5053A", "RMX3615").
+// stand ("5053A", "RMX3615"). For the same reason a model that starts or
+// ends with a digit is not written as a part of a version number, next to
+// its dot ("1" in "Android 8.1.0", "5" in "Mozilla/5.0", "11" in
+// "YaBrowser/21.11.4"), nor as the release after "Android" ("12" in
+// "Android 12; 2201123C", device-detector's Xiaomi 12).
 func ddWritten(ua, model, brand string) bool {
 	var sq []byte
 	var pos []int // the index in ua of each byte of sq
@@ -861,11 +1140,28 @@ func ddWritten(ua, model, brand string) bool {
 		start, end := pos[k], pos[k+len(m)-1]+1
 		left := start == 0 || !isWordByte(lowerASCII(ua[start-1])) || b != "" && strings.HasSuffix(string(sq[:k]), b)
 		right := end == len(ua) || !isWordByte(lowerASCII(ua[end]))
-		if left && right {
+		if left && right && !ddInVersion(ua, start, end) {
 			return true
 		}
 		from = k + 1
 	}
+}
+
+// ddInVersion reports whether ua[start:end], a model found written as a
+// whole, is a part of a version number: it starts with a digit after a
+// digit and a dot or after "Android ", or ends with a digit before a dot
+// and a digit.
+func ddInVersion(ua string, start, end int) bool {
+	digit := func(c byte) bool { return c >= '0' && c <= '9' }
+	if digit(ua[start]) {
+		if start >= 2 && ua[start-1] == '.' && digit(ua[start-2]) {
+			return true
+		}
+		if before := strings.ToLower(ua[:start]); strings.HasSuffix(before, "android ") || strings.HasSuffix(before, "android/") {
+			return true
+		}
+	}
+	return digit(ua[end-1]) && end+1 < len(ua) && ua[end] == '.' && digit(ua[end+1])
 }
 
 func ddSquash(s string) string {

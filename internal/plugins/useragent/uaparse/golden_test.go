@@ -16,9 +16,9 @@ import (
 // change of a rule changes them and must record the new digests in the
 // same commit, saying so.
 var goldenSets = map[string]string{
-	"dev":          "50ee929c8408ff4e381912f1c3d490e23a1f1114dde2091cb8ce73ef4a0ad2c8",
-	"dev-variants": "2a82c9cdd7733ccf2235c4a98dea1a4541c3cb23acb416048088c8e1794cc635",
-	"access-log":   "b0cb450f043b6d11f17e269b1d579923682e5c2553e889d6ed546decc0a5998c",
+	"dev":          "0802f632b9cb31a987b415df7cf0ced57d8ce72e7dfacdd4bf4a8d43051fa20b",
+	"dev-variants": "4d9caa3774489b116973f99f06608439018ce46ab0552aa87b8ae2224211b581",
+	"access-log":   "67935d127ed53d34cca025cc24ec3675944f59cfb3f00166572f8891b8aadc1d",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }
 

@@ -210,6 +210,8 @@ func buildModel() {
 	kwWindowsNT100 = uaNeedles.add("windows nt 10.0")
 	kwMSIE = uaNeedles.add("msie")
 	kwQihu = uaNeedles.add("qihu ")
+	kwAphoneBrowser = uaNeedles.add("aphone browser")
+	kwUCAppleWebKit = uaNeedles.add("uc applewebkit")
 	kwCFNetwork = uaNeedles.add("cfnetwork/")
 	kwAlamofire = uaNeedles.add("alamofire/")
 	kwSamsungBrowser = uaNeedles.add("sungbrowser")
@@ -327,9 +329,13 @@ func buildModel() {
 	androidModelsStart = catalogStart(androidModels)
 	catalogRowStarts, catalogIndex = buildCatalogIndex(androidModels, androidModelsStart)
 
+	// catalogprefixes.go
+	catalogPrefixKeys, catalogPrefixBrands = buildCatalogPrefixes(androidPrefixes)
+
 	// brands.go (continued)
 	anonymizers = buildAnonymizers()
 	screenTokens = buildScreenTokens()
+	productWords = buildProductWords()
 	appPlatforms = buildAppPlatforms()
 
 	// device.go

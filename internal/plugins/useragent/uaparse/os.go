@@ -141,7 +141,16 @@ func detectOS(p *parsed) osInfo {
 		}
 		switch {
 		case lw == "android" && pr.version != "":
-			consider(osInfo{name: "Android", version: androidVersion(pr.version), class: "Mobile", prio: 7})
+			prio := 7
+			if i+1 < len(p.products) && p.products[i+1].lword == "release" {
+				// "AT-AS40SE Linux/3.0.13 Android/4.0.4 Release/04.10.2013
+				// ... Mobile Safari/534.30 Android 4.0.1;": a reference
+				// phone's firmware names the system it runs before the
+				// firmware's date; the release its browser writes at the
+				// end is the one the browser was built for.
+				prio = 8
+			}
+			consider(osInfo{name: "Android", version: androidVersion(pr.version), class: "Mobile", prio: prio})
 		case best.prio < 5 && i > 0 && (p.has(kwAndroid) || p.has(kwIOSWord)) && appPlatformWord(pr) != "":
 			// "Podeo/5.0.4 Android", "LBC/65.0.0 Android 12/samsung
 			// SM-A125F", "Podimo/1.11.3 build 121/iOS 13.3": an app's user
@@ -201,6 +210,22 @@ func detectOS(p *parsed) osInfo {
 			consider(osInfo{name: "watchOS", version: orUnknown(leadingVersion(pr.version)), class: "Mobile", prio: 7})
 		case lw == "cfnetwork" && best.name == "":
 			consider(osInfo{name: "iOS", version: Unknown, class: "Mobile", prio: 1})
+		}
+	}
+	if best.name == "" && p.has(kwMAUI) {
+		// "MRE/3.1.00(64);MAUI/...", "MRE/3.1.00900;MAUI/...": the MAUI
+		// Runtime Environment, MediaTek's platform of the feature phones
+		// its MAUI firmware drives, at its release (3.1; the digits
+		// after it are the build, which some phones glue to it).
+		if k := strings.Index(p.low, "mre/"); k >= 0 {
+			if v := leadingVersion(p.low[k+4:]); v != "" {
+				if d := strings.IndexByte(v, '.'); d > 0 {
+					if e := strings.IndexByte(v[d+1:], '.'); e >= 0 {
+						v = v[:d+1+e]
+					}
+				}
+				best = osInfo{name: "MRE", version: v, class: "Mobile", prio: 7}
+			}
 		}
 	}
 	return best
@@ -341,6 +366,8 @@ var (
 	// starts with a byte pair that ordinary user agents seldom contain,
 	// so that the scan stays cheap.
 	kwQihu           needleID
+	kwAphoneBrowser  needleID
+	kwUCAppleWebKit  needleID
 	kwCFNetwork      needleID
 	kwAlamofire      needleID
 	kwSamsungBrowser needleID

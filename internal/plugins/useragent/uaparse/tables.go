@@ -92,7 +92,7 @@ func buildTableColumns() map[string]int {
 		"robot_device_names.tsv": 3, "set_top_box_makers.tsv": 3, "domain_brands.tsv": 3,
 		"system_releases.tsv": 4, "fediverse_servers.tsv": 3, "robot_engine_names.tsv": 3, "unix_desktops.tsv": 4,
 		"browsers.tsv": 4, "robot_words.tsv": 3, "named_robots.tsv": 5, "amazon_devices.tsv": 5, "named_apps.tsv": 4, "edge_versions.tsv": 3, "browser_tags.tsv": 3, "cpu_words.tsv": 3, "languages.tsv": 4, "apple_devices.tsv": 5, "model_codes.tsv": 5, "model_classes.tsv": 5, "anonymizers.tsv": 5, "app_platforms.tsv": 9, "model_prefixes.tsv": 5,
-		"tv_platforms.tsv": 6, "screen_tokens.tsv": 4, "tv_vendors.tsv": 3, "tv_devices.tsv": 8, "app_markers.tsv": appMarkerColumns,
+		"tv_platforms.tsv": 6, "screen_tokens.tsv": 4, "product_words.tsv": 3, "tv_vendors.tsv": 3, "tv_devices.tsv": 8, "app_markers.tsv": appMarkerColumns,
 	}
 }
 
@@ -418,6 +418,35 @@ func buildAppPlatforms() map[string]appPlatform {
 		m[r[0]+" "+r[1]] = ap
 	}
 	return m
+}
+
+// productWords are the words that start many makers' Android model names
+// and name none of them (tables/product_words.tsv, lower case): a model's
+// first word is not taken for its brand when it is one of them.
+var productWords map[string]struct{}
+
+func buildProductWords() map[string]struct{} {
+	rows := loadTable("product_words.tsv", tableColumns["product_words.tsv"])
+	out := make(map[string]struct{}, len(rows))
+	for _, r := range rows {
+		out[r[0]] = struct{}{}
+	}
+	return out
+}
+
+// isProductWord reports whether w, in any case, is a row of
+// tables/product_words.tsv. The word is lowered on the stack, so the lookup
+// allocates nothing.
+func isProductWord(w string) bool {
+	var buf [16]byte
+	if len(w) < 2 || len(w) > len(buf) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		buf[i] = lowerASCII(w[i])
+	}
+	_, ok := productWords[string(buf[:len(w)])]
+	return ok
 }
 
 // screenToken is a row of tables/screen_tokens.tsv: a marker that stands

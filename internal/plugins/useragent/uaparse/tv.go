@@ -259,6 +259,11 @@ func (s *state) hbbTVDevice() bool {
 			model = m
 		}
 	}
+	if k := strings.IndexByte(model, ':'); k > len("smarttv") && k+1 < len(model) && hasPrefixFold(model, "smarttv") {
+		// "(+DRM;Samsung;SmartTV2021:QAQ80;...)": Samsung's platform of
+		// a year written before the model, after a colon.
+		model = model[k+1:]
+	}
 	if vendor != fields[1] && strings.EqualFold(fields[1], "Amazon") {
 		// A Fire TV set of another maker: the maker and model it adds to
 		// Amazon's code outrank what the code says in
@@ -738,6 +743,20 @@ func buildTVPlatforms() map[string]tvPlatformRow {
 // maker or model, the "Model/Sony-KDL-32EX550" product included.
 const confTVPlatformMaker = confTVPlatform - 1
 
+// tvModelAfterPlatform writes the set's model that ends the user agent
+// after the product of a maker's platform (products[i]), a model code
+// without a version, as Sharp's AQUOS sets write it ("AQUOS-AS/2.0
+// LC-46LX840H").
+func (s *state) tvModelAfterPlatform(r tvPlatformRow, i int) {
+	p := s.p
+	if r.maker == "" || i+2 != len(p.products) {
+		return
+	}
+	if m := p.products[i+1]; m.version == "" && isModelNumber(m.name) {
+		s.devName.set(r.maker+" "+m.name, confTVPlatformMaker)
+	}
+}
+
 // tvPlatformMaker writes the maker a platform row names, if any, as the
 // brand, and the row's device, or the model that the comment after the
 // platform's product or a "Model/" entry of a comment gives, as the device
@@ -858,6 +877,7 @@ func (s *state) tvPlatform() {
 			// "Espial/6.1.5 AQUOSBrowser/2.0"): a later platform still
 			// names the system or the maker.
 			s.tvPlatformMaker(r, p.products[i].name)
+			s.tvModelAfterPlatform(r, i)
 			if r.system != "" {
 				s.os = osInfo{name: r.system, version: orUnknown(leadingVersion(p.products[i].version)), class: "Embedded", cpu: s.os.cpu}
 				return
@@ -868,6 +888,7 @@ func (s *state) tvPlatform() {
 			found = true
 			s.devClass.set(r.class, confTVPlatform)
 			s.tvPlatformMaker(r, p.products[i].name)
+			s.tvModelAfterPlatform(r, i)
 			if r.system != "" {
 				s.os = osInfo{name: r.system, version: orUnknown(leadingVersion(p.products[i].version)), class: "Embedded", cpu: s.os.cpu}
 			}

@@ -70,7 +70,9 @@ func TestTVPlatforms(t *testing.T) {
 		{"TiviMate/4.7.0 (Example Box X1; Android 11)", class("TV")},
 		// Sharp's AQUOS platform, before the set's model.
 		{"Opera/9.80 (Linux armv6l; U; en) Presto/2.8.115 Version/11.10 AQUOS-AS/1.0 LC-00XX000X",
-			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sharp"}},
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sharp", "DeviceName": "Sharp LC-00XX000X"}},
+		{"Mozilla/5.0 (DTV) AppleWebKit/531.2+ (KHTML, like Gecko) Espial/6.1.6 AQUOSBrowser/1.0 (XX00DTV;V;0001;0001)AQUOS-AS/2.0 LC-00XX000X",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Sharp", "DeviceName": "Sharp LC-00XX000X"}},
 		// VIZIO's SmartCast names the maker and, in its comment, the
 		// model; the set is no Chromecast although its Cast receiver
 		// sends "CrKey".
@@ -160,6 +162,9 @@ func TestTVVendorFields(t *testing.T) {
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Hisense", "DeviceName": "Hisense 00A00QWZY"}},
 		{"Mozilla/5.0 (Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/84.0.4147.140 Safari/537.36 OPR/46.0.2207.0 OMI/4.21.2.50.Honey.189 HbbTV/1.5.1 (+DRM;Hisense;SmartTV_2021;V0000.01.00U.M0421;;SmartTV_2021;) FVC/5.0 (Hisense;SmartTV_2021;)",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Hisense", "DeviceName": "Hisense SmartTv 2021"}},
+		// Samsung's platform of a year before the model and a colon.
+		{"HbbTV/1.5.1 (+DRM;Samsung;SmartTV2021:QA00Q00;T-QWZYDEUC-0000.00;Qwzy;urn:samsungtv:familyname:21_QWZY_QTV:2021;) Tizen/6.0 (+TVPLUS+SmartHubLink+360avc) Chrome/76",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Samsung", "DeviceName": "Samsung QA00Q00"}},
 		// A platform named with its version in the vendor field stays as
 		// it is.
 		{"Opera/9.80 (Linux mips; HbbTV/1.2.1 (; Freesat/1.0; qx1000s; 1.0.0; 1.0.0; wired); ce-html/1.0) Presto/2.12.407 Version/12.50",
