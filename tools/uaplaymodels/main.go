@@ -46,7 +46,13 @@ const (
 	defaultIn       = "testdata/useragents/google-play-devices/supported_devices.csv.gz"
 	defaultBrands   = "internal/plugins/useragent/uaparse/tables/brands.tsv"
 	defaultPrefixes = "internal/plugins/useragent/uaparse/tables/model_prefixes.tsv"
+	defaultCodes    = "internal/plugins/useragent/uaparse/tables/model_codes.tsv"
+	defaultVendors  = "internal/plugins/useragent/uaparse/tables/tv_vendors.tsv"
 )
+
+// spellingTables are the analyzer's tables whose brand column (the second)
+// gives the analyzer's spelling of a brand, tried in this order.
+var spellingTables = []string{defaultBrands, defaultPrefixes, defaultCodes, defaultVendors}
 
 // playBrandNames maps Google Play's retail brands to the analyzer's brand
 // names, which follow Yauaa: the maker rather than a sub-brand or the
@@ -80,7 +86,7 @@ var playBrandNames = map[string]string{
 	"Verizon Wireless":   "Verizon",
 	"ColorsMobile":       "Colors",
 	"Denver Electronics": "Denver",
-	"ACE France":         "ACE",
+	"ACE France":         "Ace",
 	"HYUNDAI_MAESTRO":    "Hyundai",
 	"Tecno":              "Tecno",
 	"Blackshark":         "Xiaomi",
@@ -126,6 +132,53 @@ var playBrandNames = map[string]string{
 	"SSmooth":                  "Smooth Mobile",
 	// A retailer that lists its house brand's devices under its own name.
 	"Plaisio": "Turbo-X",
+	// Product lines and sub-brands the list files as retail brands, by
+	// the maker they are sold under: Microsoft's Surface Duo, Gigabyte's
+	// GSmart phones, Coolpad's Dazen, Sky Devices' Elite phones (SKY EVO),
+	// and the spellings of öwn (OwnMobile) and F150 (IIIF150) that their
+	// model names write otherwise ("OWN FUN 6", "Air1 Pro").
+	"Surface":   "Microsoft",
+	"GSmart":    "Gigabyte",
+	"dazen":     "Coolpad",
+	"SKY EVO":   "Sky",
+	"OwnMobile": "öwn",
+	"IIIF150":   "F150",
+	// Brands the list spells otherwise than they write themselves (iQ&T,
+	// waipu.tv, i.safe MOBILE), a maker's store or line under its own
+	// name (Hi-online of Hi, geaneePro of Geanee, 8849, Unihertz's rugged
+	// phones) and ZUK, Lenovo's brand for China.
+	"iQandT":        "iQ&T",
+	"waiputv":       "waipu.tv",
+	"Isafe":         "iSafe Mobile",
+	"i.safe MOBILE": "iSafe Mobile",
+	"Hi-online":     "Hi",
+	"geaneePro":     "Geanee",
+	"8849":          "Unihertz",
+	"Zuk":           "Lenovo",
+	// UMX is Unimax's brand for its prepaid phones; VNPT Technology and
+	// Unnion Technologies sell under the company's whole name, which the
+	// company words would cut.
+	"Umx(Ultimate Mobile Experience)": "Unimax",
+	"VNPT Technology":                 "VNPT Technology",
+	"Unnion Technologies":             "Unnion Technologies",
+	// Brands the list names with a word the analyzer's tables do not
+	// write: the company's or a line's ("Tecno Mobile", "HumaxDigital",
+	// "FPT Telecom", "Dialog Blaze"), the kind of device ("Sansui TV",
+	// "Smart-Tech TV") or the meaning of the name ("IMO(In My Opinion)").
+	"Tecno Mobile":       "Tecno",
+	"IMO(In My Opinion)": "IMO Mobile",
+	"HumaxDigital":       "Humax",
+	"FPT Telecom":        "FPT",
+	"Dunns":              "DUNNS Mobile",
+	"IVA Mobile":         "iVA",
+	"Dialog Blaze":       "Dialog",
+	"Dialog_TV":          "Dialog",
+	"Sansui TV":          "Sansui",
+	"Orange TV":          "Orange",
+	"Smart-Tech TV":      "Smart Tech",
+	// Starlight's phones (I Star, C_Note) are not the Spanish television
+	// brand Star-Light that tv_vendors.tsv spells alike.
+	"Starlight": "Starlight",
 }
 
 // sonyNamedXperias are the marketing names of the Xperia devices launched
@@ -157,7 +210,7 @@ var companyWords = []string{" Innovation", " Trading", " Electronics", " Phones"
 // on blueline", "rosemary").
 type entry struct {
 	key, brand, class string
-	device            bool
+	device, bare      bool
 }
 
 func main() {
@@ -171,7 +224,7 @@ func main() {
 	case *loo:
 		write = runLeaveOneOut
 	}
-	if err := write(os.Stdout, defaultIn, defaultBrands, defaultPrefixes); err != nil {
+	if err := write(os.Stdout, defaultIn, spellingTables...); err != nil {
 		fmt.Fprintln(os.Stderr, "uaplaymodels:", err)
 		os.Exit(1)
 	}
@@ -191,14 +244,17 @@ func run(w io.Writer, in string, spellingTables ...string) error {
 		return err
 	}
 	entries, dropped, droppedDevices := catalogue(records, spell)
-	models := 0
+	models, bare := 0, 0
 	for _, e := range entries {
-		if !e.device {
+		switch {
+		case e.bare:
+			bare++
+		case !e.device:
 			models++
 		}
 	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, header, models, len(entries)-models, dropped, droppedDevices)
+	fmt.Fprintf(bw, header, models, len(entries)-models-bare, bare, dropped, droppedDevices)
 	for _, e := range entries {
 		class := e.class
 		if class == "" {
@@ -206,6 +262,10 @@ func run(w io.Writer, in string, spellingTables ...string) error {
 		}
 		if e.device {
 			fmt.Fprintf(bw, "%s\t%s\t%s\tdevice\n", e.key, e.brand, class)
+			continue
+		}
+		if e.bare {
+			fmt.Fprintf(bw, "%s\t%s\t%s\tbare\n", e.key, e.brand, class)
 			continue
 		}
 		fmt.Fprintf(bw, "%s\t%s\t%s\n", e.key, e.brand, class)
@@ -218,10 +278,11 @@ const header = `# Android models by the model name a device reports (Build.MODEL
 # model in lower case without spaces, dashes and underscores), brand (the analyzer's name for the
 # maker), class (Tablet, TV, Set-top box, Watch or Camera where the marketing name says so, else "-"), and "device" on a row
 # keyed by a device's code name (Build.DEVICE, in lower case in the list) that no model is named,
-# which custom systems and some firmware report as the model. Sorted by key, one row per key, so
-# that the analyzer finds a model by binary search in the embedded text without building
-# anything. %d models and %d code names; %d models and %d code names named by more than one brand
-# are left out.
+# which custom systems and some firmware report as the model, and "bare" on a row keyed by a
+# model code the list writes after its maker's name ("ZTE A2022P"), without it. Sorted by key,
+# one row per key, so that the analyzer finds a model by binary search in the embedded text
+# without building anything. %d models, %d code names and %d bare codes; %d models and %d code
+# names named by more than one brand are left out.
 # Made by tools/uaplaymodels; do not edit by hand:
 #   go run ./tools/uaplaymodels > internal/plugins/useragent/uaparse/tables/catalog/android_models.tsv
 `
@@ -286,6 +347,9 @@ func catalogue(records [][]string, spell map[string]string) (entries []entry, dr
 		switch {
 		case !ok:
 			byKey[key] = &entry{key: key, brand: brand, class: class}
+		case subBrands[brand] == e.brand:
+		case subBrands[e.brand] == brand:
+			e.brand = brand
 		case e.brand != brand:
 			ambiguous[key] = true
 		case e.class != class:
@@ -309,9 +373,91 @@ func catalogue(records [][]string, spell map[string]string) (entries []entry, dr
 		}
 		entries = append(entries, *e)
 	}
+	entries = append(entries, bareEntries(records, spell, byKey, ambiguous, devices)...)
 	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
 	return entries, dropped, droppedDevices
 }
+
+// bareEntries are the models the list writes after the maker's name
+// ("ZTE A2022P", "Lenovo A7600-H", "Micromax AQ5001"), keyed without it:
+// the same devices report the bare code too, in other firmware or
+// markets ("A2022P", "A7600-H"). Only a code counts, letters and digits
+// of four characters or more: a marketing name without its maker ("Note
+// 9", "Titan", "X6 Pro") is as likely another maker's. A key that is a
+// model's or a code name's, or that two brands name, is left out.
+func bareEntries(records [][]string, spell map[string]string, byKey map[string]*entry, ambiguous map[string]bool, devices map[string]*entry) []entry {
+	bare := map[string]*entry{}
+	ambiguousBare := map[string]bool{}
+	for _, r := range records {
+		brand := recordBrand(r, spell)
+		if brand == "" {
+			continue
+		}
+		rest, ok := afterMakerName(strings.TrimSpace(r[3]), strings.TrimSpace(r[0]), brand)
+		key := uaparse.CatalogueKey(rest)
+		if !ok || !bareCode(rest, key) || byKey[key] != nil || ambiguous[key] || devices[key] != nil {
+			continue
+		}
+		class := classOf(r[1]+" "+r[3], r[0])
+		e, seen := bare[key]
+		switch {
+		case !seen:
+			bare[key] = &entry{key: key, brand: brand, class: class, bare: true}
+		case e.brand != brand:
+			ambiguousBare[key] = true
+		case e.class != class:
+			e.class = ""
+		}
+	}
+	var entries []entry
+	for k, e := range bare {
+		if !ambiguousBare[k] {
+			entries = append(entries, *e)
+		}
+	}
+	return entries
+}
+
+// afterMakerName is the model after the maker's name (the list's retail
+// brand or the analyzer's name for it) and a space, dash or underscore.
+func afterMakerName(model string, names ...string) (string, bool) {
+	for _, n := range names {
+		if len(model) > len(n)+1 && strings.EqualFold(model[:len(n)], n) && strings.ContainsRune(" -_", rune(model[len(n)])) {
+			return strings.TrimSpace(model[len(n)+1:]), true
+		}
+	}
+	return "", false
+}
+
+// bareCode reports whether a model without its maker's name is a model
+// code: a letter and a digit in a key of four to 24 characters and no
+// punctuation a model code has not (commas, brackets, slashes), and no
+// word of a marketing name (Pro, Max, Plus, Lite, Mini, Ultra, Neo, Prime,
+// Note, Power) after its series and number ("X6 Pro", "P8 Max").
+func bareCode(rest, key string) bool {
+	if len(key) < 4 || len(key) > 24 || strings.ContainsAny(key, ",()/\t\"") || !strings.ContainsAny(key, "0123456789") || strings.IndexFunc(key, unicode.IsLetter) < 0 {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(rest), func(r rune) bool { return r == ' ' || r == '-' || r == '_' }) {
+		for _, m := range marketingWords {
+			if strings.HasSuffix(w, m) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// marketingWords are the words of marketing names that end a word of a
+// model ("X6pro", "P8 Max").
+var marketingWords = []string{"pro", "max", "plus", "lite", "mini", "ultra", "neo", "prime", "note", "power"}
+
+// subBrands are the brands recordBrand takes from a marketing name, by the
+// company the list files them under. A model the list names once with the
+// sub-brand's marketing name and once with the company's is sold under
+// both ("Z2350", the nubia V60 Design and the ZTE Blade V60 Design) and
+// keeps the company's name, as it would without the sub-brand's rule.
+var subBrands = map[string]string{"Nubia": "ZTE", "Motorola": "Lenovo"}
 
 // recordBrand is the brand a device of the list (retail brand, marketing
 // name, device, model) is sold under, in the analyzer's name for it.
@@ -329,6 +475,17 @@ func recordBrand(r []string, spell map[string]string) string {
 		// "TCT (Alcatel)"; the marketing name says which one a device
 		// is sold under (6127A is the TCL 30E).
 		return "TCL"
+	case brand == "ZTE" && strings.HasPrefix(strings.ToLower(r[1]), "nubia"):
+		// ZTE sells nubia as a brand of its own and files its later
+		// models under its name; the marketing name says which (Z2353
+		// is the nubia Music).
+		return "Nubia"
+	case brand == "Lenovo" && strings.HasPrefix(strings.ToLower(r[1]), "moto") && strings.HasPrefix(r[3], "XT"):
+		// Lenovo owns Motorola and files some of its phones under its
+		// own name; those with Motorola's XT numbers are sold as
+		// Motorolas (XT1663, the Motorola M). Lenovo's own tablet sold
+		// as the Moto Tab (TB-X704A) stays Lenovo's.
+		return "Motorola"
 	case brand == "Fujitsu" && strings.HasPrefix(strings.ToLower(r[1]), "regza"):
 		// REGZA is Toshiba's brand: the REGZA Phones (IS04, T-01C) were
 		// Toshiba's, whose phone business went to Fujitsu in 2010, under

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/weir-streams/weir/internal/plugins/useragent/uaparse"
 )
 
 // TestCatalogueUpToDate checks that the committed catalogue is what the
@@ -12,7 +14,11 @@ import (
 func TestCatalogueUpToDate(t *testing.T) {
 	root := filepath.Join("..", "..")
 	var out bytes.Buffer
-	err := run(&out, filepath.Join(root, defaultIn), filepath.Join(root, defaultBrands), filepath.Join(root, defaultPrefixes))
+	var tables []string
+	for _, t := range spellingTables {
+		tables = append(tables, filepath.Join(root, t))
+	}
+	err := run(&out, filepath.Join(root, defaultIn), tables...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,6 +42,8 @@ func TestBrandName(t *testing.T) {
 		{"MLS Innovation", "MLS"},    // a company's word dropped
 		{"Famous Fones", "Famous"},   // the same, spelt with an F
 		{"Plaisio", "Turbo-X"},       // a retailer's house brand
+		{"GSmart", "Gigabyte"},       // a maker's product line
+		{"iQandT", "iQ&T"},           // the brand's own spelling
 		{"UMIDIGI", "Umidigi"},       // capitals as the analyzer writes a maker's name
 		{"BLU", "BLU"},               // three letters stay
 		{"Tecno", "Tecno"},           // mapped before the spellings
@@ -76,6 +84,44 @@ func TestClassOf(t *testing.T) {
 	} {
 		if got := classOf(tc.name, tc.maker); got != tc.want {
 			t.Errorf("classOf(%q, %q) = %q, want %q", tc.name, tc.maker, got, tc.want)
+		}
+	}
+}
+
+func TestBareCode(t *testing.T) {
+	for _, tc := range []struct {
+		model, maker string
+		want         bool
+	}{
+		{"ZTE A2022P", "ZTE", true},
+		{"Lenovo A7600-H", "Lenovo", true},
+		{"Micromax AQ5001", "Micromax", true},
+		{"Nokia G50", "Nokia", false},        // too short for a code
+		{"Infinix S2 Pro", "Infinix", false}, // a marketing name
+		{"Meizu Note 9", "Meizu", false},     // the same
+		{"Pixus Titan", "Pixus", false},      // no digit
+		{"Lava", "Lava", false},              // nothing after the maker's name
+	} {
+		rest, ok := afterMakerName(tc.model, tc.maker)
+		if got := ok && bareCode(rest, uaparse.CatalogueKey(rest)); got != tc.want {
+			t.Errorf("%q: bare code %v, want %v", tc.model, got, tc.want)
+		}
+	}
+}
+
+func TestRecordBrand(t *testing.T) {
+	for _, tc := range []struct {
+		record []string
+		want   string
+	}{
+		{[]string{"ZTE", "nubia Music", "P963F11", "Z2353"}, "Nubia"},
+		{[]string{"ZTE", "ZTE Blade V60", "P616F02", "Z2356"}, "ZTE"},
+		{[]string{"Lenovo", "Motorola M", "XT1663", "XT1663"}, "Motorola"},
+		{[]string{"Lenovo", "Moto TAB", "X704A", "TB-X704A"}, "Lenovo"}, // Lenovo's tablet, not an XT number
+		{[]string{"TCT (Alcatel)", "TCL 30E", "Seoul", "6127A"}, "TCL"},
+	} {
+		if got := recordBrand(tc.record, map[string]string{}); got != tc.want {
+			t.Errorf("recordBrand(%q) = %q, want %q", tc.record, got, tc.want)
 		}
 	}
 }

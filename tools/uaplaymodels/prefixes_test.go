@@ -12,7 +12,11 @@ import (
 func TestCataloguePrefixesUpToDate(t *testing.T) {
 	root := filepath.Join("..", "..")
 	var out bytes.Buffer
-	err := runPrefixes(&out, filepath.Join(root, defaultIn), filepath.Join(root, defaultBrands), filepath.Join(root, defaultPrefixes))
+	var tables []string
+	for _, t := range spellingTables {
+		tables = append(tables, filepath.Join(root, t))
+	}
+	err := runPrefixes(&out, filepath.Join(root, defaultIn), tables...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,10 +27,12 @@ import (
 var androidModels string
 
 // catalogRow is a row of the catalogue. A device row is keyed by a
-// device's code name ("kenzo", "j5y17lte") rather than a model name.
+// device's code name ("kenzo", "j5y17lte") rather than a model name; a
+// bare row by a model code the list writes after its maker's name
+// ("ZTE A2022P"), which the device also reports without it.
 type catalogRow struct {
 	brand, class string
-	device       bool
+	device, bare bool
 }
 
 // catalogKeyLongest is the longest model name looked up; longer ones are
@@ -90,8 +92,14 @@ func catalogLookup(model string) (catalogRow, bool) {
 				return catalogRow{}, false
 			}
 			r := catalogRow{brand: rest[:t], class: rest[t+1:]}
-			if c, ok := strings.CutSuffix(r.class, "\tdevice"); ok {
-				r.class, r.device = c, true
+			// Only the markers "device" and "bare" end in 'e': the
+			// classes end in '-', 't' and 'V'.
+			if n := len(r.class); n > 0 && r.class[n-1] == 'e' {
+				if c, ok := strings.CutSuffix(r.class, "\tdevice"); ok {
+					r.class, r.device = c, true
+				} else if c, ok := strings.CutSuffix(r.class, "\tbare"); ok {
+					r.class, r.bare = c, true
+				}
 			}
 			if r.class == "-" {
 				r.class = ""
@@ -231,9 +239,32 @@ func catalogStart(text string) int {
 // seller's name, whatever brand it starts with). A model written with
 // capitals that is also some device's code name ("Vienna", "Presto") is
 // more likely another maker's model of that name.
+//
+// A bare row (a code the list writes after its maker's name, "ZTE
+// A2022P") counts only where no earlier rule found a maker: the list's
+// makers write their names before their codes, so the bare code is
+// weaker evidence than the whole model's row.
 func (s *state) catalogFacts(model string, codeName, hasClass bool, prefix modelPrefix, hasPrefix bool, brand, rest *string) (classSet bool) {
 	row, ok := catalogLookup(model)
-	if !ok || row.device && !codeName && hasUpper(model) {
+	switch {
+	case ok || *brand != "":
+	case codeName:
+		row, ok = codeNameFamily(model)
+	case variantLetter(model):
+		// A variant's letter after the code ("SO51Aa", "A239s"):
+		// of the listed models so written whose code the list also
+		// has without the letter, 97 % are the same maker's.
+		code := model[:len(model)-1]
+		if row, ok = catalogLookup(code); row.device {
+			ok = false
+		}
+		if mc := modelCodeOf(code); ok && mc != nil && mc.subBrand {
+			// The code's shape names a sub-brand the catalogue
+			// files under its company ("NX529Jq" of Nubia, ZTE's).
+			row.brand = mc.brand
+		}
+	}
+	if !ok || row.device && !codeName && hasUpper(model) && !cappedCodeName(model, *brand) || row.bare && *brand != "" {
 		return false
 	}
 	if hasPrefix && prefix.brand != row.brand {
@@ -255,6 +286,90 @@ func (s *state) catalogFacts(model string, codeName, hasClass bool, prefix model
 		classSet = true
 	}
 	return classSet
+}
+
+// codeNameFamily finds the device a custom system's code name stands for
+// where the catalogue has not the code name itself, by the two ways makers
+// and custom systems vary a code name: the device's code names of its
+// variants start with it ("osprey" of LineageOS, "osprey_umts" and
+// "osprey_u2" in Google's list; "A6020", "A6020a40"), two at least, which
+// must all name one maker (a single longer code name may be the only row
+// left of a code name two makers used, which the catalogue leaves out),
+// or it is a listed code name with a region's or carrier's
+// suffix of up to three letters ("serranoltexx", Samsung's international
+// "xx" after "serranolte"). The code name keeps five characters at least;
+// only device rows count. It runs only for a code name behind a custom
+// system's tag that no rule gave a maker, which few user agents carry.
+func codeNameFamily(model string) (catalogRow, bool) {
+	var buf [catalogKeyLongest]byte
+	k, ok := catalogKey(model, buf[:0])
+	b, inBucket := catalogBucket(k)
+	if !ok || len(k) < 5 || !inBucket {
+		return catalogRow{}, false
+	}
+	var family catalogRow
+	found := 0
+	for i := int(catalogIndex[b]); i < int(catalogIndex[b+1]); i++ {
+		row := catalogRowText(i)
+		if len(row) <= len(k) || compareKey(k, row[:len(k)]) != 0 {
+			continue
+		}
+		r, ok := catalogLookup(row[:strings.IndexByte(row, '\t')])
+		switch {
+		case !ok || !r.device:
+			return catalogRow{}, false
+		case found == 0:
+			family = r
+		case r.brand != family.brand:
+			return catalogRow{}, false
+		case r.class != family.class:
+			family.class = ""
+		}
+		found++
+	}
+	if found > 1 {
+		return family, true
+	}
+	for n := len(model) - 1; n >= len(model)-3 && n >= 5; n-- {
+		if r, ok := catalogLookup(model[:n]); ok && r.device && isLetter(model[n]) && allLetters(model[n:]) {
+			return r, true
+		}
+	}
+	return catalogRow{}, false
+}
+
+// cappedCodeName reports a model written with capitals that may still be
+// the device's code name the firmware reports in capitals ("AC45NE", Archos
+// 45 Neon's "ac45ne"; "Roma R2", "Z2 Plus"): no rule named a maker, and
+// the model has a digit and a key of six characters or more. A shorter
+// name, or one without a digit ("Vienna", "Presto"), matches some other
+// device's code name by chance too often ("C70W", "C1_Max").
+func cappedCodeName(model, brand string) bool {
+	if brand != "" || !strings.ContainsAny(model, "0123456789") {
+		return false
+	}
+	n := 0
+	for i := 0; i < len(model); i++ {
+		if c := model[i]; c != ' ' && c != '-' && c != '_' {
+			n++
+		}
+	}
+	return n >= 6
+}
+
+// variantLetter reports a model code of five characters or more, with a
+// digit, that ends in a lower case letter after a digit or a capital: the
+// letter makers add for a variant of a model ("SO51Aa", "A239s",
+// "LG-D855k").
+func variantLetter(model string) bool {
+	n := len(model)
+	if n < 5 || model[n-1] < 'a' || model[n-1] > 'z' {
+		return false
+	}
+	if c := model[n-2]; !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z') {
+		return false
+	}
+	return strings.ContainsAny(model, "0123456789")
 }
 
 // compareKey compares a key with a row's key byte by byte, as

@@ -17,11 +17,11 @@ func TestCatalogueWellFormed(t *testing.T) {
 	prev := ""
 	for i, line := range rows {
 		cols := strings.Split(line, "\t")
-		if len(cols) == 4 && cols[3] == "device" {
+		if len(cols) == 4 && (cols[3] == "device" || cols[3] == "bare") {
 			cols = cols[:3]
 		}
 		if len(cols) != 3 {
-			t.Fatalf("row %d %q: %d columns, want 3, or 4 with device", i, line, len(cols))
+			t.Fatalf("row %d %q: %d columns, want 3, or 4 with device or bare", i, line, len(cols))
 		}
 		key, brand, class := cols[0], cols[1], cols[2]
 		if key <= prev {
@@ -86,12 +86,31 @@ func TestCatalogueExamples(t *testing.T) {
 		{"Z160", "Acer", "Acer Z160", ""},
 		// A shape flagged sub-brand outranks the catalogue's maker.
 		{"NX563J", "Nubia", "Nubia NX563J", ""},
+		// A variant's letter after a listed code; a sub-brand's shape
+		// still names the sub-brand.
+		{"SO51Aa", "Sony", "", ""},
+		{"NX529Jq", "Nubia", "", ""},
 		// A device's code name, as firmware and custom systems report
 		// it; written with capitals, a code name is not taken for one.
 		{"rosemary", "Xiaomi", "", ""},
 		{"lineage_j5y17lte", "Samsung", "", ""},
 		{"AOSP on Manta", "Google", "", ""},
 		{"Vienna", "BlackBerry", "", ""},
+		// A code name in capitals, with a digit and six characters or
+		// more, where no rule named a maker; a shorter one is not taken.
+		{"AC45NE", "Archos", "", ""},
+		{"C70W", "Unknown", "", ""},
+		// "Model " before a model is a build's word, unless the list
+		// names the whole as a model.
+		{"Model SM-G960F", "Samsung", "Samsung SM-G960F", ""},
+		{"Model 5", "Hyatta", "Hyatta Model 5", ""},
+		// A custom system's code name the list has only as the start of
+		// its variants' code names, or with a region's suffix; one it
+		// does not know stays unknown.
+		{"lineage_osprey", "Motorola", "", ""},
+		{"lineage_A6020", "Lenovo", "", ""},
+		{"lineage_serranoltexx", "Samsung", "", ""},
+		{"lineage_zzzzzz", "Unknown", "", ""},
 		// The Xperia devices launched under Sony's name, which Google's
 		// list files under Sony Ericsson; the older ones stay its.
 		{"SO-04D", "Sony", "", ""},
@@ -109,6 +128,16 @@ func TestCatalogueExamples(t *testing.T) {
 		// company's word.
 		{"RubikII7", "Turbo-X", "", ""},
 		{"Famous 5Plus", "Famous", "", ""},
+		// A product line or sub-brand the list files as a retail
+		// brand, by its maker (GSmart, SKY EVO).
+		{"Akta_A4", "Gigabyte", "", ""},
+		{"Elite L55", "Sky", "", ""},
+		// A code the list writes after its maker's name ("ZTE A2022P",
+		// "Lenovo A7600-H"), reported bare; a marketing name so written
+		// ("Nokia G50") is not taken bare.
+		{"A2022P", "ZTE", "ZTE A2022P", ""},
+		{"A7600-H", "Lenovo", "", ""},
+		{"G50", "Unknown", "", ""},
 	} {
 		ua := "Mozilla/5.0 (Linux; Android 10; " + tc.model + ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36"
 		r := a.Analyze(ua)
@@ -120,6 +149,30 @@ func TestCatalogueExamples(t *testing.T) {
 		}
 		if got := r.Get("DeviceClass"); tc.class != "" && got != tc.class {
 			t.Errorf("%s: DeviceClass %q, want %q", tc.model, got, tc.class)
+		}
+	}
+}
+
+// TestCatalogueAppSyntaxes checks the apps' syntaxes that write a device
+// without its maker, which only the catalogue names.
+func TestCatalogueAppSyntaxes(t *testing.T) {
+	a := New(Options{})
+	for _, tc := range []struct{ ua, brand, name string }{
+		// The code name as a product after the system's.
+		{"Pandora/2401.1 Android/13 beyond1q (ExoPlayerLib1.5.14.1)", "Samsung", "Samsung BEYOND1Q"},
+		// The model first in the comment of an app named for Android.
+		{"Pinterest for Android/10.1.0 (H270; 12)", "DEXP", "DEXP H270"},
+		// The model first in a comment whose next entry is the system.
+		{"PodcastPlayer/3.1 (S40Pro; Android 11)", "Doogee", "Doogee S40PRO"},
+		// A capitalised word is no code name.
+		{"Pandora/2401.1 Android/13 Mobile (ExoPlayerLib1.5.14.1)", "Unknown", ""},
+	} {
+		r := a.Analyze(tc.ua)
+		if got := r.Get("DeviceBrand"); got != tc.brand {
+			t.Errorf("%s: DeviceBrand %q, want %q", tc.ua, got, tc.brand)
+		}
+		if got := r.Get("DeviceName"); tc.name != "" && got != tc.name {
+			t.Errorf("%s: DeviceName %q, want %q", tc.ua, got, tc.name)
 		}
 	}
 }

@@ -1015,7 +1015,15 @@ func (s *state) androidDevice() {
 	if k := strings.Index(p.lowerOf(model), " miui/"); k > 0 {
 		model = model[:k]
 	}
-	model = strings.TrimSpace(strings.TrimPrefix(model, "Model "))
+	if m, ok := strings.CutPrefix(model, "Model "); ok {
+		// "Model SM-G960F": the word some builds put before the model,
+		// unless the catalogue lists the whole name as a model
+		// ("Model Y" is Sunmax's, "Model 6s" Hyatta's).
+		if _, listed := catalogLookup(model); !listed {
+			model = m
+		}
+	}
+	model = strings.TrimSpace(model)
 	switch {
 	case s.tvScreen:
 		// A browser made for televisions says so in its own marker
@@ -1156,6 +1164,57 @@ func (s *state) androidDevice() {
 	}
 }
 
+// appDeviceModel reads the device in three apps' syntaxes that write it
+// without its maker, where only the catalogue can name the maker: the
+// model first in a comment whose next entry is the system ("ivooxApp/2.281
+// (G8341; Android 9; d:420031; E5A4)"), the model first in the comment of
+// an app named "... for Android" or "... for Android Tablet" ("Pinterest
+// for Android/9.0.4 (K83CA; 9)"), and the device's model or code name as a
+// product without a version right after the system's ("Pandora/2212.1
+// Android/10 crownqltesq (ExoPlayerLib1.5.14.1)"). The model is one word of
+// letters and digits with a digit; after the system's product, a code name
+// in lower case counts too.
+func appDeviceModel(p *parsed) (string, bool) {
+	if len(p.entries) > 1 && p.entries[1].block == p.entries[0].block {
+		first, next := p.text(p.entries[0]), p.ltext(p.entries[1])
+		if len(next) > 8 && strings.HasPrefix(next, "android ") && next[8] >= '1' && next[8] <= '9' && appModelWord(first, false) {
+			return first, true
+		}
+		if len(p.products) > 0 && p.entries[0].block == 0 && appModelWord(first, false) &&
+			(strings.HasSuffix(p.products[0].lname, " for android") || strings.HasSuffix(p.products[0].lname, " for android tablet")) {
+			return first, true
+		}
+	}
+	for i := 1; i+1 < len(p.products); i++ {
+		if pr, next := p.products[i], p.products[i+1]; pr.name == "Android" && pr.version != "" && next.version == "" &&
+			appModelWord(next.name, true) && !isAndroidNoise(next.lname) {
+			return next.name, true
+		}
+	}
+	return "", false
+}
+
+// appModelWord reports one word of four to 24 ASCII letters and digits
+// with a digit ("G8341", "K83CA"), or, when codeName, in lower case
+// ("crownqltesq").
+func appModelWord(s string, codeName bool) bool {
+	if len(s) < 4 || len(s) > 24 {
+		return false
+	}
+	digit, upper := false, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c < 'a' || c > 'z':
+			return false
+		}
+	}
+	return digit || codeName && !upper
+}
+
 // makerWord reports whether the first word of a model whose maker no rule
 // found can be the maker's name: not a single letter, and not a product word
 // of tables/product_words.tsv, alone or before an underscore ("Smart_TV"),
@@ -1235,6 +1294,12 @@ func modelAfterPrefix(model, found string) (m, brand, rest string, ok bool) {
 // model field is.
 func (s *state) modelElsewhere() (model string, reference bool) {
 	p := s.p
+	if !s.mozilla {
+		// Apps' own syntaxes; a browser's Mozilla/5.0 has none of them.
+		if m, ok := appDeviceModel(p); ok {
+			return m, true
+		}
+	}
 	bare := "" // a brand without a model, used only if no model is found
 	for i, e := range p.entries {
 		lt := p.ltext(e)
