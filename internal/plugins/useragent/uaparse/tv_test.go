@@ -94,6 +94,10 @@ func TestHbbTVVendorEntry(t *testing.T) {
 	checkRuleCases(t, []ruleCase{
 		{"Opera/9.80 (X11;Linux armv7i;NETRANGEMMH;HbbTV/1.1.1;CE-HTML/1.0;Vendor/THOMSON;SW-Version/V8-EXAMPLE;Cnt/GBR;Lan/eng;U;en) AppleWebKit/534.24 (KHTML, like Gecko) Version/12.0",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Thomson", "DeviceName": "Thomson Unspecified TV"}},
+		// The same set ending with the consumer electronics trailer,
+		// which names the model.
+		{"Opera/9.80 (X11;Linux armv7i;NETRANGEMMH;HbbTV/1.1.1;CE-HTML/1.0;Vendor/THOMSON;SW-Version/V8-EXAMPLE;Cnt/GBR;Lan/eng;U;en) AppleWebKit/534.24 (KHTML, like Gecko) Safari/534.24, Digital-TV/V8-EXAMPLE (THOMSON,40XX1234,wireless)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Thomson", "DeviceName": "Thomson 40XX1234"}},
 		// Loewe's older sets: the maker first, the chassis last, a
 		// product of its own; another product is no chassis.
 		{"LOEWE/TV HbbTV/1.1.1 CE-HTML/1.0 SL199/16.16.0",
