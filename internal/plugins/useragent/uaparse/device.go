@@ -1148,6 +1148,9 @@ func (s *state) androidDevice() {
 		s.devName.set(brand, confGeneric)
 		return
 	}
+	if s.devClass.v == "TV" && hasPrefixFold(model, brand) {
+		rest = withoutTVTag(rest)
+	}
 	s.devName.set(p.concat(brand, " ", normalizeNameIn(p, rest)), confGeneric)
 	if brand == "Amazon" {
 		s.amazonDevice(model)
@@ -1162,6 +1165,28 @@ func (s *state) androidDevice() {
 			}
 		}
 	}
+}
+
+// withoutTVTag is a television's model, written after the maker's name,
+// without the tag of one or two capitals that some makers write between
+// their name and the model code ("POLARLINE_WK_42PL11TC-SM",
+// "SAMTRON_W_43SA701"): the tag marks the platform the set runs, the model
+// is the code after it, which has a digit. A model that does not start
+// with the maker's name keeps its first word ("AS_4K_CI", Openbox's).
+func withoutTVTag(rest string) string {
+	k := strings.IndexByte(rest, '_')
+	if k < 1 || k > 2 || k+3 > len(rest) {
+		return rest
+	}
+	for i := 0; i < k; i++ {
+		if rest[i] < 'A' || rest[i] > 'Z' {
+			return rest
+		}
+	}
+	if m := rest[k+1:]; strings.ContainsAny(m, "0123456789") {
+		return m
+	}
+	return rest
 }
 
 // appDeviceModel reads the device in three apps' syntaxes that write it

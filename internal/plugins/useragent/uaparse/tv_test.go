@@ -287,3 +287,16 @@ func TestDuneHDModel(t *testing.T) {
 		{"DuneHD/1.0 (Linux 2.6; mips)", dune("Dune HD")},
 	})
 }
+
+// TestTVPlatformTag shows a television's model written after the maker's
+// name with a platform tag of one or two capitals between them: the model
+// is the code after the tag. Without the maker's name first, the first
+// word stays part of the model. The models are made up.
+func TestTVPlatformTag(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 9; POLARLINE_WK_40PL99TC-SM Build/PPR2.180905.006.A1; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/66.0.3359.158 Safari/537.36",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "PolarLine", "DeviceName": "PolarLine 40PL99TC-SM"}},
+		{"Mozilla/5.0 (Linux; Android 9; POLAR_K_P40L99T2SCSM Build/PPR2.180905.006.A1; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/66.0.3359.158 Safari/537.36",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Polar", "DeviceName": "Polar P40L99T2SCSM"}},
+	})
+}
