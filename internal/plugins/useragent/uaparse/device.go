@@ -1151,6 +1151,9 @@ func (s *state) androidDevice() {
 	if s.devClass.v == "TV" && hasPrefixFold(model, brand) {
 		rest = withoutTVTag(rest)
 	}
+	if rest == model {
+		rest = withoutVariantNumber(rest)
+	}
 	s.devName.set(p.concat(brand, " ", normalizeNameIn(p, rest)), confGeneric)
 	if brand == "Amazon" {
 		s.amazonDevice(model)
@@ -1187,6 +1190,24 @@ func withoutTVTag(rest string) string {
 		return m
 	}
 	return rest
+}
+
+// withoutVariantNumber is a model sent without its maker's name, one code
+// of letters and digits followed by an underscore and a number of up to
+// four digits ("R7_2", "ZT216_5", "F105D_128", "M7Go_2019"), without the
+// number: it counts a variant, the memory or the year of the model the
+// code names. A model of more words keeps it ("Venus_V3_5020", where the
+// number is the model's), as does a code after the maker's name
+// ("Tesla_SP9_2").
+func withoutVariantNumber(model string) string {
+	k := strings.IndexByte(model, '_')
+	if k < 2 || len(model)-k-1 > 4 || len(model)-k-1 < 1 || !isDigits(model[k+1:]) {
+		return model
+	}
+	if w := model[:k]; !strings.ContainsAny(w, "0123456789") || isDigits(w) || !allAlnum(w) {
+		return model
+	}
+	return model[:k]
 }
 
 // appDeviceModel reads the device in three apps' syntaxes that write it

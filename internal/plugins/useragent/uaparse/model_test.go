@@ -99,3 +99,27 @@ func TestModelBuiltOnFirstUse(t *testing.T) {
 	}
 	t.Logf("%s: init %d bytes; live heap %d bytes idle, %d with the model", pkg, initBytes, idle, used)
 }
+
+// TestVariantNumber shows a model sent without its maker's name, one code
+// followed by an underscore and a number: the number counts a variant, the
+// memory or the year and is left out; a model of more words, or a code
+// after the maker's name, keeps it.
+func TestVariantNumber(t *testing.T) {
+	for in, want := range map[string]string{
+		"ZT216_5":       "ZT216",
+		"F105D_128":     "F105D",
+		"M7Go_2019":     "M7Go",
+		"Venus_V3_5020": "Venus_V3_5020",
+		"Tesla_SP9_2":   "Tesla_SP9_2",
+		"Kamba_2":       "Kamba_2",
+		"X1_12345":      "X1_12345",
+	} {
+		if got := withoutVariantNumber(in); got != want {
+			t.Errorf("withoutVariantNumber(%q) = %q, want %q", in, got, want)
+		}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 10; R7_2) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/91.0.4472.120 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Mobicel", "DeviceName": "Mobicel R7"}},
+	})
+}
