@@ -1154,6 +1154,9 @@ func (s *state) androidDevice() {
 	if rest == model {
 		rest = withoutVariantNumber(rest)
 	}
+	if brand == "Verykool" {
+		rest = withoutVerykoolNumber(rest)
+	}
 	s.devName.set(p.concat(brand, " ", normalizeNameIn(p, rest)), confGeneric)
 	if brand == "Amazon" {
 		s.amazonDevice(model)
@@ -1208,6 +1211,27 @@ func withoutVariantNumber(model string) string {
 		return model
 	}
 	return model[:k]
+}
+
+// withoutVerykoolNumber is a Verykool model without the model number the
+// maker writes after the phone's name ("verykool Giant s5020",
+// "verykool_Fusion_II_SL4502"): Verykool sells its phones by the name, an
+// s or SL and four digits being the number on the box. A model that is the
+// number alone keeps it.
+func withoutVerykoolNumber(rest string) string {
+	k := strings.LastIndexAny(rest, " _")
+	if k < 3 {
+		return rest
+	}
+	code := rest[k+1:]
+	n := 0
+	for n < len(code) && isLetter(code[n]) {
+		n++
+	}
+	if n < 1 || n > 2 || len(code)-n != 4 || !isDigits(code[n:]) || code[0] != 's' && code[0] != 'S' {
+		return rest
+	}
+	return rest[:k]
 }
 
 // appDeviceModel reads the device in three apps' syntaxes that write it

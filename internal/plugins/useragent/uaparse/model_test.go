@@ -123,3 +123,17 @@ func TestVariantNumber(t *testing.T) {
 			map[string]string{"DeviceBrand": "Mobicel", "DeviceName": "Mobicel R7"}},
 	})
 }
+
+// TestVerykoolNumber shows Verykool's phones named by their name without
+// the model number written after it; the number alone stays the model.
+func TestVerykoolNumber(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 5.1; verykool Giant s5020) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/84.0.4147.111 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Verykool", "DeviceName": "Verykool Giant"}},
+		{"Mozilla/5.0 (Linux; Android 5.1; verykool_Fusion_II_SL4502) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/71.0.3578.98 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Verykool", "DeviceName": "Verykool Fusion II"}},
+	})
+	if got := withoutVerykoolNumber("s5020"); got != "s5020" {
+		t.Errorf("withoutVerykoolNumber(s5020) = %q, want it kept", got)
+	}
+}
