@@ -1148,8 +1148,11 @@ func (s *state) androidDevice() {
 		s.devName.set(brand, confGeneric)
 		return
 	}
-	if s.devClass.v == "TV" && hasPrefixFold(model, brand) {
-		rest = withoutTVTag(rest)
+	if s.devClass.v == "TV" {
+		if hasPrefixFold(model, brand) {
+			rest = withoutTVTag(rest)
+		}
+		rest = tvModelCode(rest)
 	}
 	if rest == model {
 		rest = withoutVariantNumber(rest)
@@ -1232,6 +1235,36 @@ func withoutVerykoolNumber(rest string) string {
 		return rest
 	}
 	return rest[:k]
+}
+
+// tvModelCode is a television's model code without what its maker writes
+// after an underscore: the colour ("TDTV43BS06U_BK"), the board
+// ("TDTV75BS06U_9632"), the panel and the resolution
+// ("TF-LED40S63T2S_536D400PF33_FHD") or the region ("PTV32SS04Z_CIS_BK"),
+// which a shop's model list leaves out. The code is written in capitals
+// and digits, six characters or more with a letter and a digit; a name in
+// mixed case ("Cinema4K_v01") is kept whole.
+func tvModelCode(rest string) string {
+	k := strings.IndexByte(rest, '_')
+	if k < 6 {
+		return rest
+	}
+	code := rest[:k]
+	digit, letter := false, false
+	for i := 0; i < len(code); i++ {
+		switch c := code[i]; {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'A' && c <= 'Z':
+			letter = true
+		case c != '-':
+			return rest
+		}
+	}
+	if !digit || !letter {
+		return rest
+	}
+	return code
 }
 
 // appDeviceModel reads the device in three apps' syntaxes that write it

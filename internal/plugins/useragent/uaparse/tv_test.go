@@ -300,3 +300,20 @@ func TestTVPlatformTag(t *testing.T) {
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Polar", "DeviceName": "Polar P40L99T2SCSM"}},
 	})
 }
+
+// TestTVModelCode shows a television's model code without the colour, the
+// board or the panel its maker writes after an underscore; a name in mixed
+// case stays whole. The models are made up.
+func TestTVModelCode(t *testing.T) {
+	for in, want := range map[string]string{
+		"TDTV43BS99U_BK":                 "TDTV43BS99U",
+		"TDTV75BS99U_9632":               "TDTV75BS99U",
+		"TF-LED40S99T2S_536D400PF33_FHD": "TF-LED40S99T2S",
+		"Cinema4K_v01":                   "Cinema4K_v01",
+		"AB_123":                         "AB_123",
+	} {
+		if got := tvModelCode(in); got != want {
+			t.Errorf("tvModelCode(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
