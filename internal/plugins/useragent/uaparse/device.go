@@ -1157,9 +1157,7 @@ func (s *state) androidDevice() {
 	if rest == model {
 		rest = withoutVariantNumber(rest)
 	}
-	if brand == "Verykool" {
-		rest = withoutVerykoolNumber(rest)
-	}
+	rest = makerModelName(brand, rest)
 	s.devName.set(p.concat(brand, " ", normalizeNameIn(p, rest)), confGeneric)
 	if brand == "Amazon" {
 		s.amazonDevice(model)
@@ -1214,6 +1212,38 @@ func withoutVariantNumber(model string) string {
 		return model
 	}
 	return model[:k]
+}
+
+// makerModelName is the model as its maker sells it, where the maker's
+// model codes wrap it in a tag of the maker's and of the line:
+//   - Verykool writes the model number after the name (withoutVerykoolNumber);
+//   - Multilaser writes "ML-", two letters of the line and a dash before the
+//     model ("ML-TI-MS80", "ML-WI-M9-3G" are the MS80 and the M9 3G);
+//   - Haier writes "HM-" (Haier Mobile) before its phones' models and "-FL"
+//     after them ("HM-G353-FL" is the G353);
+//   - Vinga writes "VMP-" (Vinga media player) before its boxes' three
+//     digit models and the memory after them ("VMP-045-664" is the 045).
+//
+// The tags are conventions of a maker's codes, not names a row could hold,
+// so they stay in Go; a switch on the brand costs one comparison.
+func makerModelName(brand, rest string) string {
+	switch brand {
+	case "Verykool":
+		return withoutVerykoolNumber(rest)
+	case "Multilaser":
+		if len(rest) > 7 && hasPrefixFold(rest, "ml-") && isLetter(rest[3]) && isLetter(rest[4]) && rest[5] == '-' {
+			return rest[6:]
+		}
+	case "Haier":
+		if len(rest) > 7 && hasPrefixFold(rest, "hm-") && hasSuffixFold(rest, "-fl") {
+			return rest[3 : len(rest)-3]
+		}
+	case "Vinga":
+		if len(rest) > 8 && hasPrefixFold(rest, "vmp-") && isDigits(rest[4:7]) && rest[7] == '-' {
+			return rest[4:7]
+		}
+	}
+	return rest
 }
 
 // withoutVerykoolNumber is a Verykool model without the model number the

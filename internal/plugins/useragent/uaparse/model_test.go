@@ -137,3 +137,21 @@ func TestVerykoolNumber(t *testing.T) {
 		t.Errorf("withoutVerykoolNumber(s5020) = %q, want it kept", got)
 	}
 }
+
+// TestMakerModelName shows the makers' tags around a model left out of its
+// name, for the makers that write them; another maker's model keeps them.
+// The models are made up.
+func TestMakerModelName(t *testing.T) {
+	for _, c := range []struct{ brand, rest, want string }{
+		{"Multilaser", "ML-WI-M99-3G", "M99-3G"},
+		{"Haier", "HM-G999-FL", "G999"},
+		{"Vinga", "VMP-099-664", "099"},
+		{"Verykool", "Giant s5099", "Giant"},
+		{"Haier", "HM-G999", "HM-G999"},
+		{"Acme", "ML-WI-M99-3G", "ML-WI-M99-3G"},
+	} {
+		if got := makerModelName(c.brand, c.rest); got != c.want {
+			t.Errorf("makerModelName(%q, %q) = %q, want %q", c.brand, c.rest, got, c.want)
+		}
+	}
+}
