@@ -1158,6 +1158,10 @@ func (s *state) androidDevice() {
 		rest = withoutVariantNumber(rest)
 	}
 	rest = makerModelName(brand, rest)
+	if len(rest) > len(" android") && hasSuffixFold(rest, " android") {
+		// "O+ 8.98 Android": the system written after the model.
+		rest = rest[:len(rest)-len(" android")]
+	}
 	s.devName.set(p.concat(brand, " ", normalizeNameIn(p, rest)), confGeneric)
 	if brand == "Amazon" {
 		s.amazonDevice(model)

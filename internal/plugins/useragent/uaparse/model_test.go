@@ -155,3 +155,12 @@ func TestMakerModelName(t *testing.T) {
 		}
 	}
 }
+
+// TestAndroidAfterModel shows the system's name written after the model
+// left out of the device's name.
+func TestAndroidAfterModel(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 4.4.2; O+ 8.99 Android) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.93 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "O+", "DeviceName": "O+ 8.99"}},
+	})
+}
