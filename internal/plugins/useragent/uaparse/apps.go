@@ -931,6 +931,15 @@ func (s *state) osmetaDevice() {
 			s.os.version = v
 		}
 		m := s.fbField("fbmd/")
+		for _, kind := range [...]string{" notebook pc", " notebook", " convertible"} {
+			// "HP Pavilion dv6 Notebook PC", "HP Spectre x360
+			// Convertible": the kind of computer the maker's firmware
+			// writes after the product's name.
+			if len(m) > len(kind)+2 && hasSuffixFold(m, kind) {
+				m = m[:len(m)-len(kind)]
+				break
+			}
+		}
 		if b, ok := knownBrand(firstWord(m)); ok && len(m) > len(b) {
 			s.devBrand.set(b, confFamily)
 			s.devName.set(b+" "+strings.TrimSpace(m[len(b):]), confFamily)

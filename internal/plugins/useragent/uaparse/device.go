@@ -1148,6 +1148,20 @@ func (s *state) androidDevice() {
 		s.devName.set(brand, confGeneric)
 		return
 	}
+	if s.devClass.v == "TV" {
+		if hasPrefixFold(model, brand) {
+			rest = withoutTVTag(rest)
+		}
+		rest = tvModelCode(rest)
+	}
+	if rest == model {
+		rest = withoutVariantNumber(rest)
+	}
+	rest = makerModelName(brand, rest)
+	if len(rest) > len(" android") && hasSuffixFold(rest, " android") {
+		// "O+ 8.98 Android": the system written after the model.
+		rest = rest[:len(rest)-len(" android")]
+	}
 	s.devName.set(p.concat(brand, " ", normalizeNameIn(p, rest)), confGeneric)
 	if brand == "Amazon" {
 		s.amazonDevice(model)
@@ -1162,6 +1176,129 @@ func (s *state) androidDevice() {
 			}
 		}
 	}
+}
+
+// withoutTVTag is a television's model, written after the maker's name,
+// without the tag of one or two capitals that some makers write between
+// their name and the model code ("POLARLINE_WK_42PL11TC-SM",
+// "SAMTRON_W_43SA701"): the tag marks the platform the set runs, the model
+// is the code after it, which has a digit. A model that does not start
+// with the maker's name keeps its first word ("AS_4K_CI", Openbox's).
+func withoutTVTag(rest string) string {
+	k := strings.IndexByte(rest, '_')
+	if k < 1 || k > 2 || k+3 > len(rest) {
+		return rest
+	}
+	for i := 0; i < k; i++ {
+		if rest[i] < 'A' || rest[i] > 'Z' {
+			return rest
+		}
+	}
+	if m := rest[k+1:]; strings.ContainsAny(m, "0123456789") {
+		return m
+	}
+	return rest
+}
+
+// withoutVariantNumber is a model sent without its maker's name, one code
+// of letters and digits followed by an underscore and a number of up to
+// four digits ("R7_2", "ZT216_5", "F105D_128", "M7Go_2019"), without the
+// number: it counts a variant, the memory or the year of the model the
+// code names. A model of more words keeps it ("Venus_V3_5020", where the
+// number is the model's), as does a code after the maker's name
+// ("Tesla_SP9_2").
+func withoutVariantNumber(model string) string {
+	k := strings.IndexByte(model, '_')
+	if k < 2 || len(model)-k-1 > 4 || len(model)-k-1 < 1 || !isDigits(model[k+1:]) {
+		return model
+	}
+	if w := model[:k]; !strings.ContainsAny(w, "0123456789") || isDigits(w) || !allAlnum(w) {
+		return model
+	}
+	return model[:k]
+}
+
+// makerModelName is the model as its maker sells it, where the maker's
+// model codes wrap it in a tag of the maker's and of the line:
+//   - Verykool writes the model number after the name (withoutVerykoolNumber);
+//   - Multilaser writes "ML-", two letters of the line and a dash before the
+//     model ("ML-TI-MS80", "ML-WI-M9-3G" are the MS80 and the M9 3G);
+//   - Haier writes "HM-" (Haier Mobile) before its phones' models and "-FL"
+//     after them ("HM-G353-FL" is the G353);
+//   - Vinga writes "VMP-" (Vinga media player) before its boxes' three
+//     digit models and the memory after them ("VMP-045-664" is the 045).
+//
+// The tags are conventions of a maker's codes, not names a row could hold,
+// so they stay in Go; a switch on the brand costs one comparison.
+func makerModelName(brand, rest string) string {
+	switch brand {
+	case "Verykool":
+		return withoutVerykoolNumber(rest)
+	case "Multilaser":
+		if len(rest) > 7 && hasPrefixFold(rest, "ml-") && isLetter(rest[3]) && isLetter(rest[4]) && rest[5] == '-' {
+			return rest[6:]
+		}
+	case "Haier":
+		if len(rest) > 7 && hasPrefixFold(rest, "hm-") && hasSuffixFold(rest, "-fl") {
+			return rest[3 : len(rest)-3]
+		}
+	case "Vinga":
+		if len(rest) > 8 && hasPrefixFold(rest, "vmp-") && isDigits(rest[4:7]) && rest[7] == '-' {
+			return rest[4:7]
+		}
+	}
+	return rest
+}
+
+// withoutVerykoolNumber is a Verykool model without the model number the
+// maker writes after the phone's name ("verykool Giant s5020",
+// "verykool_Fusion_II_SL4502"): Verykool sells its phones by the name, an
+// s or SL and four digits being the number on the box. A model that is the
+// number alone keeps it.
+func withoutVerykoolNumber(rest string) string {
+	k := strings.LastIndexAny(rest, " _")
+	if k < 3 {
+		return rest
+	}
+	code := rest[k+1:]
+	n := 0
+	for n < len(code) && isLetter(code[n]) {
+		n++
+	}
+	if n < 1 || n > 2 || len(code)-n != 4 || !isDigits(code[n:]) || code[0] != 's' && code[0] != 'S' {
+		return rest
+	}
+	return rest[:k]
+}
+
+// tvModelCode is a television's model code without what its maker writes
+// after an underscore: the colour ("TDTV43BS06U_BK"), the board
+// ("TDTV75BS06U_9632"), the panel and the resolution
+// ("TF-LED40S63T2S_536D400PF33_FHD") or the region ("PTV32SS04Z_CIS_BK"),
+// which a shop's model list leaves out. The code is written in capitals
+// and digits, six characters or more with a letter and a digit; a name in
+// mixed case ("Cinema4K_v01") is kept whole.
+func tvModelCode(rest string) string {
+	k := strings.IndexByte(rest, '_')
+	if k < 6 {
+		return rest
+	}
+	code := rest[:k]
+	digit, letter := false, false
+	for i := 0; i < len(code); i++ {
+		switch c := code[i]; {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'A' && c <= 'Z':
+			letter = true
+		case c != '-':
+			return rest
+		}
+	}
+	if !digit || !letter {
+		return rest
+	}
+	return code
 }
 
 // appDeviceModel reads the device in three apps' syntaxes that write it

@@ -99,3 +99,68 @@ func TestModelBuiltOnFirstUse(t *testing.T) {
 	}
 	t.Logf("%s: init %d bytes; live heap %d bytes idle, %d with the model", pkg, initBytes, idle, used)
 }
+
+// TestVariantNumber shows a model sent without its maker's name, one code
+// followed by an underscore and a number: the number counts a variant, the
+// memory or the year and is left out; a model of more words, or a code
+// after the maker's name, keeps it.
+func TestVariantNumber(t *testing.T) {
+	for in, want := range map[string]string{
+		"ZT216_5":       "ZT216",
+		"F105D_128":     "F105D",
+		"M7Go_2019":     "M7Go",
+		"Venus_V3_5020": "Venus_V3_5020",
+		"Tesla_SP9_2":   "Tesla_SP9_2",
+		"Kamba_2":       "Kamba_2",
+		"X1_12345":      "X1_12345",
+	} {
+		if got := withoutVariantNumber(in); got != want {
+			t.Errorf("withoutVariantNumber(%q) = %q, want %q", in, got, want)
+		}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 10; R7_2) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/91.0.4472.120 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Mobicel", "DeviceName": "Mobicel R7"}},
+	})
+}
+
+// TestVerykoolNumber shows Verykool's phones named by their name without
+// the model number written after it; the number alone stays the model.
+func TestVerykoolNumber(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 5.1; verykool Giant s5020) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/84.0.4147.111 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Verykool", "DeviceName": "Verykool Giant"}},
+		{"Mozilla/5.0 (Linux; Android 5.1; verykool_Fusion_II_SL4502) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/71.0.3578.98 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Verykool", "DeviceName": "Verykool Fusion II"}},
+	})
+	if got := withoutVerykoolNumber("s5020"); got != "s5020" {
+		t.Errorf("withoutVerykoolNumber(s5020) = %q, want it kept", got)
+	}
+}
+
+// TestMakerModelName shows the makers' tags around a model left out of its
+// name, for the makers that write them; another maker's model keeps them.
+// The models are made up.
+func TestMakerModelName(t *testing.T) {
+	for _, c := range []struct{ brand, rest, want string }{
+		{"Multilaser", "ML-WI-M99-3G", "M99-3G"},
+		{"Haier", "HM-G999-FL", "G999"},
+		{"Vinga", "VMP-099-664", "099"},
+		{"Verykool", "Giant s5099", "Giant"},
+		{"Haier", "HM-G999", "HM-G999"},
+		{"Acme", "ML-WI-M99-3G", "ML-WI-M99-3G"},
+	} {
+		if got := makerModelName(c.brand, c.rest); got != c.want {
+			t.Errorf("makerModelName(%q, %q) = %q, want %q", c.brand, c.rest, got, c.want)
+		}
+	}
+}
+
+// TestAndroidAfterModel shows the system's name written after the model
+// left out of the device's name.
+func TestAndroidAfterModel(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 4.4.2; O+ 8.99 Android) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.93 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "O+", "DeviceName": "O+ 8.99"}},
+	})
+}

@@ -7,7 +7,8 @@ import "testing"
 // system's and the device the Nokia type number; on a Windows computer the
 // Windows NT entry names the system, the bracket the computer (FBMD, its
 // maker by the first word, or by a product line of
-// tables/model_prefixes.tsv when the maker's name is left out) and the release of Windows it runs (FBSV).
+// tables/model_prefixes.tsv when the maker's name is left out, without the kind of
+// computer after it) and the release of Windows it runs (FBSV).
 func TestOsmeta(t *testing.T) {
 	for _, c := range []struct{ ua, class, brand, name, system, version string }{
 		{"Mozilla/5.0 (osmeta like iPhone; U; osmeta 10.3.2132; RM-1045_1011) AppleWebKit/602.1.1 (KHTML, like Gecko) Mobile/2132 Example 10.32.0",
@@ -18,6 +19,9 @@ func TestOsmeta(t *testing.T) {
 			"Desktop", "Unknown", "Desktop", "Windows NT", "10.0.16299.431"},
 		{"Mozilla/5.0 (Windows NT 10.0.16299.64; osmeta 10.3.3308) AppleWebKit/602.1.1 (KHTML, like Gecko) Version/9.0 Safari/602.1.1 osmeta/10.3.3308 Build/3308 [FBAN/FBW;FBAV/140.0.0.232.179;FBBV/83145113;FBDV/WindowsDevice;FBMD/Satellite Z999;FBSN/Windows;FBSV/10.0.16299.431;FBSS/1;FBCR/;FBID/desktop;FBLC/en_GB;FBOP/45;FBRV/0]",
 			"Desktop", "Toshiba", "Toshiba Satellite Z999", "Windows NT", "10.0.16299.431"},
+		// The kind of computer after the product's name is left out.
+		{"Mozilla/5.0 (Windows NT 10.0.16299.64; osmeta 10.3.3308) AppleWebKit/602.1.1 (KHTML, like Gecko) Version/9.0 Safari/602.1.1 osmeta/10.3.3308 Build/3308 [FBAN/FBW;FBAV/140.0.0.232.179;FBBV/83145113;FBDV/WindowsDevice;FBMD/HP Pavilion dv9 Notebook PC;FBSN/Windows;FBSV/10.0.16299.431;FBSS/1;FBCR/;FBID/desktop;FBLC/en_GB;FBOP/45;FBRV/0]",
+			"Desktop", "HP", "HP Pavilion dv9", "Windows NT", "10.0.16299.431"},
 	} {
 		r := New(Options{}).Analyze(c.ua)
 		for attr, want := range map[string]string{"DeviceClass": c.class, "DeviceBrand": c.brand, "DeviceName": c.name,

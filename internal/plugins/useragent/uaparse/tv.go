@@ -230,6 +230,10 @@ func (s *state) hbbTVDevice() bool {
 		} else if v := hbbTVListVendor(p.ua[j:]); v != "" {
 			s.devBrand.set(brandSpelling(v), confFamily+1)
 			s.devName.set(s.devBrand.v+" Unspecified TV", confFamily+1)
+			// Vestel's sets that list the vendor this way end with the
+			// consumer electronics trailer, which names the model
+			// ("Digital-TV/V8-T56FT05-LF1V313 (TCL,32D2930,wireless)").
+			s.ceDevice()
 		}
 		return true
 	}

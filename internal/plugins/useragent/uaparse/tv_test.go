@@ -94,6 +94,10 @@ func TestHbbTVVendorEntry(t *testing.T) {
 	checkRuleCases(t, []ruleCase{
 		{"Opera/9.80 (X11;Linux armv7i;NETRANGEMMH;HbbTV/1.1.1;CE-HTML/1.0;Vendor/THOMSON;SW-Version/V8-EXAMPLE;Cnt/GBR;Lan/eng;U;en) AppleWebKit/534.24 (KHTML, like Gecko) Version/12.0",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Thomson", "DeviceName": "Thomson Unspecified TV"}},
+		// The same set ending with the consumer electronics trailer,
+		// which names the model.
+		{"Opera/9.80 (X11;Linux armv7i;NETRANGEMMH;HbbTV/1.1.1;CE-HTML/1.0;Vendor/THOMSON;SW-Version/V8-EXAMPLE;Cnt/GBR;Lan/eng;U;en) AppleWebKit/534.24 (KHTML, like Gecko) Safari/534.24, Digital-TV/V8-EXAMPLE (THOMSON,40XX1234,wireless)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Thomson", "DeviceName": "Thomson 40XX1234"}},
 		// Loewe's older sets: the maker first, the chassis last, a
 		// product of its own; another product is no chassis.
 		{"LOEWE/TV HbbTV/1.1.1 CE-HTML/1.0 SL199/16.16.0",
@@ -282,4 +286,34 @@ func TestDuneHDModel(t *testing.T) {
 		{"DuneHD/1.0", dune("Dune HD")},
 		{"DuneHD/1.0 (Linux 2.6; mips)", dune("Dune HD")},
 	})
+}
+
+// TestTVPlatformTag shows a television's model written after the maker's
+// name with a platform tag of one or two capitals between them: the model
+// is the code after the tag. Without the maker's name first, the first
+// word stays part of the model. The models are made up.
+func TestTVPlatformTag(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 9; POLARLINE_WK_40PL99TC-SM Build/PPR2.180905.006.A1; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/66.0.3359.158 Safari/537.36",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "PolarLine", "DeviceName": "PolarLine 40PL99TC-SM"}},
+		{"Mozilla/5.0 (Linux; Android 9; POLAR_K_P40L99T2SCSM Build/PPR2.180905.006.A1; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/66.0.3359.158 Safari/537.36",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Polar", "DeviceName": "Polar P40L99T2SCSM"}},
+	})
+}
+
+// TestTVModelCode shows a television's model code without the colour, the
+// board or the panel its maker writes after an underscore; a name in mixed
+// case stays whole. The models are made up.
+func TestTVModelCode(t *testing.T) {
+	for in, want := range map[string]string{
+		"TDTV43BS99U_BK":                 "TDTV43BS99U",
+		"TDTV75BS99U_9632":               "TDTV75BS99U",
+		"TF-LED40S99T2S_536D400PF33_FHD": "TF-LED40S99T2S",
+		"Cinema4K_v01":                   "Cinema4K_v01",
+		"AB_123":                         "AB_123",
+	} {
+		if got := tvModelCode(in); got != want {
+			t.Errorf("tvModelCode(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
