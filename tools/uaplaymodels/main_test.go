@@ -2,11 +2,11 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/weir-streams/weir/internal/plugins/useragent/uaparse"
+	"github.com/weir-streams/weir/tools/internal/generated"
 )
 
 // TestCatalogueUpToDate checks that the committed catalogue is what the
@@ -22,14 +22,8 @@ func TestCatalogueUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	committed, err := os.ReadFile(filepath.Join(root, "internal/plugins/useragent/uaparse/tables/catalog/android_models.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(out.Bytes(), committed) {
-		t.Fatal("tables/catalog/android_models.tsv is not what tools/uaplaymodels makes; run\n" +
-			"  go run ./tools/uaplaymodels > internal/plugins/useragent/uaparse/tables/catalog/android_models.tsv")
-	}
+	generated.Check(t, root, "internal/plugins/useragent/uaparse/tables/catalog/android_models.tsv", out.Bytes(),
+		"go run ./tools/uaplaymodels")
 }
 
 func TestBrandName(t *testing.T) {
