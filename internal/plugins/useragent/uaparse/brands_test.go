@@ -33,6 +33,8 @@ func TestBrandProductLines(t *testing.T) {
 		"Energy S500": "Energizer", "ENERGY S600": "Energizer", "Energy E500": "Energizer", "Energy 100": "Energizer", "Energy 200": "Energizer", "Energy 400 LTE": "Energizer",
 		"Energy 500": "Energizer", "Energy400": "Energizer", "Energy500": "Energizer", "Energy_400": "Energizer", "ENERGY_500_LTE": "Energizer", "Energy Phone Pro": "Energy Sistem",
 		"EverMiracle Plus": "Evertek", "EverMiracle S": "Evertek", "EverGlory": "Evertek", "EverTrendy+4G": "Evertek", "NOOK BNRV200": "Barnes & Noble", "NOOK BNTV250A": "Barnes & Noble",
+		"SonyEricssonLT28h": "Sony", "SonyEricssonST25iv": "Sony", "SonyEricssonLT22i-o": "Sony", "SonyEricssonLT15i": "SonyEricsson", "SonyEricssonX10i": "SonyEricsson",
+		"iQ5017": "MLS", "iQEL41": "MLS", "iQ411M": "MLS", "iQOO 8": "", "IQ4415": "",
 	} {
 		if b, _ := brandOfModel(model); b != want {
 			t.Errorf("brandOfModel(%q) = %q, want %q", model, b, want)
