@@ -1670,15 +1670,44 @@ func builderBrand(build, model string) (string, bool) {
 }
 
 // prefixBrandNames maps the lower case name of each brand of
-// tables/model_prefixes.tsv to its spelling: the small makers a build
-// names are more often rows there than of brands.tsv, whose brands every
-// word of a user agent is compared with.
+// tables/model_prefixes.tsv and of each maker of the catalogue of Android
+// models to its spelling: the small makers a build names are more often
+// rows there than of brands.tsv, whose brands every word of a user agent
+// is compared with ("E60w Build/PioneerE60w", "vk6735 Build/vkworld":
+// Google Play's list names Pioneer's and Vkworld's devices).
 var prefixBrandNames map[string]string
 
 func buildPrefixBrandNames() map[string]string {
 	m := map[string]string{}
 	for _, r := range modelPrefixes {
 		m[asciiLower(r.brand)] = r.brand
+	}
+	// The catalogue's makers are read from its embedded text in place:
+	// its 48,000 rows name fewer than 3,000 makers, so a maker already
+	// seen costs one lookup and no copy.
+	seen := map[string]bool{}
+	for text := androidModels[catalogStart(androidModels):]; text != ""; {
+		line := text
+		if nl := strings.IndexByte(text, '\n'); nl >= 0 {
+			line, text = text[:nl], text[nl+1:]
+		} else {
+			text = ""
+		}
+		tab := strings.IndexByte(line, '\t')
+		if tab < 0 {
+			continue
+		}
+		brand := line[tab+1:]
+		if end := strings.IndexByte(brand, '\t'); end >= 0 {
+			brand = brand[:end]
+		}
+		if brand == "" || seen[brand] {
+			continue
+		}
+		seen[brand] = true
+		if l := asciiLower(brand); m[l] == "" {
+			m[l] = brand
+		}
 	}
 	return m
 }
