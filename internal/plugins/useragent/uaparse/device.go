@@ -405,6 +405,14 @@ func (s *state) geckoPhoneModel() {
 		m := p.text(e)
 		if maker, model := makerModel(m); maker != "" {
 			b := brandSpelling(maker)
+			if cb := modelCodeBrand(model); cb != "" {
+				if _, known := knownBrand(maker); !known {
+					// A carrier's tag before the code of a phone made
+					// for it ("ATT_U1030AA", "CKT_U102AC"): the code's
+					// shape names the brand the phone is sold under.
+					b = cb
+				}
+			}
 			s.devBrand.set(b, confGeneric)
 			s.devName.set(p.concat(b, " ", normalizeNameIn(p, model)), confGeneric)
 			return
