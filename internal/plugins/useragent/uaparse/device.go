@@ -406,10 +406,12 @@ func (s *state) geckoPhoneModel() {
 		if maker, model := makerModel(m); maker != "" {
 			b := brandSpelling(maker)
 			if cb := modelCodeBrand(model); cb != "" {
-				if _, known := knownBrand(maker); !known {
-					// A carrier's tag before the code of a phone made
-					// for it ("ATT_U1030AA", "CKT_U102AC"): the code's
-					// shape names the brand the phone is sold under.
+				if _, known := knownBrand(maker); !known && len(maker) <= 3 {
+					// A carrier's tag of three letters before the code
+					// of a phone made for it ("ATT_U1030AA",
+					// "CKT_U102AC"): the code's shape names the brand
+					// the phone is sold under. A longer word is the
+					// maker's name ("GEOPHONE_T19I_4G").
 					b = cb
 				}
 			}
