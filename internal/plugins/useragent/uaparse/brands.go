@@ -203,9 +203,27 @@ func brandOfModel(model string) (brand, rest string) {
 		return b, model
 	}
 	if b := modelCodeBrand(model); b != "" {
+		if b == "Teclast" {
+			return b, cutBoardCode(model)
+		}
 		return b, model
 	}
 	return "", model
+}
+
+// cutBoardCode removes the board's code that Teclast writes in parentheses
+// after the model ("M40(N9H3)", "X10 (M1D3)"): it names the board the
+// tablet was built on, not the tablet, whose name is M40 on every board.
+func cutBoardCode(m string) string {
+	n := len(m)
+	if n < 8 || m[n-1] != ')' || m[n-6] != '(' {
+		return m
+	}
+	c := m[n-5 : n-1]
+	if c[0] < 'A' || c[0] > 'Z' || c[1] < '0' || c[1] > '9' || c[2] < 'A' || c[2] > 'Z' || c[3] < '0' || c[3] > '9' {
+		return m
+	}
+	return strings.TrimRight(m[:n-6], " ")
 }
 
 // sonyXperiaBrand returns the brand of Sony's Xperia "LT28h" / "MT11i" /

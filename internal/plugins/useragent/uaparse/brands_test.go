@@ -34,6 +34,7 @@ func TestBrandProductLines(t *testing.T) {
 		"Energy 500": "Energizer", "Energy400": "Energizer", "Energy500": "Energizer", "Energy_400": "Energizer", "ENERGY_500_LTE": "Energizer", "Energy Phone Pro": "Energy Sistem",
 		"EverMiracle Plus": "Evertek", "EverMiracle S": "Evertek", "EverGlory": "Evertek", "EverTrendy+4G": "Evertek", "NOOK BNRV200": "Barnes & Noble", "NOOK BNTV250A": "Barnes & Noble",
 		"SonyEricssonLT28h": "Sony", "SonyEricssonST25iv": "Sony", "SonyEricssonLT22i-o": "Sony", "SonyEricssonLT15i": "SonyEricsson", "SonyEricssonX10i": "SonyEricsson",
+		"T10(E3C6)": "Teclast", "X10 (M1D3)": "Teclast",
 		"iQ5017": "MLS", "iQEL41": "MLS", "iQ411M": "MLS", "iQOO 8": "", "IQ4415": "",
 	} {
 		if b, _ := brandOfModel(model); b != want {
@@ -193,6 +194,23 @@ func TestHuaweiVariantShapes(t *testing.T) {
 	} {
 		if got := huaweiModel(m); got != want {
 			t.Errorf("huaweiModel(%q) = %v, want %v", m, got, want)
+		}
+	}
+}
+
+// TestBoardCodeCut shows Teclast's board code cut from the model's name
+// (the tablet is the same product on every board), and what is no board
+// code kept.
+func TestBoardCodeCut(t *testing.T) {
+	ensureModel()
+	for model, want := range map[string]string{"M40(N9H3)": "M40", "X10 (M1D3)": "X10", "P10S(N4H5)": "P10S"} {
+		if b, rest := brandOfModel(model); b != "Teclast" || rest != want {
+			t.Errorf("brandOfModel(%q) = %q, %q, want Teclast, %q", model, b, rest, want)
+		}
+	}
+	for _, model := range []string{"T10(e3c6)", "(N9H3)", "Tab (2020)"} {
+		if got := cutBoardCode(model); got != model {
+			t.Errorf("cutBoardCode(%q) = %q, want it kept", model, got)
 		}
 	}
 }
