@@ -97,6 +97,11 @@ func (s *state) detectDevice() {
 			break
 		}
 		s.setDevice(confGeneric, "Desktop", Unknown, "Linux Desktop")
+		if s.os.name == "Ordissimo" {
+			// Ordissimo sells its system only on the computers it
+			// makes for older people, so the system names the maker.
+			s.devBrand.set("Ordissimo", confProduct)
+		}
 		s.linuxDevice()
 	case "Ubuntu Touch":
 		s.setDevice(confGeneric, "Phone", Unknown, "Linux Mobile")
