@@ -35,6 +35,7 @@ func TestBrandProductLines(t *testing.T) {
 		"EverMiracle Plus": "Evertek", "EverMiracle S": "Evertek", "EverGlory": "Evertek", "EverTrendy+4G": "Evertek", "NOOK BNRV200": "Barnes & Noble", "NOOK BNTV250A": "Barnes & Noble",
 		"SonyEricssonLT28h": "Sony", "SonyEricssonST25iv": "Sony", "SonyEricssonLT22i-o": "Sony", "SonyEricssonLT15i": "SonyEricsson", "SonyEricssonX10i": "SonyEricsson",
 		"T10(E3C6)": "Teclast", "X10 (M1D3)": "Teclast",
+		"MegaFon V9+": "MegaFon", "MegaFon_SP-A10": "MegaFon",
 		"iQ5017": "MLS", "iQEL41": "MLS", "iQ411M": "MLS", "iQOO 8": "", "IQ4415": "",
 	} {
 		if b, _ := brandOfModel(model); b != want {
