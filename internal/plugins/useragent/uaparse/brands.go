@@ -156,6 +156,9 @@ func brandOfModel(model string) (brand, rest string) {
 			return b, r
 		}
 	}
+	if mlsModel(model) {
+		return "MLS", model
+	}
 	if bp := brandPrefixOf(lm); bp != nil {
 		own := hasPrefixFold(lm, bp.brand)
 		if bp.digits || bp.shaped && !own {
@@ -165,6 +168,14 @@ func brandOfModel(model string) (brand, rest string) {
 			// a model that starts with the maker's own name keeps it.
 			if b := modelCodeBrand(model); b != "" {
 				return b, model
+			}
+		}
+		if own && bp.brand == "SonyEricsson" {
+			// Sony's Xperia phones of 2012 and later still wrote the old
+			// company's name before their code ("SonyEricssonLT28h"); the
+			// code says which company sold them.
+			if b := sonyXperiaBrand(xperiaCode(model[len(bp.brand):])); b != "" {
+				return b, model[len(bp.brand):]
 			}
 		}
 		brand = bp.brand
@@ -192,9 +203,27 @@ func brandOfModel(model string) (brand, rest string) {
 		return b, model
 	}
 	if b := modelCodeBrand(model); b != "" {
+		if b == "Teclast" {
+			return b, cutBoardCode(model)
+		}
 		return b, model
 	}
 	return "", model
+}
+
+// cutBoardCode removes the board's code that Teclast writes in parentheses
+// after the model ("M40(N9H3)", "X10 (M1D3)"): it names the board the
+// tablet was built on, not the tablet, whose name is M40 on every board.
+func cutBoardCode(m string) string {
+	n := len(m)
+	if n < 8 || m[n-1] != ')' || m[n-6] != '(' {
+		return m
+	}
+	c := m[n-5 : n-1]
+	if c[0] < 'A' || c[0] > 'Z' || c[1] < '0' || c[1] > '9' || c[2] < 'A' || c[2] > 'Z' || c[3] < '0' || c[3] > '9' {
+		return m
+	}
+	return strings.TrimRight(m[:n-6], " ")
 }
 
 // sonyXperiaBrand returns the brand of Sony's Xperia "LT28h" / "MT11i" /
@@ -227,6 +256,24 @@ func sonyXperiaBrand(m string) string {
 		return "Sony"
 	}
 	return ""
+}
+
+// xperiaCode cuts a carrier's or a region's letters after the variant
+// letter of an Xperia code ("ST25iv", "LT22i-o" are ST25i and LT22i).
+func xperiaCode(m string) string {
+	if len(m) > 5 && m[4] >= 'a' && m[4] <= 'z' {
+		return m[:5]
+	}
+	return m
+}
+
+// mlsModel reports whether the model is MLS Innovation's: MLS writes its
+// models with a lower case "i" and a capital "Q" ("iQ5017", "iQEL41"),
+// while Fly, the other maker of IQ models, writes both in capitals
+// ("IQ4415"). Google Play's list of devices has 45 of its 47 models that
+// start with "iQ" from MLS; Vivo's iQOO is no MLS model.
+func mlsModel(m string) bool {
+	return len(m) > 3 && m[0] == 'i' && m[1] == 'Q' && (m[2] >= '0' && m[2] <= '9' || m[2] >= 'A' && m[2] <= 'Z' && m[2] != 'O')
 }
 
 // sonyOrEricsson names Sony Ericsson for a model of its years, else Sony.

@@ -33,6 +33,10 @@ func TestBrandProductLines(t *testing.T) {
 		"Energy S500": "Energizer", "ENERGY S600": "Energizer", "Energy E500": "Energizer", "Energy 100": "Energizer", "Energy 200": "Energizer", "Energy 400 LTE": "Energizer",
 		"Energy 500": "Energizer", "Energy400": "Energizer", "Energy500": "Energizer", "Energy_400": "Energizer", "ENERGY_500_LTE": "Energizer", "Energy Phone Pro": "Energy Sistem",
 		"EverMiracle Plus": "Evertek", "EverMiracle S": "Evertek", "EverGlory": "Evertek", "EverTrendy+4G": "Evertek", "NOOK BNRV200": "Barnes & Noble", "NOOK BNTV250A": "Barnes & Noble",
+		"SonyEricssonLT28h": "Sony", "SonyEricssonST25iv": "Sony", "SonyEricssonLT22i-o": "Sony", "SonyEricssonLT15i": "SonyEricsson", "SonyEricssonX10i": "SonyEricsson",
+		"T10(E3C6)": "Teclast", "X10 (M1D3)": "Teclast",
+		"MegaFon V9+": "MegaFon", "MegaFon_SP-A10": "MegaFon",
+		"iQ5017": "MLS", "iQEL41": "MLS", "iQ411M": "MLS", "iQOO 8": "", "IQ4415": "",
 	} {
 		if b, _ := brandOfModel(model); b != want {
 			t.Errorf("brandOfModel(%q) = %q, want %q", model, b, want)
@@ -115,6 +119,10 @@ func TestBuilderBrand(t *testing.T) {
 			map[string]string{"DeviceBrand": "Xolo", "DeviceName": "Xolo Q900"}},
 		{"Mozilla/5.0 (Linux; Android 4.4.3; F7 Build/MOFUTF7) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/33.0.0.0 Mobile Safari/537.36",
 			map[string]string{"DeviceBrand": "Mofut", "DeviceName": "Mofut F7"}},
+		{"Mozilla/5.0 (Linux; U; Android 4.0.4; en-us; E70w Build/PioneerE70w) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30",
+			map[string]string{"DeviceBrand": "Pioneer"}},
+		{"Mozilla/5.0 (Linux; Android 5.1; vk6580 Build/vkworld) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/39.0.0.0 Mobile Safari/537.36",
+			map[string]string{"DeviceBrand": "Vkworld"}},
 		{"Mozilla/5.0 (Linux; Android 10; LGN-LX9 Build/HONORLGN-L39) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/88.0.4324.93 Mobile Safari/537.36",
 			map[string]string{"DeviceBrand": "Huawei", "DeviceName": "Huawei LGN-LX9"}},
 		{"Mozilla/5.0 (Linux; Android 10; GAR-AN00 Build/WIKOGAR-AN00) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/88.0.4324.93 Mobile Safari/537.36",
@@ -187,6 +195,23 @@ func TestHuaweiVariantShapes(t *testing.T) {
 	} {
 		if got := huaweiModel(m); got != want {
 			t.Errorf("huaweiModel(%q) = %v, want %v", m, got, want)
+		}
+	}
+}
+
+// TestBoardCodeCut shows Teclast's board code cut from the model's name
+// (the tablet is the same product on every board), and what is no board
+// code kept.
+func TestBoardCodeCut(t *testing.T) {
+	ensureModel()
+	for model, want := range map[string]string{"M40(N9H3)": "M40", "X10 (M1D3)": "X10", "P10S(N4H5)": "P10S"} {
+		if b, rest := brandOfModel(model); b != "Teclast" || rest != want {
+			t.Errorf("brandOfModel(%q) = %q, %q, want Teclast, %q", model, b, rest, want)
+		}
+	}
+	for _, model := range []string{"T10(e3c6)", "(N9H3)", "Tab (2020)"} {
+		if got := cutBoardCode(model); got != model {
+			t.Errorf("cutBoardCode(%q) = %q, want it kept", model, got)
 		}
 	}
 }

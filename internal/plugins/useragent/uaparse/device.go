@@ -97,6 +97,11 @@ func (s *state) detectDevice() {
 			break
 		}
 		s.setDevice(confGeneric, "Desktop", Unknown, "Linux Desktop")
+		if s.os.name == "Ordissimo" {
+			// Ordissimo sells its system only on the computers it
+			// makes for older people, so the system names the maker.
+			s.devBrand.set("Ordissimo", confProduct)
+		}
 		s.linuxDevice()
 	case "Ubuntu Touch":
 		s.setDevice(confGeneric, "Phone", Unknown, "Linux Mobile")
@@ -405,6 +410,16 @@ func (s *state) geckoPhoneModel() {
 		m := p.text(e)
 		if maker, model := makerModel(m); maker != "" {
 			b := brandSpelling(maker)
+			if cb := modelCodeBrand(model); cb != "" {
+				if _, known := knownBrand(maker); !known && len(maker) <= 3 {
+					// A carrier's tag of three letters before the code
+					// of a phone made for it ("ATT_U1030AA",
+					// "CKT_U102AC"): the code's shape names the brand
+					// the phone is sold under. A longer word is the
+					// maker's name ("GEOPHONE_T19I_4G").
+					b = cb
+				}
+			}
 			s.devBrand.set(b, confGeneric)
 			s.devName.set(p.concat(b, " ", normalizeNameIn(p, model)), confGeneric)
 			return
@@ -1807,15 +1822,44 @@ func builderBrand(build, model string) (string, bool) {
 }
 
 // prefixBrandNames maps the lower case name of each brand of
-// tables/model_prefixes.tsv to its spelling: the small makers a build
-// names are more often rows there than of brands.tsv, whose brands every
-// word of a user agent is compared with.
+// tables/model_prefixes.tsv and of each maker of the catalogue of Android
+// models to its spelling: the small makers a build names are more often
+// rows there than of brands.tsv, whose brands every word of a user agent
+// is compared with ("E60w Build/PioneerE60w", "vk6735 Build/vkworld":
+// Google Play's list names Pioneer's and Vkworld's devices).
 var prefixBrandNames map[string]string
 
 func buildPrefixBrandNames() map[string]string {
 	m := map[string]string{}
 	for _, r := range modelPrefixes {
 		m[asciiLower(r.brand)] = r.brand
+	}
+	// The catalogue's makers are read from its embedded text in place:
+	// its 48,000 rows name fewer than 3,000 makers, so a maker already
+	// seen costs one lookup and no copy.
+	seen := map[string]bool{}
+	for text := androidModels[catalogStart(androidModels):]; text != ""; {
+		line := text
+		if nl := strings.IndexByte(text, '\n'); nl >= 0 {
+			line, text = text[:nl], text[nl+1:]
+		} else {
+			text = ""
+		}
+		tab := strings.IndexByte(line, '\t')
+		if tab < 0 {
+			continue
+		}
+		brand := line[tab+1:]
+		if end := strings.IndexByte(brand, '\t'); end >= 0 {
+			brand = brand[:end]
+		}
+		if brand == "" || seen[brand] {
+			continue
+		}
+		seen[brand] = true
+		if l := asciiLower(brand); m[l] == "" {
+			m[l] = brand
+		}
 	}
 	return m
 }

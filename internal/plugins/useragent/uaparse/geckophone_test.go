@@ -9,7 +9,8 @@ import "testing"
 // model code's shape (a locale, "rv:", lower case words) are not models,
 // a model that spells its maker keeps the reading it had, and a maker the
 // brands table does not know is read from KaiOS's "<Maker>_<Model>",
-// "<Maker>/<Model>/<firmware>" and "<MAKER> <model code>" forms.
+// "<Maker>/<Model>/<firmware>" and "<MAKER> <model code>" forms, unless
+// the word is a carrier's tag before a model code whose shape names a brand.
 func TestGeckoPhoneModel(t *testing.T) {
 	dev := func(brand, name string) map[string]string {
 		return map[string]string{"DeviceClass": "Phone", "DeviceBrand": brand, "DeviceName": name}
@@ -30,6 +31,10 @@ func TestGeckoPhoneModel(t *testing.T) {
 		{"Mozilla/5.0 (Mobile; EXAMPLO_FLIP_II; rv:48.0) Gecko/48.0 Firefox/48.0 KAIOS/2.5.1", dev("Examplo", "Examplo Flip II")},
 		{"Mozilla/5.0 (Mobile; Examplo/Q24K/Examplo-Q24K-001-06-24-271223;Android; rv:48.0) Gecko/48.0 Firefox/48.0 KAIOS/2.5.3.2", dev("Examplo", "Examplo Q24K")},
 		{"Mozilla/5.0 (Mobile; EXAMPLO QK241; rv:48.0) Gecko/48.0 Firefox/48.0 KAIOS/2.5.1", dev("Examplo", "Examplo QK241")},
+		// A carrier's tag before the code of a phone made for it: the
+		// code's shape names the brand.
+		{"Mozilla/5.0 (Mobile; ATT_U2030AA; rv:84.0) Gecko/84.0 Firefox/84.0 KAIOS/3.1", dev("At&t", "At&t U2030AA")},
+		{"Mozilla/5.0 (Mobile; CKT_U103AC; rv:48.0) Gecko/48.0 Firefox/48.0 KAIOS/2.5.3.1", dev("Cricket", "Cricket U103AC")},
 		// A space before words is no maker and model.
 		{"Mozilla/5.0 (Mobile; Example phone; rv:48.0) Gecko/48.0 Firefox/48.0 KAIOS/2.5", dev(Unknown, Unknown)},
 	})

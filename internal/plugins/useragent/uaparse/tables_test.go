@@ -110,6 +110,7 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		{"Opera/9.80 (X11; Linux x86_64; Sabayon) Presto/2.12.388 Version/12.16", "OperatingSystemName", "Sabayon"},
 		{"Mozilla/5.0 (X11; Linux i686; rv:45.0) Gecko/20100101 Firefox/45.0 Ordissimo/3.8.6.6+svn37147", "OperatingSystemName", "Ordissimo"},
 		{"Mozilla/5.0 (X11; Linux i686 on x86_64; rv:42.0) Gecko/20100101 Firefox/42.0 webissimo3/3.7.22+svn30377", "OperatingSystemName", "Ordissimo"},
+		{"Mozilla/5.0 (X11; Linux i686; rv:45.0) Gecko/20100101 Firefox/45.0 Ordissimo/3.8.7.1+svn37200", "DeviceBrand", "Ordissimo"},
 		{"Opera/9.80 (X11; Linux x86_64; Sabayon) Presto/2.12.388 Version/12.16", "DeviceName", "Linux Desktop"},
 		// cpu.tsv
 		{"Mozilla/5.0 (X11; Linux aarch64; rv:89.0) Gecko/20100101 Firefox/89.0", "DeviceCpu", "AArch64"},
