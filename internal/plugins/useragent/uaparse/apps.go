@@ -815,9 +815,24 @@ func (s *state) mailClient() {
 	for i := 0; i < len(b); i++ {
 		b[i] = lowerASCII(s.agName.v[i])
 	}
-	if bytes.Contains(b, []byte("mail")) || emailApps[string(b)] {
+	if bytes.Contains(b, []byte("mail")) || len(b) > 0 && emailAppKeys.has(productKey(len(b), b[0])) && emailApps[string(b)] {
 		s.agClass.set("Email Client", confFamily+1)
 	}
+}
+
+// emailAppKeys has the bit of productKey for the length and first byte of
+// each name of emailApps: a bit test spares most agents' names, browsers'
+// above all, the lookup in the map.
+var emailAppKeys byteSet
+
+func buildEmailAppKeys() (k byteSet) {
+	for name := range emailApps {
+		if name != "" {
+			c := productKey(len(name), name[0])
+			k[c>>6] |= 1 << (c & 63)
+		}
+	}
+	return k
 }
 
 // outlookMobile reads the Outlook app for iOS and Android: "Outlook-iOS/

@@ -362,6 +362,7 @@ func buildModel() {
 
 	// tables.go
 	emailApps = tableSet("email_apps.tsv", tableColumns["email_apps.tsv"])
+	emailAppKeys = buildEmailAppKeys()
 	cpuTags = buildCPUTags()
 	cpuTagNeedles = buildCPUTagNeedles()
 	cpuTagList = newNeedleList(cpuTagNeedles)
