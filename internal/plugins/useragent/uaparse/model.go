@@ -49,6 +49,7 @@ func buildModel() {
 	yahooJapanApps = appMarkerNames("yahooJapanApp")
 	electronPlatform = buildElectronPlatform()
 	ieShellProducts = appMarkerNames("ieShell")
+	ieShellKeys, ieShellEmpty = buildIEShellKeys()
 	appendedNoise = buildAppendedNoise()
 	appPlatformProducts = buildAppPlatformProducts()
 	firefoxNoise = map[string]bool{"kaios": true, "firephp": true, "stumbleupon": true, "owasmime": true}
