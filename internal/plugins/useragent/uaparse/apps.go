@@ -470,7 +470,7 @@ func (s *state) ieShell() bool {
 			}
 			s.setAgent(confFamily, "Browser", name, ver)
 			return true
-		case ieShellProducts[firstWord(lt)] != "" && isVersionLike(lt[strings.IndexByte(lt, ' ')+1:]):
+		case ieShellProduct(firstWord(lt)) && isVersionLike(lt[strings.IndexByte(lt, ' ')+1:]):
 			// "MRSPUTNIK 2, 4, 0, 463", "QQDownload 534".
 			k := strings.IndexByte(lt, ' ')
 			s.setAgent(confFamily, "Browser", ieShellProducts[lt[:k]], cleanVersion(lt[k+1:]))
@@ -488,6 +488,41 @@ func (s *state) ieShell() bool {
 // and Tencent's download manager, with the name each is given (the rows
 // "ieShell" of tables/app_markers.tsv).
 var ieShellProducts map[string]string
+
+// ieShellProduct reports whether ieShellProducts names the word, as
+// ieShellProducts[w] != "" does: the comment entries of every Internet
+// Explorer user agent ask, and the bit of the word's length and first
+// byte in ieShellKeys spares most of them the lookup in the map.
+func ieShellProduct(w string) bool {
+	if w == "" {
+		return ieShellEmpty
+	}
+	c := productKey(len(w), w[0])
+	return ieShellKeys.has(c) && ieShellProducts[w] != ""
+}
+
+// ieShellKeys has the bit of productKey for the length and first byte of
+// each name of ieShellProducts; ieShellEmpty is whether it names the empty
+// word (buildIEShellKeys).
+var (
+	ieShellKeys  byteSet
+	ieShellEmpty bool
+)
+
+func buildIEShellKeys() (k byteSet, empty bool) {
+	for name, v := range ieShellProducts {
+		if v == "" {
+			continue
+		}
+		if name == "" {
+			empty = true
+			continue
+		}
+		c := productKey(len(name), name[0])
+		k[c>>6] |= 1 << (c & 63)
+	}
+	return k, empty
+}
 
 // firstWord returns s up to its first space, or "" when it has none.
 func firstWord(s string) string {
@@ -815,9 +850,24 @@ func (s *state) mailClient() {
 	for i := 0; i < len(b); i++ {
 		b[i] = lowerASCII(s.agName.v[i])
 	}
-	if bytes.Contains(b, []byte("mail")) || emailApps[string(b)] {
+	if bytes.Contains(b, []byte("mail")) || len(b) > 0 && emailAppKeys.has(productKey(len(b), b[0])) && emailApps[string(b)] {
 		s.agClass.set("Email Client", confFamily+1)
 	}
+}
+
+// emailAppKeys has the bit of productKey for the length and first byte of
+// each name of emailApps: a bit test spares most agents' names, browsers'
+// above all, the lookup in the map.
+var emailAppKeys byteSet
+
+func buildEmailAppKeys() (k byteSet) {
+	for name := range emailApps {
+		if name != "" {
+			c := productKey(len(name), name[0])
+			k[c>>6] |= 1 << (c & 63)
+		}
+	}
+	return k
 }
 
 // outlookMobile reads the Outlook app for iOS and Android: "Outlook-iOS/

@@ -1544,8 +1544,13 @@ func (s *state) modelElsewhere() (model string, reference bool) {
 			// platform it is built for and its version, not a model.
 			continue
 		}
-		if b, _ := brandOfModel(name); b != "" && strings.ContainsAny(name, "-0123456789") {
-			return name, false
+		// The test of the characters, which most products' names fail
+		// ("Mozilla", "AppleWebKit"), comes before the search of the
+		// brands.
+		if strings.ContainsAny(name, "-0123456789") {
+			if b, _ := brandOfModel(name); b != "" {
+				return name, false
+			}
 		}
 		if strings.HasPrefix(pr.lname, "android-") {
 			if b, _ := brandOfModel(pr.name[8:]); b != "" {

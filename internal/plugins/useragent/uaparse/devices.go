@@ -133,6 +133,12 @@ func (s *state) eReader() {
 			return
 		}
 	}
+	// Only an entry that starts with "ko" or "to" can name a reader: the
+	// bits of the entries' first two bytes spare most user agents the
+	// loop.
+	if ko, to := entryPairKey('k', 'o'), entryPairKey('t', 'o'); p.entryPairs[ko>>6]&(1<<(ko&63)) == 0 && p.entryPairs[to>>6]&(1<<(to&63)) == 0 {
+		return
+	}
 	for _, e := range p.entries {
 		lt := p.ltext(e)
 		if strings.HasPrefix(lt, "kobo ") || strings.HasPrefix(lt, "tolino ") {

@@ -49,6 +49,7 @@ func buildModel() {
 	yahooJapanApps = appMarkerNames("yahooJapanApp")
 	electronPlatform = buildElectronPlatform()
 	ieShellProducts = appMarkerNames("ieShell")
+	ieShellKeys, ieShellEmpty = buildIEShellKeys()
 	appendedNoise = buildAppendedNoise()
 	appPlatformProducts = buildAppPlatformProducts()
 	firefoxNoise = map[string]bool{"kaios": true, "firephp": true, "stumbleupon": true, "owasmime": true}
@@ -362,6 +363,7 @@ func buildModel() {
 
 	// tables.go
 	emailApps = tableSet("email_apps.tsv", tableColumns["email_apps.tsv"])
+	emailAppKeys = buildEmailAppKeys()
 	cpuTags = buildCPUTags()
 	cpuTagNeedles = buildCPUTagNeedles()
 	cpuTagList = newNeedleList(cpuTagNeedles)

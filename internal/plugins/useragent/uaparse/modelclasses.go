@@ -36,6 +36,16 @@ type modelClassRule struct {
 	// withSecond is false when the shape does not allow the test.
 	second     byteSet
 	withSecond bool
+
+	// firstLower is, for kind "within", the one lower case byte that the
+	// shape's first element matches in the lower case model, when the
+	// element matches exactly the bytes that lower-case to it ('_', or
+	// 't' and 'T'): modelClassTry then finds the positions to try with a
+	// search for that byte in the lower case model, which skips the bytes
+	// between them faster than the test of each. withFirstLower is false
+	// when the element matches other bytes.
+	firstLower     byte
+	withFirstLower bool
 }
 
 // byteSet is a set of bytes.
@@ -121,6 +131,19 @@ var (
 	classWithin       ruleSet
 )
 
+var (
+	// classShapeBySecond and classStartBySecond hold, for each byte c,
+	// the "shape" and "start" rows that a model (or last word) whose
+	// second byte is c may match: a row whose first two elements are one
+	// character each is in the sets of the bytes its second element
+	// matches only, since fixedStartFits fails on any other; every other
+	// row is in all of them. With the first byte's sets they rule out the
+	// rows that share a first byte with the model ("@#{2}@{1,2}#{3}" for
+	// "SM-G950F") before the call of modelClassTry.
+	classShapeBySecond [256]ruleSet
+	classStartBySecond [256]ruleSet
+)
+
 func buildModelClassRules() []modelClassRule {
 	rows := loadTable("model_classes.tsv", tableColumns["model_classes.tsv"])
 	out := make([]modelClassRule, 0, len(rows))
@@ -147,6 +170,7 @@ func buildModelClassRules() []modelClassRule {
 				if e := mc.elems; len(e) > 1 && e[0].min == 1 && e[0].max == 1 && e[1].min >= 1 {
 					mr.second, mr.withSecond = elemBytes(e[1]), true
 				}
+				mr.firstLower, mr.withFirstLower = lowerByteOf(mr.first)
 			} else {
 				mr.first = firstBytes(mc.elems)
 			}
@@ -163,6 +187,7 @@ func buildModelClassRules() []modelClassRule {
 		containsByFirst[i] = nil
 	}
 	classWordByEnd, classShapeByFirst, classStartByFirst = [256]ruleSet{}, [256]ruleSet{}, [256]ruleSet{}
+	classShapeBySecond, classStartBySecond = [256]ruleSet{}, [256]ruleSet{}
 	classShapes, classWithin = ruleSet{}, ruleSet{}
 	for i, r := range out {
 		switch r.k {
@@ -181,6 +206,18 @@ func buildModelClassRules() []modelClassRule {
 					classStartByFirst[c].add(i)
 				}
 			}
+			e := r.shape.elems
+			fixedSecond := len(e) > 1 && e[0].min == 1 && e[0].max == 1 && e[1].min == 1 && e[1].max == 1
+			for c := 0; c < 256; c++ {
+				if fixedSecond && !codeElemMatches(e[1], byte(c)) {
+					continue
+				}
+				if r.k == kindShape {
+					classShapeBySecond[c].add(i)
+				} else {
+					classStartBySecond[c].add(i)
+				}
+			}
 			if r.k == kindShape {
 				classShapes.add(i)
 			}
@@ -189,6 +226,32 @@ func buildModelClassRules() []modelClassRule {
 		}
 	}
 	return out
+}
+
+// lowerByteOf returns the byte that every byte of b lower-cases to, and
+// true, when b holds exactly the bytes that lower-case to it.
+func lowerByteOf(b byteSet) (byte, bool) {
+	var l byte
+	n := 0
+	for c := 0; c < 256; c++ {
+		if !b.has(byte(c)) {
+			continue
+		}
+		if n > 0 && lowerASCII(byte(c)) != l {
+			return 0, false
+		}
+		l = lowerASCII(byte(c))
+		n++
+	}
+	if n == 0 {
+		return 0, false
+	}
+	for c := 0; c < 256; c++ {
+		if lowerASCII(byte(c)) == l && !b.has(byte(c)) {
+			return 0, false
+		}
+	}
+	return l, true
 }
 
 // fixedStartFits reports whether m starts with the characters the shape's
@@ -260,11 +323,11 @@ func modelClass(model string) string {
 		if last == "" {
 			try.or(classShapes)
 		} else {
-			try.or(classShapeByFirst[last[0]])
+			try.or(firstTwo(&classShapeByFirst, &classShapeBySecond, last))
 		}
 	}
-	try.or(classShapeByFirst[model[0]])
-	try.or(classStartByFirst[model[0]])
+	try.or(firstTwo(&classShapeByFirst, &classShapeBySecond, model))
+	try.or(firstTwo(&classStartByFirst, &classStartBySecond, model))
 	for w, m := range try {
 		for ; m != 0; m &= m - 1 {
 			if class, ok := modelClassTry(w*64+bits.TrailingZeros64(m), model, last, lm, words[:nw], &contains); ok {
@@ -273,6 +336,17 @@ func modelClass(model string) string {
 		}
 	}
 	return ""
+}
+
+// firstTwo returns the rows of first for m's first byte that second keeps
+// for its second byte; m is not empty.
+func firstTwo(first, second *[256]ruleSet, m string) ruleSet {
+	r := first[m[0]]
+	if len(m) > 1 {
+		s := &second[m[1]]
+		r[0], r[1] = r[0]&s[0], r[1]&s[1]
+	}
+	return r
 }
 
 // modelClassTry returns the class of row i of modelClassRules and true if
@@ -314,6 +388,22 @@ func modelClassTry(i int, model, last string, lm []byte, words [][2]uint8, conta
 			return r.class, true
 		}
 	case kindWithin:
+		if r.withFirstLower {
+			// The positions whose byte the first element matches are
+			// those of firstLower in the lower case model.
+			for k := 0; k < len(lm); k++ {
+				j := bytes.IndexByte(lm[k:], r.firstLower)
+				if j < 0 {
+					break
+				}
+				k += j
+				if (!r.withSecond || k+1 < len(model) && r.second.has(model[k+1])) &&
+					matchCodeStart(r.shape.elems, model[k:]) {
+					return r.class, true
+				}
+			}
+			break
+		}
 		for k := range model {
 			if r.first.has(model[k]) && (!r.withSecond || k+1 < len(model) && r.second.has(model[k+1])) &&
 				matchCodeStart(r.shape.elems, model[k:]) {
