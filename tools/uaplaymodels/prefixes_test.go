@@ -13,11 +13,7 @@ import (
 func TestCataloguePrefixesUpToDate(t *testing.T) {
 	root := filepath.Join("..", "..")
 	var out bytes.Buffer
-	var tables []string
-	for _, t := range spellingTables {
-		tables = append(tables, filepath.Join(root, t))
-	}
-	err := runPrefixes(&out, filepath.Join(root, defaultIn), tables...)
+	err := runPrefixes(&out, filepath.Join(root, defaultIn), tablesBelow(root)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -149,16 +149,9 @@ func TestShapedPrefixes(t *testing.T) {
 // one of Sony's letters and a digit, are not Sony's.
 func TestSonySeriesDigits(t *testing.T) {
 	ensureModel()
-	for _, m := range []string{"C6903", "D2533", "E5823", "F8331", "G1109", "H9436", "J9110"} {
-		if b, _ := brandOfModel(m); b != "Sony" {
-			t.Errorf("brandOfModel(%q) = %q, want Sony", m, b)
-		}
-	}
-	for _, m := range []string{"C3600", "F4502", "E7533", "C11", "C1_Max", "E60w", "F5_Color_M5", "C50USY24F", "H32H5001SA"} {
-		if b, _ := brandOfModel(m); b == "Sony" {
-			t.Errorf("brandOfModel(%q) = Sony, want another maker or none", m)
-		}
-	}
+	checkMakerModels(t, "Sony",
+		[]string{"C6903", "D2533", "E5823", "F8331", "G1109", "H9436", "J9110"},
+		[]string{"C3600", "F4502", "E7533", "C11", "C1_Max", "E60w", "F5_Color_M5", "C50USY24F", "H32H5001SA"})
 }
 
 // TestCatNumbers checks that only the numbers of Caterpillar's phones are
@@ -166,30 +159,32 @@ func TestSonySeriesDigits(t *testing.T) {
 // S4, S6, T2 or B3 are not.
 func TestCatNumbers(t *testing.T) {
 	ensureModel()
-	for _, m := range []string{"S42", "S48c", "S61", "S75", "Cat S62 Pro"} {
-		if b, _ := brandOfModel(m); b != "CAT" {
-			t.Errorf("brandOfModel(%q) = %q, want CAT", m, b)
-		}
-	}
-	for _, m := range []string{"S35", "S55", "S59", "S3_Pro", "S4020", "S452+", "S6", "T2000", "B3-A40"} {
-		if b, _ := brandOfModel(m); b == "CAT" {
-			t.Errorf("brandOfModel(%q) = CAT, want another maker or none", m)
-		}
-	}
+	checkMakerModels(t, "CAT",
+		[]string{"S42", "S48c", "S61", "S75", "Cat S62 Pro"},
+		[]string{"S35", "S55", "S59", "S3_Pro", "S4020", "S452+", "S6", "T2000", "B3-A40"})
 }
 
 // TestLGVerizonNumbers checks LG's VK and VS numbers for Verizon against
 // other makers' models that start with the same two letters.
 func TestLGVerizonNumbers(t *testing.T) {
 	ensureModel()
-	for _, m := range []string{"VK810", "VS985", "VS415PP", "VS980 4G", "VS995"} {
-		if b, _ := brandOfModel(m); b != "LG" {
-			t.Errorf("brandOfModel(%q) = %q, want LG", m, b)
+	checkMakerModels(t, "LG",
+		[]string{"VK810", "VS985", "VS415PP", "VS980 4G", "VS995"},
+		[]string{"VK700X", "vk6735", "VK-740-BL", "vKB011B", "VS5012", "VSD221"})
+}
+
+// checkMakerModels checks that brandOfModel gives brand for each of its
+// models and another maker, or none, for each of others.
+func checkMakerModels(t *testing.T, brand string, models, others []string) {
+	t.Helper()
+	for _, m := range models {
+		if b, _ := brandOfModel(m); b != brand {
+			t.Errorf("brandOfModel(%q) = %q, want %s", m, b, brand)
 		}
 	}
-	for _, m := range []string{"VK700X", "vk6735", "VK-740-BL", "vKB011B", "VS5012", "VSD221"} {
-		if b, _ := brandOfModel(m); b == "LG" {
-			t.Errorf("brandOfModel(%q) = LG, want another maker or none", m)
+	for _, m := range others {
+		if b, _ := brandOfModel(m); b == brand {
+			t.Errorf("brandOfModel(%q) = %s, want another maker or none", m, brand)
 		}
 	}
 }
