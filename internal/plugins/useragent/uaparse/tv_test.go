@@ -302,8 +302,9 @@ func TestTVPlatformTag(t *testing.T) {
 }
 
 // TestTVModelCode shows a television's model code without the colour, the
-// board or the panel its maker writes after an underscore; a name in mixed
-// case stays whole. The models are made up.
+// board or the panel its maker writes after an underscore, and without the
+// batch letter after a last dash; a name in mixed case, and a letter after
+// a word, stay. The models are made up.
 func TestTVModelCode(t *testing.T) {
 	for in, want := range map[string]string{
 		"TDTV43BS99U_BK":                 "TDTV43BS99U",
@@ -311,6 +312,10 @@ func TestTVModelCode(t *testing.T) {
 		"TF-LED40S99T2S_536D400PF33_FHD": "TF-LED40S99T2S",
 		"Cinema4K_v01":                   "Cinema4K_v01",
 		"AB_123":                         "AB_123",
+		"H32F9999Q-f":                    "H32F9999Q",
+		"LE-43ZTFS99-F":                  "LE-43ZTFS99",
+		"Y-9901-FHD-R":                   "Y-9901-FHD-R",
+		"Ab99cd-f":                       "Ab99cd-f",
 	} {
 		if got := tvModelCode(in); got != want {
 			t.Errorf("tvModelCode(%q) = %q, want %q", in, got, want)
