@@ -169,6 +169,9 @@ func TestTVVendorFields(t *testing.T) {
 		// Samsung's platform of a year before the model and a colon.
 		{"HbbTV/1.5.1 (+DRM;Samsung;SmartTV2021:QA00Q00;T-QWZYDEUC-0000.00;Qwzy;urn:samsungtv:familyname:21_QWZY_QTV:2021;) Tizen/6.0 (+TVPLUS+SmartHubLink+360avc) Chrome/76",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Samsung", "DeviceName": "Samsung QA00Q00"}},
+		// A comma written for the semicolon after the capabilities.
+		{"Mozilla/5.0 (Seraphic; Linux) AppleWebKit/537.4 (KHTML, like Gecko) Chrome/48.0 Safari/537.4 HbbTV/1.3.1 (+DRM, QWZY; 00ABCD0;1.1.0;Qwzy;Wired)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Qwzy", "DeviceName": "Qwzy 00ABCD0"}},
 		// A platform named with its version in the vendor field stays as
 		// it is.
 		{"Opera/9.80 (Linux mips; HbbTV/1.2.1 (; Freesat/1.0; qx1000s; 1.0.0; 1.0.0; wired); ce-html/1.0) Presto/2.12.407 Version/12.50",
