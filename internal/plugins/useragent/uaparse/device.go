@@ -1290,15 +1290,29 @@ func withoutVerykoolNumber(rest string) string {
 // after an underscore: the colour ("TDTV43BS06U_BK"), the board
 // ("TDTV75BS06U_9632"), the panel and the resolution
 // ("TF-LED40S63T2S_536D400PF33_FHD") or the region ("PTV32SS04Z_CIS_BK"),
-// which a shop's model list leaves out. The code is written in capitals
-// and digits, six characters or more with a letter and a digit; a name in
-// mixed case ("Cinema4K_v01") is kept whole.
+// which a shop's model list leaves out; nor the one letter some makers
+// write after a dash at the end ("H32F8000Q-f", "LE-43ZTFS25-F"), which
+// marks a batch of the same model (its panel or its factory) and is not
+// sold as a model of its own. The code is written in capitals and digits,
+// six characters or more with a letter and a digit; a name in mixed case
+// ("Cinema4K_v01") is kept whole.
 func tvModelCode(rest string) string {
+	if n := len(rest); n > 8 && rest[n-2] == '-' && isLetter(rest[n-1]) && tvCode(rest[:n-2]) &&
+		strings.ContainsAny(rest[strings.LastIndexByte(rest[:n-2], '-')+1:n-2], "0123456789") {
+		// The code before the letter ends in a part with a digit: after a
+		// word ("Y-4001-FHD-R") the letter belongs to the model's name.
+		return rest[:n-2]
+	}
 	k := strings.IndexByte(rest, '_')
-	if k < 6 {
+	if k < 6 || !tvCode(rest[:k]) {
 		return rest
 	}
-	code := rest[:k]
+	return rest[:k]
+}
+
+// tvCode reports a code of capitals, digits and dashes with a letter and a
+// digit, the shape of a television's model code.
+func tvCode(code string) bool {
 	digit, letter := false, false
 	for i := 0; i < len(code); i++ {
 		switch c := code[i]; {
@@ -1307,13 +1321,10 @@ func tvModelCode(rest string) string {
 		case c >= 'A' && c <= 'Z':
 			letter = true
 		case c != '-':
-			return rest
+			return false
 		}
 	}
-	if !digit || !letter {
-		return rest
-	}
-	return code
+	return digit && letter
 }
 
 // appDeviceModel reads the device in three apps' syntaxes that write it

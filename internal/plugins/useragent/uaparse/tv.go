@@ -250,6 +250,14 @@ func (s *state) hbbTVDevice() bool {
 		fields[n] = strings.TrimSpace(f)
 		n++
 	}
+	if c, v, ok := strings.Cut(fields[0], ","); ok && strings.HasPrefix(c, "+") {
+		// "(+DRM, XGEM; 93FZTK2;1.1.0;Skardin;Wired)": a comma written for
+		// the semicolon after the capabilities; the vendor is after it.
+		if v = strings.TrimSpace(v); v != "" && isLetter(v[0]) {
+			copy(fields[2:], fields[1:len(fields)-1])
+			fields[1] = v
+		}
+	}
 	vendor, model, software := hbbTVVendor(fields[1], fields[2]), fields[2], fields[3]
 	if vendor == "" {
 		return true

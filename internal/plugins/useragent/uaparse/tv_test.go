@@ -169,6 +169,9 @@ func TestTVVendorFields(t *testing.T) {
 		// Samsung's platform of a year before the model and a colon.
 		{"HbbTV/1.5.1 (+DRM;Samsung;SmartTV2021:QA00Q00;T-QWZYDEUC-0000.00;Qwzy;urn:samsungtv:familyname:21_QWZY_QTV:2021;) Tizen/6.0 (+TVPLUS+SmartHubLink+360avc) Chrome/76",
 			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Samsung", "DeviceName": "Samsung QA00Q00"}},
+		// A comma written for the semicolon after the capabilities.
+		{"Mozilla/5.0 (Seraphic; Linux) AppleWebKit/537.4 (KHTML, like Gecko) Chrome/48.0 Safari/537.4 HbbTV/1.3.1 (+DRM, QWZY; 00ABCD0;1.1.0;Qwzy;Wired)",
+			map[string]string{"DeviceClass": "TV", "DeviceBrand": "Qwzy", "DeviceName": "Qwzy 00ABCD0"}},
 		// A platform named with its version in the vendor field stays as
 		// it is.
 		{"Opera/9.80 (Linux mips; HbbTV/1.2.1 (; Freesat/1.0; qx1000s; 1.0.0; 1.0.0; wired); ce-html/1.0) Presto/2.12.407 Version/12.50",
@@ -302,8 +305,9 @@ func TestTVPlatformTag(t *testing.T) {
 }
 
 // TestTVModelCode shows a television's model code without the colour, the
-// board or the panel its maker writes after an underscore; a name in mixed
-// case stays whole. The models are made up.
+// board or the panel its maker writes after an underscore, and without the
+// batch letter after a last dash; a name in mixed case, and a letter after
+// a word, stay. The models are made up.
 func TestTVModelCode(t *testing.T) {
 	for in, want := range map[string]string{
 		"TDTV43BS99U_BK":                 "TDTV43BS99U",
@@ -311,6 +315,10 @@ func TestTVModelCode(t *testing.T) {
 		"TF-LED40S99T2S_536D400PF33_FHD": "TF-LED40S99T2S",
 		"Cinema4K_v01":                   "Cinema4K_v01",
 		"AB_123":                         "AB_123",
+		"H32F9999Q-f":                    "H32F9999Q",
+		"LE-43ZTFS99-F":                  "LE-43ZTFS99",
+		"Y-9901-FHD-R":                   "Y-9901-FHD-R",
+		"Ab99cd-f":                       "Ab99cd-f",
 	} {
 		if got := tvModelCode(in); got != want {
 			t.Errorf("tvModelCode(%q) = %q, want %q", in, got, want)
