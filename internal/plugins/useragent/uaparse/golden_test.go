@@ -17,7 +17,7 @@ import (
 // same commit, saying so.
 var goldenSets = map[string]string{
 	"dev":          "0802f632b9cb31a987b415df7cf0ced57d8ce72e7dfacdd4bf4a8d43051fa20b",
-	"dev-variants": "4d9caa3774489b116973f99f06608439018ce46ab0552aa87b8ae2224211b581",
+	"dev-variants": "6838f0a1d093251164dc4d1f3ba881d77f384a66938abd6dceffbd1d109b9bd7",
 	"access-log":   "4bf06afb17b4b348df64e383ee24e6206d1cb10a9be86eff1d488cd8062cf158",
 	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
 }

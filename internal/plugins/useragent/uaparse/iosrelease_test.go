@@ -1,0 +1,19 @@
+package uaparse
+
+import "testing"
+
+// TestIOSReleaseInAppComment shows the release of iOS read where apps
+// write it in their comment: against the system's name, and in a later
+// entry after a bare platform entry; user agents written for the test.
+func TestIOSReleaseInAppComment(t *testing.T) {
+	ios := func(v string) map[string]string {
+		return map[string]string{"OperatingSystemName": "iOS", "OperatingSystemVersion": v}
+	}
+	checkRuleCases(t, []ruleCase{
+		{"ExampleApp/1.0 (reader/8.0; iOS11.4.1; iPhone10,1)", ios("11.4.1")},
+		{"ExampleApp/3.85 (iPhone; iOS; iOS 15.6.1; d:16910714; 113F)", ios("15.6.1")},
+		{"example.app/3.6.2 (ios; U; iOS 14.7.1; en-CA; iPhone 11)", ios("14.7.1")},
+		// A bare platform entry alone still names the system only.
+		{"ExampleApp/3.85 (iPhone; iOS; d:16910714)", ios("Unknown")},
+	})
+}
