@@ -17,3 +17,13 @@ func TestIOSReleaseInAppComment(t *testing.T) {
 		{"ExampleApp/3.85 (iPhone; iOS; d:16910714)", ios("Unknown")},
 	})
 }
+
+// TestSystemAfterSafari shows a custom Android system's signature after the
+// stock browser's Safari token leaving the stock browser the agent; a user
+// agent written for the test.
+func TestSystemAfterSafari(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; U; Android 4.2.2; en-us; Nexus 4 Build/JDQ39E) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30 CyanogenMod/10.1.3/mako",
+			map[string]string{"AgentClass": "Browser", "AgentName": "Stock Android Browser", "OperatingSystemName": "Android"}},
+	})
+}
