@@ -1017,10 +1017,14 @@ func (s *state) platformPathApp(pr product) bool {
 		return false
 	}
 	k := strings.Index(p.ua, pr.name+"/"+pr.version+"/")
-	if k < 0 {
-		return false
+	v := ""
+	if k >= 0 {
+		v = leadingVersion(p.ua[k+len(pr.name)+len(pr.version)+2:])
+	} else if strings.HasPrefix(p.ua, pr.name+"/"+pr.version+" (") && len(p.products) == 1 {
+		// "Sonnet/Android (Play)": the whole user agent is the app and
+		// its platform, with the store it came from, and no version.
+		v = Unknown
 	}
-	v := leadingVersion(p.ua[k+len(pr.name)+len(pr.version)+2:])
 	if v == "" {
 		return false
 	}

@@ -27,3 +27,13 @@ func TestSystemAfterSafari(t *testing.T) {
 			map[string]string{"AgentClass": "Browser", "AgentName": "Stock Android Browser", "OperatingSystemName": "Android"}},
 	})
 }
+
+// TestPlatformOnlyApp shows an app whose whole user agent is its name and
+// its platform, with the store it came from and no version; user agents
+// written for the test.
+func TestPlatformOnlyApp(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"ExampleCast/Android (Play)", map[string]string{"AgentClass": "Mobile App", "AgentName": "ExampleCast", "AgentVersion": "Unknown", "OperatingSystemName": "Android"}},
+		{"ExampleCast/iOS (Download)", map[string]string{"AgentClass": "Mobile App", "AgentName": "ExampleCast", "OperatingSystemName": "iOS"}},
+	})
+}
