@@ -37,3 +37,14 @@ func TestPlatformOnlyApp(t *testing.T) {
 		{"ExampleCast/iOS (Download)", map[string]string{"AgentClass": "Mobile App", "AgentName": "ExampleCast", "OperatingSystemName": "iOS"}},
 	})
 }
+
+// TestAndroidCommentOnly shows an Android browser's user agent cut after
+// its comment: the stock browser on WebKit, where a bare Mozilla token
+// on another system stays Netscape; user agents written for the test.
+func TestAndroidCommentOnly(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{"Mozilla/5.0 (Linux; Android 7.0; EX1234 Build/NRD90M)",
+			map[string]string{"AgentName": "Stock Android Browser", "AgentVersion": "7.0", "LayoutEngineName": "AppleWebKit"}},
+		{"Mozilla/5.0 (X11; Linux x86_64)", map[string]string{"AgentName": "Netscape"}},
+	})
+}
