@@ -172,6 +172,9 @@ func TestKnownBrowsers(t *testing.T) {
 		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
 			map[string]string{"DeviceClass": "Robot", "AgentClass": "Robot", "AgentName": "Googlebot", "OperatingSystemName": "Google Cloud"}},
 		{"curl/7.47.0", map[string]string{"DeviceClass": "Robot", "AgentName": "Curl", "AgentVersionMajor": "7"}},
+		// A browser that writes its product after the Chromium it is built on.
+		{"Mozilla/5.0 (Linux; Android 12; Example VR1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 Mobile VR Wolvic/1.5.2",
+			map[string]string{"AgentName": "Wolvic", "AgentVersionMajor": "1", "LayoutEngineName": "Blink", "DeviceClass": "Virtual Reality"}},
 		// The system's media framework and download service fetch for any
 		// app: parts of the system, not apps.
 		{"AppleCoreMedia/1.0.0.21A351 (iPhone; U; CPU OS 17_0 like Mac OS X; en_gb)",

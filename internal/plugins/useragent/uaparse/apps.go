@@ -681,6 +681,10 @@ func buildAppendedNoise() map[string]bool {
 		"pre": true, "mbbms": true, "android": true, "linux": true, "sugarlabs": true, "firephp": true, "chromeplus": true,
 		"chrome": true, "cfnetwork": true, "darwin": true, "gsa": true,
 		"ubuntu": true, "fedora": true, "debian": true, "centos": true, "mint": true, "qtwebengine": true, "qt": true,
+		// CyanogenMod, a build of Android, signs the stock browser of its
+		// phones with its release and the device's code name
+		// ("Safari/534.30 CyanogenMod/10.1.2/endeavoru"): a system, no app.
+		"cyanogenmod": true,
 		// Sky's boxes name the device after the Qt web engine's
 		// browser ("Safari/537.36 GW-Device/1.0.0 (Sky, ES140, )").
 		"gw-device": true, "mr-device": true,
@@ -1063,10 +1067,14 @@ func (s *state) platformPathApp(pr product) bool {
 		return false
 	}
 	k := strings.Index(p.ua, pr.name+"/"+pr.version+"/")
-	if k < 0 {
-		return false
+	v := ""
+	if k >= 0 {
+		v = leadingVersion(p.ua[k+len(pr.name)+len(pr.version)+2:])
+	} else if strings.HasPrefix(p.ua, pr.name+"/"+pr.version+" (") && len(p.products) == 1 {
+		// "Sonnet/Android (Play)": the whole user agent is the app and
+		// its platform, with the store it came from, and no version.
+		v = Unknown
 	}
-	v := leadingVersion(p.ua[k+len(pr.name)+len(pr.version)+2:])
 	if v == "" {
 		return false
 	}

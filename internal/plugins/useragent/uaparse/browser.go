@@ -674,6 +674,16 @@ func (s *state) genericAgent() {
 		s.appleNetworkApp(i)
 		return
 	}
+	if s.mozilla && s.os.name == "Android" && len(p.products) == 1 && strings.HasSuffix(p.ua, ")") {
+		// "Mozilla/5.0 (Linux; Android 7.0; iQM801 Build/NRD90M)": an
+		// Android browser's user agent cut after its comment, as the
+		// stock browser's is cut after its engine, is the system's own
+		// browser on the WebKit every Android browser is built on. (A
+		// comment left open runs over the products a proxy cut into it.)
+		s.setAgent(confGeneric, "Browser", "Stock Android Browser", orUnknown(s.os.version))
+		s.setEngine(confGeneric+1, "Browser", "AppleWebKit", Unknown)
+		return
+	}
 	if s.mozilla {
 		// Plain "Mozilla/x (...)" with no other browser token is named
 		// after Netscape Navigator, the browser that introduced the token.

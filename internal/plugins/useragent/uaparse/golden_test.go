@@ -17,9 +17,9 @@ import (
 // same commit, saying so.
 var goldenSets = map[string]string{
 	"dev":          "0802f632b9cb31a987b415df7cf0ced57d8ce72e7dfacdd4bf4a8d43051fa20b",
-	"dev-variants": "4d9caa3774489b116973f99f06608439018ce46ab0552aa87b8ae2224211b581",
+	"dev-variants": "5e8ad0e0354295d009ef4cd09a37edf1522d71a4c788f9cc664269c9fb6500d1",
 	"access-log":   "4bf06afb17b4b348df64e383ee24e6206d1cb10a9be86eff1d488cd8062cf158",
-	"hostile":      "d0aea21a0747232d2c7668654e98ae27dd7a12b09420ae339bde9c0a8bf612d8",
+	"hostile":      "01a37bd32b75619f5f9bc890d478ac6ebd5cf96ca8ae6c1f1179397e7f8ea4b3",
 }
 
 // accessLogLineUserAgents returns the user agent of every line of the real

@@ -547,10 +547,12 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 				class = "Mobile"
 			}
 			return osInfo{name: "PICO OS", version: orUnknown(leadingVersion(lt[picoOSAt(lt)+3:])), class: class, prio: 9}
-		case lt == "ios" || strings.HasPrefix(lt, "ios ") || strings.HasPrefix(lt, "ios/"):
+		case lt == "ios" || strings.HasPrefix(lt, "ios ") || strings.HasPrefix(lt, "ios/") ||
+			len(lt) > 3 && lt[3] >= '0' && lt[3] <= '9' && strings.HasPrefix(lt, "ios"):
 			// "iOS 16.5", and "iOS/14.2" of Microsoft Office's apps, whose
 			// comment names the system as a product: "(iOS/14.2; Tablet;
-			// en-US; AppStore; Apple/iPad8,1)".
+			// en-US; AppStore; Apple/iPad8,1)"; apps also write the release
+			// against the name ("(twinkle/8.0; iOS11.4.1; iPhone10,1)").
 			v := leadingVersion(cutSpaceSlash.trimLeft(lt[3:]))
 			if lt == "ios" {
 				for _, e := range p.entries {
@@ -559,6 +561,14 @@ func osFromEntry(p *parsed, lt, t string, distro bool) osInfo {
 						// 6_1; zh-CN; iPh5,2)", the release after iPh OS.
 						v = leadingVersion(l[7:])
 						break
+					} else if strings.HasPrefix(l, "ios ") {
+						// Apps that name the platform, then the system at
+						// its release: "(iPhone; iOS; iOS 15.6.1; ...)",
+						// "(ios; U; iOS 14.7.1; en-CA; ...)".
+						if w := leadingVersion(l[4:]); w != "" {
+							v = w
+							break
+						}
 					}
 				}
 			}

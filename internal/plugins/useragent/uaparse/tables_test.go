@@ -104,6 +104,8 @@ func TestTableFactsReachTheAnalyzer(t *testing.T) {
 		{"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "AgentName", "Bingbot"},
 		// systems.tsv
 		{"Mozilla/5.0 (X11; FreeBSD amd64; rv:91.0) Gecko/20100101 Firefox/91.0", "OperatingSystemName", "FreeBSD"},
+		{"Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; Trident/5.0; XBLWP7; ZuneWP7)", "OperatingSystemName", "Windows Phone"},
+		{"Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; Trident/5.0; ZuneWP7)", "DeviceClass", "Phone"},
 		// linux_distros.tsv
 		{"Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:89.0) Gecko/20100101 Firefox/89.0", "OperatingSystemName", "Ubuntu"},
 		{"Mozilla/5.0 ArchLinux (X11; U; Linux x86_64; en-US) AppleWebKit/534.30 (KHTML, like Gecko) Chrome/12.0.742.100 Safari/534.30", "OperatingSystemName", "Arch Linux"},
